@@ -1,0 +1,10 @@
+"""The typer application every `thievery` subcommand registers on."""
+
+import typer
+
+app = typer.Typer(
+    name="thievery",
+    help="Thievery: four thief-themed tabletop games — play, serve, simulate, replay.",
+    no_args_is_help=True,
+    add_completion=False,
+)

@@ -1,0 +1,263 @@
+"""The small protocol every game implements: a spec, a mutable state, actions and events.
+
+A face (terminal, server, RL wrapper, bot) only ever uses these names:
+``spec.new``, ``state.to_act``, ``state.legal_actions``, ``state.apply``, ``state.view``,
+``state.result``, ``state.clone`` and ``spec.determinize``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
+from thievery.core.rng import Rng
+
+JSON = dict[str, Any]
+
+
+class Action:
+    """Base of every action value: small, immutable, with a ``type`` and a JSON form.
+
+    Subclasses are frozen dataclasses whose fields are the action's named fields.
+    """
+
+    __slots__ = ()
+    type: ClassVar[str]
+
+    def to_json(self) -> JSON:
+        """The JSON form, e.g. ``{"type": "play", "card": "ring-6b"}``."""
+        out: JSON = {"type": self.type}
+        for name in self.__dataclass_fields__:  # type: ignore[attr-defined]
+            out[name] = getattr(self, name)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, with its audience: ``None`` for everyone, else one seat."""
+
+    type: str
+    data: JSON = field(default_factory=dict)
+    audience: int | None = None
+
+    def is_visible_to(self, seat: int | None) -> bool:
+        """Whether a seat (``None``: a spectator) may see this event."""
+        return self.audience is None or self.audience == seat
+
+    def to_json(self) -> JSON:
+        """The JSON form."""
+        return {"type": self.type, "audience": self.audience, **self.data}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule or setup option with its default and what it allows."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    secret: bool = False  # never shown to seats (a stacked deal)
+
+    def check(self, value: Any) -> Any:
+        """Validate a value; return it (normalised) or raise :class:`InvalidOption`."""
+        if self.choices is not None:
+            if value not in self.choices:
+                allowed = ", ".join(repr(c) for c in self.choices)
+                raise InvalidOption(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+            return value
+        if isinstance(self.default, bool):
+            if not isinstance(value, bool):
+                raise InvalidOption(f"option {self.name!r} must be true or false, not {value!r}")
+            return value
+        if isinstance(self.default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidOption(f"option {self.name!r} must be a whole number, not {value!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise InvalidOption(f"option {self.name!r} must be at least {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise InvalidOption(f"option {self.name!r} must be at most {self.maximum}")
+            return value
+        return value
+
+
+class GameSpec(ABC):
+    """What a game is: its name, player range, options, and how to start and read it."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[int]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]]
+
+    def defaults(self) -> JSON:
+        """Every option with its default value."""
+        return {o.name: o.default for o in self.options}
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`InvalidOption` unless the player count is allowed."""
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+            self.min_players <= players <= self.max_players
+        ):
+            raise InvalidOption(
+                f"{self.title} needs {self.min_players} to {self.max_players} players, "
+                f"not {players!r}"
+            )
+
+    def resolve_options(self, options: Mapping[str, Any] | None) -> JSON:
+        """Defaults overlaid with ``options``, each checked; unknown names are refused."""
+        resolved = self.defaults()
+        known = {o.name: o for o in self.options}
+        for name, value in (options or {}).items():
+            if name not in known:
+                allowed = ", ".join(sorted(known))
+                raise InvalidOption(f"{self.title} has no option {name!r} (options: {allowed})")
+            resolved[name] = known[name].check(value)
+        return resolved
+
+    def public_options(self, options: Mapping[str, Any]) -> JSON:
+        """The options a seat may see (secret ones, like a stacked deal, left out)."""
+        secret = {o.name for o in self.options if o.secret}
+        return {k: v for k, v in options.items() if k not in secret}
+
+    @abstractmethod
+    def new(self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None) -> State:
+        """A new game (or match) for ``players`` seats."""
+
+    @abstractmethod
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        """An action from its JSON form; :class:`MalformedAction` if it is not one."""
+
+    @abstractmethod
+    def determinize(self, view: Mapping[str, Any], rng: Rng) -> State:
+        """A full state consistent with one seat's view, everything hidden re-sampled."""
+
+    @abstractmethod
+    def describe(self, event: Event, seat: int | None = None) -> str:
+        """An event in words, as ``seat`` (``None``: a spectator) would read it."""
+
+    def info(self) -> JSON:
+        """The spec as JSON, for listings and the API."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "version": self.version,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [
+                {"name": o.name, "default": o.default, "help": o.help,
+                 "choices": list(o.choices) if o.choices else None}
+                for o in self.options
+                if not o.secret
+            ],
+        }
+
+
+class State(ABC):
+    """One game in progress: mutable, cheap to clone, changed only through :meth:`apply`."""
+
+    spec: ClassVar[GameSpec]
+    players: int
+    seed: int
+    options: JSON
+    # Actions so far as a cons list ((seat, action), previous) shared between clones.
+    _history: tuple[Any, ...] | None
+
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must act now (several: a simultaneous decision; none: over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` now (empty if it need not act)."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` is legal for ``seat`` now."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """Exactly what ``seat`` may know, JSON-ready; ``None`` is the spectator's view."""
+
+    @abstractmethod
+    def result(self) -> JSON | None:
+        """``None`` while running; then ``{"scores": [...], "winners": [...]}``."""
+
+    @abstractmethod
+    def clone(self) -> Self:
+        """An independent copy."""
+
+    @abstractmethod
+    def locations(self) -> dict[str, list[Any]]:
+        """Where every component is, by place name; each component in exactly one place.
+
+        For invariant checks (the conformance suite), never for players: it is not a view.
+        """
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.result() is not None
+
+    def apply(self, seat: int, action: Action | Mapping[str, Any]) -> list[Event]:
+        """Apply ``seat``'s action (a value or its JSON dict) and return the events.
+
+        Raises :class:`MalformedAction` or :class:`IllegalAction` and changes nothing if
+        the action is not legal now.
+        """
+        if not isinstance(action, Action):
+            if not isinstance(action, Mapping):
+                raise MalformedAction(f"an action is an object with a 'type', not {action!r}")
+            action = self.spec.parse_action(action)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r} (seats are 0 to {self.players - 1})")
+        if not self.is_legal(seat, action):
+            raise IllegalAction(self.why_illegal(seat, action))
+        events = self._apply(seat, action)
+        self._history = ((seat, action), self._history)
+        return events
+
+    def why_illegal(self, seat: int, action: Action) -> str:
+        """A clear reason why ``action`` is not legal for ``seat`` (games refine this)."""
+        if self.is_over:
+            return "the game is over"
+        if seat not in self.to_act:
+            waiting = ", ".join(str(s) for s in self.to_act)
+            return f"seat {seat} is not to act now (waiting for seat {waiting})"
+        return f"{action.to_json()} is not legal for seat {seat} now"
+
+    def history(self) -> list[tuple[int, Action]]:
+        """Every applied action with its seat, oldest first."""
+        out: list[tuple[int, Action]] = []
+        node = self._history
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+
+def parse_fields(
+    data: Mapping[str, Any], fields: Sequence[str], *, kind: str
+) -> list[Any]:
+    """The values of ``fields`` in an action's JSON form; refuse missing or extra keys."""
+    extra = set(data) - {"type", *fields}
+    if extra:
+        raise MalformedAction(f"a {kind!r} action has no field {sorted(extra)[0]!r}")
+    values = []
+    for name in fields:
+        if name not in data:
+            raise MalformedAction(f"a {kind!r} action needs the field {name!r}")
+        values.append(data[name])
+    return values

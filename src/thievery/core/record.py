@@ -1,0 +1,110 @@
+"""Game records: everything needed to replay a game exactly, as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from thievery.core.errors import InvalidRecord, ThieveryError
+from thievery.core.protocol import JSON, Event, State
+from thievery.core.registry import game
+
+
+@dataclass
+class GameRecord:
+    """A game: its name, version, players, options, seed and every action with its seat."""
+
+    game: str
+    version: int
+    players: int
+    seed: int
+    options: JSON
+    actions: list[tuple[int, JSON]] = field(default_factory=list)
+    result: JSON | None = None
+
+    @classmethod
+    def of(cls, state: State) -> GameRecord:
+        """The record of a state's game so far."""
+        return cls(
+            game=state.spec.name,
+            version=state.spec.version,
+            players=state.players,
+            seed=state.seed,
+            options=dict(state.options),
+            actions=[(seat, action.to_json()) for seat, action in state.history()],
+            result=state.result(),
+        )
+
+    def to_json(self) -> JSON:
+        """The JSON form."""
+        return {
+            "game": self.game,
+            "version": self.version,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options,
+            "actions": [{"seat": s, "action": a} for s, a in self.actions],
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Read a record; :class:`InvalidRecord` says what is wrong."""
+        if not isinstance(data, dict):
+            raise InvalidRecord("a game record is a JSON object")
+        try:
+            actions = [(int(a["seat"]), dict(a["action"])) for a in data.get("actions", [])]
+            return cls(
+                game=str(data["game"]),
+                version=int(data["version"]),
+                players=int(data["players"]),
+                seed=int(data["seed"]),
+                options=dict(data.get("options") or {}),
+                actions=actions,
+                result=data.get("result"),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise InvalidRecord(f"not a game record: {e!r}") from None
+
+    def save(self, path: str | Path) -> None:
+        """Write the record as JSON."""
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        """Read a record from a JSON file."""
+        try:
+            return cls.from_json(json.loads(Path(path).read_text()))
+        except json.JSONDecodeError as e:
+            raise InvalidRecord(f"{path}: not JSON ({e})") from None
+
+    def start(self) -> State:
+        """The game's starting state."""
+        spec = game(self.game)
+        if spec.version != self.version:
+            raise InvalidRecord(
+                f"record is for {spec.title} version {self.version}; this is version "
+                f"{spec.version}"
+            )
+        return spec.new(self.players, self.seed, self.options)
+
+    def steps(self) -> Iterator[tuple[State, int, JSON, list[Event]]]:
+        """Replay step by step: (state after, seat, action, events) for every action."""
+        state = self.start()
+        for i, (seat, action) in enumerate(self.actions):
+            try:
+                events = state.apply(seat, action)
+            except ThieveryError as e:
+                raise InvalidRecord(f"action {i} ({action}) by seat {seat}: {e}") from None
+            yield state, seat, action, events
+
+
+def replay(record: GameRecord) -> State:
+    """The final state of a record, replayed exactly."""
+    final: State | None = None
+    for final, *_ in record.steps():
+        pass
+    return final if final is not None else record.start()

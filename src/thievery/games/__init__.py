@@ -1,0 +1,3 @@
+"""The built-in games; importing this package registers them."""
+
+from thievery.games import schattendieb  # noqa: F401

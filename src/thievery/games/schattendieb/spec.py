@@ -1,0 +1,262 @@
+"""Der Schattendieb's spec: options, action parsing, the determinizer and events in words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from thievery.core.errors import InvalidOption, MalformedAction
+from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
+from thievery.core.rng import Rng
+from thievery.games.schattendieb.cards import (
+    ALL_CARDS,
+    CARD_ID,
+    CARD_INDEX,
+    CATEGORY,
+    JEWEL,
+    KIND,
+    KINDS,
+    describe_card,
+)
+from thievery.games.schattendieb.rules import (
+    ADDS,
+    DONE,
+    PHASE_NAMES,
+    PLAYS,
+    STEALS,
+    Schattendieb,
+    check_setup,
+)
+
+
+class SchattendiebSpec(GameSpec):
+    """Der Schattendieb (Amigo 2001, Jürgen Grunau), 3 to 7 players."""
+
+    name: ClassVar[str] = "schattendieb"
+    title: ClassVar[str] = "Der Schattendieb"
+    version: ClassVar[int] = 1
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 7
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("games", 3, "games in the match; scores add up", minimum=1, maximum=99),
+        Option(
+            "all_close_rule", "revealed",
+            "when everyone still in reveals a Close Safe card: the game ends if they all "
+            "'revealed' one, or only if all of them 'would_succeed'",
+            choices=("revealed", "would_succeed"),
+        ),
+        Option("hands", None, "stacked deal: 4 card ids per seat (first game)", secret=True),
+        Option("pile_top", None, "stacked deal: ids on top of the draw pile, top first "
+               "(first game)", secret=True),
+    )
+
+    def new(
+        self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
+    ) -> Schattendieb:
+        self.check_players(players)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidOption(f"the seed must be a whole number, not {seed!r}")
+        resolved = self.resolve_options(options)
+        check_setup(players, resolved)
+        return Schattendieb.start(players, seed, resolved)
+
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        kind = data.get("type")
+        if kind == "done":
+            parse_fields(data, [], kind="done")
+            return DONE
+        table = {"play": PLAYS, "steal": STEALS, "add": ADDS}.get(kind)  # type: ignore[arg-type]
+        if table is None:
+            raise MalformedAction(
+                f"unknown action type {kind!r} (types: play, steal, add, done)"
+            )
+        (card,) = parse_fields(data, ["card"], kind=str(kind))
+        if not isinstance(card, str) or card not in CARD_INDEX:
+            raise MalformedAction(f"there is no card {card!r}")
+        return table[CARD_INDEX[card]]
+
+    # ------------------------------------------------------------ determinizer
+
+    def determinize(self, view: Mapping[str, Any], rng: Rng) -> State:
+        """Rebuild a full state from a seat's view; every hidden card is re-sampled.
+
+        Hidden: other hands (and their sealed choices and additions), the draw pile's
+        order and contents, and the face-down discards. Constraints the view implies are
+        kept: in step 4 a seat that was not asked holds none of its kind, and a seat still
+        choosing holds at least one.
+        """
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("determinize needs a seat's view, not a spectator's")
+        n = view["players"]
+        s = object.__new__(Schattendieb)
+        s.players, s.seed = n, 0
+        s.options = {**self.defaults(), **view["options"]}
+        s.rng = Rng(rng.next64())
+        s.games, s.game_no, s.dealer = view["games"], view["game_no"] - 1, view["dealer"]
+        s.totals = list(view["scores"])
+        s.game_scores = [list(g) for g in view["game_scores"]]
+        s.last_round = view["last_round"]
+        s._history = None
+        s.phase = PHASE_NAMES.index(view["phase"])
+        s.round_no = view["round"]
+
+        def ids(cards: list[str]) -> list[int]:
+            return [CARD_INDEX[c] for c in cards]
+
+        def one(card: str | None) -> int:
+            return CARD_INDEX[card] if card is not None else -1
+
+        s.safes = [ids(x) for x in view["safes"]]
+        s.closed = [one(c) for c in view["closed"]]
+        s.discard = ids(view["discard"])
+        s.front = [ids(x) for x in view["front"]]
+        s.table = [one(c) for c in view["table"]]
+        s.revealed = [one(c) for c in view["revealed"]]
+        s.steal_queue = [(t, CARD_INDEX[c]) for t, c in view["thieves"]]
+        s.add_kind = [KINDS.index(k) if k is not None else -1 for k in view["add_kinds"]]
+        s.add_asked = list(view["add_asked"])
+        s.add_done = list(view["add_done"])
+        s._to_act = tuple(view["to_act"])
+        s.choice = [-1] * n
+        s.adds = [[] for _ in range(n)]
+        s.hands = [[] for _ in range(n)]
+        s.hands[seat] = ids(view["hand"])
+        s.adds[seat] = ids(view["my_adds"])
+        if view["my_choice"] is not None:
+            s.choice[seat] = CARD_INDEX[view["my_choice"]]
+
+        known = {c for place in (
+            s.safes + s.front + [s.discard, s.hands[seat], s.adds[seat]]
+        ) for c in place}
+        known.update(c for c in s.closed + s.table + [s.choice[seat]] if c >= 0)
+        pool = [c for c in ALL_CARDS if c not in known]
+        burned = view["discard_size"] - len(view["discard"])
+        # Each other seat's hidden hand, with what the view says about its kinds.
+        demands: list[tuple[int, int, int, int]] = []  # (seat, size, kind, +1 must / -1 none)
+        for t in range(n):
+            if t == seat:
+                continue
+            size = view["hand_sizes"][t]
+            if view["chosen"][t]:
+                size += 1  # the sealed card, put back as choice below
+            rule, kind = 0, s.add_kind[t]
+            if view["phase"] == "add" and kind >= 0:
+                if not s.add_asked[t]:
+                    rule = -1
+                elif t in s._to_act:
+                    rule = 1
+            demands.append((t, size, kind, rule))
+        for _ in range(1000):
+            rng.shuffle(pool)
+            rest = pool[:]
+            ok = True
+            hands: dict[int, list[int]] = {}
+            # The constrained seats first: those that must hold none of a kind, then must.
+            for t, size, kind, rule in sorted(demands, key=lambda d: -abs(d[3])):
+                if rule == -1:
+                    allowed = [c for c in rest if KIND[c] != kind]
+                    if len(allowed) < size:
+                        ok = False
+                        break
+                    hand = allowed[:size]
+                elif rule == 1:
+                    kinds = [c for c in rest if KIND[c] == kind]
+                    if not kinds or size < 1:
+                        ok = False
+                        break
+                    hand = [kinds[0]] + [c for c in rest if c != kinds[0]][: size - 1]
+                else:
+                    hand = rest[:size]
+                taken = set(hand)
+                rest = [c for c in rest if c not in taken]
+                hands[t] = hand
+            if ok:
+                break
+        else:
+            raise ValueError("no full state is consistent with this view")
+        for t, hand in hands.items():
+            if view["chosen"][t]:
+                s.choice[t] = hand.pop()
+            s.hands[t] = hand
+        s.burned = rest[:burned]
+        s.pile = rest[burned:]
+        if len(s.pile) != view["pile_size"]:
+            raise ValueError("the view's card counts do not add up")
+        return s
+
+    # ------------------------------------------------------------ words
+
+    def describe(self, event: Event, seat: int | None = None) -> str:
+        d = event.data
+
+        def who(t: int) -> str:
+            return "you" if t == seat else f"seat {t}"
+
+        def card(c: str) -> str:
+            return describe_card(CARD_INDEX[c])
+
+        def cards(cs: list[str]) -> str:
+            return ", ".join(card(c) for c in cs)
+
+        t = event.type
+        if t == "chose":
+            return f"{who(d['seat'])} chose a card".capitalize()
+        if t == "reveal":
+            parts = [f"{who(s)}: {card(c)}" for s, c in d["cards"].items()]
+            return "Revealed — " + "; ".join(parts) if parts else "Nobody could play a card"
+        if t == "tie":
+            return f"Tie! {cards(d['cards'])} go to the discard pile"
+        if t == "steal":
+            thief = card(d["thief"])
+            if d["card"] is None:
+                return f"{who(d['seat']).capitalize()} played the {thief}, who finds nothing"
+            return (f"{who(d['seat']).capitalize()} played the {thief} and took "
+                    f"{card(d['card'])} from {who(d['from'])}")
+        if t == "adding":
+            return "Adding cards: " + ", ".join(who(s) for s in d["seats"])
+        if t == "added":
+            return f"You add {card(d['card'])}"
+        if t == "done":
+            return f"{who(d['seat']).capitalize()} finished adding"
+        if t == "add":
+            parts = [f"{who(s)} added {cards(cs)}" for s, cs in d["cards"].items()]
+            return "; ".join(parts).capitalize()
+        if t == "close":
+            return (f"{who(d['seat']).capitalize()} closed the safe with {card(d['card'])} "
+                    f"and put {d['under_pile']} cards under the pile")
+        if t == "close_failed":
+            return (f"{who(d['seat']).capitalize()} could not close with {card(d['card'])}: "
+                    "it is discarded")
+        if t == "drew":
+            return f"You drew {card(d['card'])}"
+        if t == "draw":
+            parts = [f"{who(s)} {k}" for s, k in d["counts"].items()]
+            return "Cards drawn — " + ", ".join(parts) if parts else "Nobody drew"
+        if t == "pile_discarded":
+            return f"The pile could not fill every hand: {d['count']} cards discarded"
+        if t == "game_over":
+            reasons = {
+                "no_cards": "the pile is empty and a player has no cards",
+                "all_close": "everyone still in wanted to close",
+                "one_open": "only one safe is still open",
+            }
+            scores = ", ".join(f"{who(s)} {v}" for s, v in enumerate(d["scores"]))
+            return f"Game {d['game']} over ({reasons[d['reason']]}). Scores: {scores}"
+        if t == "dealt":
+            return f"You were dealt {cards(d['cards'])}"
+        if t == "new_game":
+            return f"Game {d['game']} begins; seat {d['dealer']} deals"
+        if t == "match_over":
+            winners = " and ".join(who(s) for s in d["winners"])
+            return f"The match is over. Winner: {winners}"
+        return f"{t}: {d}"
+
+
+def jewel_kind(card: str) -> str | None:
+    """The kind of a jewellery card id, or ``None`` for other cards."""
+    c = CARD_INDEX[card]
+    return KINDS[KIND[c]] if CATEGORY[c] == JEWEL else None
+
+
+__all__ = ["CARD_ID", "SchattendiebSpec", "jewel_kind"]
