@@ -16,11 +16,12 @@ def list_games() -> None:
         table.add_column(col)
     for name in thievery.games():
         spec = thievery.game(name)
-        opts = ", ".join(
-            f"{o['name']}={o['default']}" for o in spec.info()["options"]
-        )
+        opts = ", ".join(f"{o['name']}={o['default']}" for o in spec.info()["options"])
         table.add_row(
-            name, spec.title, f"{spec.min_players}-{spec.max_players}", opts,
+            name,
+            spec.title,
+            f"{spec.min_players}-{spec.max_players}",
+            opts,
             ", ".join(bot_names(name)),
         )
     Console().print(table)

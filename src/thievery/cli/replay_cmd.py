@@ -1,1 +1,63 @@
-"""Placeholder: being written."""
+"""`thievery replay FILE`: step through a saved game record, as one seat saw it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.rule import Rule
+
+from thievery.cli.app import app
+from thievery.cli.common import fail
+from thievery.cli.render import renderer
+from thievery.core.errors import ThieveryError
+from thievery.core.record import GameRecord
+from thievery.core.registry import game as get_game
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="a game record (JSON) saved by play or the server"),
+    seat: int | None = typer.Option(None, help="see the game as this seat (default: spectator)"),
+    step: bool | None = typer.Option(
+        None, "--step/--no-step", help="wait for Enter after each action (default: on a TTY)"
+    ),
+    everything: bool = typer.Option(
+        False, "--everything", help="show every action and private event (the record has them)"
+    ),
+) -> None:
+    """Replay a game record action by action."""
+    console = Console()
+    try:
+        record = GameRecord.load(file)
+        spec = get_game(record.game)
+        start = record.start()
+    except (ThieveryError, OSError) as e:
+        fail(str(e))
+    if seat is not None and not 0 <= seat < record.players:
+        fail(f"--seat must be between 0 and {record.players - 1}")
+    interactive = sys.stdin.isatty() if step is None else step
+    render = renderer(spec.name)
+    state = start
+    console.print(render.table(start.view(seat)))
+    try:
+        for i, (state, actor, action, events) in enumerate(record.steps(), 1):
+            console.print(Rule(f"{i}/{len(record.actions)}: seat {actor}"))
+            if everything or actor == seat:
+                label = render.action(action, state.view(seat))
+                console.print(f"Seat {actor}: {label}")
+            for event in events:
+                if everything or event.is_visible_to(seat):
+                    console.print("  " + spec.describe(event, seat))
+            if interactive:
+                console.print(render.table(state.view(seat)))
+                if console.input("Enter: next, q: quit ").strip().lower() == "q":
+                    return
+        console.print(render.table(state.view(seat)))
+    except ThieveryError as e:
+        fail(str(e))
+    except EOFError:
+        return
+    console.print(f"Result: {record.result}")

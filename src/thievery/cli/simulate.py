@@ -1,1 +1,85 @@
-"""Placeholder: being written."""
+"""`thievery simulate GAME`: many games between bots, with win rates and 95% intervals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from thievery.cli.app import app
+from thievery.cli.common import fail, load_game, parse_options
+from thievery.core.errors import ThieveryError
+from thievery.sim import GameOutcome, simulate, standings
+
+
+@app.command("simulate")
+def simulate_cmd(
+    game: str = typer.Argument(..., help="the game, e.g. schattendieb"),
+    games: int = typer.Option(100, "--games", "-n", help="how many games"),
+    bots: str = typer.Option(
+        ..., help="comma-separated bot per seat, e.g. heuristic,random,random"
+    ),
+    seed: int = typer.Option(0, help="seed of the run; game i gets a derived seed"),
+    workers: int = typer.Option(1, help="local worker processes"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
+    output: Path | None = typer.Option(None, "--json", help="write the summary as JSON here"),
+) -> None:
+    """Play GAMES games between bots (seats rotate each game) and report win rates."""
+    spec = load_game(game)
+    names = [b.strip() for b in bots.split(",")]
+    if games < 1:
+        fail("--games must be at least 1")
+    console = Console()
+    outcomes: list[GameOutcome] = []
+    try:
+        runs = simulate(spec.name, names, games, seed, parse_options(option), workers)
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task(f"{spec.title}", total=games)
+            for outcome in runs:
+                outcomes.append(outcome)
+                progress.advance(task)
+    except ThieveryError as e:
+        fail(str(e))
+    rows = standings(outcomes)
+    table = Table(title=f"{spec.title}: {games} games, {len(names)} players, seed {seed}")
+    for col in ("bot", "seats played", "wins", "win rate", "95% CI", "mean score"):
+        table.add_column(col, justify="right" if col != "bot" else "left")
+    for r in rows:
+        table.add_row(
+            r.bot,
+            str(r.games),
+            f"{r.wins:g}",
+            f"{r.win_rate:.1%}",
+            f"{r.low:.1%} – {r.high:.1%}",
+            f"{r.mean_score:.1f}",
+        )
+    console.print(table)
+    mean_len = sum(o.decisions for o in outcomes) / len(outcomes)
+    console.print(
+        f"Equal share would be {1 / len(names):.1%}. Mean decisions per game: "
+        f"{mean_len:.0f}. Ties share the win."
+    )
+    if output is not None:
+        output.write_text(
+            json.dumps(
+                {
+                    "game": spec.name,
+                    "games": games,
+                    "seed": seed,
+                    "bots": names,
+                    "standings": [r.__dict__ for r in rows],
+                },
+                indent=1,
+            )
+        )

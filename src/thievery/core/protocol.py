@@ -102,8 +102,10 @@ class GameSpec(ABC):
 
     def check_players(self, players: int) -> None:
         """Raise :class:`InvalidOption` unless the player count is allowed."""
-        if isinstance(players, bool) or not isinstance(players, int) or not (
-            self.min_players <= players <= self.max_players
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not (self.min_players <= players <= self.max_players)
         ):
             raise InvalidOption(
                 f"{self.title} needs {self.min_players} to {self.max_players} players, "
@@ -151,8 +153,12 @@ class GameSpec(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [
-                {"name": o.name, "default": o.default, "help": o.help,
-                 "choices": list(o.choices) if o.choices else None}
+                {
+                    "name": o.name,
+                    "default": o.default,
+                    "help": o.help,
+                    "choices": list(o.choices) if o.choices else None,
+                }
                 for o in self.options
                 if not o.secret
             ],
@@ -248,9 +254,7 @@ class State(ABC):
         return out
 
 
-def parse_fields(
-    data: Mapping[str, Any], fields: Sequence[str], *, kind: str
-) -> list[Any]:
+def parse_fields(data: Mapping[str, Any], fields: Sequence[str], *, kind: str) -> list[Any]:
     """The values of ``fields`` in an action's JSON form; refuse missing or extra keys."""
     extra = set(data) - {"type", *fields}
     if extra:

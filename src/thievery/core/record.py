@@ -86,8 +86,7 @@ class GameRecord:
         spec = game(self.game)
         if spec.version != self.version:
             raise InvalidRecord(
-                f"record is for {spec.title} version {self.version}; this is version "
-                f"{spec.version}"
+                f"record is for {spec.title} version {self.version}; this is version {spec.version}"
             )
         return spec.new(self.players, self.seed, self.options)
 
@@ -105,6 +104,6 @@ class GameRecord:
 def replay(record: GameRecord) -> State:
     """The final state of a record, replayed exactly."""
     final: State | None = None
-    for final, *_ in record.steps():
-        pass
+    for step in record.steps():
+        final = step[0]
     return final if final is not None else record.start()

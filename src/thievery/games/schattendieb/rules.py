@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from thievery.core.errors import IllegalAction, InvalidOption
+from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
 from thievery.games.schattendieb.cards import (
@@ -76,10 +76,35 @@ class Schattendieb(State):
     """A match of Der Schattendieb in progress."""
 
     __slots__ = (
-        "_history", "_to_act", "add_asked", "add_done", "add_kind", "adds", "burned",
-        "choice", "closed", "dealer", "discard", "front", "game_no", "game_scores", "games",
-        "hands", "last_round", "options", "phase", "pile", "players", "revealed", "rng",
-        "round_no", "safes", "seed", "steal_queue", "table", "totals",
+        "_history",
+        "_to_act",
+        "add_asked",
+        "add_done",
+        "add_kind",
+        "adds",
+        "burned",
+        "choice",
+        "closed",
+        "dealer",
+        "discard",
+        "front",
+        "game_no",
+        "game_scores",
+        "games",
+        "hands",
+        "last_round",
+        "options",
+        "phase",
+        "pile",
+        "players",
+        "revealed",
+        "rng",
+        "round_no",
+        "safes",
+        "seed",
+        "steal_queue",
+        "table",
+        "totals",
     )
 
     spec: ClassVar[GameSpec]
@@ -319,14 +344,20 @@ class Schattendieb(State):
         return [c for f in self.front for c in f if kind == ANY_KIND or KIND[c] == kind]
 
     def _steal(self, seat: int, thief: int, card: int, events: list[Event]) -> None:
-        for owner, f in enumerate(self.front):
-            if card in f:
-                f.remove(card)
-                break
+        owner = next(s for s, f in enumerate(self.front) if card in f)
+        self.front[owner].remove(card)
         self.safes[seat].append(card)
-        events.append(Event("steal", {
-            "seat": seat, "thief": CARD_ID[thief], "card": CARD_ID[card], "from": owner,
-        }))
+        events.append(
+            Event(
+                "steal",
+                {
+                    "seat": seat,
+                    "thief": CARD_ID[thief],
+                    "card": CARD_ID[card],
+                    "from": owner,
+                },
+            )
+        )
 
     def _run_thieves(self, events: list[Event]) -> None:
         """Step 3: thieves in order; stop to ask an owner who has a real choice."""
@@ -341,9 +372,17 @@ class Schattendieb(State):
             if candidates:
                 self._steal(seat, thief, candidates[0], events)
             else:
-                events.append(Event("steal", {
-                    "seat": seat, "thief": CARD_ID[thief], "card": None, "from": None,
-                }))
+                events.append(
+                    Event(
+                        "steal",
+                        {
+                            "seat": seat,
+                            "thief": CARD_ID[thief],
+                            "card": None,
+                            "from": None,
+                        },
+                    )
+                )
         for s, c in enumerate(self.table):
             if c >= 0 and CATEGORY[c] == THIEF:
                 self.discard.append(c)
@@ -394,13 +433,13 @@ class Schattendieb(State):
         self._fill()  # step 5
         # Step 6: close safes, unless everyone still in wants to close.
         closers = [s for s in open_seats if self.table[s] >= 0 and CATEGORY[self.table[s]] == CLOSE]
-        if closers and len(closers) == len(open_seats):
-            if self.options["all_close_rule"] == "revealed" or all(
-                self._can_close(s) for s in closers
-            ):
-                self._discard_table()
-                self._end_game("all_close", summary, events)
-                return
+        everyone = bool(closers) and len(closers) == len(open_seats)
+        if everyone and (
+            self.options["all_close_rule"] == "revealed" or all(map(self._can_close, closers))
+        ):
+            self._discard_table()
+            self._end_game("all_close", summary, events)
+            return
         for s in closers:
             card = self.table[s]
             can_close = self._can_close(s)
@@ -410,9 +449,16 @@ class Schattendieb(State):
                 hand = self.hands[s]
                 self.rng.shuffle(hand)
                 self.pile[0:0] = hand  # face down under the draw pile
-                events.append(Event("close", {
-                    "seat": s, "card": CARD_ID[card], "under_pile": len(hand),
-                }))
+                events.append(
+                    Event(
+                        "close",
+                        {
+                            "seat": s,
+                            "card": CARD_ID[card],
+                            "under_pile": len(hand),
+                        },
+                    )
+                )
                 self.hands[s] = []
                 summary["closed"].append(s)
             else:
@@ -480,17 +526,25 @@ class Schattendieb(State):
             self.totals[s] += scores[s]
         summary["ended"] = reason
         self.last_round = summary
-        events.append(Event("game_over", {
-            "game": self.game_no + 1, "reason": reason, "scores": scores,
-            "totals": self.totals[:],
-        }))
+        events.append(
+            Event(
+                "game_over",
+                {
+                    "game": self.game_no + 1,
+                    "reason": reason,
+                    "scores": scores,
+                    "totals": self.totals[:],
+                },
+            )
+        )
         if self.game_no + 1 < self.games:
             self.game_no += 1
             self.dealer = (self.dealer + 1) % n
             self._deal(None, None)
             for s in range(n):
-                events.append(Event("dealt", {
-                    "cards": [CARD_ID[c] for c in self.hands[s]]}, audience=s))
+                events.append(
+                    Event("dealt", {"cards": [CARD_ID[c] for c in self.hands[s]]}, audience=s)
+                )
             events.append(Event("new_game", {"game": self.game_no + 1, "dealer": self.dealer}))
             if not self._to_act:
                 self._reveal(events)
@@ -518,7 +572,6 @@ class Schattendieb(State):
         n = self.players
         ids = CARD_ID
         phase = self.phase
-        own = seat is not None
         revealed = phase != PLAY
         view: JSON = {
             "game": "schattendieb",
@@ -531,7 +584,7 @@ class Schattendieb(State):
             "round": self.round_no,
             "phase": PHASE_NAMES[phase],
             "to_act": list(self._to_act),
-            "hand": [ids[c] for c in self.hands[seat]] if own else [],
+            "hand": [ids[c] for c in self.hands[seat]] if seat is not None else [],
             "hand_sizes": [self.hand_size(s) for s in range(n)],
             "safes": [[ids[c] for c in safe] for safe in self.safes],
             "closed": [ids[c] if c >= 0 else None for c in self.closed],
@@ -539,7 +592,9 @@ class Schattendieb(State):
             "discard": [ids[c] for c in self.discard],
             "discard_size": len(self.discard) + len(self.burned),
             "chosen": [c >= 0 for c in self.choice],
-            "my_choice": ids[self.choice[seat]] if own and self.choice[seat] >= 0 else None,
+            "my_choice": (
+                ids[self.choice[seat]] if seat is not None and self.choice[seat] >= 0 else None
+            ),
             "revealed": [ids[c] if revealed and c >= 0 else None for c in self.revealed],
             "front": [[ids[c] for c in f] for f in self.front],
             "table": [ids[c] if c >= 0 else None for c in self.table],
@@ -550,7 +605,7 @@ class Schattendieb(State):
             "add_kinds": [KINDS[k] if k >= 0 else None for k in self.add_kind],
             "add_asked": self.add_asked[:],
             "add_done": self.add_done[:],
-            "my_adds": [ids[c] for c in self.adds[seat]] if own else [],
+            "my_adds": [ids[c] for c in self.adds[seat]] if seat is not None else [],
             "scores": self.totals[:],
             "game_scores": [g[:] for g in self.game_scores],
             "last_round": self.last_round,
@@ -561,7 +616,9 @@ class Schattendieb(State):
     def locations(self) -> dict[str, list[int]]:
         """Where every card is, by place name (for invariant checks and tests)."""
         places: dict[str, list[int]] = {
-            "pile": self.pile, "discard": self.discard, "burned": self.burned,
+            "pile": self.pile,
+            "discard": self.discard,
+            "burned": self.burned,
         }
         for s in range(self.players):
             places[f"hand{s}"] = self.hands[s]

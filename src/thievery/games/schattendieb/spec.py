@@ -24,7 +24,10 @@ from thievery.games.schattendieb.rules import (
     PHASE_NAMES,
     PLAYS,
     STEALS,
+    Add,
+    Play,
     Schattendieb,
+    Steal,
     check_setup,
 )
 
@@ -40,14 +43,19 @@ class SchattendiebSpec(GameSpec):
     options: ClassVar[tuple[Option, ...]] = (
         Option("games", 3, "games in the match; scores add up", minimum=1, maximum=99),
         Option(
-            "all_close_rule", "revealed",
+            "all_close_rule",
+            "revealed",
             "when everyone still in reveals a Close Safe card: the game ends if they all "
             "'revealed' one, or only if all of them 'would_succeed'",
             choices=("revealed", "would_succeed"),
         ),
         Option("hands", None, "stacked deal: 4 card ids per seat (first game)", secret=True),
-        Option("pile_top", None, "stacked deal: ids on top of the draw pile, top first "
-               "(first game)", secret=True),
+        Option(
+            "pile_top",
+            None,
+            "stacked deal: ids on top of the draw pile, top first (first game)",
+            secret=True,
+        ),
     )
 
     def new(
@@ -65,11 +73,14 @@ class SchattendiebSpec(GameSpec):
         if kind == "done":
             parse_fields(data, [], kind="done")
             return DONE
-        table = {"play": PLAYS, "steal": STEALS, "add": ADDS}.get(kind)  # type: ignore[arg-type]
+        tables: dict[Any, list[Play] | list[Steal] | list[Add]] = {
+            "play": PLAYS,
+            "steal": STEALS,
+            "add": ADDS,
+        }
+        table = tables.get(kind) if isinstance(kind, str) else None
         if table is None:
-            raise MalformedAction(
-                f"unknown action type {kind!r} (types: play, steal, add, done)"
-            )
+            raise MalformedAction(f"unknown action type {kind!r} (types: play, steal, add, done)")
         (card,) = parse_fields(data, ["card"], kind=str(kind))
         if not isinstance(card, str) or card not in CARD_INDEX:
             raise MalformedAction(f"there is no card {card!r}")
@@ -126,9 +137,11 @@ class SchattendiebSpec(GameSpec):
         if view["my_choice"] is not None:
             s.choice[seat] = CARD_INDEX[view["my_choice"]]
 
-        known = {c for place in (
-            s.safes + s.front + [s.discard, s.hands[seat], s.adds[seat]]
-        ) for c in place}
+        known = {
+            c
+            for place in (s.safes + s.front + [s.discard, s.hands[seat], s.adds[seat]])
+            for c in place
+        }
         known.update(c for c in s.closed + s.table + [s.choice[seat]] if c >= 0)
         pool = [c for c in ALL_CARDS if c not in known]
         burned = view["discard_size"] - len(view["discard"])
@@ -165,7 +178,7 @@ class SchattendiebSpec(GameSpec):
                     if not kinds or size < 1:
                         ok = False
                         break
-                    hand = [kinds[0]] + [c for c in rest if c != kinds[0]][: size - 1]
+                    hand = [kinds[0], *[c for c in rest if c != kinds[0]][: size - 1]]
                 else:
                     hand = rest[:size]
                 taken = set(hand)
@@ -211,8 +224,10 @@ class SchattendiebSpec(GameSpec):
             thief = card(d["thief"])
             if d["card"] is None:
                 return f"{who(d['seat']).capitalize()} played the {thief}, who finds nothing"
-            return (f"{who(d['seat']).capitalize()} played the {thief} and took "
-                    f"{card(d['card'])} from {who(d['from'])}")
+            return (
+                f"{who(d['seat']).capitalize()} played the {thief} and took "
+                f"{card(d['card'])} from {who(d['from'])}"
+            )
         if t == "adding":
             return "Adding cards: " + ", ".join(who(s) for s in d["seats"])
         if t == "added":
@@ -223,11 +238,15 @@ class SchattendiebSpec(GameSpec):
             parts = [f"{who(s)} added {cards(cs)}" for s, cs in d["cards"].items()]
             return "; ".join(parts).capitalize()
         if t == "close":
-            return (f"{who(d['seat']).capitalize()} closed the safe with {card(d['card'])} "
-                    f"and put {d['under_pile']} cards under the pile")
+            return (
+                f"{who(d['seat']).capitalize()} closed the safe with {card(d['card'])} "
+                f"and put {d['under_pile']} cards under the pile"
+            )
         if t == "close_failed":
-            return (f"{who(d['seat']).capitalize()} could not close with {card(d['card'])}: "
-                    "it is discarded")
+            return (
+                f"{who(d['seat']).capitalize()} could not close with {card(d['card'])}: "
+                "it is discarded"
+            )
         if t == "drew":
             return f"You drew {card(d['card'])}"
         if t == "draw":

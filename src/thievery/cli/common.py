@@ -1,0 +1,41 @@
+"""Helpers shared by the subcommands: option parsing and error display."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+import typer
+
+from thievery.core.errors import ThieveryError
+from thievery.core.protocol import GameSpec
+from thievery.core.registry import game as get_game
+
+
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """``["games=1", "all_close_rule=would_succeed"]`` -> a dict (values read as JSON
+    when they parse, else kept as strings)."""
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise typer.BadParameter(f"an option is NAME=VALUE, not {pair!r}")
+        name, raw = pair.split("=", 1)
+        try:
+            options[name.strip()] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[name.strip()] = raw
+    return options
+
+
+def load_game(name: str) -> GameSpec:
+    """The spec of ``name`` or a clean exit with the error."""
+    try:
+        return get_game(name)
+    except ThieveryError as e:
+        fail(str(e))
+
+
+def fail(message: str) -> NoReturn:
+    """Print an error and exit with status 2."""
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(2)
