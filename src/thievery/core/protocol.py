@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple, Self
 
 from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
 from thievery.core.rng import Rng
@@ -35,12 +35,14 @@ class Action:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened, with its audience: ``None`` for everyone, else one seat."""
+class Event(NamedTuple):
+    """Something that happened, with its audience: ``None`` for everyone, else one seat.
+
+    A named tuple: events are made in the engines' hot loops.
+    """
 
     type: str
-    data: JSON = field(default_factory=dict)
+    data: JSON
     audience: int | None = None
 
     def is_visible_to(self, seat: int | None) -> bool:

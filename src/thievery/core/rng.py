@@ -34,14 +34,13 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
+        """A uniform integer in ``range(n)`` (multiply-shift; bias below n / 2**64)."""
         if n <= 0:
             raise ValueError("below() needs n >= 1")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+        self.state = s = (self.state + _GOLDEN) & _MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((z ^ (z >> 31)) * n) >> 64
 
     def random(self) -> float:
         """A uniform float in [0, 1)."""
