@@ -1,3 +1,4 @@
 """The built-in games; importing this package registers them."""
 
 from thievery.games import schattendieb  # noqa: F401
+from thievery.games import thieves  # noqa: F401
