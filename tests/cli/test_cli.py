@@ -1,0 +1,144 @@
+"""The `thievery` command: play (bots, hot-seat, bad input), simulate, replay, games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from thievery.cli import app
+
+runner = CliRunner()
+
+
+def test_play_a_full_match_against_bots_and_save_it(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    answers = "\n".join(["x", "0", "99", ""] + ["1"] * 400) + "\n"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "schattendieb",
+            "--players",
+            "4",
+            "--humans",
+            "1",
+            "--seed",
+            "7",
+            "--save",
+            str(record),
+        ],
+        input=answers,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Please type a number from 1 to 4" in result.output  # bad input answered
+    assert "Your hand" in result.output and "Final standings" in result.output
+    data = json.loads(record.read_text())
+    assert data["game"] == "schattendieb" and data["result"]["winners"]
+    assert {a["seat"] for a in data["actions"]} == {0, 1, 2, 3}
+
+
+def test_hot_seat_hides_the_hand_while_passing(tmp_path: Path) -> None:
+    answers = "\n".join(["", "1"] * 6 + ["q"]) + "\n"
+    result = runner.invoke(
+        app,
+        ["play", "schattendieb", "--players", "3", "--humans", "2", "--seed", "2"],
+        input=answers,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Pass the terminal to seat 0" in result.output
+    assert "Pass the terminal to seat 1" in result.output
+    assert "Left the game" in result.output
+
+
+def test_play_refuses_bad_setups() -> None:
+    result = runner.invoke(app, ["play", "schattendieb", "--players", "2"])
+    assert result.exit_code == 2 and "needs 3 to 7 players" in result.output
+    result = runner.invoke(app, ["play", "nope"])
+    assert result.exit_code == 2 and "no game 'nope'" in result.output
+    result = runner.invoke(app, ["play", "schattendieb", "--bot", "genius"])
+    assert result.exit_code == 2 and "no bot 'genius'" in result.output
+
+
+def test_simulate_prints_win_rates_with_intervals(tmp_path: Path) -> None:
+    out = tmp_path / "sim.json"
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "schattendieb",
+            "--games",
+            "40",
+            "--bots",
+            "heuristic,random,random,random",
+            "--seed",
+            "1",
+            "--json",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "95% CI" in result.output and "heuristic" in result.output
+    summary = json.loads(out.read_text())
+    rows = {r["bot"]: r for r in summary["standings"]}
+    assert rows["heuristic"]["games"] == 40 and rows["random"]["games"] == 120
+    assert abs(sum(r["wins"] for r in rows.values()) - 40) < 1e-9
+
+
+def test_simulate_with_workers_gives_the_same_numbers(tmp_path: Path) -> None:
+    args = ["simulate", "schattendieb", "--games", "12", "--bots", "heuristic,random,random"]
+    one, two = tmp_path / "1.json", tmp_path / "2.json"
+    assert runner.invoke(app, [*args, "--json", str(one)]).exit_code == 0
+    assert runner.invoke(app, [*args, "--workers", "2", "--json", str(two)]).exit_code == 0
+    assert json.loads(one.read_text()) == json.loads(two.read_text())
+
+
+def test_replay_steps_through_a_saved_game(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    runner.invoke(
+        app,
+        [
+            "play",
+            "schattendieb",
+            "--humans",
+            "0",
+            "--seed",
+            "3",
+            "-o",
+            "games=1",
+            "--save",
+            str(record),
+        ],
+    )
+    result = runner.invoke(app, ["replay", str(record), "--seat", "1", "--no-step"])
+    assert result.exit_code == 0, result.output
+    assert "Revealed" in result.output and "Result:" in result.output
+    assert "You drew" in result.output  # seat 1's own private events
+    spectator = runner.invoke(app, ["replay", str(record), "--no-step"])
+    assert "You drew" not in spectator.output and "Cards drawn" in spectator.output
+
+
+def test_replay_refuses_a_broken_record(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = runner.invoke(app, ["replay", str(bad)])
+    assert result.exit_code == 2 and "not JSON" in result.output
+    bad.write_text(
+        json.dumps(
+            {
+                "game": "schattendieb",
+                "version": 1,
+                "players": 3,
+                "seed": 1,
+                "actions": [{"seat": 0, "action": {"type": "steal", "card": "ring-1a"}}],
+            }
+        )
+    )
+    result = runner.invoke(app, ["replay", str(bad), "--no-step"])
+    assert result.exit_code == 2 and "action 0" in result.output
+
+
+def test_games_lists_schattendieb() -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0 and "schattendieb" in result.output
