@@ -1,4 +1,6 @@
-"""`thievery serve`: the multiplayer web server (built in the server issue)."""
+"""`thievery serve`: the multiplayer web server on uvicorn; prints the URL to open."""
+
+from __future__ import annotations
 
 import typer
 
@@ -9,8 +11,28 @@ from thievery.cli.app import app
 def serve(
     host: str = typer.Option("127.0.0.1", help="address to listen on"),
     port: int = typer.Option(8000, help="port to listen on"),
-    db: str | None = typer.Option(None, help="database URL (default: sqlite thievery.db)"),
+    db: str | None = typer.Option(
+        None, help="database URL (default: $THIEVERY_DATABASE_URL, else sqlite thievery.db)"
+    ),
+    bot_delay: float = typer.Option(0.6, help="seconds a bot waits before it moves"),
+    log_level: str = typer.Option("warning", help="uvicorn log level"),
 ) -> None:
     """Start the web server and print the URL to open."""
-    typer.echo("the web server is not built yet; try: thievery play schattendieb")
-    raise typer.Exit(1)
+    import uvicorn
+
+    from thievery.server import create_app
+    from thievery.server.storage import database_url
+
+    url = database_url(db)
+    application = create_app(url, bot_delay=max(0.0, bot_delay))
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    typer.echo(f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {url})")
+    typer.echo("Press Ctrl+C to stop.")
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=1 << 20,
+        timeout_graceful_shutdown=5,
+    )

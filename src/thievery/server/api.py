@@ -1,0 +1,248 @@
+"""The JSON HTTP API: games, tables, seats, actions, records and replays.
+
+Everything the pages do goes through here (or the table websocket), so other clients can
+be written against it; FastAPI documents it at ``/docs``. A seat's token (or the host's)
+travels in the ``Authorization: Bearer …`` header.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, Query, Request, WebSocket
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+
+from thievery.bots.base import bot_names
+from thievery.core.registry import game as get_game
+from thievery.core.registry import games
+from thievery.server.errors import bad_token
+from thievery.server.replay import parse_perspective, record_from_json, replay_steps
+from thievery.server.sockets import Limits, table_socket
+from thievery.server.storage import TableRecord
+from thievery.server.tables import Hub, describe_all
+
+JSON = dict[str, Any]
+
+bearer = HTTPBearer(auto_error=False, description="a seat's token, or the table's host token")
+Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+class SeatSpec(BaseModel):
+    """Who sits in a seat: a human (gets an invite token) or a named bot."""
+
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(None, description="the bot's name (bot seats)", max_length=64)
+    name: str | None = Field(None, description="a name to show", max_length=40)
+
+
+class CreateTable(BaseModel):
+    """A new table: the game, its seats in order, options and an optional turn timer."""
+
+    game: str = Field(examples=["schattendieb"], max_length=64)
+    seats: list[SeatSpec] = Field(min_length=1, max_length=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(None, ge=0, lt=2**53, description="default: random")
+    turn_seconds: float | None = Field(
+        None, description="on timeout a bot moves for the seat; default: no timer"
+    )
+    timeout_bot: str | None = Field(None, max_length=64)
+
+
+class SeatToken(BaseModel):
+    """A human seat's secret token and invite link."""
+
+    seat: int
+    name: str
+    token: str
+    invite: str
+
+
+class CreatedTable(BaseModel):
+    """The new table, the human seats' tokens and the host's token (shown once)."""
+
+    table: JSON
+    seats: list[SeatToken]
+    host_token: str
+
+
+class ActRequest(BaseModel):
+    """An action in its JSON form, and the version the seat last saw (stale is refused)."""
+
+    action: Any = Field(examples=[{"type": "play", "card": "ring-6b"}])
+    version: int | None = Field(None, description="the seat's version; omit to skip the check")
+
+
+class ActResponse(BaseModel):
+    """The seat's new version and the events it may see."""
+
+    version: int
+    events: list[JSON]
+
+
+class BotRequest(BaseModel):
+    """Hand a seat to a bot by name, or ``null`` to give it back to its human."""
+
+    bot: str | None = Field(None, max_length=64)
+
+
+class Error(BaseModel):
+    """Every refused request: a stable code and a message."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": Error} for code in (400, 403, 404, 409, 503)
+}
+
+
+def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+def stored_summary(record: TableRecord) -> JSON:
+    """A finished table from storage, for listings."""
+    spec = get_game(record.game)
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": spec.title,
+        "players": record.players,
+        "seats": [
+            {"seat": i, "kind": s["kind"], "name": s["name"], "bot": s.get("bot")}
+            for i, s in enumerate(record.seats)
+        ],
+        "over": True,
+        "result": record.result,
+        "actions": record.actions,
+        "created_at": record.created_at,
+        "finished_at": record.finished_at,
+        "next_id": record.next_id,
+    }
+
+
+def make_router(hub: Hub, limits: Limits) -> APIRouter:
+    """The API's routes, bound to one hub."""
+    router = APIRouter(prefix="/api", responses=ERRORS)
+
+    @router.get("/games", tags=["games"])
+    def list_games() -> list[JSON]:
+        """Every game: its spec (players, options) and the bots that can play it."""
+        return [{**get_game(name).info(), "bots": bot_names(name)} for name in games()]
+
+    @router.post("/tables", tags=["tables"], status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> CreatedTable:
+        """Create a table; returns an invite token for every human seat, and a host token."""
+        table, tokens, host = await hub.create(
+            body.game,
+            [s.model_dump() for s in body.seats],
+            body.options,
+            seed=body.seed,
+            turn_seconds=body.turn_seconds,
+            timeout_bot=body.timeout_bot,
+        )
+        base = str(request.base_url).rstrip("/")
+        seats = [
+            SeatToken(
+                seat=i,
+                name=table.seats[i].name,
+                token=t,
+                invite=f"{base}/table/{table.id}#token={t}",
+            )
+            for i, t in enumerate(tokens)
+            if t is not None
+        ]
+        return CreatedTable(table=table.summary(), seats=seats, host_token=host or "")
+
+    @router.get("/tables", tags=["tables"])
+    async def list_tables(finished: int = Query(20, ge=0, le=200)) -> JSON:
+        """Running tables (to watch or rejoin) and the most recently finished ones."""
+        live = sorted(hub.live(), key=lambda t: -t.record.created_at)
+        done = await asyncio.to_thread(hub.storage.finished, finished) if finished else []
+        return {
+            "live": [t.summary() for t in live],
+            "finished": [stored_summary(r) for r in done],
+        }
+
+    @router.get("/tables/{table_id}", tags=["tables"])
+    async def get_table(table_id: str) -> JSON:
+        """One table: game, seats (who is connected), who is to act, the result."""
+        return (await hub.get(table_id)).summary()
+
+    @router.get("/tables/{table_id}/state", tags=["play"])
+    async def get_state(table_id: str, credentials: Token) -> JSON:
+        """Everything the token's seat may know now (no token: the spectator's), with the log."""
+        table = await hub.get(table_id)
+        token = _token(credentials)
+        seat = table.seat_of(token)
+        if token and seat is None:
+            raise bad_token()
+        return table.welcome(seat)
+
+    @router.post("/tables/{table_id}/actions", tags=["play"])
+    async def act(table_id: str, body: ActRequest, credentials: Token) -> ActResponse:
+        """Act for the token's seat. Malformed, illegal and stale actions change nothing."""
+        table, seat = await hub.authorize(table_id, _token(credentials))
+        version, events = await table.act(seat, body.action, body.version)
+        return ActResponse(version=version, events=describe_all(table.spec, events, seat))
+
+    @router.post("/tables/{table_id}/seats/{seat}/bot", tags=["play"])
+    async def hand_to_bot(table_id: str, seat: int, body: BotRequest, credentials: Token) -> JSON:
+        """Hand a human seat to a bot, or take it back (the seat's own token or the host's)."""
+        table = await hub.get(table_id)
+        token = _token(credentials)
+        if table.seat_of(token) != seat and not table.is_host(token):
+            raise bad_token()
+        await table.set_bot(seat, body.bot)
+        return table.summary()
+
+    @router.post("/tables/{table_id}/again", tags=["tables"])
+    async def play_again(table_id: str, credentials: Token) -> JSON:
+        """Play again: a new table with the same seats; everyone keeps their token."""
+        table = await hub.get(table_id)
+        token = _token(credentials)
+        if table.seat_of(token) is None and not table.is_host(token):
+            raise bad_token()
+        return (await hub.again(table)).summary()
+
+    @router.get("/tables/{table_id}/record", tags=["records"])
+    async def get_record(table_id: str, download: bool = False) -> JSONResponse:
+        """The game record of a finished table (replays with ``thievery replay FILE``)."""
+        table = await hub.get(table_id)
+        headers = (
+            {"Content-Disposition": f'attachment; filename="{table.spec.name}-{table.id}.json"'}
+            if download
+            else {}
+        )
+        return JSONResponse(hub.record(table).to_json(), headers=headers)
+
+    @router.get("/tables/{table_id}/replay", tags=["records"])
+    async def get_replay(
+        table_id: str,
+        perspective: str | None = Query(None, description="a seat, 'spectator' or 'all'"),
+    ) -> JSON:
+        """A finished table step by step, as one seat saw it (or everything)."""
+        table = await hub.get(table_id)
+        record = hub.record(table)
+        return replay_steps(record, parse_perspective(perspective, record.players))
+
+    @router.post("/replay", tags=["records"])
+    def post_replay(
+        record: Annotated[JSON, Body(description="a game record")],
+        perspective: str | None = Query(None, description="a seat, 'spectator' or 'all'"),
+    ) -> JSON:
+        """Any game record step by step, as one seat saw it (or everything)."""
+        parsed = record_from_json(record)
+        return replay_steps(parsed, parse_perspective(perspective, parsed.players))
+
+    @router.websocket("/tables/{table_id}/ws")
+    async def socket(websocket: WebSocket, table_id: str) -> None:
+        """Live play: see the module :mod:`thievery.server.sockets` for the frames."""
+        await table_socket(websocket, hub, table_id, limits)
+
+    return router

@@ -1,0 +1,117 @@
+"""The FastAPI application: the API, the table websocket, the pages and their files.
+
+``create_app(db_url)`` builds one; ``thievery serve`` runs it on uvicorn. On start it
+restores every unfinished table from storage; on stop it stores what is queued.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+import thievery
+from thievery.core.errors import ThieveryError
+from thievery.server.api import make_router
+from thievery.server.errors import ServerError, from_game_error
+from thievery.server.sockets import Limits
+from thievery.server.storage import Storage
+from thievery.server.tables import Hub
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+PAGE_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+def _error(e: ServerError) -> JSONResponse:
+    return JSONResponse(e.to_json(), status_code=e.status)
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    bot_threads: bool = True,
+    limits: Limits | None = None,
+) -> FastAPI:
+    """The server for one database (``None``: ``$THIEVERY_DATABASE_URL`` or ``thievery.db``).
+
+    ``bot_delay`` is how long bots wait before moving, so people can follow (tests use 0).
+    """
+    storage = Storage(db_url)
+    hub = Hub(storage, bot_delay=bot_delay, bot_threads=bot_threads)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    app = FastAPI(
+        title="Thievery",
+        version=thievery.__version__,
+        description="Play Thievery's games together: tables, seats, invite tokens, live "
+        "play over websockets (`/api/tables/{id}/ws`), game records and replays.",
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    app.add_middleware(GZipMiddleware, minimum_size=2000)
+
+    @app.exception_handler(ServerError)
+    async def server_error(request: Request, e: ServerError) -> JSONResponse:
+        return _error(e)
+
+    @app.exception_handler(ThieveryError)
+    async def game_error(request: Request, e: ThieveryError) -> JSONResponse:
+        return _error(from_game_error(e))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, e: RequestValidationError) -> JSONResponse:
+        first = e.errors()[0] if e.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        message = f"{where}: {first.get('msg', 'invalid request')}"
+        return _error(ServerError("request/invalid", message, 422))
+
+    @app.middleware("http")
+    async def headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        path = request.url.path
+        if not path.startswith("/api") and not path.startswith("/docs"):
+            response.headers.setdefault("Cache-Control", "no-cache")
+            if not path.startswith("/openapi"):
+                response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
+    app.include_router(make_router(hub, limits or Limits()))
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(WEB / name, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    def lobby() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    def table_page(table_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    def replay_page(table_id: str | None = None) -> FileResponse:
+        return page("replay.html")
+
+    return app

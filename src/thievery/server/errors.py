@@ -1,0 +1,57 @@
+"""The server's own errors, each with a stable ``code`` and an HTTP status.
+
+Game errors (:class:`thievery.core.errors.ThieveryError`) keep their own codes; this module
+adds what only a server can get wrong: unknown tables, tokens, stale versions, frames.
+"""
+
+from __future__ import annotations
+
+from thievery.core.errors import ThieveryError
+
+# HTTP status for each game error code.
+GAME_STATUS = {
+    "action/malformed": 400,
+    "action/illegal": 409,
+    "options/invalid": 400,
+    "game/unknown": 404,
+    "record/invalid": 400,
+}
+
+
+class ServerError(Exception):
+    """A refused request: ``code`` for programs, ``message`` for people."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def to_json(self) -> dict[str, str]:
+        """The error frame / response body."""
+        return {"type": "error", "code": self.code, "message": self.message}
+
+
+def unknown_table(table_id: str) -> ServerError:
+    """There is no such table."""
+    return ServerError("table/unknown", f"there is no table {table_id!r}", 404)
+
+
+def bad_token() -> ServerError:
+    """The token is not a seat's (or host's) token at this table."""
+    return ServerError("auth/token", "this token is not valid for this table", 403)
+
+
+def stale(version: int, current: int) -> ServerError:
+    """The action was made against an older state."""
+    return ServerError(
+        "action/stale",
+        f"the table has moved on (you sent version {version}, it is now {current}); "
+        "look again and choose",
+        409,
+    )
+
+
+def from_game_error(error: ThieveryError) -> ServerError:
+    """A game error as a server error with the same code."""
+    return ServerError(error.code, str(error), GAME_STATUS.get(error.code, 400))

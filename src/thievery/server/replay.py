@@ -1,0 +1,119 @@
+"""Replays for the browser: a game record stepped through as one audience saw it.
+
+A perspective is a seat (what that seat saw), ``None`` (a spectator) or ``"all"`` (every
+seat's view at once, for after the game). Steps where the perspective saw nothing change
+are folded into the next one.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from thievery.core.errors import InvalidRecord, ThieveryError
+from thievery.core.protocol import JSON, Event, State
+from thievery.core.record import GameRecord
+from thievery.server.errors import ServerError
+
+Perspective = int | str | None
+MAX_STEPS = 20_000
+
+
+def parse_perspective(value: str | None, players: int) -> Perspective:
+    """``"all"``, ``"spectator"`` / empty (``None``) or a seat number."""
+    if value in (None, "", "spectator"):
+        return None
+    if value == "all":
+        return "all"
+    try:
+        seat = int(value)
+    except ValueError:
+        raise ServerError("replay/perspective", f"no perspective {value!r}") from None
+    if not 0 <= seat < players:
+        raise ServerError("replay/perspective", f"there is no seat {seat}")
+    return seat
+
+
+def _words(state: State, events: list[Event], seat: int | None) -> list[JSON]:
+    out = []
+    for e in events:
+        if e.is_visible_to(seat):
+            try:
+                text = state.spec.describe(e, seat)
+            except Exception:
+                text = e.type
+            out.append({**e.to_json(), "text": text})
+    return out
+
+
+def _frame(state: State, perspective: Perspective) -> JSON:
+    if perspective == "all":
+        return {
+            "view": state.view(None),
+            "views": [state.view(s) for s in range(state.players)],
+        }
+    seat = perspective if isinstance(perspective, int) else None
+    return {"view": state.view(seat)}
+
+
+def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
+    """Every step of ``record`` as ``perspective`` saw it: views, actions and events."""
+    if len(record.actions) > MAX_STEPS:
+        raise ServerError("record/too_long", f"a replay has at most {MAX_STEPS} actions")
+    try:
+        state = record.start()
+    except ThieveryError as e:
+        raise ServerError(e.code, str(e)) from None
+    seat = perspective if isinstance(perspective, int) else None
+    see_all = perspective == "all"
+    first = _frame(state, perspective)
+    steps: list[JSON] = [{"n": 0, "actions": [], "events": [], **first}]
+    last_text = json.dumps(first, sort_keys=True)
+    pending_actions: list[JSON] = []
+    pending_events: list[JSON] = []
+    for i, (seat_i, action) in enumerate(record.actions):
+        try:
+            events = state.apply(seat_i, action)
+        except ThieveryError as e:
+            raise ServerError(
+                InvalidRecord.code, f"action {i} ({action}) by seat {seat_i}: {e}"
+            ) from None
+        if see_all or seat_i == seat:
+            pending_actions.append({"seat": seat_i, "action": action})
+        if see_all:
+            pending_events.extend(_words(state, events, None))
+            for s in range(state.players):
+                pending_events.extend(
+                    e for e in _words(state, events, s) if e["audience"] is not None
+                )
+        else:
+            pending_events.extend(_words(state, events, seat))
+        frame = _frame(state, perspective)
+        text = json.dumps(frame, sort_keys=True)
+        if text == last_text and not pending_events and not pending_actions:
+            continue
+        last_text = text
+        steps.append(
+            {
+                "n": i + 1,
+                "actions": pending_actions,
+                "events": pending_events,
+                **frame,
+            }
+        )
+        pending_actions, pending_events = [], []
+    return {
+        "game": record.game,
+        "players": record.players,
+        "perspective": perspective,
+        "result": state.result(),
+        "steps": steps,
+    }
+
+
+def record_from_json(data: Any) -> GameRecord:
+    """A record sent by a client; :class:`ServerError` if it is not one."""
+    try:
+        return GameRecord.from_json(data)
+    except ThieveryError as e:
+        raise ServerError(e.code, str(e)) from None

@@ -1,0 +1,213 @@
+"""Live play over a websocket: join a table as a seat or a spectator, then act.
+
+Frames are JSON text. From the client::
+
+    {"type": "join", "token": "…"}             # a seat's token; no token: spectator
+    {"type": "act", "action": {…}, "version": 7, "id": "optional"}
+    {"type": "bot", "bot": "heuristic"}         # hand my seat to a bot (null: take it back)
+    {"type": "ping"}
+
+From the server: ``welcome`` (everything the audience may know, the seats and the log),
+``update`` (a change it can see: new view, legal actions and visible events), ``seats``,
+``next`` (a new table plays again), ``ack`` (to an ``act`` with an ``id``), ``pong`` and
+``error`` (``code`` and ``message``; nothing changed, the connection stays open).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from thievery.server.errors import ServerError, bad_token
+from thievery.server.tables import Hub, Listener, LiveTable
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-connection limits: frame size in characters, and a rate (frames per second)."""
+
+    max_frame: int = 4096
+    rate: float = 20.0
+    burst: float = 40.0
+    max_refusals: int = 500  # rate-limited frames in a row before the connection is closed
+
+
+class Bucket:
+    """A token bucket: ``rate`` frames a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def error_frame(code: str, message: str, ref: Any = None) -> str:
+    """An error frame as text."""
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        frame["id"] = ref
+    return json.dumps(frame)
+
+
+async def _sender(websocket: WebSocket, listener: Listener) -> None:
+    while True:
+        text = await listener.queue.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await websocket.close(1008 if listener.overflowed else 1000)
+            return
+        await websocket.send_text(text)
+
+
+class Session:
+    """One websocket connection to one table."""
+
+    def __init__(self, hub: Hub, table: LiveTable, websocket: WebSocket, limits: Limits) -> None:
+        self.hub, self.table, self.websocket, self.limits = hub, table, websocket, limits
+        self.listener = Listener(None)
+        self.joined = False
+        self.bucket = Bucket(limits.rate, limits.burst)
+        self.refusals = 0
+
+    def send(self, text: str) -> None:
+        """Queue a frame for this connection."""
+        self.listener.push(text)
+
+    async def handle(self, text: str) -> None:
+        """One frame from the client."""
+        if not self.bucket.take():
+            self.refusals += 1
+            if self.refusals > self.limits.max_refusals:
+                self.listener.close()
+                return
+            self.send(error_frame("rate/limited", "too many frames; slow down"))
+            return
+        self.refusals = 0
+        if len(text) > self.limits.max_frame:
+            self.send(
+                error_frame(
+                    "frame/too_large", f"a frame has at most {self.limits.max_frame} characters"
+                )
+            )
+            return
+        try:
+            frame = json.loads(text)
+        except (ValueError, RecursionError):
+            self.send(error_frame("frame/malformed", "a frame is a JSON object"))
+            return
+        if not isinstance(frame, dict):
+            self.send(error_frame("frame/malformed", "a frame is a JSON object"))
+            return
+        ref = frame.get("id")
+        if ref is not None and not isinstance(ref, (str, int)):
+            ref = None
+        try:
+            await self.dispatch(frame, ref)
+        except ServerError as e:
+            self.send(error_frame(e.code, e.message, ref))
+
+    async def dispatch(self, frame: dict[str, Any], ref: Any) -> None:
+        """Do what a well-formed frame asks."""
+        kind = frame.get("type")
+        if kind == "ping":
+            self.send(json.dumps({"type": "pong", "id": ref}))
+        elif kind == "join":
+            await self.join(frame.get("token"))
+        elif kind == "act":
+            seat = self._seat()
+            version = frame.get("version")
+            if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+                raise ServerError("frame/malformed", "'version' is a whole number")
+            if "action" not in frame:
+                raise ServerError("action/malformed", "an 'act' frame needs an 'action'")
+            new_version, _ = await self.table.act(seat, frame["action"], version)
+            if ref is not None:
+                self.send(json.dumps({"type": "ack", "id": ref, "version": new_version}))
+        elif kind == "bot":
+            seat = self._seat()
+            bot = frame.get("bot")
+            if bot is not None and not isinstance(bot, str):
+                raise ServerError("frame/malformed", "'bot' is a bot's name or null")
+            await self.table.set_bot(seat, bot)
+        else:
+            raise ServerError(
+                "frame/unknown",
+                f"unknown frame type {str(kind)[:40]!r} (types: join, act, bot, ping)",
+            )
+
+    def _seat(self) -> int:
+        if not self.joined:
+            raise ServerError("join/first", "join the table first", 409)
+        if self.listener.seat is None:
+            raise ServerError("seat/spectator", "a spectator cannot act", 403)
+        return self.listener.seat
+
+    async def join(self, token: Any) -> None:
+        """Join as the token's seat, or as a spectator without a token."""
+        if token is not None and not isinstance(token, str):
+            raise bad_token()
+        seat = self.table.seat_of(token) if token else None
+        if token and seat is None:
+            raise bad_token()
+        if self.joined:
+            self.table.detach(self.listener)
+        self.listener.seat = seat
+        self.joined = True
+        self.table.attach(self.listener)
+
+    async def run(self) -> None:
+        """Read frames until the client leaves."""
+        sender = asyncio.create_task(_sender(self.websocket, self.listener))
+        try:
+            while not sender.done():
+                receive = asyncio.ensure_future(self.websocket.receive())
+                done, _ = await asyncio.wait({receive, sender}, return_when=asyncio.FIRST_COMPLETED)
+                if receive not in done:
+                    receive.cancel()
+                    break
+                message = receive.result()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    self.send(error_frame("frame/malformed", "frames are JSON text"))
+                    continue
+                await self.handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.table.detach(self.listener)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+            if self.websocket.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    await self.websocket.close()
+
+
+async def table_socket(websocket: WebSocket, hub: Hub, table_id: str, limits: Limits) -> None:
+    """Serve one websocket connection to a table."""
+    await websocket.accept()
+    try:
+        table = await hub.get(table_id)
+    except ServerError as e:
+        await websocket.send_text(error_frame(e.code, e.message))
+        await websocket.close(4404)
+        return
+    await Session(hub, table, websocket, limits).run()

@@ -1,0 +1,351 @@
+"""Storage for tables and their append-only action logs, through SQLAlchemy.
+
+A SQLite file by default; any SQLAlchemy URL works (``postgresql+psycopg://…``). Tables
+hold a game's setup and its seats; every accepted action is one row of ``thievery_actions``
+keyed by (table, n), never updated or deleted, so a table is restored by replaying its rows.
+
+Writes go through :class:`Writer`: one thread that commits whatever is queued in one
+transaction (group commit) and then resolves each caller's future, so the event loop never
+blocks on the database and a burst of actions costs one commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+DEFAULT_URL = "sqlite:///thievery.db"
+ENV_URL = "THIEVERY_DATABASE_URL"
+
+metadata = MetaData()
+
+tables_t = Table(
+    "thievery_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("game_version", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("host_hash", String(64), nullable=False),
+    Column("turn_seconds", Float, nullable=True),
+    Column("timeout_bot", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("finished", Boolean, nullable=False, default=False, index=True),
+    Column("finished_at", Float, nullable=True),
+    Column("result", JSON, nullable=True),
+    Column("actions", Integer, nullable=False, default=0),  # set when finished
+    Column("prev_id", String(32), nullable=True),
+    Column("next_id", String(32), nullable=True),
+)
+
+actions_t = Table(
+    "thievery_actions",
+    metadata,
+    Column("table_id", String(32), ForeignKey("thievery_tables.id"), primary_key=True),
+    Column("n", Integer, primary_key=True, autoincrement=False),  # 0, 1, 2, …
+    Column("seat", Integer, nullable=False),
+    Column("action", JSON, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("by", String(16), nullable=False),  # "human", "bot" or "timer"
+)
+
+
+def database_url(url: str | None = None) -> str:
+    """The URL to use: ``url``, else ``$THIEVERY_DATABASE_URL``, else ``thievery.db``."""
+    return url or os.environ.get(ENV_URL) or DEFAULT_URL
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode (durable when the process is killed)."""
+    if url.startswith("sqlite"):
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            poolclass=StaticPool if memory else None,
+        )
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            if not memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+@dataclass
+class TableRecord:
+    """A table as stored: the game's setup, its seats and where it stands."""
+
+    id: str
+    game: str
+    game_version: int
+    players: int
+    seed: int
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    host_hash: str
+    turn_seconds: float | None = None
+    timeout_bot: str = "random"
+    created_at: float = field(default_factory=time.time)
+    finished: bool = False
+    finished_at: float | None = None
+    result: dict[str, Any] | None = None
+    actions: int = 0
+    prev_id: str | None = None
+    next_id: str | None = None
+
+    def to_row(self) -> dict[str, Any]:
+        """The row's columns."""
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_row(cls, row: Any) -> TableRecord:
+        """From a result row."""
+        data = dict(row._mapping)
+        for key in ("options", "seats", "result"):
+            if isinstance(data[key], str):  # some drivers hand JSON back as text
+                data[key] = json.loads(data[key])
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One accepted action in a table's log."""
+
+    n: int
+    seat: int
+    action: dict[str, Any]
+    at: float
+    by: str
+
+
+class Storage:
+    """Synchronous access to the tables and the action log (run it off the event loop)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = database_url(url)
+        self.engine = make_engine(self.url)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- writes (in a transaction)
+
+    @staticmethod
+    def insert_table(conn: Connection, record: TableRecord) -> None:
+        """Store a new table."""
+        conn.execute(insert(tables_t).values(**record.to_row()))
+
+    @staticmethod
+    def append_action(conn: Connection, table_id: str, row: ActionRow) -> None:
+        """Append one action; a second action with the same ``n`` fails (the key)."""
+        conn.execute(
+            insert(actions_t).values(
+                table_id=table_id,
+                n=row.n,
+                seat=row.seat,
+                action=row.action,
+                at=row.at,
+                by=row.by,
+            )
+        )
+
+    @staticmethod
+    def finish_table(
+        conn: Connection, table_id: str, result: dict[str, Any] | None, actions: int
+    ) -> None:
+        """Mark a table finished with its result and action count."""
+        conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == table_id)
+            .values(finished=True, finished_at=time.time(), result=result, actions=actions)
+        )
+
+    @staticmethod
+    def set_seats(conn: Connection, table_id: str, seats: list[dict[str, Any]]) -> None:
+        """Replace a table's seats (a seat handed to a bot or taken back)."""
+        conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=seats))
+
+    @staticmethod
+    def set_next(conn: Connection, table_id: str, next_id: str) -> None:
+        """Link a table to the one that plays again after it."""
+        conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_id=next_id))
+
+    def run(self, op: Callable[[Connection], Any]) -> Any:
+        """Run one write in its own transaction."""
+        with self.engine.begin() as conn:
+            return op(conn)
+
+    # ---------------------------------------------------------------- reads
+
+    def table(self, table_id: str) -> TableRecord | None:
+        """One table, or ``None``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+        return TableRecord.from_row(row) if row is not None else None
+
+    def unfinished(self) -> list[TableRecord]:
+        """Every table whose game is not over."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t)
+                .where(tables_t.c.finished.is_(False))
+                .order_by(tables_t.c.created_at)
+            ).all()
+        return [TableRecord.from_row(r) for r in rows]
+
+    def finished(self, limit: int = 50) -> list[TableRecord]:
+        """The most recently finished tables."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(tables_t)
+                .where(tables_t.c.finished.is_(True))
+                .order_by(tables_t.c.finished_at.desc())
+                .limit(limit)
+            ).all()
+        return [TableRecord.from_row(r) for r in rows]
+
+    def actions(self, table_id: str) -> list[ActionRow]:
+        """A table's action log, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    actions_t.c.n,
+                    actions_t.c.seat,
+                    actions_t.c.action,
+                    actions_t.c.at,
+                    actions_t.c.by,
+                )
+                .where(actions_t.c.table_id == table_id)
+                .order_by(actions_t.c.n)
+            ).all()
+        out = []
+        for n, seat, action, at, by in rows:
+            if isinstance(action, str):
+                action = json.loads(action)
+            out.append(ActionRow(n, seat, action, at, by))
+        return out
+
+
+class Writer:
+    """One thread committing queued writes in batches; each caller awaits its own result."""
+
+    def __init__(self, storage: Storage, max_batch: int = 256) -> None:
+        self.storage = storage
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[
+            tuple[Callable[[Connection], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]
+            | None
+        ] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._loop, name="thievery-writer", daemon=True)
+        self._thread.start()
+
+    async def submit(self, op: Callable[[Connection], Any]) -> Any:
+        """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._queue.put((op, future, loop))
+        return await future
+
+    def close(self) -> None:
+        """Finish what is queued, then stop the thread."""
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    def _loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(
+        self,
+        batch: list[
+            tuple[Callable[[Connection], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]
+        ],
+    ) -> None:
+        try:
+            with self.storage.engine.begin() as conn:
+                results = [op(conn) for op, _, _ in batch]
+        except Exception as e:
+            if len(batch) == 1:
+                _, future, loop = batch[0]
+                _resolve(loop, future, None, e)
+                return
+            for item in batch:  # isolate the failing write: each on its own
+                self._commit([item])
+            return
+        for (_, future, loop), result in zip(batch, results, strict=True):
+            _resolve(loop, future, result, None)
+
+
+def _resolve(
+    loop: asyncio.AbstractEventLoop,
+    future: asyncio.Future[Any],
+    result: Any,
+    error: BaseException | None,
+) -> None:
+    def finish() -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+        loop.call_soon_threadsafe(finish)

@@ -1,0 +1,717 @@
+"""Live tables: a game, its seats, who is watching, and the bots and timers that move.
+
+The server holds no rules. A :class:`LiveTable` only calls the game protocol: ``apply`` on a
+clone, store the action, then adopt the clone and tell each connection what its own
+audience (a seat, or ``None`` for spectators) may see: that seat's view, its legal actions
+and the events visible to it.
+
+Versions are counted per audience: a seat's version goes up only when something it can see
+changes, so numbers never reveal hidden moves (how many cards another seat sealed). An
+action must name the version its seat last saw; an older one is refused as stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from thievery.bots.base import Bot, bot_names, make_bot
+from thievery.core.errors import MalformedAction, ThieveryError
+from thievery.core.protocol import JSON, Action, Event, GameSpec, State
+from thievery.core.record import GameRecord
+from thievery.core.registry import game as get_game
+from thievery.server.errors import ServerError, bad_token, from_game_error, stale, unknown_table
+from thievery.server.storage import ActionRow, Storage, TableRecord, Writer
+
+log = logging.getLogger("thievery.server")
+
+HUMAN, BOT = "human", "bot"
+LOG_LIMIT = 400  # events sent to a connection when it joins
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token (the token itself is never stored)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh, unguessable seat or host token."""
+    return secrets.token_urlsafe(24)
+
+
+def timeout_bot_for(game: str) -> str:
+    """The bot that moves for a human seat whose turn timer ran out."""
+    names = bot_names(game)
+    return "heuristic" if "heuristic" in names else "random"
+
+
+@dataclass
+class Seat:
+    """One seat: a human (reached through a token) or a bot; a human seat may be botted."""
+
+    kind: str
+    name: str
+    bot: str | None = None  # who plays it now: a bot seat's bot, or a human seat's stand-in
+    token_hash: str | None = None
+
+    def stored(self) -> JSON:
+        """The stored form (with the token hash)."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "token_hash": self.token_hash,
+        }
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> Seat:
+        """From the stored form."""
+        return cls(str(data["kind"]), str(data["name"]), data.get("bot"), data.get("token_hash"))
+
+
+class Listener:
+    """One connection's way out: frames queue here and its own task sends them."""
+
+    def __init__(self, seat: int | None, max_queue: int = 1000) -> None:
+        self.seat = seat
+        self.max_queue = max_queue
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.overflowed = False
+
+    def push(self, text: str) -> None:
+        """Queue a frame; a connection too slow to keep up is told to close."""
+        if self.overflowed:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.overflowed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    def close(self) -> None:
+        """Ask the sender to stop."""
+        self.queue.put_nowait(None)
+
+
+Audience = int | None
+
+
+class LiveTable:
+    """A table in memory: the state, its seats, its listeners, its bot driver."""
+
+    def __init__(self, hub: Hub, record: TableRecord, state: State) -> None:
+        self.hub = hub
+        self.record = record
+        self.id = record.id
+        self.state = state
+        self.spec: GameSpec = state.spec
+        self.seats = [Seat.from_stored(s) for s in record.seats]
+        self.version = 0  # accepted actions
+        self.audiences: list[Audience] = [*range(state.players), None]
+        self.seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
+        self._cache: dict[Audience, tuple[int, str, JSON]] = {}
+        self._seen: dict[Audience, str] = {a: self._snapshot(a)[0] for a in self.audiences}
+        self.log: list[Event] = []
+        self.listeners: set[Listener] = set()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.changed_at = time.monotonic()
+        self.waiting_since: dict[int, float] = dict.fromkeys(state.to_act, self.changed_at)
+        self.bots: dict[tuple[int, str], Bot] = {}
+        self.driver: asyncio.Task[None] | None = None
+        self.broken: str | None = None
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.is_over
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token acts for, or ``None``."""
+        if not token:
+            return None
+        digest = hash_token(token)
+        for i, seat in enumerate(self.seats):
+            if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return i
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether a token is this table's host token."""
+        return bool(token) and hmac.compare_digest(self.record.host_hash, hash_token(token or ""))
+
+    def connected(self, seat: int) -> int:
+        """How many connections a seat has."""
+        return sum(1 for listener in self.listeners if listener.seat == seat)
+
+    def seats_json(self) -> list[JSON]:
+        """The seats as anyone may see them."""
+        return [
+            {
+                "seat": i,
+                "kind": s.kind,
+                "name": s.name,
+                "bot": s.bot,
+                "connected": self.connected(i),
+            }
+            for i, s in enumerate(self.seats)
+        ]
+
+    def summary(self) -> JSON:
+        """The table for listings: game, seats, who is to act, the result."""
+        return {
+            "id": self.id,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "players": self.state.players,
+            "options": self.spec.public_options(self.record.options),
+            "seats": self.seats_json(),
+            "to_act": list(self.state.to_act),
+            "actions": self.version,
+            "over": self.is_over,
+            "result": self.state.result(),
+            "turn_seconds": self.record.turn_seconds,
+            "spectators": sum(1 for listener in self.listeners if listener.seat is None),
+            "created_at": self.record.created_at,
+            "prev_id": self.record.prev_id,
+            "next_id": self.record.next_id,
+        }
+
+    def _snapshot(self, audience: Audience) -> tuple[str, JSON]:
+        """What an audience sees now, as text (to compare) and as parts (to send)."""
+        cached = self._cache.get(audience)
+        if cached is not None and cached[0] == self.version:
+            return cached[1], cached[2]
+        state = self.state
+        legal = [a.to_json() for a in state.legal_actions(audience)] if audience is not None else []
+        parts: JSON = {
+            "view": state.view(audience),
+            "legal": legal,
+            "to_act": list(state.to_act),
+            "result": state.result(),
+        }
+        text = json.dumps(parts, separators=(",", ":"))
+        self._cache[audience] = (self.version, text, parts)
+        return text, parts
+
+    def event_json(self, event: Event, audience: Audience) -> JSON:
+        """An event for an audience, with its words."""
+        try:
+            text = self.spec.describe(event, audience)
+        except Exception:  # words are a nicety; never lose a frame over them
+            text = event.type
+        return {**event.to_json(), "text": text}
+
+    def state_frame(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
+        """A frame with everything ``audience`` may know now."""
+        _, parts = self._snapshot(audience)
+        return {
+            "type": kind,
+            "table": self.id,
+            "seat": audience,
+            "version": self.seq[audience],
+            "events": [self.event_json(e, audience) for e in events if e.is_visible_to(audience)],
+            **parts,
+        }
+
+    def welcome(self, audience: Audience) -> JSON:
+        """The first frame of a connection: its state, the seats and the log so far."""
+        frame = self.state_frame("welcome", audience, [])
+        visible = [e for e in self.log if e.is_visible_to(audience)][-LOG_LIMIT:]
+        frame["log"] = [self.event_json(e, audience) for e in visible]
+        frame["summary"] = self.summary()
+        return frame
+
+    # ---------------------------------------------------------------- changing
+
+    def _adopt(self, new: State, actor: int, events: list[Event]) -> dict[Audience, list[Event]]:
+        """Take the new state; return, per audience that sees a change, its events."""
+        self.state = new
+        self.version += 1
+        self.log.extend(events)
+        changed: dict[Audience, list[Event]] = {}
+        for audience in self.audiences:
+            visible = [e for e in events if e.is_visible_to(audience)]
+            text, _ = self._snapshot(audience)
+            if visible or audience == actor or text != self._seen[audience]:
+                self.seq[audience] += 1
+                self._seen[audience] = text
+                changed[audience] = visible
+        return changed
+
+    def replay_row(self, row: ActionRow) -> None:
+        """Apply a stored action while restoring (nobody is told)."""
+        if row.n != self.version:
+            raise ValueError(f"table {self.id}: action {row.n} where {self.version} was expected")
+        new = self.state.clone()
+        events = new.apply(row.seat, row.action)
+        self._adopt(new, row.seat, events)
+        self.waiting_since = dict.fromkeys(new.to_act, time.monotonic())
+
+    def _broadcast(self, changed: Mapping[Audience, list[Event]]) -> None:
+        frames: dict[Audience, str] = {}
+        for listener in list(self.listeners):
+            audience = listener.seat
+            if audience not in changed:
+                continue
+            if audience not in frames:
+                frames[audience] = json.dumps(
+                    self.state_frame("update", audience, changed[audience]),
+                    separators=(",", ":"),
+                )
+            listener.push(frames[audience])
+
+    def broadcast_json(self, frame: JSON) -> None:
+        """Send one frame to every connection."""
+        text = json.dumps(frame, separators=(",", ":"))
+        for listener in list(self.listeners):
+            listener.push(text)
+
+    def _parse(self, data: Any) -> Action:
+        if isinstance(data, Action):
+            return data
+        if not isinstance(data, Mapping):
+            raise MalformedAction(f"an action is an object with a 'type', not {data!r:.80}")
+        try:
+            return self.spec.parse_action(data)
+        except ThieveryError:
+            raise
+        except (TypeError, ValueError, KeyError, AttributeError) as e:
+            raise MalformedAction(f"not an action: {e}") from None
+
+    async def act(
+        self, seat: int, data: Any, version: int | None, by: str = HUMAN
+    ) -> tuple[int, list[Event]]:
+        """Apply a seat's action if it is legal and fresh; store it; tell everyone.
+
+        Returns the seat's new version and the events it may see. Cancelling the caller
+        does not cancel an action already on its way to storage.
+        """
+        task = asyncio.ensure_future(self._act(seat, data, version, by))
+        return await asyncio.shield(task)
+
+    async def _act(
+        self, seat: int, data: Any, version: int | None, by: str
+    ) -> tuple[int, list[Event]]:
+        async with self.lock:
+            if self.broken:
+                raise ServerError("table/broken", self.broken, 409)
+            if self.is_over:
+                raise ServerError("table/over", "the game is over", 409)
+            if version is not None and version != self.seq[seat]:
+                raise stale(version, self.seq[seat])
+            if by == HUMAN and self.seats[seat].bot is not None:
+                raise ServerError(
+                    "seat/bot",
+                    f"a bot ({self.seats[seat].bot}) plays seat {seat} now; take "
+                    "the seat back first",
+                    409,
+                )
+            return await self._act_locked(seat, data, by)
+
+    async def _act_locked(self, seat: int, data: Any, by: str) -> tuple[int, list[Event]]:
+        try:
+            action = self._parse(data)
+            new = self.state.clone()
+            events = new.apply(seat, action)
+        except ThieveryError as e:
+            raise from_game_error(e) from None
+        row = ActionRow(self.version, seat, action.to_json(), time.time(), by)
+        over = new.is_over
+        result = new.result()
+        try:
+            await self.hub.writer.submit(partial(self._store, row, over, result))
+        except Exception as e:
+            log.exception("table %s: could not store action %d", self.id, row.n)
+            raise ServerError(
+                "storage/failed", f"the action could not be stored ({type(e).__name__})", 503
+            ) from None
+        before = set(self.state.to_act)
+        changed = self._adopt(new, seat, events)
+        now = time.monotonic()
+        self.changed_at = now
+        self.waiting_since = {
+            s: now if (s not in before or s == seat) else self.waiting_since.get(s, now)
+            for s in new.to_act
+        }
+        self._broadcast(changed)
+        self.wake.set()
+        if over:
+            self.record.finished = True
+            self.record.result = result
+            self.hub.finished(self)
+        return self.seq[seat], [e for e in events if e.is_visible_to(seat)]
+
+    def _store(self, row: ActionRow, over: bool, result: JSON | None, conn: Any) -> None:
+        Storage.append_action(conn, self.id, row)
+        if over:
+            Storage.finish_table(conn, self.id, result, row.n + 1)
+
+    async def set_bot(self, seat: int, bot: str | None) -> None:
+        """Hand a human seat to a bot (``bot`` a name), or give it back (``None``)."""
+        async with self.lock:
+            if not 0 <= seat < len(self.seats):
+                raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
+            current = self.seats[seat]
+            if current.kind != HUMAN:
+                raise ServerError("seat/not_human", f"seat {seat} is a bot seat", 409)
+            if bot is not None:
+                try:
+                    make_bot(bot, self.spec.name, seat, self.record.seed)
+                except ThieveryError as e:
+                    raise from_game_error(e) from None
+            seats = [Seat(**s.__dict__) for s in self.seats]
+            seats[seat].bot = bot
+            stored = [s.stored() for s in seats]
+            await self.hub.writer.submit(partial(Storage.set_seats, table_id=self.id, seats=stored))
+            self.seats = seats
+            self.record.seats = stored
+            self.changed_at = time.monotonic()
+            self.waiting_since[seat] = self.changed_at
+        self.broadcast_seats()
+        self.wake.set()
+
+    def broadcast_seats(self) -> None:
+        """Tell everyone who sits where and who is connected."""
+        self.broadcast_json({"type": "seats", "table": self.id, "seats": self.seats_json()})
+
+    # ---------------------------------------------------------------- listeners
+
+    def attach(self, listener: Listener) -> None:
+        """A connection joins (its welcome frame goes first)."""
+        listener.push(json.dumps(self.welcome(listener.seat), separators=(",", ":")))
+        self.listeners.add(listener)
+        self.broadcast_seats()
+
+    def detach(self, listener: Listener) -> None:
+        """A connection leaves."""
+        if listener in self.listeners:
+            self.listeners.discard(listener)
+            self.broadcast_seats()
+
+    # ---------------------------------------------------------------- bots and timers
+
+    def start(self) -> None:
+        """Start the bot driver (if the game is not over)."""
+        if self.driver is None and not self.is_over and not self.broken:
+            self.driver = asyncio.get_running_loop().create_task(
+                self._drive(), name=f"table-{self.id}"
+            )
+
+    async def stop(self) -> None:
+        """Stop the bot driver and close every connection."""
+        if self.driver is not None:
+            self.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.driver
+            self.driver = None
+        for listener in list(self.listeners):
+            listener.close()
+
+    def _next_turn(self) -> tuple[int, str, float] | None:
+        """The next seat a bot moves for: (seat, "bot" or "timer", when)."""
+        best: tuple[int, str, float] | None = None
+        turn = self.record.turn_seconds
+        for seat in self.state.to_act:
+            if self.seats[seat].bot is not None:
+                due, by = self.changed_at + self.hub.bot_delay, BOT
+            elif turn:
+                due, by = self.waiting_since.get(seat, self.changed_at) + turn, "timer"
+            else:
+                continue
+            if best is None or due < best[2]:
+                best = (seat, by, due)
+        return best
+
+    async def _drive(self) -> None:
+        while not self.is_over:
+            turn = self._next_turn()
+            self.wake.clear()
+            if turn is None:
+                await self.wake.wait()
+                continue
+            seat, by, due = turn
+            delay = due - time.monotonic()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self.wake.wait(), delay)
+                    continue  # something changed: look again
+                except TimeoutError:
+                    pass
+            try:
+                await self._bot_move(seat, by)
+            except ServerError as e:
+                log.warning("table %s: bot move for seat %d refused: %s", self.id, seat, e)
+                await asyncio.sleep(1.0)
+            except Exception:
+                log.exception("table %s: bot move for seat %d failed", self.id, seat)
+                await asyncio.sleep(1.0)
+
+    def _bot(self, seat: int, by: str) -> Bot:
+        name = self.seats[seat].bot if by == BOT else self.record.timeout_bot
+        name = name or self.record.timeout_bot
+        key = (seat, name)
+        if key not in self.bots:
+            self.bots[key] = make_bot(name, self.spec.name, seat, self.record.seed)
+        return self.bots[key]
+
+    async def _bot_move(self, seat: int, by: str) -> None:
+        """A bot decides from the seat's view (off the loop), then acts if nothing moved."""
+        version = self.version
+        view = self.state.view(seat)
+        legal = self.state.legal_actions(seat)
+        if not legal:
+            return
+        bot = self._bot(seat, by)
+        if self.hub.bot_threads:
+            action = await asyncio.to_thread(bot.act, view, legal)
+        else:
+            action = bot.act(view, legal)
+        async with self.lock:
+            if self.version != version or self.is_over:
+                return  # the table moved while the bot thought: decide again
+            if (
+                by == "timer"
+                and self.seats[seat].bot is None
+                and (
+                    time.monotonic()
+                    < self.waiting_since.get(seat, 0) + (self.record.turn_seconds or 0)
+                )
+            ):
+                return
+            await asyncio.shield(asyncio.ensure_future(self._act_locked(seat, action, by)))
+
+
+class Hub:
+    """Every table the server knows: live ones in memory, finished ones loaded on demand."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        bot_delay: float = 0.6,
+        bot_threads: bool = True,
+        finished_cache: int = 64,
+    ) -> None:
+        self.storage = storage
+        self.writer = Writer(storage)
+        self.bot_delay = bot_delay
+        self.bot_threads = bot_threads
+        self.finished_cache = finished_cache
+        self.tables: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+
+    async def start(self) -> int:
+        """Restore every unfinished table by replaying its log; how many were restored."""
+        records = await asyncio.to_thread(self.storage.unfinished)
+        restored = 0
+        for record in records:
+            try:
+                table = await self._load(record)
+            except Exception:
+                log.exception("table %s could not be restored", record.id)
+                continue
+            self.tables[record.id] = table
+            table.start()
+            restored += 1
+        if restored:
+            log.info("restored %d unfinished tables", restored)
+        return restored
+
+    async def close(self) -> None:
+        """Stop every driver, then the writer (after it stored what was queued)."""
+        for table in list(self.tables.values()):
+            await table.stop()
+        await asyncio.to_thread(self.writer.close)
+        self.storage.close()
+
+    async def _load(self, record: TableRecord) -> LiveTable:
+        rows = await asyncio.to_thread(self.storage.actions, record.id)
+        spec = get_game(record.game)
+        state = spec.new(record.players, record.seed, record.options)
+        table = LiveTable(self, record, state)
+        for row in rows:
+            try:
+                table.replay_row(row)
+            except ThieveryError as e:
+                table.broken = f"the stored action {row.n} no longer replays: {e}"
+                log.error("table %s: %s", record.id, table.broken)
+                break
+        return table
+
+    async def get(self, table_id: str) -> LiveTable:
+        """A table by id (finished tables are loaded from storage and kept a while)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not isinstance(table_id, str) or len(table_id) > 32:
+            raise unknown_table(str(table_id)[:40])
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            record = await asyncio.to_thread(self.storage.table, table_id)
+            if record is None:
+                raise unknown_table(table_id)
+            table = await self._load(record)
+            self.tables[table_id] = table
+            table.start()
+            self._evict()
+            future.set_result(table)
+            return table
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # mark retrieved
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def finished(self, table: LiveTable) -> None:
+        """A table's game just ended."""
+        self._evict()
+
+    def _evict(self) -> None:
+        done = [t for t in self.tables.values() if t.is_over and not t.listeners]
+        for table in done[: max(0, len(done) - self.finished_cache)]:
+            del self.tables[table.id]
+
+    def live(self) -> list[LiveTable]:
+        """Tables whose game is still running."""
+        return [t for t in self.tables.values() if not t.is_over]
+
+    async def create(
+        self,
+        game: str,
+        seats: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: int | None = None,
+        turn_seconds: float | None = None,
+        timeout_bot: str | None = None,
+        token_hashes: Sequence[str | None] | None = None,
+        host_hash: str | None = None,
+        prev_id: str | None = None,
+    ) -> tuple[LiveTable, list[str | None], str | None]:
+        """A new table; returns it, a token per human seat (``None`` for bots) and the host's.
+
+        ``token_hashes`` and ``host_hash`` keep the same people's tokens (play again).
+        """
+        spec = get_game(game)
+        players = len(seats)
+        seed = secrets.randbelow(2**53) if seed is None else seed
+        try:
+            spec.check_players(players)
+            resolved = spec.resolve_options(options)
+            state = spec.new(players, seed, resolved)
+            timeout_bot = timeout_bot or timeout_bot_for(spec.name)
+            make_bot(timeout_bot, spec.name, 0, seed)
+            tokens: list[str | None] = []
+            stored: list[JSON] = []
+            for i, seat in enumerate(seats):
+                kind = seat.get("kind", HUMAN)
+                bot = seat.get("bot")
+                name = str(seat.get("name") or "").strip()[:40]
+                if kind == BOT:
+                    bot = bot or timeout_bot_for(spec.name)
+                    make_bot(bot, spec.name, i, seed)
+                    tokens.append(None)
+                    stored.append(Seat(BOT, name or f"{bot} bot", bot).stored())
+                elif kind == HUMAN:
+                    if bot is not None:
+                        make_bot(bot, spec.name, i, seed)
+                    known = token_hashes[i] if token_hashes else None
+                    token = None if known else new_token()
+                    tokens.append(token)
+                    digest = known or hash_token(token or "")
+                    stored.append(Seat(HUMAN, name or f"Seat {i}", bot, digest).stored())
+                else:
+                    raise ServerError("seat/kind", f"a seat is 'human' or 'bot', not {kind!r}")
+        except ThieveryError as e:
+            raise from_game_error(e) from None
+        if turn_seconds is not None and not 1 <= turn_seconds <= 24 * 3600:
+            raise ServerError("options/invalid", "the turn timer is 1 second to 24 hours")
+        host_token = None if host_hash else new_token()
+        record = TableRecord(
+            id=secrets.token_urlsafe(6),
+            game=spec.name,
+            game_version=spec.version,
+            players=players,
+            seed=seed,
+            options=resolved,
+            seats=stored,
+            host_hash=host_hash or hash_token(host_token or ""),
+            turn_seconds=turn_seconds,
+            timeout_bot=timeout_bot,
+            prev_id=prev_id,
+        )
+        await self.writer.submit(partial(Storage.insert_table, record=record))
+        table = LiveTable(self, record, state)
+        self.tables[record.id] = table
+        table.start()
+        return table, tokens, host_token
+
+    async def again(self, table: LiveTable) -> LiveTable:
+        """The table that plays again after ``table``: same seats, tokens and options."""
+        if not table.is_over:
+            raise ServerError("table/running", "the game is not over yet", 409)
+        async with table.lock:
+            if table.record.next_id:
+                return await self.get(table.record.next_id)
+            seats = [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in table.seats]
+            new, _, _ = await self.create(
+                table.spec.name,
+                seats,
+                table.spec.public_options(table.record.options),
+                turn_seconds=table.record.turn_seconds,
+                timeout_bot=table.record.timeout_bot,
+                token_hashes=[s.token_hash for s in table.seats],
+                host_hash=table.record.host_hash,
+                prev_id=table.id,
+            )
+            await self.writer.submit(partial(Storage.set_next, table_id=table.id, next_id=new.id))
+            table.record.next_id = new.id
+        table.broadcast_json({"type": "next", "table": table.id, "next": new.id})
+        return new
+
+    def record(self, table: LiveTable) -> GameRecord:
+        """A finished table's game record (before the end it would give away the seed)."""
+        if not table.is_over:
+            raise ServerError(
+                "record/unfinished", "the record is available once the game is over", 409
+            )
+        return GameRecord.of(table.state)
+
+    async def authorize(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
+        """The table and the seat a token acts for; :func:`bad_token` if it acts for none."""
+        table = await self.get(table_id)
+        seat = table.seat_of(token)
+        if seat is None:
+            raise bad_token()
+        return table, seat
+
+
+def describe_all(spec: GameSpec, events: Sequence[Event], audience: Audience) -> list[JSON]:
+    """Events visible to an audience, each with its words."""
+    out = []
+    for e in events:
+        if e.is_visible_to(audience):
+            try:
+                text = spec.describe(e, audience)
+            except Exception:
+                text = e.type
+            out.append({**e.to_json(), "text": text})
+    return out
