@@ -186,10 +186,11 @@ def test_illegal_and_malformed_actions_change_nothing(name: str) -> None:
             state.apply(state.players, rng.choice(state.legal_actions(acting)))
         after = (all_views(state), state.locations(), len(state.history()), state.to_act)
         assert after == before
-        state.apply(acting, rng.choice(state.legal_actions(acting)))
+        last = (acting, rng.choice(state.legal_actions(acting)))
+        state.apply(*last)
     assert refused > 0
     with pytest.raises(IllegalAction, match="over"):
-        state.apply(0, {"type": "done"})
+        state.apply(*last)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -13,7 +13,7 @@ from .helpers import SPEC
 
 def test_bots_are_looked_up_by_name() -> None:
     assert bot_names("schattendieb") == ["heuristic", "random"]
-    with pytest.raises(InvalidOption, match="no bot 'genius'.*heuristic, random"):
+    with pytest.raises(InvalidOption, match=r"no bot 'genius'.*heuristic, random"):
         make_bot("genius", "schattendieb", 0, 1)
 
 
