@@ -49,6 +49,15 @@ def all_views(state: State) -> list[Any]:
     return [state.view(s) for s in [None, *range(state.players)]]
 
 
+def tick(state: State, rng: Rng) -> list[Any]:
+    """Real-time games (those with ``advance(now_ms)``): let some time pass, sometimes."""
+    advance = getattr(state, "advance", None)
+    if advance is None or rng.below(3):
+        return []
+    events: list[Any] = advance(state.now_ms + rng.below(3000))  # type: ignore[attr-defined]
+    return events
+
+
 def playout(spec: GameSpec, players: int, seed: int, check: bool = True) -> State:
     """A random game to the end; with ``check``, every step's invariants are checked."""
     state = spec.new(players, seed)
@@ -56,6 +65,7 @@ def playout(spec: GameSpec, players: int, seed: int, check: bool = True) -> Stat
     start = components(state)
     assert all(k == 1 for k in start.values()), "a component is in two places at the start"
     for _ in range(MAX_STEPS):
+        tick(state, rng)
         to_act = state.to_act
         if not to_act:
             break
@@ -155,6 +165,9 @@ def test_non_interference(name: str, players: int) -> None:
                     while sample.to_act:
                         s = rng.choice(sample.to_act)
                         sample.apply(s, rng.choice(sample.legal_actions(s)))
+            tick(state, rng)
+            if not state.to_act:
+                break
             seat = rng.choice(state.to_act)
             state.apply(seat, rng.choice(state.legal_actions(seat)))
             step += 1
