@@ -1,0 +1,125 @@
+"""Thieves! in the terminal: the renderer, and whole games through `thievery play` and
+`thievery simulate`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from tests.games.thieves.helpers import new, play
+from thievery.cli import app
+from thievery.cli.render import PLAIN, renderer
+
+runner = CliRunner()
+
+
+def rendered(view: dict[str, object]) -> str:
+    console = Console(width=110, record=True, color_system=None)
+    console.print(renderer("thieves").table(view))
+    return console.export_text()
+
+
+def test_renderer_shows_loot_police_getaways_hand_and_raid() -> None:
+    assert renderer("thieves") is not PLAIN
+    state = new(
+        [
+            ["money-3a", "police-1a", "diamond-ring"],
+            ["money-1a", "police-1b", "money-0b"],
+            ["police-2a", "money-2a", "money-1b"],
+        ],
+        ["getaway-a", "horseshoe", "money-1d", "money-1e", "money-1f", "money-1g"],
+    )
+    play(state, "money-3a", 0)
+    play(state, "money-1a", 1)
+    play(state, "police-2a")
+    play(state, "police-1a")
+    play(state, "police-1b")  # raid: seat 0 busted
+    play(state, "money-2a", 2)  # face down
+    text = rendered(state.view(1))
+    assert "Getaways: 1/7" in text and "Police: 0 car(s)" in text
+    assert "Last raid — seat 0: 3, seat 1: 1, seat 2: 0; busted: seat 0" in text
+    assert "Your hand" in text and "[$1]" in text  # own face-down card, known to everyone
+    assert "▒" in text  # seat 2's face-down card
+    spectator = rendered(state.view(None))
+    assert "Your hand" not in spectator
+    menu = [renderer("thieves").action(a.to_json(), state.view(0)) for a in state.legal_actions(0)]
+    assert "Keep Diamond Ring face down" in menu
+    assert "Give Horseshoe face up to seat 2" in menu
+
+
+def test_renderer_follow_up_menus() -> None:
+    state = new(
+        [
+            ["thief-a", "money-0a", "police-1a"],
+            ["money-3a", "money-0b", "money-0c"],
+            ["police-2a", "roadblock-a", "money-1a"],
+        ],
+        ["money-1b", "money-1c", "money-1d", "money-1e"],
+        first=1,
+    )
+    play(state, "money-3a", 1)
+    play(state, "police-2a")
+    play(state, "police-1a")
+    play(state, "money-0b", 0)
+    play(state, "roadblock-a")
+    view = state.view(2)
+    assert "Roadblock: pick" in rendered(view)
+    labels = [renderer("thieves").action(a.to_json(), view) for a in state.legal_actions(2)]
+    assert labels == ["Remove Police (2 cars) from play", "Remove Police (1 car) from play"]
+    state.apply(2, {"type": "remove", "card": "police-1a"})
+    play(state, "thief-a")
+    view = state.view(0)
+    labels = [renderer("thieves").action(a.to_json(), view) for a in state.legal_actions(0)]
+    assert "Move Money 0 (slot 0) from you to seat 1" in labels
+    assert "Move a face-down card (slot 0) from seat 1 to you" in labels
+
+
+def test_play_a_full_game_against_bots_and_save_it(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    answers = "\n".join(["x", "0", "99"] + ["1"] * 300) + "\n"
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "thieves",
+            "--players",
+            "4",
+            "--humans",
+            "1",
+            "--seed",
+            "7",
+            "--save",
+            str(record),
+        ],
+        input=answers,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Your hand" in result.output and "Thieves!" in result.output
+    data = json.loads(record.read_text())
+    assert data["game"] == "thieves" and data["result"]["winners"]
+    assert {a["seat"] for a in data["actions"]} == {0, 1, 2, 3}
+
+
+def test_simulate_heuristic_against_random(tmp_path: Path) -> None:
+    out = tmp_path / "sim.json"
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "thieves",
+            "--games",
+            "30",
+            "--bots",
+            "heuristic,random,random",
+            "--seed",
+            "1",
+            "--json",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rows = {r["bot"]: r for r in json.loads(out.read_text())["standings"]}
+    assert rows["heuristic"]["games"] == 30 and rows["random"]["games"] == 60
