@@ -467,12 +467,8 @@ class Thieves(State):
                     hand.remove(c)
                     self._place_police(p, c, events)
         elif kind == THIEF:
-            n = self.players
-            choices = sum(len(row) for row in self.loot) * (n - 1)
-            if choices == 1:  # pragma: no cover - needs 2 seats
-                f = next(i for i, row in enumerate(self.loot) if row)
-                self._move(seat, f, 0, 1 - f, events)
-            elif choices:
+            # With 3+ seats any loot card has 2+ destinations: always a real choice.
+            if any(self.loot):
                 return self._ask(MOVE)
         else:  # Double Loot
             self.extra += 2
