@@ -629,7 +629,7 @@ class Hub:
                     bot = bot or timeout_bot_for(spec.name)
                     make_bot(bot, spec.name, i, seed)
                     tokens.append(None)
-                    stored.append(Seat(BOT, name or f"{bot} bot", bot).stored())
+                    stored.append(Seat(BOT, name or f"Seat {i} ({bot})", bot).stored())
                 elif kind == HUMAN:
                     if bot is not None:
                         make_bot(bot, spec.name, i, seed)

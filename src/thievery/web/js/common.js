@@ -1,0 +1,86 @@
+// Thievery pages: small shared helpers — the JSON API, tokens kept in this browser, HTML escaping.
+
+/** Escape text for HTML. Every string from the server or a user goes through this. */
+export function esc(value) {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => ({
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+  })[c]);
+}
+
+/** Call the JSON API; throws an Error with `.code` on a refused request. */
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.message || `${response.status} ${response.statusText}`);
+    error.code = data.code || "http/" + response.status;
+    throw error;
+  }
+  return data;
+}
+
+const KEY = "thievery.tokens";
+
+/** Tokens this browser holds: {tableId: {token, seat, host}}. */
+export function tokens() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch { return {}; }
+}
+
+/** Remember a seat token (or the host token) for a table. */
+export function rememberToken(tableId, entry) {
+  const all = tokens();
+  all[tableId] = { ...(all[tableId] || {}), ...entry };
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
+/** A short-lived message at the bottom of the page. */
+export function toast(message, kind = "error", ms = 3500) {
+  const el = document.createElement("div");
+  el.className = `toast ${kind === "error" ? "" : "info"}`;
+  el.textContent = message;
+  el.setAttribute("role", "status");
+  document.body.appendChild(el);
+  setTimeout(() => el.remove(), ms);
+}
+
+/** Copy text to the clipboard (with a fallback for plain-http pages). */
+export async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+  toast("Copied", "info", 1200);
+}
+
+/** The thief's-mask logo as SVG. */
+export const LOGO = `<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true">
+  <path d="M2 10c3-3 7-3 10-1 3-2 7-2 10 1-1 4-4 6-7 5l-3-2-3 2c-3 1-6-1-7-5z" fill="#e2b650"/>
+  <ellipse cx="7.5" cy="11" rx="2" ry="1.3" fill="#12151f"/>
+  <ellipse cx="16.5" cy="11" rx="2" ry="1.3" fill="#12151f"/></svg>`;
+
+/** The renderer of a game: /static/games/<game>.js, or the generic one if there is none. */
+export async function loadRenderer(game) {
+  try {
+    return (await import(`/static/games/${encodeURIComponent(game)}.js`)).default;
+  } catch (error) {
+    console.warn(`no renderer for ${game}; using the generic one`, error);
+    return (await import("/static/games/generic.js")).default;
+  }
+}
+
+/** A seat's display name. */
+export function seatName(seats, seat) {
+  const s = seats?.[seat];
+  return s ? s.name : `Seat ${seat}`;
+}

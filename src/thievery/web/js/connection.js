@@ -1,0 +1,57 @@
+// A table connection: one websocket that joins as a seat (or spectator), reconnects by
+// itself, and hands every frame to the page. The server's frames are documented in
+// thievery/server/sockets.py.
+
+export class TableConnection {
+  /**
+   * @param {string} tableId
+   * @param {string|null} token  the seat's token; null to watch
+   * @param {(frame: object) => void} onFrame
+   * @param {(status: "open"|"closed"|"connecting") => void} onStatus
+   */
+  constructor(tableId, token, onFrame, onStatus) {
+    this.tableId = tableId;
+    this.token = token;
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.retry = 0;
+    this.closed = false;
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/api/tables/${encodeURIComponent(this.tableId)}/ws`);
+    this.ws = ws;
+    this.onStatus("connecting");
+    ws.onopen = () => {
+      this.retry = 0;
+      ws.send(JSON.stringify(this.token ? { type: "join", token: this.token } : { type: "join" }));
+      this.onStatus("open");
+    };
+    ws.onmessage = (message) => {
+      let frame;
+      try { frame = JSON.parse(message.data); } catch { return; }
+      this.onFrame(frame);
+    };
+    ws.onclose = () => {
+      this.onStatus("closed");
+      if (this.closed) return;
+      const delay = Math.min(10000, 500 * 2 ** this.retry++);
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  /** Send one frame; false if the socket is not open (the page will resync on reconnect). */
+  send(frame) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    this.ws?.close();
+  }
+}

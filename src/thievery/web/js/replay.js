@@ -1,0 +1,113 @@
+// The replay viewer: step through a finished table (or a record file) as one seat saw it,
+// as a spectator, or with everything shown. The server replays; the game's renderer draws.
+
+import { LOGO, api, esc, loadRenderer } from "/static/js/common.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const state = { replay: null, step: 0, renderer: null, seats: null, record: null, timer: null };
+
+$("brand").innerHTML = `${LOGO}Thievery`;
+
+async function load(perspective) {
+  const query = `?perspective=${encodeURIComponent(perspective)}`;
+  const replay = state.record
+    ? await api(`/api/replay${query}`, { method: "POST", body: state.record })
+    : await api(`/api/tables/${encodeURIComponent(tableId)}/replay${query}`);
+  state.replay = replay;
+  state.renderer = state.renderer || await loadRenderer(replay.game);
+  $("bar").hidden = false;
+  $("slider").max = String(replay.steps.length - 1);
+  go(Math.min(state.step, replay.steps.length - 1));
+}
+
+function perspectives(players) {
+  const seats = Array.from({ length: players }, (_, s) =>
+    `<option value="${s}">${esc(state.seats?.[s]?.name ?? `Seat ${s}`)}</option>`).join("");
+  $("perspective").innerHTML = `<option value="all">everything</option><option value="spectator">a spectator</option>${seats}`;
+}
+
+function go(step) {
+  const steps = state.replay.steps;
+  state.step = Math.max(0, Math.min(step, steps.length - 1));
+  const s = steps[state.step];
+  const p = state.replay.perspective;
+  const seat = typeof p === "number" ? p : null;
+  state.renderer.render($("game"), {
+    view: s.view, legal: [], seat, seats: state.seats, toAct: s.view.to_act || [], mode: "replay",
+    views: s.views,
+  });
+  $("slider").value = String(state.step);
+  $("step").textContent = `step ${state.step} of ${steps.length - 1}`;
+  $("actions").innerHTML = s.actions.map((a) =>
+    `<div>${esc(state.seats?.[a.seat]?.name ?? `Seat ${a.seat}`)}: <code>${esc(JSON.stringify(a.action))}</code></div>`).join("")
+    || (state.step === 0 ? "The start." : "—");
+  const log = steps.slice(1, state.step + 1).flatMap((x) => x.events);
+  $("log").innerHTML = log.slice(-300).map((e) =>
+    `<div class="e ${e.audience !== null ? "private" : ""}">${esc(e.text)}</div>`).join("");
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+function toggle() {
+  if (state.timer) {
+    clearInterval(state.timer);
+    state.timer = null;
+    $("play").textContent = "▶ Play";
+    return;
+  }
+  $("play").textContent = "⏸ Pause";
+  state.timer = setInterval(() => {
+    if (state.step >= state.replay.steps.length - 1) toggle();
+    else go(state.step + 1);
+  }, 700);
+}
+
+async function start() {
+  $("first").onclick = () => go(0);
+  $("prev").onclick = () => go(state.step - 1);
+  $("next").onclick = () => go(state.step + 1);
+  $("last").onclick = () => go(Infinity);
+  $("play").onclick = toggle;
+  $("slider").oninput = () => go(Number($("slider").value));
+  $("perspective").onchange = () => load($("perspective").value).catch(fail);
+  document.addEventListener("keydown", (e) => {
+    if (!state.replay || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (e.key === "ArrowRight") go(state.step + 1);
+    if (e.key === "ArrowLeft") go(state.step - 1);
+    if (e.key === " ") { e.preventDefault(); toggle(); }
+  });
+  $("file").onchange = async () => {
+    const file = $("file").files[0];
+    if (!file) return;
+    try {
+      state.record = JSON.parse(await file.text());
+      state.seats = null;
+      state.renderer = null;
+      state.step = 0;
+      $("title").textContent = `Replay of ${file.name}`;
+      perspectives(state.record.players);
+      await load("all");
+    } catch (error) {
+      fail(error);
+    }
+  };
+  if (!tableId) {
+    $("intro").textContent = "Choose a game record file (top right) to replay it.";
+    return;
+  }
+  try {
+    const summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+    state.seats = summary.seats;
+    $("title").textContent = `Replay · ${summary.title} · table ${tableId}`;
+    perspectives(summary.players);
+    await load("all");
+  } catch (error) {
+    fail(error);
+  }
+}
+
+function fail(error) {
+  $("game").innerHTML = `<div class="card-panel"><h2>Cannot replay</h2><p>${esc(error.message)}</p><p><a href="/">Back to the lobby</a></p></div>`;
+}
+
+start();

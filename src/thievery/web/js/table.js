@@ -1,0 +1,242 @@
+// The table page: connect as your seat (token from the invite link, kept in this browser) or
+// as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
+
+import { LOGO, api, copy, esc, loadRenderer, rememberToken, seatName, toast, tokens } from "/static/js/common.js";
+import { TableConnection } from "/static/js/connection.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const $ = (id) => document.getElementById(id);
+
+// An invite link carries the token in the fragment (never sent to the server); keep it here
+// and take it out of the address bar so a shared screenshot or copied URL does not leak it.
+const fragment = new URLSearchParams(location.hash.slice(1));
+if (fragment.get("token")) {
+  rememberToken(tableId, { token: fragment.get("token") });
+  history.replaceState(null, "", location.pathname + location.search);
+}
+const watch = new URLSearchParams(location.search).has("watch");
+const mine = tokens()[tableId] || {};
+const token = watch ? null : mine.token || null;
+
+const page = {
+  summary: null,
+  seats: [],
+  frame: null, // the last welcome/update: view, legal, version, to_act, result
+  log: [],
+  pending: null, // the action on its way
+  renderer: null,
+  conn: null,
+  next: null,
+  dismissed: false,
+  bot: "random",
+};
+
+$("brand").innerHTML = `${LOGO}Thievery`;
+
+async function start() {
+  try {
+    page.summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
+  } catch (error) {
+    $("game").innerHTML = `<div class="card-panel"><h2>No such table</h2><p>${esc(error.message)}</p><p><a href="/">Back to the lobby</a></p></div>`;
+    return;
+  }
+  page.seats = page.summary.seats;
+  page.next = page.summary.next_id;
+  document.title = `${page.summary.title} — Thievery`;
+  $("title").textContent = `${page.summary.title} · table ${tableId}`;
+  page.renderer = await loadRenderer(page.summary.game);
+  const games = await api("/api/games").catch(() => []);
+  const bots = games.find((g) => g.name === page.summary.game)?.bots || ["random"];
+  page.bot = bots.includes("heuristic") ? "heuristic" : bots.find((b) => b !== "random") || bots[0];
+  page.conn = new TableConnection(tableId, token, onFrame, onStatus);
+  $("game").addEventListener("click", onClick);
+}
+
+function onStatus(status) {
+  $("status").textContent = { open: "connected", closed: "reconnecting…", connecting: "connecting…" }[status];
+  $("status-dot").className = `dot ${status === "open" ? "on" : "off"}`;
+}
+
+function onFrame(frame) {
+  switch (frame.type) {
+    case "welcome":
+      page.frame = frame;
+      page.seats = frame.summary.seats;
+      page.next = frame.summary.next_id;
+      page.log = frame.log;
+      page.pending = null;
+      if (token && frame.seat === null) toast("This browser's token is not valid here: you are watching.");
+      drawAll();
+      break;
+    case "update":
+      page.frame = frame;
+      page.log.push(...frame.events);
+      page.pending = null;
+      drawAll();
+      break;
+    case "seats":
+      page.seats = frame.seats;
+      drawSeats();
+      break;
+    case "next":
+      page.next = frame.next;
+      drawResult();
+      break;
+    case "error":
+      onError(frame);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(frame) {
+  const sent = page.pending;
+  page.pending = null;
+  // Stale: someone else moved first. If our choice is still offered unchanged, send it again.
+  if (frame.code === "action/stale" && sent && stillLegal(sent)) {
+    send(sent);
+    return;
+  }
+  toast(frame.message || frame.code);
+  drawGame();
+}
+
+function stillLegal(action) {
+  const want = JSON.stringify(action);
+  return (page.frame?.legal || []).some((a) => JSON.stringify(a) === want);
+}
+
+function send(action) {
+  if (!page.frame || page.pending) return;
+  page.pending = action;
+  if (!page.conn.send({ type: "act", action, version: page.frame.version })) {
+    page.pending = null;
+    toast("Not connected — reconnecting…");
+  }
+  drawGame();
+}
+
+function onClick(event) {
+  const target = event.target.closest("[data-action]");
+  if (!target || !$("game").contains(target)) return;
+  event.preventDefault();
+  try {
+    send(JSON.parse(target.dataset.action));
+  } catch {
+    /* not an action */
+  }
+}
+
+function drawAll() {
+  drawGame();
+  drawSeats();
+  drawLog();
+  drawResult();
+}
+
+function drawGame() {
+  const f = page.frame;
+  if (!f || !page.renderer) return;
+  const ctx = {
+    view: f.view,
+    legal: page.pending ? [] : f.legal,
+    seat: f.seat,
+    seats: page.seats,
+    toAct: f.to_act,
+    mode: "play",
+    send,
+  };
+  try {
+    page.renderer.render($("game"), ctx);
+  } catch (error) {
+    console.error(error);
+    $("game").textContent = `The renderer failed: ${error}`;
+  }
+  const you = f.seat === null ? "watching" : `you are ${seatName(page.seats, f.seat)}`;
+  $("who").textContent = you;
+}
+
+function drawSeats() {
+  const f = page.frame;
+  const toAct = new Set(f?.to_act || []);
+  $("seats").innerHTML = page.seats.map((s) => `
+    <div class="s ${f && s.seat === f.seat ? "me" : ""} ${toAct.has(s.seat) ? "turn" : ""}" data-seat="${s.seat}">
+      <span class="dot ${s.kind === "bot" || s.bot || s.connected ? "on" : ""}"></span>
+      <span class="name">${esc(s.name)}</span>
+      <span class="k">${s.bot ? `bot: ${esc(s.bot)}` : s.kind === "human" ? (s.connected ? "here" : "away") : ""}</span>
+    </div>`).join("");
+  const controls = [];
+  if (f && f.seat !== null && !f.result) {
+    const me = page.seats[f.seat];
+    if (me?.bot) controls.push(`<button class="small" id="take-back">Take my seat back</button>`);
+    else controls.push(`<button class="small" id="to-bot">Let a bot play for me</button>`);
+    controls.push(`<button class="small" id="my-link">Copy my seat link</button>`);
+  }
+  if (f && !f.result) controls.push(`<button class="small" id="watch-link">Copy watch link</button>`);
+  $("seat-controls").innerHTML = controls.join("");
+  $("to-bot")?.addEventListener("click", () => page.conn.send({ type: "bot", bot: page.bot }) || toast("Not connected"));
+  $("take-back")?.addEventListener("click", () => page.conn.send({ type: "bot", bot: null }));
+  $("my-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}#token=${token}`));
+  $("watch-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}?watch`));
+}
+
+function drawLog() {
+  const box = $("log");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  box.innerHTML = page.log.slice(-300).map((e) => {
+    const big = ["game_over", "match_over", "new_game", "reveal"].includes(e.type);
+    return `<div class="e ${e.audience !== null ? "private" : ""} ${big ? "big" : ""}">${esc(e.text)}</div>`;
+  }).join("");
+  if (atBottom || page.log.length < 30) box.scrollTop = box.scrollHeight;
+}
+
+function drawResult() {
+  const f = page.frame;
+  const after = $("after");
+  if (!f || !f.result) {
+    $("overlay").innerHTML = "";
+    after.hidden = true;
+    return;
+  }
+  const links = `
+    <a href="/replay/${encodeURIComponent(tableId)}"><button>Watch the replay</button></a>
+    <a href="/api/tables/${encodeURIComponent(tableId)}/record?download=true" download><button>Download the record</button></a>`;
+  const again = page.next
+    ? `<button class="primary go-next">Go to the next game</button>`
+    : token && f.seat !== null ? `<button class="primary again">Play again</button>` : "";
+  after.hidden = false;
+  after.innerHTML = `<h2>Game over</h2><div class="controls">${again}${links}</div>`;
+  const scores = f.result.scores || [];
+  const winners = new Set(f.result.winners || []);
+  const rows = scores.map((score, seat) =>
+    `<tr class="${winners.has(seat) ? "win" : ""}"><td>${winners.has(seat) ? "★ " : ""}${esc(seatName(page.seats, seat))}</td><td>${esc(score)}</td></tr>`).join("");
+  const names = [...winners].map((s) => seatName(page.seats, s));
+  const youWon = f.seat !== null && winners.has(f.seat);
+  $("overlay").innerHTML = page.dismissed ? "" : `<div class="overlay" id="result"><div class="box">
+      <h2>${youWon ? "You win!" : `${esc(names.join(" and "))} ${names.length > 1 ? "win" : "wins"}`}</h2>
+      <div class="help">Final scores</div>
+      <table>${rows}</table>
+      <div class="acts">${again}${links}<button id="close-result">Look at the table</button></div>
+    </div></div>`;
+  document.querySelectorAll(".again").forEach((b) => b.addEventListener("click", playAgain));
+  document.querySelectorAll(".go-next").forEach((b) => b.addEventListener("click", goNext));
+  $("close-result")?.addEventListener("click", () => { page.dismissed = true; drawResult(); });
+}
+
+async function playAgain() {
+  try {
+    const next = await api(`/api/tables/${encodeURIComponent(tableId)}/again`, { method: "POST", token });
+    page.next = next.id;
+    goNext();
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function goNext() {
+  if (token) rememberToken(page.next, { token });
+  location.href = `/table/${encodeURIComponent(page.next)}${token ? "" : "?watch"}`;
+}
+
+start();
