@@ -46,7 +46,8 @@ def test_draw_up_to_four_places_getaways_and_draws_again() -> None:
     assert view["hand"] == ["money-1a", "money-1b", "money-1c", "money-3a"]
     events = play(state, "money-1a", 0)
     # Seat 1 draws one card at the start of its turn.
-    assert of_type(events, "draw") == [{"seat": 1, "count": 1, "turn": 2}]
+    assert of_type(events, "turn") == [{"seat": 1, "turn": 2}]
+    assert of_type(events, "draw") == [{"seat": 1, "count": 1}]
     assert [e.data for e in events if e.type == "drew"] == [{"cards": ["money-3b"]}]
     assert [e.audience for e in events if e.type == "drew"] == [1]
     assert state.view(1)["hand"] == ["money-2a", "money-0a", "money-0b", "money-3b"]
@@ -456,6 +457,7 @@ def test_game_ends_at_the_seventh_getaway_mid_double_loot() -> None:
     assert state.view(0)["hand"] == ["double-loot-a", "money-3a", "money-0b", "money-0a"]
     events = play(state, "double-loot-a")
     assert kinds(events)[-2:] == ["getaway", "game_over"]
+    assert of_type(events, "getaway")[-1] == {"seat": 0, "card": "getaway-g", "placed": 7}
     view = state.view(1)
     assert view["phase"] == "over" and view["to_act"] == [] and view["pending"] is None
     assert len(view["getaways"]) == 7 and view["drawn"] is None
@@ -480,6 +482,7 @@ def test_game_ends_at_the_seventh_getaway_in_a_draw_and_ring_and_horseshoe_value
     play(state, "horseshoe", 1)
     play(state, "money-3a", 2)
     events = play(state, "money-1a", 0)
+    assert kinds(events)[-9:] == ["turn", *["getaway"] * 7, "game_over"]
     (over,) = of_type(events, "game_over")
     assert over["scores"] == [2, 3, 3] and over["winners"] == [1, 2]
     assert over["loot"] == [["diamond-ring", "money-1a"], ["horseshoe"], ["money-3a"]]

@@ -366,7 +366,8 @@ class Thieves(State):
     # ---------------------------------------------------------------- the turn
 
     def _draw(self, seat: int, events: list[Event]) -> int:
-        """Draw one card; getaways are placed and replaced. -1 when the 7th ends the game."""
+        """Draw one card; getaways are placed and replaced. -1: the 7th getaway is placed
+        (the caller ends the game)."""
         deck = self.deck
         while True:
             if not deck:
@@ -376,36 +377,31 @@ class Thieves(State):
                 return card
             self.getaways.append(card)
             placed = len(self.getaways)
-            events.append(
-                Event(
-                    "getaway",
-                    {
-                        "seat": seat,
-                        "card": CARD_ID[card],
-                        "placed": placed,
-                    },
-                )
-            )
+            events.append(Event("getaway", {"seat": seat, "card": CARD_ID[card], "placed": placed}))
             if placed >= GETAWAYS_TO_END:
-                self._end(events)
                 return -1
 
     def _start_turn(self, seat: int, events: list[Event]) -> None:
         """Phase 1: the player draws up to 4; then phase 2 waits for the card to play."""
         self.current = seat
         self.turn += 1
+        events.append(Event("turn", {"seat": seat, "turn": self.turn}))
         hand = self.hands[seat]
         drew: list[int] = []
+        over = False
         while len(hand) < HAND:
             card = self._draw(seat, events)
             if card < 0:
+                over = True
                 break
             hand.append(card)
             drew.append(card)
-        events.append(Event("draw", {"seat": seat, "count": len(drew), "turn": self.turn}))
         if drew:
+            events.append(Event("draw", {"seat": seat, "count": len(drew)}))
             events.append(Event("drew", {"cards": [CARD_ID[c] for c in drew]}, audience=seat))
-        if self.phase != OVER:
+        if over:
+            self._end(events)
+        else:
             self.phase = PLAY
             self._to_act = (seat,)
 
@@ -416,6 +412,7 @@ class Thieves(State):
             seat = self.current
             card = self._draw(seat, events)
             if card < 0:
+                self._end(events)
                 return
             events.append(Event("double_draw", {"seat": seat}))
             events.append(Event("drew", {"cards": [CARD_ID[card]]}, audience=seat))

@@ -220,8 +220,11 @@ class ThievesSpec(GameSpec):
             return describe_card(CARD_INDEX[c])
 
         t = event.type
+        if t == "turn":
+            whose = "your" if d["seat"] == seat else f"seat {d['seat']}'s"
+            return f"Turn {d['turn']}: {whose} turn"
         if t == "draw":
-            return f"Turn {d['turn']}: {who(d['seat'])} drew {d['count']} card(s)"
+            return f"{who(d['seat']).capitalize()} drew {d['count']} card(s)"
         if t == "drew":
             return "You drew " + ", ".join(card(c) for c in d["cards"])
         if t == "double_draw":
