@@ -39,7 +39,8 @@ def test_renderer_shows_loot_police_getaways_hand_and_raid() -> None:
     play(state, "police-1b")  # raid: seat 0 busted
     play(state, "money-2a", 2)  # face down
     text = rendered(state.view(1))
-    assert "Getaways: 1/7" in text and "Police: 0 car(s)" in text
+    placed = len(state.view(1)["getaways"])  # the deck was shuffled in the raid
+    assert f"Getaways: {placed}/7" in text and "Police: 0 car(s)" in text
     assert "Last raid — seat 0: 3, seat 1: 1, seat 2: 0; busted: seat 0" in text
     assert "Your hand" in text and "[$1]" in text  # own face-down card, known to everyone
     assert "▒" in text  # seat 2's face-down card
