@@ -12,6 +12,10 @@ from thievery.games.thieves.cards import CARD_ID
 from thievery.games.thieves.rules import CARD_MASK, EXPOSED, Thieves
 
 
+def card_id(card: int) -> str:
+    return CARD_ID[card]
+
+
 def secrets_of(state: Thieves, seat: int) -> set[str]:
     """Ids ``seat`` may not know now: other hands, the deck, unseen face-down loot and a
     Double Loot card another player holds."""
@@ -125,3 +129,58 @@ def test_determinize_mid_double_loot_for_another_seat() -> None:
 def test_determinize_needs_a_seat() -> None:
     with pytest.raises(ValueError, match="spectator"):
         SPEC.determinize(SPEC.new(3, 0).view(None), Rng(0))
+
+
+def test_after_an_alarm_everyone_knows_the_hands_hold_no_police() -> None:
+    state = new(
+        [
+            ["money-1a", "police-2a", "police-2b"],
+            ["money-3a", "alarm-a", "police-1a"],
+            ["money-2a", "police-1b", "police-1c"],
+        ],
+        ["money-0a", "money-0b", "money-0c", "police-1e", "money-1h", "money-1g", "money-1f"],
+        first=1,
+    )
+    assert state.view(0)["police_free"] == [0, 0, 0]
+    play(state, "money-3a", 1)
+    play(state, "money-2a", 2)
+    play(state, "money-1a", 0)
+    play(state, "alarm-a")
+    # Seat 2 has drawn 3 cards for its turn since the Alarm.
+    assert state.view(0)["police_free"] == [1, 1, 1]
+    # The deck was shuffled in the raids: seat 2 plays whatever it drew that is not police,
+    # maybe its one known police-free card.
+    hand = state.view(2)["hand"]
+    card = next(c for c in hand if not c.startswith("police"))
+    play(state, card, 2) if card.startswith(("money", "diamond", "horseshoe")) else play(
+        state, card
+    )
+    while state.view(2)["pending"]:  # a Roadblock, Thief or Double Loot: any follow-up
+        state.apply(state.current, state.legal_actions(state.current)[0])
+    assert state.view(0)["police_free"][:2] == [1, 1]
+    assert state.view(0)["police_free"][2] == 0
+    rng = Rng(4)
+    for _ in range(40):
+        sample = SPEC.determinize(state.view(2), rng)
+        assert isinstance(sample, Thieves)
+        assert sample.view(2) == state.view(2)
+        for t in (0, 1):
+            clean = [c for c in sample.hands[t] if not card_id(c).startswith("police")]
+            assert len(clean) >= state.view(2)["police_free"][t] == 1
+
+
+def test_a_hidden_double_loot_card_is_always_money() -> None:
+    state = new(
+        [
+            ["double-loot-a", "money-0a", "money-0b"],
+            ["money-0c", "police-1h", "police-1g"],
+            ["money-1a", "police-1f", "money-1b"],
+        ],
+        ["money-3e", "money-2a", "money-1c"],
+    )
+    play(state, "double-loot-a")
+    rng = Rng(5)
+    for _ in range(40):
+        sample = SPEC.determinize(state.view(2), rng)
+        assert isinstance(sample, Thieves)
+        assert card_id(sample.drawn).startswith(("money", "diamond", "horseshoe"))

@@ -17,6 +17,10 @@ Decisions taken here where neither the rulebook nor RULES.md says:
 - A raid reveals every face-down loot card to everyone; the survivors lie face down again,
   but everyone still knows them (the view shows their ids, and lists them in ``exposed``).
   The deck is shuffled whole after busted loot and police are put back.
+- Everyone saw an Alarm empty every hand of police, so the view carries ``police_free``:
+  per seat, how many hand cards everyone knows are not police (held since the last Alarm;
+  a lower bound, one less after each non-police play, since it may have been one of them).
+  The determinizer respects it.
 - A Roadblock lies on the table (``resolving``) while its player picks the police card;
   then the police card and the Roadblock are discarded, in that order.
 - At the end of the game every loot card is shown (everyone counts their loot).
@@ -139,6 +143,7 @@ class Thieves(State):
         "acting",
         "all_busted",
         "cars",
+        "clean",
         "current",
         "deck",
         "discard",
@@ -179,6 +184,7 @@ class Thieves(State):
     acting: int  # a Roadblock waiting for its choice, else -1
     drawn: int  # the Double Loot card to play now, else -1
     extra: int  # Double Loot draw-and-plays still owed this turn
+    clean: list[int]  # per seat: hand cards everyone knows are not police (since an Alarm)
     last_raid: JSON | None
     _to_act: tuple[int, ...]
     _history: tuple[Any, ...] | None
@@ -209,6 +215,7 @@ class Thieves(State):
         s.deck = rest + top[::-1]
         s.discard, s.police, s.getaways = [], [], []
         s.loot = [[] for _ in range(players)]
+        s.clean = [0] * players
         s.cars, s.turn, s.acting, s.drawn, s.extra = 0, 0, -1, -1, 0
         s.phase = PLAY
         s.last_raid = None
@@ -228,6 +235,7 @@ class Thieves(State):
         c.deck = self.deck[:]
         c.discard = self.discard[:]
         c.loot = [row[:] for row in self.loot]
+        c.clean = self.clean[:]
         c.police = self.police[:]
         c.getaways = self.getaways[:]
         c.cars, c.first, c.current, c.turn = self.cars, self.first, self.current, self.turn
@@ -354,6 +362,8 @@ class Thieves(State):
                 self.drawn = -1
             else:
                 self.hands[seat].remove(card)
+                if self.clean[seat] and KIND[card] != POLICE:
+                    self.clean[seat] -= 1  # it may have been one of the known clean cards
             if self._play(seat, card, action.to, events):  # type: ignore[attr-defined]
                 return events
         elif kind is Remove:
@@ -463,6 +473,7 @@ class Thieves(State):
                 for c in cops:
                     hand.remove(c)
                     self._place_police(p, c, events)
+            self.clean = [len(h) for h in self.hands]
         elif kind == THIEF:
             # With 3+ seats any loot card has 2+ destinations: always a real choice.
             if any(self.loot):
@@ -610,6 +621,7 @@ class Thieves(State):
             "resolving": ids[self.acting] if self.acting >= 0 else None,
             "drawn": ids[self.drawn] if own_turn and self.drawn >= 0 else None,
             "double_loot_draws": self.extra,
+            "police_free": self.clean[:],
             "last_raid": self.last_raid,
             "result": self.result(),
         }

@@ -16,6 +16,7 @@ from thievery.games.thieves.cards import (
     GETAWAY,
     KIND,
     MONEY,
+    POLICE,
     describe_card,
 )
 from thievery.games.thieves.rules import (
@@ -126,8 +127,10 @@ class ThievesSpec(GameSpec):
         """Rebuild a full state from a seat's view; every hidden card is re-sampled.
 
         Hidden: other hands, face-down loot the seat has not seen, a Double Loot card
-        another player is holding, and the deck's contents and order. Face-down loot is
-        always money and hands never hold getaways; every getaway not placed is in the deck.
+        another player is holding, and the deck's contents and order. Face-down loot and a
+        Double Loot card waiting to be played are always money; hands never hold getaways,
+        and at least ``police_free`` cards of each hand are not police; every getaway not
+        placed is in the deck.
         """
         seat = view["seat"]
         if seat is None:
@@ -183,23 +186,38 @@ class ThievesSpec(GameSpec):
             s.loot.append(out)
         pool = [c for c in ALL_CARDS if c not in known]
         rng.shuffle(pool)
+        # Greedy, most constrained first (the true state shows it always fits): hidden loot
+        # and a hidden Double Loot card are money; then each hand's police-free part; then
+        # the rest of the hands from anything but getaways; the deck keeps what is left.
         money = [c for c in pool if KIND[c] == MONEY]
+        wanted = len(hidden_slots) + hidden_drawn
+        if len(money) < wanted:
+            raise ValueError("no full state is consistent with this view")
         for (t, i), card in zip(hidden_slots, money, strict=False):
             s.loot[t][i] |= card
-        if len(money) < len(hidden_slots):
-            raise ValueError("no full state is consistent with this view")
-        used = set(money[: len(hidden_slots)])
+        if hidden_drawn:
+            s.drawn = money[wanted - 1]
+        used = set(money[:wanted])
         rest = [c for c in pool if c not in used]
+        s.clean = list(view["police_free"])
+        clean = [c for c in rest if KIND[c] != POLICE and KIND[c] != GETAWAY]
+        taken = 0
+        for t in range(n):
+            if t != seat:
+                s.hands[t] = clean[taken : taken + s.clean[t]]
+                taken += s.clean[t]
+        if taken > len(clean):
+            raise ValueError("no full state is consistent with this view")
+        used = set(clean[:taken])
+        rest = [c for c in rest if c not in used]
         playable = [c for c in rest if KIND[c] != GETAWAY]
         take = 0
         for t in range(n):
             if t != seat:
-                size = view["hand_sizes"][t]
-                s.hands[t] = playable[take : take + size]
+                size = view["hand_sizes"][t] - s.clean[t]
+                s.hands[t] += playable[take : take + size]
                 take += size
-        if hidden_drawn:
-            s.drawn = playable[take]
-            take += 1
+                rng.shuffle(s.hands[t])
         if take > len(playable):
             raise ValueError("no full state is consistent with this view")
         used = set(playable[:take])
