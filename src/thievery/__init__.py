@@ -7,6 +7,9 @@
 (0, 1, 2, 3)
 """
 
+# Load the built-in games first: importing the subpackage ``thievery.games`` sets that
+# attribute on this package, and the function ``games`` below must be bound after it.
+from thievery import games as _builtin_games  # noqa: F401  (registers the games)
 from thievery.core import (
     Action,
     Event,
@@ -18,9 +21,9 @@ from thievery.core import (
     State,
     ThieveryError,
     game,
-    games,
     replay,
 )
+from thievery.core.registry import games
 
 __version__ = "0.1.0"
 

@@ -8,7 +8,7 @@ A face (terminal, server, RL wrapper, bot) only ever uses these names:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self
 
@@ -142,6 +142,23 @@ class GameSpec(ABC):
     def determinize(self, view: Mapping[str, Any], rng: Rng) -> State:
         """A full state consistent with one seat's view, everything hidden re-sampled."""
 
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
+        """A function drawing determinizations of ``view``; games may prepare work once."""
+        return lambda rng: self.determinize(view, rng)
+
+    def evaluate(self, state: State) -> list[float]:
+        """A reward in [0, 1] per seat for a (possibly unfinished) state, for search bots.
+
+        Finished: the winners share 1. Unfinished: an equal share unless a game knows
+        better (games override this with an estimate).
+        """
+        result = state.result()
+        n = state.players
+        if result is None:
+            return [1 / n] * n
+        winners = result["winners"]
+        return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
+
     @abstractmethod
     def describe(self, event: Event, seat: int | None = None) -> str:
         """An event in words, as ``seat`` (``None``: a spectator) would read it."""
@@ -235,6 +252,11 @@ class State(ABC):
         events = self._apply(seat, action)
         self._history = ((seat, action), self._history)
         return events
+
+    def apply_trusted(self, seat: int, action: Action) -> list[Event]:
+        """Apply an action taken from ``legal_actions(seat)`` without checking it again and
+        without recording it in the history: the fast path for search bots' simulations."""
+        return self._apply(seat, action)
 
     def why_illegal(self, seat: int, action: Action) -> str:
         """A clear reason why ``action`` is not legal for ``seat`` (games refine this)."""

@@ -12,8 +12,10 @@ from .helpers import SPEC
 
 
 def test_bots_are_looked_up_by_name() -> None:
-    assert bot_names("schattendieb") == ["heuristic", "random"]
-    with pytest.raises(InvalidOption, match=r"no bot 'genius'.*heuristic, random"):
+    assert bot_names("schattendieb") == ["heuristic", "ismcts", "ismcts-strong", "random"]
+    with pytest.raises(
+        InvalidOption, match=r"no bot 'genius'.*heuristic, ismcts, ismcts-strong, random"
+    ):
         make_bot("genius", "schattendieb", 0, 1)
 
 

@@ -135,7 +135,7 @@ class Schattendieb(State):
     add_asked: list[bool]
     add_done: list[bool]
     adds: list[list[int]]  # step 4's sealed additions
-    last_round: JSON | None
+    last_round: list[Any] | None
     _to_act: tuple[int, ...]
     _history: tuple[Any, ...] | None
 
@@ -417,13 +417,9 @@ class Schattendieb(State):
             self.adds[s] = []
         self._to_act = ()
         open_seats = [s for s in range(n) if self.closed[s] < 0]
-        summary: JSON = {
-            "round": self.round_no,
-            "revealed": [CARD_ID[c] if c >= 0 else None for c in self.revealed],
-            "added": [[CARD_ID[c] for c in f[1:]] for f in self.front],
-            "closed": [],
-            "ended": None,
-        }
+        # The round in brief, kept as ints (views turn it into ids): round, revealed,
+        # added per seat, seats that closed, how the game ended (or None).
+        summary: list[Any] = [self.round_no, self.revealed, [f[1:] for f in self.front], [], None]
         # End check after step 4: an empty pile and an open safe with an empty hand.
         if not self.pile and any(not self.hands[s] for s in open_seats):
             self._fill()
@@ -460,7 +456,7 @@ class Schattendieb(State):
                     )
                 )
                 self.hands[s] = []
-                summary["closed"].append(s)
+                summary[3].append(s)
             else:
                 self.discard.append(card)
                 events.append(Event("close_failed", {"seat": s, "card": CARD_ID[card]}))
@@ -516,7 +512,7 @@ class Schattendieb(State):
             self.burned.extend(pile)
             pile.clear()
 
-    def _end_game(self, reason: str, summary: JSON, events: list[Event]) -> None:
+    def _end_game(self, reason: str, summary: list[Any], events: list[Event]) -> None:
         n = self.players
         scores = [
             sum(VALUE[c] for c in self.safes[s]) if self.closed[s] >= 0 else 0 for s in range(n)
@@ -524,7 +520,7 @@ class Schattendieb(State):
         self.game_scores = [*self.game_scores, scores]
         for s in range(n):
             self.totals[s] += scores[s]
-        summary["ended"] = reason
+        summary[4] = reason
         self.last_round = summary
         events.append(
             Event(
@@ -608,10 +604,22 @@ class Schattendieb(State):
             "my_adds": [ids[c] for c in self.adds[seat]] if seat is not None else [],
             "scores": self.totals[:],
             "game_scores": [g[:] for g in self.game_scores],
-            "last_round": self.last_round,
+            "last_round": self._last_round_json(),
             "result": self.result(),
         }
         return view
+
+    def _last_round_json(self) -> JSON | None:
+        if self.last_round is None:
+            return None
+        number, revealed, added, closed, ended = self.last_round
+        return {
+            "round": number,
+            "revealed": [CARD_ID[c] if c >= 0 else None for c in revealed],
+            "added": [[CARD_ID[c] for c in a] for a in added],
+            "closed": list(closed),
+            "ended": ended,
+        }
 
     def locations(self) -> dict[str, list[int]]:
         """Where every card is, by place name (for invariant checks and tests)."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption, MalformedAction
@@ -13,9 +14,11 @@ from thievery.games.schattendieb.cards import (
     CARD_ID,
     CARD_INDEX,
     CATEGORY,
+    CLOSE,
     JEWEL,
     KIND,
     KINDS,
+    VALUE,
     describe_card,
 )
 from thievery.games.schattendieb.rules import (
@@ -96,107 +99,32 @@ class SchattendiebSpec(GameSpec):
         kept: in step 4 a seat that was not asked holds none of its kind, and a seat still
         choosing holds at least one.
         """
-        seat = view["seat"]
-        if seat is None:
-            raise ValueError("determinize needs a seat's view, not a spectator's")
-        n = view["players"]
-        s = object.__new__(Schattendieb)
-        s.players, s.seed = n, 0
-        s.options = {**self.defaults(), **view["options"]}
-        s.rng = Rng(rng.next64())
-        s.games, s.game_no, s.dealer = view["games"], view["game_no"] - 1, view["dealer"]
-        s.totals = list(view["scores"])
-        s.game_scores = [list(g) for g in view["game_scores"]]
-        s.last_round = view["last_round"]
-        s._history = None
-        s.phase = PHASE_NAMES.index(view["phase"])
-        s.round_no = view["round"]
+        return Determinizer(self, view).sample(rng)
 
-        def ids(cards: list[str]) -> list[int]:
-            return [CARD_INDEX[c] for c in cards]
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
+        """Parse the view once; each call draws a new determinization."""
+        return Determinizer(self, view).sample
 
-        def one(card: str | None) -> int:
-            return CARD_INDEX[card] if card is not None else -1
-
-        s.safes = [ids(x) for x in view["safes"]]
-        s.closed = [one(c) for c in view["closed"]]
-        s.discard = ids(view["discard"])
-        s.front = [ids(x) for x in view["front"]]
-        s.table = [one(c) for c in view["table"]]
-        s.revealed = [one(c) for c in view["revealed"]]
-        s.steal_queue = [(t, CARD_INDEX[c]) for t, c in view["thieves"]]
-        s.add_kind = [KINDS.index(k) if k is not None else -1 for k in view["add_kinds"]]
-        s.add_asked = list(view["add_asked"])
-        s.add_done = list(view["add_done"])
-        s._to_act = tuple(view["to_act"])
-        s.choice = [-1] * n
-        s.adds = [[] for _ in range(n)]
-        s.hands = [[] for _ in range(n)]
-        s.hands[seat] = ids(view["hand"])
-        s.adds[seat] = ids(view["my_adds"])
-        if view["my_choice"] is not None:
-            s.choice[seat] = CARD_INDEX[view["my_choice"]]
-
-        known = {
-            c
-            for place in (s.safes + s.front + [s.discard, s.hands[seat], s.adds[seat]])
-            for c in place
-        }
-        known.update(c for c in s.closed + s.table + [s.choice[seat]] if c >= 0)
-        pool = [c for c in ALL_CARDS if c not in known]
-        burned = view["discard_size"] - len(view["discard"])
-        # Each other seat's hidden hand, with what the view says about its kinds.
-        demands: list[tuple[int, int, int, int]] = []  # (seat, size, kind, +1 must / -1 none)
-        for t in range(n):
-            if t == seat:
-                continue
-            size = view["hand_sizes"][t]
-            if view["chosen"][t]:
-                size += 1  # the sealed card, put back as choice below
-            rule, kind = 0, s.add_kind[t]
-            if view["phase"] == "add" and kind >= 0:
-                if not s.add_asked[t]:
-                    rule = -1
-                elif t in s._to_act:
-                    rule = 1
-            demands.append((t, size, kind, rule))
-        for _ in range(1000):
-            rng.shuffle(pool)
-            rest = pool[:]
-            ok = True
-            hands: dict[int, list[int]] = {}
-            # The constrained seats first: those that must hold none of a kind, then must.
-            for t, size, kind, rule in sorted(demands, key=lambda d: -abs(d[3])):
-                if rule == -1:
-                    allowed = [c for c in rest if KIND[c] != kind]
-                    if len(allowed) < size:
-                        ok = False
-                        break
-                    hand = allowed[:size]
-                elif rule == 1:
-                    kinds = [c for c in rest if KIND[c] == kind]
-                    if not kinds or size < 1:
-                        ok = False
-                        break
-                    hand = [kinds[0], *[c for c in rest if c != kinds[0]][: size - 1]]
-                else:
-                    hand = rest[:size]
-                taken = set(hand)
-                rest = [c for c in rest if c not in taken]
-                hands[t] = hand
-            if ok:
-                break
-        else:
-            raise ValueError("no full state is consistent with this view")
-        for t, hand in hands.items():
-            if view["chosen"][t]:
-                s.choice[t] = hand.pop()
-            s.hands[t] = hand
-        s.burned = rest[:burned]
-        s.pile = rest[burned:]
-        if len(s.pile) != view["pile_size"]:
-            raise ValueError("the view's card counts do not add up")
-        return s
+    def evaluate(self, state: State) -> list[float]:
+        """For search bots: finished, the winners share 1; else a soft-max over estimated
+        match totals, counting an open safe at a discount (more if a Close Safe card that
+        fits is in hand)."""
+        if state.result() is not None or not isinstance(state, Schattendieb):
+            return super().evaluate(state)
+        estimates = []
+        for seat in range(state.players):
+            safe = state.safes[seat]
+            value = float(sum(VALUE[c] for c in safe))
+            if state.closed[seat] < 0:
+                fits = any(
+                    CATEGORY[c] == CLOSE and VALUE[c] >= len(safe) for c in state.hands[seat]
+                )
+                value *= 0.6 if fits else 0.3
+            estimates.append(state.totals[seat] + value)
+        top = max(estimates)
+        weights = [math.exp((e - top) / 6.0) for e in estimates]
+        total = sum(weights)
+        return [w / total for w in weights]
 
     # ------------------------------------------------------------ words
 
@@ -279,3 +207,133 @@ def jewel_kind(card: str) -> str | None:
 
 
 __all__ = ["CARD_ID", "SchattendiebSpec", "jewel_kind"]
+
+
+class Determinizer:
+    """A seat's view parsed once into a template state and the pool of unseen cards;
+    :meth:`sample` deals the pool into the hidden places."""
+
+    def __init__(self, spec: SchattendiebSpec, view: Mapping[str, Any]) -> None:
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("determinize needs a seat's view, not a spectator's")
+        n = view["players"]
+        s = object.__new__(Schattendieb)
+        s.players, s.seed = n, 0
+        s.options = {**spec.defaults(), **view["options"]}
+        s.rng = Rng(0)
+        s.games, s.game_no, s.dealer = view["games"], view["game_no"] - 1, view["dealer"]
+        s.totals = list(view["scores"])
+        s.game_scores = [list(g) for g in view["game_scores"]]
+        last = view["last_round"]
+        s.last_round = last and [
+            last["round"],
+            [CARD_INDEX[c] if c is not None else -1 for c in last["revealed"]],
+            [[CARD_INDEX[c] for c in a] for a in last["added"]],
+            list(last["closed"]),
+            last["ended"],
+        ]
+        s._history = None
+        s.phase = PHASE_NAMES.index(view["phase"])
+        s.round_no = view["round"]
+
+        def ids(cards: list[str]) -> list[int]:
+            return [CARD_INDEX[c] for c in cards]
+
+        def one(card: str | None) -> int:
+            return CARD_INDEX[card] if card is not None else -1
+
+        s.safes = [ids(x) for x in view["safes"]]
+        s.closed = [one(c) for c in view["closed"]]
+        s.discard = ids(view["discard"])
+        s.burned = []
+        s.pile = []
+        s.front = [ids(x) for x in view["front"]]
+        s.table = [one(c) for c in view["table"]]
+        s.revealed = [one(c) for c in view["revealed"]]
+        s.steal_queue = [(t, CARD_INDEX[c]) for t, c in view["thieves"]]
+        s.add_kind = [KINDS.index(k) if k is not None else -1 for k in view["add_kinds"]]
+        s.add_asked = list(view["add_asked"])
+        s.add_done = list(view["add_done"])
+        s._to_act = tuple(view["to_act"])
+        s.choice = [-1] * n
+        s.adds = [[] for _ in range(n)]
+        s.hands = [[] for _ in range(n)]
+        s.hands[seat] = ids(view["hand"])
+        s.adds[seat] = ids(view["my_adds"])
+        if view["my_choice"] is not None:
+            s.choice[seat] = CARD_INDEX[view["my_choice"]]
+        known = {
+            c
+            for place in (*s.safes, *s.front, s.discard, s.hands[seat], s.adds[seat])
+            for c in place
+        }
+        known.update(c for c in (*s.closed, *s.table, s.choice[seat]) if c >= 0)
+        self.template = s
+        self.pool = [c for c in ALL_CARDS if c not in known]
+        self.burned = view["discard_size"] - len(view["discard"])
+        self.pile_size = view["pile_size"]
+        self.chosen = list(view["chosen"])
+        # Each other seat's hidden hand: (seat, size, kind, +1 must hold it / -1 none / 0).
+        self.demands: list[tuple[int, int, int, int]] = []
+        for t in range(n):
+            if t == seat:
+                continue
+            size = view["hand_sizes"][t] + (1 if self.chosen[t] else 0)
+            rule, kind = 0, s.add_kind[t]
+            if view["phase"] == "add" and kind >= 0:
+                if not s.add_asked[t]:
+                    rule = -1
+                elif t in s._to_act:
+                    rule = 1
+            self.demands.append((t, size, kind, rule))
+        self.demands.sort(key=lambda d: -abs(d[3]))  # constrained seats first
+        self.constrained = any(d[3] for d in self.demands)
+        if sum(d[1] for d in self.demands) + self.burned + self.pile_size != len(self.pool):
+            raise ValueError("the view's card counts do not add up")
+
+    def _deal(self, pool: list[int]) -> dict[int, list[int]] | None:
+        hands: dict[int, list[int]] = {}
+        if not self.constrained:
+            at = 0
+            for t, size, _, _ in self.demands:
+                hands[t] = pool[at : at + size]
+                at += size
+            del pool[:at]
+            return hands
+        for t, size, kind, rule in self.demands:
+            if rule == -1:
+                hand = [c for c in pool if KIND[c] != kind][:size]
+                if len(hand) < size:
+                    return None
+            elif rule == 1:
+                first = next((c for c in pool if KIND[c] == kind), None)
+                if first is None or size < 1:
+                    return None
+                hand = [first, *[c for c in pool if c != first][: size - 1]]
+            else:
+                hand = pool[:size]
+            taken = set(hand)
+            pool[:] = [c for c in pool if c not in taken]
+            hands[t] = hand
+        return hands
+
+    def sample(self, rng: Rng) -> Schattendieb:
+        """A new full state consistent with the view."""
+        for _ in range(1000):
+            pool = self.pool[:]
+            rng.shuffle(pool)
+            hands = self._deal(pool)
+            if hands is not None:
+                break
+        else:
+            raise ValueError("no full state is consistent with this view")
+        s = self.template.clone()
+        s.rng = Rng(rng.next64())
+        for t, hand in hands.items():
+            if self.chosen[t]:
+                s.choice[t] = hand.pop()
+            s.hands[t] = hand
+        s.burned = pool[: self.burned]
+        s.pile = pool[self.burned :]
+        return s

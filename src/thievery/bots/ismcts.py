@@ -1,0 +1,148 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS) for any game.
+
+The bot gets only its seat's view. Every iteration it samples a full state consistent with
+that view (``spec.sampler(view)``, the game's determinizer), then walks a tree of
+decisions with UCB1 and availability counts (a child's statistics only compete when its
+action is legal in the sampled state), expands one new decision, plays on with a fast
+rollout policy for a bounded number of decisions, scores the position with the game's
+``evaluate`` and backs the reward up. It never sees the true state.
+
+The tree holds this seat's own decisions only (open loop, keyed by action). Every other
+seat's decision is a chance event drawn from the rollout policy, and in a simultaneous
+step the others choose before this seat's node is taken, so no statistic is ever
+conditioned on a choice that is still hidden from the seat (no peeking at sealed plays,
+in either direction).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from thievery.core.protocol import Action, GameSpec, State
+from thievery.core.registry import game as get_game
+from thievery.core.rng import Rng
+
+JSON = dict[str, Any]
+
+
+class Node:
+    """One decision in the tree: who chose it, visits, summed reward (for that seat) and
+    availability (how often it was legal when its parent was visited)."""
+
+    __slots__ = ("available", "children", "reward", "seat", "visits")
+
+    def __init__(self, seat: int = -1) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+        self.children: dict[Action, Node] = {}
+
+
+class ISMCTSBot:
+    """ISMCTS with a time or iteration budget; ``name`` says which budget."""
+
+    def __init__(
+        self,
+        game: str,
+        seat: int,
+        rng: Rng,
+        *,
+        iterations: int | None = 1000,
+        seconds: float | None = None,
+        rollout_depth: int = 8,
+        exploration: float = 0.7,
+        name: str = "ismcts",
+    ) -> None:
+        self.spec: GameSpec = get_game(game)
+        self.seat = seat
+        self.rng = rng
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        self.name = name
+        self.last_iterations = 0
+
+    def act(self, view: JSON, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(view)
+        best = max(
+            (child.visits, self.rng.random(), action)
+            for action, child in root.children.items()
+            if action in legal
+        )
+        return best[2]
+
+    def search(self, view: JSON) -> Node:
+        """Run the search from ``view``; return the root with its statistics."""
+        sample = self.spec.sampler(view)
+        root = Node()
+        deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
+        limit = self.iterations if self.iterations is not None else 10**12
+        done = 0
+        while done < limit and (done & 15 or time.perf_counter() < deadline):
+            self._iterate(root, sample(self.rng))
+            done += 1
+        self.last_iterations = done
+        return root
+
+    def _iterate(self, root: Node, state: State) -> None:
+        rng = self.rng
+        choice = rng.choice
+        me = self.seat
+        path = [root]
+        node = root
+        apply = state.apply_trusted
+        legal_actions = state.legal_actions
+        # Walk the tree (this seat's decisions), others acting by the rollout policy.
+        while True:
+            to_act = state.to_act
+            if not to_act:
+                break
+            if to_act[0] != me or len(to_act) > 1:
+                seat = to_act[0] if to_act[0] != me else to_act[1]
+                apply(seat, choice(legal_actions(seat)))
+                continue
+            legal = legal_actions(me)
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                action = choice(untried)
+                child = children[action] = Node(me)
+            else:
+                best_score = -1.0
+                action = legal[0]
+                c_param = self.exploration
+                for a in legal:
+                    c = children[a]
+                    score = c.reward / c.visits + c_param * math.sqrt(
+                        math.log(c.available + 1) / c.visits
+                    )
+                    if score > best_score:
+                        best_score, action = score, a
+                child = children[action]
+            for a in legal:
+                if a in children:
+                    children[a].available += 1
+            apply(me, action)
+            path.append(child)
+            node = child
+            if untried:
+                break
+        # Roll out a bounded number of decisions, everyone by the rollout policy.
+        for _ in range(self.rollout_depth):
+            to_act = state.to_act
+            if not to_act:
+                break
+            seat = to_act[0] if len(to_act) == 1 else choice(to_act)
+            apply(seat, choice(legal_actions(seat)))
+        reward = self.spec.evaluate(state)[me]
+        root.visits += 1
+        for n in path[1:]:
+            n.visits += 1
+            n.reward += reward

@@ -1,0 +1,67 @@
+"""ISMCTS: fair (view only), deterministic with a seed, within its budget, legal moves."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import thievery
+from thievery.bots import ISMCTSBot, make_bot
+from thievery.core import Rng
+
+GAMES = thievery.games()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_two_true_states_with_the_same_view_give_the_same_decision(name: str) -> None:
+    spec = thievery.game(name)
+    rng = Rng(8)
+    state = spec.new(spec.min_players, 8)
+    checked = 0
+    for _ in range(30):
+        if not state.to_act:
+            break
+        seat = state.to_act[0]
+        view = state.view(seat)
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            other = spec.determinize(view, rng)  # another true state behind the same view
+            assert other.view(seat) == view
+            a = ISMCTSBot(name, seat, Rng(1), iterations=60).act(view, legal)
+            b = ISMCTSBot(name, seat, Rng(1), iterations=60).act(
+                other.view(seat), other.legal_actions(seat)
+            )
+            assert a == b and a in legal
+            checked += 1
+        state.apply(seat, rng.choice(legal))
+    assert checked > 0
+
+
+def test_ismcts_plays_a_whole_game_with_legal_moves() -> None:
+    spec = thievery.game("schattendieb")
+    state = spec.new(3, 4, {"games": 1})
+    bots = [make_bot("ismcts", "schattendieb", s, 4) for s in range(3)]
+    for bot in bots:
+        assert isinstance(bot, ISMCTSBot)
+        bot.iterations = 40
+    while state.to_act:
+        seat = state.to_act[0]
+        state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
+    assert state.result() is not None
+
+
+def test_time_budget_is_respected() -> None:
+    spec = thievery.game("schattendieb")
+    state = spec.new(4, 2)
+    bot = ISMCTSBot("schattendieb", 0, Rng(2), iterations=None, seconds=0.2)
+    t0 = time.perf_counter()
+    bot.act(state.view(0), state.legal_actions(0))
+    assert time.perf_counter() - t0 < 0.5
+    assert bot.last_iterations > 50
+
+
+def test_search_never_sees_a_spectator_view() -> None:
+    spec = thievery.game("schattendieb")
+    with pytest.raises(ValueError, match="spectator"):
+        spec.determinize(spec.new(3, 1).view(None), Rng(1))

@@ -1,0 +1,39 @@
+"""The public names: thievery.game, thievery.games, records, errors, the Rng."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+import thievery
+from thievery.core import Rng
+
+
+def test_games_stays_a_function_after_the_games_package_is_imported() -> None:
+    importlib.import_module("thievery.games")
+    importlib.import_module("thievery.games.schattendieb")
+    assert callable(thievery.games)
+    assert "schattendieb" in thievery.games()
+
+
+def test_game_spec_lists_its_options() -> None:
+    info = thievery.game("schattendieb").info()
+    assert info["title"] == "Der Schattendieb"
+    assert (info["min_players"], info["max_players"]) == (3, 7)
+    options = {o["name"]: o["default"] for o in info["options"]}
+    assert options == {"games": 3, "all_close_rule": "revealed"}  # secret ones hidden
+
+
+def test_rng_is_deterministic_and_uniform_enough() -> None:
+    a, b = Rng(42), Rng(42)
+    assert [a.next64() for _ in range(5)] == [b.next64() for _ in range(5)]
+    counts = [0] * 6
+    for _ in range(60_000):
+        counts[a.below(6)] += 1
+    assert all(9_500 < c < 10_500 for c in counts)
+    with pytest.raises(ValueError, match="n >= 1"):
+        a.below(0)
+    items = list(range(10))
+    a.shuffle(items)
+    assert sorted(items) == list(range(10)) and items != list(range(10))
