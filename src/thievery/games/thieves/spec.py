@@ -2,30 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption, MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State
 from thievery.core.rng import Rng
 from thievery.games.thieves.cards import (
-    ALL_CARDS,
     CARD_ID,
     CARD_INDEX,
-    CARS,
-    GETAWAY,
     KIND,
     MONEY,
-    POLICE,
     describe_card,
 )
+from thievery.games.thieves.determinize import Determinizer
 from thievery.games.thieves.rules import (
-    EXPOSED,
-    FACE_UP,
     MAX_SEATS,
     MAX_SLOTS,
     MOVES,
-    PHASE_NAMES,
     PLAY_ONE,
     PLAY_TO,
     REMOVES,
@@ -33,6 +28,8 @@ from thievery.games.thieves.rules import (
     Play,
     Thieves,
     check_setup,
+    final_values,
+    raid_values,
 )
 
 
@@ -132,99 +129,34 @@ class ThievesSpec(GameSpec):
         and at least ``police_free`` cards of each hand are not police; every getaway not
         placed is in the deck.
         """
-        seat = view["seat"]
-        if seat is None:
-            raise ValueError("determinize needs a seat's view, not a spectator's")
-        n = view["players"]
-        s = object.__new__(Thieves)
-        s.players, s.seed = n, 0
-        s.options = {**self.defaults(), **view["options"]}
-        s.rng = Rng(rng.next64())
-        s.all_busted = s.options["raid_ties"] == "all_busted"
-        s.phase = PHASE_NAMES.index(view["phase"])
-        s.current, s.first, s.turn = view["current"], view["first_player"], view["turn"]
-        s._to_act = tuple(view["to_act"])
-        s._history = None
-        s.last_raid = view["last_raid"]
-        s.extra = view["double_loot_draws"]
+        return Determinizer(self, view).sample(rng)
 
-        def ids(cards: list[str]) -> list[int]:
-            return [CARD_INDEX[c] for c in cards]
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
+        """Read the view once; each call draws a new determinization."""
+        return Determinizer(self, view).sample
 
-        s.police = ids(view["police"])
-        s.cars = sum(CARS[c] for c in s.police)
-        s.getaways = ids(view["getaways"])
-        s.discard = ids(view["discard"])
-        s.acting = CARD_INDEX[view["resolving"]] if view["resolving"] is not None else -1
-        known: set[int] = set(s.police) | set(s.getaways) | set(s.discard)
-        if s.acting >= 0:
-            known.add(s.acting)
-        s.hands = [[] for _ in range(n)]
-        s.hands[seat] = ids(view["hand"])
-        known.update(s.hands[seat])
-        s.drawn = -1
-        hidden_drawn = False
-        if view["drawn"] is not None:
-            s.drawn = CARD_INDEX[view["drawn"]]
-            known.add(s.drawn)
-        elif view["phase"] == "double_loot":
-            hidden_drawn = True
-        s.loot = []
-        hidden_slots: list[tuple[int, int]] = []
-        for t, row in enumerate(view["loot"]):
-            exposed = set(view["exposed"][t])
-            out: list[int] = []
-            for i, slot in enumerate(row):
-                flags = FACE_UP if slot["face_up"] else EXPOSED if i in exposed else 0
-                if slot["card"] is None:
-                    hidden_slots.append((t, i))
-                    out.append(flags)
-                else:
-                    card = CARD_INDEX[slot["card"]]
-                    known.add(card)
-                    out.append(card | flags)
-            s.loot.append(out)
-        pool = [c for c in ALL_CARDS if c not in known]
-        rng.shuffle(pool)
-        # Greedy, most constrained first (the true state shows it always fits): hidden loot
-        # and a hidden Double Loot card are money; then each hand's police-free part; then
-        # the rest of the hands from anything but getaways; the deck keeps what is left.
-        money = [c for c in pool if KIND[c] == MONEY]
-        wanted = len(hidden_slots) + hidden_drawn
-        if len(money) < wanted:
-            raise ValueError("no full state is consistent with this view")
-        for (t, i), card in zip(hidden_slots, money, strict=False):
-            s.loot[t][i] |= card
-        if hidden_drawn:
-            s.drawn = money[wanted - 1]
-        used = set(money[:wanted])
-        rest = [c for c in pool if c not in used]
-        s.clean = list(view["police_free"])
-        clean = [c for c in rest if KIND[c] != POLICE and KIND[c] != GETAWAY]
-        taken = 0
-        for t in range(n):
-            if t != seat:
-                s.hands[t] = clean[taken : taken + s.clean[t]]
-                taken += s.clean[t]
-        if taken > len(clean):
-            raise ValueError("no full state is consistent with this view")
-        used = set(clean[:taken])
-        rest = [c for c in rest if c not in used]
-        playable = [c for c in rest if KIND[c] != GETAWAY]
-        take = 0
-        for t in range(n):
-            if t != seat:
-                size = view["hand_sizes"][t] - s.clean[t]
-                s.hands[t] += playable[take : take + size]
-                take += size
-                rng.shuffle(s.hands[t])
-        if take > len(playable):
-            raise ValueError("no full state is consistent with this view")
-        used = set(playable[:take])
-        s.deck = [c for c in rest if c not in used]
-        if len(s.deck) != view["deck_size"]:
-            raise ValueError("the view's card counts do not add up")
-        return s
+    def evaluate(self, state: State) -> list[float]:
+        """For search bots, a reward in [0, 1] per seat: finished, the winners share 1;
+        else a soft-max over the loot's final values, the police's likely targets
+        discounted by the cars in play, sharper as the getaways run out."""
+        result = state.result()
+        n = state.players
+        if result is not None or not isinstance(state, Thieves):
+            winners = result["winners"] if result else list(range(n))
+            return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
+        values = [float(v) for v in final_values(state.loot)]
+        raid = raid_values(state.loot)
+        top_raid = max(raid)
+        if top_raid > 0:
+            risk = min(0.8, 0.2 * state.cars)
+            values = [
+                v * (1 - risk) if r == top_raid else v for v, r in zip(values, raid, strict=True)
+            ]
+        temperature = 1.0 + 0.7 * (7 - len(state.getaways))
+        top = max(values)
+        weights = [math.exp((v - top) / temperature) for v in values]
+        total = sum(weights)
+        return [w / total for w in weights]
 
     # ------------------------------------------------------------ words
 
