@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.games.thieves.helpers import SPEC, new, play, snapshot
 from thievery.core import IllegalAction, InvalidOption, MalformedAction
@@ -135,3 +137,21 @@ def test_stacked_deck_top_with_getaways_and_a_shuffled_rest() -> None:
     assert "hands" not in a.view(0)["options"] and "deck_top" not in a.view(0)["options"]
     info = SPEC.info()
     assert [o["name"] for o in info["options"]] == ["raid_ties", "first_player"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(3, 6), data=st.data())
+def test_a_fully_stacked_deck_is_dealt_exactly(players: int, data: st.DataObject) -> None:
+    from thievery.games.thieves.cards import CARD_ID, GETAWAY, KIND
+
+    held = data.draw(st.permutations([c for i, c in enumerate(CARD_ID) if KIND[i] != GETAWAY]))
+    hands = [list(held[3 * s : 3 * s + 3]) for s in range(players)]
+    rest = [*held[3 * players :], *(c for i, c in enumerate(CARD_ID) if KIND[i] == GETAWAY)]
+    top = data.draw(st.permutations(rest))
+    first = data.draw(st.integers(0, players - 1))
+    state = SPEC.new(players, 0, {"hands": hands, "deck_top": top, "first_player": first})
+    assert isinstance(state, Thieves)
+    drawn = [c for c in top[: 52 - 3 * players - len(state.deck)] if not c.startswith("get")]
+    for s in range(players):
+        assert state.view(s)["hand"] == hands[s] + (drawn if s == first else [])
+    assert [CARD_ID[c] for c in reversed(state.deck)] == top[52 - 3 * players - len(state.deck) :]

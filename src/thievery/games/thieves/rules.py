@@ -453,15 +453,13 @@ class Thieves(State):
         events.append(Event("action", {"seat": seat, "card": cid}))
         if kind == ROADBLOCK:
             police = self.police
-            if len(police) > 1:
-                self.acting = card
-                return self._ask(REMOVE)
-            self.acting = card
-            if police:
-                self._remove(seat, police[0], events)
-            else:
-                self.acting = -1
+            if not police:
                 self.discard.append(card)
+                return False
+            self.acting = card
+            if len(police) > 1:
+                return self._ask(REMOVE)
+            self._remove(seat, police[0], events)
             return False
         self.discard.append(card)
         if kind == ALARM:
