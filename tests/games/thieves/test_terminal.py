@@ -124,3 +124,13 @@ def test_simulate_heuristic_against_random(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     rows = {r["bot"]: r for r in json.loads(out.read_text())["standings"]}
     assert rows["heuristic"]["games"] == 30 and rows["random"]["games"] == 60
+
+
+def test_hot_seat_passes_the_terminal_between_humans() -> None:
+    answers = "\n".join(["", "1"] * 8 + ["q"]) + "\n"
+    result = runner.invoke(
+        app, ["play", "thieves", "--players", "3", "--humans", "2", "--seed", "2"], input=answers
+    )
+    assert result.exit_code == 0, result.output
+    assert "Pass the terminal to seat 0" in result.output
+    assert "Pass the terminal to seat 1" in result.output
