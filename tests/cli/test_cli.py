@@ -142,3 +142,52 @@ def test_replay_refuses_a_broken_record(tmp_path: Path) -> None:
 def test_games_lists_schattendieb() -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0 and "schattendieb" in result.output
+
+
+def test_simulate_writes_a_report_with_plots(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            "schattendieb",
+            "--games",
+            "9",
+            "--bots",
+            "heuristic,random,random",
+            "--seed",
+            "4",
+            "--report",
+            str(tmp_path / "rep"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    assert len(summary["by_seat"]) == 3 and len(summary["outcomes"]) == 9
+    assert 0 <= summary["tie_rate"] <= 1
+    assert sum(s["wins"] for s in summary["by_seat"]) == 9
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert page.count("data:image/png;base64,") == 4
+    # Any game of the report replays from its seed and seating.
+    from thievery.sim import play_game
+
+    first = summary["outcomes"][0]
+    again = play_game("schattendieb", first["seating"], first["seed"])
+    assert list(again.scores) == first["scores"]
+
+
+def test_simulate_on_a_local_ray_instance_matches_a_local_run(tmp_path: Path) -> None:
+    args = [
+        "simulate",
+        "schattendieb",
+        "--games",
+        "6",
+        "--bots",
+        "heuristic,random,random",
+        "--seed",
+        "2",
+    ]
+    local, on_ray = tmp_path / "local.json", tmp_path / "ray.json"
+    assert runner.invoke(app, [*args, "--json", str(local)]).exit_code == 0
+    result = runner.invoke(app, [*args, "--ray", "local", "--json", str(on_ray)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(local.read_text()) == json.loads(on_ray.read_text())

@@ -27,8 +27,17 @@ def simulate_cmd(
     workers: int = typer.Option(1, help="local worker processes"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     output: Path | None = typer.Option(None, "--json", help="write the summary as JSON here"),
+    ray: str | None = typer.Option(
+        None, "--ray", help="run on a Ray cluster: an address, or 'local' to start one"
+    ),
+    report: Path | None = typer.Option(
+        None, "--report", help="write an HTML report with plots and summary.json here"
+    ),
 ) -> None:
-    """Play GAMES games between bots (seats rotate each game) and report win rates."""
+    """Play GAMES games between bots (seats rotate each game) and report win rates.
+
+    Game i has a seed derived from --seed and i; the report lists every game's seed and
+    seating, so any game can be replayed."""
     spec = load_game(game)
     names = [b.strip() for b in bots.split(",")]
     if games < 1:
@@ -36,7 +45,13 @@ def simulate_cmd(
     console = Console()
     outcomes: list[GameOutcome] = []
     try:
-        runs = simulate(spec.name, names, games, seed, parse_options(option), workers)
+        options = parse_options(option)
+        if ray is not None:
+            from thievery.sim.ray_runner import simulate_ray
+
+            runs = simulate_ray(spec.name, names, games, seed, options, address=ray)
+        else:
+            runs = simulate(spec.name, names, games, seed, options, workers)
         with Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -51,7 +66,7 @@ def simulate_cmd(
                 progress.advance(task)
     except ThieveryError as e:
         fail(str(e))
-    rows = standings(outcomes)
+    rows = standings(sorted(outcomes, key=lambda o: o.index))
     table = Table(title=f"{spec.title}: {games} games, {len(names)} players, seed {seed}")
     for col in ("bot", "seats played", "wins", "win rate", "95% CI", "mean score"):
         table.add_column(col, justify="right" if col != "bot" else "left")
@@ -83,3 +98,8 @@ def simulate_cmd(
                 indent=1,
             )
         )
+    if report is not None:
+        from thievery.sim.report import summarise, write_report
+
+        summary = summarise(spec.name, outcomes, seed, names)
+        console.print(f"Report: {write_report(summary, report)}")

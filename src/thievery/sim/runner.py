@@ -72,9 +72,35 @@ def play_game(
     )
 
 
-def _job(args: tuple[str, tuple[str, ...], int, dict[str, Any], int]) -> GameOutcome:
-    game, bots, seed, options, index = args
+Job = tuple[str, tuple[str, ...], int, dict[str, Any], int]
+
+
+def run_job(job: Job) -> GameOutcome:
+    """Play one job: (game, seating, seed, options, index)."""
+    game, bots, seed, options, index = job
     return play_game(game, bots, seed, options, index)
+
+
+def run_batch(batch: list[Job]) -> list[GameOutcome]:
+    """Play several jobs (one Ray task)."""
+    return [run_job(j) for j in batch]
+
+
+def jobs(
+    game: str,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> list[Job]:
+    """The jobs of a run: game ``i`` has a derived seed and the bots rotated by ``i``."""
+    get_game(game).new(len(bots), seed, options)  # fail early on a bad setup
+    out = []
+    for i in range(games):
+        r = i % len(bots)
+        seating = tuple(bots[r:]) + tuple(bots[:r])
+        out.append((game, seating, derive_seed(seed, i), dict(options or {}), i))
+    return out
 
 
 def simulate(
@@ -85,18 +111,13 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
 ) -> Iterator[GameOutcome]:
-    """Yield the outcome of each game as it finishes (in order with one worker)."""
-    get_game(game).new(len(bots), seed, options)  # fail early on a bad setup
-    jobs = []
-    for i in range(games):
-        r = i % len(bots)
-        seating = tuple(bots[r:]) + tuple(bots[:r])
-        jobs.append((game, seating, derive_seed(seed, i), dict(options or {}), i))
+    """Yield the outcome of each game as it finishes (in order)."""
+    work = jobs(game, bots, games, seed, options)
     if workers <= 1:
-        yield from map(_job, jobs)
+        yield from map(run_job, work)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_job, jobs, chunksize=max(1, games // (workers * 8)))
+        yield from pool.map(run_job, work, chunksize=max(1, games // (workers * 8)))
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -1,0 +1,177 @@
+"""Simulation reports: a JSON summary and an HTML page with plots (matplotlib).
+
+The summary has win rates by bot and by seat with 95% intervals, score distributions,
+game lengths, the first seat's advantage and the tie rate.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from thievery.sim.runner import GameOutcome, standings, wilson
+
+JSON = dict[str, Any]
+
+
+def summarise(game: str, outcomes: Sequence[GameOutcome], seed: int, bots: Sequence[str]) -> JSON:
+    """Everything the report shows, as JSON."""
+    outcomes = sorted(outcomes, key=lambda o: o.index)
+    n_games = len(outcomes)
+    players = len(bots)
+    seat_wins = [0.0] * players
+    for o in outcomes:
+        for w in o.winners:
+            seat_wins[w] += 1 / len(o.winners)
+    by_seat = []
+    for seat, wins in enumerate(seat_wins):
+        low, high = wilson(wins, n_games)
+        by_seat.append(
+            {"seat": seat, "wins": wins, "win_rate": wins / n_games, "low": low, "high": high}
+        )
+    scores: dict[str, list[float]] = {}
+    for o in outcomes:
+        for seat, bot in enumerate(o.seating):
+            scores.setdefault(bot, []).append(o.scores[seat])
+    lengths = [o.decisions for o in outcomes]
+    ties = sum(1 for o in outcomes if len(o.winners) > 1)
+    return {
+        "game": game,
+        "games": n_games,
+        "players": players,
+        "seed": seed,
+        "bots": list(bots),
+        "by_bot": [s.__dict__ for s in standings(outcomes)],
+        "by_seat": by_seat,
+        "first_seat_advantage": by_seat[0]["win_rate"] - 1 / players,
+        "tie_rate": ties / n_games,
+        "scores": {
+            bot: {
+                "mean": statistics.fmean(v),
+                "median": statistics.median(v),
+                "min": min(v),
+                "max": max(v),
+            }
+            for bot, v in scores.items()
+        },
+        "length": {
+            "mean": statistics.fmean(lengths),
+            "median": statistics.median(lengths),
+            "min": min(lengths),
+            "max": max(lengths),
+        },
+        "outcomes": [
+            {
+                "index": o.index,
+                "seed": o.seed,
+                "seating": list(o.seating),
+                "scores": list(o.scores),
+                "winners": list(o.winners),
+                "decisions": o.decisions,
+            }
+            for o in outcomes
+        ],
+        "_scores_raw": scores,
+        "_lengths_raw": lengths,
+    }
+
+
+def _png(fig: Any) -> str:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90, bbox_inches="tight")
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def _plots(summary: JSON) -> list[tuple[str, str]]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = []
+    fig, ax = plt.subplots(figsize=(6, 3))
+    rows = summary["by_bot"]
+    names = [r["bot"] for r in rows]
+    rates = [r["win_rate"] for r in rows]
+    errs = [[r["win_rate"] - r["low"] for r in rows], [r["high"] - r["win_rate"] for r in rows]]
+    ax.bar(names, rates, yerr=errs, capsize=6, color="#6a4c93")
+    ax.axhline(1 / summary["players"], color="grey", linestyle="--", label="equal share")
+    ax.set_ylabel("win rate (ties shared)")
+    ax.legend()
+    out.append(("Win rate by bot, 95% intervals", _png(fig)))
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(6, 3))
+    seats = summary["by_seat"]
+    ax.bar(
+        [str(s["seat"]) for s in seats],
+        [s["win_rate"] for s in seats],
+        yerr=[
+            [s["win_rate"] - s["low"] for s in seats],
+            [s["high"] - s["win_rate"] for s in seats],
+        ],
+        capsize=6,
+        color="#1982c4",
+    )
+    ax.axhline(1 / summary["players"], color="grey", linestyle="--")
+    ax.set_xlabel("seat")
+    ax.set_ylabel("win rate")
+    out.append(("Win rate by seat", _png(fig)))
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(6, 3))
+    raw = summary["_scores_raw"]
+    ax.hist(list(raw.values()), bins=20, label=list(raw), stacked=False, alpha=0.8)
+    ax.set_xlabel("score per seat and game")
+    ax.legend()
+    out.append(("Score distribution", _png(fig)))
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(6, 3))
+    ax.hist(summary["_lengths_raw"], bins=20, color="#8ac926")
+    ax.set_xlabel("decisions per game")
+    out.append(("Game length", _png(fig)))
+    plt.close(fig)
+    return out
+
+
+def write_report(summary: JSON, directory: Path) -> Path:
+    """Write ``summary.json`` and ``index.html`` (plots inline) into ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    public = {k: v for k, v in summary.items() if not k.startswith("_")}
+    (directory / "summary.json").write_text(json.dumps(public, indent=1))
+    rows = "".join(
+        f"<tr><td>{html.escape(r['bot'])}</td><td>{r['games']}</td><td>{r['wins']:g}</td>"
+        f"<td>{r['win_rate']:.1%}</td><td>{r['low']:.1%} – {r['high']:.1%}</td>"
+        f"<td>{r['mean_score']:.1f}</td></tr>"
+        for r in public["by_bot"]
+    )
+    figures = "".join(
+        f"<figure><img alt='{html.escape(t)}' src='data:image/png;base64,{png}'>"
+        f"<figcaption>{html.escape(t)}</figcaption></figure>"
+        for t, png in _plots(summary)
+    )
+    page = f"""<!doctype html><meta charset="utf-8">
+<title>Thievery simulation: {html.escape(public["game"])}</title>
+<style>body{{font:15px system-ui;margin:2em auto;max-width:60em}}
+table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}}
+figure{{display:inline-block;margin:1em}}</style>
+<h1>{html.escape(public["game"])}: {public["games"]} games, {public["players"]} players</h1>
+<p>Seed {public["seed"]}; bots {html.escape(", ".join(public["bots"]))} (seats rotate each
+game). Ties share the win. Tie rate {public["tie_rate"]:.1%}; first seat's advantage
+{public["first_seat_advantage"]:+.1%}; mean length {public["length"]["mean"]:.0f} decisions.</p>
+<table><tr><th>bot</th><th>seats played</th><th>wins</th><th>win rate</th><th>95% CI</th>
+<th>mean score</th></tr>{rows}</table>
+{figures}
+<p>Every game can be replayed: <code>summary.json</code> lists each game's seed and
+seating.</p>
+"""
+    path = directory / "index.html"
+    path.write_text(page)
+    return path
