@@ -4,7 +4,9 @@ Components (``data.py``), geometry (``pieces.py``), rules (``rules.py``), spec
 (``spec.py``), the packing bot (``bots.py``) and simulated time for bots (``realtime.py``).
 """
 
+from thievery.bots.base import register_bot
 from thievery.core.registry import register
+from thievery.games.schatz_rabatz.bots import BOTS, PackingBot
 from thievery.games.schatz_rabatz.rules import (
     CLOCK,
     Close,
@@ -17,5 +19,17 @@ from thievery.games.schatz_rabatz.spec import SchatzRabatzSpec
 
 SPEC = register(SchatzRabatzSpec())
 SchatzRabatz.spec = SPEC
+for _name, _factory in BOTS.items():
+    register_bot(_name, _factory, game=SPEC.name)
 
-__all__ = ["CLOCK", "SPEC", "Close", "Drop", "Ready", "SchatzRabatz", "SchatzRabatzSpec", "Tick"]
+__all__ = [
+    "CLOCK",
+    "SPEC",
+    "Close",
+    "Drop",
+    "PackingBot",
+    "Ready",
+    "SchatzRabatz",
+    "SchatzRabatzSpec",
+    "Tick",
+]
