@@ -46,11 +46,24 @@ def test_draw_up_to_four_places_getaways_and_draws_again() -> None:
     assert view["hand"] == ["money-1a", "money-1b", "money-1c", "money-3a"]
     events = play(state, "money-1a", 0)
     # Seat 1 draws one card at the start of its turn.
-    assert of_type(events, "turn") == [{"seat": 1, "turn": 2}]
-    assert of_type(events, "draw") == [{"seat": 1, "count": 1}]
+    assert of_type(events, "turn") == [{"seat": 1, "turn": 2, "drew": 1}]
     assert [e.data for e in events if e.type == "drew"] == [{"cards": ["money-3b"]}]
     assert [e.audience for e in events if e.type == "drew"] == [1]
     assert state.view(1)["hand"] == ["money-2a", "money-0a", "money-0b", "money-3b"]
+    assert state.view(1)["deck_size"] == 52 - 9 - 2 - 2
+
+
+def test_a_getaway_drawn_at_the_start_of_a_turn_is_placed_and_replaced() -> None:
+    state = new(
+        [["money-1a", "money-1b", "money-1c"], ["money-2a", *FILL[:2]], FILL[2:5]],
+        ["money-3a", "getaway-b", "getaway-e", "money-3b"],
+    )
+    events = play(state, "money-1a", 0)
+    assert kinds(events) == ["loot", "turn", "getaway", "getaway", "drew"]
+    assert of_type(events, "turn") == [{"seat": 1, "turn": 2, "drew": 1}]
+    assert [g["placed"] for g in of_type(events, "getaway")] == [1, 2]
+    assert state.view(1)["hand"][-1] == "money-3b"
+    assert state.view(0)["getaways"] == ["getaway-b", "getaway-e"]
 
 
 def test_turns_go_clockwise_from_the_first_player() -> None:
@@ -483,6 +496,7 @@ def test_game_ends_at_the_seventh_getaway_in_a_draw_and_ring_and_horseshoe_value
     play(state, "money-3a", 2)
     events = play(state, "money-1a", 0)
     assert kinds(events)[-9:] == ["turn", *["getaway"] * 7, "game_over"]
+    assert of_type(events, "turn")[-1]["drew"] == 0
     (over,) = of_type(events, "game_over")
     assert over["scores"] == [2, 3, 3] and over["winners"] == [1, 2]
     assert over["loot"] == [["diamond-ring", "money-1a"], ["horseshoe"], ["money-3a"]]

@@ -392,11 +392,25 @@ class Thieves(State):
                 return -1
 
     def _start_turn(self, seat: int, events: list[Event]) -> None:
-        """Phase 1: the player draws up to 4; then phase 2 waits for the card to play."""
+        """Phase 1: the player draws up to 4; then phase 2 waits for the card to play.
+
+        The public ``turn`` event comes first and says how many cards went into the hand
+        (filled in once drawn); getaways drawn on the way follow it.
+        """
         self.current = seat
         self.turn += 1
-        events.append(Event("turn", {"seat": seat, "turn": self.turn}))
         hand = self.hands[seat]
+        deck = self.deck
+        if len(hand) == HAND - 1 and deck and KIND[deck[-1]] != GETAWAY:  # the usual case
+            card = deck.pop()
+            hand.append(card)
+            events.append(Event("turn", {"seat": seat, "turn": self.turn, "drew": 1}))
+            events.append(Event("drew", {"cards": [CARD_ID[card]]}, audience=seat))
+            self.phase = PLAY
+            self._to_act = (seat,)
+            return
+        info: JSON = {"seat": seat, "turn": self.turn, "drew": 0}
+        events.append(Event("turn", info))
         drew: list[int] = []
         over = False
         while len(hand) < HAND:
@@ -406,8 +420,8 @@ class Thieves(State):
                 break
             hand.append(card)
             drew.append(card)
+        info["drew"] = len(drew)
         if drew:
-            events.append(Event("draw", {"seat": seat, "count": len(drew)}))
             events.append(Event("drew", {"cards": [CARD_ID[c] for c in drew]}, audience=seat))
         if over:
             self._end(events)

@@ -172,9 +172,8 @@ class ThievesSpec(GameSpec):
         t = event.type
         if t == "turn":
             whose = "your" if d["seat"] == seat else f"seat {d['seat']}'s"
-            return f"Turn {d['turn']}: {whose} turn"
-        if t == "draw":
-            return f"{who(d['seat']).capitalize()} drew {d['count']} card(s)"
+            count = d["drew"]
+            return f"Turn {d['turn']}: {whose} turn (drew {count} card{'s' * (count != 1)})"
         if t == "drew":
             return "You drew " + ", ".join(card(c) for c in d["cards"])
         if t == "double_draw":
