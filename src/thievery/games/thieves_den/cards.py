@@ -1,0 +1,483 @@
+"""Thieves Den card sets: the TOML file format, its validation, and the compiled set.
+
+A card set is a TOML file (``data/unofficial.toml`` is the default, documented at its
+top) read with :mod:`tomllib` and validated with pydantic models. A broken file is
+refused with a :class:`CardFileError` naming the file, the card and the field.
+
+The engine never reads the models: :func:`load_card_set` compiles them into a
+:class:`CardSet` of flat tuples indexed by small integers (one per physical card), with
+abilities as tuples of effect steps (see ``effects.py``) and interned action values.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from thievery.core.errors import InvalidOption
+
+FORMAT = "thieves-den/cards"
+FORMAT_VERSION = 1
+DEFAULT_PATH = Path(__file__).parent / "data" / "unofficial.toml"
+
+TREASURES = ("tome", "jewel", "artifact", "fossil", "potion")
+LOCATION_TYPES = ("village", "shadow", "ruins", "holy", "city")
+FENCE_TYPES = ("noble", "agent", "collector", "warlock", "mercenary", "peddler", "tinkerer")
+RULEBOOK_MAJORITY = {
+    "noble": 3,
+    "agent": 3,
+    "collector": 4,
+    "warlock": 4,
+    "mercenary": 4,
+    "peddler": 5,
+    "tinkerer": 5,
+}
+COPY_LETTERS = "abcdefghij"
+
+Treasure = Literal["tome", "jewel", "artifact", "fossil", "potion"]
+LocationType = Literal["village", "shadow", "ruins", "holy", "city"]
+FenceType = Literal["noble", "agent", "collector", "warlock", "mercenary", "peddler", "tinkerer"]
+Count = Annotated[int, Field(ge=1, le=12)]
+Ident = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=40)]
+
+
+class CardFileError(InvalidOption):
+    """A card file that cannot be read or does not follow the format."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ------------------------------------------------------------------ effects
+
+
+class Gain(_Strict):
+    """Gain treasures (a type or wild, chosen one at a time) or thieves from the supply."""
+
+    op: Literal["gain"]
+    what: Literal["tome", "jewel", "artifact", "fossil", "potion", "wild", "thief"]
+    count: Count = 1
+    up_to: bool = False
+
+    @model_validator(mode="after")
+    def _up_to_only_wild(self) -> Gain:
+        if self.up_to and self.what != "wild":
+            raise ValueError("'up_to' is only for wild gains")
+        return self
+
+
+class Prestige(_Strict):
+    """Gain prestige."""
+
+    op: Literal["prestige"]
+    count: Annotated[int, Field(ge=1, le=30)]
+
+
+class Take(_Strict):
+    """Take a treasure or a thief from an opponent's board onto yours."""
+
+    op: Literal["take"]
+    what: Literal["treasure", "thief"]
+
+
+class Destroy(_Strict):
+    """Return one of an opponent's treasures to the supply."""
+
+    op: Literal["destroy"]
+
+
+class Pay(_Strict):
+    """Return treasures (a type or any) or thieves from your board to the supply."""
+
+    op: Literal["pay"]
+    what: Literal["tome", "jewel", "artifact", "fossil", "potion", "any", "thief"]
+    count: Count = 1
+
+
+class DrawLocation(_Strict):
+    """Draw Location cards from the deck face up above your board."""
+
+    op: Literal["draw_location"]
+    count: Count = 1
+
+
+class FollowUp(_Strict):
+    """You may take one more Steal or Fence action (with optional twists)."""
+
+    op: Literal["action"]
+    choices: list[Literal["steal", "fence"]] = Field(min_length=1, max_length=2)
+    occupied: bool = False
+    owner_bonus_to_self: bool = False
+
+
+class RecallThief(_Strict):
+    """Take a Thief off any Location card; that card goes on top of the Location deck."""
+
+    op: Literal["recall_thief"]
+
+
+class MoveThief(_Strict):
+    """Move a Thief to another Location, use its ability, then keep the Thief."""
+
+    op: Literal["move_thief"]
+
+
+class RefreshFences(_Strict):
+    """Return Fences of the row to the bottom of the deck and draw as many."""
+
+    op: Literal["refresh_fences"]
+    count: Annotated[int, Field(ge=1, le=6)] = 3
+
+
+class SwapLocation(_Strict):
+    """Swap one of your face-up Locations with an opponent's."""
+
+    op: Literal["swap_location"]
+
+
+Effect = Annotated[
+    Gain
+    | Prestige
+    | Take
+    | Destroy
+    | Pay
+    | DrawLocation
+    | FollowUp
+    | RecallThief
+    | MoveThief
+    | RefreshFences
+    | SwapLocation,
+    Field(discriminator="op"),
+]
+
+
+def _check_ability(ability: list[Any]) -> None:
+    seen_other = False
+    for effect in ability:
+        if isinstance(effect, Pay):
+            if seen_other:
+                raise ValueError("'pay' effects must come first in an ability")
+        else:
+            seen_other = True
+
+
+# ------------------------------------------------------------------ cards
+
+
+class LocationModel(_Strict):
+    """A Location design."""
+
+    id: Ident
+    name: str = Field(min_length=1, max_length=40)
+    type: LocationType
+    timing: Literal["action", "instant"]
+    copies: Annotated[int, Field(ge=1, le=10)] = 2
+    two_player_copies: Annotated[int, Field(ge=0, le=10)] = 1
+    ability: list[Effect] = Field(min_length=1)
+    owner_bonus: list[Gain] = Field(default_factory=list)
+    text: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> LocationModel:
+        if self.two_player_copies > self.copies:
+            raise ValueError("'two_player_copies' cannot exceed 'copies'")
+        _check_ability(self.ability)
+        return self
+
+
+class FenceModel(_Strict):
+    """A Fence design."""
+
+    id: Ident
+    name: str = Field(min_length=1, max_length=40)
+    type: FenceType
+    desires: list[Treasure] = Field(min_length=1, max_length=8)
+    prestige: Annotated[int, Field(ge=0, le=40)]
+    copies: Annotated[int, Field(ge=1, le=10)] = 2
+    two_player_copies: Annotated[int, Field(ge=0, le=10)] = 1
+
+    @model_validator(mode="after")
+    def _check(self) -> FenceModel:
+        if self.two_player_copies > self.copies:
+            raise ValueError("'two_player_copies' cannot exceed 'copies'")
+        return self
+
+
+class SchemeModel(_Strict):
+    """A Scheme card: prestige per set of two location types."""
+
+    id: Ident
+    types: tuple[LocationType, LocationType]
+    prestige: Annotated[int, Field(ge=0, le=30)]
+
+    @model_validator(mode="after")
+    def _check(self) -> SchemeModel:
+        if self.types[0] == self.types[1]:
+            raise ValueError("a Scheme names two different location types")
+        return self
+
+
+class PowerModel(_Strict):
+    """A Power tile."""
+
+    id: Ident
+    name: str = Field(min_length=1, max_length=40)
+    ability: list[Effect] = Field(min_length=1)
+    text: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> PowerModel:
+        _check_ability(self.ability)
+        return self
+
+
+class Prices(_Strict):
+    """The Witch's prestige for each treasure type."""
+
+    tome: Annotated[int, Field(ge=0, le=20)]
+    jewel: Annotated[int, Field(ge=0, le=20)]
+    artifact: Annotated[int, Field(ge=0, le=20)]
+    fossil: Annotated[int, Field(ge=0, le=20)]
+    potion: Annotated[int, Field(ge=0, le=20)]
+
+
+class Majority(_Strict):
+    """End-of-game bonus for the most Fences of each type."""
+
+    noble: Annotated[int, Field(ge=0, le=20)] = 3
+    agent: Annotated[int, Field(ge=0, le=20)] = 3
+    collector: Annotated[int, Field(ge=0, le=20)] = 4
+    warlock: Annotated[int, Field(ge=0, le=20)] = 4
+    mercenary: Annotated[int, Field(ge=0, le=20)] = 4
+    peddler: Annotated[int, Field(ge=0, le=20)] = 5
+    tinkerer: Annotated[int, Field(ge=0, le=20)] = 5
+
+
+class CardFile(_Strict):
+    """A whole card set file."""
+
+    format: Literal["thieves-den/cards"]
+    version: Literal[1]
+    name: str = Field(min_length=1, max_length=80)
+    unofficial: bool = True
+    witch: Prices
+    majority: Majority = Majority()
+    locations: list[LocationModel] = Field(min_length=1)
+    fences: list[FenceModel] = Field(min_length=1)
+    schemes: list[SchemeModel] = Field(min_length=5)
+    powers: list[PowerModel] = Field(min_length=9)
+
+    @model_validator(mode="after")
+    def _check(self) -> CardFile:
+        ids: dict[str, str] = {}
+        groups: list[tuple[str, list[Any]]] = [
+            ("location", self.locations),
+            ("fence", self.fences),
+            ("scheme", self.schemes),
+            ("power", self.powers),
+        ]
+        for kind, cards in groups:
+            for card in cards:
+                if card.id in ids:
+                    raise ValueError(f"{kind} id {card.id!r} is already used by a {ids[card.id]}")
+                ids[card.id] = kind
+        fences2 = sum(f.two_player_copies for f in self.fences)
+        if fences2 < 6:
+            raise ValueError(f"the 2-player Fences must fill the row of 6 (there are {fences2})")
+        locs2 = sum(c.two_player_copies for c in self.locations)
+        if locs2 < 8:
+            raise ValueError(f"the 2-player Location deck needs at least 8 cards, not {locs2}")
+        return self
+
+
+# ------------------------------------------------------------------ loading
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    """A field path without pydantic's union tags (``ability.0.gain.count`` ->
+    ``ability.0.count``): a tag follows the index of an effect in a list."""
+    out: list[str] = []
+    for i, part in enumerate(loc):
+        after_index = i >= 2 and isinstance(loc[i - 1], int) and loc[i - 2] in _EFFECT_LISTS
+        if after_index and isinstance(part, str) and part in _EFFECT_TAGS:
+            continue
+        out.append(str(part))
+    return ".".join(out)
+
+
+def _where(raw: Any, loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location in words: the card (by id) and the field."""
+    section = {"locations": "location", "fences": "fence", "schemes": "scheme", "powers": "power"}
+    if len(loc) >= 2 and loc[0] in section and isinstance(loc[1], int):
+        items = raw.get(loc[0]) if isinstance(raw, dict) else None
+        card = items[loc[1]] if isinstance(items, list) and loc[1] < len(items) else None
+        ident = card.get("id") if isinstance(card, dict) else None
+        kind = section[str(loc[0])]
+        name = f"{kind} {ident!r}" if ident else kind
+        name += f" ({loc[0]}[{loc[1]}])"
+        fieldname = _field_path(loc[2:]) if len(loc) > 2 else "(the card)"
+        return f"{name}, field {fieldname!r}"
+    return f"field {_field_path(loc) or '(top level)'!r}"
+
+
+_EFFECT_LISTS = {"ability", "owner_bonus"}
+_EFFECT_TAGS = {
+    "gain",
+    "prestige",
+    "take",
+    "destroy",
+    "pay",
+    "draw_location",
+    "action",
+    "recall_thief",
+    "move_thief",
+    "refresh_fences",
+    "swap_location",
+}
+
+
+def parse_card_file(text: str, source: str) -> CardFile:
+    """Validate a card file's text; :class:`CardFileError` names file, card and field."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise CardFileError(f"{source}: not valid TOML ({e})") from None
+    try:
+        return CardFile.model_validate(raw)
+    except ValidationError as e:
+        problems = []
+        for err in e.errors()[:5]:
+            msg = err["msg"].removeprefix("Value error, ")
+            problems.append(f"{source}: {_where(raw, tuple(err['loc']))}: {msg}")
+        more = e.error_count() - len(problems)
+        tail = f" (and {more} more problems)" if more > 0 else ""
+        raise CardFileError("; ".join(problems) + tail) from None
+
+
+# ------------------------------------------------------------------ compiled set
+
+
+@dataclass(eq=False)
+class CardSet:
+    """A validated card set compiled for the engine: every physical card a small int.
+
+    Location cards are numbered ``0..len(loc_id)-1``, Fence cards likewise in their own
+    range, and so on. ``*_two`` are the cards of the 2-player set.
+    """
+
+    path: str
+    name: str
+    unofficial: bool
+    witch: tuple[int, ...]
+    majority: tuple[int, ...]
+    loc_id: list[str] = field(default_factory=list)
+    loc_name: list[str] = field(default_factory=list)
+    loc_type: list[int] = field(default_factory=list)
+    loc_instant: list[bool] = field(default_factory=list)
+    loc_ability: list[tuple[tuple[int, int, int, int], ...]] = field(default_factory=list)
+    loc_bonus: list[tuple[tuple[int, int, int, int], ...]] = field(default_factory=list)
+    loc_cost: list[tuple[int, ...]] = field(default_factory=list)  # 5 treasures, any, thieves
+    loc_text: list[str] = field(default_factory=list)
+    loc_bonus_text: list[str] = field(default_factory=list)
+    loc_two: list[int] = field(default_factory=list)
+    fence_id: list[str] = field(default_factory=list)
+    fence_name: list[str] = field(default_factory=list)
+    fence_type: list[int] = field(default_factory=list)
+    fence_desire: list[tuple[int, ...]] = field(default_factory=list)
+    fence_prestige: list[int] = field(default_factory=list)
+    fence_two: list[int] = field(default_factory=list)
+    scheme_id: list[str] = field(default_factory=list)
+    scheme_types: list[tuple[int, int]] = field(default_factory=list)
+    scheme_prestige: list[int] = field(default_factory=list)
+    power_id: list[str] = field(default_factory=list)
+    power_name: list[str] = field(default_factory=list)
+    power_ability: list[tuple[tuple[int, int, int, int], ...]] = field(default_factory=list)
+    power_cost: list[tuple[int, ...]] = field(default_factory=list)
+    power_text: list[str] = field(default_factory=list)
+    loc_index: dict[str, int] = field(default_factory=dict)
+    fence_index: dict[str, int] = field(default_factory=dict)
+    scheme_index: dict[str, int] = field(default_factory=dict)
+    power_index: dict[str, int] = field(default_factory=dict)
+    # Interned actions (see rules.py), filled in by the rules module.
+    actions: dict[str, list[Any]] = field(default_factory=dict)
+
+
+def compile_card_file(data: CardFile, path: str) -> CardSet:
+    """Number every physical card and compile every ability into effect steps."""
+    from thievery.games.thieves_den import effects
+
+    cs = CardSet(
+        path=path,
+        name=data.name,
+        unofficial=data.unofficial,
+        witch=tuple(getattr(data.witch, t) for t in TREASURES),
+        majority=tuple(getattr(data.majority, t) for t in FENCE_TYPES),
+    )
+    for loc in data.locations:
+        ability = effects.compile_ability(loc.ability)
+        bonus = effects.compile_ability(loc.owner_bonus)
+        for copy in range(loc.copies):
+            c = len(cs.loc_id)
+            cs.loc_id.append(f"{loc.id}-{COPY_LETTERS[copy]}")
+            cs.loc_name.append(loc.name)
+            cs.loc_type.append(LOCATION_TYPES.index(loc.type))
+            cs.loc_instant.append(loc.timing == "instant")
+            cs.loc_ability.append(ability)
+            cs.loc_bonus.append(bonus)
+            cs.loc_cost.append(effects.cost_of(loc.ability))
+            cs.loc_text.append(loc.text or effects.describe_ability(loc.ability))
+            cs.loc_bonus_text.append(effects.describe_ability(loc.owner_bonus))
+            if copy < loc.two_player_copies:
+                cs.loc_two.append(c)
+    for fence in data.fences:
+        desire = tuple(sum(1 for d in fence.desires if d == t) for t in TREASURES)
+        for copy in range(fence.copies):
+            f = len(cs.fence_id)
+            cs.fence_id.append(f"{fence.id}-{COPY_LETTERS[copy]}")
+            cs.fence_name.append(fence.name)
+            cs.fence_type.append(FENCE_TYPES.index(fence.type))
+            cs.fence_desire.append(desire)
+            cs.fence_prestige.append(fence.prestige)
+            if copy < fence.two_player_copies:
+                cs.fence_two.append(f)
+    for scheme in data.schemes:
+        cs.scheme_id.append(scheme.id)
+        a, b = scheme.types
+        cs.scheme_types.append((LOCATION_TYPES.index(a), LOCATION_TYPES.index(b)))
+        cs.scheme_prestige.append(scheme.prestige)
+    for power in data.powers:
+        cs.power_id.append(power.id)
+        cs.power_name.append(power.name)
+        cs.power_ability.append(effects.compile_ability(power.ability))
+        cs.power_cost.append(effects.cost_of(power.ability))
+        cs.power_text.append(power.text or effects.describe_ability(power.ability))
+    cs.loc_index = {c: i for i, c in enumerate(cs.loc_id)}
+    cs.fence_index = {c: i for i, c in enumerate(cs.fence_id)}
+    cs.scheme_index = {c: i for i, c in enumerate(cs.scheme_id)}
+    cs.power_index = {c: i for i, c in enumerate(cs.power_id)}
+    return cs
+
+
+@lru_cache(maxsize=16)
+def _load(path: str, mtime: float) -> CardSet:
+    text = Path(path).read_text(encoding="utf-8")
+    return compile_card_file(parse_card_file(text, path), path)
+
+
+def load_card_set(path: str | None = None) -> CardSet:
+    """The compiled card set at ``path`` (``None``: the default unofficial set), cached."""
+    target = Path(path) if path else DEFAULT_PATH
+    try:
+        resolved = target.resolve(strict=True)
+        mtime = resolved.stat().st_mtime
+    except OSError as e:
+        raise CardFileError(f"{target}: cannot read the card file ({e.strerror})") from None
+    if resolved.is_dir():
+        raise CardFileError(f"{target}: is a folder, not a card file")
+    return _load(str(resolved), mtime)

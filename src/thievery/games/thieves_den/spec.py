@@ -1,0 +1,383 @@
+"""Thieves Den's spec: options, action parsing, the determinizer and events in words."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from thievery.core.errors import InvalidOption, MalformedAction
+from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
+from thievery.core.rng import Rng
+from thievery.games.thieves_den.cards import TREASURES, load_card_set
+from thievery.games.thieves_den.effects import OP_NAMES
+from thievery.games.thieves_den.rules import (
+    BURGLES,
+    GIVES,
+    NEUTRAL,
+    OPPONENTS,
+    PASS,
+    PHASE_NAMES,
+    RECRUITS,
+    SKIP,
+    TREASURE_CHOICES,
+    TREASURE_INDEX,
+    WITCHES,
+    ChooseLocation,
+    Fence,
+    Pick,
+    Power,
+    ReturnFence,
+    Steal,
+    ThievesDen,
+    check_setup,
+    universe_fences,
+    universe_locations,
+)
+
+CARD_ACTIONS: dict[str, type[Action]] = {
+    "pick": Pick,
+    "steal": Steal,
+    "fence": Fence,
+    "location": ChooseLocation,
+    "return_fence": ReturnFence,
+}
+TYPES = (
+    "pick, steal, fence, power, witch, burgle, recruit, pass, treasure, opponent, location, "
+    "return_fence, skip, give"
+)
+
+
+def _string(data: Mapping[str, Any], name: str, kind: str) -> str:
+    (value,) = parse_fields(data, [name], kind=kind)
+    if not isinstance(value, str):
+        raise MalformedAction(f"a {kind!r} action's {name!r} is a string, not {value!r}")
+    return value
+
+
+def _treasure(data: Mapping[str, Any], name: str, kind: str) -> int:
+    value = data.get(name)
+    if not isinstance(value, str) or value not in TREASURE_INDEX:
+        raise MalformedAction(
+            f"a {kind!r} action's {name!r} is a treasure ({', '.join(TREASURES)}), not {value!r}"
+        )
+    return TREASURE_INDEX[value]
+
+
+def _seat(data: Mapping[str, Any], kind: str) -> int:
+    (value,) = parse_fields(data, ["seat"], kind=kind)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 5:
+        raise MalformedAction(f"a {kind!r} action's 'seat' is a seat number, not {value!r}")
+    return value
+
+
+class ThievesDenSpec(GameSpec):
+    """Thieves Den (Daily Magic Games, Alice Davis), 2 to 5 players, data-driven cards."""
+
+    name: ClassVar[str] = "thieves-den"
+    title: ClassVar[str] = "Thieves Den"
+    version: ClassVar[int] = 1
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    options: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "cards",
+            None,
+            "path of a card set file (TOML, see data/unofficial.toml); default: the "
+            "unofficial Thievery set",
+        ),
+        Option("first_player", None, "the seat that starts with the Direction tile"),
+        Option("location_deck", None, "stacked setup: Location ids on top, top first", secret=True),
+        Option("fence_deck", None, "stacked setup: Fence ids on top, top first", secret=True),
+        Option(
+            "power_tiles",
+            None,
+            "stacked setup: Power tile ids, stack 0 top to bottom, then stacks 1 and 2",
+            secret=True,
+        ),
+        Option("schemes", None, "stacked setup: one Scheme id per seat", secret=True),
+    )
+
+    def new(
+        self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
+    ) -> ThievesDen:
+        self.check_players(players)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidOption(f"the seed must be a whole number, not {seed!r}")
+        resolved = self.resolve_options(options)
+        check_setup(players, resolved)
+        return ThievesDen.start(players, seed, resolved)
+
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        kind = data.get("type")
+        if not isinstance(kind, str):
+            raise MalformedAction(f"unknown action type {kind!r} (types: {TYPES})")
+        if kind in CARD_ACTIONS:
+            return CARD_ACTIONS[kind](_string(data, "card", kind))  # type: ignore[call-arg]
+        if kind in ("pass", "skip"):
+            parse_fields(data, [], kind=kind)
+            return PASS if kind == "pass" else SKIP
+        if kind in ("witch", "burgle", "treasure"):
+            parse_fields(data, ["treasure"], kind=kind)
+            t = _treasure(data, "treasure", kind)
+            if kind == "witch":
+                return WITCHES[t]
+            return BURGLES[t] if kind == "burgle" else TREASURE_CHOICES[t]
+        if kind == "recruit":
+            parse_fields(data, ["first", "second"], kind=kind)
+            a, b = _treasure(data, "first", kind), _treasure(data, "second", kind)
+            if a > b:
+                raise MalformedAction(
+                    f"a 'recruit' action lists its treasures in order: {', '.join(TREASURES)}"
+                )
+            return RECRUITS[(a, b)]
+        if kind == "power":
+            parse_fields(data, ["tile", "pay"], kind=kind)
+            tile = data["tile"]
+            if not isinstance(tile, str):
+                raise MalformedAction(f"a 'power' action's 'tile' is a string, not {tile!r}")
+            return Power(tile, TREASURES[_treasure(data, "pay", kind)])
+        if kind == "opponent":
+            return OPPONENTS[_seat(data, kind)]
+        if kind == "give":
+            return GIVES[_seat(data, kind)]
+        raise MalformedAction(f"unknown action type {kind!r} (types: {TYPES})")
+
+    # ------------------------------------------------------------ determinizer
+
+    def determinize(self, view: Mapping[str, Any], rng: Rng) -> State:
+        """Rebuild a full state from a seat's view; every hidden thing is re-sampled.
+
+        Hidden: other seats' hands, sealed picks and Schemes, the unused Schemes, the
+        Location and Fence decks (except Location cards known to lie on top), and the Power
+        tiles below each stack's top and in the box.
+        """
+        seat = view["seat"]
+        if seat is None:
+            raise ValueError("determinize needs a seat's view, not a spectator's")
+        n = view["players"]
+        options = {**self.defaults(), **view["options"]}
+        cs = load_card_set(options.get("cards"))
+        s = ThievesDen.blank(n, 0, options, cs)
+        s.rng = Rng(rng.next64())
+        loc, fen, pow_ = cs.loc_index, cs.fence_index, cs.power_index
+
+        def tr(d: Mapping[str, int]) -> list[int]:
+            return [d[t] for t in TREASURES]
+
+        s.round = view["round"]
+        s.phase = PHASE_NAMES.index(view["phase"])
+        s.direction = 1 if view["direction"] == "clockwise" else -1
+        s.holder = view["holder"]
+        s.current = view["current"] if view["current"] is not None else -1
+        s.supply = tr(view["supply"]["treasures"])
+        s.supply_thieves = view["supply"]["thieves"]
+        s.fence_row = [fen[f] if f is not None else -1 for f in view["fence_row"]]
+        s.witch = [int(view["witch"][t]) for t in TREASURES]
+        s.burgle = view["burgle"]
+        s.recruit = tr(view["recruit"])
+        s.neutral = [loc[x["card"]] for x in view["neutral"]]
+        for x in view["neutral"]:
+            s.loc_owner[loc[x["card"]]] = NEUTRAL
+            s.on_loc[loc[x["card"]]] = x["thieves"]
+        for i, p in enumerate(view["powers"]):
+            s.power_paid[i] = TREASURE_INDEX[p["paid"]] if p["paid"] is not None else -1
+        s.power_gone = [pow_[p] for p in view["powers_gone"]]
+        s.queue = [(OP_NAMES.index(st[0]), st[1], st[2], st[3], st[4]) for st in view["stack"]]
+        s.tied = list(view["tied"])
+        s.final = view["final"]
+        s._to_act = tuple(view["to_act"])
+        s._decider = view["decider"] if view["decider"] is not None else -1
+        if s.phase == 3:
+            s._decider = -2
+        for k, x in enumerate(view["seats"]):
+            s.prestige[k] = x["prestige"]
+            s.treasure[k] = tr(x["treasures"])
+            s.thieves[k] = x["thieves"]
+            s.passed[k] = x["passed"]
+            s.up[k] = [loc[y["card"]] for y in x["locations"]]
+            for y in x["locations"]:
+                s.loc_owner[loc[y["card"]]] = k
+                s.on_loc[loc[y["card"]]] = y["thieves"]
+            s.collected[k] = [loc[c] for c in x["collected"]]
+            s.fences[k] = [fen[y["card"]] for y in x["fences"]]
+            for y in x["fences"]:
+                s.fence_owner[fen[y["card"]]] = k
+                s.fence_uses[fen[y["card"]]] = y["uses"]
+            s.fences_collected[k] = [fen[f] for f in x["fences_collected"]]
+        s.hands[seat] = [loc[c] for c in view["hand"]]
+        if view["my_pick"] is not None:
+            s.pick[seat] = loc[view["my_pick"]]
+        self._sample_hidden(s, view, rng)
+        s._pending = s.pending_choices()
+        return s
+
+    def _sample_hidden(self, s: ThievesDen, view: Mapping[str, Any], rng: Rng) -> None:
+        cs = s.cs
+        n, seat = s.players, view["seat"]
+        loc = cs.loc_index
+        # Location cards: other hands and picks, then the deck under its known top.
+        top = [loc[c] for c in view["location_deck_top"]]
+        seen = set(top) | set(s.neutral) | set(s.hands[seat])
+        for k in range(n):
+            seen.update(s.up[k])
+            seen.update(s.collected[k])
+        if s.pick[seat] >= 0:
+            seen.add(s.pick[seat])
+        pool = [c for c in universe_locations(cs, n) if c not in seen]
+        rng.shuffle(pool)
+        for k, x in enumerate(view["seats"]):
+            if k == seat:
+                continue
+            s.hands[k] = [pool.pop() for _ in range(x["hand_size"])]
+            if x["picked"]:
+                s.pick[k] = pool.pop()
+        s.loc_deck = pool + top[::-1]
+        s.known_top = len(top)
+        if len(s.loc_deck) != view["location_deck"]:
+            raise ValueError("the view's Location card counts do not add up")
+        # Fences: the deck is every Fence not in sight.
+        seen_f = {f for f in s.fence_row if f >= 0}
+        for k in range(n):
+            seen_f.update(s.fences[k])
+            seen_f.update(s.fences_collected[k])
+        fdeck = [f for f in universe_fences(cs, n) if f not in seen_f]
+        rng.shuffle(fdeck)
+        s.fence_deck = fdeck
+        # Power tiles below the tops and in the box.
+        tops = [cs.power_index[p["tile"]] for p in view["powers"] if p["tile"] is not None]
+        known = set(tops) | set(s.power_gone)
+        tiles = [p for p in range(len(cs.power_id)) if p not in known]
+        rng.shuffle(tiles)
+        for i, p in enumerate(view["powers"]):
+            if p["tile"] is None:
+                s.power_stacks[i] = []
+            else:
+                below = [tiles.pop() for _ in range(p["below"])]
+                s.power_stacks[i] = [*below, cs.power_index[p["tile"]]]
+        s.power_box = tiles
+        # Schemes: ours is known; the others' and the box are sampled.
+        mine = view["seats"][seat]["scheme"]
+        schemes = [k for k in range(len(cs.scheme_id)) if cs.scheme_id[k] != mine]
+        rng.shuffle(schemes)
+        for k in range(n):
+            s.scheme[k] = cs.scheme_index[mine] if k == seat else schemes.pop()
+        s.scheme_box = schemes
+
+    # ------------------------------------------------------------ words
+
+    def describe(self, event: Event, seat: int | None = None) -> str:
+        d = event.data
+
+        def who(t: int) -> str:
+            return "you" if t == seat else f"seat {t}"
+
+        def cap(text: str) -> str:
+            return text[:1].upper() + text[1:]
+
+        def card(c: str) -> str:
+            return c.rsplit("-", 1)[0].replace("-", " ").title()
+
+        t = event.type
+        if t == "round":
+            return (
+                f"Round {d['round']} begins; seat {d['holder']} has the Direction tile "
+                f"({d['direction']})"
+            )
+        if t == "dealt":
+            return "You were dealt " + ", ".join(card(c) for c in d["cards"])
+        if t == "picked":
+            return cap(f"{who(d['seat'])} picked a card")
+        if t == "you_picked":
+            return f"You keep {card(d['card'])}"
+        if t == "reveal":
+            parts = [f"{who(int(s))}: {card(c)}" for s, c in d["cards"].items()]
+            return "Revealed — " + "; ".join(parts)
+        if t == "instant":
+            return cap(f"{who(d['seat'])} use the instant {card(d['card'])}")
+        if t == "neutral":
+            return "Neutral Locations this round: " + ", ".join(card(c) for c in d["cards"])
+        if t == "steal":
+            owner = d["owner"]
+            where = "" if owner < 0 or owner == d["seat"] else f" of {who(owner)}"
+            return cap(f"{who(d['seat'])} steal at {card(d['card'])}{where}")
+        if t == "bonus":
+            return cap(f"{who(d['seat'])} get the Owner Bonus of {card(d['card'])}")
+        if t == "gain":
+            if d["count"] == 0:
+                return cap(f"{who(d['seat'])} get no {d['what']}: the supply is empty")
+            return cap(f"{who(d['seat'])} take {d['count']} {d['what']}")
+        if t == "prestige":
+            return cap(f"{who(d['seat'])} gain {d['count']} Prestige")
+        if t == "pay":
+            return cap(f"{who(d['seat'])} pay {d['count']} {d['what']}")
+        if t == "return":
+            return cap(f"{who(d['seat'])} return {d['count']} {d['what']} (over the limit)")
+        if t == "take":
+            return cap(f"{who(d['seat'])} take a {d['what']} from {who(d['from'])}")
+        if t == "destroy":
+            return cap(f"{who(d['seat'])} destroy a {d['what']} of {who(d['from'])}")
+        if t == "fence":
+            return cap(
+                f"{who(d['seat'])} sell to the Fence {card(d['card'])} for {d['prestige']} Prestige"
+            )
+        if t in ("fence_drawn", "fences_drawn"):
+            cards = d.get("cards", [d.get("card")])
+            return "New Fences: " + ", ".join(card(c) for c in cards) if cards else "No new Fences"
+        if t == "power":
+            return cap(
+                f"{who(d['seat'])} use the Power tile {card(d['tile'] + '-x')} "
+                f"(paying a {d['pay']})"
+            )
+        if t == "witch":
+            return cap(
+                f"{who(d['seat'])} deliver a {d['treasure']} to the Witch "
+                f"for {d['prestige']} Prestige"
+            )
+        if t == "burgle":
+            return cap(f"{who(d['seat'])} burgle with 2 Thieves")
+        if t == "recruit":
+            return cap(f"{who(d['seat'])} recruit a Thief with a {d['pay'][0]} and a {d['pay'][1]}")
+        if t == "pass":
+            return cap(f"{who(d['seat'])} pass")
+        if t == "skip":
+            return cap(f"{who(d['seat'])} skip")
+        if t == "draw_location":
+            return cap(f"{who(d['seat'])} draw {card(d['card'])} from the Location deck")
+        if t == "recall":
+            return cap(f"{who(d['seat'])} take a Thief off {card(d['card'])}; it goes on the deck")
+        if t == "move":
+            return cap(f"{who(d['seat'])} move a Thief from {card(d['from'])} to {card(d['to'])}")
+        if t == "unplace":
+            return cap(f"{who(d['seat'])} take the Thief back from {card(d['card'])}")
+        if t == "return_fence":
+            return cap(f"{who(d['seat'])} return the Fence {card(d['card'])}")
+        if t == "swap":
+            return cap(
+                f"{who(d['seat'])} swap {card(d['mine'])} for {card(d['theirs'])} "
+                f"of {who(d['with'])}"
+            )
+        if t == "no_effect":
+            return cap(f"{who(d['seat'])}: {d['effect'].replace('_', ' ')} has no effect")
+        if t == "cleanup":
+            return f"Round {d['round']} cleaned up"
+        if t == "direction":
+            return cap(f"{who(d['seat'])} take the Direction tile")
+        if t == "final":
+            parts = [
+                f"{who(k)}: {x['scheme']} {x['sets']} sets (+{x['prestige']})"
+                for k, x in enumerate(d["schemes"])
+            ]
+            major = [f"{m} → {who(w)}" for m, w in d["majorities"].items() if w is not None]
+            return (
+                "Final scoring — majorities: "
+                + (", ".join(major) or "none")
+                + "; schemes: "
+                + "; ".join(parts)
+            )
+        if t == "game_over":
+            winners = " and ".join(who(w) for w in d["winners"])
+            return f"The game is over. Winner: {winners}. Scores: {d['scores']}"
+        return f"{t}: {d}"
+
+
+__all__ = ["ThievesDenSpec"]
