@@ -100,3 +100,28 @@ def test_heuristic_beats_random() -> None:
         if me in result["winners"]:
             wins += 1 / len(result["winners"])
     assert wins / games > 0.4  # an equal share would be 0.25
+
+
+def test_evaluate_for_search_bots() -> None:
+    state = rich_rival()  # seat 1 hides 6, seat 2 shows a 0
+    rewards = SPEC.evaluate(state)
+    assert abs(sum(rewards) - 1) < 1e-9
+    assert rewards[1] > rewards[0] and rewards[1] > rewards[2]
+    finished = new(
+        [
+            ["money-3a", "money-3b", "money-0a"],
+            ["money-0b", "money-0c", "police-1a"],
+            ["police-1b", "police-1c", "money-1a"],
+        ],
+        ["money-1b", *(f"getaway-{c}" for c in "abcdefg")],
+    )
+    play(finished, "money-3a", 0)
+    assert finished.is_over
+    assert SPEC.evaluate(finished) == [1.0, 0.0, 0.0]
+
+
+def test_ismcts_plays_thieves() -> None:
+    state = rich_rival()
+    bot = make_bot("ismcts", "thieves", 0, 1)
+    action = bot.act(state.view(0), state.legal_actions(0))
+    assert action in state.legal_actions(0)
