@@ -184,3 +184,15 @@ def test_a_hidden_double_loot_card_is_always_money() -> None:
         sample = SPEC.determinize(state.view(2), rng)
         assert isinstance(sample, Thieves)
         assert card_id(sample.drawn).startswith(("money", "diamond", "horseshoe"))
+
+
+def test_a_view_shares_nothing_with_the_state() -> None:
+    state = raided()
+    view = state.view(1)
+    before = state.view(1)
+    view["last_raid"]["loot"][0].append("money-3e")
+    view["last_raid"]["busted"].append(2)
+    view["hand"].append("x")
+    view["loot"][1][0]["card"] = "y"
+    view["police_free"][0] = 9
+    assert state.view(1) == before

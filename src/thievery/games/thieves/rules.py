@@ -634,7 +634,7 @@ class Thieves(State):
             "drawn": ids[self.drawn] if own_turn and self.drawn >= 0 else None,
             "double_loot_draws": self.extra,
             "police_free": self.clean[:],
-            "last_raid": self.last_raid,
+            "last_raid": _copy_raid(self.last_raid),
             "result": self.result(),
         }
 
@@ -652,6 +652,16 @@ class Thieves(State):
             places[f"hand{s}"] = self.hands[s]
             places[f"loot{s}"] = [e & CARD_MASK for e in self.loot[s]]
         return places
+
+
+def _copy_raid(raid: JSON | None) -> JSON | None:
+    """A copy of a raid summary, so that no view shares lists with the state."""
+    if raid is None:
+        return None
+    return {
+        k: [v[:] if isinstance(v, list) else v for v in val] if isinstance(val, list) else val
+        for k, val in raid.items()
+    }
 
 
 def check_setup(players: int, options: Mapping[str, Any]) -> None:
