@@ -595,6 +595,17 @@ class Thieves(State):
         return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best]}
 
     def view(self, seat: int | None) -> JSON:
+        """What ``seat`` may know. Besides RULES.md's keys (``hand``, ``loot``, ``police``,
+        ``cars``, ``getaways``, ``deck_size``, ``discard``, ``current``, ``last_raid``):
+        ``phase``, ``to_act``, ``turn``, ``first_player``, ``hand_sizes``; ``exposed`` (per
+        seat, slots of face-down loot everyone saw in a raid); ``police_free`` (per seat,
+        hand cards everyone knows are not police); the pending follow-up (``pending``:
+        ``"remove"``, ``"move"``, ``"double_loot"`` or null; ``resolving``: the Roadblock
+        waiting; ``drawn``: the Double Loot card, for its player only;
+        ``double_loot_draws``: draws still owed); ``result``; the public ``options``.
+        ``last_raid`` also lists the raid's ``seat``, ``cars``, ``police`` and every loot
+        card it revealed.
+        """
         ids = CARD_ID
         over = self.phase == OVER
         loot = [
