@@ -520,3 +520,25 @@ def test_single_winner() -> None:
     )
     play(state, "money-3a", 0)
     assert state.result() == {"scores": [3, 0, 0], "winners": [0]}
+
+
+def test_double_loot_drawing_a_thief_asks_then_draws_again() -> None:
+    state = new(
+        [
+            ["double-loot-a", "money-0a", "money-0b"],
+            ["money-3a", "money-0c", "police-1h"],
+            ["money-1a", "police-1g", "police-1f"],
+        ],
+        ["money-1b", "money-1c", "money-1d", "thief-b", "money-2a", "money-1f"],
+        first=1,
+    )
+    play(state, "money-3a", 1)
+    play(state, "money-1a", 2)
+    events = play(state, "double-loot-a")
+    assert of_type(events, "action")[-1] == {"seat": 0, "card": "thief-b"}
+    assert state.view(0)["pending"] == "move" and state.view(0)["double_loot_draws"] == 1
+    state.apply(0, {"type": "move", "from": 1, "slot": 0, "to": 0})
+    assert state.view(0)["pending"] == "double_loot" and state.view(0)["drawn"] == "money-2a"
+    play(state, "money-2a", 0)
+    assert loot_ids(state, 0, viewer=1) == ["money-3a", None]
+    assert state.view(None)["current"] == 1
