@@ -274,6 +274,11 @@ class ThievesDenSpec(GameSpec):
         def cap(text: str) -> str:
             return text[:1].upper() + text[1:]
 
+        def plural(k: int, what: str) -> str:
+            if k == 1:
+                return f"1 {what}"
+            return f"{k} thieves" if what == "thief" else f"{k} {what}s"
+
         def card(c: str) -> str:
             return c.rsplit("-", 1)[0].replace("-", " ").title()
 
@@ -305,13 +310,13 @@ class ThievesDenSpec(GameSpec):
         if t == "gain":
             if d["count"] == 0:
                 return cap(f"{who(d['seat'])} get no {d['what']}: the supply is empty")
-            return cap(f"{who(d['seat'])} take {d['count']} {d['what']}")
+            return cap(f"{who(d['seat'])} take {plural(d['count'], d['what'])}")
         if t == "prestige":
             return cap(f"{who(d['seat'])} gain {d['count']} Prestige")
         if t == "pay":
-            return cap(f"{who(d['seat'])} pay {d['count']} {d['what']}")
+            return cap(f"{who(d['seat'])} pay {plural(d['count'], d['what'])}")
         if t == "return":
-            return cap(f"{who(d['seat'])} return {d['count']} {d['what']} (over the limit)")
+            return cap(f"{who(d['seat'])} return {plural(d['count'], d['what'])} (over the limit)")
         if t == "take":
             return cap(f"{who(d['seat'])} take a {d['what']} from {who(d['from'])}")
         if t == "destroy":
