@@ -53,7 +53,7 @@ class ISMCTSBot:
         *,
         iterations: int | None = 1000,
         seconds: float | None = None,
-        rollout_depth: int = 8,
+        rollout_depth: int = 24,
         exploration: float = 0.7,
         name: str = "ismcts",
     ) -> None:
@@ -98,6 +98,7 @@ class ISMCTSBot:
         path = [root]
         node = root
         apply = state.apply_trusted
+        policy = self.spec.rollout_action
         legal_actions = state.legal_actions
         # Walk the tree (this seat's decisions), others acting by the rollout policy.
         while True:
@@ -106,7 +107,7 @@ class ISMCTSBot:
                 break
             if to_act[0] != me or len(to_act) > 1:
                 seat = to_act[0] if to_act[0] != me else to_act[1]
-                apply(seat, choice(legal_actions(seat)))
+                apply(seat, policy(state, seat, rng))
                 continue
             legal = legal_actions(me)
             children = node.children
@@ -134,13 +135,16 @@ class ISMCTSBot:
             node = child
             if untried:
                 break
-        # Roll out a bounded number of decisions, everyone by the rollout policy.
+        # Roll out a bounded number of decisions, everyone by the rollout policy, up to
+        # the game's horizon (e.g. the end of the current game of a match).
+        horizon = self.spec.rollout_horizon
+        start = horizon(state)
         for _ in range(self.rollout_depth):
             to_act = state.to_act
-            if not to_act:
+            if not to_act or horizon(state) != start:
                 break
             seat = to_act[0] if len(to_act) == 1 else choice(to_act)
-            apply(seat, choice(legal_actions(seat)))
+            apply(seat, policy(state, seat, rng))
         reward = self.spec.evaluate(state)[me]
         root.visits += 1
         for n in path[1:]:

@@ -146,6 +146,16 @@ class GameSpec(ABC):
         """A function drawing determinizations of ``view``; games may prepare work once."""
         return lambda rng: self.determinize(view, rng)
 
+    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """A fast action for search rollouts, from a (sampled) full state: uniformly random
+        unless a game knows a cheap better policy. Never used on a true state."""
+        return rng.choice(state.legal_actions(seat))
+
+    def rollout_horizon(self, state: State) -> Any:
+        """Search rollouts stop once this value changes (e.g. a match's game number), so
+        a rollout need not play whole matches; ``None`` for no horizon."""
+        return None
+
     def evaluate(self, state: State) -> list[float]:
         """A reward in [0, 1] per seat for a (possibly unfinished) state, for search bots.
 

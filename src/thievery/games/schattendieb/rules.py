@@ -281,7 +281,9 @@ class Schattendieb(State):
             card = CARD_INDEX[action.card]  # type: ignore[attr-defined]
             self.hands[seat].remove(card)
             self.choice[seat] = card
-            self._to_act = tuple(s for s in self._to_act if s != seat)
+            to_act = self._to_act
+            i = to_act.index(seat)
+            self._to_act = to_act[:i] + to_act[i + 1 :]
             events = [Event("chose", {"seat": seat})]
             if not self._to_act:
                 self._reveal(events)

@@ -22,6 +22,9 @@ from thievery.games.schattendieb.cards import (
     describe_card,
 )
 from thievery.games.schattendieb.rules import (
+    ADD as ADD_PHASE,
+)
+from thievery.games.schattendieb.rules import (
     ADDS,
     DONE,
     PHASE_NAMES,
@@ -32,6 +35,9 @@ from thievery.games.schattendieb.rules import (
     Schattendieb,
     Steal,
     check_setup,
+)
+from thievery.games.schattendieb.rules import (
+    STEAL as STEAL_PHASE,
 )
 
 
@@ -105,13 +111,43 @@ class SchattendiebSpec(GameSpec):
         """Parse the view once; each call draws a new determinization."""
         return Determinizer(self, view).sample
 
+    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """A cheap, sensible rollout policy on a sampled state: close when the safe is
+        worth it, otherwise the better of two random hand cards; steal the best card; add
+        every card worth 3 or more."""
+        assert isinstance(state, Schattendieb)
+        phase = state.phase
+        if phase == STEAL_PHASE:
+            return STEALS[max(state._steal_candidates(), key=VALUE.__getitem__)]
+        hand = state.hands[seat]
+        if phase == ADD_PHASE:
+            kind = state.add_kind[seat]
+            for c in hand:
+                if KIND[c] == kind and VALUE[c] >= 3:
+                    return ADDS[c]
+            return DONE
+        safe = state.safes[seat]
+        worth = 12 + 28 * min(1.0, len(state.pile) / 80) if state.closed.count(-1) > 2 else 1
+        if sum(VALUE[x] for x in safe) >= worth:
+            for c in hand:
+                if CATEGORY[c] == CLOSE and 1 <= len(safe) <= VALUE[c]:
+                    return PLAYS[c]
+        a, b = rng.choice(hand), rng.choice(hand)
+        return PLAYS[a if _rollout_value(a) >= _rollout_value(b) else b]
+
+    def rollout_horizon(self, state: State) -> Any:
+        """Rollouts end with the current game of the match."""
+        return state.game_no if isinstance(state, Schattendieb) else None
+
     def evaluate(self, state: State) -> list[float]:
         """For search bots: finished, the winners share 1; else a soft-max over estimated
-        match totals, counting an open safe at a discount (more if a Close Safe card that
-        fits is in hand)."""
+        match totals. An open safe counts at the chance that it closes in the end (about
+        (k-1)/k with k safes open), a little more with a fitting Close Safe card in hand."""
         if state.result() is not None or not isinstance(state, Schattendieb):
             return super().evaluate(state)
         estimates = []
+        k = state.closed.count(-1)
+        base = (k - 1) / k if k > 1 else 0.0
         for seat in range(state.players):
             safe = state.safes[seat]
             value = float(sum(VALUE[c] for c in safe))
@@ -119,7 +155,7 @@ class SchattendiebSpec(GameSpec):
                 fits = any(
                     CATEGORY[c] == CLOSE and VALUE[c] >= len(safe) for c in state.hands[seat]
                 )
-                value *= 0.6 if fits else 0.3
+                value *= min(1.0, base + (0.15 if fits else -0.1))
             estimates.append(state.totals[seat] + value)
         top = max(estimates)
         weights = [math.exp((e - top) / 6.0) for e in estimates]
@@ -207,6 +243,16 @@ def jewel_kind(card: str) -> str | None:
 
 
 __all__ = ["CARD_ID", "SchattendiebSpec", "jewel_kind"]
+
+
+def _rollout_value(card: int) -> float:
+    """How much the rollout policy likes to play a card it will not close with."""
+    cat = CATEGORY[card]
+    if cat == JEWEL:
+        return float(VALUE[card])
+    if cat == CLOSE:
+        return 0.0
+    return 5.0 if KIND[card] == -1 else 2.0
 
 
 class Determinizer:
