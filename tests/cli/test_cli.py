@@ -191,3 +191,30 @@ def test_simulate_on_a_local_ray_instance_matches_a_local_run(tmp_path: Path) ->
     result = runner.invoke(app, [*args, "--ray", "local", "--json", str(on_ray)])
     assert result.exit_code == 0, result.output
     assert json.loads(local.read_text()) == json.loads(on_ray.read_text())
+
+
+def test_ladder_writes_a_markdown_report(tmp_path: Path) -> None:
+    out = tmp_path / "ladder.md"
+    result = runner.invoke(
+        app,
+        [
+            "ladder",
+            "schattendieb",
+            "--players",
+            "3",
+            "--games",
+            "12",
+            "--levels",
+            "random,heuristic",
+            "--workers",
+            "1",
+            "-o",
+            "games=1",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "| heuristic | random | 12 |" in text
+    assert "thievery ladder schattendieb --players 3 --games 12" in text

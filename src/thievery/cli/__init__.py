@@ -1,6 +1,6 @@
 """The `thievery` command: play, serve, simulate, replay, games, bench."""
 
-from thievery.cli import games_cmd, play, replay_cmd, serve, simulate  # noqa: F401
+from thievery.cli import games_cmd, ladder, play, replay_cmd, serve, simulate  # noqa: F401
 from thievery.cli.app import app
 
 

@@ -1,0 +1,64 @@
+"""`thievery ladder GAME`: every bot level against the one below, written as Markdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+from thievery.cli.app import app
+from thievery.cli.common import fail, load_game, parse_options
+from thievery.core.errors import ThieveryError
+from thievery.sim.ladder import LEVELS, climb, markdown
+
+
+@app.command()
+def ladder(
+    game: str = typer.Argument(..., help="the game, e.g. schattendieb"),
+    players: int = typer.Option(4, "--players", "-p"),
+    games: int = typer.Option(200, "--games", "-n", help="games per rung"),
+    seed: int = typer.Option(1),
+    workers: int = typer.Option(2, help="local worker processes"),
+    levels: str = typer.Option(",".join(LEVELS), help="comma-separated levels, lowest first"),
+    option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
+    output: Path | None = typer.Option(None, "--out", help="write the Markdown report here"),
+) -> None:
+    """Play the bot ladder of a game and report each rung with its 95% interval."""
+    spec = load_game(game)
+    names = [n.strip() for n in levels.split(",")]
+    rungs_total = (len(names) - 1) * games
+    console = Console()
+    try:
+        with Progress(
+            "{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task(f"{spec.title} ladder", total=rungs_total)
+            rungs = climb(
+                spec.name,
+                players,
+                games,
+                seed,
+                names,
+                workers,
+                parse_options(option),
+                on_game=lambda _: progress.advance(task),
+            )
+    except ThieveryError as e:
+        fail(str(e))
+    extra = "".join(f" -o {o}" for o in option)
+    command = (
+        f"thievery ladder {game} --players {players} --games {games} --seed {seed} "
+        f"--levels {','.join(names)}{extra}"
+    )
+    text = markdown(spec.name, spec.title, rungs, seed, command)
+    console.print(text)
+    if output is not None:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text)

@@ -1,0 +1,103 @@
+"""The bot ladder: each named level against the level below it, with 95% intervals.
+
+A level plays one seat against the level below in every other seat (seats rotating), so
+an equal share is 1/players; a level holds its place when the lower end of its 95%
+interval is above that share.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from thievery.sim.runner import GameOutcome, simulate, standings
+
+LEVELS = ("random", "heuristic", "ismcts", "ismcts-strong")
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One comparison: ``upper`` (one seat) against ``lower`` (every other seat)."""
+
+    upper: str
+    lower: str
+    games: int
+    players: int
+    win_rate: float
+    low: float
+    high: float
+    upper_score: float
+    lower_score: float
+
+    @property
+    def share(self) -> float:
+        """The equal share of one seat."""
+        return 1 / self.players
+
+    @property
+    def holds(self) -> bool:
+        """Whether the upper level beats the lower with its interval clear of the share."""
+        return self.low > self.share
+
+
+def climb(
+    game: str,
+    players: int,
+    games: int,
+    seed: int = 0,
+    levels: Sequence[str] = LEVELS,
+    workers: int = 1,
+    options: Mapping[str, Any] | None = None,
+    on_game: Callable[[GameOutcome], None] | None = None,
+) -> list[Rung]:
+    """Play every rung of the ladder; ``on_game`` is told of each finished game."""
+    rungs = []
+    for lower, upper in itertools.pairwise(levels):
+        bots = [upper] + [lower] * (players - 1)
+        outcomes = []
+        for outcome in simulate(game, bots, games, seed, options, workers):
+            outcomes.append(outcome)
+            if on_game is not None:
+                on_game(outcome)
+        table = {s.bot: s for s in standings(outcomes)}
+        up, down = table[upper], table[lower]
+        rungs.append(
+            Rung(
+                upper,
+                lower,
+                games,
+                players,
+                up.win_rate,
+                up.low,
+                up.high,
+                up.mean_score,
+                down.mean_score,
+            )
+        )
+    return rungs
+
+
+def markdown(game: str, title: str, rungs: Sequence[Rung], seed: int, command: str) -> str:
+    """The ladder report as Markdown."""
+    lines = [
+        f"# Bot ladder: {title}",
+        "",
+        f"Each level plays one seat against the level below in all other seats "
+        f"({rungs[0].players} players; seats rotate every game; ties share the win). "
+        f"An equal share is {rungs[0].share:.1%}. A level holds when the lower end of its "
+        "95% (Wilson) interval is above that share.",
+        "",
+        "| level | against | games | win rate | 95% interval | mean score (level / below) "
+        "| holds |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rungs:
+        lines.append(
+            f"| {r.upper} | {r.lower} | {r.games} | {r.win_rate:.1%} | "
+            f"{r.low:.1%} – {r.high:.1%} | {r.upper_score:.1f} / {r.lower_score:.1f} | "
+            f"{'yes' if r.holds else 'NO'} |"
+        )
+    lines += ["", f"Seed {seed}. Made with:", "", f"    {command}", ""]
+    return "\n".join(lines)
