@@ -1,0 +1,161 @@
+"""Schatz-Rabatz in the terminal: the renderer, replaying a record with clock ticks, and
+the live keyboard mode driven by scripted keys on a fake clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.console import Console, RenderableType
+from typer.testing import CliRunner
+
+from thievery.bots import make_bot
+from thievery.cli import app
+from thievery.cli.render import PLAIN, renderer
+from thievery.cli.render.schatz_rabatz_live import LiveGame, play_live, run
+from thievery.core import GameRecord, Rng
+
+from .helpers import SPEC, all_ready, cells, drop, finish_round, new
+
+
+def text(frame: RenderableType, width: int = 110) -> str:
+    console = Console(width=width, record=True, color_system=None)
+    console.print(frame)
+    return console.export_text()
+
+
+def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
+    assert renderer("schatz-rabatz") is not PLAIN
+    state = new(3)
+    drop(state, 0, "crown-red", 0, 0)
+    drop(state, 0, "sword-blue", 1, 5)
+    drop(state, 0, "sword-green", 1, 5)  # sticks out above the rim
+    state.advance(12_300)
+    shown = text(renderer("schatz-rabatz").table(state.view(0)))
+    assert "pool (37)" in shown and "17.7 s left" in shown
+    assert "seat 0 (you) — open" in shown and "rim" in shown
+    assert "│K · K · · S │" in shown  # the crown's cup, the sword on end
+    assert "ship 0/4 ▱▱▱▱" in shown
+    state.advance(31_000)
+    shown = text(renderer("schatz-rabatz").table(state.view(1)))
+    assert "seat 1 (you)" in shown and "waiting for ready" in shown
+    assert "above the rim: S" in shown and "Jack-board jack-1 claims" in shown
+    assert "Round 1 (jack-1)" in shown and "ship 1/4 ▰▱▱▱" in shown
+    waiting = text(renderer("schatz-rabatz").table(new(2, little_pirates=True).view(None)))
+    assert "waits for the first lid" in waiting
+
+
+def test_menu_lines_say_what_an_action_does() -> None:
+    action = renderer("schatz-rabatz").action
+    view = new().view(0)
+    assert action({"type": "close"}, view) == "Close the lid"
+    assert action({"type": "ready"}, view) == "Ready for the next round"
+    assert action({"type": "tick", "now_ms": 1500}, view) == "The clock moves to 1.5 s"
+    drop_json = {"type": "drop", "treasure": "goldbar-red", "rotation": 0, "column": 2}
+    assert action(drop_json, view) == "Pack the red gold bar at column 2"
+    drop_json = {"type": "drop", "treasure": "sword-purple", "rotation": 1, "column": 0}
+    assert action(drop_json, view) == "Pack the purple sword, turned 1 at column 0"
+
+
+def test_a_record_with_clock_ticks_replays_in_the_terminal(tmp_path: Path) -> None:
+    state = new(2, hourglass_seconds=2)
+    drop(state, 0, "circle-red", 0, 0)
+    state.advance(2_500)
+    all_ready(state)
+    finish_round(state)
+    path = tmp_path / "game.json"
+    GameRecord.of(state).save(path)
+    result = CliRunner().invoke(app, ["replay", str(path), "--no-step", "--everything"])
+    assert result.exit_code == 0, result.output
+    assert "Seat -1: The clock moves to 2.5 s" in result.output
+    assert "The hourglass ran out at 2.0 s" in result.output
+
+
+def live(players: int = 2, **options: object) -> LiveGame:
+    """A live game: the human is seat 0, a child bot plays seat 1 (and 2, 3)."""
+    state = new(players, **options)
+    bots = {s: make_bot("packer-child", SPEC.name, s, 3) for s in range(1, players)}
+    return LiveGame(state, 0, bots, Rng(1))
+
+
+def test_keys_pick_rotate_move_and_drop_where_the_ghost_shows() -> None:
+    game = live()
+    assert game.selected == "circle-red"
+    for key in ["down"] * 35:  # circles, hexagons, … down to the first crown
+        game.key(key)
+    assert game.selected == "crown-red"
+    game.key("r")
+    game.key("right")
+    game.key("d")
+    assert (game.rotation, game.column) == (1, 2)
+    for _ in range(9):
+        game.key("right")
+    assert game.column == 4  # a crown turned once is 2 wide: columns 0 to 4
+    ghost = set(game.ghost())
+    assert ghost and "░░" in text(game.render())
+    game.key("enter")
+    assert cells(game.state, 0) == ghost
+    assert game.selected == "crown-blue"  # the next one in the pool
+    game.key("up")
+    assert game.selected == "goldbar-purple"
+
+
+def test_a_drop_that_lost_the_race_is_answered_clearly() -> None:
+    game = live()
+    game.key("up")  # wrap round to the last treasure: the purple crown
+    assert game.selected == "crown-purple"
+    drop(game.state, 1, "crown-purple", 0, 0)  # seat 1 is quicker
+    game.key("enter")
+    assert game.message == "Too slow! crown-purple is gone: seat 1 took it"
+    assert game.selected == "circle-red"
+    assert "Too slow!" in text(game.render())
+    assert cells(game.state, 0) == set()
+
+
+def test_the_live_loop_counts_down_closes_and_waits_for_ready() -> None:
+    """Scripted keys on a fake clock: a drop, then nothing until the hourglass runs out,
+    ready, then the lid closed at once in round 2, and quit."""
+    game = live(2, hourglass_seconds=5)
+    now = [0.0]
+    script: list[str | None] = ["enter", *[None] * 120, "y", None, None, "c", "q"]
+    frames: list[str] = []
+
+    def keys(timeout: float) -> str | None:
+        now[0] += timeout
+        return script.pop(0) if script else "q"
+
+    def clock() -> float:
+        return now[0]
+
+    def display(frame: RenderableType) -> None:
+        frames.append(text(frame))
+
+    run(game, keys, clock, display)
+    state = game.state
+    assert any("⌛ 4." in f for f in frames) and any("waiting for ready" in f for f in frames)
+    assert state.round_no == 2 and not state.is_open[0]
+    assert state.view(0)["last_round"]["counts"][0] <= 1
+    assert any("The hourglass ran out at 5.0 s" in line for f in frames for line in f.split("\n"))
+
+
+def test_watching_bots_live_to_the_end() -> None:
+    state = new(3, hourglass_seconds=3, short_game=True)
+    bots = {s: make_bot("packer-expert", SPEC.name, s, 5) for s in range(3)}
+    game = LiveGame(state, None, bots, Rng(2))
+    now = [0.0]
+
+    def keys(timeout: float) -> str | None:
+        now[0] += timeout
+        return "y"  # a spectator's keys do nothing
+
+    last: list[RenderableType] = []
+    run(game, keys, lambda: now[0], last.append, fps=2)
+    assert state.is_over and "winner" in text(last[-1])
+
+
+def test_play_live_needs_a_terminal_and_a_player_for_every_seat() -> None:
+    state = new(2)
+    with pytest.raises(ValueError, match="neither a human nor a bot"):
+        play_live(state, 0, {})
+    with pytest.raises(ValueError, match="needs a terminal"):
+        play_live(state, 0, {1: make_bot("heuristic", SPEC.name, 1, 1)})
