@@ -133,7 +133,7 @@ def arrange(
     return state
 
 
-def act(state: ThievesDen, seat: int, kind: str, **fields: Any) -> list[Event]:
+def act(state: ThievesDen, seat: int, kind: str, /, **fields: Any) -> list[Event]:
     """Apply ``seat``'s action given by its JSON fields."""
     return state.apply(seat, {"type": kind, **fields})
 

@@ -135,6 +135,6 @@ def test_the_cards_option_loads_another_set(tmp_path: Path) -> None:
     act(state, 0, "steal", card="market-a")
     assert held(state, 0) == {"jewel": 3}
     bad = tmp_path / "bad.toml"
-    bad.write_text(broken('prestige = 7', 'prestige = "seven"'))
+    bad.write_text(broken("prestige = 7", 'prestige = "seven"'))
     with pytest.raises(InvalidOption, match=r"bad\.toml: fence 'noble-countess'.*'prestige'"):
         SPEC.new(3, 0, {"cards": str(bad)})

@@ -59,7 +59,7 @@ def test_picks_are_simultaneous_and_sealed() -> None:
     events = act(state, 1, "pick", card="shrine-a")
     assert of(events, "picked") == [{"seat": 1}]
     assert [e.audience for e in events if e.type == "you_picked"] == [1]
-    assert state.to_act == (0, 2)
+    assert list(state.to_act) == [0, 2]
     assert state.view(1)["my_pick"] == "shrine-a"
     for seat in (None, 0, 2):
         view = state.view(seat)
@@ -134,4 +134,4 @@ def test_instants_resolve_in_turn_order_with_their_decisions() -> None:
     act(state, 1, "treasure", treasure="jewel")
     assert held(state, 2) == {"potion": 1} and held(state, 1) == {"jewel": 1}
     assert state.thieves[1] == 5 and state.thieves[2] == 4
-    assert state.to_act == (0, 1, 2)  # the next picks
+    assert list(state.to_act) == [0, 1, 2]  # the next picks

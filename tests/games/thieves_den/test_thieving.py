@@ -47,7 +47,10 @@ def test_stealing_at_your_own_location_gives_no_owner_bonus() -> None:
 
 def test_no_thief_no_steal_or_fence() -> None:
     state = arrange(
-        new(3), up={1: ["market-a"]}, thieves={0: 0}, treasures={0: {"jewel": 2}},
+        new(3),
+        up={1: ["market-a"]},
+        thieves={0: 0},
+        treasures={0: {"jewel": 2}},
         fence_row=["noble-countess-a"],
     )
     kinds = {a["type"] for a in legal(state, 0)}
@@ -97,7 +100,9 @@ def test_burgle_and_recruit_can_be_repeated() -> None:
 
 def test_a_power_tile_takes_one_treasure_and_is_used_once_a_round() -> None:
     state = arrange(
-        new(3), powers=["renown", "windfall", "recruits"], treasures={0: {"tome": 1}, 1: {"tome": 1}}
+        new(3),
+        powers=["renown", "windfall", "recruits"],
+        treasures={0: {"tome": 1}, 1: {"tome": 1}},
     )
     act(state, 0, "power", tile="renown", pay="tome")
     assert state.prestige[0] == 3 and held(state, 0) == {}
@@ -116,9 +121,7 @@ def test_limited_supply_gives_what_there_is() -> None:
 
 def test_over_eight_treasures_the_owner_chooses_what_to_return() -> None:
     # The rulebook's example: Alice gets an Owner Bonus with 8 treasures already.
-    state = arrange(
-        new(3), up={1: ["potion-shop-a"]}, treasures={1: {"tome": 4, "jewel": 4}}
-    )
+    state = arrange(new(3), up={1: ["potion-shop-a"]}, treasures={1: {"tome": 4, "jewel": 4}})
     act(state, 0, "steal", card="potion-shop-a")
     assert state.to_act == (1,)  # the owner decides, though it is seat 0's turn
     assert "more than 8" in state.view(1)["decision"]
