@@ -1,0 +1,128 @@
+"""Fixtures for the server tests: an app on a fresh database, and scripted websocket players."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine
+
+from thievery.server import Limits, create_app
+from thievery.server.storage import metadata
+
+POSTGRES_ENV = "THIEVERY_TEST_POSTGRES_URL"
+FAST = Limits(rate=10_000, burst=10_000)  # scripted players send far faster than people
+
+
+def reset_postgres(url: str) -> None:
+    """Drop Thievery's tables so a test starts from an empty database."""
+    engine = create_engine(url)
+    metadata.drop_all(engine)
+    engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file always, PostgreSQL when the CI provides one."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'thievery.db'}"
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        pytest.skip(f"PostgreSQL storage tests need {POSTGRES_ENV} (set by .ci/run)")
+    reset_postgres(url)
+    return url
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A fresh SQLite file."""
+    return f"sqlite:///{tmp_path / 'thievery.db'}"
+
+
+@pytest.fixture
+def client(sqlite_url: str) -> Iterator[TestClient]:
+    """The app with bots moving at once."""
+    with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as c:
+        yield c
+
+
+def create_table(
+    client: TestClient,
+    seats: list[str],
+    options: dict[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Create a Schattendieb table; ``seats`` like ``["human", "bot:heuristic"]``."""
+    spec = [
+        {"kind": "human"} if s == "human" else {"kind": "bot", "bot": s.split(":", 1)[1]}
+        for s in seats
+    ]
+    body = {"game": "schattendieb", "seats": spec, "options": options or {"games": 1}, **extra}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+class Player:
+    """A scripted websocket client: every frame it receives is kept, as text and as JSON."""
+
+    def __init__(self, ws: Any, token: str | None) -> None:
+        self.ws = ws
+        self.texts: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        self.latest: dict[str, Any] = {}
+        self._ref = 0
+        ws.send_json({"type": "join", "token": token} if token else {"type": "join"})
+        self.read_until(lambda f: f["type"] == "welcome")
+
+    def receive(self) -> dict[str, Any]:
+        """One frame."""
+        text = self.ws.receive_text()
+        frame: dict[str, Any] = json.loads(text)
+        self.texts.append(text)
+        self.frames.append(frame)
+        if frame["type"] in ("welcome", "update"):
+            self.latest = frame
+        return frame
+
+    def read_until(self, done: Any) -> dict[str, Any]:
+        """Frames until one satisfies ``done``; that one."""
+        while True:
+            frame = self.receive()
+            if done(frame):
+                return frame
+            if frame["type"] == "error" and frame["code"] == "rate/limited":
+                raise AssertionError("rate limited: the frame that would answer was dropped")
+
+    def sync(self) -> None:
+        """Read everything the server queued for us so far (a ping's pong comes after it)."""
+        self._ref += 1
+        ref = f"sync-{self._ref}"
+        self.ws.send_json({"type": "ping", "id": ref})
+        self.read_until(lambda f: f["type"] == "pong" and f.get("id") == ref)
+
+    def send(self, frame: dict[str, Any]) -> dict[str, Any]:
+        """Send a frame with an id; the ack or error answering it."""
+        self._ref += 1
+        ref = f"r{self._ref}"
+        self.ws.send_json({**frame, "id": ref})
+        return self.read_until(lambda f: f["type"] in ("ack", "error") and f.get("id") == ref)
+
+    def act(self, action: Any, version: int | None = -1) -> dict[str, Any]:
+        """Act against our latest version (or the one given); the ack or error."""
+        if version == -1:
+            self.sync()
+        v = self.latest["version"] if version == -1 else version
+        return self.send({"type": "act", "action": action, "version": v})
+
+    def error(self, frame: Any) -> dict[str, Any]:
+        """Send raw text or JSON that should be refused; the error frame."""
+        text = frame if isinstance(frame, str) else json.dumps(frame)
+        self.ws.send_text(text)
+        return self.read_until(lambda f: f["type"] == "error")

@@ -1,0 +1,262 @@
+"""The JSON HTTP API: games, creating tables, acting with tokens, errors, records, replays."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+import thievery
+from tests.server.conftest import create_table
+from thievery.core.record import GameRecord, replay
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def state(client: TestClient, table_id: str, token: str | None = None) -> dict[str, Any]:
+    response = client.get(f"/api/tables/{table_id}/state", headers=auth(token) if token else {})
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def play_to_end(client: TestClient, table_id: str, tokens: dict[int, str]) -> None:
+    """Every human seat plays its first legal action over HTTP until the match is over."""
+    for _ in range(5000):
+        progressed = False
+        for seat, token in tokens.items():
+            s = state(client, table_id, token)
+            if s["result"] is not None:
+                return
+            if s["legal"]:
+                r = client.post(
+                    f"/api/tables/{table_id}/actions",
+                    json={"action": s["legal"][0], "version": s["version"]},
+                    headers=auth(token),
+                )
+                assert r.status_code in (200, 409), r.text  # 409: stale, a bot moved first
+                progressed = True
+        if not progressed:
+            time.sleep(0.005)
+    raise AssertionError("the game did not end")
+
+
+def test_games_lists_specs_and_bots(client: TestClient) -> None:
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    sd = games["schattendieb"]
+    assert sd["title"] == "Der Schattendieb"
+    assert (sd["min_players"], sd["max_players"]) == (3, 7)
+    assert "heuristic" in sd["bots"] and "random" in sd["bots"]
+    assert all(not o["name"] in ("hands", "pile_top") for o in sd["options"])  # secret
+
+
+def test_create_returns_a_token_per_human_seat(client: TestClient) -> None:
+    made = create_table(client, ["human", "bot:random", "human", "bot:heuristic"])
+    table = made["table"]
+    assert [s["seat"] for s in made["seats"]] == [0, 2]
+    tokens = [s["token"] for s in made["seats"]]
+    assert len(set(tokens)) == 2 and all(len(t) >= 30 for t in tokens)
+    assert made["seats"][0]["invite"].endswith(f"/table/{table['id']}#token={tokens[0]}")
+    assert made["host_token"] not in tokens
+    assert [s["kind"] for s in table["seats"]] == ["human", "bot", "human", "bot"]
+    assert "token" not in str(client.get(f"/api/tables/{table['id']}").json()["seats"])
+    listed = client.get("/api/tables").json()
+    assert table["id"] in [t["id"] for t in listed["live"]]
+
+
+def test_create_refuses_bad_setups(client: TestClient) -> None:
+    cases = [
+        ({"game": "chess", "seats": [{"kind": "human"}] * 3}, 404, "game/unknown"),
+        ({"game": "schattendieb", "seats": [{"kind": "human"}] * 2}, 400, "options/invalid"),
+        ({"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"games": 0}},
+         400, "options/invalid"),
+        ({"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"nope": 1}},
+         400, "options/invalid"),
+        ({"game": "schattendieb", "seats": [{"kind": "bot", "bot": "nobody"}] * 3},
+         400, "options/invalid"),
+        ({"game": "schattendieb", "seats": [{"kind": "alien"}] * 3}, 422, "request/invalid"),
+        ({"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "turn_seconds": 0.1},
+         400, "options/invalid"),
+    ]
+    for body, status, code in cases:
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == status, (body, response.text)
+        assert response.json()["code"] == code
+    assert client.get("/api/tables").json()["live"] == []
+
+
+def test_act_over_http_legal_illegal_malformed_stale_and_wrong_token(
+    client: TestClient,
+) -> None:
+    made = create_table(client, ["human", "human", "bot:heuristic"])
+    tid = made["table"]["id"]
+    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
+    s0 = state(client, tid, t0)
+    assert s0["seat"] == 0 and len(s0["view"]["hand"]) == 4
+    url = f"/api/tables/{tid}/actions"
+    before = client.get(f"/api/tables/{tid}").json()["actions"]
+
+    def refused(body: Any, headers: dict[str, str], status: int, code: str) -> None:
+        r = client.post(url, json=body, headers=headers)
+        assert r.status_code == status, r.text
+        assert r.json()["code"] == code
+        assert r.json()["message"]
+
+    s1 = state(client, tid, t1)
+    foreign = s1["view"]["hand"][0]  # seat 1's card, not seat 0's
+    refused({"action": {"type": "play", "card": foreign}}, auth(t0), 409, "action/illegal")
+    refused({"action": {"type": "fly"}}, auth(t0), 400, "action/malformed")
+    refused({"action": {"type": "play", "card": [1]}}, auth(t0), 400, "action/malformed")
+    refused({"action": "play"}, auth(t0), 400, "action/malformed")
+    refused({"action": s0["legal"][0], "version": s0["version"] + 3}, auth(t0), 409,
+            "action/stale")
+    refused({"action": s0["legal"][0]}, auth("not-a-token"), 403, "auth/token")
+    refused({"action": s0["legal"][0]}, {}, 403, "auth/token")
+    refused({"action": s0["legal"][0]}, auth(made["host_token"]), 403, "auth/token")
+    assert client.get(f"/api/tables/{tid}").json()["actions"] == before  # nothing changed
+
+    r = client.post(url, json={"action": s0["legal"][0], "version": s0["version"]},
+                    headers=auth(t0))
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] == s0["version"] + 1
+    assert [e["type"] for e in r.json()["events"]] == ["chose"]
+    assert r.json()["events"][0]["text"] == "You chose a card"
+    # Seat 1 learns only that seat 0 has chosen.
+    s1 = state(client, tid, t1)
+    assert s1["view"]["chosen"][0] is True
+    assert s0["legal"][0]["card"] not in str(s1)
+
+
+def test_spectator_state_has_no_hands(client: TestClient) -> None:
+    made = create_table(client, ["human", "bot:random", "bot:random"])
+    tid = made["table"]["id"]
+    spectator = state(client, tid)
+    assert spectator["seat"] is None and spectator["legal"] == []
+    assert spectator["view"]["hand"] == []
+    mine = state(client, tid, made["seats"][0]["token"])
+    assert not set(mine["view"]["hand"]) & set(str(spectator).split("'"))
+    r = client.get(f"/api/tables/{tid}/state", headers=auth("wrong"))
+    assert r.status_code == 403 and r.json()["code"] == "auth/token"
+    assert client.get("/api/tables/nope").json()["code"] == "table/unknown"
+
+
+def test_full_game_record_replay_and_play_again(client: TestClient) -> None:
+    made = create_table(client, ["human", "bot:heuristic", "human", "bot:random"])
+    tid = made["table"]["id"]
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    r = client.get(f"/api/tables/{tid}/record")
+    assert r.status_code == 409 and r.json()["code"] == "record/unfinished"
+    assert client.get(f"/api/tables/{tid}/replay").json()["code"] == "record/unfinished"
+    assert client.post(f"/api/tables/{tid}/again", headers=auth(tokens[0])).status_code == 409
+
+    play_to_end(client, tid, tokens)
+    summary = client.get(f"/api/tables/{tid}").json()
+    assert summary["over"] and summary["result"]["winners"]
+
+    r = client.get(f"/api/tables/{tid}/record?download=true")
+    assert r.status_code == 200
+    assert "attachment" in r.headers["content-disposition"]
+    record = GameRecord.from_json(r.json())
+    assert len(record.actions) == summary["actions"]
+    assert replay(record).result() == summary["result"]
+
+    everything = client.get(f"/api/tables/{tid}/replay?perspective=all").json()
+    assert everything["result"] == summary["result"]
+    assert len(everything["steps"][0]["views"]) == 4
+    seat2 = client.get(f"/api/tables/{tid}/replay?perspective=2").json()
+    assert all(s["view"]["seat"] == 2 for s in seat2["steps"])
+    assert all(a["seat"] == 2 for s in seat2["steps"] for a in s["actions"])
+    uploaded = client.post("/api/replay?perspective=spectator", json=r.json()).json()
+    assert uploaded["steps"][-1]["view"]["hand"] == []
+    bad = client.post("/api/replay", json={"game": "schattendieb"})
+    assert bad.status_code == 400 and bad.json()["code"] == "record/invalid"
+    assert client.get(f"/api/tables/{tid}/replay?perspective=9").status_code == 400
+
+    listed = client.get("/api/tables").json()
+    assert tid in [t["id"] for t in listed["finished"]]
+
+    r = client.post(f"/api/tables/{tid}/again", headers=auth("wrong"))
+    assert r.status_code == 403
+    again = client.post(f"/api/tables/{tid}/again", headers=auth(tokens[2])).json()
+    same = client.post(f"/api/tables/{tid}/again", headers=auth(tokens[0])).json()
+    assert again["id"] == same["id"] != tid
+    assert again["prev_id"] == tid
+    assert [s["kind"] for s in again["seats"]] == ["human", "bot", "human", "bot"]
+    # Everyone keeps their token at the new table.
+    assert state(client, again["id"], tokens[2])["seat"] == 2
+    assert client.get(f"/api/tables/{tid}").json()["next_id"] == again["id"]
+
+
+def test_hand_a_seat_to_a_bot_and_take_it_back(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid = made["table"]["id"]
+    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
+    url = f"/api/tables/{tid}/seats/1/bot"
+    assert client.post(url, json={"bot": "random"}, headers=auth(t0)).status_code == 403
+    r = client.post(url, json={"bot": "nobody"}, headers=auth(t1))
+    assert r.status_code == 400 and r.json()["code"] == "options/invalid"
+    r = client.post(f"/api/tables/{tid}/seats/2/bot", json={"bot": "random"},
+                    headers=auth(made["host_token"]))
+    assert r.json()["code"] == "seat/not_human"
+    # The host hands seat 1 (whose player left) to a bot; the bot plays it.
+    r = client.post(url, json={"bot": "heuristic"}, headers=auth(made["host_token"]))
+    assert r.status_code == 200 and r.json()["seats"][1]["bot"] == "heuristic"
+    s0 = state(client, tid, t0)
+    client.post(f"/api/tables/{tid}/actions", json={"action": s0["legal"][0]}, headers=auth(t0))
+    deadline = time.time() + 10
+    while state(client, tid, t1)["view"]["round"] < 2 and time.time() < deadline:
+        s0 = state(client, tid, t0)
+        if s0["legal"]:
+            client.post(f"/api/tables/{tid}/actions", json={"action": s0["legal"][0]},
+                        headers=auth(t0))
+        time.sleep(0.01)
+    assert state(client, tid, t1)["view"]["round"] >= 2
+    # While the bot plays it, the seat's own token cannot act; taking it back allows it.
+    s1 = state(client, tid, t1)
+    r = client.post(url, json={"bot": None}, headers=auth(t1))
+    assert r.status_code == 200 and r.json()["seats"][1]["bot"] is None
+    assert s1["seat"] == 1
+
+
+def test_bot_seat_refuses_its_human(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid = made["table"]["id"]
+    t1 = made["seats"][1]["token"]
+    client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "random"}, headers=auth(t1))
+    # The bot moves at once; a human action for the botted seat is refused either way.
+    r = client.post(f"/api/tables/{tid}/actions", json={"action": {"type": "done"}},
+                    headers=auth(t1))
+    assert r.status_code == 409 and r.json()["code"] in ("seat/bot", "action/illegal")
+
+
+def test_turn_timer_lets_a_bot_move_for_a_slow_human(sqlite_url: str) -> None:
+    from thievery.server import create_app
+
+    with TestClient(create_app(sqlite_url, bot_delay=0)) as client:
+        made = create_table(client, ["human", "bot:random", "bot:random"], turn_seconds=1)
+        tid = made["table"]["id"]
+        token = made["seats"][0]["token"]
+        time.sleep(0.3)
+        assert state(client, tid, token)["view"]["round"] == 1
+        deadline = time.time() + 10
+        while state(client, tid, token)["view"]["round"] == 1 and time.time() < deadline:
+            time.sleep(0.05)
+        view = state(client, tid, token)["view"]
+        assert view["round"] >= 2 or view["phase"] != "play"
+
+
+def test_pages_docs_and_static_files(client: TestClient) -> None:
+    for path in ("/", "/table/abc", "/replay", "/replay/abc"):
+        r = client.get(path)
+        assert r.status_code == 200 and "<!doctype html>" in r.text.lower()
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+    for path in ("/static/js/table.js", "/static/games/schattendieb.js",
+                 "/static/games/generic.js", "/static/css/thievery.css"):
+        assert client.get(path).status_code == 200, path
+    assert client.get("/docs").status_code == 200
+    schema = client.get("/openapi.json").json()
+    assert "/api/tables/{table_id}/actions" in schema["paths"]
+    assert schema["info"]["version"] == thievery.__version__

@@ -1,0 +1,143 @@
+"""Storage on SQLite and PostgreSQL: the append-only log, the writer, restoring tables."""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.exc import IntegrityError
+
+from tests.server.conftest import FAST, Player, create_table
+from thievery.server import create_app
+from thievery.server.storage import (
+    DEFAULT_URL,
+    ENV_URL,
+    ActionRow,
+    Storage,
+    TableRecord,
+    Writer,
+    database_url,
+)
+
+
+def record(table_id: str = "t1") -> TableRecord:
+    return TableRecord(
+        id=table_id, game="schattendieb", game_version=1, players=3, seed=2**52 + 7,
+        options={"games": 1, "all_close_rule": "revealed", "hands": None},
+        seats=[{"kind": "human", "name": "Ann", "bot": None, "token_hash": "ab"}] * 3,
+        host_hash="cd", turn_seconds=30.0, timeout_bot="heuristic", created_at=1234.5,
+    )
+
+
+def test_database_url_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_URL, raising=False)
+    assert database_url(None) == DEFAULT_URL == "sqlite:///thievery.db"
+    monkeypatch.setenv(ENV_URL, "postgresql+psycopg://x@y/z")
+    assert database_url(None) == "postgresql+psycopg://x@y/z"
+    assert database_url("sqlite:///a.db") == "sqlite:///a.db"
+
+
+def test_tables_and_append_only_log(db_url: str) -> None:
+    storage = Storage(db_url)
+    try:
+        storage.run(partial(Storage.insert_table, record=record()))
+        rows = [ActionRow(n, n % 3, {"type": "play", "card": f"ring-{n + 1}a"}, 1.5, "human")
+                for n in range(3)]
+        for row in rows:
+            storage.run(partial(Storage.append_action, table_id="t1", row=row))
+        with pytest.raises(IntegrityError):  # the same action number twice: refused
+            storage.run(partial(Storage.append_action, table_id="t1", row=rows[1]))
+        with pytest.raises(IntegrityError):  # an action for no table
+            storage.run(partial(Storage.append_action, table_id="nope", row=rows[0]))
+        assert storage.actions("t1") == rows
+        loaded = storage.table("t1")
+        assert loaded == record()
+        assert [t.id for t in storage.unfinished()] == ["t1"]
+        assert storage.table("nope") is None
+        storage.run(partial(Storage.finish_table, table_id="t1", result={"scores": [1, 2, 3],
+                                                                          "winners": [2]},
+                            actions=3))
+        assert storage.unfinished() == []
+        done = storage.finished()
+        assert [(t.id, t.actions, t.result) for t in done] == [
+            ("t1", 3, {"scores": [1, 2, 3], "winners": [2]})]
+    finally:
+        storage.close()
+
+
+def test_writer_batches_and_isolates_a_failing_write(db_url: str) -> None:
+    storage = Storage(db_url)
+    writer = Writer(storage)
+
+    async def go() -> list[Any]:
+        await writer.submit(partial(Storage.insert_table, record=record("w")))
+        ops = [
+            writer.submit(partial(Storage.append_action, table_id="w",
+                                  row=ActionRow(n, 0, {"type": "done"}, 0.0, "bot")))
+            for n in (0, 1, 1, 2)  # the second 1 fails; the others are stored
+        ]
+        return await asyncio.gather(*ops, return_exceptions=True)
+
+    try:
+        results = asyncio.run(go())
+        assert [isinstance(r, IntegrityError) for r in results] == [False, False, True, False]
+        assert [a.n for a in storage.actions("w")] == [0, 1, 2]
+    finally:
+        writer.close()
+        storage.close()
+
+
+def test_restart_restores_every_unfinished_table(db_url: str) -> None:
+    """Play part of a game, stop the server, start another on the same database."""
+    with TestClient(create_app(db_url, bot_delay=0, limits=FAST)) as client:
+        made = create_table(client, ["human", "human", "human"], {"games": 2})
+        tid = made["table"]["id"]
+        tokens = [s["token"] for s in made["seats"]]
+        finished = create_table(client, ["bot:random"] * 3, {"games": 1})["table"]["id"]
+        endless = create_table(client, ["bot:random"] * 3, {"games": 99})["table"]["id"]
+        with client.websocket_connect(f"/api/tables/{tid}/ws") as w0, \
+                client.websocket_connect(f"/api/tables/{tid}/ws") as w1, \
+                client.websocket_connect(f"/api/tables/{tid}/ws") as w2:
+            players = [Player(w0, tokens[0]), Player(w1, tokens[1]), Player(w2, tokens[2])]
+            for _ in range(6):
+                for p in players:
+                    p.sync()
+                    if p.latest["legal"]:
+                        p.act(p.latest["legal"][-1])
+            for p in players:
+                p.sync()
+        before = [client.get(f"/api/tables/{tid}/state", headers={
+            "Authorization": f"Bearer {t}"}).json() for t in tokens]
+        summary = client.get(f"/api/tables/{tid}").json()
+        assert summary["actions"] > 6
+        for _ in range(200):
+            if client.get(f"/api/tables/{finished}").json()["over"]:
+                break
+            asyncio.run(asyncio.sleep(0.02))
+
+    with TestClient(create_app(db_url, bot_delay=0, limits=FAST)) as client:
+        live = [t["id"] for t in client.get("/api/tables").json()["live"]]
+        assert sorted(live) == sorted([tid, endless])
+        # The bots of a restored table play on.
+        moved = client.get(f"/api/tables/{endless}").json()["actions"]
+        for _ in range(200):
+            if client.get(f"/api/tables/{endless}").json()["actions"] > moved:
+                break
+            asyncio.run(asyncio.sleep(0.01))
+        assert client.get(f"/api/tables/{endless}").json()["actions"] > moved
+        after = [client.get(f"/api/tables/{tid}/state", headers={
+            "Authorization": f"Bearer {t}"}).json() for t in tokens]
+        for b, a in zip(before, after, strict=True):
+            assert (a["version"], a["view"], a["legal"]) == (b["version"], b["view"], b["legal"])
+            assert a["log"] == b["log"]
+        assert client.get(f"/api/tables/{tid}").json()["actions"] == summary["actions"]
+        # The finished table is still there, loaded on demand.
+        assert client.get(f"/api/tables/{finished}").json()["over"] is True
+        # And the game goes on.
+        with client.websocket_connect(f"/api/tables/{tid}/ws") as w0:
+            p = Player(w0, tokens[0])
+            if p.latest["legal"]:
+                assert p.act(p.latest["legal"][0])["type"] == "ack"

@@ -1,0 +1,236 @@
+"""Live play over websockets: joining, acting, error frames, and what each connection sees."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.server.conftest import Player, create_table
+from thievery.core.record import GameRecord
+from thievery.games.schattendieb.cards import CARD_ID, CARD_INDEX
+from thievery.server import Limits, create_app
+from thievery.server.storage import ActionRow
+from thievery.server.tables import LiveTable
+
+
+def ws_url(table_id: str) -> str:
+    return f"/api/tables/{table_id}/ws"
+
+
+def test_join_as_seat_or_spectator_and_act(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "bot:heuristic"])
+    tid = made["table"]["id"]
+    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
+    with client.websocket_connect(ws_url(tid)) as w0, client.websocket_connect(
+        ws_url(tid)
+    ) as w1, client.websocket_connect(ws_url(tid)) as ws:
+        p0, p1, spectator = Player(w0, t0), Player(w1, t1), Player(ws, None)
+        assert p0.latest["seat"] == 0 and len(p0.latest["view"]["hand"]) == 4
+        assert p1.latest["seat"] == 1
+        assert spectator.latest["seat"] is None and spectator.latest["legal"] == []
+        assert p0.latest["summary"]["seats"][2]["bot"] == "heuristic"
+        card = p0.latest["legal"][0]["card"]
+        ack = p0.act(p0.latest["legal"][0])
+        assert ack["type"] == "ack" and ack["version"] == p0.latest["version"]
+        mine = [f for f in p0.frames if f["type"] == "update"][-1]
+        assert mine["view"]["my_choice"] == card and mine["legal"] == []
+        assert mine["events"][0]["text"] == "You chose a card"
+        p1.sync()
+        spectator.sync()
+        for other in (p1, spectator):
+            assert other.latest["view"]["chosen"][0] is True
+            assert card not in "".join(other.texts)
+            assert any(e.get("text") == "Seat 0 chose a card" for f in other.frames
+                       for e in f.get("events", []))
+        # A spectator cannot act.
+        assert spectator.act({"type": "done"}, None)["code"] == "seat/spectator"
+
+
+def test_bad_frames_get_error_frames_and_change_nothing(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid = made["table"]["id"]
+    t0 = made["seats"][0]["token"]
+    with client.websocket_connect(ws_url(tid)) as w0:
+        with client.websocket_connect(ws_url(tid)) as anon:
+            anon.send_json({"type": "act", "action": {"type": "done"}})
+            assert anon.receive_json()["code"] == "join/first"
+            anon.send_json({"type": "join", "token": "guess"})
+            assert anon.receive_json()["code"] == "auth/token"
+            anon.send_json({"type": "join", "token": 12})
+            assert anon.receive_json()["code"] == "auth/token"
+            anon.send_json({"type": "act", "action": {"type": "done"}})
+            assert anon.receive_json()["code"] == "join/first"  # a wrong token acts for nobody
+        p = Player(w0, t0)
+        version = p.latest["version"]
+        hand = p.latest["view"]["hand"]
+        codes = {
+            "frame/malformed": ["{not json", "[1, 2]", "null", "[" * 2000 + "]" * 2000],
+            "frame/too_large": [json.dumps({"type": "ping", "pad": "x" * 5000})],
+            "frame/unknown": [{"type": "dance"}, {"no": "type"}],
+            "action/malformed": [
+                {"type": "act", "action": {"type": "fly"}, "version": version},
+                {"type": "act", "action": "play", "version": version},
+                {"type": "act", "action": {"type": "play", "card": {"x": 1}}, "version": version},
+                {"type": "act", "action": {"type": "play", "card": "ring-6b", "x": 1}},
+                {"type": "act", "version": version},
+            ],
+            "action/illegal": [
+                {"type": "act", "action": {"type": "steal", "card": hand[0]}, "version": version},
+                {"type": "act", "action": {"type": "play", "card": next(
+                    c for c in CARD_INDEX if c not in hand)}, "version": version},
+            ],
+            "action/stale": [
+                {"type": "act", "action": {"type": "play", "card": hand[0]}, "version": version - 1},
+                {"type": "act", "action": {"type": "play", "card": hand[0]}, "version": 10**6},
+            ],
+        }
+        for code, frames in codes.items():
+            for frame in frames:
+                error = p.error(frame)
+                assert error["code"] == code, (frame, error)
+                assert error["message"]
+        p.ws.send_bytes(b"\x00\x01")
+        assert p.read_until(lambda f: f["type"] == "error")["code"] == "frame/malformed"
+        # The connection, the table and the game are intact: the same seat still acts.
+        p.sync()
+        assert p.latest["version"] == version
+        assert p.latest["view"]["hand"] == hand
+        assert p.act({"type": "play", "card": hand[0]})["type"] == "ack"
+
+
+def test_rate_limit_per_connection(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=Limits(rate=20, burst=40))
+    with TestClient(app) as client:
+        made = create_table(client, ["human", "bot:random", "bot:random"])
+        with client.websocket_connect(ws_url(made["table"]["id"])) as w:
+            w.send_json({"type": "join", "token": made["seats"][0]["token"]})
+            assert w.receive_json()["type"] == "welcome"
+            for i in range(60):
+                w.send_json({"type": "ping", "id": i})
+            answers = []
+            while len(answers) < 60:
+                frame = w.receive_json()
+                if frame["type"] in ("pong", "error"):
+                    answers.append(frame)
+            limited = [a for a in answers if a["type"] == "error"]
+            assert limited and all(a["code"] == "rate/limited" for a in limited)
+            assert sum(a["type"] == "pong" for a in answers) >= 30
+            time.sleep(0.3)  # the bucket refills: the connection is still there
+            w.send_json({"type": "ping", "id": "after"})
+            while (frame := w.receive_json())["type"] != "pong":
+                pass
+            assert frame["id"] == "after"
+
+
+def test_unknown_table_socket(client: TestClient) -> None:
+    with client.websocket_connect(ws_url("nope")) as w:
+        assert w.receive_json()["code"] == "table/unknown"
+
+
+def test_reconnect_resumes_the_seat(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "human"])
+    tid = made["table"]["id"]
+    token = made["seats"][0]["token"]
+    with client.websocket_connect(ws_url(tid)) as w:
+        p = Player(w, token)
+        assert p.act(p.latest["legal"][0])["type"] == "ack"
+        p.sync()
+        before = p.latest
+    assert client.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] == 0
+    with client.websocket_connect(ws_url(tid)) as w:
+        again = Player(w, token)
+        assert again.latest["view"] == before["view"]
+        assert again.latest["version"] == before["version"]
+        assert again.latest["view"]["my_choice"] is not None
+        assert [e["text"] for e in again.latest["log"]] == ["You chose a card"]
+
+
+def hidden_from(table: LiveTable, audience: int | None) -> set[str]:
+    """Every card id the audience may not know now: other hands, sealed cards, the pile."""
+    places = table.state.locations()
+    hidden: set[str] = set()
+    for name, cards in places.items():
+        seat_places = ("hand", "choice", "adds")
+        if name in ("pile", "burned") or any(
+            name == f"{p}{s}" for p in seat_places for s in range(table.state.players)
+            if s != audience
+        ):
+            hidden.update(CARD_ID[c] for c in cards)
+    return hidden
+
+
+def strings(value: Any) -> set[str]:
+    """Every string inside a JSON value (keys too)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings(k) | strings(v) for k, v in value.items())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(strings(v) for v in value)) if value else set()
+    return set()
+
+
+def test_two_seats_never_see_each_others_hands(client: TestClient) -> None:
+    """A whole game over websockets; every frame is checked afterwards.
+
+    The record is replayed the way the server counts versions: each frame a connection got
+    with version v must name no card hidden from it at any moment its version was v. (One
+    game: within a game no card goes from a hand to the open and back into a hand.)
+    """
+    made = create_table(client, ["human", "human", "bot:heuristic"], {"games": 1}, seed=11)
+    tid = made["table"]["id"]
+    rng = random.Random(5)
+    with client.websocket_connect(ws_url(tid)) as w0, client.websocket_connect(
+        ws_url(tid)
+    ) as w1, client.websocket_connect(ws_url(tid)) as ws:
+        players = [Player(w0, made["seats"][0]["token"]), Player(w1, made["seats"][1]["token"])]
+        spectator = Player(ws, None)
+        for _ in range(3000):
+            for p in players:
+                p.sync()
+            if players[0].latest["result"] is not None:
+                break
+            movers = [p for p in players if p.latest["legal"]]
+            if not movers:
+                time.sleep(0.002)  # the bot is thinking
+                continue
+            for p in movers:
+                reply = p.act(rng.choice(p.latest["legal"]))
+                assert reply["type"] == "ack" or reply["code"] == "action/stale", reply
+        spectator.sync()
+        assert players[0].latest["result"] is not None
+    record = GameRecord.from_json(client.get(f"/api/tables/{tid}/record").json())
+
+    # Replay, noting for every audience which cards were hidden at each of its versions.
+    seats = [{"kind": "human", "name": f"S{i}"} for i in range(3)]
+    fake_record: Any = type("Stored", (), {"id": tid, "seats": seats})()
+    spec_table = LiveTable(None, fake_record, record.start())  # type: ignore[arg-type]
+    hidden: dict[Any, dict[int, set[str]]] = {a: {} for a in (0, 1, None)}
+
+    def note() -> None:
+        for a in hidden:
+            hidden[a].setdefault(spec_table.seq[a], set()).update(hidden_from(spec_table, a))
+
+    note()
+    for n, (seat, action) in enumerate(record.actions):
+        spec_table.replay_row(ActionRow(n, seat, action, 0.0, "human"))
+        note()
+
+    checked = 0
+    for audience, player in ((0, players[0]), (1, players[1]), (None, spectator)):
+        for frame in player.frames:
+            if frame["type"] not in ("welcome", "update"):
+                assert not strings(frame) & set(CARD_INDEX), frame
+                continue
+            events = frame.get("events", []) + frame.get("log", [])
+            assert all(e["audience"] in (None, audience) for e in events)
+            leaked = strings(frame) & hidden[audience][frame["version"]]
+            assert not leaked, (audience, frame["type"], frame["version"], leaked)
+            checked += 1
+    assert checked > 15
+    # And each seat did see its own hand in its frames.
+    assert set(players[0].frames[0]["view"]["hand"]) <= strings(players[0].frames[0])
