@@ -227,6 +227,11 @@ def table(view: JSON) -> RenderableType:
     return Panel(Group(*parts), title=f"Thieves Den — {head}")
 
 
+def _bonus(cs: CardSet, c: int) -> str:
+    text = cs.loc_bonus_text[c]
+    return text.removeprefix("Take ").replace(", then take ", " and ")
+
+
 def _owner(view: JSON, card: str) -> int | None:
     for s, x in enumerate(view["seats"]):
         if any(y["card"] == card for y in x["locations"]):
@@ -248,9 +253,9 @@ def action(action: JSON, view: JSON) -> str:
         where = "neutral " if owner is None else ("your " if owner == me else f"seat {owner}'s ")
         bonus = ""
         if owner is not None and owner != me and cs.loc_bonus[c]:
-            bonus = f" (seat {owner} gets {cs.loc_bonus_text[c]})"
+            bonus = f" (seat {owner} gets {_bonus(cs, c)})"
         if top and top[0] == "action" and top[3] & 2:
-            bonus = f" (you get the Owner Bonus: {cs.loc_bonus_text[c]})"
+            bonus = f" (you get the Owner Bonus: {_bonus(cs, c)})"
         return f"Steal at {where}{cs.loc_name[c]}: {cs.loc_text[c]}{bonus}"
     if kind == "fence":
         return "Sell to " + describe_fence(cs, action["card"])

@@ -1,0 +1,90 @@
+"""Thieves Den's bots (seeded, view-only, the heuristic clearly better) and the terminal."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from thievery.bots import bot_names, make_bot
+from thievery.cli.render import renderer
+from thievery.core import Rng
+from thievery.sim import simulate, standings
+
+from .helpers import SPEC, arrange, new
+
+
+def test_bots_are_registered() -> None:
+    assert {"heuristic", "random"} <= set(bot_names("thieves-den"))
+
+
+def test_the_heuristic_decides_from_the_view_alone() -> None:
+    rng = Rng(4)
+    state = SPEC.new(4, seed=4)
+    for _ in range(150):
+        if not state.to_act:
+            break
+        seat = state.to_act[0]
+        view = state.view(seat)
+        other = SPEC.determinize(view, rng)  # everything hidden re-sampled
+        a = make_bot("heuristic", "thieves-den", seat, 9).act(view, state.legal_actions(seat))
+        b = make_bot("heuristic", "thieves-den", seat, 9).act(
+            other.view(seat), other.legal_actions(seat)
+        )
+        assert a == b
+        state.apply(seat, a)
+
+
+def test_the_heuristic_beats_random_clearly() -> None:
+    outcomes = list(simulate("thieves-den", ["heuristic", "random", "random"], games=45, seed=3))
+    table = {s.bot: s for s in standings(outcomes)}
+    assert table["heuristic"].low > 1 / 3
+    assert table["heuristic"].mean_score > 2 * table["random"].mean_score
+
+
+def test_the_heuristic_sells_to_a_fence_it_can_afford() -> None:
+    state = arrange(
+        new(3), fence_row=["noble-countess-a"], treasures={0: {"jewel": 2}}, up={1: ["tavern-a"]}
+    )
+    bot = make_bot("heuristic", "thieves-den", 0, 1)
+    choice = bot.act(state.view(0), state.legal_actions(0))
+    assert choice.to_json() == {"type": "fence", "card": "noble-countess-a"}
+
+
+def render(view: dict[str, object]) -> str:
+    console = Console(record=True, width=160)
+    console.print(renderer("thieves-den").table(view))
+    return console.export_text()
+
+
+def test_the_terminal_shows_the_board_your_scheme_and_hand() -> None:
+    state = new(3)
+    text = render(state.view(0))
+    assert "Thieves Den" in text and "UNOFFICIAL" in text and "Fences" in text
+    assert "Scheme:" in text and "Hand:" in text and "Witch" in text
+    assert "Scheme:" not in render(state.view(None))
+
+
+def test_every_menu_line_says_what_the_action_does() -> None:
+    rng = Rng(2)
+    state = SPEC.new(3, seed=2)
+    menu = renderer("thieves-den").action
+    seen: set[str] = set()
+    while state.to_act:
+        seat = rng.choice(state.to_act)
+        view = state.view(seat)
+        legal = state.legal_actions(seat)
+        for action in legal:
+            line = menu(action.to_json(), view)
+            assert line and not line.startswith("{")
+            seen.add(action.type)
+        if rng.below(10) == 0:
+            render(view)
+        non_pass = [a for a in legal if a.type != "pass"]
+        state.apply(seat, rng.choice(non_pass if non_pass and rng.below(8) else legal))
+    assert {"pick", "steal", "witch", "burgle", "recruit", "pass", "power"} <= seen
+    assert "Game over" in render(state.view(0))
+
+
+def test_menu_lines_for_a_steal_name_the_owner_and_the_bonus() -> None:
+    state = arrange(new(3), up={1: ["market-a"]})
+    line = renderer("thieves-den").action({"type": "steal", "card": "market-a"}, state.view(0))
+    assert line == "Steal at seat 1's Market: Take 2 Jewels (seat 1 gets 2 Thieves)"
