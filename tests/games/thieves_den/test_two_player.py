@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from thievery.games.thieves_den.rules import THIEVE
+from thievery.core import Event
+from thievery.games.thieves_den.rules import THIEVE, ThievesDen
 
 from .helpers import act, arrange, held, new, of, pass_all
 
@@ -12,11 +13,11 @@ HANDS2 = [
 ]
 
 
-def scout(state: object, picks: list[list[str]]) -> list[object]:
-    events: list[object] = []
+def scout(state: ThievesDen, picks: list[list[str]]) -> list[Event]:
+    events: list[Event] = []
     for k in range(3):
         for seat in (0, 1):
-            events += act(state, seat, "pick", card=picks[seat][k])  # type: ignore[arg-type]
+            events += act(state, seat, "pick", card=picks[seat][k])
     return events
 
 
@@ -37,7 +38,7 @@ def test_the_unchosen_cards_become_neutral_locations() -> None:
         state, [["market-a", "shrine-a", "crypt-a"], ["library-a", "tavern-a", "guild-a"]]
     )
     assert state.phase == THIEVE
-    assert of(events, "neutral") == [{"cards": ["abbey-a", "bank-a"]}]  # type: ignore[arg-type]
+    assert of(events, "neutral") == [{"cards": ["abbey-a", "bank-a"]}]
     view = state.view(0)
     assert view["neutral"] == [
         {"card": "abbey-a", "thieves": 0},
