@@ -53,7 +53,7 @@ class ISMCTSBot:
         *,
         iterations: int | None = 1000,
         seconds: float | None = None,
-        rollout_depth: int = 24,
+        rollout_depth: int = 16,
         exploration: float = 0.7,
         name: str = "ismcts",
     ) -> None:

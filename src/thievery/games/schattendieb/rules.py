@@ -337,9 +337,12 @@ class Schattendieb(State):
                     thieves.append((s, c))
         if tied:
             events.append(Event("tie", {"cards": [CARD_ID[c] for c in tied]}))
-        thieves.sort(key=lambda t: (t[1] != SHADOW, t[0]))
-        self.steal_queue = thieves
-        self._run_thieves(events)
+        if thieves:
+            thieves.sort(key=lambda t: (t[1] != SHADOW, t[0]))
+            self.steal_queue = thieves
+            self._run_thieves(events)
+        else:
+            self._begin_add(events)
 
     def _steal_candidates(self) -> list[int]:
         kind = KIND[self.steal_queue[0][1]]
@@ -414,9 +417,10 @@ class Schattendieb(State):
         added = {s: [CARD_ID[c] for c in a] for s, a in enumerate(self.adds) if a}
         if added:
             events.append(Event("add", {"cards": added}))
-        for s in range(n):
-            self.front[s].extend(self.adds[s])
-            self.adds[s] = []
+        if added:
+            for s in added:
+                self.front[s].extend(self.adds[s])
+                self.adds[s] = []
         self._to_act = ()
         open_seats = [s for s in range(n) if self.closed[s] < 0]
         # The round in brief, kept as ints (views turn it into ids): round, revealed,

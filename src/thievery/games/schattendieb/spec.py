@@ -127,12 +127,16 @@ class SchattendiebSpec(GameSpec):
                     return ADDS[c]
             return DONE
         safe = state.safes[seat]
-        worth = 12 + 28 * min(1.0, len(state.pile) / 80) if state.closed.count(-1) > 2 else 1
-        if sum(VALUE[x] for x in safe) >= worth:
-            for c in hand:
-                if CATEGORY[c] == CLOSE and 1 <= len(safe) <= VALUE[c]:
+        size = len(safe)
+        for c in hand:
+            if CATEGORY[c] == CLOSE and 1 <= size <= VALUE[c]:
+                open_seats = state.closed.count(-1)
+                worth = 12 + 28 * min(1.0, len(state.pile) / 80) if open_seats > 2 else 1
+                if sum(VALUE[x] for x in safe) >= worth:
                     return PLAYS[c]
-        a, b = rng.choice(hand), rng.choice(hand)
+                break
+        k = len(hand)
+        a, b = hand[rng.below(k)], hand[rng.below(k)]
         return PLAYS[a if _rollout_value(a) >= _rollout_value(b) else b]
 
     def rollout_horizon(self, state: State) -> Any:
