@@ -7,7 +7,7 @@ down, so where it rests depends only on the chest's skyline (the height of each 
 
 >>> resting_row([0, 2, 0], ORIENTATIONS[SHAPE_INDEX["pearls"]][0], 0)
 2
->>> resting_row([0, 2, 0], ORIENTATIONS[SHAPE_INDEX["goblet"]][0], 0)
+>>> resting_row([2, 0, 2], ORIENTATIONS[SHAPE_INDEX["goblet"]][0], 0)
 1
 """
 
@@ -125,23 +125,50 @@ def skyline(width: int, cells: Iterable[Cell]) -> list[int]:
     return heights
 
 
-def placements(heights: Sequence[int], depth: int) -> list[list[tuple[int, int]]]:
-    """Per shape, every distinct (rotation, column) whose drop rests with a cell inside.
+# The highest a shape's column starts above the shape's bottom (an overhang's height).
+MAX_BOTTOM = max(b for os in ORIENTATIONS for o in os for b in o.bottoms)
 
-    A treasure whose lowest cell would rest at or above the rim would lie wholly on top
-    of the chest: that drop is not allowed (it could not stay there).
-    """
-    width = len(heights)
+
+def room_masks(heights: Sequence[int], depth: int) -> tuple[int, ...]:
+    """Bit ``c`` of mask ``k`` is set if column ``c`` is lower than ``depth + k``: a shape
+    column starting ``k`` above the shape's bottom can come down there with the shape's
+    bottom still inside the chest. Legality depends only on these masks."""
+    return tuple(
+        sum(1 << c for c, h in enumerate(heights) if h < depth + k) for k in range(MAX_BOTTOM + 1)
+    )
+
+
+def placements_of_masks(width: int, masks: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """Per shape, every distinct (rotation, column) whose drop rests with a cell inside,
+    from a chest's :func:`room_masks`."""
     out: list[list[tuple[int, int]]] = []
     for shape, rotations in enumerate(DISTINCT):
         legal: list[tuple[int, int]] = []
         for r in rotations:
             o = ORIENTATIONS[shape][r]
-            bottoms = o.bottoms
-            w = o.width
-            for c in range(width - w + 1):
-                row = max(heights[c + i] - bottoms[i] for i in range(w))
-                if row < depth:
+            columns = width - o.width + 1
+            if columns <= 0:
+                continue
+            fits = (1 << columns) - 1
+            for i, b in enumerate(o.bottoms):
+                fits &= masks[b] >> i
+            c = 0
+            while fits:
+                if fits & 1:
                     legal.append((r, c))
+                fits >>= 1
+                c += 1
         out.append(legal)
     return out
+
+
+def placements(heights: Sequence[int], depth: int) -> list[list[tuple[int, int]]]:
+    """Per shape, every distinct (rotation, column) whose drop rests with a cell inside.
+
+    A treasure whose lowest cell would rest at or above the rim would lie wholly on top
+    of the chest: that drop is not allowed (it could not stay there).
+
+    >>> placements([5, 0, 5], 5)[SHAPE_INDEX["circle"]]
+    [(0, 1)]
+    """
+    return placements_of_masks(len(heights), room_masks(heights, depth))

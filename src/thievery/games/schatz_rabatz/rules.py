@@ -41,8 +41,9 @@ from thievery.games.schatz_rabatz.pieces import (
     TREASURE_ID,
     TREASURE_INDEX,
     cells_at,
-    placements,
+    placements_of_masks,
     resting_row,
+    room_masks,
     settle,
     skyline,
 )
@@ -94,20 +95,25 @@ DROPS: tuple[tuple[Drop, ...], ...] = tuple(
 CLOSE = Close()
 READY = Ready()
 
-# Legal placements per skyline, shared by every state (a skyline recurs very often).
-_PLACEMENTS: dict[tuple[int, tuple[int, ...]], list[list[int]]] = {}
+# The legal drops of every treasure per chest shape, shared by every state: legality
+# depends only on a chest's width and room masks, which recur very often.
+_DROP_TABLES: dict[tuple[int, ...], list[list[Action]]] = {}
 
 
-def _drop_slots(depth: int, heights: list[int]) -> list[list[int]]:
-    """Per shape, the DROPS slots (``rotation * MAX_WIDTH + column``) legal on a skyline."""
-    key = (depth, tuple(heights))
-    slots = _PLACEMENTS.get(key)
-    if slots is None:
-        if len(_PLACEMENTS) > 200_000:
-            _PLACEMENTS.clear()
-        slots = [[r * MAX_WIDTH + c for r, c in p] for p in placements(heights, depth)]
-        _PLACEMENTS[key] = slots
-    return slots
+def _drop_table(depth: int, heights: list[int]) -> list[list[Action]]:
+    """Per treasure, its legal drops (interned values) into a chest with this skyline."""
+    masks = room_masks(heights, depth)
+    key = (len(heights), *masks)
+    table = _DROP_TABLES.get(key)
+    if table is None:
+        if len(_DROP_TABLES) > 50_000:
+            _DROP_TABLES.clear()
+        slots = [
+            [r * MAX_WIDTH + c for r, c in p] for p in placements_of_masks(len(heights), masks)
+        ]
+        table = [[DROPS[t][i] for i in slots[SHAPE_OF[t]]] for t in range(N_TREASURES)]
+        _DROP_TABLES[key] = table
+    return table
 
 
 class SchatzRabatz(State):
@@ -345,13 +351,12 @@ class SchatzRabatz(State):
             return []
         if self.phase == SCORED:
             return [READY]
-        slots = _drop_slots(self.depth, self.heights[seat])
+        table = _drop_table(self.depth, self.heights[seat])
         acts: list[Action] = []
         in_pool = self.in_pool
         for t in range(N_TREASURES):
             if in_pool[t]:
-                drops = DROPS[t]
-                acts.extend([drops[i] for i in slots[SHAPE_OF[t]]])
+                acts += table[t]
         acts.append(CLOSE)
         return acts
 

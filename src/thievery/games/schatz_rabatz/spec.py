@@ -196,7 +196,8 @@ class SchatzRabatzSpec(GameSpec):
             parts = ", ".join(f"{who(s)} takes {p}" for s, p in enumerate(d["parts"]) if p)
             return f"Round {d['round']} counted — {counts}. " + (parts or "No ship parts left")
         if t == "ready":
-            return f"{who(d['seat']).capitalize()} is ready"
+            verb = "are" if d["seat"] == seat else "is"
+            return f"{who(d['seat']).capitalize()} {verb} ready"
         if t == "game_over":
             winners = " and ".join(who(s) for s in d["winners"])
             return f"A ship is complete! Winner: {winners}"
