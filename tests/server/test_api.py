@@ -27,7 +27,7 @@ def play_to_end(client: TestClient, table_id: str, tokens: dict[int, str]) -> No
     """Every human seat plays its first legal action over HTTP until the match is over."""
     for _ in range(5000):
         progressed = False
-        for seat, token in tokens.items():
+        for token in tokens.values():
             s = state(client, table_id, token)
             if s["result"] is not None:
                 return
@@ -50,7 +50,7 @@ def test_games_lists_specs_and_bots(client: TestClient) -> None:
     assert sd["title"] == "Der Schattendieb"
     assert (sd["min_players"], sd["max_players"]) == (3, 7)
     assert "heuristic" in sd["bots"] and "random" in sd["bots"]
-    assert all(not o["name"] in ("hands", "pile_top") for o in sd["options"])  # secret
+    assert all(o["name"] not in ("hands", "pile_top") for o in sd["options"])  # secret
 
 
 def test_create_returns_a_token_per_human_seat(client: TestClient) -> None:
@@ -71,15 +71,27 @@ def test_create_refuses_bad_setups(client: TestClient) -> None:
     cases = [
         ({"game": "chess", "seats": [{"kind": "human"}] * 3}, 404, "game/unknown"),
         ({"game": "schattendieb", "seats": [{"kind": "human"}] * 2}, 400, "options/invalid"),
-        ({"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"games": 0}},
-         400, "options/invalid"),
-        ({"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"nope": 1}},
-         400, "options/invalid"),
-        ({"game": "schattendieb", "seats": [{"kind": "bot", "bot": "nobody"}] * 3},
-         400, "options/invalid"),
+        (
+            {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"games": 0}},
+            400,
+            "options/invalid",
+        ),
+        (
+            {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"nope": 1}},
+            400,
+            "options/invalid",
+        ),
+        (
+            {"game": "schattendieb", "seats": [{"kind": "bot", "bot": "nobody"}] * 3},
+            400,
+            "options/invalid",
+        ),
         ({"game": "schattendieb", "seats": [{"kind": "alien"}] * 3}, 422, "request/invalid"),
-        ({"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "turn_seconds": 0.1},
-         400, "options/invalid"),
+        (
+            {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "turn_seconds": 0.1},
+            400,
+            "options/invalid",
+        ),
     ]
     for body, status, code in cases:
         response = client.post("/api/tables", json=body)
@@ -111,15 +123,15 @@ def test_act_over_http_legal_illegal_malformed_stale_and_wrong_token(
     refused({"action": {"type": "fly"}}, auth(t0), 400, "action/malformed")
     refused({"action": {"type": "play", "card": [1]}}, auth(t0), 400, "action/malformed")
     refused({"action": "play"}, auth(t0), 400, "action/malformed")
-    refused({"action": s0["legal"][0], "version": s0["version"] + 3}, auth(t0), 409,
-            "action/stale")
+    refused({"action": s0["legal"][0], "version": s0["version"] + 3}, auth(t0), 409, "action/stale")
     refused({"action": s0["legal"][0]}, auth("not-a-token"), 403, "auth/token")
     refused({"action": s0["legal"][0]}, {}, 403, "auth/token")
     refused({"action": s0["legal"][0]}, auth(made["host_token"]), 403, "auth/token")
     assert client.get(f"/api/tables/{tid}").json()["actions"] == before  # nothing changed
 
-    r = client.post(url, json={"action": s0["legal"][0], "version": s0["version"]},
-                    headers=auth(t0))
+    r = client.post(
+        url, json={"action": s0["legal"][0], "version": s0["version"]}, headers=auth(t0)
+    )
     assert r.status_code == 200, r.text
     assert r.json()["version"] == s0["version"] + 1
     assert [e["type"] for e in r.json()["events"]] == ["chose"]
@@ -198,8 +210,9 @@ def test_hand_a_seat_to_a_bot_and_take_it_back(client: TestClient) -> None:
     assert client.post(url, json={"bot": "random"}, headers=auth(t0)).status_code == 403
     r = client.post(url, json={"bot": "nobody"}, headers=auth(t1))
     assert r.status_code == 400 and r.json()["code"] == "options/invalid"
-    r = client.post(f"/api/tables/{tid}/seats/2/bot", json={"bot": "random"},
-                    headers=auth(made["host_token"]))
+    r = client.post(
+        f"/api/tables/{tid}/seats/2/bot", json={"bot": "random"}, headers=auth(made["host_token"])
+    )
     assert r.json()["code"] == "seat/not_human"
     # The host hands seat 1 (whose player left) to a bot; the bot plays it.
     r = client.post(url, json={"bot": "heuristic"}, headers=auth(made["host_token"]))
@@ -210,8 +223,9 @@ def test_hand_a_seat_to_a_bot_and_take_it_back(client: TestClient) -> None:
     while state(client, tid, t1)["view"]["round"] < 2 and time.time() < deadline:
         s0 = state(client, tid, t0)
         if s0["legal"]:
-            client.post(f"/api/tables/{tid}/actions", json={"action": s0["legal"][0]},
-                        headers=auth(t0))
+            client.post(
+                f"/api/tables/{tid}/actions", json={"action": s0["legal"][0]}, headers=auth(t0)
+            )
         time.sleep(0.01)
     assert state(client, tid, t1)["view"]["round"] >= 2
     # While the bot plays it, the seat's own token cannot act; taking it back allows it.
@@ -227,8 +241,9 @@ def test_bot_seat_refuses_its_human(client: TestClient) -> None:
     t1 = made["seats"][1]["token"]
     client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "random"}, headers=auth(t1))
     # The bot moves at once; a human action for the botted seat is refused either way.
-    r = client.post(f"/api/tables/{tid}/actions", json={"action": {"type": "done"}},
-                    headers=auth(t1))
+    r = client.post(
+        f"/api/tables/{tid}/actions", json={"action": {"type": "done"}}, headers=auth(t1)
+    )
     assert r.status_code == 409 and r.json()["code"] in ("seat/bot", "action/illegal")
 
 
@@ -253,8 +268,12 @@ def test_pages_docs_and_static_files(client: TestClient) -> None:
         r = client.get(path)
         assert r.status_code == 200 and "<!doctype html>" in r.text.lower()
         assert "default-src 'self'" in r.headers["content-security-policy"]
-    for path in ("/static/js/table.js", "/static/games/schattendieb.js",
-                 "/static/games/generic.js", "/static/css/thievery.css"):
+    for path in (
+        "/static/js/table.js",
+        "/static/games/schattendieb.js",
+        "/static/games/generic.js",
+        "/static/css/thievery.css",
+    ):
         assert client.get(path).status_code == 200, path
     assert client.get("/docs").status_code == 200
     schema = client.get("/openapi.json").json()

@@ -25,10 +25,17 @@ from thievery.server.storage import (
 
 def record(table_id: str = "t1") -> TableRecord:
     return TableRecord(
-        id=table_id, game="schattendieb", game_version=1, players=3, seed=2**52 + 7,
+        id=table_id,
+        game="schattendieb",
+        game_version=1,
+        players=3,
+        seed=2**52 + 7,
         options={"games": 1, "all_close_rule": "revealed", "hands": None},
         seats=[{"kind": "human", "name": "Ann", "bot": None, "token_hash": "ab"}] * 3,
-        host_hash="cd", turn_seconds=30.0, timeout_bot="heuristic", created_at=1234.5,
+        host_hash="cd",
+        turn_seconds=30.0,
+        timeout_bot="heuristic",
+        created_at=1234.5,
     )
 
 
@@ -44,8 +51,10 @@ def test_tables_and_append_only_log(db_url: str) -> None:
     storage = Storage(db_url)
     try:
         storage.run(partial(Storage.insert_table, record=record()))
-        rows = [ActionRow(n, n % 3, {"type": "play", "card": f"ring-{n + 1}a"}, 1.5, "human")
-                for n in range(3)]
+        rows = [
+            ActionRow(n, n % 3, {"type": "play", "card": f"ring-{n + 1}a"}, 1.5, "human")
+            for n in range(3)
+        ]
         for row in rows:
             storage.run(partial(Storage.append_action, table_id="t1", row=row))
         with pytest.raises(IntegrityError):  # the same action number twice: refused
@@ -57,13 +66,19 @@ def test_tables_and_append_only_log(db_url: str) -> None:
         assert loaded == record()
         assert [t.id for t in storage.unfinished()] == ["t1"]
         assert storage.table("nope") is None
-        storage.run(partial(Storage.finish_table, table_id="t1", result={"scores": [1, 2, 3],
-                                                                          "winners": [2]},
-                            actions=3))
+        storage.run(
+            partial(
+                Storage.finish_table,
+                table_id="t1",
+                result={"scores": [1, 2, 3], "winners": [2]},
+                actions=3,
+            )
+        )
         assert storage.unfinished() == []
         done = storage.finished()
         assert [(t.id, t.actions, t.result) for t in done] == [
-            ("t1", 3, {"scores": [1, 2, 3], "winners": [2]})]
+            ("t1", 3, {"scores": [1, 2, 3], "winners": [2]})
+        ]
     finally:
         storage.close()
 
@@ -75,8 +90,13 @@ def test_writer_batches_and_isolates_a_failing_write(db_url: str) -> None:
     async def go() -> list[Any]:
         await writer.submit(partial(Storage.insert_table, record=record("w")))
         ops = [
-            writer.submit(partial(Storage.append_action, table_id="w",
-                                  row=ActionRow(n, 0, {"type": "done"}, 0.0, "bot")))
+            writer.submit(
+                partial(
+                    Storage.append_action,
+                    table_id="w",
+                    row=ActionRow(n, 0, {"type": "done"}, 0.0, "bot"),
+                )
+            )
             for n in (0, 1, 1, 2)  # the second 1 fails; the others are stored
         ]
         return await asyncio.gather(*ops, return_exceptions=True)
@@ -98,9 +118,11 @@ def test_restart_restores_every_unfinished_table(db_url: str) -> None:
         tokens = [s["token"] for s in made["seats"]]
         finished = create_table(client, ["bot:random"] * 3, {"games": 1})["table"]["id"]
         endless = create_table(client, ["bot:random"] * 3, {"games": 99})["table"]["id"]
-        with client.websocket_connect(f"/api/tables/{tid}/ws") as w0, \
-                client.websocket_connect(f"/api/tables/{tid}/ws") as w1, \
-                client.websocket_connect(f"/api/tables/{tid}/ws") as w2:
+        with (
+            client.websocket_connect(f"/api/tables/{tid}/ws") as w0,
+            client.websocket_connect(f"/api/tables/{tid}/ws") as w1,
+            client.websocket_connect(f"/api/tables/{tid}/ws") as w2,
+        ):
             players = [Player(w0, tokens[0]), Player(w1, tokens[1]), Player(w2, tokens[2])]
             for _ in range(6):
                 for p in players:
@@ -109,8 +131,10 @@ def test_restart_restores_every_unfinished_table(db_url: str) -> None:
                         p.act(p.latest["legal"][-1])
             for p in players:
                 p.sync()
-        before = [client.get(f"/api/tables/{tid}/state", headers={
-            "Authorization": f"Bearer {t}"}).json() for t in tokens]
+        before = [
+            client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {t}"}).json()
+            for t in tokens
+        ]
         summary = client.get(f"/api/tables/{tid}").json()
         assert summary["actions"] > 6
         for _ in range(200):
@@ -128,8 +152,10 @@ def test_restart_restores_every_unfinished_table(db_url: str) -> None:
                 break
             asyncio.run(asyncio.sleep(0.01))
         assert client.get(f"/api/tables/{endless}").json()["actions"] > moved
-        after = [client.get(f"/api/tables/{tid}/state", headers={
-            "Authorization": f"Bearer {t}"}).json() for t in tokens]
+        after = [
+            client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {t}"}).json()
+            for t in tokens
+        ]
         for b, a in zip(before, after, strict=True):
             assert (a["version"], a["view"], a["legal"]) == (b["version"], b["view"], b["legal"])
             assert a["log"] == b["log"]

@@ -25,9 +25,11 @@ def test_join_as_seat_or_spectator_and_act(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:heuristic"])
     tid = made["table"]["id"]
     t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
-    with client.websocket_connect(ws_url(tid)) as w0, client.websocket_connect(
-        ws_url(tid)
-    ) as w1, client.websocket_connect(ws_url(tid)) as ws:
+    with (
+        client.websocket_connect(ws_url(tid)) as w0,
+        client.websocket_connect(ws_url(tid)) as w1,
+        client.websocket_connect(ws_url(tid)) as ws,
+    ):
         p0, p1, spectator = Player(w0, t0), Player(w1, t1), Player(ws, None)
         assert p0.latest["seat"] == 0 and len(p0.latest["view"]["hand"]) == 4
         assert p1.latest["seat"] == 1
@@ -44,8 +46,11 @@ def test_join_as_seat_or_spectator_and_act(client: TestClient) -> None:
         for other in (p1, spectator):
             assert other.latest["view"]["chosen"][0] is True
             assert card not in "".join(other.texts)
-            assert any(e.get("text") == "Seat 0 chose a card" for f in other.frames
-                       for e in f.get("events", []))
+            assert any(
+                e.get("text") == "Seat 0 chose a card"
+                for f in other.frames
+                for e in f.get("events", [])
+            )
         # A spectator cannot act.
         assert spectator.act({"type": "done"}, None)["code"] == "seat/spectator"
 
@@ -80,12 +85,18 @@ def test_bad_frames_get_error_frames_and_change_nothing(client: TestClient) -> N
             ],
             "action/illegal": [
                 {"type": "act", "action": {"type": "steal", "card": hand[0]}, "version": version},
-                {"type": "act", "action": {"type": "play", "card": next(
-                    c for c in CARD_INDEX if c not in hand)}, "version": version},
+                {
+                    "type": "act",
+                    "action": {
+                        "type": "play",
+                        "card": next(c for c in CARD_INDEX if c not in hand),
+                    },
+                    "version": version,
+                },
             ],
             "action/stale": [
-                {"type": "act", "action": {"type": "play", "card": hand[0]}, "version": version - 1},
-                {"type": "act", "action": {"type": "play", "card": hand[0]}, "version": 10**6},
+                {"type": "act", "action": {"type": "play", "card": hand[0]}, "version": v}
+                for v in (version - 1, 10**6)
             ],
         }
         for code, frames in codes.items():
@@ -156,7 +167,9 @@ def hidden_from(table: LiveTable, audience: int | None) -> set[str]:
     for name, cards in places.items():
         seat_places = ("hand", "choice", "adds")
         if name in ("pile", "burned") or any(
-            name == f"{p}{s}" for p in seat_places for s in range(table.state.players)
+            name == f"{p}{s}"
+            for p in seat_places
+            for s in range(table.state.players)
             if s != audience
         ):
             hidden.update(CARD_ID[c] for c in cards)
@@ -184,9 +197,11 @@ def test_two_seats_never_see_each_others_hands(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:heuristic"], {"games": 1}, seed=11)
     tid = made["table"]["id"]
     rng = random.Random(5)
-    with client.websocket_connect(ws_url(tid)) as w0, client.websocket_connect(
-        ws_url(tid)
-    ) as w1, client.websocket_connect(ws_url(tid)) as ws:
+    with (
+        client.websocket_connect(ws_url(tid)) as w0,
+        client.websocket_connect(ws_url(tid)) as w1,
+        client.websocket_connect(ws_url(tid)) as ws,
+    ):
         players = [Player(w0, made["seats"][0]["token"]), Player(w1, made["seats"][1]["token"])]
         spectator = Player(ws, None)
         for _ in range(3000):

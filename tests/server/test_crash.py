@@ -1,0 +1,165 @@
+"""A real `thievery serve` process killed with SIGKILL mid-game and started again."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from thievery.core.record import GameRecord
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
+    """`thievery serve` on 127.0.0.1, bots moving at once; returns once it answers."""
+    cli = Path(sys.executable).with_name("thievery")
+    proc = subprocess.Popen(
+        [
+            str(cli),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--bot-delay",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            out = proc.stdout.read().decode() if proc.stdout else ""
+            raise AssertionError(f"the server stopped: {out}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+class Socket:
+    """A seat over a real websocket."""
+
+    def __init__(self, stack: ExitStack, port: int, table: str, token: str) -> None:
+        self.ws = stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws"))
+        self.ws.send(json.dumps({"type": "join", "token": token}))
+        self.latest = self.until(lambda f: f["type"] == "welcome")
+        self.n = 0
+
+    def until(self, done: Any) -> dict[str, Any]:
+        while True:
+            frame: dict[str, Any] = json.loads(self.ws.recv(timeout=10))
+            if frame["type"] in ("welcome", "update"):
+                self.latest = frame
+            if done(frame):
+                return frame
+
+    def sync(self) -> None:
+        self.n += 1
+        self.ws.send(json.dumps({"type": "ping", "id": self.n}))
+        self.until(lambda f: f["type"] == "pong" and f["id"] == self.n)
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        self.n += 1
+        n = self.n
+        self.ws.send(
+            json.dumps(
+                {"type": "act", "action": action, "id": n, "version": self.latest["version"]}
+            )
+        )
+        return self.until(lambda f: f["type"] in ("ack", "error") and f.get("id") == n)
+
+
+def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'crash.db'}"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start_server(db, port)
+    accepted: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+    stack = ExitStack()
+    try:
+        body = {
+            "game": "schattendieb",
+            "options": {"games": 3},
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+        }
+        made = httpx.post(f"{base}/api/tables", json=body).json()
+        tid = made["table"]["id"]
+        t0, t1 = (s["token"] for s in made["seats"])
+        seat1 = Socket(stack, port, tid, t1)
+        for _ in range(15):  # seat 0 over HTTP, seat 1 over its websocket
+            s0 = httpx.get(
+                f"{base}/api/tables/{tid}/state", headers={"Authorization": f"Bearer {t0}"}
+            ).json()
+            if s0["legal"]:
+                r = httpx.post(
+                    f"{base}/api/tables/{tid}/actions",
+                    json={"action": s0["legal"][-1], "version": s0["version"]},
+                    headers={"Authorization": f"Bearer {t0}"},
+                )
+                if r.status_code == 200:
+                    accepted[0].append(s0["legal"][-1])
+            seat1.sync()
+            if seat1.latest["legal"]:
+                action = seat1.latest["legal"][-1]
+                if seat1.act(action)["type"] == "ack":
+                    accepted[1].append(action)
+        assert len(accepted[0]) >= 5 and len(accepted[1]) >= 5
+        actions_before = httpx.get(f"{base}/api/tables/{tid}").json()["actions"]
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        stack.close()
+        proc.wait(10)
+
+    proc = start_server(db, port)
+    stack = ExitStack()
+    try:
+        summary = httpx.get(f"{base}/api/tables/{tid}").json()
+        assert summary["actions"] >= actions_before
+        assert not summary["over"]
+        # Play on to the end; then every accepted action is in the record, in order.
+        seat0, seat1 = Socket(stack, port, tid, t0), Socket(stack, port, tid, t1)
+        for _ in range(3000):
+            seat0.sync()
+            seat1.sync()
+            if seat0.latest["result"] is not None:
+                break
+            for s in (seat0, seat1):
+                if s.latest["legal"]:
+                    s.act(s.latest["legal"][0])
+        assert seat0.latest["result"] is not None
+        record = GameRecord.from_json(httpx.get(f"{base}/api/tables/{tid}/record").json())
+        for seat in (0, 1):
+            mine = [a for s, a in record.actions if s == seat]
+            assert mine[: len(accepted[seat])] == accepted[seat]
+    finally:
+        stack.close()
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            pytest.fail("the server did not stop on SIGTERM")
