@@ -1,0 +1,136 @@
+"""Der Schattendieb in a real Chromium: a whole game by clicking, and two humans at one table."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Collect the page's JavaScript errors."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def hand(page: Page) -> list[str]:
+    """The card ids in the hand the page shows."""
+    return page.locator(".sd-hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, output: Path) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = watch_errors(page)
+    page.goto(server + "/")
+    expect(page.locator("#seat-rows .seat-row")).to_have_count(4)
+    expect(page.locator("#game")).to_have_value("schattendieb")
+    page.fill("#opt-games", "1")
+    page.click("#create")
+    expect(page.locator("#created .invite")).to_have_count(1)  # one human seat, 3 bots
+    page.click("#sit")
+    page.wait_for_url(re.compile(r"/table/"))
+    expect(page.locator(".sd-seat")).to_have_count(4)
+    expect(page.locator("#who")).to_have_text("you are You")
+
+    clicks = 0
+    shot = False
+    deadline = time.time() + 120
+    while not page.locator("#result").is_visible():
+        assert time.time() < deadline, "the game did not end"
+        target = page.locator("#game [data-action]").first
+        if target.count() == 0:
+            page.wait_for_timeout(30)
+            continue
+        if not shot and clicks >= 3 and page.locator(".sd-strip").count():
+            page.screenshot(path=str(output / "schattendieb-table.png"))
+            shot = True
+        try:
+            target.click(timeout=1000)
+            clicks += 1
+        except Exception:  # the table moved on under the pointer: look again
+            continue
+    assert clicks >= 5
+    result = page.locator("#result")
+    expect(result.locator("tr")).to_have_count(4)
+    expect(result).to_contain_text("Final scores")
+    page.screenshot(path=str(output / "schattendieb-result.png"))
+    assert (output / "schattendieb-table.png").exists() or shot is False
+    table_url = page.url
+
+    # The record and the replay viewer.
+    table_id = table_url.rsplit("/", 1)[1]
+    record = httpx.get(f"{server}/api/tables/{table_id}/record").json()
+    assert record["result"]["winners"]
+    page.goto(f"{server}/replay/{table_id}")
+    expect(page.locator(".sd-seat")).to_have_count(4)
+    page.click("#last")
+    expect(page.locator("#step")).to_contain_text("step")
+    expect(page.locator(".sd-prompt")).to_contain_text("over")
+    page.select_option("#perspective", "0")
+    page.click("#first")
+    expect(page.locator(".sd-hand [data-card]")).to_have_count(4)
+
+    # Play again: a new table with the same seats; this browser keeps its seat.
+    page.goto(table_url)
+    page.locator("#result .again").click()
+    page.wait_for_url(lambda url: url != table_url and "/table/" in url)
+    expect(page.locator("#who")).to_have_text("you are You")
+    expect(page.locator(".sd-hand [data-card]")).to_have_count(4)
+    assert errors == []
+    if not shot:
+        page.screenshot(path=str(output / "schattendieb-table.png"))
+
+
+def test_two_humans_through_invite_links_see_only_their_own_hands(
+    server: str, browser: Browser, output: Path
+) -> None:
+    body: dict[str, Any] = {
+        "game": "schattendieb",
+        "options": {"games": 1},
+        "seats": [
+            {"kind": "human", "name": "Ada"},
+            {"kind": "human", "name": "Bo"},
+            {"kind": "bot", "bot": "heuristic"},
+        ],
+    }
+    made = httpx.post(f"{server}/api/tables", json=body).json()
+    invites = [s["invite"] for s in made["seats"]]
+    ada_ctx, bo_ctx = browser.new_context(), browser.new_context()
+    try:
+        ada, bo = ada_ctx.new_page(), bo_ctx.new_page()
+        errors = watch_errors(ada) + watch_errors(bo)
+        ada.goto(invites[0])
+        bo.goto(invites[1])
+        for page, name in ((ada, "Ada"), (bo, "Bo")):
+            expect(page.locator("#who")).to_have_text(f"you are {name}")
+            expect(page.locator(".sd-hand [data-card]")).to_have_count(4)
+            assert "#token" not in page.url  # the token left the address bar
+        ada_hand, bo_hand = hand(ada), hand(bo)
+        assert not set(ada_hand) & set(bo_hand)
+        assert not any(card in bo.content() for card in ada_hand)
+        assert not any(card in ada.content() for card in bo_hand)
+
+        # Ada plays; Bo sees only that she has chosen.
+        played = ada_hand[0]
+        ada.locator(f'.sd-hand [data-card="{played}"]').click()
+        expect(ada.locator(".sd-seat.me .sealed")).to_have_count(1)
+        expect(bo.locator('.sd-seat[data-seat="0"] .sd-badge')).to_have_text("✓ chosen")
+        assert played not in bo.content()
+        bo.screenshot(path=str(output / "schattendieb-two-humans.png"))
+
+        # A reload resumes the seat where it was.
+        ada.reload()
+        expect(ada.locator("#who")).to_have_text("you are Ada")
+        expect(ada.locator(".sd-seat.me .sealed")).to_have_count(1)
+        assert errors == []
+    finally:
+        ada_ctx.close()
+        bo_ctx.close()
