@@ -157,3 +157,11 @@ def test_instant_bots_play_whole_matches_fast() -> None:
         for variant in ({}, {"little_pirates": True}, {"big_pirates": True}, {"short_game": True}):
             winners, decisions = match(["packer-instant"] * players, players, **variant)
             assert winners and decisions > 0
+
+
+def test_search_bots_get_an_estimate_that_favours_ship_parts() -> None:
+    state = new(3)
+    drop(state, 2, "circle-purple", 0, 0)
+    finish_round(state)  # seat 2 takes the bow
+    values = SPEC.evaluate(state)
+    assert sum(values) == pytest.approx(1) and values[2] > values[0] == values[1]

@@ -163,6 +163,8 @@ def test_the_basic_board_is_turned_after_packing() -> None:
     assert scored["counted"] == [["circle-blue"], []]
     assert scored["counts"] == [1, 0] and scored["best"] == [0]
     assert state.locations()["jack0"] == ["circle-red"]
+    chest = state.view(None)["chests"][0]
+    assert chest["heights"] == [0, 1, 0, 0, 0, 0]  # the skyline without Jack's circle
     # Everyone ready: the treasures go back, the board goes under the stack.
     state.apply(0, READY)
     with pytest.raises(IllegalAction, match="seat 0 is ready already"):

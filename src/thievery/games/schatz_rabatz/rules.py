@@ -506,7 +506,9 @@ class SchatzRabatz(State):
         for s in range(n):
             kept = [p for p in self.chests[s] if p[0] not in claims]
             self.jack[s] = [p[0] for p in self.chests[s] if p[0] in claims]
-            self.chests[s] = kept
+            if self.jack[s]:
+                self.chests[s] = kept
+                self.heights[s] = skyline(self.width, self._cells(kept))
             counts.append(len(kept))
         top = max(counts)
         best = [s for s in range(n) if counts[s] == top]

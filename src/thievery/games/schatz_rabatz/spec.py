@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -156,6 +157,17 @@ class SchatzRabatzSpec(GameSpec):
         s._history = None
         s._silent = None
         return s
+
+    def evaluate(self, state: State) -> list[float]:
+        """For search bots: finished, the winners share 1; else a soft-max over ship parts
+        held plus a little for each treasure packed this round."""
+        if state.result() is not None or not isinstance(state, SchatzRabatz):
+            return super().evaluate(state)
+        estimates = [len(state.ships[s]) + 0.2 * len(state.chests[s]) for s in range(state.players)]
+        top = max(estimates)
+        weights = [math.exp((e - top) / 0.8) for e in estimates]
+        total = sum(weights)
+        return [w / total for w in weights]
 
     # ------------------------------------------------------------ words
 
