@@ -2,7 +2,7 @@
 
 Prints one JSON line (median of the repetitions), e.g.
 
-    python bench/sim_scaling.py --game schattendieb --games 400 --bots heuristic,heuristic,heuristic,heuristic
+    python bench/sim_scaling.py --game schattendieb --games 400 --bots heuristic,random,random
 """
 
 from __future__ import annotations
