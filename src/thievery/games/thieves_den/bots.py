@@ -42,16 +42,6 @@ from thievery.games.thieves_den.effects import (
 
 JSON = dict[str, Any]
 THIEF_VALUE = 1.0
-POWER_GUESS = {
-    "recall": 2.0,
-    "scout-ahead": 3.5,
-    "double-up": 3.0,
-    "busy-night": 3.5,
-    "sleight": 3.0,
-    "new-buyers": 1.5,
-    "switcheroo": 1.0,
-    "inside-job": 3.0,
-}
 
 
 class Judge:
@@ -276,10 +266,52 @@ class HeuristicBot:
         if kind == "power":
             tile = cs.power_index[action.tile]  # type: ignore[attr-defined]
             t = TREASURES.index(action.pay)  # type: ignore[attr-defined]
-            guess = POWER_GUESS.get(action.tile)  # type: ignore[attr-defined]
-            value = guess if guess is not None else judge.steps(cs.power_ability[tile])
-            return value - judge.treasure(t)
+            return self._power_value(judge, view, action.tile, tile) - judge.treasure(t)  # type: ignore[attr-defined]
         return 0.0
+
+    def _follow_ups(self, judge: Judge, view: JSON, occupied: bool) -> list[float]:
+        """Values of the Steal and Fence actions a follow-up could take now, best first."""
+        cs = judge.cs
+        if view["seats"][self.seat]["thieves"] < 1:
+            return [0.0]
+        values = [0.0]
+        spots = [y for x in view["seats"] for y in x["locations"]] + view["neutral"]
+        for y in spots:
+            if (y["thieves"] > 0) is occupied:
+                c = cs.loc_index[y["card"]]
+                if not any(cs.loc_cost[c]):
+                    values.append(judge.steps(cs.loc_ability[c]) - THIEF_VALUE)
+        fences = (
+            [y["card"] for x in view["seats"] for y in x["fences"]]
+            if occupied
+            else [f for f in view["fence_row"] if f is not None]
+        )
+        for fid in fences:
+            f = cs.fence_index[fid]
+            if all(judge.have[t] >= cs.fence_desire[f][t] for t in range(5)):
+                values.append(judge.fence(f))
+        return sorted(values, reverse=True)
+
+    def _power_value(self, judge: Judge, view: JSON, name: str, tile: int) -> float:
+        follow = self._follow_ups(judge, view, False)
+        thieved = any(y["thieves"] for x in view["seats"] for y in x["locations"])
+        if name == "busy-night":
+            return follow[0] + (follow[1] if len(follow) > 1 else 0.0) * 0.8
+        if name == "scout-ahead":
+            return 2.0 + follow[0] * 0.7
+        if name == "new-buyers":
+            return 1.2 + follow[0] * 0.6
+        if name == "inside-job":
+            return follow[0] + 1.0
+        if name == "double-up":
+            return THIEF_VALUE + self._follow_ups(judge, view, True)[0]
+        if name == "recall":
+            return 1.8 if thieved else 0.0
+        if name == "sleight":
+            return THIEF_VALUE + follow[0] if thieved else 0.0
+        if name == "switcheroo":
+            return 0.5
+        return judge.steps(judge.cs.power_ability[tile])
 
     def _owner(self, view: JSON, card: str) -> int | None:
         for s, x in enumerate(view["seats"]):
