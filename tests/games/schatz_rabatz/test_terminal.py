@@ -117,7 +117,7 @@ def test_the_live_loop_counts_down_closes_and_waits_for_ready() -> None:
     ready, then the lid closed at once in round 2, and quit."""
     game = live(2, hourglass_seconds=5)
     now = [0.0]
-    script: list[str | None] = ["enter", *[None] * 120, "y", None, None, "c", "q"]
+    script: list[str | None] = ["enter", *[None] * 120, "y", *[None] * 40, "c", "q"]
     frames: list[str] = []
 
     def keys(timeout: float) -> str | None:

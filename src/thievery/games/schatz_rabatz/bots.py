@@ -11,7 +11,6 @@ action (``delay_ms``); ``instant`` is for simulations, where time is simulated.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -21,13 +20,16 @@ from thievery.core.rng import Rng
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_CLAIMS,
     BOARD_INDEX,
+    DISTINCT,
     N_BOARDS,
     N_TREASURES,
     ORIENTATIONS,
     SHAPE_OF,
+    TREASURE_ID,
     TREASURE_INDEX,
     Orientation,
 )
+from thievery.games.schatz_rabatz.rules import Drop
 
 JSON = dict[str, Any]
 
@@ -60,21 +62,50 @@ def claim_chances(view: JSON) -> list[float]:
 
 
 def placement_cost(heights: Sequence[int], depth: int, o: Orientation, column: int) -> float:
-    """The room a drop takes, or infinity if it would stick out above the rim."""
+    """The room a drop takes, or infinity if it would stick out above the rim: its cells,
+    the holes it leaves underneath, how much rougher the surface gets (the walls count
+    as rim-high edges), and a little for resting high."""
     w = o.width
-    row = max(heights[column + i] - o.bottoms[i] for i in range(w))
+    bottoms = o.bottoms
+    row = max(heights[column + i] - bottoms[i] for i in range(w))
     if row + o.height > depth:
         return float("inf")
-    holes = sum(row + o.bottoms[i] - heights[column + i] for i in range(w))
-    after = list(heights)
-    for i in range(w):
-        after[column + i] = row + o.tops[i]
-    rough_before = sum(abs(a - b) for a, b in itertools.pairwise(heights))
-    rough_after = sum(abs(a - b) for a, b in itertools.pairwise(after))
-    # Walls count as edges too: a lone gap against a wall is hard to fill.
-    rough_before += abs(depth - heights[0]) + abs(depth - heights[-1])
-    rough_after += abs(depth - after[0]) + abs(depth - after[-1])
-    return len(o.cells) + 2.0 * holes + 0.4 * (rough_after - rough_before) + 0.1 * row
+    holes = sum(row + bottoms[i] - heights[column + i] for i in range(w))
+    # Roughness changes only from the column left of the shape to the one right of it.
+    lo, hi = column - 1, column + w
+    edge = [depth if c < 0 or c >= len(heights) else heights[c] for c in range(lo, hi + 1)]
+    after = [edge[0], *(row + o.tops[i] for i in range(w)), edge[-1]]
+    before = sum(abs(edge[i + 1] - edge[i]) for i in range(w + 1))
+    rougher = sum(abs(after[i + 1] - after[i]) for i in range(w + 1)) - before
+    return len(o.cells) + 2.0 * holes + 0.4 * rougher + 0.1 * row
+
+
+Placement = tuple[float, int, int]  # (cost, rotation, column)
+_CHEAPEST: dict[tuple[int, ...], list[Placement | None]] = {}
+
+
+def cheapest_placements(heights: Sequence[int], depth: int) -> list[Placement | None]:
+    """Per shape, its cheapest drop that stays below the rim (``None``: none fits).
+
+    Remembered per skyline: the same chests recur across moves and games.
+    """
+    key = (depth, *heights)
+    found = _CHEAPEST.get(key)
+    if found is None:
+        if len(_CHEAPEST) > 100_000:
+            _CHEAPEST.clear()
+        found = []
+        for shape, rotations in enumerate(DISTINCT):
+            best: Placement | None = None
+            for r in rotations:
+                o = ORIENTATIONS[shape][r]
+                for c in range(len(heights) - o.width + 1):
+                    cost = placement_cost(heights, depth, o, c)
+                    if cost != float("inf") and (best is None or cost < best[0]):
+                        best = (cost, r, c)
+            found.append(best)
+        _CHEAPEST[key] = found
+    return found
 
 
 class PackingBot:
@@ -103,28 +134,28 @@ class PackingBot:
         probably leave alone (a treasure that fits always counts, holes or not)."""
         if len(legal) == 1:
             return legal[0]
-        chest = view["chests"][self.seat]
-        heights, depth = chest["heights"], view["depth"]
         chances = claim_chances(view)
-        costs: dict[tuple[int, int, int], float] = {}
+        # Colour only changes the chance Jack claims it: per shape, the safest in reach.
+        safest: dict[int, int] = {}
+        last = ""
+        for action in legal:  # a treasure's drops come together: look at each once
+            if type(action) is Drop and action.treasure != last:
+                last = action.treasure
+                t = TREASURE_INDEX[last]
+                known = safest.get(SHAPE_OF[t])
+                if known is None or chances[t] < chances[known]:
+                    safest[SHAPE_OF[t]] = t
+        cheapest = cheapest_placements(view["chests"][self.seat]["heights"], view["depth"])
         best: Action | None = None
         best_score = 0.0
-        for action in legal:
-            if action.type != "drop":
-                continue
-            t = TREASURE_INDEX[action.treasure]  # type: ignore[attr-defined]
-            shape = SHAPE_OF[t]
-            key = (shape, action.rotation, action.column)  # type: ignore[attr-defined]
-            cost = costs.get(key)
-            if cost is None:
-                o = ORIENTATIONS[shape][key[1]]
-                cost = costs[key] = placement_cost(heights, depth, o, key[2])
-            if cost == float("inf") or chances[t] > 0.5:
-                continue  # it would be taken out, or Jack would likely claim it
-            score = (1.0 - chances[t]) * 10.0 - cost + 0.01 * self.rng.random()
+        for shape, t in sorted(safest.items()):
+            place = cheapest[shape]
+            if place is None or chances[t] > 0.5:
+                continue  # it would be taken out when closing, or Jack would likely claim it
+            score = (1.0 - chances[t]) * 10.0 - place[0]
             if best is None or score > best_score:
-                best, best_score = action, score
-        if best is not None:
+                best, best_score = Drop(TREASURE_ID[t], place[1], place[2]), score
+        if best is not None:  # in reach and below the rim: legal
             return best
         return next(a for a in legal if a.type == "close")
 

@@ -567,13 +567,12 @@ class SchatzRabatz(State):
     def placed_json(self, placed: tuple[int, int, int, int]) -> JSON:
         """A treasure in a chest, with the cells it covers."""
         t, r, c, row = placed
-        cells = cells_at(ORIENTATIONS[SHAPE_OF[t]][r], c, row)
         return {
             "id": TREASURE_ID[t],
             "rotation": r,
             "column": c,
             "row": row,
-            "cells": [[x, y] for x, y in cells],
+            "cells": [[c + x, row + y] for x, y in ORIENTATIONS[SHAPE_OF[t]][r].cells],
         }
 
     def view(self, seat: int | None) -> JSON:
