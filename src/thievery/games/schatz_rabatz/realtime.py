@@ -4,7 +4,7 @@ A bot that has a ``delay_ms(view)`` method takes that long per action (others ac
 once). :class:`BotClock` schedules every bot seat that may act, runs the actions that
 fall due up to a moment, moving the game's clock to each action's time (so the hourglass
 runs out in between when it should), and :func:`play_simulated` plays a whole match of
-bots on simulated time: thousands of matches run in seconds.
+bots on simulated time (dozens of four-player matches a second).
 
 Nothing here is specific to Schatz-Rabatz beyond the protocol and ``state.advance``:
 it can move to ``thievery.sim`` for every real-time game.
