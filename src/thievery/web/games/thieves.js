@@ -235,8 +235,8 @@ function lootRow(ctx, seat, idx, tgt) {
   const drop = tgt.find((t) => t.seat === seat);
   if (drop) {
     const what = ui.pick.card !== undefined
-      ? seat === ctx.seat ? "Keep it here, face down" : "Give it here, face up"
-      : "Move it here";
+      ? seat === ctx.seat ? "Keep here<br>face down" : "Give here<br>face up"
+      : "Move<br>here";
     items.push(`<button class="tv-drop" ${actionAttr(drop.action)}>${what}</button>`);
   }
   return items.join("") || `<span class="tv-none">no loot</span>`;
@@ -267,7 +267,7 @@ function seatPanel(ctx, seat, idx, tgt) {
       <span class="tv-grow"></span>${seatStatus(ctx, seat)}
       <span class="tv-worth" title="loot value at the end of the game (what you can see)">${v.result ? v.result.scores[seat] : w.value}</span></div>
     ${hand}
-    <div class="tv-row"><label>Loot</label><div class="tv-cards">${lootRow(ctx, seat, idx, tgt)}</div></div>
+    <div class="tv-row tv-lootrow"><label>Loot</label><div class="tv-cards">${lootRow(ctx, seat, idx, tgt)}</div></div>
     <div class="tv-foot"><span title="what the police count in a raid: Diamond Ring 3, Horseshoe 1">raid value <b>${w.raid}</b>${hiddenNote}</span>
       <span title="what counts at the end: Diamond Ring 1, Horseshoe 3">end value <b>${w.value}</b>${w.hidden ? "+?" : ""}</span></div>
   </div>`;
@@ -288,7 +288,7 @@ function street(ctx, idx) {
   const getaways = Array.from({ length: 7 }, (_, i) =>
     `<span class="tv-slot ${i < v.getaways.length ? "on" : ""}" title="${i < v.getaways.length ? "getaway car placed" : "not yet"}">${i < v.getaways.length ? `<svg viewBox="0 0 40 40">${car("#c23b2e", "")}</svg>` : i + 1}</span>`).join("");
   return `<div class="tv-street">
-    <div class="tv-box tv-police ${idx.removes.size ? "choosing" : ""}"><h4>Police in play</h4>
+    <div class="tv-box tv-policebox ${idx.removes.size ? "choosing" : ""}"><h4>Police in play</h4>
       <div class="tv-cards">${police}${resolving}</div>
       <div class="tv-meter" title="at 4 or more cars the police raid">${pips(cars, 4, "car")}<span><b class="tv-cars">${v.cars}</b> of 4 cars${v.cars >= 3 ? " — a raid is near!" : ""}</span></div>
     </div>
@@ -326,7 +326,7 @@ function prompt(ctx, idx) {
     if (v.pending === "remove") return { text: "Roadblock: click the police card to remove from play.", you: true };
     if (v.pending === "move") {
       return ui.pick && ui.pick.from !== undefined
-        ? { text: `Thief: now click “Move it here” on the player who gets it.`, you: true }
+        ? { text: `Thief: now click “Move here” on the player who gets it (or a button below).`, you: true }
         : { text: "Thief: click a loot card on the table to move (face-down ones are taken blind).", you: true };
     }
     if (v.pending === "double_loot") return { text: `Double Loot drew ${esc(parseCard(v.drawn || ctx.legal[0].card).label)}: choose where it goes${draws}.`, you: true };
@@ -337,6 +337,7 @@ function prompt(ctx, idx) {
     return { text: "Your turn: pick a card from your hand to play.", you: true };
   }
   if (actor === undefined) return { text: "…", you: false };
+  if (actor === ctx.seat && ctx.mode === "play") return { text: "Sending your move…", you: false };
   const who = actor === ctx.seat ? "You" : name(ctx, actor);
   const what = {
     remove: "played a Roadblock and is choosing a police card to remove",
@@ -421,8 +422,8 @@ function render(root, ctx) {
       ${seatPanel(ctx, me, idx, tgt)}
       <div class="tv-handbox ${ctx.legal.length ? "active" : ""}">
         <h4>Your hand</h4>
-        <div class="tv-handrow"><div class="tv-hand">${handCards || `<span class="tv-none">no cards</span>`}${drawn}</div>
-        ${actionPanel(ctx, idx, tgt)}</div>
+        <div class="tv-hand">${handCards || `<span class="tv-none">no cards</span>`}${drawn}</div>
+        ${actionPanel(ctx, idx, tgt)}
       </div>
     </div>`;
   }
@@ -468,8 +469,8 @@ const CSS = `
 @media (max-width: 800px) { .tv-street { grid-template-columns: 1fr; } }
 .tv-box { background: rgba(10,14,22,.5); border-radius: 12px; padding: 8px 12px; border: 1px solid rgba(255,255,255,.06); display: grid; gap: 6px; align-content: start; }
 .tv-box h4, .tv-raidbox h4, .tv-handbox h4 { margin: 0; font-size: 12px; color: var(--muted); font-weight: 600; text-transform: uppercase; letter-spacing: .06em; }
-.tv-police.choosing { border-color: var(--gold); box-shadow: 0 0 0 1px var(--gold); }
-.tv-police > .tv-cards { min-height: 58px; }
+.tv-policebox.choosing { border-color: var(--gold); box-shadow: 0 0 0 1px var(--gold); }
+.tv-policebox > .tv-cards { min-height: 58px; }
 .tv-meter { display: flex; gap: 5px; align-items: center; font-size: 13px; color: var(--muted); }
 .tv-meter span:last-child { margin-left: 6px; }
 .tv-meter b { color: var(--text); }
@@ -487,7 +488,8 @@ const CSS = `
 .tv-seat.target { border-color: var(--ok); box-shadow: 0 0 0 2px var(--ok); }
 .tv-seat.me { background: rgba(10,14,22,.75); }
 .tv-head { display: flex; align-items: center; gap: 6px; }
-.tv-who { font-weight: 700; }
+.tv-who { font-weight: 700; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+.tv-head > :not(.tv-who) { flex: none; white-space: nowrap; }
 .tv-chip { font-size: 11px; background: rgba(255,255,255,.1); border-radius: 6px; padding: 0 5px; }
 .tv-chip.you { background: rgba(226,182,80,.25); color: var(--gold-2); }
 .tv-worth { background: var(--gold); color: #1b1608; font-weight: 800; border-radius: 8px; padding: 0 7px; min-width: 26px; text-align: center; }
@@ -501,7 +503,7 @@ const CSS = `
 .tv-q { color: var(--gold-2); }
 .tv-cards { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
 .tv-none { color: var(--muted); font-size: 12px; font-style: italic; }
-.tv-drop { background: rgba(111,207,143,.15); border: 1px dashed var(--ok); color: var(--ok); font-size: 12px; padding: 4px 8px; height: 58px; font-weight: 600; }
+.tv-drop { background: rgba(111,207,143,.15); border: 1px dashed var(--ok); color: var(--ok); font-size: 12px; line-height: 1.2; padding: 2px 8px; width: 76px; height: 58px; font-weight: 600; }
 .tv-drop:hover { background: rgba(111,207,143,.3); }
 .tv-raidbox { background: rgba(60,10,14,.45); border: 1px solid rgba(228,106,94,.5); border-radius: 12px; padding: 8px 12px; display: grid; gap: 6px; }
 .tv-raidbox h4 { color: #ffb4aa; }
@@ -516,10 +518,10 @@ const CSS = `
 @media (max-width: 860px) { .tv-mine { grid-template-columns: 1fr; } }
 .tv-handbox { background: var(--panel); border: 1px solid var(--line); border-radius: 12px; padding: 10px 14px; display: grid; gap: 8px; }
 .tv-handbox.active { border-color: var(--gold); }
-.tv-handrow { display: flex; gap: 16px; flex-wrap: wrap; align-items: flex-end; }
-.tv-hand { display: flex; gap: 10px; flex-wrap: wrap; min-height: 130px; align-items: flex-end; padding-top: 10px; }
+.tv-hand { display: flex; gap: 10px; flex-wrap: wrap; min-height: 130px; align-items: flex-end; padding-top: 12px; }
 .tv-drawn { display: grid; justify-items: center; gap: 3px; font-size: 11px; color: var(--gold-2); margin-left: 8px; padding-left: 14px; border-left: 1px dashed var(--line); }
-.tv-act { flex: 1; min-width: 230px; display: flex; gap: 12px; align-items: center; background: var(--panel-2); border-radius: 10px; padding: 8px 12px; }
+.tv-act { display: flex; gap: 14px; align-items: center; background: var(--panel-2); border-radius: 10px; padding: 8px 12px; min-height: 48px; }
+.tv-act > div:last-child { flex: 1; }
 .tv-act p { margin: 2px 0 8px; }
 .tv-buttons { display: flex; flex-wrap: wrap; gap: 6px; }
 
