@@ -218,3 +218,19 @@ def test_ladder_writes_a_markdown_report(tmp_path: Path) -> None:
     text = out.read_text()
     assert "| heuristic | random | 12 |" in text
     assert "thievery ladder schattendieb --players 3 --games 12" in text
+
+
+def test_real_time_games_simulate_on_simulated_time() -> None:
+    from thievery.sim import play_game
+
+    outcome = play_game("schatz-rabatz", ["packer-instant", "packer-expert"], seed=3)
+    assert outcome.winners and outcome.decisions > 0
+    again = play_game("schatz-rabatz", ["packer-instant", "packer-expert"], seed=3)
+    assert again == outcome
+
+
+def test_real_time_game_refuses_hot_seat_and_a_non_terminal() -> None:
+    result = runner.invoke(app, ["play", "schatz-rabatz", "--players", "3", "--humans", "2"])
+    assert result.exit_code == 2 and "at most one human" in result.output
+    result = runner.invoke(app, ["play", "schatz-rabatz", "--players", "3"], input="\n")
+    assert result.exit_code == 2 and "needs a terminal" in result.output

@@ -59,6 +59,21 @@ def play(
     except ThieveryError as e:
         fail(str(e))
     console = Console()
+    live = renderer(spec.name).live
+    if live is not None:  # a real-time game: one human at most, on the live screen
+        if humans > 1:
+            fail(f"{spec.title} is played live: at most one human per terminal")
+        try:
+            live(state, 0 if humans else None, seats, console, seed=seed)
+        except (EOFError, KeyboardInterrupt):
+            console.print("\n[bold]Left the game.[/]")
+        except ValueError as e:
+            fail(str(e))
+        finally:
+            if save is not None:
+                GameRecord.of(state).save(save)
+                console.print(f"Game record saved to {save}")
+        return
     session = Session(console, spec, state, seats, humans)
     try:
         session.run()

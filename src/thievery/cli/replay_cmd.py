@@ -44,7 +44,8 @@ def replay(
     console.print(render.table(start.view(seat)))
     try:
         for i, (state, actor, action, events) in enumerate(record.steps(), 1):
-            console.print(Rule(f"{i}/{len(record.actions)}: seat {actor}"))
+            who = "the clock" if actor < 0 else f"seat {actor}"
+            console.print(Rule(f"{i}/{len(record.actions)}: {who}"))
             if everything or actor == seat:
                 label = render.action(action, state.view(seat))
                 console.print(f"Seat {actor}: {label}")

@@ -23,16 +23,25 @@ def serve(
     from thievery.server import create_app
     from thievery.server.storage import database_url
 
+    import gc
+
     url = database_url(db)
     application = create_app(url, bot_delay=max(0.0, bot_delay))
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {url})")
     typer.echo("Press Ctrl+C to stop.")
+    # Tables hold many small, long-lived objects that reference counting already frees; a
+    # full collection over them stalls every table at once. Collect young objects rarely
+    # and keep what exists at start out of the collector's way.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
     uvicorn.run(
         application,
         host=host,
         port=port,
         log_level=log_level,
         ws_max_size=1 << 20,
+        ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU
         timeout_graceful_shutdown=5,
     )

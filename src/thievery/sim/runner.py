@@ -60,6 +60,10 @@ def play_game(
     state = spec.new(len(bots), seed, options)
     players = [make_bot(name, game, seat, seed) for seat, name in enumerate(bots)]
     decisions = 0
+    if hasattr(state, "advance"):  # a real-time game: bots act on simulated time
+        from thievery.sim.realtime import play_simulated
+
+        decisions = play_simulated(state, dict(enumerate(players)), Rng(seed))
     while state.to_act:
         seat = state.to_act[0]
         action = players[seat].act(state.view(seat), state.legal_actions(seat))

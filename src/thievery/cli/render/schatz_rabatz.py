@@ -214,4 +214,10 @@ def action(action: JSON, view: JSON) -> str:
     return f"Pack the {treasure_words(action['treasure'])}{turned} at column {action['column']}"
 
 
-register_renderer("schatz-rabatz", Renderer(table=table, action=action))
+def _live(*args: Any, **kwargs: Any) -> None:
+    from thievery.cli.render.schatz_rabatz_live import play_live
+
+    play_live(*args, **kwargs)
+
+
+register_renderer("schatz-rabatz", Renderer(table=table, action=action, live=_live))

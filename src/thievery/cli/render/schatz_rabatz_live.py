@@ -37,8 +37,8 @@ from thievery.games.schatz_rabatz.pieces import (
     cells_at,
     resting_row,
 )
-from thievery.games.schatz_rabatz.realtime import BotClock, TimedBot
 from thievery.games.schatz_rabatz.rules import SchatzRabatz
+from thievery.sim.realtime import BotClock, TimedBot
 
 JSON = dict[str, Any]
 LOG_LINES = 6

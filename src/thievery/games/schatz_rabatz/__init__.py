@@ -1,7 +1,7 @@
 """Schatz-Rabatz (Noris-Spiele 2015, Karin Hetling): the real-time packing game.
 
 Components (``data.py``), geometry (``pieces.py``), rules (``rules.py``), spec
-(``spec.py``), the packing bot (``bots.py``) and simulated time for bots (``realtime.py``).
+(``spec.py``), the packing bot (``bots.py``) (bots on simulated time: ``thievery.sim.realtime``).
 """
 
 from thievery.bots.base import register_bot

@@ -6,8 +6,8 @@ fall due up to a moment, moving the game's clock to each action's time (so the h
 runs out in between when it should), and :func:`play_simulated` plays a whole match of
 bots on simulated time (dozens of four-player matches a second).
 
-Nothing here is specific to Schatz-Rabatz beyond the protocol and ``state.advance``:
-it can move to ``thievery.sim`` for every real-time game.
+It uses only the protocol and ``state.advance`` (real-time games), so it serves every
+real-time game: simulations, the terminal's live mode, and tests.
 """
 
 from __future__ import annotations
