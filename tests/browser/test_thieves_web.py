@@ -68,7 +68,11 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
                 # Everything offered is one of the legal actions, in its exact JSON shape.
                 for a in actions(page):
                     offered.add(a["type"])
-                    assert set(a) in ({"type", "card", "to"}, {"type", "card"}, {"type", "from", "slot", "to"})
+                    assert set(a) in (
+                        {"type", "card", "to"},
+                        {"type", "card"},
+                        {"type", "from", "slot", "to"},
+                    )
                 if not shot and page.locator(".tv-seat .tv-row .tv-card").count() >= 20:
                     page.screenshot(path=str(output / "thieves-table.png"))
                     shot = True
@@ -105,6 +109,7 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     expect(page.locator(".tv-seat")).to_have_count(4)
     page.click("#last")
     expect(page.locator(".tv-prompt")).to_contain_text("over")
+    page.screenshot(path=str(output / "thieves-replay.png"), full_page=True)
     assert errors == []
 
 
@@ -135,7 +140,10 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
     assert made.status_code < 300, made.text
     table_id = made.json()["table"]["id"]
     invite = made.json()["seats"][0]["invite"]
-    ctx_me, ctx_watch = browser.new_context(viewport={"width": 1400, "height": 1000}), browser.new_context()
+    ctx_me, ctx_watch = (
+        browser.new_context(viewport={"width": 1400, "height": 1000}),
+        browser.new_context(),
+    )
     try:
         page = ctx_me.new_page()
         errors = watch_errors(page)
@@ -209,7 +217,9 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
         expect(page.locator(".tv-act button")).to_have_count(5)  # keep, give to 3, cancel
         page.click('.tv-act button:has-text("Give to Ann")')
         expect(seat(page, 1).locator('[data-card="money-3a"]')).to_have_count(1)
-        expect(seat(page, 1).locator('[data-card="money-3a"]')).not_to_have_class(re.compile("known-down"))
+        expect(seat(page, 1).locator('[data-card="money-3a"]')).not_to_have_class(
+            re.compile("known-down")
+        )
 
         # Turn 17: the 4th car: a raid, shown to everyone.
         my_turn(page)
@@ -221,7 +231,6 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
             expect(box).to_contain_text("Last police raid")
             expect(box.locator(".tv-rseat")).to_have_count(4)
             expect(box.locator(".tv-stamp").first).to_have_text("BUSTED")
-        expect(page.locator(".tv-cars")).to_have_text("0")
         page.screenshot(path=str(output / "thieves-raid.png"), full_page=True)
         watcher.screenshot(path=str(output / "thieves-spectator.png"), full_page=True)
         assert errors == []

@@ -209,7 +209,7 @@ function targets(ctx, idx) {
 function seatStatus(ctx, seat) {
   const v = ctx.view;
   if (v.result) {
-    return v.result.winners.includes(seat) ? `<span class="tv-badge win">★ winner</span>` : "";
+    return v.result.winners.includes(seat) ? `<span class="tv-badge win" title="winner">★ wins</span>` : "";
   }
   if (!v.to_act.includes(seat)) return "";
   const text = { remove: "Roadblock…", move: "Thief…", double_loot: "Double Loot…" }[v.pending] || "to play";
@@ -265,7 +265,7 @@ function seatPanel(ctx, seat, idx, tgt) {
       ${who && (who.kind === "bot" || who.bot) ? `<span class="tv-chip" title="played by a bot">bot</span>` : ""}
       ${me ? `<span class="tv-chip you">you</span>` : ""}
       <span class="tv-grow"></span>${seatStatus(ctx, seat)}
-      <span class="tv-worth" title="loot value at the end of the game (what you can see)">${v.result ? v.result.scores[seat] : w.value}</span></div>
+      <span class="tv-worth" title="loot value at the end of the game (what you can see)">${v.result ? v.result.scores[seat] : w.value}${!v.result && w.hidden ? "+" : ""}</span></div>
     ${hand}
     <div class="tv-row tv-lootrow"><label>Loot</label><div class="tv-cards">${lootRow(ctx, seat, idx, tgt)}</div></div>
     <div class="tv-foot"><span title="what the police count in a raid: Diamond Ring 3, Horseshoe 1">raid value <b>${w.raid}</b>${hiddenNote}</span>
@@ -309,8 +309,8 @@ function raidStrip(ctx) {
       <div class="tv-cards">${loot}</div>${busted ? `<span class="tv-stamp">BUSTED</span>` : ""}</div>`;
   }).join("");
   const who = r.busted.length ? r.busted.map((s) => name(ctx, s)).join(" and ") : "nobody";
-  const by = r.seat !== undefined ? ` — ${name(ctx, r.seat)} brought the ${r.cars ?? 4}th car` : "";
-  return `<div class="tv-raidbox"><h4>Last police raid${by}: busted ${who}</h4><div class="tv-rseats">${cols}</div></div>`;
+  const by = r.seat !== undefined ? ` — called by ${name(ctx, r.seat)}${r.cars ? ` with ${r.cars} cars` : ""}` : "";
+  return `<div class="tv-raidbox"><h4>Last police raid${by} · busted: ${who}</h4><div class="tv-rseats">${cols}</div></div>`;
 }
 
 function prompt(ctx, idx) {
@@ -411,7 +411,7 @@ function render(root, ctx) {
       const selected = ui.pick?.card === id;
       const single = opts && opts.length === 1 && opts[0].to === undefined;
       return card(id, {
-        size: "big", selected,
+        size: "big", selected, extra: ctx.legal.length && !opts ? "idle" : "",
         action: selected && single ? opts[0] : null,
         pick: opts && !(selected && single) ? { card: id } : null,
       });
@@ -483,13 +483,13 @@ const CSS = `
 .tv-slot.on { border: 1px solid #c23b2e; background: rgba(194,59,46,.18); }
 .tv-slot svg { width: 30px; height: 26px; }
 .tv-seats { display: grid; grid-template-columns: repeat(auto-fit, minmax(290px, 1fr)); gap: 10px; }
-.tv-seat { background: rgba(10,14,22,.55); border: 1px solid rgba(255,255,255,.08); border-radius: 12px; padding: 8px 10px; display: grid; gap: 5px; align-content: start; position: relative; }
+.tv-seat { background: rgba(10,14,22,.55); border: 1px solid rgba(255,255,255,.08); border-radius: 12px; padding: 8px 10px; display: grid; grid-template-columns: minmax(0, 1fr); gap: 5px; align-content: start; position: relative; }
 .tv-seat.turn { border-color: var(--gold); box-shadow: 0 0 0 1px var(--gold), 0 0 18px rgba(226,182,80,.25); }
 .tv-seat.target { border-color: var(--ok); box-shadow: 0 0 0 2px var(--ok); }
 .tv-seat.me { background: rgba(10,14,22,.75); }
-.tv-head { display: flex; align-items: center; gap: 6px; }
+.tv-head { display: flex; align-items: center; gap: 6px; min-width: 0; }
 .tv-who { font-weight: 700; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
-.tv-head > :not(.tv-who) { flex: none; white-space: nowrap; }
+.tv-head > :not(.tv-who):not(.tv-grow) { flex: none; white-space: nowrap; }
 .tv-chip { font-size: 11px; background: rgba(255,255,255,.1); border-radius: 6px; padding: 0 5px; }
 .tv-chip.you { background: rgba(226,182,80,.25); color: var(--gold-2); }
 .tv-worth { background: var(--gold); color: #1b1608; font-weight: 800; border-radius: 8px; padding: 0 7px; min-width: 26px; text-align: center; }
@@ -512,7 +512,7 @@ const CSS = `
 .tv-rseat.busted { background: rgba(228,106,94,.15); }
 .tv-rname { font-size: 13px; }
 .tv-rname b { color: var(--gold-2); margin-left: 4px; }
-.tv-stamp { position: absolute; top: 18px; left: 50%; transform: translateX(-50%) rotate(-12deg); border: 2px solid var(--danger); color: var(--danger); font-weight: 900; font-size: 12px; letter-spacing: .12em; padding: 0 4px; border-radius: 4px; background: rgba(20,8,10,.7); pointer-events: none; }
+.tv-stamp { position: absolute; top: 30px; left: 50%; transform: translateX(-50%) rotate(-12deg); border: 2px solid var(--danger); color: var(--danger); font-weight: 900; font-size: 12px; letter-spacing: .12em; padding: 0 4px; border-radius: 4px; background: rgba(20,8,10,.7); pointer-events: none; }
 .tv-seat.busted .tv-head::after { content: "busted in the last raid"; font-size: 11px; color: var(--danger); }
 .tv-mine { display: grid; grid-template-columns: minmax(290px, 360px) 1fr; gap: 12px; align-items: start; }
 @media (max-width: 860px) { .tv-mine { grid-template-columns: 1fr; } }
@@ -560,6 +560,7 @@ const CSS = `
 .tv-card.tiny .tv-eye { display: none; }
 .tv-card.legal { cursor: pointer; border-color: var(--gold); box-shadow: 0 0 0 2px var(--gold), 0 4px 14px rgba(226,182,80,.45); transition: transform .08s; }
 .tv-card.legal:hover, .tv-card.legal:focus { transform: translateY(-5px); outline: none; }
+.tv-card.idle { opacity: .55; filter: grayscale(.4); }
 .tv-card.selected { transform: translateY(-10px); box-shadow: 0 0 0 3px var(--ok), 0 6px 18px rgba(111,207,143,.5); border-color: var(--ok); }
 .tv-card.selected:hover { transform: translateY(-10px); }
 `;
