@@ -235,7 +235,7 @@ function lootRow(ctx, seat, idx, tgt) {
   const drop = tgt.find((t) => t.seat === seat);
   if (drop) {
     const what = ui.pick.card !== undefined
-      ? seat === ctx.seat ? "Keep here<br>face down" : "Give here<br>face up"
+      ? seat === ctx.seat ? "Keep<br>face down" : "Give here<br>face up"
       : "Move<br>here";
     items.push(`<button class="tv-drop" ${actionAttr(drop.action)}>${what}</button>`);
   }
