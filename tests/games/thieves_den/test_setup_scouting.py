@@ -123,7 +123,7 @@ def test_an_instant_location_acts_when_revealed_and_is_collected() -> None:
 
 def test_instants_resolve_in_turn_order_with_their_decisions() -> None:
     hands = [list(h) for h in HANDS3]
-    hands[1][0] = "hideout-a"  # a thief and a treasure of your choice
+    hands[1][0] = "village-fair-b"  # a treasure of your choice
     hands[2][0] = "village-fair-a"  # a treasure of your choice
     state = new(3, hands=hands, first=2)
     pick_round(state)
@@ -133,5 +133,5 @@ def test_instants_resolve_in_turn_order_with_their_decisions() -> None:
     assert state.to_act == (1,)
     act(state, 1, "treasure", treasure="jewel")
     assert held(state, 2) == {"potion": 1} and held(state, 1) == {"jewel": 1}
-    assert state.thieves[1] == 4 and state.thieves[2] == 3
+    assert state.view(None)["seats"][1]["collected"] == ["village-fair-b"]
     assert list(state.to_act) == [0, 1, 2]  # the next picks
