@@ -18,12 +18,12 @@ def serve(
     log_level: str = typer.Option("warning", help="uvicorn log level"),
 ) -> None:
     """Start the web server and print the URL to open."""
+    import gc
+
     import uvicorn
 
     from thievery.server import create_app
     from thievery.server.storage import database_url
-
-    import gc
 
     url = database_url(db)
     application = create_app(url, bot_delay=max(0.0, bot_delay))

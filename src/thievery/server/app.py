@@ -6,15 +6,16 @@ restores every unfinished table from storage; on stop it stores what is queued.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import thievery
 from thievery.core.errors import ThieveryError
@@ -29,6 +30,33 @@ PAGE_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
     "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
+
+
+class PageHeaders:
+    """Security and caching headers: pages get a strict content policy (plain ASGI, cheap)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        extra: list[tuple[bytes, bytes]] = [(b"x-content-type-options", b"nosniff")]
+        if not path.startswith(("/api", "/docs", "/openapi", "/redoc")):
+            extra.append((b"cache-control", b"no-cache"))
+            extra.append((b"content-security-policy", PAGE_POLICY.encode()))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                headers.extend((k, v) for k, v in extra if k not in present)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def _error(e: ServerError) -> JSONResponse:
@@ -82,19 +110,7 @@ def create_app(
         message = f"{where}: {first.get('msg', 'invalid request')}"
         return _error(ServerError("request/invalid", message, 422))
 
-    @app.middleware("http")
-    async def headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        path = request.url.path
-        if not path.startswith("/api") and not path.startswith("/docs"):
-            response.headers.setdefault("Cache-Control", "no-cache")
-            if not path.startswith("/openapi"):
-                response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        return response
-
+    app.add_middleware(PageHeaders)
     app.include_router(make_router(hub, limits or Limits()))
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 

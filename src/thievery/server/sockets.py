@@ -172,25 +172,20 @@ class Session:
         self.table.attach(self.listener)
 
     async def run(self) -> None:
-        """Read frames until the client leaves."""
+        """Read frames until the client leaves (or is closed for being too slow)."""
         sender = asyncio.create_task(_sender(self.websocket, self.listener))
         try:
-            while not sender.done():
-                receive = asyncio.ensure_future(self.websocket.receive())
-                done, _ = await asyncio.wait({receive, sender}, return_when=asyncio.FIRST_COMPLETED)
-                if receive not in done:
-                    receive.cancel()
-                    break
-                message = receive.result()
-                if message["type"] == "websocket.disconnect":
+            while True:
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect" or sender.done():
                     break
                 text = message.get("text")
                 if text is None:
                     self.send(error_frame("frame/malformed", "frames are JSON text"))
                     continue
                 await self.handle(text)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # RuntimeError: the sender closed the socket under us
         finally:
             self.table.detach(self.listener)
             sender.cancel()

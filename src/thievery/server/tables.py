@@ -20,6 +20,7 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -37,6 +38,8 @@ log = logging.getLogger("thievery.server")
 
 HUMAN, BOT = "human", "bot"
 LOG_LIMIT = 400  # events sent to a connection when it joins
+LOG_KEEP = 1000  # events a table keeps in memory for that
+SLOW_BOT = 0.02  # a bot that thinks longer than this (seconds) thinks in a thread
 
 
 def hash_token(token: str) -> str:
@@ -119,9 +122,9 @@ class LiveTable:
         self.version = 0  # accepted actions
         self.audiences: list[Audience] = [*range(state.players), None]
         self.seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
-        self._cache: dict[Audience, tuple[int, str, JSON]] = {}
-        self._seen: dict[Audience, str] = {a: self._snapshot(a)[0] for a in self.audiences}
-        self.log: list[Event] = []
+        self._cache: dict[Audience, tuple[int, JSON]] = {}
+        self._seen: dict[Audience, JSON] = {a: self._snapshot(a) for a in self.audiences}
+        self.log: deque[Event] = deque(maxlen=LOG_KEEP)
         self.listeners: set[Listener] = set()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
@@ -189,11 +192,14 @@ class LiveTable:
             "next_id": self.record.next_id,
         }
 
-    def _snapshot(self, audience: Audience) -> tuple[str, JSON]:
-        """What an audience sees now, as text (to compare) and as parts (to send)."""
+    def _snapshot(self, audience: Audience) -> JSON:
+        """What an audience sees now: its view, legal actions, who is to act, the result.
+
+        Cached until the next action; callers must not change it.
+        """
         cached = self._cache.get(audience)
         if cached is not None and cached[0] == self.version:
-            return cached[1], cached[2]
+            return cached[1]
         state = self.state
         legal = [a.to_json() for a in state.legal_actions(audience)] if audience is not None else []
         parts: JSON = {
@@ -202,9 +208,8 @@ class LiveTable:
             "to_act": list(state.to_act),
             "result": state.result(),
         }
-        text = json.dumps(parts, separators=(",", ":"))
-        self._cache[audience] = (self.version, text, parts)
-        return text, parts
+        self._cache[audience] = (self.version, parts)
+        return parts
 
     def event_json(self, event: Event, audience: Audience) -> JSON:
         """An event for an audience, with its words."""
@@ -216,15 +221,21 @@ class LiveTable:
 
     def state_frame(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
         """A frame with everything ``audience`` may know now."""
-        _, parts = self._snapshot(audience)
+        return {**self._frame_head(kind, audience, events), **self._snapshot(audience)}
+
+    def _frame_head(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
         return {
             "type": kind,
             "table": self.id,
             "seat": audience,
             "version": self.seq[audience],
             "events": [self.event_json(e, audience) for e in events if e.is_visible_to(audience)],
-            **parts,
         }
+
+    def state_frame_text(self, kind: str, audience: Audience, events: Sequence[Event]) -> str:
+        """:meth:`state_frame` as JSON text, reusing the snapshot's text."""
+        head = self._frame_head(kind, audience, events)
+        return json.dumps({**head, **self._snapshot(audience)}, separators=(",", ":"))
 
     def welcome(self, audience: Audience) -> JSON:
         """The first frame of a connection: its state, the seats and the log so far."""
@@ -244,11 +255,11 @@ class LiveTable:
         changed: dict[Audience, list[Event]] = {}
         for audience in self.audiences:
             visible = [e for e in events if e.is_visible_to(audience)]
-            text, _ = self._snapshot(audience)
-            if visible or audience == actor or text != self._seen[audience]:
+            parts = self._snapshot(audience)
+            if visible or audience == actor or parts != self._seen[audience]:
                 self.seq[audience] += 1
-                self._seen[audience] = text
                 changed[audience] = visible
+            self._seen[audience] = parts
         return changed
 
     def replay_row(self, row: ActionRow) -> None:
@@ -267,10 +278,7 @@ class LiveTable:
             if audience not in changed:
                 continue
             if audience not in frames:
-                frames[audience] = json.dumps(
-                    self.state_frame("update", audience, changed[audience]),
-                    separators=(",", ":"),
-                )
+                frames[audience] = self.state_frame_text("update", audience, changed[audience])
             listener.push(frames[audience])
 
     def broadcast_json(self, frame: JSON) -> None:
@@ -475,10 +483,14 @@ class LiveTable:
         if not legal:
             return
         bot = self._bot(seat, by)
-        if self.hub.bot_threads:
+        name = getattr(bot, "name", type(bot).__name__)
+        if self.hub.bot_threads and name in self.hub.slow_bots:
             action = await asyncio.to_thread(bot.act, view, legal)
         else:
+            began = time.perf_counter()
             action = bot.act(view, legal)
+            if time.perf_counter() - began > SLOW_BOT:
+                self.hub.slow_bots.add(name)  # think off the event loop from now on
         async with self.lock:
             if self.version != version or self.is_over:
                 return  # the table moved while the bot thought: decide again
@@ -509,6 +521,7 @@ class Hub:
         self.writer = Writer(storage)
         self.bot_delay = bot_delay
         self.bot_threads = bot_threads
+        self.slow_bots: set[str] = set()
         self.finished_cache = finished_cache
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}

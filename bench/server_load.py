@@ -1,0 +1,267 @@
+"""Server load: many concurrent tables played over loopback websockets for a fixed time.
+
+Starts `thievery serve` on 127.0.0.1 (a fresh SQLite file, bots moving after
+``--bot-delay``), creates ``--tables`` Der Schattendieb tables with ``--humans`` scripted
+websocket players and server bots in the other seats, lets the scripted players act for
+``--seconds`` (each thinks for a random, exponentially distributed time of mean ``--think-ms``
+after an update before it acts; they join over two think times, as people arrive), then stops the
+server and prints one JSON line:
+
+- ``actions_per_s``: every accepted action (scripted players and server bots), per second;
+- ``p50_ms`` / ``p99_ms``: from a scripted player sending an action to receiving the update
+  it caused (measured at the ``ack``, which the server queues right after that update);
+- ``memory_per_table_kb``: the server's resident memory growth per live table.
+
+    python bench/server_load.py --tables 200 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+HOST = "127.0.0.1"  # loopback only
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def rss_kb(pid: int) -> int:
+    """Resident memory of a process, in kB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+    """`thievery serve` in a child process; returns once it answers."""
+    cli = Path(sys.executable).with_name("thievery")
+    command = [
+        str(cli),
+        "serve",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--bot-delay",
+        str(bot_delay),
+    ]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"http://{HOST}:{port}/api/games", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+class Stats:
+    """What the scripted players saw."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []  # of actions sent after measure_from
+        self.measure_from = float("inf")
+        self.stale = 0
+        self.errors: dict[str, int] = {}
+        self.frames = 0
+
+
+async def player(
+    url: str, token: str, think: float, stop: asyncio.Event, stats: Stats, rng: random.Random
+) -> None:
+    """One scripted seat: after each update, wait ``think`` seconds and act at random."""
+    await asyncio.sleep(rng.uniform(0, 2 * think))  # people do not all sit down at once
+    async with connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "join", "token": token}))
+        latest: dict[str, Any] = {}
+        pending: tuple[int, float] | None = None
+        ref = 0
+        act_at: float | None = None
+        loop = asyncio.get_running_loop()
+        while not stop.is_set():
+            timeout = None if act_at is None else max(0.0, act_at - loop.time())
+            try:
+                text = await asyncio.wait_for(
+                    ws.recv(), timeout=0.5 if timeout is None else min(timeout, 0.5)
+                )
+            except TimeoutError:
+                text = None
+            now = loop.time()
+            if text is not None:
+                frame = json.loads(text)
+                stats.frames += 1
+                kind = frame["type"]
+                if kind in ("welcome", "update"):
+                    latest = frame
+                    if pending is None and frame["legal"] and frame["result"] is None:
+                        act_at = now + rng.expovariate(1 / think)
+                elif kind == "ack" and pending and frame["id"] == pending[0]:
+                    if pending[1] >= stats.measure_from:
+                        stats.latencies.append(now - pending[1])
+                    pending = None
+                    if latest.get("legal") and latest["result"] is None:
+                        act_at = now + rng.expovariate(1 / think)
+                elif kind == "error":
+                    if frame["code"] == "action/stale":
+                        stats.stale += 1
+                    else:
+                        stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
+                    pending = None
+                    if latest.get("legal"):
+                        act_at = now + rng.expovariate(1 / think)
+            if act_at is not None and now >= act_at and pending is None:
+                act_at = None
+                if latest.get("legal"):
+                    ref += 1
+                    action = rng.choice(latest["legal"])
+                    pending = (ref, loop.time())
+                    await ws.send(
+                        json.dumps(
+                            {
+                                "type": "act",
+                                "action": action,
+                                "version": latest["version"],
+                                "id": ref,
+                            }
+                        )
+                    )
+
+
+async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
+    url = f"ws://{HOST}:{base.rsplit(':', 1)[1]}"
+    seats = [{"kind": "human"}] * args.humans + [{"kind": "bot", "bot": args.bot}] * (
+        args.players - args.humans
+    )
+    body = {"game": "schattendieb", "seats": seats, "options": {"games": 99}}
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        await http.get("/api/tables")  # warm up
+        rss_before = rss_kb(pid)
+        made = []
+        for _ in range(args.tables):
+            r = await http.post("/api/tables", json=body)
+            r.raise_for_status()
+            made.append(r.json())
+        stats = Stats()
+        stop = asyncio.Event()
+        rng = random.Random(args.seed)
+        players = [
+            asyncio.create_task(
+                player(
+                    f"{url}/api/tables/{m['table']['id']}/ws",
+                    s["token"],
+                    args.think_ms / 1000,
+                    stop,
+                    stats,
+                    random.Random(rng.random()),
+                )
+            )
+            for m in made
+            for s in m["seats"]
+        ]
+        # Warm up: everyone connected, and the first wave (every table starting at once) over.
+        await asyncio.sleep(args.warmup + 3 * args.think_ms / 1000)
+        stats.measure_from = asyncio.get_running_loop().time()
+        start_actions = sum(
+            t["actions"] for t in (await http.get("/api/tables?finished=0")).json()["live"]
+        )
+        t0 = time.perf_counter()
+        await asyncio.sleep(args.seconds)
+        elapsed = time.perf_counter() - t0
+        listing = (await http.get("/api/tables?finished=0")).json()["live"]
+        end_actions = sum(t["actions"] for t in listing)
+        rss_after = rss_kb(pid)
+        latencies = sorted(stats.latencies)
+        stop.set()
+        await asyncio.gather(*players, return_exceptions=True)
+
+    def pct(p: float) -> float:
+        if not latencies:
+            return float("nan")
+        return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
+
+    return {
+        "bench": "server_load",
+        "tables": args.tables,
+        "live_tables": len(listing),
+        "seats": f"{args.humans} scripted + {args.players - args.humans} {args.bot} bots",
+        "seconds": round(elapsed, 2),
+        "think_ms": args.think_ms,
+        "bot_delay": args.bot_delay,
+        "actions_per_s": round((end_actions - start_actions) / elapsed, 1),
+        "scripted_actions_per_s": round(len(latencies) / elapsed, 1),
+        "p50_ms": pct(0.50),
+        "p99_ms": pct(0.99),
+        "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
+        "stale": stats.stale,
+        "errors": stats.errors,
+        "memory_per_table_kb": round((rss_after - rss_before) / args.tables, 1),
+        "server_rss_mb": round(rss_after / 1024, 1),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--humans", type=int, default=1, help="scripted websocket seats")
+    parser.add_argument("--bot", default="heuristic")
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=1000.0,
+        help="mean pause of a scripted player before it acts",
+    )
+    parser.add_argument("--bot-delay", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="thievery-bench-") as tmp:
+        port = free_port()
+        proc = start_server(f"sqlite:///{tmp}/bench.db", port, args.bot_delay)
+        try:
+            result = asyncio.run(
+                asyncio.wait_for(
+                    run(args, f"http://{HOST}:{port}", proc.pid),
+                    timeout=args.seconds + args.warmup + 180,
+                )
+            )
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
