@@ -1,0 +1,873 @@
+// Thieves Den's renderer: the board (Fences, Power tiles, the Witch, Burgle, Recruit, the
+// supply), every player's board with the Locations and Fences above it, your Scheme and
+// your drafted hand. It follows the renderer interface documented in generic.js:
+// render(root, ctx) draws the view it is given, and every legal action becomes an element
+// with data-action (clicked on the board, or as a button of the decision panel).
+//
+// Card texts: views carry card ids only. The renderer reads the card set's words from
+// view.cards when the engine sends them (same shape as CARDS below), else from CARDS, the
+// default unofficial set, generated from the card file (a test checks it still matches:
+// `python tests/browser/test_thieves_den_web.py --write` regenerates it). Another card set
+// without view.cards shows names made from the ids.
+//
+// Recruit needs two treasures: elements with data-pick='{…}' pick the first one (they send
+// nothing); the pick is forgotten as soon as the legal actions change.
+
+import { esc } from "/static/js/common.js";
+
+const TREASURES = ["tome", "jewel", "artifact", "fossil", "potion"];
+const LOC_TYPES = ["village", "shadow", "ruins", "holy", "city"];
+const FENCE_TYPES = ["noble", "agent", "collector", "warlock", "mercenary", "peddler", "tinkerer"];
+const PHASES = { scouting: "Scouting", thieving: "Thieving", direction: "Cleanup", over: "Game over" };
+
+// BEGIN CARDS (generated from data/unofficial.toml; do not edit by hand)
+const CARDS = {
+  "name": "Thievery unofficial set",
+  "witch": {"tome": 4, "jewel": 3, "artifact": 3, "fossil": 2, "potion": 2},
+  "majority": {"noble": 3, "agent": 3, "collector": 4, "warlock": 4, "mercenary": 4, "peddler": 5, "tinkerer": 5},
+  "locations": {
+    "market": {"name": "Market", "type": "village", "instant": false, "text": "Take 2 Jewels", "bonus": [["thief", 2]], "bonus_text": "Take 2 Thieves"},
+    "potion-shop": {"name": "Potion Shop", "type": "village", "instant": false, "text": "Take 3 Potions", "bonus": [["potion", 1]], "bonus_text": "Take 1 Potion"},
+    "farmstead": {"name": "Farmstead", "type": "village", "instant": false, "text": "Take 1 Fossil, then take 1 Potion", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
+    "tavern": {"name": "Tavern", "type": "village", "instant": false, "text": "Take 2 Thieves, then take 1 Potion", "bonus": [["potion", 1]], "bonus_text": "Take 1 Potion"},
+    "village-fair": {"name": "Village Fair", "type": "village", "instant": true, "text": "Take 1 treasure of your choice", "bonus": [], "bonus_text": ""},
+    "wayside-inn": {"name": "Wayside Inn", "type": "village", "instant": false, "text": "Take 1 Artifact, then take 1 Tome", "bonus": [["jewel", 1]], "bonus_text": "Take 1 Jewel"},
+    "witch-hut": {"name": "Witch Hut", "type": "shadow", "instant": false, "text": "Take any Treasure on an opponent's player board and return it to the supply.", "bonus": [["thief", 2]], "bonus_text": "Take 2 Thieves"},
+    "guild": {"name": "Guild", "type": "shadow", "instant": false, "text": "Take a Thief on an opponent's player board and place it on your player board.", "bonus": [["wild", 1], ["thief", 1]], "bonus_text": "Take 1 treasure of your choice, then take 1 Thief"},
+    "black-market": {"name": "Black Market", "type": "shadow", "instant": false, "text": "Pay 1 Thief: take 3 treasures of your choice", "bonus": [["jewel", 1]], "bonus_text": "Take 1 Jewel"},
+    "hideout": {"name": "Hideout", "type": "shadow", "instant": true, "text": "Take 1 Thief, then take 1 Artifact", "bonus": [], "bonus_text": ""},
+    "rooftops": {"name": "Rooftops", "type": "shadow", "instant": false, "text": "Take 1 treasure of your choice, then you may Steal or Fence", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
+    "smugglers-cove": {"name": "Smugglers' Cove", "type": "shadow", "instant": false, "text": "Take 1 Jewel, then take 1 Artifact", "bonus": [["artifact", 1]], "bonus_text": "Take 1 Artifact"},
+    "laborium": {"name": "Laborium", "type": "ruins", "instant": false, "text": "Place a Treasure from your player board back to the supply, then take up to 2 Treasures from the supply.", "bonus": [["wild", 1], ["thief", 1]], "bonus_text": "Take 1 treasure of your choice, then take 1 Thief"},
+    "excavation": {"name": "Excavation", "type": "ruins", "instant": false, "text": "Take 3 Fossils", "bonus": [["fossil", 1]], "bonus_text": "Take 1 Fossil"},
+    "crypt": {"name": "Crypt", "type": "ruins", "instant": false, "text": "Take 2 Artifacts", "bonus": [["artifact", 1]], "bonus_text": "Take 1 Artifact"},
+    "sunken-vault": {"name": "Sunken Vault", "type": "ruins", "instant": false, "text": "Take 1 Jewel, then take 1 Fossil", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
+    "forgotten-road": {"name": "Forgotten Road", "type": "ruins", "instant": true, "text": "Take 1 Fossil, then gain 1 Prestige", "bonus": [], "bonus_text": ""},
+    "old-tower": {"name": "Old Tower", "type": "ruins", "instant": false, "text": "Draw 1 Location face up, then take 1 Fossil", "bonus": [["tome", 1]], "bonus_text": "Take 1 Tome"},
+    "monastery": {"name": "Monastery", "type": "holy", "instant": false, "text": "Take 2 Tomes, then take 1 Thief", "bonus": [["tome", 1]], "bonus_text": "Take 1 Tome"},
+    "shrine": {"name": "Shrine", "type": "holy", "instant": false, "text": "Take 1 Potion, then take 1 Tome", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
+    "reliquary": {"name": "Reliquary", "type": "holy", "instant": false, "text": "Take 1 Artifact, then take 1 Jewel", "bonus": [["potion", 1]], "bonus_text": "Take 1 Potion"},
+    "abbey": {"name": "Abbey", "type": "holy", "instant": false, "text": "Pay 1 treasure of your choice: gain 4 Prestige", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
+    "oracle": {"name": "Oracle", "type": "holy", "instant": true, "text": "Gain 2 Prestige, then take 1 Tome", "bonus": [], "bonus_text": ""},
+    "pilgrims-rest": {"name": "Pilgrims' Rest", "type": "holy", "instant": false, "text": "Take 1 Thief, then take 1 treasure of your choice", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
+    "custom-house": {"name": "Custom House", "type": "city", "instant": false, "text": "Take any Treasure on an opponent's player board and place it on your player board.", "bonus": [["jewel", 1]], "bonus_text": "Take 1 Jewel"},
+    "bank": {"name": "Bank", "type": "city", "instant": false, "text": "Take 2 Jewels", "bonus": [["artifact", 1]], "bonus_text": "Take 1 Artifact"},
+    "library": {"name": "Library", "type": "city", "instant": false, "text": "Take 3 Tomes", "bonus": [["tome", 1]], "bonus_text": "Take 1 Tome"},
+    "courthouse": {"name": "Courthouse", "type": "city", "instant": false, "text": "Pay 2 treasures of your choice: gain 8 Prestige", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
+    "harbour": {"name": "Harbour", "type": "city", "instant": false, "text": "Take 1 Artifact, then take 1 Potion", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
+    "palace-gates": {"name": "Palace Gates", "type": "city", "instant": true, "text": "Gain 3 Prestige", "bonus": [], "bonus_text": ""},
+  },
+  "fences": {
+    "noble-countess": {"name": "Countess", "type": "noble", "desires": ["jewel", "jewel"], "prestige": 7},
+    "noble-baron": {"name": "Baron", "type": "noble", "desires": ["tome", "tome", "jewel"], "prestige": 9},
+    "noble-duke": {"name": "Duke", "type": "noble", "desires": ["jewel", "jewel", "artifact", "potion"], "prestige": 11},
+    "agent-scribe": {"name": "Scribe", "type": "agent", "desires": ["tome", "tome"], "prestige": 6},
+    "agent-spy": {"name": "Spy", "type": "agent", "desires": ["tome", "fossil"], "prestige": 6},
+    "agent-envoy": {"name": "Envoy", "type": "agent", "desires": ["tome", "jewel", "potion"], "prestige": 9},
+    "collector-curator": {"name": "Curator", "type": "collector", "desires": ["artifact", "artifact"], "prestige": 6},
+    "collector-antiquarian": {"name": "Antiquarian", "type": "collector", "desires": ["artifact", "fossil", "fossil"], "prestige": 8},
+    "collector-patron": {"name": "Patron", "type": "collector", "desires": ["tome", "jewel", "artifact"], "prestige": 9},
+    "warlock-hexer": {"name": "Hexer", "type": "warlock", "desires": ["potion", "potion"], "prestige": 6},
+    "warlock-sage": {"name": "Sage", "type": "warlock", "desires": ["tome", "potion"], "prestige": 6},
+    "warlock-necromancer": {"name": "Necromancer", "type": "warlock", "desires": ["artifact", "fossil", "potion", "potion"], "prestige": 11},
+    "mercenary-sellsword": {"name": "Sellsword", "type": "mercenary", "desires": ["fossil", "fossil"], "prestige": 5},
+    "mercenary-captain": {"name": "Captain", "type": "mercenary", "desires": ["jewel", "fossil"], "prestige": 6},
+    "mercenary-warlord": {"name": "Warlord", "type": "mercenary", "desires": ["artifact", "fossil", "potion"], "prestige": 8},
+    "peddler-hawker": {"name": "Hawker", "type": "peddler", "desires": ["fossil", "potion"], "prestige": 5},
+    "peddler-tinker": {"name": "Trinket Seller", "type": "peddler", "desires": ["artifact", "potion"], "prestige": 5},
+    "peddler-caravan": {"name": "Caravan", "type": "peddler", "desires": ["tome", "fossil", "potion"], "prestige": 8},
+    "tinkerer-clockmaker": {"name": "Clockmaker", "type": "tinkerer", "desires": ["tome", "artifact"], "prestige": 5},
+    "tinkerer-alchemist": {"name": "Alchemist", "type": "tinkerer", "desires": ["artifact", "fossil", "fossil"], "prestige": 8},
+    "tinkerer-inventor": {"name": "Inventor", "type": "tinkerer", "desires": ["tome", "artifact", "fossil", "potion"], "prestige": 11},
+  },
+  "schemes": {
+    "village-shadow": {"types": ["village", "shadow"], "prestige": 5},
+    "village-ruins": {"types": ["village", "ruins"], "prestige": 5},
+    "village-holy": {"types": ["village", "holy"], "prestige": 5},
+    "village-city": {"types": ["village", "city"], "prestige": 5},
+    "shadow-ruins": {"types": ["shadow", "ruins"], "prestige": 5},
+    "shadow-holy": {"types": ["shadow", "holy"], "prestige": 5},
+    "shadow-city": {"types": ["shadow", "city"], "prestige": 5},
+    "ruins-holy": {"types": ["ruins", "holy"], "prestige": 5},
+    "ruins-city": {"types": ["ruins", "city"], "prestige": 5},
+    "holy-city": {"types": ["holy", "city"], "prestige": 5},
+  },
+  "powers": {
+    "recall": {"name": "Recall", "text": "Take a Thief from any Location card; that card goes on top of the Location deck."},
+    "scout-ahead": {"name": "Scout Ahead", "text": "Draw 1 Location face up, then you may Steal or Fence"},
+    "double-up": {"name": "Double Up", "text": "Take 1 Thief from the supply, then Steal or Fence on an Action Spot that already holds a Thief."},
+    "hire-out": {"name": "Hire Out", "text": "Pay 2 Thieves: take 2 treasures of your choice"},
+    "busy-night": {"name": "Busy Night", "text": "You may Steal or Fence, then you may Steal or Fence"},
+    "sleight": {"name": "Sleight of Hand", "text": "Move a Thief from a Location card to another to use its ability, then keep that Thief."},
+    "new-buyers": {"name": "New Buyers", "text": "Replace 3 Fences of the row, then you may Steal or Fence"},
+    "switcheroo": {"name": "Switcheroo", "text": "Swap a Location with an opponent"},
+    "renown": {"name": "Renown", "text": "Gain 3 Prestige"},
+    "inside-job": {"name": "Inside Job", "text": "Steal from a Location; you get its Owner Bonus instead of its owner."},
+    "windfall": {"name": "Windfall", "text": "Take 1 treasure of your choice"},
+    "recruits": {"name": "Recruits", "text": "Take 3 Thieves"},
+  },
+};
+// END CARDS
+
+// ------------------------------------------------------------------ words
+
+const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
+const plural = (n, word) => (n === 1 ? `1 ${word}` : `${n} ${word === "Thief" ? "Thieves" : word === "thief" ? "thieves" : word + "s"}`);
+const baseId = (id) => String(id).replace(/-[a-j]$/, "");
+const titled = (s) => s.split("-").map(cap).join(" ");
+
+function catalogue(view) {
+  if (view.cards && view.cards.locations) return view.cards;
+  if (!view.options?.cards && CARDS.name && view.card_set === CARDS.name) return CARDS;
+  return { witch: {}, majority: {}, locations: {}, fences: {}, schemes: {}, powers: {} };
+}
+
+function loc(C, id) {
+  const known = C.locations[id] || C.locations[baseId(id)];
+  return known || { name: titled(baseId(id)), type: null, instant: false, text: "", bonus: [], bonus_text: "" };
+}
+
+function fence(C, id) {
+  const known = C.fences[id] || C.fences[baseId(id)];
+  if (known) return known;
+  const [type, ...rest] = baseId(id).split("-");
+  return { name: titled(rest.join("-") || type), type: FENCE_TYPES.includes(type) ? type : null, desires: [], prestige: "?" };
+}
+
+function power(C, id) {
+  return C.powers[id] || { name: titled(id), text: "" };
+}
+
+function scheme(C, id) {
+  const known = C.schemes[id];
+  if (known) return known;
+  return { types: String(id).split("-").filter((t) => LOC_TYPES.includes(t)), prestige: "?" };
+}
+
+function name(ctx, seat) {
+  const s = ctx.seats?.[seat];
+  return esc(s ? s.name : `Seat ${seat}`);
+}
+
+function whom(ctx, seat) {
+  return seat === ctx.seat ? "you" : name(ctx, seat);
+}
+
+function attr(action) {
+  return `data-action='${esc(JSON.stringify(action))}'`;
+}
+
+function pickAttr(pick) {
+  return `data-pick='${esc(JSON.stringify(pick))}'`;
+}
+
+/** A list of treasure names as words: "2 Jewels + 1 Tome". */
+function desireWords(desires) {
+  const counts = {};
+  for (const t of desires) counts[t] = (counts[t] || 0) + 1;
+  return TREASURES.filter((t) => counts[t]).map((t) => plural(counts[t], cap(t))).join(" + ");
+}
+
+function bonusWords(bonus) {
+  return bonus.map(([what, n]) => (what === "wild" ? plural(n, "treasure") + " of your choice" : plural(n, cap(what)))).join(" + ");
+}
+
+// ------------------------------------------------------------------ drawing (our own SVG)
+
+const ICONS = {
+  tome: `<path d="M5 3.5h12.5a1.5 1.5 0 0 1 1.5 1.5v14.5H6.5A1.5 1.5 0 0 1 5 18z" fill="#3a6fd8" stroke="#16306b" stroke-width="1.1"/>
+    <path d="M6.5 19.5h12.5v1.5H6.5a.75.75 0 0 1 0-1.5z" fill="#e9eefb" stroke="#16306b" stroke-width=".8"/>
+    <rect x="7.2" y="3.5" width="1.6" height="16" fill="#244a9e"/><path d="M10.5 8h6M10.5 10.5h6" stroke="#d9e4ff" stroke-width="1.1" stroke-linecap="round"/>
+    <circle cx="13.5" cy="14.5" r="1.6" fill="#f3d27f"/>`,
+  jewel: `<path d="M5 9.5 8.5 4.5h7L19 9.5 12 20z" fill="#d8358e" stroke="#6d0f44" stroke-width="1.1" stroke-linejoin="round"/>
+    <path d="M5 9.5h14M8.5 4.5 10.5 9.5 12 20M15.5 4.5l-2 5L12 20M10.5 9.5 12 4.5l1.5 5" fill="none" stroke="#7d1550" stroke-width=".7"/>
+    <path d="M8.7 5.6 7.3 8.6" stroke="#ffd1ea" stroke-width="1.1" stroke-linecap="round"/>`,
+  artifact: `<path d="M9 3.5h6v1.8l-1.2 1.3c3.4 1 5.4 3.8 5.4 7.2 0 4-3.2 6.7-7.2 6.7s-7.2-2.7-7.2-6.7c0-3.4 2-6.2 5.4-7.2L9 5.3z" fill="#d9a12b" stroke="#6b4a08" stroke-width="1.1"/>
+    <path d="M6.2 12.5h11.6M6.6 15h10.8" stroke="#7a5208" stroke-width=".9"/><path d="M7 10.5c1-1.5 2.2-2.3 3.2-2.6" stroke="#fde7a6" stroke-width="1.1" fill="none" stroke-linecap="round"/>`,
+  fossil: `<circle cx="12" cy="12" r="8.3" fill="#e6dcc0" stroke="#6f6041" stroke-width="1.1"/>
+    <path d="M12 12.6a.9.9 0 1 1 .9-1.3 2 2 0 0 1-1.2 3 3 3 0 0 1-3.3-2.7 4.2 4.2 0 0 1 4-4.4 5.4 5.4 0 0 1 5.4 5.3 6.6 6.6 0 0 1-6.3 6.3" fill="none" stroke="#6f6041" stroke-width="1.2" stroke-linecap="round"/>`,
+  potion: `<path d="M10 3h4v1.4h-.6v4.1l5 8.3c.9 1.7-.2 3.7-2.1 3.7H7.7c-1.9 0-3-2-2.1-3.7l5-8.3V4.4H10z" fill="#dff3e5" stroke="#1f5e31" stroke-width="1.1" stroke-linejoin="round"/>
+    <path d="M7.4 14h9.2l1.5 2.6c.6 1.1-.1 2.4-1.4 2.4H7.3c-1.3 0-2-1.3-1.4-2.4z" fill="#3fb15c"/><circle cx="10.5" cy="16.3" r=".9" fill="#b5f0c5"/><circle cx="13.3" cy="17.4" r=".6" fill="#b5f0c5"/>`,
+  thief: `<path d="M4.5 21c0-4.6 3.3-7.5 7.5-7.5s7.5 2.9 7.5 7.5z" fill="#2e2a3f" stroke="#0e0c16" stroke-width="1"/>
+    <path d="M6.4 11.2C6.4 6.8 8.7 3 12 3s5.6 3.8 5.6 8.2c0 2.4-2.4 3.6-5.6 3.6s-5.6-1.2-5.6-3.6z" fill="#3b3552" stroke="#0e0c16" stroke-width="1"/>
+    <path d="M7.6 9.4c1.4-.9 3-.9 4.4 0 1.4-.9 3-.9 4.4 0-.2 1.8-1.6 2.4-2.6 2.1L12 10.7l-1.8.8c-1 .3-2.4-.3-2.6-2.1z" fill="#111"/>
+    <circle cx="9.9" cy="9.9" r=".8" fill="#f1e9d0"/><circle cx="14.1" cy="9.9" r=".8" fill="#f1e9d0"/>`,
+  prestige: `<path d="m12 2.8 2.7 5.6 6.1.8-4.5 4.2 1.1 6.1L12 16.6l-5.4 2.9 1.1-6.1-4.5-4.2 6.1-.8z" fill="#f0c648" stroke="#7a5a06" stroke-width="1.1" stroke-linejoin="round"/>`,
+  wild: `${TREASURES.map((t, i) => {
+    const a0 = (i / 5) * 2 * Math.PI - Math.PI / 2, a1 = ((i + 1) / 5) * 2 * Math.PI - Math.PI / 2;
+    const p = (a) => `${(12 + 8.5 * Math.cos(a)).toFixed(2)} ${(12 + 8.5 * Math.sin(a)).toFixed(2)}`;
+    const fill = { tome: "#3a6fd8", jewel: "#d8358e", artifact: "#d9a12b", fossil: "#e6dcc0", potion: "#3fb15c" }[t];
+    return `<path d="M12 12L${p(a0)}A8.5 8.5 0 0 1 ${p(a1)}z" fill="${fill}"/>`;
+  }).join("")}<circle cx="12" cy="12" r="8.5" fill="none" stroke="#222" stroke-width="1"/><circle cx="12" cy="12" r="3" fill="#fff" stroke="#222" stroke-width=".8"/>`,
+  spot: `<circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" stroke-width="1.6" stroke-dasharray="3 2"/>`,
+  instant: `<path d="M13.5 2.5 5 13.5h6l-1.5 8 8.5-11h-6z" fill="#ffd44d" stroke="#7a5a06" stroke-width="1" stroke-linejoin="round"/>`,
+  deck: `<rect x="5" y="4" width="12" height="16" rx="2" fill="#5b4a8a" stroke="#221a3a"/><rect x="7" y="3" width="12" height="16" rx="2" fill="#6f5aa8" stroke="#221a3a"/><path d="M10 8h6M10 11h6M10 14h4" stroke="#cbbcf5" stroke-width="1"/>`,
+};
+
+function svg(key, cls = "td-ico") {
+  return `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true">${ICONS[key] || ""}</svg>`;
+}
+
+/** A token with an optional count; clickable with `action` (or `pick`). */
+function token(kind, { n = null, action = null, pick = null, title = "", dim = false, extra = "" } = {}) {
+  const label = title || (kind === "thief" ? "Thief" : kind === "prestige" ? "Prestige" : cap(kind));
+  const click = action ? ` ${attr(action)} tabindex="0" role="button"` : pick ? ` ${pickAttr(pick)} tabindex="0" role="button"` : "";
+  const cls = ["td-tok", `td-t-${kind}`, dim ? "dim" : "", action || pick ? "legal" : "", extra].join(" ");
+  return `<span class="${cls}" data-token="${kind}" title="${esc(label)}"${click}>${svg(kind)}${n === null ? "" : `<b>${n}</b>`}</span>`;
+}
+
+function typeChip(type, text = null) {
+  if (!type) return "";
+  return `<span class="td-type td-ty-${type}">${esc(text ?? cap(type))}</span>`;
+}
+
+/** A Location card. `action`: clicking it sends this action. */
+function locationCard(C, id, { thieves = null, action = null, size = "", note = "", extra = "" } = {}) {
+  const L = loc(C, id);
+  const spot = L.instant
+    ? `<span class="td-spot instant" title="Instant: its ability happens when it is revealed">${svg("instant")}</span>`
+    : `<span class="td-spot ${thieves ? "taken" : ""}" title="${thieves ? `${thieves} Thie${thieves > 1 ? "ves" : "f"} on the Action Spot` : "Action Spot: free"}">${thieves ? `${svg("thief")}${thieves > 1 ? `<b>${thieves}</b>` : ""}` : svg("spot")}</span>`;
+  const bonus = !L.instant && L.bonus?.length
+    ? `<span class="td-bonus" title="Owner Bonus: ${esc(L.bonus_text || bonusWords(L.bonus))}">${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b>${k}</b>` : ""}`).join("")}</span>` : "";
+  const title = `${L.name}${L.type ? ` (${cap(L.type)})` : ""}: ${L.text || "?"}${L.instant ? " — Instant" : L.bonus_text ? ` — Owner Bonus: ${L.bonus_text}` : ""}${note ? ` — ${note}` : ""}`;
+  const cls = ["td-card", "td-loc", L.type ? `td-ty-${L.type}` : "", size, action ? "legal" : "", extra].join(" ");
+  return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
+    <div class="td-lhead">${typeChip(L.type)}${bonus}</div>
+    <div class="td-lname">${esc(L.name)}</div>
+    <div class="td-ltext">${esc(L.text)}</div>
+    <div class="td-lfoot">${spot}</div>
+  </div>`;
+}
+
+function fenceCard(C, id, { uses = null, action = null, size = "", extra = "" } = {}) {
+  const F = fence(C, id);
+  const desires = F.desires.map((t) => svg(t)).join("");
+  const title = `Fence ${F.name}${F.type ? ` (${cap(F.type)})` : ""}: ${desireWords(F.desires) || "?"} → ${F.prestige} Prestige${uses ? ` — sold to ${uses} time${uses > 1 ? "s" : ""}` : ""}`;
+  const cls = ["td-card", "td-fence", F.type ? `td-fy-${F.type}` : "", size, action ? "legal" : "", extra].join(" ");
+  const used = uses ? `<span class="td-spot taken" title="Thieves on it">${svg("thief")}${uses > 1 ? `<b>${uses}</b>` : ""}</span>` : `<span class="td-spot">${svg("spot")}</span>`;
+  return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
+    <div class="td-fhead"><span class="td-ftype">${esc(cap(F.type || "Fence"))}</span></div>
+    <div class="td-fname">${esc(F.name)}</div>
+    <div class="td-fdeal"><span class="td-desires">${desires}</span><span class="td-arrow">→</span><span class="td-prest">${svg("prestige")}<b>${F.prestige}</b></span></div>
+    <div class="td-lfoot">${used}</div>
+  </div>`;
+}
+
+function back(kind = "loc", title = "a face-down card") {
+  return `<span class="td-back td-back-${kind}" title="${esc(title)}"></span>`;
+}
+
+// ------------------------------------------------------------------ picking (page state)
+
+const ui = { key: null, pick: null, ctx: null, roots: new WeakSet() };
+
+function listen(root) {
+  if (ui.roots.has(root)) return;
+  ui.roots.add(root);
+  root.addEventListener("click", (event) => {
+    if (event.target.closest("[data-action]")) return; // the page sends it
+    const el = event.target.closest("[data-pick]");
+    if (!el || !root.contains(el) || !ui.ctx) return;
+    let pick = null;
+    try { pick = JSON.parse(el.dataset.pick); } catch { return; }
+    ui.pick = pick.clear || JSON.stringify(pick) === JSON.stringify(ui.pick) ? null : pick;
+    render(root, ui.ctx);
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const el = event.target.closest("[data-action], [data-pick]");
+    if (!el || el.tagName === "BUTTON") return;
+    event.preventDefault();
+    el.click();
+  });
+}
+
+// ------------------------------------------------------------------ reading the view
+
+function legalIndex(ctx) {
+  const idx = { byCard: new Map(), power: new Map(), witch: new Map(), burgle: new Map(), recruit: [], treasure: new Map(), opponent: new Map(), give: new Map(), pass: null, skip: null, main: false };
+  for (const a of ctx.legal) {
+    switch (a.type) {
+      case "pick": case "steal": case "fence": case "location": case "return_fence":
+        idx.byCard.set(a.card, a);
+        break;
+      case "power":
+        if (!idx.power.has(a.tile)) idx.power.set(a.tile, []);
+        idx.power.get(a.tile).push(a);
+        break;
+      case "witch": idx.witch.set(a.treasure, a); break;
+      case "burgle": idx.burgle.set(a.treasure, a); break;
+      case "recruit": idx.recruit.push(a); break;
+      case "treasure": idx.treasure.set(a.treasure, a); break;
+      case "opponent": idx.opponent.set(a.seat, a); break;
+      case "give": idx.give.set(a.seat, a); break;
+      case "pass": idx.pass = a; idx.main = true; break;
+      case "skip": idx.skip = a; break;
+      default: break;
+    }
+  }
+  return idx;
+}
+
+function stackTop(view) {
+  return view.stack?.length ? view.stack[view.stack.length - 1] : null;
+}
+
+/** Who owns a face-up Location: a seat, "neutral", or null. */
+function ownerOf(view, card) {
+  for (let s = 0; s < view.seats.length; s++) {
+    if (view.seats[s].locations.some((x) => x.card === card)) return s;
+  }
+  return view.neutral.some((x) => x.card === card) ? "neutral" : null;
+}
+
+function fenceAbove(view, card) {
+  for (let s = 0; s < view.seats.length; s++) {
+    if (view.seats[s].fences.some((x) => x.card === card)) return s;
+  }
+  return null;
+}
+
+/** Whose treasures a "treasure" choice takes from: the seat, or "supply". */
+function treasureSource(view) {
+  const top = stackTop(view);
+  if (!top) return null;
+  const [op, seat, a] = top;
+  if (op === "take" || op === "destroy") return a >= 0 ? a : null;
+  if (op === "pay" || op === "limit") return seat;
+  if (op === "wild") return "supply";
+  return null;
+}
+
+/** One legal action in words (what choosing it will do). */
+function label(ctx, C, a) {
+  const v = ctx.view;
+  const top = stackTop(v);
+  const op = top ? top[0] : "";
+  const whose = (owner) => (owner === "neutral" || owner === null ? "the neutral" : owner === ctx.seat ? "your" : `${name(ctx, owner)}’s`);
+  switch (a.type) {
+    case "pick": {
+      const L = loc(C, a.card);
+      return `Keep ${L.name}`;
+    }
+    case "steal": {
+      const L = loc(C, a.card);
+      const owner = ownerOf(v, a.card);
+      let bonus = "";
+      if (op === "action" && top[3] & 2 && owner !== "neutral" && L.bonus_text) bonus = ` (you get the Owner Bonus: ${bonusWords(L.bonus)})`;
+      else if (typeof owner === "number" && owner !== ctx.seat && L.bonus?.length) bonus = ` (${name(ctx, owner)} gets ${bonusWords(L.bonus)})`;
+      return `Steal at ${whose(owner)} ${L.name}: ${L.text}${bonus}`;
+    }
+    case "fence": {
+      const F = fence(C, a.card);
+      const above = fenceAbove(v, a.card);
+      const where = above === null ? "" : ` (above ${whose(above)} board)`;
+      return `Sell ${desireWords(F.desires)} to ${F.name}${where} for ${F.prestige} Prestige`;
+    }
+    case "power": {
+      const P = power(C, a.tile);
+      return `${P.name}, paying a ${cap(a.pay)}: ${P.text}`;
+    }
+    case "witch": return `Deliver a ${cap(a.treasure)} to the Witch: +${C.witch[a.treasure] ?? "?"} Prestige`;
+    case "burgle": return `Burgle: 2 of your Thieves → 1 ${cap(a.treasure)}`;
+    case "recruit": return `Recruit: a ${cap(a.first)} and a ${cap(a.second)} → 1 Thief`;
+    case "pass": return "Pass (no more actions this round; nobody can target you)";
+    case "skip":
+      if (op === "wild") return "Stop: take no more";
+      if (op === "action") return "Skip the follow-up action";
+      return "Skip";
+    case "give": return a.seat === ctx.seat ? "Keep the Direction tile" : `Give the Direction tile to ${name(ctx, a.seat)}`;
+    case "opponent": {
+      const x = v.seats[a.seat];
+      const held = Object.values(x.treasures).reduce((p, q) => p + q, 0);
+      return `${name(ctx, a.seat)} (${held} treasure${held === 1 ? "" : "s"}, ${plural(x.thieves, "Thief")})`;
+    }
+    case "return_fence": return `Return ${fence(C, a.card).name} to the bottom of the Fence deck`;
+    case "treasure": {
+      const t = cap(a.treasure);
+      if (op === "limit") return `Return a ${t} (you hold more than 8)`;
+      if (op === "pay") return `Pay a ${t}`;
+      if (op === "destroy") return `Destroy ${name(ctx, top[2])}’s ${t}`;
+      if (op === "take") return `Take ${name(ctx, top[2])}’s ${t}`;
+      return `Take a ${t} from the supply`;
+    }
+    case "location": {
+      const L = loc(C, a.card);
+      const owner = ownerOf(v, a.card);
+      if (op === "recall_thief") return `Take a Thief off ${whose(owner)} ${L.name} (the card goes on top of the deck)`;
+      if (op === "move_thief") return top[2] < 0 ? `Move the Thief from ${whose(owner)} ${L.name}` : `Move it to ${whose(owner)} ${L.name}: ${L.text}`;
+      if (op === "swap_location") return top[2] < 0 ? `Give away your ${L.name}` : `Take ${whose(owner)} ${L.name} in exchange`;
+      return L.name;
+    }
+    default:
+      return Object.entries(a).map(([k, x]) => (k === "type" ? x : `${k}: ${x}`)).join(" · ");
+  }
+}
+
+/** What the seat being asked is deciding, in words (the view's own text, with names). */
+function decisionWords(ctx) {
+  const v = ctx.view;
+  const top = stackTop(v);
+  const C = catalogue(v);
+  if (!top) return esc(v.decision);
+  const [op, , a] = top;
+  if ((op === "take" || op === "destroy") && a < 0) {
+    const what = top[3] === 5 ? "a Thief" : "a treasure";
+    return `choose the opponent to ${op} ${what} from`;
+  }
+  if (op === "take" || op === "destroy") return `choose which of ${name(ctx, a)}’s treasures to ${op}`;
+  if (op === "move_thief" && a >= 0) return `choose where to move the Thief from ${esc(loc(C, idOf(C, v, a)).name)}`;
+  if (op === "swap_location" && a >= 0) return "choose an opponent’s Location to take in exchange";
+  return esc(v.decision).replace(/seat (\d)/g, (_, s) => name(ctx, Number(s)));
+}
+
+/** Engine card numbers are not in views; the step's card is named in the decision text. */
+function idOf(C, v, _n) {
+  const m = /from (\S+) to$/.exec(v.decision) || /for (\S+)$/.exec(v.decision);
+  return m ? m[1] : "";
+}
+
+// ------------------------------------------------------------------ the board
+
+function fenceRow(ctx, C, idx) {
+  const v = ctx.view;
+  const cards = v.fence_row.map((id) => (id
+    ? fenceCard(C, id, { action: idx.byCard.get(id) || null })
+    : `<div class="td-card td-empty">empty slot</div>`)).join("");
+  return `<div class="td-box td-fences"><h4>Fences <span class="td-sub">sell their desires for Prestige</span>
+      <span class="td-grow"></span><span class="td-deck" title="Fence cards in the deck">${svg("deck")} <b>${v.fence_deck}</b></span></h4>
+    <div class="td-row-cards">${cards}</div></div>`;
+}
+
+function powerTiles(ctx, C, idx) {
+  const v = ctx.view;
+  const tiles = v.powers.map((p, i) => {
+    if (!p.tile) return `<div class="td-tile empty"><span class="td-sub">stack ${i + 1} is empty</span></div>`;
+    const P = power(C, p.tile);
+    const acts = idx.power.get(p.tile) || [];
+    const pay = acts.length
+      ? `<div class="td-pay"><span>Use, paying</span>${acts.map((a) => token(a.pay, { action: a, title: `Use ${P.name}, paying a ${cap(a.pay)}` })).join("")}</div>`
+      : "";
+    const paid = p.paid ? `<span class="td-paid" title="used this round (paid with a ${esc(cap(p.paid))})">${token(p.paid)}used</span>` : "";
+    return `<div class="td-tile ${acts.length ? "can" : ""} ${p.paid ? "used" : ""}" data-tile="${esc(p.tile)}" title="${esc(`${P.name}: ${P.text}`)}">
+      <div class="td-tname">${esc(P.name)}${paid}</div><div class="td-ttext">${esc(P.text)}</div>${pay}
+      <div class="td-below" title="face-down tiles below: one comes up each round">${"▰".repeat(p.below)}${p.below ? ` ${p.below} below` : "last tile"}</div></div>`;
+  }).join("");
+  const gone = v.powers_gone.length ? `<div class="td-sub">Gone: ${v.powers_gone.map((t) => esc(power(C, t).name)).join(", ")}</div>` : "";
+  return `<div class="td-box td-powers"><h4>Power tiles <span class="td-sub">pay 1 treasure, once a round each</span></h4><div class="td-tiles">${tiles}</div>${gone}</div>`;
+}
+
+function witchBox(ctx, C, idx) {
+  const v = ctx.view;
+  const spots = TREASURES.map((t) => {
+    const a = idx.witch.get(t);
+    const taken = v.witch[t];
+    return `<div class="td-wspot ${taken ? "taken" : ""} ${a ? "legal" : ""}" data-witch="${t}" title="${esc(taken ? `taken this round` : `deliver a ${cap(t)}: +${C.witch[t] ?? "?"} Prestige`)}"${a ? ` ${attr(a)} tabindex="0" role="button"` : ""}>
+      ${svg(t)}<span class="td-wp">${svg("prestige", "td-ico small")}${C.witch[t] ?? "?"}</span></div>`;
+  }).join("");
+  return `<div class="td-box td-witch"><h4>The Witch <span class="td-sub">1 treasure → Prestige</span></h4><div class="td-wspots">${spots}</div></div>`;
+}
+
+function burgleBox(ctx, idx) {
+  const v = ctx.view;
+  const opts = TREASURES.filter((t) => idx.burgle.has(t));
+  const on = v.burgle ? `${token("thief", { n: v.burgle, title: "Thieves spent on Burgle this round" })}` : `<span class="td-none">no Thieves yet</span>`;
+  const buttons = opts.length ? `<div class="td-pay"><span>Take</span>${opts.map((t) => token(t, { action: idx.burgle.get(t), title: `Burgle: 2 Thieves → 1 ${cap(t)}` })).join("")}</div>` : "";
+  return `<div class="td-box td-burgle ${opts.length ? "can" : ""}"><h4>Burgle <span class="td-sub">2 ${svg("thief", "td-ico small")} → 1 treasure</span></h4><div class="td-on">${on}</div>${buttons}</div>`;
+}
+
+function recruitBox(ctx, idx) {
+  const v = ctx.view;
+  const held = TREASURES.filter((t) => v.recruit[t]).map((t) => token(t, { n: v.recruit[t] })).join("");
+  let body = "";
+  if (idx.recruit.length) {
+    const first = ui.pick?.recruit;
+    if (first && idx.recruit.some((a) => a.first === first || a.second === first)) {
+      const pairs = idx.recruit.filter((a) => a.first === first || a.second === first);
+      body = `<div class="td-pay"><span>${token(first, { extra: "chosen" })} and</span>${pairs.map((a) => {
+        const other = a.first === first ? a.second : a.first;
+        return token(other, { action: a, title: `Recruit: a ${cap(a.first)} and a ${cap(a.second)} → 1 Thief` });
+      }).join("")}<button class="small" ${pickAttr({ clear: 1 })}>Cancel</button></div>`;
+    } else {
+      const firsts = TREASURES.filter((t) => idx.recruit.some((a) => a.first === t || a.second === t));
+      body = `<div class="td-pay"><span>Pay</span>${firsts.map((t) => token(t, { pick: { recruit: t }, title: `Recruit: pay a ${cap(t)} and one more treasure` })).join("")}</div>`;
+    }
+  }
+  return `<div class="td-box td-recruit ${idx.recruit.length ? "can" : ""}"><h4>Recruit <span class="td-sub">2 treasures → 1 ${svg("thief", "td-ico small")}</span></h4>
+    <div class="td-on">${held || `<span class="td-none">no treasures yet</span>`}</div>${body}</div>`;
+}
+
+function supplyBox(ctx, C, idx) {
+  const v = ctx.view;
+  const fromSupply = treasureSource(v) === "supply";
+  const tokens = TREASURES.map((t) => token(t, {
+    n: v.supply.treasures[t], dim: !v.supply.treasures[t],
+    action: fromSupply ? idx.treasure.get(t) || null : null,
+    title: `${cap(t)}: ${v.supply.treasures[t]} in the supply`,
+  })).join("");
+  const top = v.location_deck_top.length
+    ? `<div class="td-sub">Known on top: ${v.location_deck_top.map((id) => esc(loc(C, id).name)).join(", ")}</div>` : "";
+  return `<div class="td-box td-supply ${fromSupply && idx.treasure.size ? "can" : ""}"><h4>Supply <span class="td-sub">limited</span></h4>
+    <div class="td-on">${tokens}<span class="td-sep"></span>${token("thief", { n: v.supply.thieves, title: `Thieves: ${v.supply.thieves} in the supply` })}</div>
+    <div class="td-on"><span class="td-deck" title="Location cards in the deck">${svg("deck")} Locations <b>${v.location_deck}</b></span></div>${top}</div>`;
+}
+
+function neutralBox(ctx, C, idx) {
+  const v = ctx.view;
+  if (!v.neutral.length) return "";
+  const cards = v.neutral.map((x) => locationCard(C, x.card, { thieves: x.thieves, action: idx.byCard.get(x.card) || null, note: "neutral: no Owner Bonus" })).join("");
+  return `<div class="td-box td-neutral"><h4>Neutral Locations <span class="td-sub">anyone may steal here; no Owner Bonus</span></h4><div class="td-row-cards">${cards}</div></div>`;
+}
+
+// ------------------------------------------------------------------ players
+
+function seatStatus(ctx, s) {
+  const v = ctx.view;
+  const x = v.seats[s];
+  if (v.result) return v.result.winners.includes(s) ? `<span class="td-badge win">★ wins</span>` : "";
+  if (v.phase === "scouting") {
+    if (x.picked) return `<span class="td-badge done">✓ picked</span>`;
+    if (v.to_act.includes(s)) return `<span class="td-badge wait">choosing…</span>`;
+    return "";
+  }
+  if (x.passed) return `<span class="td-badge passed">passed</span>`;
+  if (v.to_act.includes(s)) return `<span class="td-badge wait">${v.current === s && !v.stack.length ? "to act" : "deciding…"}</span>`;
+  return "";
+}
+
+function collectedChips(C, ids, kind) {
+  const counts = {};
+  const names = {};
+  for (const id of ids) {
+    const info = kind === "loc" ? loc(C, id) : fence(C, id);
+    const t = info.type || "?";
+    counts[t] = (counts[t] || 0) + 1;
+    (names[t] = names[t] || []).push(info.name);
+  }
+  const order = kind === "loc" ? [...LOC_TYPES, "?"] : [...FENCE_TYPES, "?"];
+  return order.filter((t) => counts[t]).map((t) =>
+    `<span class="td-chip ${kind === "loc" ? `td-ty-${t}` : `td-fy-${t}`}" title="${esc(names[t].join(", "))}">${esc(cap(t))} <b>${counts[t]}</b></span>`).join("");
+}
+
+function schemeLine(ctx, C, s, id) {
+  const v = ctx.view;
+  const x = v.seats[s];
+  if (!id) return `<span class="td-scheme hidden" title="a secret Scheme">${back("scheme", "a secret Scheme")} Scheme hidden</span>`;
+  const S = scheme(C, id);
+  const counts = {};
+  for (const c of [...x.collected, ...x.locations.map((y) => y.card)]) {
+    const t = loc(C, c).type;
+    counts[t] = (counts[t] || 0) + 1;
+  }
+  const [a, b] = S.types;
+  const sets = Math.min(counts[a] || 0, counts[b] || 0);
+  const final = v.final?.schemes?.[s];
+  const got = final ? `scored ${final.sets} set${final.sets === 1 ? "" : "s"}: +${final.prestige}` : `${sets} set${sets === 1 ? "" : "s"} so far`;
+  return `<span class="td-scheme" data-scheme="${esc(id)}" title="Scheme: ${esc(S.prestige)} Prestige for each set of a ${esc(cap(a))} and a ${esc(cap(b))} Location collected">
+    Scheme ${typeChip(a)}+${typeChip(b)} ${svg("prestige", "td-ico small")}<b>${esc(S.prestige)}</b>/set <span class="td-sub">· ${got}</span></span>`;
+}
+
+function seatPanel(ctx, C, idx, s) {
+  const v = ctx.view;
+  const x = v.seats[s];
+  const me = s === ctx.seat;
+  const who = ctx.seats?.[s];
+  const src = treasureSource(v);
+  const treasureActs = src === s;
+  const held = Object.values(x.treasures).reduce((p, q) => p + q, 0);
+  const treasures = TREASURES.map((t) => token(t, {
+    n: x.treasures[t], dim: !x.treasures[t],
+    action: treasureActs ? idx.treasure.get(t) || null : null,
+    title: `${cap(t)}: ${x.treasures[t]}`,
+  })).join("");
+  const turn = v.to_act.includes(s) && !v.result;
+  const target = idx.opponent.get(s) || idx.give.get(s);
+  const targetBtn = target ? `<button class="small td-target" ${attr(target)}>${target.type === "give" ? (s === ctx.seat ? "Keep the tile" : "Give the tile") : "Target"}</button>` : "";
+  const holder = v.holder === s
+    ? `<span class="td-dir" title="has the Direction tile (${esc(v.direction)}): first in turn order">${v.direction === "clockwise" ? "↻" : "↺"}</span>` : "";
+  const here = [
+    ...x.locations.map((y) => locationCard(C, y.card, { thieves: y.thieves, action: idx.byCard.get(y.card) || null, size: "mid" })),
+    ...x.fences.map((y) => fenceCard(C, y.card, { uses: y.uses, action: idx.byCard.get(y.card) || null, size: "mid" })),
+  ];
+  let scouting = "";
+  if (v.phase === "scouting" && !me) {
+    scouting = `<span class="td-hand-backs" title="${x.hand_size} cards in hand">${Array.from({ length: x.hand_size }, () => back()).join("")}</span>`;
+  }
+  const own = me ? x.scheme : x.scheme ?? ctx.views?.[s]?.seats?.[s]?.scheme ?? null;
+  const collectedLoc = collectedChips(C, x.collected, "loc");
+  const collectedFence = collectedChips(C, x.fences_collected, "fence");
+  return `<div class="td-seat ${turn ? "turn" : ""} ${me ? "me" : ""} ${x.passed && !v.result ? "passed" : ""} ${target ? "target" : ""}" data-seat="${s}">
+    <div class="td-seatinfo">
+      <div class="td-head"><span class="td-who">${name(ctx, s)}</span>${holder}
+        ${me ? `<span class="td-chip you">you</span>` : ""}${who && (who.kind === "bot" || who.bot) ? `<span class="td-chip">bot</span>` : ""}
+        <span class="td-grow"></span><span class="td-score" title="Prestige">${svg("prestige", "td-ico small")}${x.prestige}</span></div>
+      <div class="td-status">${seatStatus(ctx, s)}${targetBtn}${scouting}</div>
+      <div class="td-tr ${treasureActs && idx.treasure.size ? "can" : ""}">${treasures}<span class="td-lim ${held > 8 ? "over" : ""}" title="treasures held (at most 8)">${held}/8</span></div>
+      <div class="td-tr">${token("thief", { n: x.thieves, title: `Thieves on the board: ${x.thieves}` })}<span class="td-lim" title="Thieves (at most 6)">${x.thieves}/6</span></div>
+      <div class="td-coll"><label>Collected</label>${collectedLoc || `<span class="td-none">no Locations</span>`}</div>
+      <div class="td-coll"><label>Fences</label>${collectedFence || `<span class="td-none">none</span>`}</div>
+      <div class="td-coll">${schemeLine(ctx, C, s, own)}</div>
+    </div>
+    <div class="td-above"><div class="td-row-cards">${here.join("") || `<span class="td-none">${v.phase === "scouting" ? "Locations appear here when revealed" : "no Locations or Fences this round"}</span>`}</div></div>
+  </div>`;
+}
+
+// ------------------------------------------------------------------ your hand, the prompt, the decision
+
+function handPanel(ctx, C, idx) {
+  const v = ctx.view;
+  if (ctx.seat === null || (!v.hand.length && !v.my_pick)) return "";
+  const cards = v.hand.map((id) => locationCard(C, id, { action: idx.byCard.get(id) || null, size: "big" })).join("");
+  const kept = v.my_pick ? `<div class="td-kept"><span>You keep (sealed)</span>${locationCard(C, v.my_pick, { size: "big", extra: "sealed" })}</div>` : "";
+  const next = v.direction === "clockwise" ? "clockwise" : "counter-clockwise";
+  return `<div class="td-handbox ${idx.byCard.size ? "active" : ""}"><h4>Your hand <span class="td-sub">keep 1, pass the rest ${next}</span></h4>
+    <div class="td-hand">${cards}${kept}</div></div>`;
+}
+
+function prompt(ctx, idx) {
+  const v = ctx.view;
+  if (v.result) {
+    const names = v.result.winners.map((s) => whom(ctx, s));
+    return { text: `The game is over: ${names.join(" and ")} ${names.length > 1 ? "share the win" : names[0] === "you" ? "win" : "wins"}.`, you: false };
+  }
+  if (ctx.legal.length) {
+    if (v.phase === "scouting") return { text: "Scouting: choose a Location card to keep — it stays sealed until everyone has chosen.", you: true };
+    if (idx.main) return { text: "Your turn: steal at a Location, sell to a Fence, use a Power tile, deliver to the Witch, Burgle or Recruit — or pass.", you: true };
+    return { text: cap(decisionWords(ctx)) + ".", you: true };
+  }
+  const waiting = v.to_act.map((s) => whom(ctx, s));
+  if (v.phase === "scouting") {
+    if (ctx.seat !== null && v.my_pick) return { text: `You chose. Waiting for ${waiting.join(", ") || "the reveal"}…`, you: false };
+    return { text: `Scouting: ${waiting.join(", ")} ${waiting.length === 1 ? "is" : "are"} choosing…`, you: false };
+  }
+  if (!waiting.length) return { text: "…", you: false };
+  if (v.to_act[0] === ctx.seat && ctx.mode === "play") return { text: "Sending your move…", you: false };
+  const what = v.stack.length ? decisionWords(ctx) : v.phase === "direction" ? "give the Direction tile to a tied player" : "take an action or pass";
+  return { text: `${cap(waiting[0])}: ${what}…`, you: false };
+}
+
+function decisionPanel(ctx, C, idx) {
+  const v = ctx.view;
+  if (!ctx.legal.length || v.phase === "scouting") return "";
+  if (idx.main) {
+    return `<div class="td-act"><span class="help">Click a highlighted Location, Fence, Power tile, Witch spot, Burgle or Recruit treasure.</span>
+      <span class="td-grow"></span><button class="td-pass" ${attr(idx.pass)} title="${esc(label(ctx, C, idx.pass))}">Pass</button></div>`;
+  }
+  const buttons = ctx.legal.map((a) => {
+    const icon = a.type === "treasure" ? svg(a.treasure) : "";
+    const cls = a.type === "skip" ? "td-skip" : "";
+    return `<button class="${cls}" ${attr(a)}>${icon}${label(ctx, C, a)}</button>`;
+  }).join("");
+  return `<div class="td-act decision"><div class="td-buttons">${buttons}</div></div>`;
+}
+
+function finalPanel(ctx, C) {
+  const v = ctx.view;
+  if (!v.final) return "";
+  const maj = FENCE_TYPES.map((t) => {
+    const w = v.final.majorities[t];
+    return `<span class="td-chip td-fy-${t}" title="most ${esc(cap(t))} Fences: +${C.majority[t] ?? "?"} Prestige">${esc(cap(t))}: ${w === null || w === undefined ? "tie / none" : `${whom(ctx, w)} +${C.majority[t] ?? "?"}`}</span>`;
+  }).join("");
+  const rows = v.final.schemes.map((x, s) => {
+    const S = scheme(C, x.scheme);
+    return `<tr><td>${name(ctx, s)}</td><td>${typeChip(S.types[0])}+${typeChip(S.types[1])}</td><td>${x.sets} × ${esc(S.prestige)}</td><td>+${x.prestige}</td><td class="tot">${v.result.scores[s]}</td></tr>`;
+  }).join("");
+  return `<div class="td-box td-final"><h4>Final scoring</h4><div class="td-on">${maj}</div>
+    <table class="td-ftable"><thead><tr><th>Player</th><th>Scheme</th><th>Sets</th><th>Scheme</th><th>Prestige</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+function render(root, ctx) {
+  injectStyle();
+  listen(root);
+  const v = ctx.view;
+  const key = JSON.stringify(ctx.legal);
+  if (key !== ui.key) {
+    ui.key = key;
+    ui.pick = null;
+  }
+  ui.ctx = ctx;
+  const C = catalogue(v);
+  const idx = legalIndex(ctx);
+  const p = prompt(ctx, idx);
+  const n = v.players;
+  const turn = v.current !== null && v.current !== undefined && !v.result
+    ? `<span>${v.current === ctx.seat ? "<b>Your turn</b>" : `<b>${name(ctx, v.current)}</b>’s turn`}</span>` : "";
+  const order = [...Array(n).keys()];
+  root.innerHTML = `<div class="td">
+    <div class="td-top">
+      <span class="td-title">Thieves Den</span>
+      <span>Round <b class="td-round">${v.round}</b> of 3</span>
+      <span class="td-phase">${esc(PHASES[v.phase] || v.phase)}</span>
+      <span title="the Direction tile: turn order and passing direction">${v.direction === "clockwise" ? "↻ clockwise" : "↺ counter-clockwise"} from <b>${name(ctx, v.holder)}</b></span>
+      ${turn}
+      <span class="td-grow"></span>
+      ${v.unofficial ? `<span class="td-chip td-unofficial" title="${esc(v.card_set)}: our own card set, not the publisher's">unofficial cards</span>` : `<span class="td-chip">${esc(v.card_set)}</span>`}
+    </div>
+    <div class="td-prompt ${p.you ? "you" : ""}" role="status">${p.text}</div>
+    ${decisionPanel(ctx, C, idx)}
+    ${handPanel(ctx, C, idx)}
+    ${finalPanel(ctx, C)}
+    <div class="td-felt">
+      ${fenceRow(ctx, C, idx)}
+      <div class="td-mid">${powerTiles(ctx, C, idx)}${witchBox(ctx, C, idx)}</div>
+      <div class="td-mid td-spaces">${burgleBox(ctx, idx)}${recruitBox(ctx, idx)}${supplyBox(ctx, C, idx)}</div>
+      ${neutralBox(ctx, C, idx)}
+    </div>
+    <div class="td-seats">${order.map((s) => seatPanel(ctx, C, idx, s)).join("")}</div>
+  </div>`;
+}
+
+// ------------------------------------------------------------------ style (kept with the renderer)
+
+let styled = false;
+function injectStyle() {
+  if (styled) return;
+  styled = true;
+  const style = document.createElement("style");
+  style.textContent = CSS;
+  document.head.appendChild(style);
+}
+
+const CSS = `
+.td { display: grid; gap: 12px; --village: #4f9d5d; --shadow: #7b5bb5; --ruins: #b8893a; --holy: #3f9fc4; --city: #c5503f; }
+.td-top { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 8px 14px; }
+.td-title { font-weight: 800; color: var(--gold); letter-spacing: .04em; }
+.td-phase { background: rgba(226,182,80,.18); color: var(--gold-2); border-radius: 6px; padding: 0 8px; font-weight: 600; }
+.td-grow { flex: 1; }
+.td-sub { color: var(--muted); font-size: 12px; font-weight: 400; text-transform: none; letter-spacing: 0; }
+.td-none { color: var(--muted); font-size: 12px; font-style: italic; }
+.td-prompt { padding: 10px 14px; border-radius: 10px; background: var(--panel-2); border: 1px solid var(--line); font-size: 16px; }
+.td-prompt.you { background: linear-gradient(90deg, rgba(226,182,80,.22), rgba(226,182,80,.05)); border-color: var(--gold); color: var(--gold-2); font-weight: 600; }
+.td-act { display: flex; gap: 12px; align-items: center; background: var(--panel); border: 1px solid var(--gold); border-radius: 10px; padding: 8px 12px; }
+.td-act.decision { display: block; }
+.td-buttons { display: flex; flex-wrap: wrap; gap: 6px; }
+.td-buttons button { display: inline-flex; gap: 6px; align-items: center; text-align: left; }
+.td-buttons button .td-ico { width: 18px; height: 18px; }
+.td-buttons button.td-skip { border-style: dashed; color: var(--muted); }
+.td-pass { font-weight: 600; min-width: 90px; }
+.td-felt { background: radial-gradient(ellipse at center, var(--felt) 0%, var(--felt-2) 100%); border-radius: 18px; padding: 12px; border: 6px solid #3a2a1a; box-shadow: inset 0 0 40px rgba(0,0,0,.45); display: grid; gap: 10px; }
+.td-box { background: rgba(10,14,22,.5); border-radius: 12px; padding: 8px 10px; border: 1px solid rgba(255,255,255,.07); display: grid; gap: 6px; align-content: start; }
+.td-box.can { border-color: rgba(226,182,80,.7); }
+.td-box h4, .td-handbox h4 { margin: 0; font-size: 12px; color: var(--muted); font-weight: 600; text-transform: uppercase; letter-spacing: .06em; display: flex; gap: 8px; align-items: center; }
+.td-mid { display: grid; grid-template-columns: minmax(0, 1.7fr) minmax(0, 1fr); gap: 10px; }
+.td-spaces { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) minmax(0, 1.3fr); }
+@media (max-width: 900px) { .td-mid, .td-spaces { grid-template-columns: 1fr; } }
+.td-row-cards { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; }
+.td-deck { display: inline-flex; align-items: center; gap: 4px; color: var(--muted); font-size: 12px; text-transform: none; letter-spacing: 0; }
+.td-deck b { color: var(--text); }
+.td-deck .td-ico { width: 18px; height: 18px; }
+.td-on { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; min-height: 28px; }
+.td-sep { width: 1px; height: 22px; background: rgba(255,255,255,.15); }
+.td-pay { display: flex; flex-wrap: wrap; gap: 5px; align-items: center; font-size: 12px; color: var(--gold-2); }
+
+.td-ico { width: 22px; height: 22px; display: inline-block; vertical-align: middle; flex: none; }
+.td-ico.small { width: 14px; height: 14px; vertical-align: -2px; }
+.td-tok { display: inline-flex; align-items: center; gap: 2px; padding: 2px 5px 2px 3px; border-radius: 14px; background: rgba(255,255,255,.07); border: 1px solid transparent; font-size: 13px; user-select: none; }
+.td-tok b { min-width: 8px; font-weight: 700; }
+.td-tok.dim { opacity: .35; }
+.td-tok.legal { cursor: pointer; border-color: var(--gold); background: rgba(226,182,80,.18); box-shadow: 0 0 8px rgba(226,182,80,.35); opacity: 1; }
+.td-tok.legal:hover, .td-tok.legal:focus { background: rgba(226,182,80,.35); outline: none; transform: translateY(-1px); }
+.td-tok.chosen { border-color: var(--ok); background: rgba(111,207,143,.2); }
+
+.td-card { position: relative; flex: none; width: 128px; min-height: 124px; border-radius: 9px; background: linear-gradient(170deg, #fbf6e8, #eadfc4); color: #222; border: 2px solid #b9a77a; box-shadow: 0 2px 5px rgba(0,0,0,.4); display: flex; flex-direction: column; padding: 5px 7px 4px; gap: 2px; user-select: none; font-size: 11.5px; line-height: 1.25; }
+.td-card.mid { width: 136px; }
+.td-card.big { width: 168px; min-height: 168px; font-size: 13px; padding: 7px 9px 6px; }
+.td-card.legal { cursor: pointer; border-color: var(--gold); box-shadow: 0 0 0 2px var(--gold), 0 4px 14px rgba(226,182,80,.5); transition: transform .08s; }
+.td-card.legal:hover, .td-card.legal:focus { transform: translateY(-4px); outline: none; }
+.td-card.sealed { outline: 2px dashed var(--gold); outline-offset: 2px; }
+.td-card.td-empty { background: rgba(255,255,255,.05); border: 1px dashed rgba(255,255,255,.2); color: var(--muted); align-items: center; justify-content: center; box-shadow: none; }
+.td-lhead, .td-fhead { display: flex; align-items: center; gap: 4px; justify-content: space-between; }
+.td-lname, .td-fname { font-weight: 800; font-size: 1.1em; line-height: 1.15; font-family: Georgia, "Times New Roman", serif; }
+.td-ltext { flex: 1; color: #2d2a22; }
+.td-lfoot { display: flex; justify-content: flex-end; }
+.td-spot { display: inline-flex; align-items: center; gap: 1px; color: #8b7b52; }
+.td-spot .td-ico { width: 22px; height: 22px; }
+.td-spot.taken { color: #222; background: rgba(0,0,0,.08); border-radius: 12px; padding-right: 3px; }
+.td-spot.instant .td-ico { width: 20px; height: 20px; }
+.td-bonus { display: inline-flex; align-items: center; gap: 1px; background: #fff7db; border: 1px solid #c9b06a; border-radius: 10px; padding: 0 4px 0 2px; font-size: 11px; }
+.td-bonus .td-ico { width: 16px; height: 16px; }
+.td-bonus::before { content: "owner"; font-size: 9px; color: #7a6630; margin-right: 2px; text-transform: uppercase; }
+.td-type, .td-chip { font-size: 11px; border-radius: 6px; padding: 0 6px; font-weight: 600; white-space: nowrap; }
+.td-type { color: #fff; text-transform: uppercase; font-size: 9.5px; letter-spacing: .06em; padding: 1px 5px; }
+.td-ty-village { --tc: var(--village); } .td-ty-shadow { --tc: var(--shadow); } .td-ty-ruins { --tc: var(--ruins); } .td-ty-holy { --tc: var(--holy); } .td-ty-city { --tc: var(--city); }
+.td-type.td-ty-village, .td-type.td-ty-shadow, .td-type.td-ty-ruins, .td-type.td-ty-holy, .td-type.td-ty-city { background: var(--tc); }
+.td-loc { border-color: var(--tc, #b9a77a); background: linear-gradient(170deg, #fbf6e8 60%, color-mix(in srgb, var(--tc, #eadfc4) 22%, #eadfc4)); }
+.td-loc::before { content: ""; position: absolute; left: 0; right: 0; top: 0; height: 4px; border-radius: 7px 7px 0 0; background: var(--tc, transparent); }
+.td-chip { background: rgba(255,255,255,.1); color: var(--text); }
+.td-chip[class*="td-ty-"] { background: color-mix(in srgb, var(--tc) 45%, transparent); }
+.td-chip.you { background: rgba(226,182,80,.25); color: var(--gold-2); }
+.td-unofficial { background: rgba(228,106,94,.2); color: #ffb4aa; }
+.td-fy-noble { --fc: #c9a227; } .td-fy-agent { --fc: #3f6fb5; } .td-fy-collector { --fc: #8a6a3f; } .td-fy-warlock { --fc: #6b3fa0; }
+.td-fy-mercenary { --fc: #9b3b34; } .td-fy-peddler { --fc: #3c8f6e; } .td-fy-tinkerer { --fc: #5e6b78; }
+.td-chip[class*="td-fy-"] { background: color-mix(in srgb, var(--fc) 55%, transparent); }
+.td-fence { min-height: 104px; border-color: var(--fc, #b9a77a); background: linear-gradient(170deg, #f4efe6 55%, color-mix(in srgb, var(--fc, #ddd) 25%, #e6dccb)); }
+.td-ftype { font-size: 9.5px; font-weight: 700; text-transform: uppercase; letter-spacing: .06em; color: #fff; background: var(--fc, #777); border-radius: 5px; padding: 1px 5px; }
+.td-fdeal { display: flex; align-items: center; gap: 3px; flex-wrap: wrap; flex: 1; }
+.td-desires { display: inline-flex; gap: 1px; }
+.td-desires .td-ico { width: 20px; height: 20px; }
+.td-arrow { color: #6d6350; font-weight: 700; }
+.td-prest { display: inline-flex; align-items: center; gap: 1px; font-size: 15px; }
+.td-prest .td-ico { width: 20px; height: 20px; }
+.td-tiles { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 8px; }
+.td-tile { background: linear-gradient(160deg, #3a3160, #211c38); border: 2px solid #8d7bd1; border-radius: 10px; padding: 6px 8px; display: grid; gap: 4px; align-content: start; font-size: 12px; min-height: 96px; }
+.td-tile.can { border-color: var(--gold); box-shadow: 0 0 0 1px var(--gold); }
+.td-tile.used { opacity: .7; }
+.td-tile.empty { background: rgba(255,255,255,.04); border-style: dashed; border-color: rgba(255,255,255,.2); }
+.td-tname { font-weight: 800; color: #e9e2ff; font-family: Georgia, serif; font-size: 13.5px; display: flex; gap: 6px; align-items: center; justify-content: space-between; }
+.td-ttext { color: #d0c9ea; line-height: 1.25; }
+.td-paid { display: inline-flex; align-items: center; gap: 2px; font-size: 11px; color: var(--muted); font-family: inherit; font-weight: 400; }
+.td-paid .td-tok { padding: 0; background: none; }
+.td-paid .td-ico { width: 16px; height: 16px; }
+.td-below { color: #8d7bd1; font-size: 10.5px; letter-spacing: .1em; }
+.td-wspots { display: flex; gap: 6px; flex-wrap: wrap; }
+.td-wspot { display: grid; justify-items: center; gap: 1px; padding: 5px 6px; border-radius: 10px; background: rgba(103,70,160,.25); border: 1px solid rgba(157,139,224,.5); min-width: 46px; }
+.td-wspot .td-ico { width: 26px; height: 26px; }
+.td-wspot.taken { opacity: .45; background: rgba(0,0,0,.25); }
+.td-wspot.taken::after { content: "taken"; font-size: 10px; color: var(--muted); }
+.td-wspot.legal { cursor: pointer; border-color: var(--gold); box-shadow: 0 0 0 1px var(--gold), 0 0 10px rgba(226,182,80,.4); }
+.td-wspot.legal:hover { background: rgba(226,182,80,.2); }
+.td-wp { font-weight: 700; font-size: 13px; display: inline-flex; align-items: center; gap: 1px; }
+.td-seats { display: grid; gap: 10px; }
+.td-seat { display: grid; grid-template-columns: 250px minmax(0, 1fr); gap: 12px; background: var(--panel); border: 1px solid var(--line); border-radius: 12px; padding: 8px 10px; }
+@media (max-width: 760px) { .td-seat { grid-template-columns: 1fr; } }
+.td-seat.turn { border-color: var(--gold); box-shadow: 0 0 0 1px var(--gold), 0 0 18px rgba(226,182,80,.2); }
+.td-seat.me { background: #1e2436; }
+.td-seat.passed { opacity: .82; }
+.td-seat.target { border-color: var(--ok); box-shadow: 0 0 0 2px var(--ok); }
+.td-seatinfo { display: grid; gap: 4px; align-content: start; }
+.td-head { display: flex; align-items: center; gap: 6px; min-width: 0; }
+.td-who { font-weight: 700; font-size: 15px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.td-dir { font-size: 15px; color: var(--gold-2); background: rgba(226,182,80,.18); border-radius: 50%; width: 22px; height: 22px; display: inline-grid; place-items: center; flex: none; }
+.td-score { display: inline-flex; align-items: center; gap: 3px; background: var(--gold); color: #1b1608; font-weight: 800; border-radius: 8px; padding: 1px 8px 1px 5px; }
+.td-score .td-ico path { fill: #fff4c9; }
+.td-status { display: flex; gap: 6px; align-items: center; min-height: 22px; flex-wrap: wrap; }
+.td-badge { font-size: 12px; border-radius: 6px; padding: 1px 7px; }
+.td-badge.wait { background: rgba(226,182,80,.2); color: var(--gold-2); }
+.td-badge.done { background: rgba(111,207,143,.18); color: var(--ok); }
+.td-badge.passed { background: rgba(255,255,255,.1); color: var(--muted); }
+.td-badge.win { background: rgba(226,182,80,.3); color: var(--gold-2); font-weight: 700; }
+.td-target { border-color: var(--ok); color: var(--ok); }
+.td-tr { display: flex; gap: 3px; align-items: center; flex-wrap: wrap; }
+.td-tr .td-tok { padding: 1px 4px 1px 2px; }
+.td-tr .td-ico { width: 20px; height: 20px; }
+.td-tr.can { background: rgba(226,182,80,.08); border-radius: 10px; }
+.td-lim { font-size: 11px; color: var(--muted); margin-left: 4px; }
+.td-lim.over { color: var(--danger); font-weight: 700; }
+.td-coll { display: flex; gap: 4px; align-items: center; flex-wrap: wrap; font-size: 12px; }
+.td-coll label { color: var(--muted); font-size: 11px; width: 62px; }
+.td-scheme { display: inline-flex; gap: 4px; align-items: center; flex-wrap: wrap; font-size: 12px; }
+.td-scheme.hidden { color: var(--muted); }
+.td-back { display: inline-block; width: 16px; height: 22px; border-radius: 3px; background: repeating-linear-gradient(45deg, #3a2f5e 0 3px, #2c2448 3px 6px); border: 1px solid #8d7bd1; vertical-align: middle; }
+.td-hand-backs { display: inline-flex; gap: 2px; margin-left: 4px; }
+.td-above { display: flex; align-items: flex-start; min-height: 60px; }
+.td-handbox { background: var(--panel); border: 1px solid var(--line); border-radius: 12px; padding: 10px 14px; display: grid; gap: 8px; }
+.td-handbox.active { border-color: var(--gold); }
+.td-hand { display: flex; gap: 12px; flex-wrap: wrap; align-items: flex-end; }
+.td-kept { display: grid; justify-items: center; gap: 4px; font-size: 12px; color: var(--gold-2); padding-left: 14px; border-left: 1px dashed var(--line); }
+.td-final { background: rgba(10,14,22,.6); border: 1px solid var(--gold); }
+.td-ftable { border-collapse: collapse; font-size: 13px; }
+.td-ftable th, .td-ftable td { padding: 3px 10px; border-bottom: 1px solid var(--line); text-align: left; }
+.td-ftable .tot { font-weight: 800; color: var(--gold-2); }
+`;
+
+export default { render };
