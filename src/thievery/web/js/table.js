@@ -17,6 +17,7 @@ if (fragment.get("token")) {
 const watch = new URLSearchParams(location.search).has("watch");
 const mine = tokens()[tableId] || {};
 const token = watch ? null : mine.token || null;
+const host = mine.host || null;
 
 const page = {
   summary: null,
@@ -69,6 +70,7 @@ function onFrame(frame) {
       drawAll();
       break;
     case "update":
+      if (frame.seat !== null && (!page.frame?.to_act.includes(frame.seat) || page.pending)) page.deadline = null;
       page.frame = frame;
       page.log.push(...frame.events);
       page.pending = null;
@@ -129,6 +131,7 @@ function onClick(event) {
 }
 
 function drawAll() {
+  drawTimer();
   drawGame();
   drawSeats();
   drawLog();
@@ -165,7 +168,10 @@ function drawSeats() {
       <span class="dot ${s.kind === "bot" || s.bot || s.connected ? "on" : ""}"></span>
       <span class="name">${esc(s.name)}</span>
       <span class="k">${s.bot ? `bot: ${esc(s.bot)}` : s.kind === "human" ? (s.connected ? "here" : "away") : ""}</span>
+      ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result
+        ? `<button class="small host-bot" data-seat="${s.seat}" title="as the host">${s.bot ? "give back" : "to bot"}</button>` : ""}
     </div>`).join("");
+  document.querySelectorAll(".host-bot").forEach((b) => b.addEventListener("click", () => hostBot(Number(b.dataset.seat))));
   const controls = [];
   if (f && f.seat !== null && !f.result) {
     const me = page.seats[f.seat];
@@ -180,6 +186,34 @@ function drawSeats() {
   $("my-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}#token=${token}`));
   $("watch-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}?watch`));
 }
+
+async function hostBot(seat) {
+  const current = page.seats[seat];
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/bot`, {
+      method: "POST", token: host, body: { bot: current.bot ? null : page.bot },
+    });
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+// The turn timer (if the table has one): counted from when this seat was asked to act.
+function drawTimer() {
+  const f = page.frame;
+  const limit = page.summary?.turn_seconds;
+  const el = $("timer");
+  if (!limit || !f || f.seat === null || f.result || !f.to_act.includes(f.seat) || page.seats[f.seat]?.bot) {
+    el.textContent = "";
+    page.deadline = null;
+    return;
+  }
+  if (!page.deadline) page.deadline = Date.now() + limit * 1000;
+  const left = Math.max(0, Math.ceil((page.deadline - Date.now()) / 1000));
+  el.textContent = `⏱ ${left}s`;
+  el.className = `meta ${left <= 10 ? "hurry" : ""}`;
+}
+setInterval(drawTimer, 500);
 
 function drawLog() {
   const box = $("log");
