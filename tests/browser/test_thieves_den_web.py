@@ -193,7 +193,7 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
 
         rng = random.Random(3)
         kinds: set[str] = set()
-        clicks = checks = 0
+        clicks = checks = stale = 0
         shots: set[str] = set()
         deadline = time.time() + 90
         while not page.locator("#result").is_visible():
@@ -207,7 +207,10 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
                 legal = {key(a) for a in legal_now()}
                 shown = {key(a) for a in acts}
                 if not shown <= legal:  # the table moved on under us: look again
+                    stale += 1
+                    assert stale < 100, f"offered but not legal: {shown - legal}"
                     continue
+                stale = 0
                 missing = [json.loads(a) for a in legal - shown]
                 assert all(a["type"] == "recruit" for a in missing), missing
                 if missing:
@@ -268,6 +271,12 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
         watcher.screenshot(path=str(output / "thieves-den-spectator.png"), full_page=True)
         record = httpx.get(f"{server}/api/tables/{table_id}/record").json()
         assert record["result"]["winners"]
+        # The replay viewer draws it too.
+        page.goto(f"{server}/replay/{table_id}")
+        expect(page.locator(".td-seat")).to_have_count(3)
+        page.click("#last")
+        expect(page.locator(".td-final")).to_be_visible()
+        page.screenshot(path=str(output / "thieves-den-replay.png"), full_page=True)
         assert errors == [] and watch_errs == []
     finally:
         ctx_me.close()

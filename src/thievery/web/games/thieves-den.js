@@ -188,8 +188,8 @@ const ICONS = {
     <path d="M12 12.6a.9.9 0 1 1 .9-1.3 2 2 0 0 1-1.2 3 3 3 0 0 1-3.3-2.7 4.2 4.2 0 0 1 4-4.4 5.4 5.4 0 0 1 5.4 5.3 6.6 6.6 0 0 1-6.3 6.3" fill="none" stroke="#6f6041" stroke-width="1.2" stroke-linecap="round"/>`,
   potion: `<path d="M10 3h4v1.4h-.6v4.1l5 8.3c.9 1.7-.2 3.7-2.1 3.7H7.7c-1.9 0-3-2-2.1-3.7l5-8.3V4.4H10z" fill="#dff3e5" stroke="#1f5e31" stroke-width="1.1" stroke-linejoin="round"/>
     <path d="M7.4 14h9.2l1.5 2.6c.6 1.1-.1 2.4-1.4 2.4H7.3c-1.3 0-2-1.3-1.4-2.4z" fill="#3fb15c"/><circle cx="10.5" cy="16.3" r=".9" fill="#b5f0c5"/><circle cx="13.3" cy="17.4" r=".6" fill="#b5f0c5"/>`,
-  thief: `<path d="M4.5 21c0-4.6 3.3-7.5 7.5-7.5s7.5 2.9 7.5 7.5z" fill="#2e2a3f" stroke="#0e0c16" stroke-width="1"/>
-    <path d="M6.4 11.2C6.4 6.8 8.7 3 12 3s5.6 3.8 5.6 8.2c0 2.4-2.4 3.6-5.6 3.6s-5.6-1.2-5.6-3.6z" fill="#3b3552" stroke="#0e0c16" stroke-width="1"/>
+  thief: `<path d="M4.5 21c0-4.6 3.3-7.5 7.5-7.5s7.5 2.9 7.5 7.5z" fill="#7d769c" stroke="#1a1726" stroke-width="1"/>
+    <path d="M6.4 11.2C6.4 6.8 8.7 3 12 3s5.6 3.8 5.6 8.2c0 2.4-2.4 3.6-5.6 3.6s-5.6-1.2-5.6-3.6z" fill="#a39dc4" stroke="#1a1726" stroke-width="1"/>
     <path d="M7.6 9.4c1.4-.9 3-.9 4.4 0 1.4-.9 3-.9 4.4 0-.2 1.8-1.6 2.4-2.6 2.1L12 10.7l-1.8.8c-1 .3-2.4-.3-2.6-2.1z" fill="#111"/>
     <circle cx="9.9" cy="9.9" r=".8" fill="#f1e9d0"/><circle cx="14.1" cy="9.9" r=".8" fill="#f1e9d0"/>`,
   prestige: `<path d="m12 2.8 2.7 5.6 6.1.8-4.5 4.2 1.1 6.1L12 16.6l-5.4 2.9 1.1-6.1-4.5-4.2 6.1-.8z" fill="#f0c648" stroke="#7a5a06" stroke-width="1.1" stroke-linejoin="round"/>`,
@@ -228,14 +228,15 @@ function locationCard(C, id, { thieves = null, action = null, size = "", note = 
     ? `<span class="td-spot instant" title="Instant: its ability happens when it is revealed">${svg("instant")}</span>`
     : `<span class="td-spot ${thieves ? "taken" : ""}" title="${thieves ? `${thieves} Thie${thieves > 1 ? "ves" : "f"} on the Action Spot` : "Action Spot: free"}">${thieves ? `${svg("thief")}${thieves > 1 ? `<b>${thieves}</b>` : ""}` : svg("spot")}</span>`;
   const bonus = !L.instant && L.bonus?.length
-    ? `<span class="td-bonus" title="Owner Bonus: ${esc(L.bonus_text || bonusWords(L.bonus))}">${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b>${k}</b>` : ""}`).join("")}</span>` : "";
+    ? `<span class="td-bonus" title="Owner Bonus (for the card's owner when an opponent steals here): ${esc(L.bonus_text || bonusWords(L.bonus))}"><i>owner</i>${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b>${k}</b>` : ""}`).join("")}</span>`
+    : L.instant ? `<span class="td-bonus instant" title="Instant: its ability happens when it is revealed">instant</span>` : "<span></span>";
   const title = `${L.name}${L.type ? ` (${cap(L.type)})` : ""}: ${L.text || "?"}${L.instant ? " — Instant" : L.bonus_text ? ` — Owner Bonus: ${L.bonus_text}` : ""}${note ? ` — ${note}` : ""}`;
   const cls = ["td-card", "td-loc", L.type ? `td-ty-${L.type}` : "", size, action ? "legal" : "", extra].join(" ");
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
-    <div class="td-lhead">${typeChip(L.type)}${bonus}</div>
+    <div class="td-lhead">${typeChip(L.type)}</div>
     <div class="td-lname">${esc(L.name)}</div>
     <div class="td-ltext">${esc(L.text)}</div>
-    <div class="td-lfoot">${spot}</div>
+    <div class="td-lfoot">${bonus}${spot}</div>
   </div>`;
 }
 
@@ -247,9 +248,9 @@ function fenceCard(C, id, { uses = null, action = null, size = "", extra = "" } 
   const used = uses ? `<span class="td-spot taken" title="Thieves on it">${svg("thief")}${uses > 1 ? `<b>${uses}</b>` : ""}</span>` : `<span class="td-spot">${svg("spot")}</span>`;
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
     <div class="td-fhead"><span class="td-ftype">${esc(cap(F.type || "Fence"))}</span></div>
-    <div class="td-fname">${esc(F.name)}</div>
-    <div class="td-fdeal"><span class="td-desires">${desires}</span><span class="td-arrow">→</span><span class="td-prest">${svg("prestige")}<b>${F.prestige}</b></span></div>
-    <div class="td-lfoot">${used}</div>
+    <div class="td-fnamerow"><span class="td-fname">${esc(F.name)}</span><span class="td-prest" title="${esc(F.prestige)} Prestige">${svg("prestige")}<b>${F.prestige}</b></span></div>
+    <div class="td-fdeal" title="desires: ${esc(desireWords(F.desires))}"><span class="td-desires">${desires}</span></div>
+    <div class="td-lfoot"><span class="td-wants">wants ${F.desires.length}</span>${used}</div>
   </div>`;
 }
 
@@ -564,7 +565,7 @@ function schemeLine(ctx, C, s, id) {
   const final = v.final?.schemes?.[s];
   const got = final ? `scored ${final.sets} set${final.sets === 1 ? "" : "s"}: +${final.prestige}` : `${sets} set${sets === 1 ? "" : "s"} so far`;
   return `<span class="td-scheme" data-scheme="${esc(id)}" title="Scheme: ${esc(S.prestige)} Prestige for each set of a ${esc(cap(a))} and a ${esc(cap(b))} Location collected">
-    Scheme ${typeChip(a)}+${typeChip(b)} ${svg("prestige", "td-ico small")}<b>${esc(S.prestige)}</b>/set <span class="td-sub">· ${got}</span></span>`;
+    Scheme ${typeChip(a)} + ${typeChip(b)} ${svg("prestige", "td-ico small")}<b>${esc(S.prestige)}</b>/set</span><span class="td-sub td-got">${got}</span>`;
 }
 
 function seatPanel(ctx, C, idx, s) {
@@ -589,6 +590,13 @@ function seatPanel(ctx, C, idx, s) {
     ...x.locations.map((y) => locationCard(C, y.card, { thieves: y.thieves, action: idx.byCard.get(y.card) || null, size: "mid" })),
     ...x.fences.map((y) => fenceCard(C, y.card, { uses: y.uses, action: idx.byCard.get(y.card) || null, size: "mid" })),
   ];
+  if (v.result && !here.length) {
+    const minis = [
+      ...x.collected.map((id) => { const L = loc(C, id); return `<span class="td-mini td-ty-${L.type}" title="${esc(`${L.name}: ${L.text}`)}">${esc(L.name)}</span>`; }),
+      ...x.fences_collected.map((id) => { const F = fence(C, id); return `<span class="td-mini td-fy-${F.type} fence" title="${esc(`Fence ${F.name} (${cap(F.type || "")}): ${F.prestige} Prestige`)}">${esc(F.name)}</span>`; }),
+    ];
+    if (minis.length) here.push(`<div class="td-minis"><span class="td-sub">Collected over the game</span>${minis.join("")}</div>`);
+  }
   let scouting = "";
   if (v.phase === "scouting" && !me) {
     scouting = `<span class="td-hand-backs" title="${x.hand_size} cards in hand">${Array.from({ length: x.hand_size }, () => back()).join("")}</span>`;
@@ -670,10 +678,14 @@ function finalPanel(ctx, C) {
   }).join("");
   const rows = v.final.schemes.map((x, s) => {
     const S = scheme(C, x.scheme);
-    return `<tr><td>${name(ctx, s)}</td><td>${typeChip(S.types[0])}+${typeChip(S.types[1])}</td><td>${x.sets} × ${esc(S.prestige)}</td><td>+${x.prestige}</td><td class="tot">${v.result.scores[s]}</td></tr>`;
+    const major = FENCE_TYPES.filter((t) => v.final.majorities[t] === s).reduce((sum, t) => sum + (C.majority[t] || 0), 0);
+    const before = v.result.scores[s] - x.prestige - major;
+    const win = v.result.winners.includes(s);
+    return `<tr class="${win ? "win" : ""}"><td>${win ? "★ " : ""}${name(ctx, s)}</td><td>${before}</td><td>+${major}</td>
+      <td>${typeChip(S.types[0])} + ${typeChip(S.types[1])}</td><td>${x.sets} × ${esc(S.prestige)} = +${x.prestige}</td><td class="tot">${v.result.scores[s]}</td></tr>`;
   }).join("");
-  return `<div class="td-box td-final"><h4>Final scoring</h4><div class="td-on">${maj}</div>
-    <table class="td-ftable"><thead><tr><th>Player</th><th>Scheme</th><th>Sets</th><th>Scheme</th><th>Prestige</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<div class="td-box td-final"><h4>Final scoring</h4><div class="td-on"><span class="td-sub">Most Fences of a type:</span>${maj}</div>
+    <table class="td-ftable"><thead><tr><th>Player</th><th>In play</th><th>Majorities</th><th>Scheme</th><th>Sets</th><th>Final</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function render(root, ctx) {
@@ -779,14 +791,16 @@ const CSS = `
 .td-lhead, .td-fhead { display: flex; align-items: center; gap: 4px; justify-content: space-between; }
 .td-lname, .td-fname { font-weight: 800; font-size: 1.1em; line-height: 1.15; font-family: Georgia, "Times New Roman", serif; }
 .td-ltext { flex: 1; color: #2d2a22; }
-.td-lfoot { display: flex; justify-content: flex-end; }
+.td-lfoot { display: flex; justify-content: space-between; align-items: center; gap: 4px; min-height: 24px; }
 .td-spot { display: inline-flex; align-items: center; gap: 1px; color: #8b7b52; }
 .td-spot .td-ico { width: 22px; height: 22px; }
 .td-spot.taken { color: #222; background: rgba(0,0,0,.08); border-radius: 12px; padding-right: 3px; }
 .td-spot.instant .td-ico { width: 20px; height: 20px; }
-.td-bonus { display: inline-flex; align-items: center; gap: 1px; background: #fff7db; border: 1px solid #c9b06a; border-radius: 10px; padding: 0 4px 0 2px; font-size: 11px; }
-.td-bonus .td-ico { width: 16px; height: 16px; }
-.td-bonus::before { content: "owner"; font-size: 9px; color: #7a6630; margin-right: 2px; text-transform: uppercase; }
+.td-bonus { display: inline-flex; align-items: center; gap: 1px; background: #fff7db; border: 1px solid #c9b06a; border-radius: 10px; padding: 0 5px 0 5px; font-size: 11px; min-width: 0; }
+.td-bonus .td-ico { width: 17px; height: 17px; }
+.td-bonus i { font-style: normal; font-size: 9px; color: #7a6630; margin-right: 2px; text-transform: uppercase; letter-spacing: .04em; }
+.td-bonus.instant { background: #fff0b3; color: #7a5a06; font-size: 9px; text-transform: uppercase; font-weight: 700; letter-spacing: .05em; }
+.td-wants { font-size: 10px; color: #6d6350; }
 .td-type, .td-chip { font-size: 11px; border-radius: 6px; padding: 0 6px; font-weight: 600; white-space: nowrap; }
 .td-type { color: #fff; text-transform: uppercase; font-size: 9.5px; letter-spacing: .06em; padding: 1px 5px; }
 .td-ty-village { --tc: var(--village); } .td-ty-shadow { --tc: var(--shadow); } .td-ty-ruins { --tc: var(--ruins); } .td-ty-holy { --tc: var(--holy); } .td-ty-city { --tc: var(--city); }
@@ -800,13 +814,14 @@ const CSS = `
 .td-fy-noble { --fc: #c9a227; } .td-fy-agent { --fc: #3f6fb5; } .td-fy-collector { --fc: #8a6a3f; } .td-fy-warlock { --fc: #6b3fa0; }
 .td-fy-mercenary { --fc: #9b3b34; } .td-fy-peddler { --fc: #3c8f6e; } .td-fy-tinkerer { --fc: #5e6b78; }
 .td-chip[class*="td-fy-"] { background: color-mix(in srgb, var(--fc) 55%, transparent); }
-.td-fence { min-height: 104px; border-color: var(--fc, #b9a77a); background: linear-gradient(170deg, #f4efe6 55%, color-mix(in srgb, var(--fc, #ddd) 25%, #e6dccb)); }
+.td-fence { min-height: 100px; border-color: var(--fc, #b9a77a); background: linear-gradient(170deg, #f4efe6 55%, color-mix(in srgb, var(--fc, #ddd) 25%, #e6dccb)); }
 .td-ftype { font-size: 9.5px; font-weight: 700; text-transform: uppercase; letter-spacing: .06em; color: #fff; background: var(--fc, #777); border-radius: 5px; padding: 1px 5px; }
-.td-fdeal { display: flex; align-items: center; gap: 3px; flex-wrap: wrap; flex: 1; }
-.td-desires { display: inline-flex; gap: 1px; }
-.td-desires .td-ico { width: 20px; height: 20px; }
+.td-fnamerow { display: flex; justify-content: space-between; align-items: center; gap: 4px; }
+.td-fdeal { display: flex; align-items: center; gap: 3px; flex-wrap: wrap; flex: 1; padding-top: 2px; }
+.td-desires { display: inline-flex; gap: 2px; flex-wrap: wrap; }
+.td-desires .td-ico { width: 24px; height: 24px; }
 .td-arrow { color: #6d6350; font-weight: 700; }
-.td-prest { display: inline-flex; align-items: center; gap: 1px; font-size: 15px; }
+.td-prest { display: inline-flex; align-items: center; gap: 1px; font-size: 17px; font-weight: 800; }
 .td-prest .td-ico { width: 20px; height: 20px; }
 .td-tiles { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 8px; }
 .td-tile { background: linear-gradient(160deg, #3a3160, #211c38); border: 2px solid #8d7bd1; border-radius: 10px; padding: 6px 8px; display: grid; gap: 4px; align-content: start; font-size: 12px; min-height: 96px; }
@@ -856,9 +871,14 @@ const CSS = `
 .td-coll { display: flex; gap: 4px; align-items: center; flex-wrap: wrap; font-size: 12px; }
 .td-coll label { color: var(--muted); font-size: 11px; width: 62px; }
 .td-scheme { display: inline-flex; gap: 4px; align-items: center; flex-wrap: wrap; font-size: 12px; }
+.td-got { width: 100%; padding-left: 2px; }
 .td-scheme.hidden { color: var(--muted); }
 .td-back { display: inline-block; width: 16px; height: 22px; border-radius: 3px; background: repeating-linear-gradient(45deg, #3a2f5e 0 3px, #2c2448 3px 6px); border: 1px solid #8d7bd1; vertical-align: middle; }
 .td-hand-backs { display: inline-flex; gap: 2px; margin-left: 4px; }
+.td-minis { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
+.td-minis .td-sub { width: 100%; }
+.td-mini { font-size: 12px; padding: 2px 8px; border-radius: 6px; background: color-mix(in srgb, var(--tc, #777) 40%, #1b2030); border-left: 4px solid var(--tc, #777); }
+.td-mini.fence { background: color-mix(in srgb, var(--fc, #777) 40%, #1b2030); border-left-color: var(--fc, #777); border-radius: 2px 10px 10px 2px; }
 .td-above { display: flex; align-items: flex-start; min-height: 60px; }
 .td-handbox { background: var(--panel); border: 1px solid var(--line); border-radius: 12px; padding: 10px 14px; display: grid; gap: 8px; }
 .td-handbox.active { border-color: var(--gold); }
@@ -867,7 +887,9 @@ const CSS = `
 .td-final { background: rgba(10,14,22,.6); border: 1px solid var(--gold); }
 .td-ftable { border-collapse: collapse; font-size: 13px; }
 .td-ftable th, .td-ftable td { padding: 3px 10px; border-bottom: 1px solid var(--line); text-align: left; }
-.td-ftable .tot { font-weight: 800; color: var(--gold-2); }
+.td-ftable .tot { font-weight: 800; color: var(--gold-2); font-size: 15px; }
+.td-ftable tr.win td:first-child { color: var(--gold-2); font-weight: 700; }
+.td-ftable th { color: var(--muted); font-weight: 600; font-size: 12px; }
 `;
 
 export default { render };
