@@ -40,6 +40,8 @@ HUMAN, BOT = "human", "bot"
 LOG_LIMIT = 400  # events sent to a connection when it joins
 LOG_KEEP = 1000  # events a table keeps in memory for that
 SLOW_BOT = 0.02  # a bot that thinks longer than this (seconds) thinks in a thread
+CLOCK = -1  # real-time games: the clock's pseudo-seat; its action is {"type": "tick", …}
+TICK = 0.25  # seconds between checks of a real-time game's clock
 
 
 def hash_token(token: str) -> str:
@@ -133,6 +135,11 @@ class LiveTable:
         self.bots: dict[tuple[int, str], Bot] = {}
         self.driver: asyncio.Task[None] | None = None
         self.broken: str | None = None
+        # Real-time games (``state.advance``): the server's clock is the game's clock.
+        self.realtime = callable(getattr(state, "advance", None))
+        self.arrived: set[int] = set()
+        self.clock_base: float | None = None
+        self._delays: dict[tuple[int, int], float] = {}
 
     # ---------------------------------------------------------------- reading
 
@@ -270,6 +277,8 @@ class LiveTable:
         events = new.apply(row.seat, row.action)
         self._adopt(new, row.seat, events)
         self.waiting_since = dict.fromkeys(new.to_act, time.monotonic())
+        if self.realtime and self._now_ms() > 0:  # the clock ran before: it runs on
+            self.clock_base = time.monotonic() - self._now_ms() / 1000
 
     def _broadcast(self, changed: Mapping[Audience, list[Event]]) -> None:
         frames: dict[Audience, str] = {}
@@ -330,6 +339,8 @@ class LiveTable:
             return await self._act_locked(seat, data, by)
 
     async def _act_locked(self, seat: int, data: Any, by: str) -> tuple[int, list[Event]]:
+        if self.realtime and seat != CLOCK:
+            await self._tick_locked(keep_silent=True)  # the action happens now
         try:
             action = self._parse(data)
             new = self.state.clone()
@@ -360,7 +371,41 @@ class LiveTable:
             self.record.finished = True
             self.record.result = result
             self.hub.finished(self)
+        if seat == CLOCK:
+            return 0, events
         return self.seq[seat], [e for e in events if e.is_visible_to(seat)]
+
+    # ---------------------------------------------------------------- real time
+
+    def clock_ms(self) -> int | None:
+        """Milliseconds of game time now (real-time games), ``None`` before the clock starts."""
+        if self.clock_base is None:
+            return None
+        return int((time.monotonic() - self.clock_base) * 1000)
+
+    def _start_clock(self) -> None:
+        """Start the clock once every human seat has come (or is played by a bot)."""
+        if not self.realtime or self.clock_base is not None or self.is_over:
+            return
+        if all(s.kind == BOT or s.bot or i in self.arrived for i, s in enumerate(self.seats)):
+            self.clock_base = time.monotonic() - self._now_ms() / 1000
+            self.wake.set()
+
+    def _now_ms(self) -> int:
+        now: int = getattr(self.state, "now_ms", 0)
+        return now
+
+    async def _tick_locked(self, keep_silent: bool) -> None:
+        """Move a real-time game's clock to now (kept if something happened, or if asked)."""
+        now = self.clock_ms()
+        if now is None or now <= self._now_ms() or self.is_over:
+            return
+        tick = {"type": "tick", "now_ms": now}
+        if not keep_silent:
+            probe = self.state.clone()
+            if not probe.apply(CLOCK, tick):
+                return  # nothing but the clock moved: the next action's tick will say so
+        await self._act_locked(CLOCK, tick, "clock")
 
     def _store(self, row: ActionRow, over: bool, result: JSON | None, conn: Any) -> None:
         Storage.append_action(conn, self.id, row)
@@ -401,6 +446,9 @@ class LiveTable:
         """A connection joins (its welcome frame goes first)."""
         listener.push(json.dumps(self.welcome(listener.seat), separators=(",", ":")))
         self.listeners.add(listener)
+        if listener.seat is not None:
+            self.arrived.add(listener.seat)
+            self._start_clock()
         self.broadcast_seats()
 
     def detach(self, listener: Listener) -> None:
@@ -434,7 +482,7 @@ class LiveTable:
         turn = self.record.turn_seconds
         for seat in self.state.to_act:
             if self.seats[seat].bot is not None:
-                due, by = self.changed_at + self.hub.bot_delay, BOT
+                due, by = self.changed_at + self._bot_delay(seat), BOT
             elif turn:
                 due, by = self.waiting_since.get(seat, self.changed_at) + turn, "timer"
             else:
@@ -443,12 +491,34 @@ class LiveTable:
                 best = (seat, by, due)
         return best
 
+    def _bot_delay(self, seat: int) -> float:
+        """How long a bot waits: the hub's delay, or a real-time bot's own reaction time."""
+        if self.hub.bot_delay <= 0 or not self.realtime:
+            return self.hub.bot_delay
+        bot = self._bot(seat, BOT)
+        delay_ms = getattr(bot, "delay_ms", None)
+        if not callable(delay_ms):
+            return self.hub.bot_delay
+        key = (seat, self.version)
+        if key not in self._delays:
+            self._delays = {key: float(delay_ms(self.state.view(seat))) / 1000}
+        return self._delays[key]
+
     async def _drive(self) -> None:
+        self._start_clock()
         while not self.is_over:
             turn = self._next_turn()
             self.wake.clear()
-            if turn is None:
+            ticking = self.realtime and self.clock_base is not None
+            if turn is None and not ticking:
                 await self.wake.wait()
+                continue
+            if turn is None or (ticking and turn[2] > time.monotonic() + TICK):
+                try:
+                    await asyncio.wait_for(self.wake.wait(), TICK)
+                except TimeoutError:
+                    async with self.lock:
+                        await self._shielded(self._tick_locked(keep_silent=False))
                 continue
             seat, by, due = turn
             delay = due - time.monotonic()
@@ -466,6 +536,11 @@ class LiveTable:
             except Exception:
                 log.exception("table %s: bot move for seat %d failed", self.id, seat)
                 await asyncio.sleep(1.0)
+
+    @staticmethod
+    async def _shielded(work: Any) -> None:
+        """Finish ``work`` even if the caller is cancelled (it may be storing an action)."""
+        await asyncio.shield(asyncio.ensure_future(work))
 
     def _bot(self, seat: int, by: str) -> Bot:
         name = self.seats[seat].bot if by == BOT else self.record.timeout_bot
