@@ -283,6 +283,48 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
         ctx_watch.close()
 
 
+# Non-instant 2-player cards on top of the deck: both unchosen cards become neutral Locations.
+TWO_PLAYER_DECK = [
+    "market-a", "potion-shop-a", "farmstead-a", "tavern-a",
+    "wayside-inn-a", "witch-hut-a", "guild-a", "smugglers-cove-a",
+]  # fmt: skip
+
+
+def test_two_players_steal_at_a_neutral_location(
+    server: str, browser: Browser, output: Path
+) -> None:
+    body: dict[str, Any] = {
+        "game": "thieves-den",
+        "options": {"location_deck": TWO_PLAYER_DECK, "first_player": 0},
+        "seats": [
+            {"kind": "human", "name": "You"},
+            {"kind": "bot", "bot": "random", "name": "Ann"},
+        ],
+    }
+    made = httpx.post(f"{server}/api/tables", json=body)
+    assert made.status_code < 300, made.text
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        errors = watch_errors(page)
+        page.goto(made.json()["seats"][0]["invite"])
+        for left in (4, 3, 2):
+            expect(page.locator(".td-hand [data-action]")).to_have_count(left)
+            assert {a["type"] for a in offered(page)} == {"pick"}
+            page.locator(".td-hand [data-action]").first.click()
+        expect(page.locator(".td-phase")).to_have_text("Thieving")
+        neutral = page.locator(".td-neutral .td-loc")
+        expect(neutral).to_have_count(2)
+        expect(page.locator(".td-prompt.you")).to_contain_text("Your turn")
+        card = neutral.first.get_attribute("data-card")
+        assert {"type": "steal", "card": card} in offered(page)
+        page.screenshot(path=str(output / "thieves-den-two-players.png"), full_page=True)
+        neutral.first.click()
+        expect(page.locator(f'.td-neutral [data-card="{card}"] .td-spot.taken')).to_have_count(1)
+        assert errors == []
+    finally:
+        page.close()
+
+
 if __name__ == "__main__" and "--write" in sys.argv:
     write_block()
     raise SystemExit(0)

@@ -222,7 +222,7 @@ function typeChip(type, text = null) {
 }
 
 /** A Location card. `action`: clicking it sends this action. */
-function locationCard(C, id, { thieves = null, action = null, size = "", note = "", extra = "" } = {}) {
+function locationCard(C, id, { thieves = null, action = null, size = "", note = "", extra = "", tag = "" } = {}) {
   const L = loc(C, id);
   const spot = L.instant
     ? `<span class="td-spot instant" title="Instant: its ability happens when it is revealed">${svg("instant")}</span>`
@@ -233,7 +233,7 @@ function locationCard(C, id, { thieves = null, action = null, size = "", note = 
   const title = `${L.name}${L.type ? ` (${cap(L.type)})` : ""}: ${L.text || "?"}${L.instant ? " — Instant" : L.bonus_text ? ` — Owner Bonus: ${L.bonus_text}` : ""}${note ? ` — ${note}` : ""}`;
   const cls = ["td-card", "td-loc", L.type ? `td-ty-${L.type}` : "", size, action ? "legal" : "", extra].join(" ");
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
-    <div class="td-lhead">${typeChip(L.type)}</div>
+    <div class="td-lhead">${typeChip(L.type)}${tag}</div>
     <div class="td-lname">${esc(L.name)}</div>
     <div class="td-ltext">${esc(L.text)}</div>
     <div class="td-lfoot">${bonus}${spot}</div>
@@ -625,7 +625,10 @@ function seatPanel(ctx, C, idx, s) {
 function handPanel(ctx, C, idx) {
   const v = ctx.view;
   if (ctx.seat === null || (!v.hand.length && !v.my_pick)) return "";
-  const cards = v.hand.map((id) => locationCard(C, id, { action: idx.byCard.get(id) || null, size: "big" })).join("");
+  const mine = v.seats[ctx.seat].scheme;
+  const wanted = mine ? scheme(C, mine).types : [];
+  const fits = (id) => (wanted.includes(loc(C, id).type) ? `<span class="td-fits" title="a type of your Scheme">${svg("prestige", "td-ico small")}Scheme</span>` : "");
+  const cards = v.hand.map((id) => locationCard(C, id, { action: idx.byCard.get(id) || null, size: "big", tag: fits(id) })).join("");
   const kept = v.my_pick ? `<div class="td-kept"><span>You keep (sealed)</span>${locationCard(C, v.my_pick, { size: "big", extra: "sealed" })}</div>` : "";
   const next = v.direction === "clockwise" ? "clockwise" : "counter-clockwise";
   return `<div class="td-handbox ${idx.byCard.size ? "active" : ""}"><h4>Your hand <span class="td-sub">keep 1, pass the rest ${next}</span></h4>
@@ -800,6 +803,7 @@ const CSS = `
 .td-bonus .td-ico { width: 17px; height: 17px; }
 .td-bonus i { font-style: normal; font-size: 9px; color: #7a6630; margin-right: 2px; text-transform: uppercase; letter-spacing: .04em; }
 .td-bonus.instant { background: #fff0b3; color: #7a5a06; font-size: 9px; text-transform: uppercase; font-weight: 700; letter-spacing: .05em; }
+.td-fits { font-size: 10px; font-weight: 700; color: #6b4a08; background: #ffe9a8; border: 1px solid #d9a42b; border-radius: 8px; padding: 0 5px 0 3px; display: inline-flex; align-items: center; gap: 2px; }
 .td-wants { font-size: 10px; color: #6d6350; }
 .td-type, .td-chip { font-size: 11px; border-radius: 6px; padding: 0 6px; font-weight: 600; white-space: nowrap; }
 .td-type { color: #fff; text-transform: uppercase; font-size: 9.5px; letter-spacing: .06em; padding: 1px 5px; }
