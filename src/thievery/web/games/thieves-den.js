@@ -149,6 +149,11 @@ function name(ctx, seat) {
   return esc(s ? s.name : `Seat ${seat}`);
 }
 
+function plainName(ctx, seat) {
+  const s = ctx.seats?.[seat];
+  return s ? s.name : `Seat ${seat}`;
+}
+
 function whom(ctx, seat) {
   return seat === ctx.seat ? "you" : name(ctx, seat);
 }
@@ -222,13 +227,13 @@ function typeChip(type, text = null) {
 }
 
 /** A Location card. `action`: clicking it sends this action. */
-function locationCard(C, id, { thieves = null, action = null, size = "", note = "", extra = "", tag = "" } = {}) {
+function locationCard(C, id, { thieves = null, action = null, size = "", note = "", extra = "", tag = "", neutral = false } = {}) {
   const L = loc(C, id);
   const spot = L.instant
     ? `<span class="td-spot instant" title="Instant: its ability happens when it is revealed">${svg("instant")}</span>`
     : `<span class="td-spot ${thieves ? "taken" : ""}" title="${thieves ? `${thieves} Thie${thieves > 1 ? "ves" : "f"} on the Action Spot` : "Action Spot: free"}">${thieves ? `${svg("thief")}${thieves > 1 ? `<b>${thieves}</b>` : ""}` : svg("spot")}</span>`;
   const bonus = !L.instant && L.bonus?.length
-    ? `<span class="td-bonus" title="Owner Bonus (for the card's owner when an opponent steals here): ${esc(L.bonus_text || bonusWords(L.bonus))}"><i>owner</i>${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b>${k}</b>` : ""}`).join("")}</span>`
+    ? `<span class="td-bonus ${neutral ? "off" : ""}" title="Owner Bonus (for the card's owner when an opponent steals here): ${esc(L.bonus_text || bonusWords(L.bonus))}"><i>owner</i>${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b>${k}</b>` : ""}`).join("")}</span>`
     : L.instant ? `<span class="td-bonus instant" title="Instant: its ability happens when it is revealed">instant</span>` : "<span></span>";
   const title = `${L.name}${L.type ? ` (${cap(L.type)})` : ""}: ${L.text || "?"}${L.instant ? " — Instant" : L.bonus_text ? ` — Owner Bonus: ${L.bonus_text}` : ""}${note ? ` — ${note}` : ""}`;
   const cls = ["td-card", "td-loc", L.type ? `td-ty-${L.type}` : "", size, action ? "legal" : "", extra].join(" ");
@@ -340,12 +345,12 @@ function treasureSource(view) {
   return null;
 }
 
-/** One legal action in words (what choosing it will do). */
+/** One legal action in words (what choosing it will do), as plain text. */
 function label(ctx, C, a) {
   const v = ctx.view;
   const top = stackTop(v);
   const op = top ? top[0] : "";
-  const whose = (owner) => (owner === "neutral" || owner === null ? "the neutral" : owner === ctx.seat ? "your" : `${name(ctx, owner)}’s`);
+  const whose = (owner) => (owner === "neutral" || owner === null ? "the neutral" : owner === ctx.seat ? "your" : `${plainName(ctx, owner)}’s`);
   switch (a.type) {
     case "pick": {
       const L = loc(C, a.card);
@@ -356,7 +361,7 @@ function label(ctx, C, a) {
       const owner = ownerOf(v, a.card);
       let bonus = "";
       if (op === "action" && top[3] & 2 && owner !== "neutral" && L.bonus_text) bonus = ` (you get the Owner Bonus: ${bonusWords(L.bonus)})`;
-      else if (typeof owner === "number" && owner !== ctx.seat && L.bonus?.length) bonus = ` (${name(ctx, owner)} gets ${bonusWords(L.bonus)})`;
+      else if (typeof owner === "number" && owner !== ctx.seat && L.bonus?.length) bonus = ` (${plainName(ctx, owner)} gets ${bonusWords(L.bonus)})`;
       return `Steal at ${whose(owner)} ${L.name}: ${L.text}${bonus}`;
     }
     case "fence": {
@@ -377,19 +382,19 @@ function label(ctx, C, a) {
       if (op === "wild") return "Stop: take no more";
       if (op === "action") return "Skip the follow-up action";
       return "Skip";
-    case "give": return a.seat === ctx.seat ? "Keep the Direction tile" : `Give the Direction tile to ${name(ctx, a.seat)}`;
+    case "give": return a.seat === ctx.seat ? "Keep the Direction tile" : `Give the Direction tile to ${plainName(ctx, a.seat)}`;
     case "opponent": {
       const x = v.seats[a.seat];
       const held = Object.values(x.treasures).reduce((p, q) => p + q, 0);
-      return `${name(ctx, a.seat)} (${held} treasure${held === 1 ? "" : "s"}, ${plural(x.thieves, "Thief")})`;
+      return `${plainName(ctx, a.seat)} (${held} treasure${held === 1 ? "" : "s"}, ${plural(x.thieves, "Thief")})`;
     }
     case "return_fence": return `Return ${fence(C, a.card).name} to the bottom of the Fence deck`;
     case "treasure": {
       const t = cap(a.treasure);
       if (op === "limit") return `Return a ${t} (you hold more than 8)`;
       if (op === "pay") return `Pay a ${t}`;
-      if (op === "destroy") return `Destroy ${name(ctx, top[2])}’s ${t}`;
-      if (op === "take") return `Take ${name(ctx, top[2])}’s ${t}`;
+      if (op === "destroy") return `Destroy ${plainName(ctx, top[2])}’s ${t}`;
+      if (op === "take") return `Take ${plainName(ctx, top[2])}’s ${t}`;
       return `Take a ${t} from the supply`;
     }
     case "location": {
@@ -516,7 +521,10 @@ function supplyBox(ctx, C, idx) {
 function neutralBox(ctx, C, idx) {
   const v = ctx.view;
   if (!v.neutral.length) return "";
-  const cards = v.neutral.map((x) => locationCard(C, x.card, { thieves: x.thieves, action: idx.byCard.get(x.card) || null, note: "neutral: no Owner Bonus" })).join("");
+  const cards = v.neutral.map((x) => {
+    const action = idx.byCard.get(x.card) || null;
+    return locationCard(C, x.card, { thieves: x.thieves, action, neutral: true, note: action ? `click: ${label(ctx, C, action)}` : "neutral: no Owner Bonus" });
+  }).join("");
   return `<div class="td-box td-neutral"><h4>Neutral Locations <span class="td-sub">anyone may steal here; no Owner Bonus</span></h4><div class="td-row-cards">${cards}</div></div>`;
 }
 
@@ -587,7 +595,10 @@ function seatPanel(ctx, C, idx, s) {
   const holder = v.holder === s
     ? `<span class="td-dir" title="has the Direction tile (${esc(v.direction)}): first in turn order">${v.direction === "clockwise" ? "↻" : "↺"}</span>` : "";
   const here = [
-    ...x.locations.map((y) => locationCard(C, y.card, { thieves: y.thieves, action: idx.byCard.get(y.card) || null, size: "mid" })),
+    ...x.locations.map((y) => {
+      const action = idx.byCard.get(y.card) || null;
+      return locationCard(C, y.card, { thieves: y.thieves, action, size: "mid", note: action ? `click: ${label(ctx, C, action)}` : "" });
+    }),
     ...x.fences.map((y) => fenceCard(C, y.card, { uses: y.uses, action: idx.byCard.get(y.card) || null, size: "mid" })),
   ];
   if (v.result && !here.length) {
@@ -667,7 +678,7 @@ function decisionPanel(ctx, C, idx) {
   const buttons = ctx.legal.map((a) => {
     const icon = a.type === "treasure" ? svg(a.treasure) : "";
     const cls = a.type === "skip" ? "td-skip" : "";
-    return `<button class="${cls}" ${attr(a)}>${icon}${label(ctx, C, a)}</button>`;
+    return `<button class="${cls}" ${attr(a)}>${icon}${esc(label(ctx, C, a))}</button>`;
   }).join("");
   return `<div class="td-act decision"><div class="td-buttons">${buttons}</div></div>`;
 }
@@ -801,6 +812,7 @@ const CSS = `
 .td-spot.instant .td-ico { width: 20px; height: 20px; }
 .td-bonus { display: inline-flex; align-items: center; gap: 1px; background: #fff7db; border: 1px solid #c9b06a; border-radius: 10px; padding: 0 5px 0 5px; font-size: 11px; min-width: 0; }
 .td-bonus .td-ico { width: 17px; height: 17px; }
+.td-bonus.off { opacity: .4; text-decoration: line-through; }
 .td-bonus i { font-style: normal; font-size: 9px; color: #7a6630; margin-right: 2px; text-transform: uppercase; letter-spacing: .04em; }
 .td-bonus.instant { background: #fff0b3; color: #7a5a06; font-size: 9px; text-transform: uppercase; font-weight: 700; letter-spacing: .05em; }
 .td-fits { font-size: 10px; font-weight: 700; color: #6b4a08; background: #ffe9a8; border: 1px solid #d9a42b; border-radius: 8px; padding: 0 5px 0 3px; display: inline-flex; align-items: center; gap: 2px; }
