@@ -29,7 +29,7 @@ def test_witch_hut_destroys_a_chosen_opponents_chosen_treasure() -> None:
     events = act(state, 0, "treasure", treasure="jewel")
     assert of(events, "destroy") == [{"seat": 0, "from": 2, "what": "jewel"}]
     assert held(state, 2) == {"fossil": 2} and state.supply[1] == supply[1] + 1
-    assert state.thieves[1] == 5  # the Owner Bonus
+    assert state.thieves[1] == 5 and held(state, 1) == {"tome": 1, "jewel": 1}  # its bonus
     assert state.to_act == (1,)
 
 
