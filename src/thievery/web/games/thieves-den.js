@@ -113,6 +113,8 @@ const CARDS = {
 
 const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
 const plural = (n, word) => (n === 1 ? `1 ${word}` : `${n} ${word === "Thief" ? "Thieves" : word === "thief" ? "thieves" : word + "s"}`);
+/** "a Jewel", "an Artifact". */
+const an = (t, upper = false) => `${/^[aeiou]/i.test(t) ? (upper ? "An" : "an") : upper ? "A" : "a"} ${cap(t)}`;
 const baseId = (id) => String(id).replace(/-[a-j]$/, "");
 const titled = (s) => s.split("-").map(cap).join(" ");
 
@@ -372,11 +374,11 @@ function label(ctx, C, a) {
     }
     case "power": {
       const P = power(C, a.tile);
-      return `${P.name}, paying a ${cap(a.pay)}: ${P.text}`;
+      return `${P.name}, paying ${an(a.pay)}: ${P.text}`;
     }
-    case "witch": return `Deliver a ${cap(a.treasure)} to the Witch: +${C.witch[a.treasure] ?? "?"} Prestige`;
+    case "witch": return `Deliver ${an(a.treasure)} to the Witch: +${C.witch[a.treasure] ?? "?"} Prestige`;
     case "burgle": return `Burgle: 2 of your Thieves → 1 ${cap(a.treasure)}`;
-    case "recruit": return `Recruit: a ${cap(a.first)} and a ${cap(a.second)} → 1 Thief`;
+    case "recruit": return `Recruit: ${an(a.first)} and ${an(a.second)} → 1 Thief`;
     case "pass": return "Pass (no more actions this round; nobody can target you)";
     case "skip":
       if (op === "wild") return "Stop: take no more";
@@ -391,11 +393,11 @@ function label(ctx, C, a) {
     case "return_fence": return `Return ${fence(C, a.card).name} to the bottom of the Fence deck`;
     case "treasure": {
       const t = cap(a.treasure);
-      if (op === "limit") return `Return a ${t} (you hold more than 8)`;
-      if (op === "pay") return `Pay a ${t}`;
+      if (op === "limit") return `Return ${an(a.treasure)} (you hold more than 8)`;
+      if (op === "pay") return `Pay ${an(a.treasure)}`;
       if (op === "destroy") return `Destroy ${plainName(ctx, top[2])}’s ${t}`;
       if (op === "take") return `Take ${plainName(ctx, top[2])}’s ${t}`;
-      return `Take a ${t} from the supply`;
+      return `Take ${an(a.treasure)} from the supply`;
     }
     case "location": {
       const L = loc(C, a.card);
@@ -452,9 +454,9 @@ function powerTiles(ctx, C, idx) {
     const P = power(C, p.tile);
     const acts = idx.power.get(p.tile) || [];
     const pay = acts.length
-      ? `<div class="td-pay"><span>Use, paying</span>${acts.map((a) => token(a.pay, { action: a, title: `Use ${P.name}, paying a ${cap(a.pay)}` })).join("")}</div>`
+      ? `<div class="td-pay"><span>Use, paying</span>${acts.map((a) => token(a.pay, { action: a, title: `Use ${P.name}, paying ${an(a.pay)}` })).join("")}</div>`
       : "";
-    const paid = p.paid ? `<span class="td-paid" title="used this round (paid with a ${esc(cap(p.paid))})">${token(p.paid)}used</span>` : "";
+    const paid = p.paid ? `<span class="td-paid" title="used this round (paid with ${esc(an(p.paid))})">${token(p.paid)}used</span>` : "";
     return `<div class="td-tile ${acts.length ? "can" : ""} ${p.paid ? "used" : ""}" data-tile="${esc(p.tile)}" title="${esc(`${P.name}: ${P.text}`)}">
       <div class="td-tname">${esc(P.name)}${paid}</div><div class="td-ttext">${esc(P.text)}</div>${pay}
       <div class="td-below" title="face-down tiles below: one comes up each round">${"▰".repeat(p.below)}${p.below ? ` ${p.below} below` : "last tile"}</div></div>`;
@@ -468,7 +470,7 @@ function witchBox(ctx, C, idx) {
   const spots = TREASURES.map((t) => {
     const a = idx.witch.get(t);
     const taken = v.witch[t];
-    return `<div class="td-wspot ${taken ? "taken" : ""} ${a ? "legal" : ""}" data-witch="${t}" title="${esc(taken ? `taken this round` : `deliver a ${cap(t)}: +${C.witch[t] ?? "?"} Prestige`)}"${a ? ` ${attr(a)} tabindex="0" role="button"` : ""}>
+    return `<div class="td-wspot ${taken ? "taken" : ""} ${a ? "legal" : ""}" data-witch="${t}" title="${esc(taken ? `taken this round` : `deliver ${an(t)}: +${C.witch[t] ?? "?"} Prestige`)}"${a ? ` ${attr(a)} tabindex="0" role="button"` : ""}>
       ${svg(t)}<span class="td-wp">${svg("prestige", "td-ico small")}${C.witch[t] ?? "?"}</span></div>`;
   }).join("");
   return `<div class="td-box td-witch"><h4>The Witch <span class="td-sub">1 treasure → Prestige</span></h4><div class="td-wspots">${spots}</div></div>`;
@@ -492,11 +494,11 @@ function recruitBox(ctx, idx) {
       const pairs = idx.recruit.filter((a) => a.first === first || a.second === first);
       body = `<div class="td-pay"><span>${token(first, { extra: "chosen" })} and</span>${pairs.map((a) => {
         const other = a.first === first ? a.second : a.first;
-        return token(other, { action: a, title: `Recruit: a ${cap(a.first)} and a ${cap(a.second)} → 1 Thief` });
+        return token(other, { action: a, title: `Recruit: ${an(a.first)} and ${an(a.second)} → 1 Thief` });
       }).join("")}<button class="small" ${pickAttr({ clear: 1 })}>Cancel</button></div>`;
     } else {
       const firsts = TREASURES.filter((t) => idx.recruit.some((a) => a.first === t || a.second === t));
-      body = `<div class="td-pay"><span>Pay</span>${firsts.map((t) => token(t, { pick: { recruit: t }, title: `Recruit: pay a ${cap(t)} and one more treasure` })).join("")}</div>`;
+      body = `<div class="td-pay"><span>Pay</span>${firsts.map((t) => token(t, { pick: { recruit: t }, title: `Recruit: pay ${an(t)} and one more treasure` })).join("")}</div>`;
     }
   }
   return `<div class="td-box td-recruit ${idx.recruit.length ? "can" : ""}"><h4>Recruit <span class="td-sub">2 treasures → 1 ${svg("thief", "td-ico small")}</span></h4>
@@ -572,7 +574,7 @@ function schemeLine(ctx, C, s, id) {
   const sets = Math.min(counts[a] || 0, counts[b] || 0);
   const final = v.final?.schemes?.[s];
   const got = final ? `scored ${final.sets} set${final.sets === 1 ? "" : "s"}: +${final.prestige}` : `${sets} set${sets === 1 ? "" : "s"} so far`;
-  return `<span class="td-scheme" data-scheme="${esc(id)}" title="Scheme: ${esc(S.prestige)} Prestige for each set of a ${esc(cap(a))} and a ${esc(cap(b))} Location collected">
+  return `<span class="td-scheme" data-scheme="${esc(id)}" title="Scheme: ${esc(S.prestige)} Prestige for each set of ${esc(an(a))} and ${esc(an(b))} Location collected">
     Scheme ${typeChip(a)} + ${typeChip(b)} ${svg("prestige", "td-ico small")}<b>${esc(S.prestige)}</b>/set</span><span class="td-sub td-got">${got}</span>`;
 }
 
