@@ -226,7 +226,7 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
                     seen = watcher.content()
                     assert hand and all(f'data-card="{c}"' not in seen for c in hand)
                     assert scheme not in seen
-                    assert watcher.locator(".td-hand, [data-scheme]").count() == 0
+                    assert watcher.locator(".td-hand, .td-kept, [data-scheme]").count() == 0
                 shot = {"Scouting": "scouting", "Thieving": "thieving"}.get(phase)
                 if shot and shot not in shots and (shot == "scouting" or clicks > 12):
                     page.screenshot(path=str(output / f"thieves-den-{shot}.png"), full_page=True)
@@ -268,6 +268,7 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
         expect(page.locator("#game [data-action]")).to_have_count(0)
         page.screenshot(path=str(output / "thieves-den-over.png"), full_page=True)
         expect(watcher.locator(".td-final")).to_be_visible()
+        watcher.click("#close-result")
         watcher.screenshot(path=str(output / "thieves-den-spectator.png"), full_page=True)
         record = httpx.get(f"{server}/api/tables/{table_id}/record").json()
         assert record["result"]["winners"]

@@ -611,7 +611,11 @@ function seatPanel(ctx, C, idx, s) {
     if (minis.length) here.push(`<div class="td-minis"><span class="td-sub">Collected over the game</span>${minis.join("")}</div>`);
   }
   let scouting = "";
-  if (v.phase === "scouting" && !me) {
+  const seen = ctx.views?.[s]; // a replay of everything: every seat's own view
+  if (v.phase === "scouting" && !me && seen?.hand) {
+    const mini = (id, cls = "") => { const L = loc(C, id); return `<span class="td-mini td-ty-${L.type} ${cls}" title="${esc(`${L.name}: ${L.text}`)}">${esc(L.name)}</span>`; };
+    scouting = `<span class="td-minis">${seen.hand.map((id) => mini(id)).join("")}${seen.my_pick ? mini(seen.my_pick, "sealed") : ""}</span>`;
+  } else if (v.phase === "scouting" && !me) {
     scouting = `<span class="td-hand-backs" title="${x.hand_size} cards in hand">${Array.from({ length: x.hand_size }, () => back()).join("")}</span>`;
   }
   const own = me ? x.scheme : x.scheme ?? ctx.views?.[s]?.seats?.[s]?.scheme ?? null;
@@ -896,6 +900,7 @@ const CSS = `
 .td-minis { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
 .td-minis .td-sub { width: 100%; }
 .td-mini { font-size: 12px; padding: 2px 8px; border-radius: 6px; background: color-mix(in srgb, var(--tc, #777) 40%, #1b2030); border-left: 4px solid var(--tc, #777); }
+.td-mini.sealed { outline: 1px dashed var(--gold); }
 .td-mini.fence { background: color-mix(in srgb, var(--fc, #777) 40%, #1b2030); border-left-color: var(--fc, #777); border-radius: 2px 10px 10px 2px; }
 .td-above { display: flex; align-items: flex-start; min-height: 60px; }
 .td-handbox { background: var(--panel); border: 1px solid var(--line); border-radius: 12px; padding: 10px 14px; display: grid; gap: 8px; }
