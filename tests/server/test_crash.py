@@ -103,14 +103,16 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
     try:
         body = {
             "game": "schattendieb",
-            "options": {"games": 3},
+            "options": {"games": 6},
             "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
         }
         made = httpx.post(f"{base}/api/tables", json=body).json()
         tid = made["table"]["id"]
         t0, t1 = (s["token"] for s in made["seats"])
         seat1 = Socket(stack, port, tid, t1)
-        for _ in range(15):  # seat 0 over HTTP, seat 1 over its websocket
+        for _ in range(200):  # seat 0 over HTTP, seat 1 over its websocket
+            if len(accepted[0]) >= 6 and len(accepted[1]) >= 6:
+                break
             s0 = httpx.get(
                 f"{base}/api/tables/{tid}/state", headers={"Authorization": f"Bearer {t0}"}
             ).json()
@@ -140,17 +142,23 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
         summary = httpx.get(f"{base}/api/tables/{tid}").json()
         assert summary["actions"] >= actions_before
         assert not summary["over"]
-        # Play on to the end; then every accepted action is in the record, in order.
-        seat0, seat1 = Socket(stack, port, tid, t0), Socket(stack, port, tid, t1)
-        for _ in range(3000):
-            seat0.sync()
-            seat1.sync()
-            if seat0.latest["result"] is not None:
-                break
-            for s in (seat0, seat1):
-                if s.latest["legal"]:
-                    s.act(s.latest["legal"][0])
-        assert seat0.latest["result"] is not None
+        # The game goes on: seat 1 acts once more; then the host hands both seats to bots,
+        # who finish the match. Every accepted action is in the record, in order.
+        seat1 = Socket(stack, port, tid, t1)
+        seat1.sync()
+        if seat1.latest["legal"]:
+            action = seat1.latest["legal"][0]
+            if seat1.act(action)["type"] == "ack":
+                accepted[1].append(action)
+        host = {"Authorization": f"Bearer {made['host_token']}"}
+        for seat in (0, 1):
+            url = f"{base}/api/tables/{tid}/seats/{seat}/bot"
+            r = httpx.post(url, json={"bot": "random"}, headers=host)
+            assert r.status_code == 200, r.text
+        deadline = time.time() + 60
+        while not httpx.get(f"{base}/api/tables/{tid}").json()["over"]:
+            assert time.time() < deadline, "the bots did not finish the match"
+            time.sleep(0.1)
         record = GameRecord.from_json(httpx.get(f"{base}/api/tables/{tid}/record").json())
         for seat in (0, 1):
             mine = [a for s, a in record.actions if s == seat]
