@@ -14,6 +14,7 @@ from thievery.core.errors import InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, Event, State
 from thievery.core.record import GameRecord
 from thievery.server.errors import ServerError
+from thievery.server.tables import describe_all
 
 Perspective = int | str | None
 MAX_STEPS = 20_000
@@ -35,15 +36,7 @@ def parse_perspective(value: str | None, players: int) -> Perspective:
 
 
 def _words(state: State, events: list[Event], seat: int | None) -> list[JSON]:
-    out = []
-    for e in events:
-        if e.is_visible_to(seat):
-            try:
-                text = state.spec.describe(e, seat)
-            except Exception:
-                text = e.type
-            out.append({**e.to_json(), "text": text})
-    return out
+    return describe_all(state.spec, events, seat)
 
 
 def _frame(state: State, perspective: Perspective) -> JSON:

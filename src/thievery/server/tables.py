@@ -84,6 +84,29 @@ class Seat:
         return cls(str(data["kind"]), str(data["name"]), data.get("bot"), data.get("token_hash"))
 
 
+def make_seat(
+    game: str, seat: int, spec: Mapping[str, Any], seed: int, known_hash: str | None = None
+) -> tuple[Seat, str | None]:
+    """A seat from its request (``kind``, ``bot``, ``name``) and a new token for a human.
+
+    With ``known_hash`` the human keeps an existing token (play again).
+    """
+    kind = spec.get("kind", HUMAN)
+    bot = spec.get("bot")
+    name = str(spec.get("name") or "").strip()[:40]
+    if kind == BOT:
+        bot = bot or timeout_bot_for(game)
+        make_bot(bot, game, seat, seed)  # refuses unknown bots
+        return Seat(BOT, name or f"Seat {seat} ({bot})", bot), None
+    if kind != HUMAN:
+        raise ServerError("seat/kind", f"a seat is 'human' or 'bot', not {kind!r}")
+    if bot is not None:
+        make_bot(bot, game, seat, seed)
+    token = None if known_hash else new_token()
+    digest = known_hash or hash_token(token or "")
+    return Seat(HUMAN, name or f"Seat {seat}", bot, digest), token
+
+
 class Listener:
     """One connection's way out: frames queue here and its own task sends them."""
 
@@ -707,27 +730,10 @@ class Hub:
             state = spec.new(players, seed, resolved)
             timeout_bot = timeout_bot or timeout_bot_for(spec.name)
             make_bot(timeout_bot, spec.name, 0, seed)
-            tokens: list[str | None] = []
-            stored: list[JSON] = []
-            for i, seat in enumerate(seats):
-                kind = seat.get("kind", HUMAN)
-                bot = seat.get("bot")
-                name = str(seat.get("name") or "").strip()[:40]
-                if kind == BOT:
-                    bot = bot or timeout_bot_for(spec.name)
-                    make_bot(bot, spec.name, i, seed)
-                    tokens.append(None)
-                    stored.append(Seat(BOT, name or f"Seat {i} ({bot})", bot).stored())
-                elif kind == HUMAN:
-                    if bot is not None:
-                        make_bot(bot, spec.name, i, seed)
-                    known = token_hashes[i] if token_hashes else None
-                    token = None if known else new_token()
-                    tokens.append(token)
-                    digest = known or hash_token(token or "")
-                    stored.append(Seat(HUMAN, name or f"Seat {i}", bot, digest).stored())
-                else:
-                    raise ServerError("seat/kind", f"a seat is 'human' or 'bot', not {kind!r}")
+            made = [
+                make_seat(spec.name, i, seat, seed, token_hashes[i] if token_hashes else None)
+                for i, seat in enumerate(seats)
+            ]
         except ThieveryError as e:
             raise from_game_error(e) from None
         if turn_seconds is not None and not 1 <= turn_seconds <= 24 * 3600:
@@ -740,7 +746,7 @@ class Hub:
             players=players,
             seed=seed,
             options=resolved,
-            seats=stored,
+            seats=[seat.stored() for seat, _ in made],
             host_hash=host_hash or hash_token(host_token or ""),
             turn_seconds=turn_seconds,
             timeout_bot=timeout_bot,
@@ -750,7 +756,7 @@ class Hub:
         table = LiveTable(self, record, state)
         self.tables[record.id] = table
         table.start()
-        return table, tokens, host_token
+        return table, [token for _, token in made], host_token
 
     async def again(self, table: LiveTable) -> LiveTable:
         """The table that plays again after ``table``: same seats, tokens and options."""
