@@ -218,15 +218,15 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
                 checks += 1
                 kinds.update(a["type"] for a in acts)
                 phase = page.locator(".td-phase").inner_text()
+                # A spectator sees neither the human's Scheme, nor hand, nor sealed pick.
+                seen = watcher.content()
+                assert scheme not in seen
+                assert watcher.locator(".td-hand, .td-kept, [data-scheme]").count() == 0
                 if phase == "Scouting":
-                    # A spectator sees neither the human's hand, pick nor Scheme.
                     hand = page.locator(".td-hand [data-card]").evaluate_all(
                         "els => els.map(e => e.dataset.card)"
                     )
-                    seen = watcher.content()
                     assert hand and all(f'data-card="{c}"' not in seen for c in hand)
-                    assert scheme not in seen
-                    assert watcher.locator(".td-hand, .td-kept, [data-scheme]").count() == 0
                 shot = {"Scouting": "scouting", "Thieving": "thieving"}.get(phase)
                 if shot and shot not in shots and (shot == "scouting" or clicks > 12):
                     page.screenshot(path=str(output / f"thieves-den-{shot}.png"), full_page=True)
