@@ -54,6 +54,12 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used, in seconds (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
     """`thievery serve` in a child process; returns once it answers."""
     cli = Path(sys.executable).with_name("thievery")
@@ -191,8 +197,10 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
             t["actions"] for t in (await http.get("/api/tables?finished=0")).json()["live"]
         )
         t0 = time.perf_counter()
+        cpu0 = cpu_seconds(pid)
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - t0
+        cpu = cpu_seconds(pid) - cpu0
         listing = (await http.get("/api/tables?finished=0")).json()["live"]
         end_actions = sum(t["actions"] for t in listing)
         rss_after = rss_kb(pid)
@@ -220,6 +228,9 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
         "stale": stats.stale,
         "errors": stats.errors,
+        "server_cpu_percent": round(100 * cpu / elapsed, 1),
+        "server_cpu_ms_per_action": round(1000 * cpu / max(1, end_actions - start_actions), 3),
+        "load_average": round(os.getloadavg()[0], 2),
         "memory_per_table_kb": round((rss_after - rss_before) / args.tables, 1),
         "server_rss_mb": round(rss_after / 1024, 1),
         "python": platform.python_version(),

@@ -16,6 +16,7 @@ from thievery.server.storage import (
     DEFAULT_URL,
     ENV_URL,
     ActionRow,
+    LoopWriter,
     Storage,
     TableRecord,
     Writer,
@@ -83,9 +84,10 @@ def test_tables_and_append_only_log(db_url: str) -> None:
         storage.close()
 
 
-def test_writer_batches_and_isolates_a_failing_write(db_url: str) -> None:
+@pytest.mark.parametrize("kind", [Writer, LoopWriter])
+def test_writer_batches_and_isolates_a_failing_write(db_url: str, kind: type[Any]) -> None:
     storage = Storage(db_url)
-    writer = Writer(storage)
+    writer = kind(storage)
 
     async def go() -> list[Any]:
         await writer.submit(partial(Storage.insert_table, record=record("w")))
@@ -106,7 +108,7 @@ def test_writer_batches_and_isolates_a_failing_write(db_url: str) -> None:
         assert [isinstance(r, IntegrityError) for r in results] == [False, False, True, False]
         assert [a.n for a in storage.actions("w")] == [0, 1, 2]
     finally:
-        writer.close()
+        asyncio.run(writer.aclose())
         storage.close()
 
 

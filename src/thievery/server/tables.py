@@ -32,7 +32,7 @@ from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.server.errors import ServerError, bad_token, from_game_error, stale, unknown_table
-from thievery.server.storage import ActionRow, Storage, TableRecord, Writer
+from thievery.server.storage import ActionRow, Storage, TableRecord, make_writer
 
 log = logging.getLogger("thievery.server")
 
@@ -616,7 +616,7 @@ class Hub:
         finished_cache: int = 64,
     ) -> None:
         self.storage = storage
-        self.writer = Writer(storage)
+        self.writer = make_writer(storage)
         self.bot_delay = bot_delay
         self.bot_threads = bot_threads
         self.slow_bots: set[str] = set()
@@ -645,7 +645,7 @@ class Hub:
         """Stop every driver, then the writer (after it stored what was queued)."""
         for table in list(self.tables.values()):
             await table.stop()
-        await asyncio.to_thread(self.writer.close)
+        await self.writer.aclose()
         self.storage.close()
 
     async def _load(self, record: TableRecord) -> LiveTable:
