@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
-from thievery.core import Rng
+from thievery.core import Event, Rng
+from thievery.games.thieves_den.cards import TREASURES
+from thievery.games.thieves_den.rules import ThievesDen
 
 from .helpers import SPEC, act, arrange, held, legal, new, of
+from .test_setup_scouting import HANDS3
 
 POWERS = ["renown", "windfall", "recruits"]
 
@@ -14,24 +17,39 @@ POWERS = ["renown", "windfall", "recruits"]
 # ------------------------------------------------------------------ named Locations
 
 
+def give(state: ThievesDen, seat: int, treasures: dict[str, int]) -> None:
+    """Move treasures from the supply to a seat's board (a scouting-time setup)."""
+    for name, k in treasures.items():
+        t = TREASURES.index(name)
+        state.supply[t] -= k
+        state.treasure[seat][t] += k
+
+
+def reveal_first(state: ThievesDen) -> list[Event]:
+    """Every seat picks the first card of its hand."""
+    events: list[Event] = []
+    for seat in (0, 1, 2):
+        events += act(state, seat, "pick", card=state.view(seat)["hand"][0])
+    return events
+
+
 def test_witch_hut_destroys_a_chosen_opponents_chosen_treasure() -> None:
-    state = arrange(
-        new(3),
-        up={1: ["witch-hut-a"]},
-        treasures={1: {"tome": 1}, 2: {"jewel": 1, "fossil": 2}},
-    )
+    hands = [list(h) for h in HANDS3]
+    hands[0][0] = "witch-hut-a"
+    state = new(3, hands=hands)
+    give(state, 1, {"tome": 1})
+    give(state, 2, {"jewel": 1, "fossil": 2})
     supply = state.supply[:]
-    act(state, 0, "steal", card="witch-hut-a")
+    reveal_first(state)  # the Witch Hut is an Instant: it acts when revealed
     assert state.to_act == (0,)
     assert legal(state, 0) == [{"type": "opponent", "seat": 1}, {"type": "opponent", "seat": 2}]
     act(state, 0, "opponent", seat=2)
     assert sorted(a["treasure"] for a in legal(state, 0)) == ["fossil", "jewel"]
     events = act(state, 0, "treasure", treasure="jewel")
     assert of(events, "destroy") == [{"seat": 0, "from": 2, "what": "jewel"}]
-    assert held(state, 2) == {"fossil": 2}
-    assert state.supply[1] == supply[1]  # one jewel back, one to the owner as its bonus
-    assert state.thieves[1] == 5 and held(state, 1) == {"tome": 1, "jewel": 1}  # its bonus
-    assert state.to_act == (1,)
+    assert held(state, 2) == {"fossil": 2} and state.supply[1] == supply[1] + 1
+    assert state.view(None)["seats"][0]["collected"] == ["witch-hut-a"]
+    assert list(state.to_act) == [0, 1, 2]  # the next picks
 
 
 def test_laborium_pays_one_treasure_then_takes_up_to_two() -> None:
@@ -52,9 +70,13 @@ def test_laborium_needs_a_treasure_to_pay() -> None:
 
 
 def test_guild_takes_a_thief_from_an_opponent() -> None:
-    state = arrange(new(3), up={0: ["guild-a"]}, thieves={1: 0, 2: 4})
-    act(state, 0, "steal", card="guild-a")  # only seat 2 has a thief: no question
-    assert state.thieves == [3, 0, 3]
+    hands = [list(h) for h in HANDS3]
+    hands[0][0] = "guild-a"
+    state = new(3, hands=hands)
+    events = reveal_first(state)
+    act(state, 0, "opponent", seat=2)
+    assert state.thieves == [4, 3, 2]
+    assert of(events, "instant") == [{"seat": 0, "card": "guild-a"}]
 
 
 def test_custom_house_takes_a_treasure_from_an_opponent() -> None:

@@ -8,13 +8,13 @@ import pytest
 
 from thievery.core import IllegalAction
 from thievery.games.thieves_den.cards import TREASURES
-from thievery.games.thieves_den.rules import THIEVE
+from thievery.games.thieves_den.rules import SCOUT, THIEVE, ThievesDen
 
 from .helpers import SPEC, act, held, new, of, pass_all
 
 HANDS3 = [
     ["market-a", "tavern-a", "crypt-a", "bank-a"],
-    ["library-a", "shrine-a", "abbey-a", "guild-a"],
+    ["library-a", "shrine-a", "abbey-a", "tavern-b"],
     ["harbour-a", "monastery-a", "excavation-a", "reliquary-a"],
 ]
 
@@ -81,10 +81,15 @@ def test_picks_are_simultaneous_and_sealed() -> None:
     assert state.view(0)["hand"] == ["monastery-a", "excavation-a", "reliquary-a"]
 
 
-def pick_round(state: object, choose: int = 0) -> None:
-    for seat in list(state.to_act):  # type: ignore[attr-defined]
-        hand = state.view(seat)["hand"]  # type: ignore[attr-defined]
-        act(state, seat, "pick", card=hand[choose])  # type: ignore[arg-type]
+def pick_round(state: ThievesDen, choose: int = 0) -> None:
+    """Every seat picks its hand's card number ``choose``; instants take their first
+    choices."""
+    for seat in list(state.to_act):
+        hand = state.view(seat)["hand"]
+        act(state, seat, "pick", card=hand[choose])
+    while state.phase == SCOUT and state.view(None)["decider"] is not None:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
 
 
 def test_three_picks_then_the_last_cards_go_under_the_deck_and_thieving_starts() -> None:
@@ -93,7 +98,7 @@ def test_three_picks_then_the_last_cards_go_under_the_deck_and_thieving_starts()
         pick_round(state)
     assert [len(x["locations"]) for x in state.view(None)["seats"]] == [3, 3, 3]
     leftovers = {state.cs.loc_id[c] for c in state.loc_deck[:3]}
-    assert leftovers == {"bank-a", "guild-a", "reliquary-a"}
+    assert leftovers == {"bank-a", "tavern-b", "reliquary-a"}
     assert state.phase == THIEVE and state.to_act == (1,)  # the holder starts
 
 
@@ -126,7 +131,8 @@ def test_instants_resolve_in_turn_order_with_their_decisions() -> None:
     hands[1][0] = "village-fair-b"  # a treasure of your choice
     hands[2][0] = "village-fair-a"  # a treasure of your choice
     state = new(3, hands=hands, first=2)
-    pick_round(state)
+    for seat in (0, 1, 2):
+        act(state, seat, "pick", card=hands[seat][0])
     # The holder (seat 2) resolves first, then seat 0's turn order position, then 1.
     assert state.to_act == (2,) and state.view(2)["decision"].startswith("choose a treasure")
     act(state, 2, "treasure", treasure="potion")

@@ -9,7 +9,7 @@ from .helpers import act, arrange, held, new, of, pass_all
 
 HANDS2 = [
     ["market-a", "tavern-a", "crypt-a", "bank-a"],
-    ["library-a", "shrine-a", "abbey-a", "guild-a"],
+    ["library-a", "shrine-a", "abbey-a", "harbour-a"],
 ]
 
 
@@ -35,7 +35,7 @@ def test_the_unchosen_cards_become_neutral_locations() -> None:
     state = new(2, hands=HANDS2)
     # Seat 0 keeps market, then picks from seat 1's passed hand, and so on.
     events = scout(
-        state, [["market-a", "shrine-a", "crypt-a"], ["library-a", "tavern-a", "guild-a"]]
+        state, [["market-a", "shrine-a", "crypt-a"], ["library-a", "tavern-a", "harbour-a"]]
     )
     assert state.phase == THIEVE
     assert of(events, "neutral") == [{"cards": ["abbey-a", "bank-a"]}]
