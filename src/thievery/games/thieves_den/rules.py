@@ -41,12 +41,33 @@ Rules decisions beyond the rulebook and RULES.md:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
+from thievery.games.thieves_den.actions import (
+    BURGLES,
+    GIVES,
+    OPPONENTS,
+    PASS,
+    RECRUIT_PAIRS,
+    RECRUITS,
+    SKIP,
+    TREASURE_CHOICES,
+    TREASURE_INDEX,
+    WITCHES,
+    Burgle,
+    ChooseLocation,
+    Fence,
+    Pick,
+    Power,
+    Recruit,
+    Skip,
+    Steal,
+    Witch,
+    interned,
+)
 from thievery.games.thieves_den.cards import (
     FENCE_TYPES,
     LOCATION_TYPES,
@@ -91,148 +112,6 @@ MAX_THIEVES = 6
 START_THIEVES = 3
 OFF, NEUTRAL = -3, -1  # loc_owner of a card not face up / of a neutral 2-player card
 ANY_PAY = 6  # PAY step: any treasure (see effects.ANY)
-
-
-# ------------------------------------------------------------------ actions
-
-
-@dataclass(frozen=True, slots=True)
-class Pick(Action):
-    """Scouting: keep this Location card from your hand (sealed until all have picked)."""
-
-    type: ClassVar[str] = "pick"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Steal(Action):
-    """Put a Thief on this Location card's Action Spot and use its ability."""
-
-    type: ClassVar[str] = "steal"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Fence(Action):
-    """Sell this Fence its desires for its Prestige (placing a Thief on it)."""
-
-    type: ClassVar[str] = "fence"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Power(Action):
-    """Place one treasure (``pay``) beside this face-up Power tile and use it."""
-
-    type: ClassVar[str] = "power"
-    tile: str
-    pay: str
-
-
-@dataclass(frozen=True, slots=True)
-class Witch(Action):
-    """Deliver one treasure to the Witch's free spot of its type for Prestige."""
-
-    type: ClassVar[str] = "witch"
-    treasure: str
-
-
-@dataclass(frozen=True, slots=True)
-class Burgle(Action):
-    """Spend 2 Thieves for 1 treasure of this type from the supply."""
-
-    type: ClassVar[str] = "burgle"
-    treasure: str
-
-
-@dataclass(frozen=True, slots=True)
-class Recruit(Action):
-    """Spend these 2 treasures (``first`` not after ``second`` in treasure order) for 1 Thief."""
-
-    type: ClassVar[str] = "recruit"
-    first: str
-    second: str
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(Action):
-    """Take no more actions this round (and be safe from other players' actions)."""
-
-    type: ClassVar[str] = "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseTreasure(Action):
-    """Within an ability: this treasure type (to gain, take, destroy, pay or return)."""
-
-    type: ClassVar[str] = "treasure"
-    treasure: str
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseOpponent(Action):
-    """Within an ability: this opponent is the target."""
-
-    type: ClassVar[str] = "opponent"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseLocation(Action):
-    """Within an ability: this Location card (Recall, Sleight, Swap)."""
-
-    type: ClassVar[str] = "location"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class ReturnFence(Action):
-    """Within New Buyers: return this Fence of the row to the bottom of the deck."""
-
-    type: ClassVar[str] = "return_fence"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Skip(Action):
-    """Decline an optional step (a follow-up action, the rest of an "up to" gain)."""
-
-    type: ClassVar[str] = "skip"
-
-
-@dataclass(frozen=True, slots=True)
-class Give(Action):
-    """Cleanup step 7 tie: give the Direction tile to this tied seat."""
-
-    type: ClassVar[str] = "give"
-    seat: int
-
-
-MAX_SEATS = 5
-WITCHES = [Witch(t) for t in TREASURES]
-BURGLES = [Burgle(t) for t in TREASURES]
-TREASURE_CHOICES = [ChooseTreasure(t) for t in TREASURES]
-RECRUITS = {(a, b): Recruit(TREASURES[a], TREASURES[b]) for a in range(5) for b in range(a, 5)}
-RECRUIT_PAIRS = tuple(RECRUITS)
-OPPONENTS = [ChooseOpponent(s) for s in range(MAX_SEATS)]
-GIVES = [Give(s) for s in range(MAX_SEATS)]
-PASS = Pass()
-SKIP = Skip()
-TREASURE_INDEX = {t: i for i, t in enumerate(TREASURES)}
-
-
-def interned(cs: CardSet) -> dict[str, list[Any]]:
-    """The card set's interned actions (made once per set)."""
-    if not cs.actions:
-        cs.actions = {
-            "pick": [Pick(c) for c in cs.loc_id],
-            "steal": [Steal(c) for c in cs.loc_id],
-            "location": [ChooseLocation(c) for c in cs.loc_id],
-            "fence": [Fence(f) for f in cs.fence_id],
-            "return_fence": [ReturnFence(f) for f in cs.fence_id],
-            "power": [[Power(p, t) for t in TREASURES] for p in cs.power_id],
-        }
-    return cs.actions
 
 
 class ThievesDen(State):
@@ -1262,137 +1141,15 @@ class ThievesDen(State):
         return texts.get(op, OP_NAMES[op])
 
     def view(self, seat: int | None) -> JSON:
-        cs = self.cs
-        n = self.players
-        lid, fid = cs.loc_id, cs.fence_id
+        from thievery.games.thieves_den.reading import view_of
 
-        def treasures(counts: list[int]) -> dict[str, int]:
-            return {TREASURES[t]: counts[t] for t in range(5)}
-
-        seats = []
-        for s in range(n):
-            seats.append(
-                {
-                    "prestige": self.prestige[s],
-                    "treasures": treasures(self.treasure[s]),
-                    "thieves": self.thieves[s],
-                    "locations": [{"card": lid[c], "thieves": self.on_loc[c]} for c in self.up[s]],
-                    "collected": [lid[c] for c in self.collected[s]],
-                    "fences": [
-                        {"card": fid[f], "uses": self.fence_uses[f]} for f in self.fences[s]
-                    ],
-                    "fences_collected": [fid[f] for f in self.fences_collected[s]],
-                    "passed": self.passed[s],
-                    "hand_size": len(self.hands[s]),
-                    "picked": self.pick[s] >= 0,
-                    "scheme": (
-                        cs.scheme_id[self.scheme[s]] if s == seat or self.phase == OVER else None
-                    ),
-                }
-            )
-        deck = self.loc_deck
-        top = [lid[c] for c in deck[len(deck) - self.known_top :][::-1]] if self.known_top else []
-        return {
-            "game": "thieves-den",
-            "players": n,
-            "seat": seat,
-            "options": self.spec.public_options(self.options),
-            "card_set": cs.name,
-            "unofficial": cs.unofficial,
-            "round": self.round,
-            "phase": PHASE_NAMES[self.phase],
-            "direction": "clockwise" if self.direction > 0 else "counterclockwise",
-            "holder": self.holder,
-            "current": self.current if self.phase == THIEVE else None,
-            "to_act": list(self._to_act),
-            "decider": self._decider if self._decider >= 0 else None,
-            "decision": self.decision_text(),
-            "supply": {"treasures": treasures(self.supply), "thieves": self.supply_thieves},
-            "location_deck": len(deck),
-            "location_deck_top": top,
-            "fence_deck": len(self.fence_deck),
-            "fence_row": [fid[f] if f >= 0 else None for f in self.fence_row],
-            "powers": [
-                {
-                    "tile": cs.power_id[st[-1]] if st else None,
-                    "paid": TREASURES[self.power_paid[i]] if self.power_paid[i] >= 0 else None,
-                    "below": max(0, len(st) - 1),
-                }
-                for i, st in enumerate(self.power_stacks)
-            ],
-            "powers_gone": [cs.power_id[p] for p in self.power_gone],
-            "witch": {TREASURES[t]: bool(self.witch[t]) for t in range(5)},
-            "burgle": self.burgle,
-            "recruit": treasures(self.recruit),
-            "neutral": [{"card": lid[c], "thieves": self.on_loc[c]} for c in self.neutral],
-            "seats": seats,
-            "hand": [lid[c] for c in self.hands[seat]] if seat is not None else [],
-            "my_pick": (
-                lid[self.pick[seat]] if seat is not None and self.pick[seat] >= 0 else None
-            ),
-            "stack": [[OP_NAMES[st[0]], *st[1:]] for st in self.queue],
-            "tied": self.tied[:],
-            "final": self.final,
-            "result": self.result(),
-        }
+        return view_of(self, seat)
 
     def locations(self) -> dict[str, list[Any]]:
         """Where every card, tile and token is (tokens numbered per type, place by place)."""
-        cs = self.cs
-        places: dict[str, list[Any]] = {}
-        lid, fid, pid = cs.loc_id, cs.fence_id, cs.power_id
-        places["location_deck"] = [lid[c] for c in self.loc_deck]
-        places["neutral"] = [lid[c] for c in self.neutral]
-        places["fence_deck"] = [fid[f] for f in self.fence_deck]
-        places["fence_row"] = [fid[f] for f in self.fence_row if f >= 0]
-        for i in range(STACKS):
-            places[f"power_stack{i}"] = [pid[p] for p in self.power_stacks[i]]
-        places["power_gone"] = [pid[p] for p in self.power_gone]
-        places["power_box"] = [pid[p] for p in self.power_box]
-        places["scheme_box"] = [cs.scheme_id[k] for k in self.scheme_box]
-        for s in range(self.players):
-            places[f"hand{s}"] = [lid[c] for c in self.hands[s]]
-            places[f"pick{s}"] = [lid[self.pick[s]]] if self.pick[s] >= 0 else []
-            places[f"up{s}"] = [lid[c] for c in self.up[s]]
-            places[f"collected{s}"] = [lid[c] for c in self.collected[s]]
-            places[f"fences{s}"] = [fid[f] for f in self.fences[s]]
-            places[f"fences_collected{s}"] = [fid[f] for f in self.fences_collected[s]]
-            places[f"scheme{s}"] = [cs.scheme_id[self.scheme[s]]]
-        # Tokens: (place, count) per type, numbered in this fixed order.
-        counts: dict[str, list[tuple[str, int]]] = {t: [] for t in (*TREASURES, "thief")}
-        for t in range(5):
-            name = TREASURES[t]
-            counts[name].append(("supply", self.supply[t]))
-            counts[name].append(("witch", self.witch[t]))
-            counts[name].append(("recruit", self.recruit[t]))
-            counts[name].append(("powers", sum(1 for p in self.power_paid if p == t)))
-            for s in range(self.players):
-                counts[name].append((f"board{s}", self.treasure[s][t]))
-            for f in range(len(fid)):
-                if self.fence_uses[f]:
-                    counts[name].append(
-                        (f"on_{fid[f]}", self.fence_uses[f] * cs.fence_desire[f][t])
-                    )
-        thief = counts["thief"]
-        thief.append(("supply", self.supply_thieves))
-        thief.append(("burgle", self.burgle))
-        for s in range(self.players):
-            thief.append((f"board{s}", self.thieves[s]))
-        for c in range(len(lid)):
-            if self.on_loc[c]:
-                thief.append((f"on_{lid[c]}", self.on_loc[c]))
-        for f in range(len(fid)):
-            if self.fence_uses[f]:
-                thief.append((f"on_{fid[f]}", self.fence_uses[f]))
-        for name, spots in counts.items():
-            k = 0
-            for place, count in spots:
-                if count:
-                    places.setdefault(f"tokens:{place}", []).extend(
-                        f"{name}#{i}" for i in range(k, k + count)
-                    )
-                    k += count
-        return places
+        from thievery.games.thieves_den.reading import locations_of
+
+        return locations_of(self)
 
 
 # ------------------------------------------------------------------ setup helpers

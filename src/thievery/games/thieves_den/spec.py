@@ -8,15 +8,11 @@ from typing import Any, ClassVar
 from thievery.core.errors import InvalidOption, MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
 from thievery.core.rng import Rng
-from thievery.games.thieves_den.cards import TREASURES, load_card_set
-from thievery.games.thieves_den.effects import OP_NAMES
-from thievery.games.thieves_den.rules import (
+from thievery.games.thieves_den.actions import (
     BURGLES,
     GIVES,
-    NEUTRAL,
     OPPONENTS,
     PASS,
-    PHASE_NAMES,
     RECRUITS,
     SKIP,
     TREASURE_CHOICES,
@@ -28,6 +24,12 @@ from thievery.games.thieves_den.rules import (
     Power,
     ReturnFence,
     Steal,
+)
+from thievery.games.thieves_den.cards import TREASURES, load_card_set
+from thievery.games.thieves_den.effects import OP_NAMES
+from thievery.games.thieves_den.rules import (
+    NEUTRAL,
+    PHASE_NAMES,
     ThievesDen,
     check_setup,
     universe_fences,
