@@ -60,7 +60,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, bot_delay: float, log: Path) -> subprocess.Popen[bytes]:
     """`thievery serve` in a child process; returns once it answers."""
     cli = Path(sys.executable).with_name("thievery")
     command = [
@@ -75,16 +75,17 @@ def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes
         "--bot-delay",
         str(bot_delay),
     ]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 30
-    while time.time() < deadline:
+    with log.open("wb") as err:  # the child keeps its own copy of the file
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+    deadline = time.time() + 90
+    while time.time() < deadline and proc.poll() is None:
         try:
-            if httpx.get(f"http://{HOST}:{port}/api/games", timeout=1).status_code == 200:
+            if httpx.get(f"http://{HOST}:{port}/api/games", timeout=2).status_code == 200:
                 return proc
         except httpx.HTTPError:
-            time.sleep(0.1)
+            time.sleep(0.2)
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"the server did not start:\n{log.read_text(errors='replace')[-2000:]}")
 
 
 class Stats:
@@ -257,7 +258,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="thievery-bench-") as tmp:
         port = free_port()
-        proc = start_server(f"sqlite:///{tmp}/bench.db", port, args.bot_delay)
+        proc = start_server(
+            f"sqlite:///{tmp}/bench.db", port, args.bot_delay, Path(tmp) / "server.log"
+        )
         try:
             result = asyncio.run(
                 asyncio.wait_for(
