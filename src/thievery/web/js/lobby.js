@@ -126,7 +126,7 @@ function showCreated(made) {
 }
 
 function seatText(t) {
-  return t.seats.map((s) => esc(s.name) + (s.bot ? ` <span class="help">(${esc(s.bot)})</span>` : "")).join(", ");
+  return t.seats.map((s) => esc(s.name) + (s.kind === "human" && s.bot ? ` <span class="help">(${esc(s.bot)} plays)</span>` : "")).join(", ");
 }
 
 async function refresh() {
