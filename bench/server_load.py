@@ -9,7 +9,7 @@ server and prints one JSON line:
 
 - ``actions_per_s``: every accepted action (scripted players and server bots), per second;
 - ``p50_ms`` / ``p99_ms``: from a scripted player sending an action to receiving the update
-  it caused (measured at the ``ack``, which the server queues right after that update);
+  it caused (the last update before the ``ack``, which the server queues right after it);
 - ``memory_per_table_kb``: the server's resident memory growth per live table.
 
     python bench/server_load.py --tables 200 --seconds 20
@@ -107,6 +107,7 @@ async def player(
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
         latest: dict[str, Any] = {}
+        updated_at = 0.0
         pending: tuple[int, float] | None = None
         ref = 0
         act_at: float | None = None
@@ -126,11 +127,12 @@ async def player(
                 kind = frame["type"]
                 if kind in ("welcome", "update"):
                     latest = frame
+                    updated_at = now
                     if pending is None and frame["legal"] and frame["result"] is None:
                         act_at = now + rng.expovariate(1 / think)
                 elif kind == "ack" and pending and frame["id"] == pending[0]:
-                    if pending[1] >= stats.measure_from:
-                        stats.latencies.append(now - pending[1])
+                    if pending[1] >= stats.measure_from:  # the update came just before the ack
+                        stats.latencies.append(max(updated_at, pending[1]) - pending[1])
                     pending = None
                     if latest.get("legal") and latest["result"] is None:
                         act_at = now + rng.expovariate(1 / think)
