@@ -249,3 +249,29 @@ def test_two_seats_never_see_each_others_hands(client: TestClient) -> None:
     assert checked > 15
     # And each seat did see its own hand in its frames.
     assert set(players[0].frames[0]["view"]["hand"]) <= strings(players[0].frames[0])
+
+
+def test_hand_my_seat_to_a_bot_over_the_socket_and_play_again(client: TestClient) -> None:
+    made = create_table(client, ["human", "bot:random", "bot:random"])
+    tid = made["table"]["id"]
+    with client.websocket_connect(ws_url(tid)) as w, client.websocket_connect(ws_url(tid)) as s:
+        me, spectator = Player(w, made["seats"][0]["token"]), Player(s, None)
+        assert me.send({"type": "bot", "bot": "nobody"})["code"] == "options/invalid"
+        assert spectator.send({"type": "bot", "bot": "random"})["code"] == "seat/spectator"
+        w.send_json({"type": "bot", "bot": "random"})
+        seats = me.read_until(lambda f: f["type"] == "seats" and f["seats"][0]["bot"])
+        assert seats["seats"][0]["bot"] == "random" and seats["seats"][0]["connected"] == 1
+        # The bot plays the whole game for me; then everyone is told of the next table.
+        me.read_until(lambda f: f["type"] == "update" and f["result"] is not None)
+        r = client.post(
+            f"/api/tables/{tid}/again",
+            headers={"Authorization": f"Bearer {made['seats'][0]['token']}"},
+        )
+        nxt = r.json()["id"]
+        for p in (me, spectator):
+            assert p.read_until(lambda f: f["type"] == "next")["next"] == nxt
+    # At the next table the seat is still handed to the bot, and the token still works.
+    with client.websocket_connect(ws_url(nxt)) as w:
+        again = Player(w, made["seats"][0]["token"])
+        assert again.latest["seat"] == 0
+        assert again.latest["summary"]["seats"][0]["bot"] == "random"
