@@ -27,7 +27,7 @@ def serve(
 
     url = database_url(db)
     application = create_app(url, bot_delay=max(0.0, bot_delay))
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
     typer.echo(f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {url})")
     typer.echo("Press Ctrl+C to stop.")
     # Tables hold many small, long-lived objects that reference counting already frees; a
