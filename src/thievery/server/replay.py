@@ -77,7 +77,9 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
             pending_events.extend(_words(state, events, None))
             for s in range(state.players):
                 pending_events.extend(
-                    e for e in _words(state, events, s) if e["audience"] is not None
+                    {**e, "text": f"(to seat {s}) {e['text']}"}
+                    for e in _words(state, events, s)
+                    if e["audience"] is not None
                 )
         else:
             pending_events.extend(_words(state, events, seat))
