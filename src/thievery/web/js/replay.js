@@ -55,7 +55,7 @@ function toggle() {
     $("play").textContent = "▶ Play";
     return;
   }
-  $("play").textContent = "⏸ Pause";
+  $("play").textContent = "❚❚ Pause";
   state.timer = setInterval(() => {
     if (state.step >= state.replay.steps.length - 1) toggle();
     else go(state.step + 1);

@@ -210,7 +210,7 @@ function drawTimer() {
   }
   if (!page.deadline) page.deadline = Date.now() + limit * 1000;
   const left = Math.max(0, Math.ceil((page.deadline - Date.now()) / 1000));
-  el.textContent = `⏱ ${left}s`;
+  el.textContent = `your turn: ${left}s left`;
   el.className = `meta ${left <= 10 ? "hurry" : ""}`;
 }
 setInterval(drawTimer, 500);
