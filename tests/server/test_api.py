@@ -279,3 +279,9 @@ def test_pages_docs_and_static_files(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert "/api/tables/{table_id}/actions" in schema["paths"]
     assert schema["info"]["version"] == thievery.__version__
+
+
+def test_oversized_request_bodies_are_refused(client: TestClient) -> None:
+    big = b'{"game": "schattendieb", "pad": "' + b"x" * (5 << 20) + b'"}'
+    r = client.post("/api/replay", content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["code"] == "request/too_large"

@@ -25,6 +25,7 @@ from thievery.server.sockets import Limits
 from thievery.server.storage import Storage
 from thievery.server.tables import Hub
 
+MAX_BODY = 4 << 20  # bytes in a request body (a long game record fits)
 WEB = Path(__file__).resolve().parent.parent / "web"
 PAGE_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
@@ -33,7 +34,8 @@ PAGE_POLICY = (
 
 
 class PageHeaders:
-    """Security and caching headers: pages get a strict content policy (plain ASGI, cheap)."""
+    """Security and caching headers (pages get a strict content policy) and a cap on the
+    size of request bodies. Plain ASGI: cheap."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -43,6 +45,11 @@ class PageHeaders:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
+        length = dict(scope.get("headers", [])).get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            error = ServerError("request/too_large", f"a request has at most {MAX_BODY} bytes", 413)
+            await JSONResponse(error.to_json(), status_code=413)(scope, receive, send)
+            return
         extra: list[tuple[bytes, bytes]] = [(b"x-content-type-options", b"nosniff")]
         if not path.startswith(("/api", "/docs", "/openapi", "/redoc")):
             extra.append((b"cache-control", b"no-cache"))
