@@ -180,7 +180,7 @@ def report(all_stats: list[Stats], seed: int, path: str | None) -> str:
         "position also drafts more of what it likes.",
         "",
         "Reproduce with `.venv/bin/python -m thievery.games.thieves_den.balance "
-        f"--games {all_stats[0].games} --seed {seed} --out docs/thieves-den-balance.md`.",
+        f"--games {all_stats[0].games} --seed {seed} --out report.md` (this part only).",
         "",
         "## Summary",
         "",
