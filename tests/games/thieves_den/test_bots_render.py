@@ -99,3 +99,13 @@ def test_the_balance_report_counts_every_game() -> None:
     assert sum(t.count for t in stats.drafted.values()) == 4 * 3 * 9  # 9 picks each
     text = balance.report([stats], 2, None)
     assert "## Win rate by seat" in text and "market" in text
+
+
+def test_events_read_as_sentences_for_each_reader() -> None:
+    state = arrange(new(3), up={1: ["market-a"]})
+    events = state.apply(0, {"type": "steal", "card": "market-a"})
+    steal = next(e for e in events if e.type == "steal")
+    assert SPEC.describe(steal, 0) == "You steal at seat 1's Market"
+    assert SPEC.describe(steal, 1) == "Seat 0 steals at your Market"
+    gains = [SPEC.describe(e, 2) for e in events if e.type == "gain"]
+    assert gains == ["Seat 0 takes 2 jewels", "Seat 1 takes 2 thieves"]

@@ -268,123 +268,104 @@ class ThievesDenSpec(GameSpec):
     # ------------------------------------------------------------ words
 
     def describe(self, event: Event, seat: int | None = None) -> str:
-        d = event.data
-
-        def who(t: int) -> str:
-            return "you" if t == seat else f"seat {t}"
-
-        def cap(text: str) -> str:
-            return text[:1].upper() + text[1:]
-
-        def plural(k: int, what: str) -> str:
-            if k == 1:
-                return f"1 {what}"
-            return f"{k} thieves" if what == "thief" else f"{k} {what}s"
-
-        def card(c: str) -> str:
-            return c.rsplit("-", 1)[0].replace("-", " ").title()
-
+        """An event in words, e.g. ``Seat 2 steals at your Market``."""
+        d = dict(event.data)
         t = event.type
-        if t == "round":
-            return (
-                f"Round {d['round']} begins; seat {d['holder']} has the Direction tile "
-                f"({d['direction']})"
-            )
-        if t == "dealt":
-            return "You were dealt " + ", ".join(card(c) for c in d["cards"])
-        if t == "picked":
-            return cap(f"{who(d['seat'])} picked a card")
-        if t == "you_picked":
-            return f"You keep {card(d['card'])}"
+        actor = d.get("seat")
+        fields = {"s": "" if actor == seat else "s", "es": "" if actor == seat else "es"}
+        for key, value in d.items():
+            if key in ("seat", "from", "with", "owner", "holder") and isinstance(value, int):
+                fields[key] = "you" if value == seat else f"seat {value}"
+                fields[key + "_s"] = "your" if value == seat else f"seat {value}'s"
+            elif key in ("card", "mine", "theirs", "tile", "to", "from"):
+                fields[key] = _card_name(str(value))
+            elif key == "count" and d.get("what") is not None:
+                fields["things"] = _plural(int(value), str(d["what"]))
+            else:
+                fields[key] = str(value).replace("_", " ")
+        fields["holder_has"] = "have" if d.get("holder") == seat else "has"
+        if t == "steal" and d["owner"] in (-1, actor):
+            t = "steal_free"
+        if t == "gain" and d["count"] == 0:
+            t = "gain_none"
         if t == "reveal":
-            parts = [f"{who(int(s))}: {card(c)}" for s, c in d["cards"].items()]
+            parts = [f"{_who(int(k), seat)}: {_card_name(c)}" for k, c in d["cards"].items()]
             return "Revealed — " + "; ".join(parts)
-        if t == "instant":
-            return cap(f"{who(d['seat'])} use the instant {card(d['card'])}")
-        if t == "neutral":
-            return "Neutral Locations this round: " + ", ".join(card(c) for c in d["cards"])
-        if t == "steal":
-            owner = d["owner"]
-            where = "" if owner < 0 or owner == d["seat"] else f" of {who(owner)}"
-            return cap(f"{who(d['seat'])} steal at {card(d['card'])}{where}")
-        if t == "bonus":
-            return cap(f"{who(d['seat'])} get the Owner Bonus of {card(d['card'])}")
-        if t == "gain":
-            if d["count"] == 0:
-                return cap(f"{who(d['seat'])} get no {d['what']}: the supply is empty")
-            return cap(f"{who(d['seat'])} take {plural(d['count'], d['what'])}")
-        if t == "prestige":
-            return cap(f"{who(d['seat'])} gain {d['count']} Prestige")
-        if t == "pay":
-            return cap(f"{who(d['seat'])} pay {plural(d['count'], d['what'])}")
-        if t == "return":
-            return cap(f"{who(d['seat'])} return {plural(d['count'], d['what'])} (over the limit)")
-        if t == "take":
-            return cap(f"{who(d['seat'])} take a {d['what']} from {who(d['from'])}")
-        if t == "destroy":
-            return cap(f"{who(d['seat'])} destroy a {d['what']} of {who(d['from'])}")
-        if t == "fence":
-            return cap(
-                f"{who(d['seat'])} sell to the Fence {card(d['card'])} for {d['prestige']} Prestige"
-            )
-        if t in ("fence_drawn", "fences_drawn"):
-            cards = d.get("cards", [d.get("card")])
-            return "New Fences: " + ", ".join(card(c) for c in cards) if cards else "No new Fences"
-        if t == "power":
-            return cap(
-                f"{who(d['seat'])} use the Power tile {card(d['tile'] + '-x')} "
-                f"(paying a {d['pay']})"
-            )
-        if t == "witch":
-            return cap(
-                f"{who(d['seat'])} deliver a {d['treasure']} to the Witch "
-                f"for {d['prestige']} Prestige"
-            )
-        if t == "burgle":
-            return cap(f"{who(d['seat'])} burgle with 2 Thieves")
+        if t in ("dealt", "neutral", "fences_drawn"):
+            fields["cards"] = ", ".join(_card_name(c) for c in d["cards"]) or "none"
         if t == "recruit":
-            return cap(f"{who(d['seat'])} recruit a Thief with a {d['pay'][0]} and a {d['pay'][1]}")
-        if t == "pass":
-            return cap(f"{who(d['seat'])} pass")
-        if t == "skip":
-            return cap(f"{who(d['seat'])} skip")
-        if t == "draw_location":
-            return cap(f"{who(d['seat'])} draw {card(d['card'])} from the Location deck")
-        if t == "recall":
-            return cap(f"{who(d['seat'])} take a Thief off {card(d['card'])}; it goes on the deck")
-        if t == "move":
-            return cap(f"{who(d['seat'])} move a Thief from {card(d['from'])} to {card(d['to'])}")
-        if t == "unplace":
-            return cap(f"{who(d['seat'])} take the Thief back from {card(d['card'])}")
-        if t == "return_fence":
-            return cap(f"{who(d['seat'])} return the Fence {card(d['card'])}")
-        if t == "swap":
-            return cap(
-                f"{who(d['seat'])} swap {card(d['mine'])} for {card(d['theirs'])} "
-                f"of {who(d['with'])}"
-            )
-        if t == "no_effect":
-            return cap(f"{who(d['seat'])}: {d['effect'].replace('_', ' ')} has no effect")
-        if t == "cleanup":
-            return f"Round {d['round']} cleaned up"
-        if t == "direction":
-            return cap(f"{who(d['seat'])} take the Direction tile")
+            fields["pay"] = " and a ".join(d["pay"])
         if t == "final":
-            parts = [
-                f"{who(k)}: {x['scheme']} {x['sets']} sets (+{x['prestige']})"
+            major = [f"{m} → {_who(w, seat)}" for m, w in d["majorities"].items() if w is not None]
+            schemes = [
+                f"{_who(k, seat)}: {x['scheme']} ×{x['sets']} (+{x['prestige']})"
                 for k, x in enumerate(d["schemes"])
             ]
-            major = [f"{m} → {who(w)}" for m, w in d["majorities"].items() if w is not None]
-            return (
-                "Final scoring — majorities: "
-                + (", ".join(major) or "none")
-                + "; schemes: "
-                + "; ".join(parts)
+            return f"Final scoring — majorities: {', '.join(major) or 'none'}; " + "; ".join(
+                schemes
             )
         if t == "game_over":
-            winners = " and ".join(who(w) for w in d["winners"])
+            winners = " and ".join(_who(w, seat) for w in d["winners"])
             return f"The game is over. Winner: {winners}. Scores: {d['scores']}"
-        return f"{t}: {d}"
+        template = EVENT_WORDS.get(t)
+        if template is None:
+            return f"{t}: {d}"
+        text = template.format_map(fields)
+        return text[:1].upper() + text[1:]
+
+
+EVENT_WORDS = {
+    "round": "Round {round} begins; {holder} {holder_has} the Direction tile ({direction})",
+    "dealt": "you were dealt {cards}",
+    "picked": "{seat} picked a card",
+    "you_picked": "you keep {card}",
+    "instant": "{seat} use{s} the instant {card}",
+    "neutral": "neutral Locations this round: {cards}",
+    "steal": "{seat} steal{s} at {owner_s} {card}",
+    "steal_free": "{seat} steal{s} at {card}",
+    "bonus": "{seat} get{s} the Owner Bonus of {card}",
+    "gain": "{seat} take{s} {things}",
+    "gain_none": "{seat} get{s} no {what}: the supply is empty",
+    "prestige": "{seat} gain{s} {count} Prestige",
+    "pay": "{seat} pay{s} {things}",
+    "return": "{seat} return{s} {things} (over the limit)",
+    "take": "{seat} take{s} a {what} from {from}",
+    "destroy": "{seat} destroy{s} {from_s} {what}",
+    "fence": "{seat} sell{s} to the Fence {card} for {prestige} Prestige",
+    "fence_drawn": "new Fence: {card}",
+    "fences_drawn": "new Fences: {cards}",
+    "power": "{seat} use{s} the Power tile {tile} (paying a {pay})",
+    "witch": "{seat} deliver{s} a {treasure} to the Witch for {prestige} Prestige",
+    "burgle": "{seat} burgle{s} a {treasure} with 2 Thieves",
+    "recruit": "{seat} recruit{s} a Thief with a {pay}",
+    "pass": "{seat} pass{es}",
+    "skip": "{seat} skip{s}",
+    "draw_location": "{seat} draw{s} {card} from the Location deck",
+    "recall": "{seat} take{s} a Thief off {card}; it goes on top of the deck",
+    "move": "{seat} move{s} a Thief from {from} to {to}",
+    "unplace": "{seat} take{s} the Thief back from {card}",
+    "return_fence": "{seat} return{s} the Fence {card}",
+    "swap": "{seat} swap{s} {mine} for {with_s} {theirs}",
+    "no_effect": "{seat}: {effect} has no effect",
+    "cleanup": "round {round} cleaned up",
+    "direction": "{seat} take{s} the Direction tile",
+}
+
+
+def _who(t: int, seat: int | None) -> str:
+    return "you" if t == seat else f"seat {t}"
+
+
+def _card_name(card: str) -> str:
+    """A card or tile id in words: ``noble-countess-a`` -> ``Noble Countess``."""
+    base = card.rsplit("-", 1)[0] if card[-2:-1] == "-" else card
+    return base.replace("-", " ").title()
+
+
+def _plural(k: int, what: str) -> str:
+    if k == 1:
+        return f"1 {what}"
+    return f"{k} thieves" if what == "thief" else f"{k} {what}s"
 
 
 __all__ = ["ThievesDenSpec"]
