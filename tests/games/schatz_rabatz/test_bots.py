@@ -12,8 +12,8 @@ from thievery.core import Rng
 from thievery.games.schatz_rabatz.bots import SPEEDS, PackingBot, claim_chances
 from thievery.games.schatz_rabatz.data import JACK_BOARDS
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_ID, TREASURE_INDEX
-from thievery.sim.realtime import BotClock, play_simulated
 from thievery.games.schatz_rabatz.rules import PACKING
+from thievery.sim.realtime import BotClock, play_simulated
 
 from .helpers import SPEC, all_ready, drop, finish_round, new, of_type, seeded
 
