@@ -44,6 +44,11 @@ CLOCK = -1  # real-time games: the clock's pseudo-seat; its action is {"type": "
 TICK = 0.25  # seconds between checks of a real-time game's clock
 
 
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
 def hash_token(token: str) -> str:
     """The stored form of a token (the token itself is never stored)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -340,6 +345,7 @@ class LiveTable:
         does not cancel an action already on its way to storage.
         """
         task = asyncio.ensure_future(self._act(seat, data, version, by))
+        task.add_done_callback(_retrieved)  # a refusal nobody waits for any more is fine
         return await asyncio.shield(task)
 
     async def _act(
