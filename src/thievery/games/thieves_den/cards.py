@@ -383,6 +383,7 @@ class CardSet:
     loc_ability: list[tuple[tuple[int, int, int, int], ...]] = field(default_factory=list)
     loc_bonus: list[tuple[tuple[int, int, int, int], ...]] = field(default_factory=list)
     loc_cost: list[tuple[int, ...]] = field(default_factory=list)  # 5 treasures, any, thieves
+    loc_paid: list[bool] = field(default_factory=list)  # any cost at all
     loc_text: list[str] = field(default_factory=list)
     loc_bonus_text: list[str] = field(default_factory=list)
     loc_two: list[int] = field(default_factory=list)
@@ -390,6 +391,8 @@ class CardSet:
     fence_name: list[str] = field(default_factory=list)
     fence_type: list[int] = field(default_factory=list)
     fence_desire: list[tuple[int, ...]] = field(default_factory=list)
+    fence_need: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
+    fence_total: list[int] = field(default_factory=list)
     fence_prestige: list[int] = field(default_factory=list)
     fence_two: list[int] = field(default_factory=list)
     scheme_id: list[str] = field(default_factory=list)
@@ -399,6 +402,7 @@ class CardSet:
     power_name: list[str] = field(default_factory=list)
     power_ability: list[tuple[tuple[int, int, int, int], ...]] = field(default_factory=list)
     power_cost: list[tuple[int, ...]] = field(default_factory=list)
+    power_paid: list[bool] = field(default_factory=list)
     power_text: list[str] = field(default_factory=list)
     loc_index: dict[str, int] = field(default_factory=dict)
     fence_index: dict[str, int] = field(default_factory=dict)
@@ -431,6 +435,7 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
             cs.loc_ability.append(ability)
             cs.loc_bonus.append(bonus)
             cs.loc_cost.append(effects.cost_of(loc.ability))
+            cs.loc_paid.append(any(cs.loc_cost[-1]))
             cs.loc_text.append(loc.text or effects.describe_ability(loc.ability))
             cs.loc_bonus_text.append(effects.describe_ability(loc.owner_bonus))
             if copy < loc.two_player_copies:
@@ -443,6 +448,8 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
             cs.fence_name.append(fence.name)
             cs.fence_type.append(FENCE_TYPES.index(fence.type))
             cs.fence_desire.append(desire)
+            cs.fence_need.append(tuple((t, k) for t, k in enumerate(desire) if k))
+            cs.fence_total.append(sum(desire))
             cs.fence_prestige.append(fence.prestige)
             if copy < fence.two_player_copies:
                 cs.fence_two.append(f)
@@ -456,6 +463,7 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
         cs.power_name.append(power.name)
         cs.power_ability.append(effects.compile_ability(power.ability))
         cs.power_cost.append(effects.cost_of(power.ability))
+        cs.power_paid.append(any(cs.power_cost[-1]))
         cs.power_text.append(power.text or effects.describe_ability(power.ability))
     cs.loc_index = {c: i for i, c in enumerate(cs.loc_id)}
     cs.fence_index = {c: i for i, c in enumerate(cs.fence_id)}

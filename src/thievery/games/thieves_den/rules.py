@@ -51,7 +51,6 @@ from thievery.games.thieves_den.actions import (
     GIVES,
     OPPONENTS,
     PASS,
-    RECRUIT_PAIRS,
     RECRUITS,
     SKIP,
     TREASURE_CHOICES,
@@ -526,21 +525,23 @@ class ThievesDen(State):
     def _steal_targets(self, seat: int, occupied: bool, placed: int = 1) -> list[int]:
         """Face-up Locations ``seat`` may use: free (or occupied) spots whose cost it can
         pay after placing ``placed`` thieves from its board."""
-        cs_cost = self.cs.loc_cost
+        paid = self.cs.loc_paid
         on = self.on_loc
         out = []
         for group in (*self.up, self.neutral):
             for c in group:
-                if (on[c] > 0) is occupied:
-                    cost = cs_cost[c]
-                    if not any(cost) or self.can_use(seat, cost, placed):
-                        out.append(c)
+                if (on[c] > 0) is occupied and (
+                    not paid[c] or self.can_use(seat, self.cs.loc_cost[c], placed)
+                ):
+                    out.append(c)
         return out
 
     def _can_fence(self, seat: int, f: int) -> bool:
-        desire = self.cs.fence_desire[f]
         tr = self.treasure[seat]
-        return all(tr[t] >= desire[t] for t in range(5))
+        for t, k in self.cs.fence_need[f]:  # noqa: SIM110 (a plain loop is faster than all())
+            if tr[t] < k:
+                return False
+        return True
 
     def main_actions(self, seat: int) -> list[Action]:
         """Every legal main action of the seat whose turn it is."""
@@ -548,28 +549,37 @@ class ThievesDen(State):
         tr = self.treasure[seat]
         held = sum(tr)
         th = self.thieves[seat]
+        kinds = [t for t in range(5) if tr[t]]
         if th >= 1:
             steal = self.a_steal
             acts.extend(steal[c] for c in self._steal_targets(seat, False))
             fence = self.a_fence
-            acts.extend(fence[f] for f in self.fence_row if f >= 0 and self._can_fence(seat, f))
+            total = self.cs.fence_total
+            for f in self.fence_row:
+                if f >= 0 and total[f] <= held and self._can_fence(seat, f):
+                    acts.append(fence[f])
         if held:
             cs = self.cs
             for i in range(STACKS):
                 stack = self.power_stacks[i]
                 if stack and self.power_paid[i] < 0:
                     tile = stack[-1]
-                    cost = cs.power_cost[tile]
                     row = self.a_power[tile]
-                    for t in range(5):
-                        if tr[t] and (not any(cost) or self.can_use(seat, cost, 0, t)):
-                            acts.append(row[t])
-            acts.extend(WITCHES[t] for t in range(5) if tr[t] and not self.witch[t])
+                    if cs.power_paid[tile]:
+                        cost = cs.power_cost[tile]
+                        acts.extend(row[t] for t in kinds if self.can_use(seat, cost, 0, t))
+                    else:
+                        acts.extend(row[t] for t in kinds)
+            witch = self.witch
+            acts.extend(WITCHES[t] for t in kinds if not witch[t])
         if th >= 2:
-            acts.extend(BURGLES[t] for t in range(5) if self.supply[t])
+            supply = self.supply
+            acts.extend(BURGLES[t] for t in range(5) if supply[t])
         if held >= 2:
-            for a, b in RECRUIT_PAIRS:
-                if tr[a] and tr[b] and (a != b or tr[a] >= 2):
+            for i, a in enumerate(kinds):
+                if tr[a] >= 2:
+                    acts.append(RECRUITS[(a, a)])
+                for b in kinds[i + 1 :]:
                     acts.append(RECRUITS[(a, b)])
         acts.append(PASS)
         return acts
