@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from thievery.core.errors import InvalidOption, MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State
@@ -28,9 +27,9 @@ from thievery.games.thieves.rules import (
     Play,
     Thieves,
     check_setup,
-    final_values,
-    raid_values,
 )
+from thievery.games.thieves.search import evaluate as _evaluate
+from thievery.games.thieves.search import rollout_action as _rollout_action
 
 
 def _seat_field(value: Any, name: str, kind: str) -> int:
@@ -135,28 +134,27 @@ class ThievesSpec(GameSpec):
         """Read the view once; each call draws a new determinization."""
         return Determinizer(self, view).sample
 
+    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """A cheap, sensible rollout policy on a sampled full state (``search.py``)."""
+        return _rollout_action(cast(Thieves, state), seat, rng)
+
+    def rollout_horizon(self, state: State) -> Any:
+        """Rollouts end with the current turn (its Double Loot and follow-ups played out):
+        a few decisions later the deck's draws swamp the difference between two moves, so
+        the search looks ahead through its own tree, others acting by the rollout policy,
+        and scores positions with :meth:`evaluate`."""
+        return state.turn if isinstance(state, Thieves) else None
+
     def evaluate(self, state: State) -> list[float]:
         """For search bots, a reward in [0, 1] per seat: finished, the winners share 1;
-        else a soft-max over the loot's final values, the police's likely targets
-        discounted by the cars in play, sharper as the getaways run out."""
+        else each seat's estimated chance to win (``search.evaluate``: a soft-max over
+        loot, raid risk, hand and order of play, fitted to games between heuristic bots)."""
         result = state.result()
         n = state.players
         if result is not None or not isinstance(state, Thieves):
             winners = result["winners"] if result else list(range(n))
             return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
-        values = [float(v) for v in final_values(state.loot)]
-        raid = raid_values(state.loot)
-        top_raid = max(raid)
-        if top_raid > 0:
-            risk = min(0.8, 0.2 * state.cars)
-            values = [
-                v * (1 - risk) if r == top_raid else v for v, r in zip(values, raid, strict=True)
-            ]
-        temperature = 1.0 + 0.7 * (7 - len(state.getaways))
-        top = max(values)
-        weights = [math.exp((v - top) / temperature) for v in values]
-        total = sum(weights)
-        return [w / total for w in weights]
+        return _evaluate(state)
 
     # ------------------------------------------------------------ words
 

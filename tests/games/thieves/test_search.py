@@ -1,0 +1,116 @@
+"""Thieves!'s search hooks: the rollout policy plays legal, sensible moves; the estimate is a
+share of the win per seat; rollouts stop with the turn."""
+
+from __future__ import annotations
+
+import math
+
+from tests.games.thieves.helpers import new, play
+from thievery.core import Rng
+from thievery.games.thieves import SPEC
+from thievery.games.thieves.rules import Thieves
+
+
+def positions(games: int = 30, players: int = 4) -> list[Thieves]:
+    """Every position of some random games, and determinizations of their views."""
+    rng = Rng(11)
+    out: list[Thieves] = []
+    for g in range(games):
+        state = SPEC.new(players + g % 3 - 1, seed=g)
+        assert isinstance(state, Thieves)
+        while state.to_act:
+            seat = state.to_act[0]
+            out.append(state.clone())
+            sample = SPEC.determinize(state.view(seat), rng)
+            assert isinstance(sample, Thieves)
+            out.append(sample)
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        out.append(state)
+    return out
+
+
+def test_rollout_actions_are_legal_in_every_phase() -> None:
+    rng = Rng(3)
+    phases = set()
+    for state in positions():
+        for seat in state.to_act:
+            action = SPEC.rollout_action(state, seat, rng)
+            assert state.is_legal(seat, action), (action, state.view(seat))
+            phases.add(state.phase)
+    assert len(phases) == 4  # play, remove, move, double loot
+
+
+def test_rollouts_play_whole_games() -> None:
+    rng = Rng(5)
+    for seed in range(20):
+        state = SPEC.new(4, seed)
+        while state.to_act:
+            seat = state.to_act[0]
+            state.apply(seat, SPEC.rollout_action(state, seat, rng))
+        assert state.result() is not None
+
+
+def test_evaluate_is_a_share_of_the_win() -> None:
+    for state in positions():
+        rewards = SPEC.evaluate(state)
+        assert len(rewards) == state.players
+        assert all(0.0 <= r <= 1.0 for r in rewards)
+        assert math.isclose(sum(rewards), 1.0)
+        result = state.result()
+        if result is not None:
+            winners = result["winners"]
+            n = state.players
+            assert rewards == [1 / len(winners) if s in winners else 0.0 for s in range(n)]
+
+
+def late_game() -> Thieves:
+    """Five getaways placed on seat 0's first draw; seat 0 to play a 3."""
+    getaways = [f"getaway-{c}" for c in "abcde"]
+    return new(
+        [
+            ["money-3a", "police-1a", "money-0a"],
+            ["money-1a", "police-1b", "money-0c"],
+            ["money-1b", "police-1c", "money-1d"],
+        ],
+        [*getaways, "money-1e", "money-1f", "money-1g", "money-2a", "money-2b", "money-2c"],
+    )
+
+
+def test_evaluate_favours_more_loot_and_fears_the_police() -> None:
+    kept, given = late_game(), late_game()
+    play(kept, "money-3a", 0)
+    play(given, "money-3a", 1)
+    assert SPEC.evaluate(kept)[0] > SPEC.evaluate(given)[0]
+    calm = SPEC.evaluate(kept)[0]
+    play(kept, "police-1b")  # seat 1
+    play(kept, "police-1c")  # seat 2
+    play(kept, "police-1a")  # seat 0: three cars, seat 0 the police's target
+    assert kept.cars == 3 and SPEC.evaluate(kept)[0] < calm
+
+
+def test_the_policy_keeps_good_money_and_dumps_the_ring_on_a_rival() -> None:
+    state = new(
+        [
+            ["money-3a", "money-0a", "police-1a"],
+            ["money-2a", "money-0b", "money-0c"],
+            ["money-1b", "money-1c", "money-1d"],
+        ],
+        ["diamond-ring", "money-2c", "money-1e", "money-1f", "money-1g", "money-1h"],
+    )
+    rng = Rng(0)
+    action = SPEC.rollout_action(state, 0, rng)
+    assert action.to_json() == {"type": "play", "card": "money-3a", "to": 0}
+    state.apply(0, action)
+    play(state, "money-2a", 1)
+    play(state, "money-1b", 2)
+    # Seat 0 holds the Ring, a zero, a one and a police card; seat 1 leads its rivals.
+    action = SPEC.rollout_action(state, 0, rng)
+    assert action.to_json() == {"type": "play", "card": "diamond-ring", "to": 1}
+
+
+def test_rollouts_stop_with_the_turn() -> None:
+    state = SPEC.new(4, 1)
+    before = SPEC.rollout_horizon(state)
+    seat = state.to_act[0]
+    state.apply(seat, state.legal_actions(seat)[0])
+    assert SPEC.rollout_horizon(state) != before
