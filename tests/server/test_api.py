@@ -92,6 +92,15 @@ def test_create_refuses_bad_setups(client: TestClient) -> None:
             400,
             "options/invalid",
         ),
+        (  # a file path on the server's machine is never taken from the network
+            {
+                "game": "thieves-den",
+                "seats": [{"kind": "human"}] * 3,
+                "options": {"cards": "/etc/passwd"},
+            },
+            400,
+            "options/invalid",
+        ),
     ]
     for body, status, code in cases:
         response = client.post("/api/tables", json=body)
@@ -272,6 +281,8 @@ def test_pages_docs_and_static_files(client: TestClient) -> None:
         "/static/js/table.js",
         "/static/games/schattendieb.js",
         "/static/games/generic.js",
+        "/static/games/thieves.js",
+        "/static/games/thieves-den.js",
         "/static/css/thievery.css",
     ):
         assert client.get(path).status_code == 200, path
@@ -285,3 +296,17 @@ def test_oversized_request_bodies_are_refused(client: TestClient) -> None:
     big = b'{"game": "schattendieb", "pad": "' + b"x" * (5 << 20) + b'"}'
     r = client.post("/api/replay", content=big, headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and r.json()["code"] == "request/too_large"
+
+
+def test_an_uploaded_record_cannot_make_the_server_open_files(client: TestClient) -> None:
+    record = {
+        "game": "thieves-den",
+        "version": 1,
+        "players": 3,
+        "seed": 1,
+        "options": {"cards": "/etc/passwd"},
+        "actions": [],
+    }
+    response = client.post("/api/replay", json=record)
+    assert response.status_code == 400, response.text
+    assert "not accepted over the network" in response.json()["message"]

@@ -65,6 +65,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     secret: bool = False  # never shown to seats (a stacked deal)
+    local: bool = False  # reads this machine (a file path): refused over the network
 
     def check(self, value: Any) -> Any:
         """Validate a value; return it (normalised) or raise :class:`InvalidOption`."""
@@ -124,6 +125,16 @@ class GameSpec(ABC):
                 raise InvalidOption(f"{self.title} has no option {name!r} (options: {allowed})")
             resolved[name] = known[name].check(value)
         return resolved
+
+    def check_remote_options(self, options: Mapping[str, Any] | None) -> None:
+        """Refuse options that read this machine (file paths) when they come over the
+        network: a server must not open files a stranger names."""
+        for o in self.options:
+            if o.local and (options or {}).get(o.name) is not None:
+                raise InvalidOption(
+                    f"option {o.name!r} names a file on the server's machine and is not "
+                    "accepted over the network"
+                )
 
     def public_options(self, options: Mapping[str, Any]) -> JSON:
         """The options a seat may see (secret ones, like a stacked deal, left out)."""
@@ -187,6 +198,9 @@ class GameSpec(ABC):
                     "default": o.default,
                     "help": o.help,
                     "choices": list(o.choices) if o.choices else None,
+                    "minimum": o.minimum,
+                    "maximum": o.maximum,
+                    "local": o.local,
                 }
                 for o in self.options
                 if not o.secret

@@ -13,6 +13,7 @@ from typing import Any
 from thievery.core.errors import InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, Event, State
 from thievery.core.record import GameRecord
+from thievery.core.registry import game
 from thievery.server.errors import ServerError
 from thievery.server.tables import describe_all
 
@@ -109,6 +110,9 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
 def record_from_json(data: Any) -> GameRecord:
     """A record sent by a client; :class:`ServerError` if it is not one."""
     try:
-        return GameRecord.from_json(data)
+        record = GameRecord.from_json(data)
+        # An uploaded record must not make the server open files (e.g. a card set path).
+        game(record.game).check_remote_options(record.options)
+        return record
     except ThieveryError as e:
         raise ServerError(e.code, str(e)) from None

@@ -732,6 +732,7 @@ class Hub:
         seed = secrets.randbelow(2**53) if seed is None else seed
         try:
             spec.check_players(players)
+            spec.check_remote_options(options)
             resolved = spec.resolve_options(options)
             state = spec.new(players, seed, resolved)
             timeout_bot = timeout_bot or timeout_bot_for(spec.name)

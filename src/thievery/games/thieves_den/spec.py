@@ -86,6 +86,7 @@ class ThievesDenSpec(GameSpec):
             None,
             "path of a card set file (TOML, see data/unofficial.toml); default: the "
             "unofficial Thievery set",
+            local=True,
         ),
         Option("first_player", None, "the seat that starts with the Direction tile"),
         Option("location_deck", None, "stacked setup: Location ids on top, top first", secret=True),

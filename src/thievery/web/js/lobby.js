@@ -63,7 +63,7 @@ function drawOptions() {
     } else if (typeof o.default === "boolean") {
       input = `<input type="checkbox" id="${id}" data-opt="${esc(o.name)}" data-kind="bool" ${o.default ? "checked" : ""}>`;
     } else if (typeof o.default === "number") {
-      input = `<input type="number" id="${id}" data-opt="${esc(o.name)}" data-kind="int" value="${esc(o.default)}" style="max-width:110px">`;
+      input = `<input type="number" id="${id}" data-opt="${esc(o.name)}" data-kind="int" value="${esc(o.default)}"${o.minimum != null ? ` min="${esc(o.minimum)}"` : ""}${o.maximum != null ? ` max="${esc(o.maximum)}"` : ""} style="max-width:110px">`;
     } else {
       continue; // options without a simple form (stacked decks) are for the API
     }
