@@ -17,6 +17,10 @@ from thievery.core.rng import Rng
 
 JSON = dict[str, Any]
 
+# Real-time games: the pseudo-seat whose action ``{"type": "tick", "now_ms": T}`` moves the
+# game's clock (``state.advance``), so that records and servers replay time exactly.
+CLOCK = -1
+
 
 class Action:
     """Base of every action value: small, immutable, with a ``type`` and a JSON form.

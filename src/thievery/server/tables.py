@@ -28,7 +28,7 @@ from typing import Any
 
 from thievery.bots.base import Bot, bot_names, make_bot
 from thievery.core.errors import MalformedAction, ThieveryError
-from thievery.core.protocol import JSON, Action, Event, GameSpec, State
+from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.server.errors import ServerError, bad_token, from_game_error, stale, unknown_table
@@ -40,7 +40,6 @@ HUMAN, BOT = "human", "bot"
 LOG_LIMIT = 400  # events sent to a connection when it joins
 LOG_KEEP = 1000  # events a table keeps in memory for that
 SLOW_BOT = 0.02  # a bot that thinks longer than this (seconds) thinks in a thread
-CLOCK = -1  # real-time games: the clock's pseudo-seat; its action is {"type": "tick", …}
 TICK = 0.25  # seconds between checks of a real-time game's clock
 
 

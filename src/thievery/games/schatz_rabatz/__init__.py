@@ -5,10 +5,10 @@ Components (``data.py``), geometry (``pieces.py``), rules (``rules.py``), spec
 """
 
 from thievery.bots.base import register_bot
+from thievery.core.protocol import CLOCK
 from thievery.core.registry import register
 from thievery.games.schatz_rabatz.bots import BOTS, PackingBot
 from thievery.games.schatz_rabatz.rules import (
-    CLOCK,
     Close,
     Drop,
     Ready,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
-from thievery.core.protocol import JSON, Action, Event, GameSpec, State
+from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
 from thievery.games.schatz_rabatz.data import SHIP_PARTS, SHORT_SHIP
 from thievery.games.schatz_rabatz.pieces import (
@@ -50,7 +50,6 @@ from thievery.games.schatz_rabatz.pieces import (
 
 PACKING, SCORED, OVER = 0, 1, 2
 PHASE_NAMES = ("packing", "scored", "over")  # scored: waiting for everyone to be ready
-CLOCK = -1  # the pseudo-seat that moves time in a game's history and records
 MAX_WIDTH = 12
 
 
