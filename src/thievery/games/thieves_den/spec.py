@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -25,7 +26,7 @@ from thievery.games.thieves_den.actions import (
     ReturnFence,
     Steal,
 )
-from thievery.games.thieves_den.cards import TREASURES, load_card_set
+from thievery.games.thieves_den.cards import LOCATION_TYPES, TREASURES, load_card_set
 from thievery.games.thieves_den.effects import OP_NAMES
 from thievery.games.thieves_den.rules import (
     NEUTRAL,
@@ -267,6 +268,31 @@ class ThievesDenSpec(GameSpec):
         s.scheme_box = schemes
 
     # ------------------------------------------------------------ words
+
+    def evaluate(self, state: State) -> list[float]:
+        """For search bots: finished, the winners share 1; else a soft-max over an estimate
+        of each seat's final Prestige: Prestige so far, treasures (about 1.5 each once
+        fenced), thieves on the board, and the Scheme sets already collected."""
+        if state.result() is not None or not isinstance(state, ThievesDen):
+            return super().evaluate(state)
+        cs = state.cs
+        estimates = []
+        for s in range(state.players):
+            types = [0] * len(LOCATION_TYPES)
+            for c in state.collected[s]:
+                types[cs.loc_type[c]] += 1
+            a, b = cs.scheme_types[state.scheme[s]]
+            sets = min(types[a], types[b])
+            estimates.append(
+                state.prestige[s]
+                + 1.5 * sum(state.treasure[s])
+                + 0.5 * state.thieves[s]
+                + sets * cs.scheme_prestige[state.scheme[s]]
+            )
+        top = max(estimates)
+        weights = [math.exp((e - top) / 5.0) for e in estimates]
+        total = sum(weights)
+        return [w / total for w in weights]
 
     def describe(self, event: Event, seat: int | None = None) -> str:
         """An event in words, e.g. ``Seat 2 steals at your Market``."""
