@@ -56,6 +56,7 @@ class ISMCTSBot:
         rollout_depth: int = 16,
         exploration: float = 0.7,
         name: str = "ismcts",
+        action_ms: int = 0,
     ) -> None:
         self.spec: GameSpec = get_game(game)
         self.seat = seat
@@ -65,7 +66,13 @@ class ISMCTSBot:
         self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.name = name
+        self.action_ms = action_ms
         self.last_iterations = 0
+
+    def delay_ms(self, view: JSON) -> int:
+        """Real-time games: how long this bot takes per action in game time (its speed,
+        so that on simulated time it is compared with other bots at equal speed)."""
+        return self.action_ms
 
     def act(self, view: JSON, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
