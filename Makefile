@@ -31,7 +31,12 @@ unit: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider
 
 bench: $(STAMP)
-	$(BIN)/python bench/playout.py --game schattendieb --players 4 --seconds 5
+	for g in schattendieb thieves thieves-den schatz-rabatz; do \
+	  $(BIN)/python bench/playout.py --game $$g --players 4 --seconds 5; done
+	for g in schattendieb thieves thieves-den; do \
+	  $(BIN)/python bench/ismcts.py --game $$g --players 4 --iterations 1000; done
+	$(BIN)/python bench/sim_scaling.py --game schattendieb --games 200 --bots heuristic,random,random
+	$(BIN)/python bench/server_load.py --tables 200 --seconds 15
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
