@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint types unit browser bench play clean
+.PHONY: run test lint types unit bench play clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
