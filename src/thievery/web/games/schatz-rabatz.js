@@ -326,19 +326,20 @@ function piece(id, cells, rows, opts = {}) {
   const Y = (y) => (rows - 1 - y) * cs;
   const pad = Math.max(1, cs * 0.07);
   const parts = [];
-  const fill = opts.ghost ? "none" : col.fill;
   for (const [x, y] of cells) {
     parts.push(`<rect x="${X(x) + pad}" y="${Y(y) + pad}" width="${cs - 2 * pad}" height="${cs - 2 * pad}" rx="${cs * 0.18}"/>`);
     if (!opts.ghost && has.has(`${x + 1},${y}`)) parts.push(`<rect x="${X(x) + cs / 2}" y="${Y(y) + pad}" width="${cs}" height="${cs - 2 * pad}"/>`);
     if (!opts.ghost && has.has(`${x},${y + 1}`)) parts.push(`<rect x="${X(x) + pad}" y="${Y(y + 1) + cs / 2}" width="${cs - 2 * pad}" height="${cs}"/>`);
   }
   const [ax, ay] = cells.reduce((best, c) => (c[1] < best[1] || (c[1] === best[1] && c[0] < best[0]) ? c : best), cells[0]);
-  const icon = opts.ghost || cs < 12 ? "" : `<g transform="translate(${X(ax)} ${Y(ay)}) scale(${cs})" fill="${col.light}" stroke="${col.light}" opacity=".95">${ICONS[shape] || ""}</g>`;
-  const stroke = opts.ghost ? (opts.bad ? "#ff6a5e" : "#fff") : col.dark;
-  const style = opts.ghost
-    ? `fill="${opts.bad ? "rgba(255,90,80,.25)" : "rgba(255,255,255,.18)"}" stroke="${stroke}" stroke-width="2" stroke-dasharray="4 3"`
-    : `fill="${fill}" stroke="${stroke}" stroke-width="${Math.max(0.6, cs * 0.05)}"`;
-  return `<g class="${opts.cls || "sr-piece"}" ${opts.attrs || ""}><g ${style}>${parts.join("")}</g>${icon}</g>`;
+  const icon = opts.ghost || cs < 12 ? "" : `<g transform="translate(${X(ax)} ${Y(ay)}) scale(${cs})" fill="${col.light}" stroke="${col.light}" stroke-width=".03" opacity=".9">${ICONS[shape] || ""}</g>`;
+  const body = parts.join("");
+  // Outlined once around the whole treasure: a stroked copy under a plain one hides the
+  // seams between its cells.
+  const drawn = opts.ghost
+    ? `<g fill="${opts.bad ? "rgba(255,90,80,.25)" : "rgba(255,255,255,.18)"}" stroke="${opts.bad ? "#ff6a5e" : "#fff"}" stroke-width="2" stroke-dasharray="4 3">${body}</g>`
+    : `<g fill="${col.dark}" stroke="${col.dark}" stroke-width="${Math.max(1, cs * 0.1)}" stroke-linejoin="round">${body}</g><g fill="${col.fill}">${body}</g>`;
+  return `<g class="${opts.cls || "sr-piece"}" ${opts.attrs || ""}>${drawn}${icon}</g>`;
 }
 
 /** A treasure on its own (for the pool and the pick), in an orientation. */
@@ -398,6 +399,8 @@ function chestSVG(ctx, seat, cs, mine, cur, idx) {
     </g></svg>`;
 }
 
+const BOARD_ICON = `<svg width="14" height="18" viewBox="0 0 14 18" aria-hidden="true" style="vertical-align:-3px"><rect x="1" y="1" width="12" height="16" rx="2" fill="#2b3b6b" stroke="#9bb0e8"/><path d="M4 6 L7 3 L10 6 L7 9 Z M4 12 L7 9 L10 12 L7 15 Z" fill="#9bb0e8"/></svg>`;
+
 function hourglassSVG() {
   return `<svg class="sr-glass" width="30" height="44" viewBox="0 0 30 44" aria-hidden="true">
     <defs><clipPath id="sr-top"><path d="M5 4 H25 L15 21 Z"/></clipPath><clipPath id="sr-bot"><path d="M15 23 L25 40 H5 Z"/></clipPath></defs>
@@ -414,6 +417,7 @@ function glassNow(view) {
   const g = view.hourglass;
   if (view.phase !== "packing") return { text: view.phase === "over" ? "game over" : "time's up", frac: 0, running: false };
   if (g.ends_ms === null) return { text: "waits for the first lid", frac: 1, running: false };
+  if (ui.absent) return { text: "waits for everyone", frac: 1, running: false };
   const left = Math.max(0, g.ends_ms - serverNow());
   const frac = Math.min(1, left / Math.max(1, g.length_ms));
   return { text: `${(left / 1000).toFixed(1)} s`, frac, hurry: left < 5000, running: left > 0 };
@@ -486,8 +490,8 @@ function scoring(ctx) {
   return `<div class="sr-score ${live ? "live" : "past"}" data-step="${step}" data-round="${last.round}">
     <h3>${live ? `Round ${last.round} — the scoring` : `Last round (${last.round})`}</h3>
     <div class="sr-steps">
-      <div class="sr-step${show(0)}${anim(0)}">⌛ Every lid is closed; what stuck out above the rim is taken out.</div>
-      <div class="sr-step sr-board${show(2)}${anim(2)}">🂠 Jack-board <b>${esc(last.board)}</b> is turned${boardClaims ? `: it claims ${chips(boardClaims, "claim")}` : ""}</div>
+      <div class="sr-step${show(0)}${anim(0)}">Every lid is closed; what stuck out above the rim is taken out.</div>
+      <div class="sr-step sr-board${show(2)}${anim(2)}">${BOARD_ICON} Jack-board <b>${esc(last.board)}</b> is turned${boardClaims ? `: it claims ${chips(boardClaims, "claim")}` : ""}</div>
       <div class="sr-step${show(4)}${anim(4)}">The most treasures left: <b>${last.best.map((s) => name(ctx, s)).join(", ")}</b> with ${top}.</div>
     </div>
     <table class="sr-table"><thead><tr><th></th><th>taken out</th><th>Jack claims</th><th>count</th><th>ship part</th></tr></thead><tbody>${rows}</tbody></table>
@@ -593,6 +597,8 @@ function render(root, ctx) {
   ui.ctx = ctx;
   // The clock: re-anchored whenever the server's time in the view moves (or a new round).
   if (!ui.anchor || ui.anchor.now_ms !== v.now_ms || firstForRoot) ui.anchor = { now_ms: v.now_ms, at: performance.now() };
+  // The server starts the clock once every human seat has come: until then it stands still.
+  ui.absent = ctx.mode === "play" && v.now_ms === 0 && (ctx.seats || []).some((s) => s.kind === "human" && !s.bot && !s.connected && s.seat !== ctx.seat);
   const key = revealKey(v);
   if (!key) ui.reveal = null;
   else if (ui.reveal?.key !== key) ui.reveal = { key, start: performance.now() };
@@ -621,7 +627,7 @@ function render(root, ctx) {
       <span class="sr-round">Round <b>${v.round}</b></span>
       <span class="sr-hg ${g.running ? "running" : ""}">${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""}">${esc(g.text)}</span></span>
       <span class="sr-grow"></span>
-      ${v.board ? `<span title="the turned Jack-board">Jack-board <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="face-down Jack-boards">🂠 ${v.stack_size} boards</span>`}
+      ${v.board ? `<span title="the turned Jack-board">Jack-board <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="face-down Jack-boards">${BOARD_ICON} ${v.stack_size} boards</span>`}
       <span class="sr-muted">ship: ${v.ship_parts.map((x) => esc(PART_WORDS[x] || x)).join(" + ")}</span>
       ${v.options?.little_pirates ? `<span class="sr-tag">Little Pirates</span>` : ""}${v.options?.big_pirates ? `<span class="sr-tag">Big Pirates</span>` : ""}
     </div>
@@ -714,7 +720,7 @@ const CSS = `
 .sr-close { border-color: var(--danger); }
 .sr-shiprow { display: flex; gap: 6px; align-items: center; }
 .sr-ship path.got { fill: #c98d3c; stroke: #3f230b; stroke-width: 1.2; }
-.sr-ship path.need { fill: none; stroke: rgba(255,255,255,.3); stroke-dasharray: 3 2; }
+.sr-ship path.need { fill: rgba(255,255,255,.04); stroke: rgba(255,255,255,.45); stroke-dasharray: 3 2; }
 .sr-others { display: grid; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); gap: 10px; }
 .sr-other { background: var(--panel); border: 1px solid var(--line); border-radius: 12px; padding: 8px 10px; display: grid; gap: 6px; justify-items: start; }
 .sr-other.closed { border-color: rgba(255,255,255,.2); }

@@ -1,0 +1,211 @@
+"""Schatz-Rabatz in a real Chromium, live on the server's clock: a round by keyboard against
+three bots, and a drop that loses the race for a treasure."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+BOTS = "packer-instant"
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Collect the page's JavaScript errors."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def create(server: str, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
+    body = {"game": "schatz-rabatz", "options": options, "seats": seats}
+    response = httpx.post(f"{server}/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    made: dict[str, Any] = response.json()
+    return made
+
+
+def pick(page: Page) -> dict[str, Any]:
+    """The pick the page shows: treasure, rotation, column."""
+    el = page.locator(".sr-pick")
+    return {
+        "treasure": el.get_attribute("data-treasure"),
+        "rotation": int(el.get_attribute("data-rotation") or 0),
+        "column": int(el.get_attribute("data-column") or 0),
+    }
+
+
+def cells(text: str | None) -> list[list[int]]:
+    return sorted(json.loads(text or "[]"))
+
+
+def my_count(page: Page) -> int:
+    return int(page.locator(".sr-chest.me").get_attribute("data-count") or 0)
+
+
+def drop_by_keyboard(page: Page, keys: list[str], drop_key: str) -> str:
+    """Pick, rotate and move with ``keys``, check the ghost, drop; retry a lost race.
+
+    Returns the treasure that landed; its cells are where the ghost showed it would rest.
+    """
+    for _ in range(5):
+        for key in keys:
+            page.keyboard.press(key)
+        chosen = pick(page)
+        ghost = page.locator(".sr-chest.me .sr-ghost")
+        expect(ghost).to_have_count(1)
+        if "bad" in (ghost.get_attribute("class") or ""):
+            keys = ["ArrowDown"]
+            continue
+        expected = cells(ghost.get_attribute("data-cells"))
+        before = my_count(page)
+        page.keyboard.press(drop_key)
+        page.wait_for_function(
+            """([n, id]) => {
+              const chest = document.querySelector('.sr-chest.me');
+              return Number(chest.dataset.count) > n
+                || !document.querySelector(`.sr-pool [data-treasure="${id}"]`);
+            }""",
+            arg=[before, chosen["treasure"]],
+        )
+        placed = page.locator(f'.sr-chest.me [data-treasure="{chosen["treasure"]}"]')
+        if placed.count() == 1:
+            assert cells(placed.get_attribute("data-cells")) == expected
+            return str(chosen["treasure"])
+        keys = []  # a bot took it first: the page moved the pick on; try again
+    raise AssertionError("every drop lost its race")
+
+
+def test_a_round_by_keyboard_against_three_bots(
+    server: str, browser: Browser, output: Path
+) -> None:
+    seats = [{"kind": "human", "name": "You"}] + [
+        {"kind": "bot", "bot": BOTS, "name": f"Packer {i}"} for i in (1, 2, 3)
+    ]
+    made = create(server, seats, hourglass_seconds=20)
+    page = browser.new_page(viewport={"width": 1400, "height": 1050})
+    errors = watch_errors(page)
+    began = time.time()
+    page.goto(made["seats"][0]["invite"])
+    expect(page.locator("#who")).to_have_text("you are You")
+    expect(page.locator(".sr-chest.me")).to_have_count(1)
+    expect(page.locator(".sr-other")).to_have_count(3)
+    expect(page.locator(".sr[data-round='1']")).to_have_attribute("data-phase", "packing")
+
+    # The hourglass counts down between frames, from the server's time.
+    secs = page.locator(".sr-secs")
+    first = float((secs.text_content() or "0").split()[0])
+    assert 0 < first <= 20
+    page.wait_for_function(
+        "t => parseFloat(document.querySelector('.sr-secs').textContent) < t - 0.3", arg=first
+    )
+    # The bots pack at once: the pool shrinks for everyone, and what is gone is gone.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.sr-other .sr-chest')]"
+        ".some(c => Number(c.dataset.count) > 0)"
+    )
+    pool_ids = page.locator(".sr-pool [data-treasure]").evaluate_all(
+        "els => els.map(e => e.dataset.treasure)"
+    )
+    packed = page.locator(".sr-other [data-treasure]").evaluate_all(
+        "els => els.map(e => e.dataset.treasure)"
+    )
+    assert packed and not set(packed) & set(pool_ids)
+
+    # Keyboard: pick (↓), rotate (R), move (← →), drop (Enter / Space).
+    start = pick(page)
+    page.keyboard.press("ArrowDown")
+    assert pick(page)["treasure"] != start["treasure"]
+    page.keyboard.press("r")
+    assert pick(page)["rotation"] == (start["rotation"] + 1) % 4
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    landed = [drop_by_keyboard(page, [], "Enter")]
+    landed.append(drop_by_keyboard(page, ["ArrowDown", "ArrowDown", "r", "ArrowLeft"], " "))
+    landed.append(drop_by_keyboard(page, ["ArrowUp", "ArrowRight", "ArrowRight"], "Enter"))
+    expect(page.locator(".sr-chest.me [data-treasure]")).to_have_count(3)
+    for treasure in landed:
+        expect(page.locator(f'.sr-pool [data-treasure="{treasure}"]')).to_have_count(0)
+    page.screenshot(path=str(output / "schatz-rabatz-packing.png"))
+
+    # Close the lid (C): the round is scored once every lid is closed (or time is up).
+    page.keyboard.press("c")
+    expect(page.locator(".sr-mine.closed")).to_have_count(1)
+    expect(page.locator(".sr")).to_have_attribute("data-phase", "scored", timeout=30_000)
+    score = page.locator(".sr-score.live")
+    expect(score).to_have_attribute("data-step", "5", timeout=10_000)
+    expect(score).to_contain_text("Jack-board")
+    expect(score.locator("tbody tr")).to_have_count(4)
+    expect(score.locator("tr.best")).not_to_have_count(0)
+    expect(score.locator(".sr-part-won")).not_to_have_count(0)
+    won = score.locator(".sr-part-won").count()
+    expect(page.locator('.sr-ship[data-parts="1"]')).to_have_count(won)
+    page.screenshot(path=str(output / "schatz-rabatz-scoring.png"))
+
+    # Ready (Y): the bots are ready already, so the next round starts.
+    page.keyboard.press("y")
+    expect(page.locator(".sr[data-round='2']")).to_have_attribute("data-phase", "packing")
+    expect(page.locator(".sr-score.past")).to_have_count(1)
+    assert errors == []
+    assert time.time() - began < 60
+
+
+def test_a_drop_that_loses_the_race_is_answered(
+    server: str, browser: Browser, output: Path
+) -> None:
+    made = create(
+        server,
+        [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
+        hourglass_seconds=60,
+    )
+    table = made["table"]["id"]
+    ada_token = made["seats"][0]["token"]
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        bo = context.new_page()
+        errors = watch_errors(bo)
+        bo.goto(made["seats"][1]["invite"])
+        expect(bo.locator("#who")).to_have_text("you are Bo")
+        expect(bo.locator(".sr-pick")).to_have_count(1)
+        wanted = pick(bo)["treasure"]
+        assert wanted
+        # Bo's page is busy (a slow machine, a slow network) while Ada takes the treasure:
+        # his Enter goes out against the table as he last saw it.
+        bo.evaluate(
+            """([table, actions]) => setTimeout(() => {
+              const until = performance.now() + 8000;
+              while (performance.now() < until) {
+                const x = new XMLHttpRequest();
+                x.open('GET', `/api/tables/${table}`, false);
+                x.send();
+                if (JSON.parse(x.responseText).actions > actions) break;
+              }
+              document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true}));
+            }, 0)""",
+            [table, made["table"]["actions"]],
+        )
+        response = httpx.post(
+            f"{server}/api/tables/{table}/actions",
+            json={"action": {"type": "drop", "treasure": wanted, "rotation": 0, "column": 0}},
+            headers={"Authorization": f"Bearer {ada_token}"},
+        )
+        assert response.status_code == 200, response.text
+        lost = bo.locator(".sr-msg.lost")
+        expect(lost).to_contain_text("Too slow")
+        expect(lost).to_contain_text("Ada")
+        expect(bo.locator(f'.sr-pool [data-treasure="{wanted}"]')).to_have_count(0)
+        expect(bo.locator(f'.sr-other [data-treasure="{wanted}"]')).to_have_count(1)
+        assert bo.locator(".sr-chest.me").get_attribute("data-count") == "0"
+        assert pick(bo)["treasure"] != wanted
+        bo.screenshot(path=str(output / "schatz-rabatz-lost-race.png"))
+        assert errors == []
+    finally:
+        context.close()
