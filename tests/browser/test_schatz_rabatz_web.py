@@ -206,6 +206,22 @@ def test_a_drop_that_loses_the_race_is_answered(
         assert bo.locator(".sr-chest.me").get_attribute("data-count") == "0"
         assert pick(bo)["treasure"] != wanted
         bo.screenshot(path=str(output / "schatz-rabatz-lost-race.png"))
+
+        # The pointer: the rotate button, a column by hovering, a click drops there.
+        before = pick(bo)
+        bo.locator('.sr-btns [data-ui="rotate"]').click()
+        assert pick(bo)["rotation"] == (before["rotation"] + 1) % 4
+        column = bo.locator(".sr-chest.me .sr-col").nth(3)
+        column.hover()
+        expect(bo.locator(".sr-pick")).to_have_attribute(
+            "data-column", column.get_attribute("data-col") or ""
+        )
+        chosen = pick(bo)
+        expected = cells(bo.locator(".sr-chest.me .sr-ghost").get_attribute("data-cells"))
+        bo.locator(".sr-chest.me .sr-col").nth(3).click()
+        placed = bo.locator(f'.sr-chest.me [data-treasure="{chosen["treasure"]}"]')
+        expect(placed).to_have_count(1)
+        assert cells(placed.get_attribute("data-cells")) == expected
         assert errors == []
     finally:
         context.close()

@@ -89,7 +89,7 @@ const ui = {
   sel: null, // the picked treasure id
   rotation: 0,
   column: 0,
-  sent: null, // {action, view, tries}: a drop on its way
+  sent: null, // {action, sig, tries}: a drop on its way
   msg: null, // {text, kind, until}
   anchor: null, // {now_ms, at}: the server's game time at a moment of performance.now()
   reveal: null, // {key, start}
@@ -196,19 +196,26 @@ function followSent(ctx) {
     ui.sent = null;
     return;
   }
-  // Refused while the table moved on (a stale version): send it again once per new view.
   const want = JSON.stringify(sent.action);
   const again = ctx.legal.find((a) => JSON.stringify(a) === want);
-  if (again && sent.view !== v && sent.tries < 4 && ctx.send) {
-    ui.sent = { action: again, view: v, tries: sent.tries + 1 };
+  if (!again) { ui.sent = null; return; }
+  // Another seat moved before the drop arrived: it was refused as made against an older
+  // version, so send it again (once per such move). A frame where only the clock moved
+  // comes just before the drop itself is applied: keep waiting then.
+  const now = signature(v);
+  if (now !== sent.sig && sent.tries < 4 && ctx.send) {
+    ui.sent = { action: again, sig: now, tries: sent.tries + 1 };
     queueMicrotask(() => ctx.send(again));
-  } else if (!again || sent.view !== v) {
-    ui.sent = null;
   }
 }
 
+/** What other seats can change while a drop is on its way: the pool and the chests. */
+function signature(view) {
+  return `${view.phase}|${view.pool.join(",")}|${view.chests.map((c) => `${c.open ? "o" : "c"}${c.treasures.length}`).join(",")}`;
+}
+
 function sendDrop(ctx, action) {
-  ui.sent = { action, view: ctx.view, tries: 0 };
+  ui.sent = { action, sig: signature(ctx.view), tries: 0 };
   ctx.send(action);
 }
 
@@ -222,7 +229,7 @@ function listen(root) {
     if (act && root.contains(act)) {
       try {
         const a = JSON.parse(act.dataset.action);
-        if (a.type === "drop" && ui.ctx) ui.sent = { action: a, view: ui.ctx.view, tries: 0 };
+        if (a.type === "drop" && ui.ctx) ui.sent = { action: a, sig: signature(ui.ctx.view), tries: 0 };
       } catch { /* not ours */ }
       return; // the page sends it
     }
