@@ -32,6 +32,7 @@ from thievery.games.thieves.cards import (
 from thievery.games.thieves.rules import (
     CARD_MASK,
     DOUBLE,
+    EXPOSED,
     MOVE,
     MOVES,
     PLAY_ONE,
@@ -48,6 +49,12 @@ FINAL_OF = [
 RAID_OF = [RAID_VALUE[e & CARD_MASK] if e & CARD_MASK < len(RAID_VALUE) else 0 for e in range(256)]
 _final = FINAL_OF.__getitem__
 _raid = RAID_OF.__getitem__
+# As another seat sees them: a face-down card nobody has seen counts at the average money.
+AVERAGE_MONEY = sum(FINAL_VALUE) / 26  # the same in a raid (42 / 26 either way)
+GUESS_FINAL = [AVERAGE_MONEY if e < EXPOSED else float(FINAL_OF[e]) for e in range(256)]
+GUESS_RAID = [AVERAGE_MONEY if e < EXPOSED else float(RAID_OF[e]) for e in range(256)]
+_guess_final = GUESS_FINAL.__getitem__
+_guess_raid = GUESS_RAID.__getitem__
 
 
 def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
@@ -61,15 +68,19 @@ def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
             if CARS[c] > CARS[best]:
                 best = c
         return REMOVES[best]
+    # The seat judges the others' loot as it could: by what lies face up or was seen in a
+    # raid, a face-down card at the average (the sample knows more than the seat would).
     n = state.players
-    fin = [sum(map(_final, row)) for row in loot]
+    fin = [sum(map(_guess_final, row)) for row in loot]
+    fin[seat] = sum(map(_final, loot[seat]))
     if phase == MOVE:
         return _thief_move(loot, fin, seat, n)
     if phase == DOUBLE:
         card = state.drawn
         return PLAY_TO[card][_money_target(card, fin, seat, n)]
     # PLAY: score every card in hand, play the best.
-    raid = [sum(map(_raid, row)) for row in loot]
+    raid = [sum(map(_guess_raid, row)) for row in loot]
+    raid[seat] = sum(map(_raid, loot[seat]))
     top = max(raid)
     cars = state.cars
     mine = fin[seat]
@@ -122,18 +133,18 @@ def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
     return PLAY_ONE[best_card]
 
 
-def _money_target(card: int, fin: list[int], seat: int, n: int) -> int:
+def _money_target(card: int, fin: list[float], seat: int, n: int) -> int:
     """Money worth 1 or more (not the Ring) goes to oneself; the rest to the richest rival."""
     if FINAL_VALUE[card] >= 1 and card != DIAMOND_RING:
         return seat
-    leader, value = -1, -1
+    leader, value = -1, -1.0
     for t in range(n):
         if t != seat and fin[t] > value:
             leader, value = t, fin[t]
     return leader
 
 
-def _raid_gain(raid: list[int], fin: list[int], top: int, seat: int, n: int) -> float:
+def _raid_gain(raid: list[float], fin: list[float], top: float, seat: int, n: int) -> float:
     """How a raid now changes my standing: busted rivals' loot gained, mine lost."""
     if top <= 0:
         return 0.2
@@ -144,9 +155,9 @@ def _raid_gain(raid: list[int], fin: list[int], top: int, seat: int, n: int) -> 
     return gain
 
 
-def _thief_move(loot: list[list[int]], fin: list[int], seat: int, n: int) -> Action:
+def _thief_move(loot: list[list[int]], fin: list[float], seat: int, n: int) -> Action:
     """Thief: the richest rival's best card to me (or, with no rival loot, my worst away)."""
-    leader, value = -1, -1
+    leader, value = -1, -1.0
     for t in range(n):
         if t != seat and loot[t] and fin[t] > value:
             leader, value = t, fin[t]
@@ -154,7 +165,7 @@ def _thief_move(loot: list[list[int]], fin: list[int], seat: int, n: int) -> Act
         row = loot[leader]
         best = 0
         for i in range(1, len(row)):
-            if FINAL_OF[row[i]] > FINAL_OF[row[best]]:
+            if GUESS_FINAL[row[i]] > GUESS_FINAL[row[best]]:
                 best = i
         return MOVES[leader][best][seat]
     row = loot[seat]
