@@ -104,6 +104,7 @@ function shapesOf(view) {
 /** The server's game time now, from the last time the view moved (ms). */
 function serverNow() {
   if (!ui.anchor) return 0;
+  if (ui.frozen) return ui.anchor.now_ms;
   return ui.anchor.now_ms + (performance.now() - ui.anchor.at);
 }
 
@@ -537,8 +538,11 @@ function status(ctx, seat) {
 
 function prompt(ctx, idx) {
   const v = ctx.view;
-  if (ctx.mode !== "play") return { text: `Round ${v.round}.`, you: false };
-  if (v.result) return { text: "A ship is complete: the game is over.", you: false };
+  if (v.result) {
+    const winners = v.result.winners.map((s) => (s === ctx.seat ? "you" : name(ctx, s)));
+    return { text: `A ship is complete! ${winners.join(" and ")} ${winners.length > 1 || winners[0] === "you" ? "win" : "wins"}.`, you: v.result.winners.includes(ctx.seat) };
+  }
+  if (ctx.mode !== "play") return { text: `Round ${v.round}, ${v.phase}.`, you: false };
   if (ctx.seat === null) return { text: "You are watching.", you: false };
   const mine = v.chests[ctx.seat];
   if (v.phase === "packing") {
@@ -603,6 +607,8 @@ function render(root, ctx) {
   ui.root = root;
   ui.ctx = ctx;
   // The clock: re-anchored whenever the server's time in the view moves (or a new round).
+  // In a replay the clock stands at the step's time.
+  ui.frozen = ctx.mode !== "play";
   if (!ui.anchor || ui.anchor.now_ms !== v.now_ms || firstForRoot) ui.anchor = { now_ms: v.now_ms, at: performance.now() };
   // The server starts the clock once every human seat has come: until then it stands still.
   ui.absent = ctx.mode === "play" && v.now_ms === 0 && (ctx.seats || []).some((s) => s.kind === "human" && !s.bot && !s.connected && s.seat !== ctx.seat);
@@ -620,7 +626,11 @@ function render(root, ctx) {
   const others = me === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
   const p = prompt(ctx, idx);
   const g = glassNow(v);
-  const msg = ui.msg && ui.msg.until > performance.now() ? `<div class="sr-msg ${ui.msg.kind}" role="alert">${esc(ui.msg.text)}</div>` : "";
+  // A message takes the prompt's place for a moment (nothing below it moves).
+  const msg = ui.msg && ui.msg.until > performance.now() ? ui.msg : null;
+  const line = msg
+    ? `<div class="sr-prompt sr-msg ${msg.kind}" role="alert">${esc(msg.text)}</div>`
+    : `<div class="sr-prompt ${p.you ? "you" : ""}" role="status">${p.text}</div>`;
   const ready = idx.ready ? `<button class="primary sr-ready" data-action='${esc(JSON.stringify(idx.ready))}'>Ready for round ${v.round + 1} (Y)</button>` : "";
   const mine = me === null ? "" : `
     <div class="sr-mine ${v.chests[me].open ? "open" : "closed"}">
@@ -638,8 +648,7 @@ function render(root, ctx) {
       <span class="sr-muted">ship: ${v.ship_parts.map((x) => esc(PART_WORDS[x] || x)).join(" + ")}</span>
       ${v.options?.little_pirates ? `<span class="sr-tag">Little Pirates</span>` : ""}${v.options?.big_pirates ? `<span class="sr-tag">Big Pirates</span>` : ""}
     </div>
-    <div class="sr-prompt ${p.you ? "you" : ""}" role="status">${p.text}</div>
-    ${msg}
+    ${line}
     <div class="sr-felt">
       ${pool(ctx, idx)}
       ${mine}
@@ -650,7 +659,7 @@ function render(root, ctx) {
       <div class="sr-shiprow">${ship(v, s)}</div></div>`).join("")}</div>
   </div>`;
   stopLoop();
-  const needs = v.phase === "packing" || (ui.reveal && revealStep() < 5) || ui.msg;
+  const needs = (v.phase === "packing" && !ui.frozen) || (ui.reveal && revealStep() < 5) || ui.msg;
   if (needs) ui.timer = setInterval(tickGlass, 100);
   tickGlass.call(null);
 }
@@ -678,9 +687,9 @@ const CSS = `
 @keyframes sr-wobble { 0%, 100% { transform: rotate(0); } 50% { transform: rotate(4deg); } }
 .sr-prompt { padding: 9px 14px; border-radius: 10px; background: var(--panel-2); border: 1px solid var(--line); }
 .sr-prompt.you { background: linear-gradient(90deg, rgba(226,182,80,.22), rgba(226,182,80,.05)); border-color: var(--gold); color: var(--gold-2); font-weight: 600; }
-.sr-msg { padding: 9px 14px; border-radius: 10px; font-weight: 700; }
-.sr-msg.lost { background: #4a1d20; border: 2px solid var(--danger); color: #ffd9d4; font-size: 17px; }
-.sr-msg.warn { background: #3d3216; border: 1px solid var(--gold); color: var(--gold-2); }
+.sr-msg { font-weight: 700; }
+.sr-msg.lost { background: #4a1d20; border-color: var(--danger); box-shadow: 0 0 0 1px var(--danger); color: #ffd9d4; }
+.sr-msg.warn { background: #3d3216; border-color: var(--gold); color: var(--gold-2); }
 .sr-msg.info { background: var(--panel-2); color: var(--muted); }
 .sr-felt { background: radial-gradient(ellipse at center, var(--felt) 0%, var(--felt-2) 100%); border-radius: 18px; padding: 14px; border: 6px solid #3a2a1a; box-shadow: inset 0 0 40px rgba(0,0,0,.45); display: flex; gap: 22px; align-items: flex-start; flex-wrap: wrap; }
 .sr-pool { background: rgba(10,14,22,.5); border-radius: 12px; padding: 8px 10px; }
