@@ -439,6 +439,7 @@ function tickGlass() {
   if (secs) {
     secs.textContent = g.text;
     secs.classList.toggle("hurry", !!g.hurry);
+    secs.classList.toggle("word", !g.running && !/^[\d.]+ s$/.test(g.text));
   }
   const top = root.querySelector(".sr-sand-top");
   const bot = root.querySelector(".sr-sand-bot");
@@ -558,6 +559,8 @@ function prompt(ctx, idx) {
 function pool(ctx, idx) {
   const v = ctx.view;
   const inPool = new Set(v.pool);
+  // Big Pirates: the board is turned before packing, so what it claims is known.
+  const claimed = new Set(v.phase === "packing" && v.board ? v.board.claims : []);
   const canPick = ctx.mode === "play" && ctx.seat !== null && v.phase === "packing" && v.chests[ctx.seat]?.open;
   const rows = Object.keys(shapesOf(v)).map((shape) => {
     const slots = Object.keys(COLOURS).map((colour) => {
@@ -566,7 +569,8 @@ function pool(ctx, idx) {
       const sel = id === ui.sel && canPick;
       const fits = idx.fits.has(id) || !ctx.legal.length;
       const attrs = canPick ? ` data-pick="${esc(id)}" role="button" tabindex="-1"` : "";
-      return `<div class="sr-slot ${sel ? "sel" : ""} ${fits ? "" : "nofit"}" data-treasure="${esc(id)}" title="${esc(words(id))}${fits ? "" : " (no room for it)"}"${attrs}>${loose(v, id, 0, 13)}</div>`;
+      const jack = claimed.has(id);
+      return `<div class="sr-slot ${sel ? "sel" : ""} ${fits ? "" : "nofit"} ${jack ? "claimed" : ""}" data-treasure="${esc(id)}" title="${esc(words(id))}${fits ? "" : " (no room for it)"}${jack ? " — Jack's board claims it" : ""}"${attrs}>${loose(v, id, 0, 13)}</div>`;
     }).join("");
     return `<div class="sr-prow"><span class="sr-plabel">${esc(SHAPE_WORDS[shape] || shape)}</span>${slots}</div>`;
   }).join("");
@@ -642,7 +646,7 @@ function render(root, ctx) {
   root.innerHTML = `<div class="sr" data-phase="${esc(v.phase)}" data-round="${v.round}">
     <div class="sr-top">
       <span class="sr-round">Round <b>${v.round}</b></span>
-      <span class="sr-hg ${g.running ? "running" : ""}">${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""}">${esc(g.text)}</span></span>
+      <span class="sr-hg ${g.running ? "running" : ""}">${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""} ${g.running || /^[\d.]+ s$/.test(g.text) ? "" : "word"}">${esc(g.text)}</span></span>
       <span class="sr-grow"></span>
       ${v.board ? `<span title="the turned Jack-board">Jack-board <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="face-down Jack-boards">${BOARD_ICON} ${v.stack_size} boards</span>`}
       <span class="sr-muted">ship: ${v.ship_parts.map((x) => esc(PART_WORDS[x] || x)).join(" + ")}</span>
@@ -683,6 +687,7 @@ const CSS = `
 .sr-hg { display: inline-flex; align-items: center; gap: 8px; }
 .sr-secs { font-size: 26px; font-weight: 800; font-variant-numeric: tabular-nums; color: var(--gold-2); min-width: 90px; }
 .sr-secs.hurry { color: var(--danger); }
+.sr-secs.word { font-size: 17px; font-weight: 700; }
 .sr-hg.running .sr-glass { animation: sr-wobble 2s ease-in-out infinite; }
 @keyframes sr-wobble { 0%, 100% { transform: rotate(0); } 50% { transform: rotate(4deg); } }
 .sr-prompt { padding: 9px 14px; border-radius: 10px; background: var(--panel-2); border: 1px solid var(--line); }
@@ -701,6 +706,7 @@ const CSS = `
 .sr-slot[data-pick]:hover { background: rgba(255,255,255,.12); }
 .sr-slot.gone { background: none; border: 1px dashed rgba(255,255,255,.08); }
 .sr-slot.nofit { opacity: .35; }
+.sr-slot.claimed { border: 1px dashed var(--danger); background: rgba(228,106,94,.12); }
 .sr-slot.sel { background: rgba(226,182,80,.25); border-color: var(--gold); box-shadow: 0 0 12px rgba(226,182,80,.5); }
 .sr-loose { display: block; overflow: visible; }
 .sr-mine { display: grid; gap: 8px; justify-items: start; background: rgba(10,14,22,.45); border-radius: 12px; padding: 8px 12px; }
