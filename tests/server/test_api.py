@@ -310,3 +310,30 @@ def test_an_uploaded_record_cannot_make_the_server_open_files(client: TestClient
     response = client.post("/api/replay", json=record)
     assert response.status_code == 400, response.text
     assert "not accepted over the network" in response.json()["message"]
+
+
+def test_a_card_set_from_the_servers_files_folder(sqlite_url: str, tmp_path: Any) -> None:
+    import shutil
+
+    from thievery.games.thieves_den.cards import DEFAULT_PATH
+    from thievery.server import create_app
+
+    files = tmp_path / "cards"
+    files.mkdir()
+    shutil.copy(DEFAULT_PATH, files / "mine.toml")
+    (tmp_path / "secret.toml").write_text("x = 1\n")
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    with TestClient(create_app(sqlite_url, bot_delay=0, files_dir=files)) as client:
+        made = client.post(
+            "/api/tables",
+            json={"game": "thieves-den", "seats": seats, "options": {"cards": "mine.toml"}},
+        )
+        assert made.status_code < 300, made.text
+        for name in ("../secret.toml", "/etc/passwd", "nope.toml"):
+            refused = client.post(
+                "/api/tables",
+                json={"game": "thieves-den", "seats": seats, "options": {"cards": name}},
+            )
+            assert refused.status_code == 400, (name, refused.text)
+            assert "the server has no file" in refused.json()["message"]
+            assert "mine.toml" in refused.json()["message"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -12,10 +13,10 @@ from thievery.core.protocol import GameSpec
 from thievery.core.registry import game as get_game
 
 
-def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+def parse_options(pairs: list[str] | None, cards: Path | None = None) -> dict[str, Any]:
     """``["games=1", "all_close_rule=would_succeed"]`` -> a dict (values read as JSON
-    when they parse, else kept as strings)."""
-    options: dict[str, Any] = {}
+    when they parse, else kept as strings); ``--cards FILE`` is the option ``cards``."""
+    options: dict[str, Any] = {} if cards is None else {"cards": str(cards)}
     for pair in pairs or []:
         if "=" not in pair:
             raise typer.BadParameter(f"an option is NAME=VALUE, not {pair!r}")

@@ -38,6 +38,9 @@ def play(
     bots: str | None = typer.Option(None, help="comma-separated bot per non-human seat"),
     seed: int | None = typer.Option(None, help="seed (default: random)"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
+    cards: Path | None = typer.Option(
+        None, "--cards", help="a card set file, for games with one (Thieves Den)"
+    ),
     save: Path | None = typer.Option(None, help="save the game record to this file"),
 ) -> None:
     """Play a game in the terminal."""
@@ -51,7 +54,7 @@ def play(
         fail(f"--bots needs {players - humans} names, one per non-human seat")
     seed = secrets.randbelow(2**31) if seed is None else seed
     try:
-        state = spec.new(players, seed, parse_options(option))
+        state = spec.new(players, seed, parse_options(option, cards))
         seats: dict[int, Bot] = {
             humans + i: make_bot(n.strip(), spec.name, humans + i, seed)
             for i, n in enumerate(names)

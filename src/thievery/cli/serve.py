@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from thievery.cli.app import app
@@ -16,6 +18,9 @@ def serve(
     ),
     bot_delay: float = typer.Option(0.6, help="seconds a bot waits before it moves"),
     log_level: str = typer.Option("warning", help="uvicorn log level"),
+    files_dir: Path | None = typer.Option(
+        None, "--files-dir", help="folder of card set files tables may choose by name"
+    ),
 ) -> None:
     """Start the web server and print the URL to open."""
     import gc
@@ -26,7 +31,7 @@ def serve(
     from thievery.server.storage import database_url
 
     url = database_url(db)
-    application = create_app(url, bot_delay=max(0.0, bot_delay))
+    application = create_app(url, bot_delay=max(0.0, bot_delay), files_dir=files_dir)
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
     typer.echo(f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {url})")
     typer.echo("Press Ctrl+C to stop.")

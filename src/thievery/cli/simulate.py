@@ -26,6 +26,9 @@ def simulate_cmd(
     seed: int = typer.Option(0, help="seed of the run; game i gets a derived seed"),
     workers: int = typer.Option(1, help="local worker processes"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
+    cards: Path | None = typer.Option(
+        None, "--cards", help="a card set file, for games with one (Thieves Den)"
+    ),
     output: Path | None = typer.Option(None, "--json", help="write the summary as JSON here"),
     ray: str | None = typer.Option(
         None, "--ray", help="run on a Ray cluster: an address, or 'local' to start one"
@@ -45,7 +48,7 @@ def simulate_cmd(
     console = Console()
     outcomes: list[GameOutcome] = []
     try:
-        options = parse_options(option)
+        options = parse_options(option, cards)
         if ray is not None:
             from thievery.sim.ray_runner import simulate_ray
 

@@ -76,13 +76,21 @@ def create_app(
     bot_delay: float = 0.6,
     bot_threads: bool = True,
     limits: Limits | None = None,
+    files_dir: str | Path | None = None,
 ) -> FastAPI:
     """The server for one database (``None``: ``$THIEVERY_DATABASE_URL`` or ``thievery.db``).
 
     ``bot_delay`` is how long bots wait before moving, so people can follow (tests use 0).
+    ``files_dir``: the folder whose files options that name files (a Thieves Den card
+    set) may name, by file name; without it such options are refused.
     """
     storage = Storage(db_url)
-    hub = Hub(storage, bot_delay=bot_delay, bot_threads=bot_threads)
+    hub = Hub(
+        storage,
+        bot_delay=bot_delay,
+        bot_threads=bot_threads,
+        files_dir=Path(files_dir) if files_dir is not None else None,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

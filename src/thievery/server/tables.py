@@ -24,10 +24,11 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from thievery.bots.base import Bot, bot_names, make_bot
-from thievery.core.errors import MalformedAction, ThieveryError
+from thievery.core.errors import InvalidOption, MalformedAction, ThieveryError
 from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
@@ -619,8 +620,10 @@ class Hub:
         bot_delay: float = 0.6,
         bot_threads: bool = True,
         finished_cache: int = 64,
+        files_dir: Path | None = None,
     ) -> None:
         self.storage = storage
+        self.files_dir = files_dir.resolve() if files_dir is not None else None
         self.writer = make_writer(storage)
         self.bot_delay = bot_delay
         self.bot_threads = bot_threads
@@ -628,6 +631,27 @@ class Hub:
         self.finished_cache = finished_cache
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+
+    def local_files(self, spec: GameSpec, options: Mapping[str, Any] | None) -> JSON:
+        """Options that name files on this machine (a card set) may only name a file in
+        the server's ``files_dir``, by name; they become that file's full path."""
+        out = dict(options or {})
+        for option in spec.options:
+            value = out.get(option.name)
+            if not option.local or value is None:
+                continue
+            if self.files_dir is None or not isinstance(value, str):
+                spec.check_remote_options({option.name: value})  # refuses
+                continue
+            path = (self.files_dir / value).resolve()
+            if not path.is_relative_to(self.files_dir) or not path.is_file():
+                files = ", ".join(sorted(p.name for p in self.files_dir.iterdir() if p.is_file()))
+                raise InvalidOption(
+                    f"option {option.name!r}: the server has no file {value!r} "
+                    f"(files: {files or 'none'})"
+                )
+            out[option.name] = str(path)
+        return out
 
     async def start(self) -> int:
         """Restore every unfinished table by replaying its log; how many were restored."""
@@ -731,8 +755,7 @@ class Hub:
         seed = secrets.randbelow(2**53) if seed is None else seed
         try:
             spec.check_players(players)
-            spec.check_remote_options(options)
-            resolved = spec.resolve_options(options)
+            resolved = spec.resolve_options(self.local_files(spec, options))
             state = spec.new(players, seed, resolved)
             timeout_bot = timeout_bot or timeout_bot_for(spec.name)
             make_bot(timeout_bot, spec.name, 0, seed)
