@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
 from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
+from thievery.games.schatz_rabatz.data import SHAPES as _SHAPES
 from thievery.games.schatz_rabatz.data import SHIP_PARTS, SHORT_SHIP
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_CLAIMS,
@@ -50,6 +51,11 @@ from thievery.games.schatz_rabatz.pieces import (
 
 PACKING, SCORED, OVER = 0, 1, 2
 PHASE_NAMES = ("packing", "scored", "over")  # scored: waiting for everyone to be ready
+# The treasures' shapes (cells as [x, y]) for clients that draw them; data, the same in
+# every view.
+SHAPES_JSON: dict[str, list[list[int]]] = {
+    name: [list(cell) for cell in cells] for name, cells in _SHAPES
+}
 MAX_WIDTH = 12
 
 
@@ -585,6 +591,7 @@ class SchatzRabatz(State):
             "options": self.spec.public_options(self.options),
             "width": self.width,
             "depth": self.depth,
+            "shapes": {k: [c[:] for c in v] for k, v in SHAPES_JSON.items()},
             "now_ms": self.now_ms,
             "round": self.round_no,
             "phase": PHASE_NAMES[self.phase],
