@@ -265,6 +265,9 @@ class LiveTable:
             "seat": audience,
             "version": self.seq[audience],
             "events": [self.event_json(e, audience) for e in events if e.is_visible_to(audience)],
+            # Real-time games: the server's game time now (None before the clock starts),
+            # so a client's countdown is right even after a reload.
+            "clock_ms": self.clock_ms() if self.realtime else None,
         }
 
     def state_frame_text(self, kind: str, audience: Audience, events: Sequence[Event]) -> str:

@@ -15,6 +15,7 @@
 //     seat,      the viewer's seat number, or null for a spectator
 //     seats,     [{seat, name, kind: "human"|"bot", bot, connected}]
 //     toAct,     the seats that must act now
+//     clockMs,   real-time games: the server's game time at this frame (null otherwise)
 //     mode,      "play" or "replay"
 //     views,     in a replay of "everything": one view per seat (else undefined)
 //     send(action)  send one of `legal` (absent in replays)

@@ -613,7 +613,10 @@ function render(root, ctx) {
   // The clock: re-anchored whenever the server's time in the view moves (or a new round).
   // In a replay the clock stands at the step's time.
   ui.frozen = ctx.mode !== "play";
-  if (!ui.anchor || ui.anchor.now_ms !== v.now_ms || firstForRoot) ui.anchor = { now_ms: v.now_ms, at: performance.now() };
+  // The server's clock at this frame when it sends one (right after a reload too), else
+  // the time of the last change in the view.
+  const serverNow = ctx.clockMs ?? v.now_ms;
+  if (!ui.anchor || ui.anchor.key !== serverNow || firstForRoot) ui.anchor = { key: serverNow, now_ms: Math.max(serverNow, v.now_ms), at: performance.now() };
   // The server starts the clock once every human seat has come: until then it stands still.
   ui.absent = ctx.mode === "play" && v.now_ms === 0 && (ctx.seats || []).some((s) => s.kind === "human" && !s.bot && !s.connected && s.seat !== ctx.seat);
   const key = revealKey(v);

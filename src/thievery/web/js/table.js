@@ -148,6 +148,7 @@ function drawGame() {
     seats: page.seats,
     toAct: f.to_act,
     mode: "play",
+    clockMs: f.clock_ms ?? null, // real-time games: the server's game time at this frame
     send,
   };
   try {
