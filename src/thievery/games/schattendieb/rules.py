@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
+from thievery.core.setup import CardIds
 from thievery.games.schattendieb.cards import (
     ALL_CARDS,
     ANY_KIND,
@@ -647,17 +648,7 @@ class Schattendieb(State):
 
 def check_setup(players: int, options: Mapping[str, Any]) -> None:
     """Validate the stacked deal options ``hands`` and ``pile_top``."""
-    seen: set[str] = set()
-
-    def check_ids(ids: Any, where: str) -> None:
-        if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids):
-            raise InvalidOption(f"{where} must be a list of card ids")
-        for c in ids:
-            if c not in CARD_INDEX:
-                raise InvalidOption(f"{where}: there is no card {c!r}")
-            if c in seen:
-                raise InvalidOption(f"{where}: card {c!r} is used twice")
-            seen.add(c)
+    check_ids = CardIds(CARD_INDEX)
 
     hands = options.get("hands")
     if hands is not None:
@@ -670,5 +661,5 @@ def check_setup(players: int, options: Mapping[str, Any]) -> None:
     top = options.get("pile_top")
     if top is not None:
         check_ids(top, "option 'pile_top'")
-        if len(seen) > len(ALL_CARDS) - (0 if hands else HAND * players):
+        if len(check_ids.seen) > len(ALL_CARDS) - (0 if hands else HAND * players):
             raise InvalidOption("option 'pile_top' leaves too few cards to deal the hands")

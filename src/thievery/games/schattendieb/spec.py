@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption, MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
 from thievery.core.rng import Rng
+from thievery.core.setup import soft_max
 from thievery.games.schattendieb.cards import (
     ALL_CARDS,
     CARD_ID,
@@ -161,10 +161,7 @@ class SchattendiebSpec(GameSpec):
                 )
                 value *= min(1.0, base + (0.15 if fits else -0.1))
             estimates.append(state.totals[seat] + value)
-        top = max(estimates)
-        weights = [math.exp((e - top) / 6.0) for e in estimates]
-        total = sum(weights)
-        return [w / total for w in weights]
+        return soft_max(estimates, 6.0)
 
     # ------------------------------------------------------------ words
 

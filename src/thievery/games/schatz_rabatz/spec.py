@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption, MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
 from thievery.core.rng import Rng
+from thievery.core.setup import soft_max
 from thievery.games.schatz_rabatz.data import SHIP_PARTS
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_ID,
@@ -164,10 +164,7 @@ class SchatzRabatzSpec(GameSpec):
         if state.result() is not None or not isinstance(state, SchatzRabatz):
             return super().evaluate(state)
         estimates = [len(state.ships[s]) + 0.2 * len(state.chests[s]) for s in range(state.players)]
-        top = max(estimates)
-        weights = [math.exp((e - top) / 0.8) for e in estimates]
-        total = sum(weights)
-        return [w / total for w in weights]
+        return soft_max(estimates, 0.8)
 
     # ------------------------------------------------------------ words
 

@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
+from thievery.core.setup import CardIds
 from thievery.games.thieves.cards import (
     ALARM,
     ALL_CARDS,
@@ -684,17 +685,7 @@ def check_setup(players: int, options: Mapping[str, Any]) -> None:
         raise InvalidOption(
             f"option 'first_player' must be a seat from 0 to {players - 1}, not {first!r}"
         )
-    seen: set[str] = set()
-
-    def check_ids(ids: Any, where: str) -> None:
-        if not isinstance(ids, list) or not all(isinstance(c, str) for c in ids):
-            raise InvalidOption(f"{where} must be a list of card ids")
-        for c in ids:
-            if c not in CARD_INDEX:
-                raise InvalidOption(f"{where}: there is no card {c!r}")
-            if c in seen:
-                raise InvalidOption(f"{where}: card {c!r} is used twice")
-            seen.add(c)
+    check_ids = CardIds(CARD_INDEX)
 
     hands = options.get("hands")
     if hands is not None:
@@ -714,7 +705,9 @@ def check_setup(players: int, options: Mapping[str, Any]) -> None:
     if top is not None:
         check_ids(top, "option 'deck_top'")
         if hands is None:
-            left = sum(1 for c in ALL_CARDS if KIND[c] != GETAWAY and CARD_ID[c] not in seen)
+            left = sum(
+                1 for c in ALL_CARDS if KIND[c] != GETAWAY and CARD_ID[c] not in check_ids.seen
+            )
             if left < DEAL * players:
                 raise InvalidOption(
                     "option 'deck_top' leaves too few cards (getaways aside) to deal the hands"

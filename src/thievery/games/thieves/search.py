@@ -11,10 +11,9 @@ richest rival.
 
 from __future__ import annotations
 
-import math
-
 from thievery.core.protocol import Action
 from thievery.core.rng import Rng
+from thievery.core.setup import soft_max
 from thievery.games.thieves.cards import (
     ALARM,
     CARS,
@@ -223,10 +222,7 @@ def evaluate(state: Thieves) -> list[float]:
         if rel < 4:
             u += W_NEXT[rel]
         utils.append(u)
-    best = max(utils)
-    weights = [math.exp(u - best) for u in utils]
-    total = sum(weights)
-    return [w / total for w in weights]
+    return soft_max(utils)
 
 
 __all__ = ["evaluate", "rollout_action"]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption, MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
 from thievery.core.rng import Rng
+from thievery.core.setup import soft_max
 from thievery.games.thieves_den.actions import (
     BURGLES,
     GIVES,
@@ -289,10 +289,7 @@ class ThievesDenSpec(GameSpec):
                 + 0.5 * state.thieves[s]
                 + sets * cs.scheme_prestige[state.scheme[s]]
             )
-        top = max(estimates)
-        weights = [math.exp((e - top) / 5.0) for e in estimates]
-        total = sum(weights)
-        return [w / total for w in weights]
+        return soft_max(estimates, 5.0)
 
     def describe(self, event: Event, seat: int | None = None) -> str:
         """An event in words, e.g. ``Seat 2 steals at your Market``."""
