@@ -53,8 +53,8 @@ class ISMCTSBot:
         *,
         iterations: int | None = 1000,
         seconds: float | None = None,
-        rollout_depth: int = 16,
-        exploration: float = 0.7,
+        rollout_depth: int | None = None,
+        exploration: float | None = None,
         name: str = "ismcts",
         action_ms: int = 0,
     ) -> None:
@@ -63,8 +63,13 @@ class ISMCTSBot:
         self.rng = rng
         self.iterations = iterations
         self.seconds = seconds
-        self.rollout_depth = rollout_depth
-        self.exploration = exploration
+        defaults = self.spec.search_defaults()
+        self.rollout_depth: int = (
+            rollout_depth if rollout_depth is not None else defaults.get("rollout_depth", 16)
+        )
+        self.exploration: float = (
+            exploration if exploration is not None else defaults.get("exploration", 0.7)
+        )
         self.name = name
         self.action_ms = action_ms
         self.last_iterations = 0

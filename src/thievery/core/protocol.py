@@ -166,6 +166,11 @@ class GameSpec(ABC):
         unless a game knows a cheap better policy. Never used on a true state."""
         return rng.choice(state.legal_actions(seat))
 
+    def search_defaults(self) -> JSON:
+        """Search settings that suit this game (e.g. ``{"rollout_depth": 60}``); a search
+        bot uses them where it is not told otherwise."""
+        return {}
+
     def rollout_horizon(self, state: State) -> Any:
         """Search rollouts stop once this value changes (e.g. a match's game number), so
         a rollout need not play whole matches; ``None`` for no horizon."""
