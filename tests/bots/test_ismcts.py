@@ -65,3 +65,9 @@ def test_search_never_sees_a_spectator_view() -> None:
     spec = thievery.game("schattendieb")
     with pytest.raises(ValueError, match="spectator"):
         spec.determinize(spec.new(3, 1).view(None), Rng(1))
+
+
+def test_games_set_their_search_defaults_and_a_bot_can_override_them() -> None:
+    assert ISMCTSBot("schattendieb", 0, Rng(1)).rollout_depth == 60
+    assert ISMCTSBot("thieves", 0, Rng(1)).rollout_depth == 16  # the generic default
+    assert ISMCTSBot("schattendieb", 0, Rng(1), rollout_depth=8).rollout_depth == 8
