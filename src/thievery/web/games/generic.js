@@ -23,7 +23,7 @@
 //
 // Clicking any element inside root that carries data-action='{"type": …}' (the JSON of one
 // legal action) sends that action: renderers mark elements and need no click handlers.
-// A renderer may inject its own <style> once; the page's CSS variables (--gold, --panel, …)
+// A renderer may inject its own <style> once (injectStyleOnce in common.js); the page's CSS variables (--gold, --panel, …)
 // are there to use. The log, the seats, the result and "play again" are drawn by the page.
 
 import { esc } from "/static/js/common.js";

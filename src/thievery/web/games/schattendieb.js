@@ -2,7 +2,7 @@
 // It follows the renderer interface documented in generic.js: render(root, ctx) draws the
 // view it is given, and every legal action becomes an element with data-action.
 
-import { esc } from "/static/js/common.js";
+import { esc, injectStyleOnce } from "/static/js/common.js";
 
 const KIND_NAMES = { brooch: "Brooch", ring: "Ring", watch: "Watch", cufflink: "Cufflink" };
 const PHASES = { play: "Play", steal: "Thieves", add: "Add", over: "Over" };
@@ -234,13 +234,8 @@ function render(root, ctx) {
 
 // ------------------------------------------------------------------ style (kept with the renderer)
 
-let styled = false;
 function injectStyle() {
-  if (styled) return;
-  styled = true;
-  const style = document.createElement("style");
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  injectStyleOnce("sd-style", CSS);
 }
 
 const CSS = `

@@ -10,7 +10,7 @@
 // The page's state here is only the pick (treasure, rotation, column), the drop on its way
 // (to tell a lost race), the clock anchor and the reveal's steps; everything else is ctx.
 
-import { esc } from "/static/js/common.js";
+import { esc, injectStyleOnce } from "/static/js/common.js";
 
 // ------------------------------------------------------------------ components
 
@@ -673,13 +673,8 @@ function render(root, ctx) {
 
 // ------------------------------------------------------------------ style (kept with the renderer)
 
-let styled = false;
 function injectStyle() {
-  if (styled) return;
-  styled = true;
-  const style = document.createElement("style");
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  injectStyleOnce("sr-style", CSS);
 }
 
 const CSS = `

@@ -13,7 +13,7 @@
 // Recruit needs two treasures: elements with data-pick='{…}' pick the first one (they send
 // nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc } from "/static/js/common.js";
+import { esc, injectStyleOnce } from "/static/js/common.js";
 
 const TREASURES = ["tome", "jewel", "artifact", "fossil", "potion"];
 const LOC_TYPES = ["village", "shadow", "ruins", "holy", "city"];
@@ -751,13 +751,8 @@ function render(root, ctx) {
 
 // ------------------------------------------------------------------ style (kept with the renderer)
 
-let styled = false;
 function injectStyle() {
-  if (styled) return;
-  styled = true;
-  const style = document.createElement("style");
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  injectStyleOnce("td-style", CSS);
 }
 
 const CSS = `

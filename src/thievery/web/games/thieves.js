@@ -6,7 +6,7 @@
 // keep one small piece of page state: what is picked. Elements with data-pick='{…}' pick
 // (they send nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc } from "/static/js/common.js";
+import { esc, injectStyleOnce } from "/static/js/common.js";
 
 /** A card id as its parts: money-2c, diamond-ring, horseshoe, police-1a, getaway-e, thief-b. */
 export function parseCard(id) {
@@ -446,13 +446,8 @@ function render(root, ctx) {
 
 // ------------------------------------------------------------------ style (kept with the renderer)
 
-let styled = false;
 function injectStyle() {
-  if (styled) return;
-  styled = true;
-  const style = document.createElement("style");
-  style.textContent = CSS;
-  document.head.appendChild(style);
+  injectStyleOnce("tv-style", CSS);
 }
 
 const CSS = `

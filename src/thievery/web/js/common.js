@@ -7,6 +7,15 @@ export function esc(value) {
   })[c]);
 }
 
+/** Add a renderer's stylesheet to the page once (by `id`), whatever the number of renders. */
+export function injectStyleOnce(id, css) {
+  if (document.getElementById(id)) return;
+  const style = document.createElement("style");
+  style.id = id;
+  style.textContent = css;
+  document.head.appendChild(style);
+}
+
 /** Call the JSON API; throws an Error with `.code` on a refused request. */
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = { Accept: "application/json" };
