@@ -119,6 +119,14 @@ class GameSpec(ABC):
                 f"not {players!r}"
             )
 
+    def check_new(self, players: int, seed: int, options: Mapping[str, Any] | None) -> JSON:
+        """What every ``new`` checks first: the player count, the seed, the options.
+        Returns the options resolved (defaults overlaid, each checked)."""
+        self.check_players(players)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidOption(f"the seed must be a whole number, not {seed!r}")
+        return self.resolve_options(options)
+
     def resolve_options(self, options: Mapping[str, Any] | None) -> JSON:
         """Defaults overlaid with ``options``, each checked; unknown names are refused."""
         resolved = self.defaults()

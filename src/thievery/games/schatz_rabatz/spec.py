@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from thievery.core.errors import InvalidOption, MalformedAction
+from thievery.core.errors import MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
 from thievery.core.rng import Rng
 from thievery.core.setup import soft_max
@@ -63,10 +63,7 @@ class SchatzRabatzSpec(GameSpec):
     def new(
         self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
     ) -> SchatzRabatz:
-        self.check_players(players)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidOption(f"the seed must be a whole number, not {seed!r}")
-        resolved = self.resolve_options(options)
+        resolved = self.check_new(players, seed, options)
         check_setup(resolved)
         return SchatzRabatz.start(players, seed, resolved)
 

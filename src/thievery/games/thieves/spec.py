@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, cast
 
-from thievery.core.errors import InvalidOption, MalformedAction
+from thievery.core.errors import MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State
 from thievery.core.rng import Rng
 from thievery.games.thieves.cards import (
@@ -75,10 +75,7 @@ class ThievesSpec(GameSpec):
     )
 
     def new(self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None) -> Thieves:
-        self.check_players(players)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidOption(f"the seed must be a whole number, not {seed!r}")
-        resolved = self.resolve_options(options)
+        resolved = self.check_new(players, seed, options)
         check_setup(players, resolved)
         return Thieves.start(players, seed, resolved)
 
