@@ -231,6 +231,8 @@ def test_spec_and_bad_setup(name: str) -> None:
         spec.new(spec.min_players - 1, 0)
     with pytest.raises(thievery.InvalidOption, match=f"{spec.max_players} players"):
         spec.new(spec.max_players + 1, 0)
+    with pytest.raises(thievery.InvalidOption, match="seed must be a whole number"):
+        spec.new(spec.min_players, "7")  # type: ignore[arg-type]
     with pytest.raises(thievery.InvalidOption, match="no option 'nonsense'"):
         spec.new(spec.min_players, 0, {"nonsense": 1})
     with pytest.raises(UnknownGame, match="no game 'no-such-game'"):
