@@ -13,7 +13,7 @@
 // Recruit needs two treasures: elements with data-pick='{…}' pick the first one (they send
 // nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc, injectStyleOnce } from "/static/js/common.js";
+import { esc, injectStyleOnce, listenForPicks } from "/static/js/common.js";
 
 const TREASURES = ["tome", "jewel", "artifact", "fossil", "potion"];
 const LOC_TYPES = ["village", "shadow", "ruins", "holy", "city"];
@@ -270,24 +270,7 @@ function back(kind = "loc", title = "a face-down card") {
 const ui = { key: null, pick: null, ctx: null, roots: new WeakSet() };
 
 function listen(root) {
-  if (ui.roots.has(root)) return;
-  ui.roots.add(root);
-  root.addEventListener("click", (event) => {
-    if (event.target.closest("[data-action]")) return; // the page sends it
-    const el = event.target.closest("[data-pick]");
-    if (!el || !root.contains(el) || !ui.ctx) return;
-    let pick = null;
-    try { pick = JSON.parse(el.dataset.pick); } catch { return; }
-    ui.pick = pick.clear || JSON.stringify(pick) === JSON.stringify(ui.pick) ? null : pick;
-    render(root, ui.ctx);
-  });
-  root.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" && event.key !== " ") return;
-    const el = event.target.closest("[data-action], [data-pick]");
-    if (!el || el.tagName === "BUTTON") return;
-    event.preventDefault();
-    el.click();
-  });
+  listenForPicks(root, ui, render);
 }
 
 // ------------------------------------------------------------------ reading the view

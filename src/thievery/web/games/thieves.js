@@ -6,7 +6,7 @@
 // keep one small piece of page state: what is picked. Elements with data-pick='{…}' pick
 // (they send nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc, injectStyleOnce } from "/static/js/common.js";
+import { esc, injectStyleOnce, listenForPicks } from "/static/js/common.js";
 
 /** A card id as its parts: money-2c, diamond-ring, horseshoe, police-1a, getaway-e, thief-b. */
 export function parseCard(id) {
@@ -142,24 +142,7 @@ function actionAttr(action) {
 const ui = { key: null, pick: null, ctx: null, roots: new WeakSet() };
 
 function listen(root) {
-  if (ui.roots.has(root)) return;
-  ui.roots.add(root);
-  root.addEventListener("click", (event) => {
-    if (event.target.closest("[data-action]")) return; // the page sends it
-    const el = event.target.closest("[data-pick]");
-    if (!el || !root.contains(el) || !ui.ctx) return;
-    let pick = null;
-    try { pick = JSON.parse(el.dataset.pick); } catch { return; }
-    ui.pick = pick.clear || JSON.stringify(pick) === JSON.stringify(ui.pick) ? null : pick;
-    render(root, ui.ctx);
-  });
-  root.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" && event.key !== " ") return;
-    const el = event.target.closest("[data-action], [data-pick]");
-    if (!el || el.tagName === "BUTTON") return;
-    event.preventDefault();
-    el.click();
-  });
+  listenForPicks(root, ui, render);
 }
 
 // ------------------------------------------------------------------ reading the view

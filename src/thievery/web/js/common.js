@@ -16,6 +16,33 @@ export function injectStyleOnce(id, css) {
   document.head.appendChild(style);
 }
 
+/**
+ * Pick-then-target interactions for a renderer: clicking an element with
+ * data-pick='<json>' stores it in ui.pick (clicking it again, or a pick with "clear",
+ * forgets it) and draws again with rerender(root, ui.ctx); Enter or Space on a focused
+ * card clicks it. `ui` is the renderer's { pick, ctx, roots: WeakSet } state.
+ */
+export function listenForPicks(root, ui, rerender) {
+  if (ui.roots.has(root)) return;
+  ui.roots.add(root);
+  root.addEventListener("click", (event) => {
+    if (event.target.closest("[data-action]")) return; // the page sends it
+    const el = event.target.closest("[data-pick]");
+    if (!el || !root.contains(el) || !ui.ctx) return;
+    let pick = null;
+    try { pick = JSON.parse(el.dataset.pick); } catch { return; }
+    ui.pick = pick.clear || JSON.stringify(pick) === JSON.stringify(ui.pick) ? null : pick;
+    rerender(root, ui.ctx);
+  });
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const el = event.target.closest("[data-action], [data-pick]");
+    if (!el || el.tagName === "BUTTON") return;
+    event.preventDefault();
+    el.click();
+  });
+}
+
 /** Call the JSON API; throws an Error with `.code` on a refused request. */
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = { Accept: "application/json" };
