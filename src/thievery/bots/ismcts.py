@@ -12,6 +12,12 @@ seat's decision is a chance event drawn from the rollout policy, and in a simult
 step the others choose before this seat's node is taken, so no statistic is ever
 conditioned on a choice that is still hidden from the seat (no peeking at sealed plays,
 in either direction).
+
+A guide (by default the game's ``heuristic`` bot, asked once per decision with the same
+view) anchors the root: its choice keeps at least a third of the root's visits, and the
+search overrules it only when another move's mean reward beats it by more than
+``confidence`` standard errors. Noise then falls back on the guide, and a larger budget
+overrules it more often and more surely.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from thievery.bots.base import Bot, bot_names, make_bot
 from thievery.core.protocol import Action, GameSpec, State
 from thievery.core.registry import game as get_game
 from thievery.core.rng import Rng
@@ -32,12 +39,13 @@ class Node:
     """One decision in the tree: who chose it, visits, summed reward (for that seat) and
     availability (how often it was legal when its parent was visited)."""
 
-    __slots__ = ("available", "children", "reward", "seat", "visits")
+    __slots__ = ("available", "children", "reward", "seat", "square", "visits")
 
     def __init__(self, seat: int = -1) -> None:
         self.seat = seat
         self.visits = 0
         self.reward = 0.0
+        self.square = 0.0
         self.available = 0
         self.children: dict[Action, Node] = {}
 
@@ -57,6 +65,8 @@ class ISMCTSBot:
         exploration: float | None = None,
         name: str = "ismcts",
         action_ms: int = 0,
+        guide: str | None = "default",
+        confidence: float | None = None,
     ) -> None:
         self.spec: GameSpec = get_game(game)
         self.seat = seat
@@ -73,6 +83,15 @@ class ISMCTSBot:
         self.name = name
         self.action_ms = action_ms
         self.last_iterations = 0
+        if guide == "default":
+            guide = defaults.get("guide", "heuristic")
+        self.guide: Bot | None = None
+        if guide is not None and guide in bot_names(game):
+            self.guide = make_bot(guide, game, seat, rng.next64() & 0xFFFFFFFF)
+        self.confidence: float = (
+            confidence if confidence is not None else defaults.get("confidence", 1.0)
+        )
+        self.guided: Action | None = None
 
     def delay_ms(self, view: JSON) -> int:
         """Real-time games: how long this bot takes per action in game time (its speed,
@@ -82,13 +101,23 @@ class ISMCTSBot:
     def act(self, view: JSON, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
+        self.guided = self.guide.act(view, legal) if self.guide is not None else None
         root = self.search(view)
         best = max(
             (child.visits, self.rng.random(), action)
             for action, child in root.children.items()
             if action in legal
-        )
-        return best[2]
+        )[2]
+        anchor = root.children.get(self.guided) if self.guided is not None else None
+        if anchor is None or best == self.guided:
+            return best
+        # Overrule the guide only with confidence: mean difference against standard error.
+        other = root.children[best]
+        if _mean(other) - _mean(anchor) > self.confidence * math.sqrt(
+            _var(other) / other.visits + _var(anchor) / anchor.visits
+        ):
+            return best
+        return self.guided
 
     def search(self, view: JSON) -> Node:
         """Run the search from ``view``; return the root with its statistics."""
@@ -109,6 +138,7 @@ class ISMCTSBot:
         me = self.seat
         path = [root]
         node = root
+        guided = self.guided
         apply = state.apply_trusted
         policy = self.spec.rollout_action
         legal_actions = state.legal_actions
@@ -124,9 +154,15 @@ class ISMCTSBot:
             legal = legal_actions(me)
             children = node.children
             untried = [a for a in legal if a not in children]
+            anchored = node is root and guided is not None and guided in legal
+            if anchored and guided not in children:
+                untried = [guided]
             if untried:
                 action = choice(untried)
                 child = children[action] = Node(me)
+            elif anchored and children[guided].visits * 3 < root.visits:
+                action = guided  # the guide keeps a third of the root's visits
+                child = children[action]
             else:
                 best_score = -1.0
                 action = legal[0]
@@ -162,3 +198,17 @@ class ISMCTSBot:
         for n in path[1:]:
             n.visits += 1
             n.reward += reward
+            n.square += reward * reward
+
+
+def _mean(node: Node) -> float:
+    return node.reward / node.visits
+
+
+def _var(node: Node) -> float:
+    """The sample variance of a node's rewards (0.25, the most in [0, 1], if one visit)."""
+    n = node.visits
+    if n < 2:
+        return 0.25
+    mean = node.reward / n
+    return max(0.0, (node.square - n * mean * mean) / (n - 1))
