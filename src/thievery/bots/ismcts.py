@@ -108,8 +108,9 @@ class ISMCTSBot:
             for action, child in root.children.items()
             if action in legal
         )[2]
-        anchor = root.children.get(self.guided) if self.guided is not None else None
-        if anchor is None or best == self.guided:
+        guided = self.guided
+        anchor = root.children.get(guided) if guided is not None else None
+        if guided is None or anchor is None or best == guided:
             return best
         # Overrule the guide only with confidence: mean difference against standard error.
         other = root.children[best]
@@ -117,7 +118,7 @@ class ISMCTSBot:
             _var(other) / other.visits + _var(anchor) / anchor.visits
         ):
             return best
-        return self.guided
+        return guided
 
     def search(self, view: JSON) -> Node:
         """Run the search from ``view``; return the root with its statistics."""
@@ -154,14 +155,14 @@ class ISMCTSBot:
             legal = legal_actions(me)
             children = node.children
             untried = [a for a in legal if a not in children]
-            anchored = node is root and guided is not None and guided in legal
-            if anchored and guided not in children:
-                untried = [guided]
+            anchor = guided if node is root and guided in legal else None
+            if anchor is not None and anchor not in children:
+                untried = [anchor]
             if untried:
                 action = choice(untried)
                 child = children[action] = Node(me)
-            elif anchored and children[guided].visits * 3 < root.visits:
-                action = guided  # the guide keeps a third of the root's visits
+            elif anchor is not None and children[anchor].visits * 3 < root.visits:
+                action = anchor  # the guide keeps a third of the root's visits
                 child = children[action]
             else:
                 best_score = -1.0
@@ -187,12 +188,11 @@ class ISMCTSBot:
         # the game's horizon (e.g. the end of the current game of a match).
         horizon = self.spec.rollout_horizon
         start = horizon(state)
-        for _ in range(self.rollout_depth):
-            to_act = state.to_act
-            if not to_act or horizon(state) != start:
-                break
+        depth = self.rollout_depth
+        while depth and (to_act := state.to_act) and horizon(state) == start:
             seat = to_act[0] if len(to_act) == 1 else choice(to_act)
             apply(seat, policy(state, seat, rng))
+            depth -= 1
         reward = self.spec.evaluate(state)[me]
         root.visits += 1
         for n in path[1:]:

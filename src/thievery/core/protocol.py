@@ -166,7 +166,9 @@ class GameSpec(ABC):
         """A full state consistent with one seat's view, everything hidden re-sampled."""
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
-        """A function drawing determinizations of ``view``; games may prepare work once."""
+        """A function drawing determinizations of ``view`` for a search; games may prepare
+        work once, and may return states in a search mode (no events; stopping at the
+        rollout horizon) since nobody plays them or reads their events."""
         return lambda rng: self.determinize(view, rng)
 
     def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:

@@ -98,6 +98,7 @@ class Schattendieb(State):
         "phase",
         "pile",
         "players",
+        "quiet",
         "revealed",
         "rng",
         "round_no",
@@ -139,6 +140,10 @@ class Schattendieb(State):
     last_round: list[Any] | None
     _to_act: tuple[int, ...]
     _history: tuple[Any, ...] | None
+    # Search mode (for sampled states inside a search, never for play): no events, and
+    # the state stops at the end of the current game of the match instead of dealing
+    # the next one (search rollouts end there anyway).
+    quiet: bool
 
     # ---------------------------------------------------------------- setup
 
@@ -155,6 +160,7 @@ class Schattendieb(State):
         s.game_scores = []
         s.last_round = None
         s._history = None
+        s.quiet = False
         s._deal(options.get("hands"), options.get("pile_top"))
         return s
 
@@ -192,7 +198,8 @@ class Schattendieb(State):
         self.add_asked = [False] * n
         self.add_done = [False] * n
         self.adds = [[] for _ in range(n)]
-        self._to_act = tuple(s for s in range(n) if self.closed[s] < 0 and self.hands[s])
+        closed, hands = self.closed, self.hands
+        self._to_act = tuple([s for s in range(n) if closed[s] < 0 and hands[s]])
 
     def clone(self) -> Schattendieb:
         """An independent copy (cheap: flat lists of ints)."""
@@ -221,6 +228,7 @@ class Schattendieb(State):
         c.last_round = self.last_round  # replaced, never mutated
         c._to_act = self._to_act
         c._history = self._history
+        c.quiet = self.quiet
         return c
 
     # ---------------------------------------------------------------- protocol
@@ -285,7 +293,7 @@ class Schattendieb(State):
             to_act = self._to_act
             i = to_act.index(seat)
             self._to_act = to_act[:i] + to_act[i + 1 :]
-            events = [Event("chose", {"seat": seat})]
+            events = [] if self.quiet else [Event("chose", {"seat": seat})]
             if not self._to_act:
                 self._reveal(events)
             return events
@@ -299,10 +307,12 @@ class Schattendieb(State):
             card = CARD_INDEX[action.card]
             self.hands[seat].remove(card)
             self.adds[seat].append(card)
+            if self.quiet:
+                return []
             return [Event("added", {"seat": seat, "card": action.card}, audience=seat)]
         self.add_done[seat] = True
         self._to_act = tuple(s for s in self._to_act if s != seat)
-        events = [Event("done", {"seat": seat})]
+        events = [] if self.quiet else [Event("done", {"seat": seat})]
         if not self._to_act:
             self._finish_round(events)
         return events
@@ -311,23 +321,20 @@ class Schattendieb(State):
 
     def _reveal(self, events: list[Event]) -> None:
         """Steps 1 (reveal) and 2 (ties), then the thieves."""
-        n = self.players
-        self.revealed = self.choice
-        self.choice = [-1] * n
-        cards = {s: CARD_ID[c] for s, c in enumerate(self.revealed) if c >= 0}
-        events.append(Event("reveal", {"cards": cards}))
-        counts: dict[int, int] = {}
-        for c in self.revealed:
-            if c >= 0 and CATEGORY[c] == JEWEL:
-                counts[VALUE[c]] = counts.get(VALUE[c], 0) + 1
+        revealed = self.revealed = self.choice
+        self.choice = [-1] * self.players
+        if not self.quiet:
+            cards = {s: CARD_ID[c] for s, c in enumerate(revealed) if c >= 0}
+            events.append(Event("reveal", {"cards": cards}))
+        values = [VALUE[c] for c in revealed if c >= 0 and CATEGORY[c] == JEWEL]
         tied = []
         thieves = []
-        for s, c in enumerate(self.revealed):
+        for s, c in enumerate(revealed):
             if c < 0:
                 continue
             cat = CATEGORY[c]
             if cat == JEWEL:
-                if counts[VALUE[c]] > 1:
+                if values.count(VALUE[c]) > 1:
                     tied.append(c)
                     self.discard.append(c)
                 else:
@@ -336,7 +343,7 @@ class Schattendieb(State):
                 self.table[s] = c
                 if cat == THIEF:
                     thieves.append((s, c))
-        if tied:
+        if tied and not self.quiet:
             events.append(Event("tie", {"cards": [CARD_ID[c] for c in tied]}))
         if thieves:
             thieves.sort(key=lambda t: (t[1] != SHADOW, t[0]))
@@ -353,17 +360,18 @@ class Schattendieb(State):
         owner = next(s for s, f in enumerate(self.front) if card in f)
         self.front[owner].remove(card)
         self.safes[seat].append(card)
-        events.append(
-            Event(
-                "steal",
-                {
-                    "seat": seat,
-                    "thief": CARD_ID[thief],
-                    "card": CARD_ID[card],
-                    "from": owner,
-                },
+        if not self.quiet:
+            events.append(
+                Event(
+                    "steal",
+                    {
+                        "seat": seat,
+                        "thief": CARD_ID[thief],
+                        "card": CARD_ID[card],
+                        "from": owner,
+                    },
+                )
             )
-        )
 
     def _run_thieves(self, events: list[Event]) -> None:
         """Step 3: thieves in order; stop to ask an owner who has a real choice."""
@@ -377,7 +385,7 @@ class Schattendieb(State):
             self.steal_queue.pop(0)
             if candidates:
                 self._steal(seat, thief, candidates[0], events)
-            else:
+            elif not self.quiet:
                 events.append(
                     Event(
                         "steal",
@@ -399,28 +407,29 @@ class Schattendieb(State):
         """Step 4: ask every seat whose own jewellery still lies in front and who can add."""
         self.phase = ADD
         asked = []
+        hands = self.hands
         for s, f in enumerate(self.front):
             if f:
                 kind = KIND[f[0]]
                 self.add_kind[s] = kind
-                if any(KIND[c] == kind for c in self.hands[s]):
+                if kind in [KIND[c] for c in hands[s]]:
                     self.add_asked[s] = True
                     asked.append(s)
         self._to_act = tuple(asked)
-        if asked:
-            events.append(Event("adding", {"seats": asked}))
-        else:
+        if not asked:
             self._finish_round(events)
+        elif not self.quiet:
+            events.append(Event("adding", {"seats": asked}))
 
     def _finish_round(self, events: list[Event]) -> None:
         """Reveal step 4's additions, then steps 5 to 7 and the end checks."""
         n = self.players
-        added = {s: [CARD_ID[c] for c in a] for s, a in enumerate(self.adds) if a}
-        if added:
+        if not self.quiet and any(self.adds):
+            added = {s: [CARD_ID[c] for c in a] for s, a in enumerate(self.adds) if a}
             events.append(Event("add", {"cards": added}))
-        if added:
-            for s in added:
-                self.front[s].extend(self.adds[s])
+        for s, a in enumerate(self.adds):
+            if a:
+                self.front[s].extend(a)
                 self.adds[s] = []
         self._to_act = ()
         open_seats = [s for s in range(n) if self.closed[s] < 0]
@@ -452,21 +461,23 @@ class Schattendieb(State):
                 hand = self.hands[s]
                 self.rng.shuffle(hand)
                 self.pile[0:0] = hand  # face down under the draw pile
-                events.append(
-                    Event(
-                        "close",
-                        {
-                            "seat": s,
-                            "card": CARD_ID[card],
-                            "under_pile": len(hand),
-                        },
+                if not self.quiet:
+                    events.append(
+                        Event(
+                            "close",
+                            {
+                                "seat": s,
+                                "card": CARD_ID[card],
+                                "under_pile": len(hand),
+                            },
+                        )
                     )
-                )
                 self.hands[s] = []
                 summary[3].append(s)
             else:
                 self.discard.append(card)
-                events.append(Event("close_failed", {"seat": s, "card": CARD_ID[card]}))
+                if not self.quiet:
+                    events.append(Event("close_failed", {"seat": s, "card": CARD_ID[card]}))
         still_open = [s for s in range(n) if self.closed[s] < 0]
         if len(still_open) <= 1:
             self._end_game("one_open", summary, events)
@@ -476,6 +487,24 @@ class Schattendieb(State):
         self._new_round()
         if not self._to_act:  # nobody open holds a card: the round passes at once
             self._reveal(events)
+
+    def _stop_quietly(self) -> None:
+        """Search mode's end of a game: scored into the totals, then nobody acts. The
+        match is over if this was its last game; else the safes are emptied for the next
+        game, which search never deals (``result`` stays ``None``; evaluations read the
+        totals)."""
+        n = self.players
+        self._to_act = ()
+        if self.game_no + 1 >= self.games:
+            self.phase = OVER
+            return
+        self.game_no += 1
+        self.dealer = (self.dealer + 1) % n
+        self.hands = [[] for _ in range(n)]
+        self.safes = [[] for _ in range(n)]
+        self.closed = [-1] * n
+        self.front = [[] for _ in range(n)]
+        self.table = [-1] * n
 
     def _can_close(self, seat: int) -> bool:
         return 1 <= len(self.safes[seat]) <= VALUE[self.table[seat]]
@@ -498,24 +527,30 @@ class Schattendieb(State):
         if not pile:
             return
         n = self.players
-        need = sum(max(0, HAND - len(self.hands[s])) for s in seats)
+        hands = self.hands
+        need = sum([HAND - len(hands[s]) for s in seats if len(hands[s]) < HAND])
         target = HAND if len(pile) >= need else HAND - 1
-        order = [(self.dealer + 1 + i) % n for i in range(n)]
-        order = [s for s in order if s in seats]
+        first = self.dealer + 1
+        order = [s for s in [(first + i) % n for i in range(n)] if s in seats]
         drawn = dict.fromkeys(order, 0)
+        quiet = self.quiet
         progress = True
         while pile and progress:
             progress = False
             for s in order:
-                if pile and len(self.hands[s]) < target:
+                hand = hands[s]
+                if pile and len(hand) < target:
                     card = pile.pop()
-                    self.hands[s].append(card)
+                    hand.append(card)
                     drawn[s] += 1
                     progress = True
-                    events.append(Event("drew", {"card": CARD_ID[card]}, audience=s))
-        events.append(Event("draw", {"counts": {s: k for s, k in drawn.items() if k}}))
+                    if not quiet:
+                        events.append(Event("drew", {"card": CARD_ID[card]}, audience=s))
+        if not quiet:
+            events.append(Event("draw", {"counts": {s: k for s, k in drawn.items() if k}}))
         if target < HAND and pile:
-            events.append(Event("pile_discarded", {"count": len(pile)}))
+            if not quiet:
+                events.append(Event("pile_discarded", {"count": len(pile)}))
             self.burned.extend(pile)
             pile.clear()
 
@@ -529,6 +564,9 @@ class Schattendieb(State):
             self.totals[s] += scores[s]
         summary[4] = reason
         self.last_round = summary
+        if self.quiet:  # search mode: stop with this game (see ``quiet``)
+            self._stop_quietly()
+            return
         events.append(
             Event(
                 "game_over",

@@ -105,8 +105,9 @@ class SchattendiebSpec(GameSpec):
         return Determinizer(self, view).sample(rng)
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
-        """Parse the view once; each call draws a new determinization."""
-        return Determinizer(self, view).sample
+        """Parse the view once; each call draws a new determinization, in search mode (no
+        events; the state stops at the end of the current game, see ``quiet``)."""
+        return Determinizer(self, view, quiet=True).sample
 
     def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
         """A cheap, sensible rollout policy on a sampled state: close when the safe is
@@ -125,16 +126,18 @@ class SchattendiebSpec(GameSpec):
             return DONE
         safe = state.safes[seat]
         size = len(safe)
-        for c in hand:
-            if CATEGORY[c] == CLOSE and 1 <= size <= VALUE[c]:
-                open_seats = state.closed.count(-1)
-                worth = 12 + 28 * min(1.0, len(state.pile) / 80) if open_seats > 2 else 1
-                if sum(VALUE[x] for x in safe) >= worth:
-                    return PLAYS[c]
-                break
+        if size:
+            for c in hand:
+                if CATEGORY[c] == CLOSE:
+                    if size <= VALUE[c]:
+                        open_seats = state.closed.count(-1)
+                        worth = 12 + 28 * min(1.0, len(state.pile) / 80) if open_seats > 2 else 1
+                        if sum(map(VALUE.__getitem__, safe)) >= worth:
+                            return PLAYS[c]
+                    break
         k = len(hand)
         a, b = hand[rng.below(k)], hand[rng.below(k)]
-        return PLAYS[a if _rollout_value(a) >= _rollout_value(b) else b]
+        return PLAYS[a if ROLLOUT_VALUE[a] >= ROLLOUT_VALUE[b] else b]
 
     def search_defaults(self) -> dict[str, Any]:
         """Rollouts play the current game to its end (60 decisions is more than a game
@@ -259,11 +262,16 @@ def _rollout_value(card: int) -> float:
     return 5.0 if KIND[card] == -1 else 2.0
 
 
+ROLLOUT_VALUE = [_rollout_value(c) for c in ALL_CARDS]
+
+
 class Determinizer:
     """A seat's view parsed once into a template state and the pool of unseen cards;
     :meth:`sample` deals the pool into the hidden places."""
 
-    def __init__(self, spec: SchattendiebSpec, view: Mapping[str, Any]) -> None:
+    def __init__(
+        self, spec: SchattendiebSpec, view: Mapping[str, Any], *, quiet: bool = False
+    ) -> None:
         seat = view["seat"]
         if seat is None:
             raise ValueError("determinize needs a seat's view, not a spectator's")
@@ -284,6 +292,7 @@ class Determinizer:
             last["ended"],
         ]
         s._history = None
+        s.quiet = quiet
         s.phase = PHASE_NAMES.index(view["phase"])
         s.round_no = view["round"]
 
