@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 import pytest
@@ -67,7 +68,61 @@ def test_search_never_sees_a_spectator_view() -> None:
         spec.determinize(spec.new(3, 1).view(None), Rng(1))
 
 
-def test_games_set_their_search_defaults_and_a_bot_can_override_them() -> None:
+@pytest.mark.parametrize("name", GAMES)
+def test_games_set_their_search_defaults_and_a_bot_can_override_them(name: str) -> None:
+    defaults = thievery.game(name).search_defaults()
+    bot = ISMCTSBot(name, 0, Rng(1))
+    assert bot.rollout_depth == defaults.get("rollout_depth", 16)  # 16: the generic default
+    assert bot.confidence == defaults.get("confidence", 1.0)
+    assert ISMCTSBot(name, 0, Rng(1), rollout_depth=8).rollout_depth == 8
     assert ISMCTSBot("schattendieb", 0, Rng(1)).rollout_depth == 60
-    assert ISMCTSBot("thieves", 0, Rng(1)).rollout_depth == 16  # the generic default
-    assert ISMCTSBot("schattendieb", 0, Rng(1), rollout_depth=8).rollout_depth == 8
+
+
+def _positions(name: str, count: int, seed: int = 3) -> list[tuple[dict, list]]:  # type: ignore[type-arg]
+    """Views with a real choice from a random game, and their legal actions."""
+    spec = thievery.game(name)
+    rng = Rng(seed)
+    state = spec.new(spec.min_players, seed)
+    found = []
+    while state.to_act and len(found) < count:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            found.append((state.view(seat), legal))
+        state.apply(seat, rng.choice(legal))
+    return found
+
+
+def test_without_confidence_the_search_never_overrules_its_guide() -> None:
+    for view, legal in _positions("schattendieb", 6):
+        seat = view["seat"]
+        bot = ISMCTSBot("schattendieb", seat, Rng(5), iterations=120, confidence=math.inf)
+        assert bot.guide is not None
+        chosen = bot.act(view, legal)
+        assert chosen == bot.guided and chosen in legal
+
+
+def test_the_guide_keeps_a_third_of_the_root_visits() -> None:
+    view, legal = _positions("schattendieb", 1)[0]
+    bot = ISMCTSBot("schattendieb", view["seat"], Rng(5), iterations=300)
+    assert bot.guide is not None
+    bot.guided = bot.guide.act(view, legal)
+    root = bot.search(view)
+    assert root.children[bot.guided].visits * 3 >= root.visits - 1
+
+
+def test_a_confident_search_overrules_a_bad_guide() -> None:
+    """With a random guide, a well-searched bot mostly plays its own best move."""
+    overruled = 0
+    for view, legal in _positions("schattendieb", 8):
+        bot = ISMCTSBot("schattendieb", view["seat"], Rng(5), iterations=300, guide="random")
+        chosen = bot.act(view, legal)
+        overruled += chosen != bot.guided
+    assert overruled >= 2
+
+
+def test_without_a_guide_the_search_decides_alone() -> None:
+    view, legal = _positions("schattendieb", 1)[0]
+    bot = ISMCTSBot("schattendieb", view["seat"], Rng(5), iterations=100, guide=None)
+    assert bot.guide is None
+    assert bot.act(view, legal) in legal and bot.guided is None
