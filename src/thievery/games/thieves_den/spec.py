@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, cast
 
 from thievery.core.errors import MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
 from thievery.core.rng import Rng
-from thievery.core.setup import soft_max
+from thievery.games.thieves_den import search
 from thievery.games.thieves_den.actions import (
     BURGLES,
     GIVES,
@@ -26,7 +26,7 @@ from thievery.games.thieves_den.actions import (
     ReturnFence,
     Steal,
 )
-from thievery.games.thieves_den.cards import LOCATION_TYPES, TREASURES, load_card_set
+from thievery.games.thieves_den.cards import TREASURES, load_card_set
 from thievery.games.thieves_den.effects import OP_NAMES
 from thievery.games.thieves_den.rules import (
     NEUTRAL,
@@ -212,6 +212,20 @@ class ThievesDenSpec(GameSpec):
         s._pending = s.pending_choices()
         return s
 
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
+        """Read the view once (a first determinization); each call clones it and
+        re-samples everything hidden, drawing exactly as :meth:`determinize` does."""
+        base = cast(ThievesDen, self.determinize(view, Rng(0)))
+
+        def sample(rng: Rng) -> State:
+            s = base.clone()
+            s.rng = Rng(rng.next64())
+            self._sample_hidden(s, view, rng)
+            s._pending = s.pending_choices()
+            return s
+
+        return sample
+
     def _sample_hidden(self, s: ThievesDen, view: Mapping[str, Any], rng: Rng) -> None:
         cs = s.cs
         n, seat = s.players, view["seat"]
@@ -224,10 +238,19 @@ class ThievesDenSpec(GameSpec):
             seen.update(s.collected[k])
         if s.pick[seat] >= 0:
             seen.add(s.pick[seat])
+        passed = _passed_hands(s, view, seen)
+        for cards in passed.values():
+            seen.update(cards)
         pool = [c for c in universe_locations(cs, n) if c not in seen]
         rng.shuffle(pool)
         for k, x in enumerate(view["seats"]):
             if k == seat:
+                continue
+            if k in passed:  # a hand this seat held and passed on: known, bar the pick
+                cards = passed[k][:]
+                if x["picked"]:
+                    s.pick[k] = cards.pop(rng.below(len(cards)))
+                s.hands[k] = cards
                 continue
             s.hands[k] = [pool.pop() for _ in range(x["hand_size"])]
             if x["picked"]:
@@ -266,27 +289,27 @@ class ThievesDenSpec(GameSpec):
 
     # ------------------------------------------------------------ words
 
+    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """A cheap rollout policy on a sampled full state: the heuristic bot's choice,
+        read from the state's arrays (``search.py``)."""
+        return search.rollout_action(cast(ThievesDen, state), seat, rng)
+
+    def rollout_horizon(self, state: State) -> Any:
+        """Rollouts end with the current round (its Cleanup scored): the next round's
+        deal and draft swamp the difference between two moves."""
+        return state.round if isinstance(state, ThievesDen) else None
+
+    def search_defaults(self) -> dict[str, Any]:
+        """Rollouts long enough to reach the end of the round (a round has fewer than
+        80 decisions at 5 players)."""
+        return {"rollout_depth": 80}
+
     def evaluate(self, state: State) -> list[float]:
-        """For search bots: finished, the winners share 1; else a soft-max over an estimate
-        of each seat's final Prestige: Prestige so far, treasures (about 1.5 each once
-        fenced), thieves on the board, and the Scheme sets already collected."""
+        """For search bots: finished, the winners share 1; else a soft-max over each
+        seat's estimated final Prestige (``search.estimates``)."""
         if state.result() is not None or not isinstance(state, ThievesDen):
             return super().evaluate(state)
-        cs = state.cs
-        estimates = []
-        for s in range(state.players):
-            types = [0] * len(LOCATION_TYPES)
-            for c in state.collected[s]:
-                types[cs.loc_type[c]] += 1
-            a, b = cs.scheme_types[state.scheme[s]]
-            sets = min(types[a], types[b])
-            estimates.append(
-                state.prestige[s]
-                + 1.5 * sum(state.treasure[s])
-                + 0.5 * state.thieves[s]
-                + sets * cs.scheme_prestige[state.scheme[s]]
-            )
-        return soft_max(estimates, 5.0)
+        return search.evaluate(state)
 
     def describe(self, event: Event, seat: int | None = None) -> str:
         """An event in words, e.g. ``Seat 2 steals at your Market``."""
@@ -333,6 +356,35 @@ class ThievesDenSpec(GameSpec):
             return f"{t}: {d}"
         text = template.format_map(fields)
         return text[:1].upper() + text[1:]
+
+
+def _passed_hands(s: ThievesDen, view: Mapping[str, Any], seen: set[int]) -> dict[int, list[int]]:
+    """The hands a seat held earlier in this round's Scouting and passed on, by the seat
+    holding each now (what is left of it once the picks made from it were revealed).
+
+    Hands travel whole in the Direction tile's direction, one seat a pick, so a hand the
+    seat held when it had ``size`` cards lies ``size - len(hand)`` seats on. The memory
+    comes with the view under ``"passed_hands"`` (``[[round, cards], ...]``, from the
+    seat's own earlier views; see ``search.MemoryBot``); a hand whose count does not fit
+    the holder's (an empty deck dealt short hands) is left to chance.
+    """
+    memory = view.get("passed_hands")
+    if not memory or view["phase"] != "scouting":
+        return {}
+    seat, n = view["seat"], s.players
+    mine = len(view["hand"]) + (view["my_pick"] is not None)
+    index = s.cs.loc_index
+    known: dict[int, list[int]] = {}
+    for round_no, ids in memory:
+        steps = len(ids) - mine
+        if round_no != view["round"] or steps <= 0 or steps % n == 0:
+            continue
+        k = (seat + steps * s.direction) % n
+        cards = [index[c] for c in ids if index[c] not in seen]
+        x = view["seats"][k]
+        if k not in known and len(cards) == x["hand_size"] + x["picked"]:
+            known[k] = cards
+    return known
 
 
 EVENT_WORDS = {
