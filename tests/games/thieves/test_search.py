@@ -1,14 +1,19 @@
-"""Thieves!'s search hooks: the rollout policy plays legal, sensible moves; the estimate is a
-share of the win per seat; rollouts stop with the turn."""
+"""Thieves!'s search hooks: the rollout policy plays legal moves, the heuristic bot's own
+choices (up to its ties); the estimate is a share of the win per seat; rollouts play the
+game to its end."""
 
 from __future__ import annotations
 
 import math
 
 from tests.games.thieves.helpers import new, play
+from thievery.bots import make_bot
 from thievery.core import Rng
 from thievery.games.thieves import SPEC
-from thievery.games.thieves.rules import Thieves
+from thievery.games.thieves.bots import HeuristicBot, _Estimate
+from thievery.games.thieves.cards import CARD_INDEX
+from thievery.games.thieves.rules import PLAY_TO, Thieves
+from thievery.games.thieves.search import RolloutSearch, action_class
 
 
 def positions(games: int = 30, players: int = 4) -> list[Thieves]:
@@ -108,9 +113,81 @@ def test_the_policy_keeps_good_money_and_dumps_the_ring_on_a_rival() -> None:
     assert action.to_json() == {"type": "play", "card": "diamond-ring", "to": 1}
 
 
-def test_rollouts_stop_with_the_turn() -> None:
-    state = SPEC.new(4, 1)
-    before = SPEC.rollout_horizon(state)
-    seat = state.to_act[0]
-    state.apply(seat, state.legal_actions(seat)[0])
-    assert SPEC.rollout_horizon(state) != before
+def test_the_policy_chooses_as_the_heuristic_bot_does() -> None:
+    """On a determinization of a seat's view, the policy picks an action the heuristic bot
+    scores best from the view itself (the bot breaks ties at random, so may pick another)."""
+    rng = Rng(7)
+    checked = 0
+    for seed in range(12):
+        state = SPEC.new(3 + seed % 4, seed)
+        bots = [make_bot("heuristic", "thieves", s, seed) for s in range(state.players)]
+        while state.to_act:
+            seat = state.to_act[0]
+            view, legal = state.view(seat), state.legal_actions(seat)
+            bot = bots[seat]
+            assert isinstance(bot, HeuristicBot)
+            if len(legal) > 1:
+                sample = SPEC.determinize(view, rng)
+                chosen = SPEC.rollout_action(sample, seat, rng)
+                est = _Estimate(view, seat)
+                scores = {a: bot._score(view, est, a) for a in legal}
+                assert math.isclose(scores[chosen], max(scores.values()), abs_tol=1e-9), (
+                    chosen,
+                    view,
+                )
+                checked += 1
+            state.apply(seat, bot.act(view, legal))
+    assert checked > 200
+
+
+def test_rollouts_play_to_the_end_of_the_game() -> None:
+    assert SPEC.rollout_horizon(SPEC.new(4, 1)) is None
+    depth = SPEC.search_defaults()["rollout_depth"]
+    rng = Rng(9)
+    for seed in range(100):
+        state = SPEC.new(3 + seed % 4, seed)
+        decisions = 0
+        while state.to_act:
+            seat = state.to_act[0]
+            state.apply(seat, SPEC.rollout_action(state, seat, rng))
+            decisions += 1
+        assert decisions < depth / 2
+
+
+def test_copies_of_a_card_are_one_move_to_the_search() -> None:
+    state = new(
+        [
+            ["money-3a", "money-3b", "police-1a"],
+            ["money-2a", "money-0b", "money-0c"],
+            ["money-1b", "money-1c", "money-1d"],
+        ],
+        ["money-1a", "money-2c", "money-1e", "money-1f", "money-1g", "money-1h"],
+    )
+    a, b = (PLAY_TO[CARD_INDEX[c]][0] for c in ("money-3a", "money-3b"))
+    assert action_class(state, a) == action_class(state, b)
+    assert action_class(state, a) != action_class(state, PLAY_TO[CARD_INDEX["money-3a"]][1])
+    assert action_class(state, a) != action_class(state, PLAY_TO[CARD_INDEX["money-1a"]][0])
+
+
+def test_the_search_bots_play_from_the_view_alone() -> None:
+    """Two true states behind the same view: the same decision with the same seed."""
+    rng = Rng(4)
+    state = SPEC.new(3, 21)
+    checked = 0
+    while state.to_act and checked < 6:
+        seat = state.to_act[0]
+        view, legal = state.view(seat), state.legal_actions(seat)
+        if len(legal) > 1:
+            other = SPEC.determinize(view, rng)
+            assert other.view(seat) == view
+            first = RolloutSearch("thieves", seat, Rng(2), iterations=120).act(view, legal)
+            second = RolloutSearch("thieves", seat, Rng(2), iterations=120).act(
+                other.view(seat), other.legal_actions(seat)
+            )
+            assert first == second and first in legal
+            checked += 1
+        state.apply(seat, rng.choice(legal))
+    assert checked == 6
+    for name, iterations in (("ismcts", 1000), ("ismcts-strong", 3000)):
+        bot = make_bot(name, "thieves", 0, 1)
+        assert isinstance(bot, RolloutSearch) and bot.iterations == iterations

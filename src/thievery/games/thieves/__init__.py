@@ -1,13 +1,23 @@
 """Thieves! (Richard de Rijk): cards, rules, spec and heuristic bot."""
 
+from functools import partial
+
 from thievery.bots.base import register_bot
 from thievery.core.registry import register
 from thievery.games.thieves.bots import HeuristicBot
 from thievery.games.thieves.rules import Move, Play, Remove, Thieves
+from thievery.games.thieves.search import RolloutSearch
 from thievery.games.thieves.spec import ThievesSpec
 
 SPEC = register(ThievesSpec())
 Thieves.spec = SPEC
 register_bot("heuristic", HeuristicBot, game=SPEC.name)
+# Search with a tree of the root decision, rollouts to the end by the heuristic's rules.
+register_bot("ismcts", partial(RolloutSearch, iterations=1000, name="ismcts"), game=SPEC.name)
+register_bot(
+    "ismcts-strong",
+    partial(RolloutSearch, iterations=3000, name="ismcts-strong"),
+    game=SPEC.name,
+)
 
 __all__ = ["SPEC", "HeuristicBot", "Move", "Play", "Remove", "Thieves", "ThievesSpec"]

@@ -1,28 +1,34 @@
-"""Thieves!'s hooks for search bots: a cheap rollout policy and a position estimate.
+"""Thieves!'s hooks for search bots: a rollout policy that plays like the heuristic bot,
+and a transparent estimate for the rare rollout that is cut before the end of the game.
 
-Both read a sampled full state (a determinization), never a true one. The policy is a
-greedy, omniscient-in-the-sample cousin of the heuristic bot, written to cost a few
-microseconds: money worth 2 or more (and the Horseshoe) goes face down to oneself,
-zeros and the Diamond Ring go face up to the richest rival, police and Alarms are played
-when the raid they cause busts a rival and held back when it would bust oneself, a
-Roadblock is kept for a raid aimed at oneself, and a Thief takes the best card of the
-richest rival.
+Both read a sampled full state (a determinization), never a true one. The policy is the
+heuristic bot's own scoring (``bots.py``) re-read from the sample through the eyes of the
+seat to move, so a search's rollouts play the way its heuristic opponents do (policy
+improvement: try each move, let everyone play on as the heuristic would, keep the move
+that wins most). The seat knows its hand and its own loot; of the others' loot it knows
+what lies face up or was seen in a raid, and it counts every other face-down card at the
+average of the money it has not seen, exactly as the heuristic does. Ties are broken at
+random, as the heuristic breaks them.
 """
 
 from __future__ import annotations
 
-from thievery.core.protocol import Action
+import math
+from typing import cast
+
+from thievery.bots.ismcts import ISMCTSBot, Node
+from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
 from thievery.core.setup import soft_max
 from thievery.games.thieves.cards import (
     ALARM,
+    CARD_INDEX,
     CARS,
     DIAMOND_RING,
-    DOUBLE_LOOT,
     FINAL_VALUE,
-    GETAWAYS_TO_END,
     KIND,
     MONEY,
+    MONEY_CARDS,
     POLICE,
     RAID_VALUE,
     ROADBLOCK,
@@ -38,6 +44,8 @@ from thievery.games.thieves.rules import (
     PLAY_TO,
     REMOVE,
     REMOVES,
+    Move,
+    Play,
     Thieves,
 )
 
@@ -46,183 +54,339 @@ FINAL_OF = [
     FINAL_VALUE[e & CARD_MASK] if e & CARD_MASK < len(FINAL_VALUE) else 0 for e in range(256)
 ]
 RAID_OF = [RAID_VALUE[e & CARD_MASK] if e & CARD_MASK < len(RAID_VALUE) else 0 for e in range(256)]
+IS_MONEY = [1 if k == MONEY else 0 for k in KIND]
+MONEY_COUNT = len(MONEY_CARDS)
+MONEY_FINAL = sum(FINAL_VALUE[c] for c in MONEY_CARDS)
+MONEY_RAID = sum(RAID_VALUE[c] for c in MONEY_CARDS)
 _final = FINAL_OF.__getitem__
 _raid = RAID_OF.__getitem__
-# As another seat sees them: a face-down card nobody has seen counts at the average money.
-AVERAGE_MONEY = sum(FINAL_VALUE) / 26  # the same in a raid (42 / 26 either way)
-GUESS_FINAL = [AVERAGE_MONEY if e < EXPOSED else float(FINAL_OF[e]) for e in range(256)]
-GUESS_RAID = [AVERAGE_MONEY if e < EXPOSED else float(RAID_OF[e]) for e in range(256)]
-_guess_final = GUESS_FINAL.__getitem__
-_guess_raid = GUESS_RAID.__getitem__
+# Packed (final value | raid value << 8 | cards known << 16), so that one ``sum`` reads a
+# whole row or hand (a row's values stay below 256): a seat's own loot, another seat's
+# loot as that seat sees it (face up or seen in a raid, else nothing), and a hand's money.
+_OWN = [FINAL_OF[e] | RAID_OF[e] << 8 | 1 << 16 for e in range(256)]
+_OTHER = [_OWN[e] if e >= EXPOSED else 0 for e in range(256)]
+_HAND = [FINAL_VALUE[c] | RAID_VALUE[c] << 8 | IS_MONEY[c] << 16 for c in range(len(KIND))]
+_own = _OWN.__getitem__
+_other = _OTHER.__getitem__
+_hand = _HAND.__getitem__
+
+
+def estimates(state: Thieves, seat: int) -> tuple[list[float], list[float], float]:
+    """Every seat's loot as ``seat`` can judge it: (final values, raid values, the value
+    it puts on a face-down card it has not seen), as the heuristic bot's ``_Estimate``."""
+    seen = sum(map(_hand, state.hands[seat]))
+    if state.drawn >= 0 and state.current == seat:
+        seen += _HAND[state.drawn]
+    fin: list[float] = []
+    raid: list[float] = []
+    hidden: list[int] = []
+    for t, row in enumerate(state.loot):
+        packed = sum(map(_own if t == seat else _other, row))
+        seen += packed
+        fin.append(packed & 255)
+        raid.append(packed >> 8 & 255)
+        hidden.append(len(row) - (packed >> 16))
+    count = seen >> 16
+    if count < MONEY_COUNT:
+        unseen = MONEY_COUNT - count
+        guess_final = (MONEY_FINAL - (seen & 255)) / unseen
+        guess_raid = (MONEY_RAID - (seen >> 8 & 255)) / unseen
+    else:
+        guess_final = MONEY_FINAL / MONEY_COUNT
+        guess_raid = MONEY_RAID / MONEY_COUNT
+    for t, k in enumerate(hidden):
+        if k:
+            fin[t] += k * guess_final
+            raid[t] += k * guess_raid
+    return fin, raid, guess_final
 
 
 def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
-    """A fast, sensible action for ``seat`` on a sampled full state."""
+    """The heuristic bot's choice for ``seat``, read from a sampled full state."""
     phase = state.phase
-    loot = state.loot
-    if phase == REMOVE:
+    if phase == REMOVE:  # the police card with the most cars
         police = state.police
         best = police[0]
         for c in police:
             if CARS[c] > CARS[best]:
                 best = c
         return REMOVES[best]
-    # The seat judges the others' loot as it could: by what lies face up or was seen in a
-    # raid, a face-down card at the average (the sample knows more than the seat would).
+    fin, raid, guess = estimates(state, seat)
     n = state.players
-    fin = [sum(map(_guess_final, row)) for row in loot]
-    fin[seat] = sum(map(_final, loot[seat]))
     if phase == MOVE:
-        return _thief_move(loot, fin, seat, n)
-    if phase == DOUBLE:
-        card = state.drawn
-        return PLAY_TO[card][_money_target(card, fin, seat, n)]
-    # PLAY: score every card in hand, play the best.
-    raid = [sum(map(_guess_raid, row)) for row in loot]
-    raid[seat] = sum(map(_raid, loot[seat]))
-    top = max(raid)
+        return _best_move(state.loot, fin, guess, seat, n, rng)[1]
+    leader, rich = _leader(fin, seat, n)
     cars = state.cars
-    mine = fin[seat]
-    i_am_target = raid[seat] > 0 and raid[seat] >= top
+    pressure = cars / 4 if cars < 4 else 1.0
+    top = max(raid)
+    # How far my raid value lies below the police's target (<= 0.25: I am the target).
+    below = top - raid[seat]
+    money = _Money(fin, seat, n, leader, rich, pressure, below)
+    if phase == DOUBLE:
+        return money.best(state.drawn, rng)[1]
+    is_target = raid[seat] > 0 and below <= 0.25
+    outcome: float | None = None
     best_score = -1e9
-    best_card = -1
-    score: float
+    best_action: Action = PLAY_ONE[state.hands[seat][0]]
+    ties = 1
     for c in state.hands[seat]:
         kind = KIND[c]
         if kind == MONEY:
-            f = FINAL_VALUE[c]
-            if f >= 2:
-                score = float(f)
-                if cars >= 2 and raid[seat] + RAID_VALUE[c] >= top:
-                    score -= 0.25 * cars * (mine + f) / 2
-            elif c == DIAMOND_RING:
-                score = 1.0
-            elif f == 1:
-                score = 0.8
-                if cars >= 2 and raid[seat] + 1 >= top:
-                    score -= 0.25 * cars * (mine + 1) / 2
-            else:
-                score = 0.3
-        elif kind == POLICE:
-            if cars + CARS[c] >= 4:
-                score = _raid_gain(raid, fin, top, seat, n)
-            else:
-                score = -1.0 if i_am_target else 0.4
-        elif kind == ROADBLOCK:
-            score = 0.5 + 0.25 * cars * mine if i_am_target and cars else -0.5
-        elif kind == THIEF:
-            score = -0.5
-            for t in range(n):
-                if t != seat and loot[t]:
-                    score = max(score, 0.2 + 0.8 * max(map(_final, loot[t])))
-        elif kind == ALARM:
-            total = cars
-            for h in state.hands:
-                for x in h:
-                    total += CARS[x]
-            score = _raid_gain(raid, fin, top, seat, n) if total >= 4 else 0.0
-        elif kind == DOUBLE_LOOT:
-            score = 1.2
+            score, action = money.best(c, rng)
         else:
-            continue
+            action = PLAY_ONE[c]
+            if kind == POLICE:
+                if cars + CARS[c] >= 4:
+                    if outcome is None:
+                        outcome = _raid_outcome(raid, fin, top, seat, n, rich)
+                    score = 1.5 * outcome
+                else:
+                    score = -0.8 if is_target else 0.3
+            elif kind == ROADBLOCK:
+                if not state.police:
+                    score = -0.2
+                else:
+                    score = 0.5 + pressure * fin[seat] if is_target else -0.4
+            elif kind == THIEF:
+                score = 0.8 * _best_move(state.loot, fin, guess, seat, n, rng)[0]
+            elif kind == ALARM:
+                cars_held = sum(CARS[x] for x in state.hands[seat])
+                if cars + cars_held + 1 >= 4:
+                    if outcome is None:
+                        outcome = _raid_outcome(raid, fin, top, seat, n, rich)
+                    score = 1.2 * outcome
+                else:
+                    score = 0.0
+            else:  # Double Loot: two more plays
+                score = 1.2
         if score > best_score:
-            best_score, best_card = score, c
-    if KIND[best_card] == MONEY:
-        return PLAY_TO[best_card][_money_target(best_card, fin, seat, n)]
-    return PLAY_ONE[best_card]
+            best_score, best_action, ties = score, action, 1
+        elif score == best_score:
+            ties += 1
+            if rng.below(ties) == 0:
+                best_action = action
+    return best_action
 
 
-def _money_target(card: int, fin: list[float], seat: int, n: int) -> int:
-    """Money worth 1 or more (not the Ring) goes to oneself; the rest to the richest rival."""
-    if FINAL_VALUE[card] >= 1 and card != DIAMOND_RING:
-        return seat
-    leader, value = -1, -1.0
+def _leader(fin: list[float], seat: int, n: int) -> tuple[int, float]:
+    """The richest rival (the first in seat order on a tie) and its loot."""
+    leader, rich = -1, -1e9
     for t in range(n):
-        if t != seat and fin[t] > value:
-            leader, value = t, fin[t]
-    return leader
+        if t != seat and fin[t] > rich:
+            leader, rich = t, fin[t]
+    return leader, rich
 
 
-def _raid_gain(raid: list[float], fin: list[float], top: float, seat: int, n: int) -> float:
-    """How a raid now changes my standing: busted rivals' loot gained, mine lost."""
+class _Money:
+    """The heuristic's score of a money card given to each seat (its change to my lead
+    over the richest rival, less the raid risk of keeping it, plus a bonus for dumping it
+    on the leader)."""
+
+    __slots__ = ("below", "fin", "leader", "mine", "n", "pressure", "rich", "seat")
+
+    def __init__(
+        self,
+        fin: list[float],
+        seat: int,
+        n: int,
+        leader: int,
+        rich: float,
+        pressure: float,
+        below: float,
+    ) -> None:
+        self.fin, self.seat, self.n = fin, seat, n
+        self.leader, self.rich = leader, rich
+        self.pressure, self.below = pressure, below
+        self.mine = fin[seat]
+
+    def best(self, card: int, rng: Rng) -> tuple[float, Action]:
+        f = FINAL_VALUE[card]
+        r = RAID_VALUE[card]
+        seat = self.seat
+        best = float(f)
+        if r >= self.below:  # keeping it makes me (or keeps me) the police's target
+            best -= self.pressure * 0.4 * (self.mine + f)
+        action = PLAY_TO[card][seat]
+        ties = 1
+        rich, fin = self.rich, self.fin
+        for t in range(self.n):
+            if t == seat:
+                continue
+            after = fin[t] + f
+            score = rich - after if after > rich else 0.0
+            if t == self.leader:
+                score += 0.5 + self.pressure * 0.3 * r
+                if card == DIAMOND_RING:
+                    score += 1.5
+            if score > best:
+                best, action, ties = score, PLAY_TO[card][t], 1
+            elif score == best:
+                ties += 1
+                if rng.below(ties) == 0:
+                    action = PLAY_TO[card][t]
+        return best, action
+
+
+def _raid_outcome(
+    raid: list[float], fin: list[float], top: float, seat: int, n: int, rich: float
+) -> float:
+    """How a raid now changes my lead over the richest rival (its targets busted)."""
     if top <= 0:
-        return 0.2
-    gain = 0.0
-    for t in range(n):
-        if raid[t] == top:
-            gain += -2.0 * fin[t] if t == seat else fin[t]
-    return gain
+        return 0.0
+    after = [0.0 if top - raid[t] < 0.25 else fin[t] for t in range(n)]
+    rival = max(after[t] for t in range(n) if t != seat)
+    return (after[seat] - rival) - (fin[seat] - rich)
 
 
-def _thief_move(loot: list[list[int]], fin: list[float], seat: int, n: int) -> Action:
-    """Thief: the richest rival's best card to me (or, with no rival loot, my worst away)."""
-    leader, value = -1, -1.0
-    for t in range(n):
-        if t != seat and loot[t] and fin[t] > value:
-            leader, value = t, fin[t]
-    if leader >= 0:
-        row = loot[leader]
-        best = 0
-        for i in range(1, len(row)):
-            if GUESS_FINAL[row[i]] > GUESS_FINAL[row[best]]:
-                best = i
-        return MOVES[leader][best][seat]
-    row = loot[seat]
-    worst = 0
-    for i in range(1, len(row)):
-        if FINAL_OF[row[i]] < FINAL_OF[row[worst]]:
-            worst = i
-    return MOVES[seat][worst][(seat + 1) % n]
+def _best_move(
+    loot: list[list[int]], fin: list[float], guess: float, seat: int, n: int, rng: Rng
+) -> tuple[float, Action]:
+    """Thief: the move that most improves my lead over the richest rival, and by how much
+    (-0.2 and no move when there is no loot); a face-down card counts at ``guess``."""
+    mine = fin[seat]
+    best_score, best = -1e9, MOVES[0][0][1]
+    ties = 1
+    for f in range(n):
+        row = loot[f]
+        for slot, e in enumerate(row):
+            v = float(FINAL_OF[e]) if f == seat or e >= EXPOSED else guess
+            for t in range(n):
+                if t == f:
+                    continue
+                me = mine - v if f == seat else mine + v if t == seat else mine
+                rival = -1e9
+                for u in range(n):
+                    if u != seat:
+                        x = fin[u] - v if u == f else fin[u] + v if u == t else fin[u]
+                        if x > rival:
+                            rival = x
+                score = me - rival
+                if score > best_score:
+                    best_score, best, ties = score, MOVES[f][slot][t], 1
+                elif score == best_score:
+                    ties += 1
+                    if rng.below(ties) == 0:
+                        best = MOVES[f][slot][t]
+    if best_score == -1e9:
+        return -0.2, best
+    return best_score - (mine - _leader(fin, seat, n)[1]), best
 
 
-# The estimate's weights: a soft-max over seats of a utility per seat, first fitted by
-# maximum likelihood to who won from 180,000 positions of 6,500 games between heuristic
-# bots at 4 players (log-loss 1.281 on held-out positions; the even guess 1.386, the
-# earlier hand-made estimate 1.325), then two hand changes: loot counts at least 0.2 a
-# point (fitted, early loot was worth almost nothing, since it draws the police, and a
-# search would give money away), and the raid value is replaced by a penalty for holding
-# the Diamond Ring. Per seat: the loot's final value, deciding more as the getaways run
-# out (p = getaways placed / 7); the police's target discounted by the cars in play; the
-# hand (money still to bank, police, the action cards); and the order of play.
-W_FINAL, W_FINAL_P = 0.2, 0.35
-W_TARGET_CARS, W_TARGET = -0.0379, 0.0274
-W_RING = -0.25  # per Diamond Ring in the loot
-W_NEXT = (0.0, 0.1201, 0.0573, -0.0293)  # by seats after the one to act
-W_HAND_MONEY, W_HAND_MONEY_P = 0.0801, 0.1178
-W_HAND_KIND = {ROADBLOCK: 0.1134, ALARM: 0.1203, THIEF: 0.3235, DOUBLE_LOOT: 0.2509}
-W_HAND_CAR = 0.1032
-HAND_BASE = [
-    W_HAND_MONEY * FINAL_VALUE[c] + W_HAND_CAR * CARS[c] + W_HAND_KIND.get(KIND[c], 0.0)
-    for c in range(len(KIND))
-]
-HAND_P = [W_HAND_MONEY_P * FINAL_VALUE[c] for c in range(len(KIND))]
+# The estimate for an unfinished game (only when a rollout is cut before the end): each
+# seat's loot at its final value, the money in hand at half its value (it may yet be
+# banked), the police's target losing its loot with the chance of a raid (the cars in
+# play out of 4), as a soft-max in points.
+HAND_MONEY = 0.5
+TEMPERATURE = 2.0
 
 
 def evaluate(state: Thieves) -> list[float]:
-    """Each seat's estimated chance to win an unfinished game (see the weights above)."""
+    """Each seat's estimated chance to win an unfinished game (see the constants above)."""
     loot = state.loot
-    n = state.players
-    p = len(state.getaways) / GETAWAYS_TO_END
-    fin = [sum(map(_final, row)) for row in loot]
+    fin = [float(sum(map(_final, row))) for row in loot]
     raid = [sum(map(_raid, row)) for row in loot]
     top = max(raid)
-    w_final = W_FINAL + W_FINAL_P * p
-    w_target = W_TARGET_CARS * state.cars + W_TARGET
-    current = state.current
+    risk = min(state.cars, 4) / 4
     utils = []
-    for s in range(n):
-        u = w_final * fin[s]
+    for s, hand in enumerate(state.hands):
+        u = fin[s] + HAND_MONEY * sum(FINAL_VALUE[c] for c in hand)
         if top > 0 and raid[s] == top:
-            u += w_target * fin[s]
-        for c in state.hands[s]:
-            u += HAND_BASE[c] + p * HAND_P[c]
-        if raid[s] > fin[s]:  # only the Ring counts more in a raid than at the end
-            u += W_RING
-        rel = (s - current) % n
-        if rel < 4:
-            u += W_NEXT[rel]
+            u -= risk * fin[s]
         utils.append(u)
-    return soft_max(utils)
+    return soft_max(utils, TEMPERATURE)
 
 
-__all__ = ["evaluate", "rollout_action"]
+def action_class(state: Thieves, action: Action) -> tuple[object, ...]:
+    """What makes an action different from another for the player choosing it: the kind
+    and values of the card and where it goes, not which copy (two money 3s are the same
+    play); a Thief's blind pick of another's face-down card, not which slot."""
+    if type(action) is Play:
+        c = CARD_INDEX[action.card]
+        return (KIND[c], FINAL_VALUE[c], RAID_VALUE[c], action.to)
+    if type(action) is Move:
+        e = state.loot[action.source][action.slot]
+        seen = action.source == state.current or e >= EXPOSED
+        return (
+            "move",
+            action.source,
+            action.to,
+            FINAL_OF[e] if seen else -1,
+            RAID_OF[e] if seen else -1,
+        )
+    return ("remove", CARS[CARD_INDEX[action.card]])  # type: ignore[attr-defined]
+
+
+class RolloutSearch(ISMCTSBot):
+    """Thieves!'s ``ismcts``: information-set search with a tree of the root decision only.
+
+    Each iteration samples a full state from the view (the determinizer), picks one of the
+    root's moves by UCB1 (the guide keeps its third of the visits, as in ``ISMCTSBot``),
+    then everyone -- this seat too -- plays on by the rollout policy, the heuristic's own
+    rules, to the end of the game, and the winners' share is backed up. This is policy
+    improvement over the heuristic: each move is judged by how the game goes on when it
+    is followed by heuristic play. A deeper tree (``ISMCTSBot``) spends its visits on this
+    seat's later moves, which it tries at random before it knows them (screened: no better
+    than the heuristic; ``docs/ladder-thieves.md``). Moves that differ only by the copy of
+    a card or the face-down slot picked blind share one statistic.
+    """
+
+    def search(self, view: dict[str, object]) -> Node:
+        self._moves: list[Action] | None = None
+        return super().search(view)
+
+    def _iterate(self, root: Node, sampled: State) -> None:
+        state = cast(Thieves, sampled)
+        rng = self.rng
+        me = self.seat
+        apply = state.apply_trusted
+        policy = self.spec.rollout_action
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = _distinct(state, state.legal_actions(me), self.guided)
+        children = root.children
+        anchor = self.guided if self.guided in moves else None
+        untried = [a for a in moves if a not in children]
+        if anchor is not None and anchor not in children:
+            untried = [anchor]
+        if untried:
+            action = rng.choice(untried)
+            child = children[action] = Node(me)
+        elif anchor is not None and children[anchor].visits * 3 < root.visits:
+            action = anchor  # the guide keeps a third of the root's visits
+            child = children[action]
+        else:
+            c_param = self.exploration
+            log_n = math.log(root.visits + 1)
+            best_score, action = -1.0, moves[0]
+            for a in moves:
+                c = children[a]
+                score = c.reward / c.visits + c_param * math.sqrt(log_n / c.visits)
+                if score > best_score:
+                    best_score, action = score, a
+            child = children[action]
+        for a in children:
+            children[a].available += 1
+        apply(me, action)
+        depth = self.rollout_depth
+        while depth and (to_act := state.to_act):
+            seat = to_act[0]
+            apply(seat, policy(state, seat, rng))
+            depth -= 1
+        reward = self.spec.evaluate(state)[me]
+        root.visits += 1
+        child.visits += 1
+        child.reward += reward
+        child.square += reward * reward
+
+
+def _distinct(state: Thieves, legal: list[Action], guided: Action | None) -> list[Action]:
+    """One action per :func:`action_class` (the guide's own, where it is legal)."""
+    first: dict[tuple[object, ...], Action] = {}
+    if guided is not None and guided in legal:
+        first[action_class(state, guided)] = guided
+    for a in legal:
+        first.setdefault(action_class(state, a), a)
+    return list(first.values())
+
+
+__all__ = ["RolloutSearch", "action_class", "estimates", "evaluate", "rollout_action"]
