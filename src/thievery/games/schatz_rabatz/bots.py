@@ -38,22 +38,29 @@ SPEEDS: dict[str, int] = {"child": 2500, "adult": 1250, "expert": 500, "instant"
 READY_MS = 800  # how long a (non-instant) bot takes to say it is ready
 
 
-def claim_chances(view: JSON) -> list[float]:
-    """Per treasure, the chance the Jack-board used at this round's scoring claims it.
+def scoring_boards(view: JSON) -> list[int]:
+    """The Jack-boards (indices) that may score this round, each as likely.
 
-    Big Pirates: the turned board, for certain. Otherwise the board on top of the stack:
-    known once every board has been seen (they go back under the stack in order), else
-    one of the boards never turned yet, each as likely.
+    Big Pirates: the turned board. Otherwise the board on top of the stack: known once
+    every board has been seen (they go back under the stack in order), else one of the
+    boards never turned yet.
     """
     if view["board"] is not None:
-        claims = {TREASURE_INDEX[t] for t in view["board"]["claims"]}
-        return [1.0 if t in claims else 0.0 for t in range(N_TREASURES)]
+        return [BOARD_INDEX[view["board"]["id"]]]
     turned = [BOARD_INDEX[b] for b in view["boards_turned"]]
     seen = list(dict.fromkeys(turned))
     if len(seen) == N_BOARDS:
-        candidates = [seen[len(turned) % N_BOARDS]]
-    else:
-        candidates = [b for b in range(N_BOARDS) if b not in seen]
+        return [seen[len(turned) % N_BOARDS]]
+    return [b for b in range(N_BOARDS) if b not in seen]
+
+
+def claim_chances(view: JSON) -> list[float]:
+    """Per treasure, the chance the Jack-board used at this round's scoring claims it
+    (one of the :func:`scoring_boards`, each as likely)."""
+    if view["board"] is not None:
+        claims = {TREASURE_INDEX[t] for t in view["board"]["claims"]}
+        return [1.0 if t in claims else 0.0 for t in range(N_TREASURES)]
+    candidates = scoring_boards(view)
     chance = [0.0] * N_TREASURES
     for b in candidates:
         for t in BOARD_CLAIMS[b]:
@@ -78,6 +85,18 @@ def placement_cost(heights: Sequence[int], depth: int, o: Orientation, column: i
     before = sum(abs(edge[i + 1] - edge[i]) for i in range(w + 1))
     rougher = sum(abs(after[i + 1] - after[i]) for i in range(w + 1)) - before
     return len(o.cells) + 2.0 * holes + 0.4 * rougher + 0.1 * row
+
+
+# The packer's scoring, shared with the search bot (``search.py``): a drop is worth its
+# chance to count (ten points for a certain one) less the room it takes, and a treasure
+# the coming Jack-board claims more likely than not is left in the pool.
+COUNT_VALUE = 10.0
+MAX_CLAIM = 0.5
+
+
+def drop_score(chance: float, cost: float) -> float:
+    """The packer's score of a drop: its chance to count against the room it takes."""
+    return (1.0 - chance) * COUNT_VALUE - cost
 
 
 Placement = tuple[float, int, int]  # (cost, rotation, column)
@@ -150,9 +169,9 @@ class PackingBot:
         best_score = 0.0
         for shape, t in sorted(safest.items()):
             place = cheapest[shape]
-            if place is None or chances[t] > 0.5:
+            if place is None or chances[t] > MAX_CLAIM:
                 continue  # it would be taken out when closing, or Jack would likely claim it
-            score = (1.0 - chances[t]) * 10.0 - place[0]
+            score = drop_score(chances[t], place[0])
             if best is None or score > best_score:
                 best, best_score = Drop(TREASURE_ID[t], place[1], place[2]), score
         if best is not None:  # in reach and below the rim: legal

@@ -1,0 +1,450 @@
+"""Schatz-Rabatz's search bot: a search over placements under a per-drop budget.
+
+A drop in Schatz-Rabatz is one of a few hundred (treasure, rotation, column) choices, made
+against the clock while every rival packs from the same pool. The generic ISMCTS spreads
+a few hundred random rollouts over that raw action space and learns little. This bot
+searches where the packer (``bots.py``) already looks:
+
+* **Candidates.** Every drop that stays below the rim is scored with the packer's own
+  scoring (``drop_score``: the treasure's chance to count against the room it takes);
+  the packer's own choice and the best few others (at most a few placements per
+  treasure) are the candidates. Colours that look the same to the packer (same shape,
+  same chance to be claimed) are one candidate: the one a rival packer would take first.
+* **Samples.** Each sample is a determinization of the seat's view (``spec.sampler``:
+  the face-down Jack-boards re-shuffled, so the board that will score this round is one
+  the seat cannot rule out) plus the timing the seat cannot see (when each rival acts
+  next, and every later delay, on the adult speed's ±20% jitter). With ``every_board``
+  a sample's round is scored against every board the seat cannot rule out, each as
+  likely, instead of the sampled one: the packers' choices depend only on what they
+  see, so the chests come out the same under every board and only the count differs.
+* **Rollouts.** On each sample every candidate is played out to the end of the round
+  with the same draws (common random numbers): the seat drops the candidate now, then
+  every open chest, the seat's included, is packed by the packer policy on simulated
+  time until the lids close or the hourglass runs out. The round is scored with the
+  sampled board and the ship parts it hands out are turned into each seat's chance of
+  winning the match (a race to a full ship, later rounds as coin flips with ties).
+* **Decision.** The candidate with the best mean wins, but the packer's choice is kept
+  unless the winner beats it by more than ``confidence`` standard errors of the paired
+  difference (the same samples for both): noise falls back on the packer, and a larger
+  budget overrules it more often and more surely.
+
+The bot reads only its view and the states sampled from it, never the true state. It
+acts at the adult speed (its game-time delay is the packer's), so on simulated time a
+ladder compares decisions, not reflexes; the search itself costs no game time.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from thievery.core.protocol import Action
+from thievery.core.registry import game as get_game
+from thievery.core.rng import Rng
+from thievery.games.schatz_rabatz.bots import (
+    MAX_CLAIM,
+    READY_MS,
+    SPEEDS,
+    PackingBot,
+    cheapest_placements,
+    claim_chances,
+    drop_score,
+    placement_cost,
+    scoring_boards,
+)
+from thievery.games.schatz_rabatz.pieces import (
+    BOARD_CLAIMS,
+    DISTINCT,
+    N_COLOURS,
+    N_TREASURES,
+    ORIENTATIONS,
+    SHAPE_NAMES,
+    SHAPE_OF,
+    TREASURE_ID,
+    TREASURE_INDEX,
+    resting_row,
+    settle,
+)
+from thievery.games.schatz_rabatz.rules import (
+    CLOSE,
+    DROPS,
+    MAX_WIDTH,
+    PACKING,
+    Drop,
+    SchatzRabatz,
+)
+
+JSON = dict[str, Any]
+N_SHAPES = len(SHAPE_NAMES)
+Candidate = tuple[int, int, int] | None  # (treasure, rotation, column); None: close the lid
+
+# The chance that a later round ends in a tie for the top (every seat takes a part), in
+# the match-value model; measured near 0.15 between packers.
+TIE = 0.15
+JITTER = 0.2  # the packers' delays vary ±20% around their speed (``PackingBot.delay_ms``)
+
+
+@cache
+def match_values(parts: tuple[int, ...], need: int) -> tuple[float, ...]:
+    """Each seat's share of the match win once the seats hold ``parts`` ship parts.
+
+    A ship of ``need`` parts wins (seats completing together share). Later rounds are a
+    coin flip each: a tie for the top with chance ``TIE`` (every seat takes a part), else
+    one seat, each as likely, takes one.
+    """
+    n = len(parts)
+    done = [s for s in range(n) if parts[s] >= need]
+    if done:
+        return tuple(1 / len(done) if s in done else 0.0 for s in range(n))
+    tied = match_values(tuple(p + 1 for p in parts), need)
+    values = [TIE * v for v in tied]
+    for winner in range(n):
+        after = match_values(tuple(p + (s == winner) for s, p in enumerate(parts)), need)
+        for s in range(n):
+            values[s] += (1 - TIE) / n * after[s]
+    return tuple(values)
+
+
+class Position:
+    """What a drop decision needs from the view, in small integers: the pool, each
+    chest's skyline and the treasures it will count (below the rim), who is still open,
+    the hourglass, the claim chances and, per shape, its colours from safest to riskiest
+    (the order a packer takes them in)."""
+
+    __slots__ = (
+        "chance",
+        "counted",
+        "depth",
+        "ends_ms",
+        "heights",
+        "hourglass_ms",
+        "in_pool",
+        "is_open",
+        "need",
+        "now_ms",
+        "order",
+        "parts",
+        "players",
+        "seat",
+        "worth",
+    )
+
+    def __init__(self, view: JSON, seat: int) -> None:
+        self.seat = seat
+        self.players = view["players"]
+        self.depth = depth = view["depth"]
+        self.now_ms = view["now_ms"]
+        glass = view["hourglass"]
+        self.ends_ms = glass["ends_ms"] if glass["ends_ms"] is not None else math.inf
+        self.hourglass_ms = glass["length_ms"]
+        pool = {TREASURE_INDEX[t] for t in view["pool"]}
+        self.in_pool = [t in pool for t in range(N_TREASURES)]
+        chests = view["chests"]
+        self.heights = [list(c["heights"]) for c in chests]
+        self.is_open = [c["open"] for c in chests]
+        # A treasure sticking out above the rim is taken out when its lid closes.
+        self.counted = [
+            [
+                TREASURE_INDEX[p["id"]]
+                for p in c["treasures"]
+                if max(y for _, y in p["cells"]) < depth
+            ]
+            for c in chests
+        ]
+        self.chance = claim_chances(view)
+        self.order = [
+            sorted(range(s * N_COLOURS, (s + 1) * N_COLOURS), key=lambda t: (self.chance[t], t))
+            for s in range(N_SHAPES)
+        ]
+        # Per shape, (treasure, what counting it is worth) from safest to riskiest, the
+        # ones Jack more likely claims than not left out (``drop_score`` less the room).
+        self.worth = [
+            [(t, drop_score(self.chance[t], 0.0)) for t in ts if self.chance[t] <= MAX_CLAIM]
+            for ts in self.order
+        ]
+        self.parts = tuple(len(x) for x in view["ships"])
+        self.need = len(view["ship_parts"])
+
+
+def pack_choice(
+    heights: list[int], depth: int, in_pool: list[bool], position: Position
+) -> Candidate:
+    """The packer's drop (``PackingBot.act``) for a chest and pool, or ``None`` to close:
+    per shape its safest colour still in the pool at its cheapest placement, the best
+    by ``drop_score``; a shape whose safest colour is likely claimed is left alone."""
+    best: Candidate = None
+    best_score = 0.0
+    for place, worth in zip(cheapest_placements(heights, depth), position.worth, strict=True):
+        if place is None:
+            continue
+        for t, value in worth:
+            if in_pool[t]:
+                score = value - place[0]
+                if best is None or score > best_score:
+                    best, best_score = (t, place[1], place[2]), score
+                break
+    return best
+
+
+def candidate_drops(position: Position, per_treasure: int = 3) -> list[tuple[float, int, int, int]]:
+    """Every drop below the rim as (packer score, treasure, rotation, column), best first;
+    of the colours of a shape with the same chance only the one a packer takes first, and
+    at most ``per_treasure`` placements per treasure."""
+    heights = position.heights[position.seat]
+    depth = position.depth
+    chance = position.chance
+    scored: list[tuple[float, int, int, int]] = []
+    for shape in range(N_SHAPES):
+        seen: set[float] = set()
+        placements: list[tuple[float, int, int]] = []
+        for r in DISTINCT[shape]:
+            o = ORIENTATIONS[shape][r]
+            for c in range(len(heights) - o.width + 1):
+                cost = placement_cost(heights, depth, o, c)
+                if cost != math.inf:
+                    placements.append((cost, r, c))
+        if not placements:
+            continue
+        placements.sort()
+        for t in position.order[shape]:
+            if not position.in_pool[t] or chance[t] in seen:
+                continue
+            seen.add(chance[t])
+            for cost, r, c in placements[:per_treasure]:
+                scored.append((drop_score(chance[t], cost), t, r, c))
+    scored.sort(key=lambda x: (-x[0], x[1], x[2], x[3]))
+    return scored
+
+
+def round_value(
+    position: Position, counted: list[list[int]], boards: Sequence[frozenset[int]]
+) -> float:
+    """The seat's share of the match win once the round is scored, on average over
+    ``boards`` (the claims of the Jack-boards that may score it, each as likely)."""
+    total = 0.0
+    for claims in boards:
+        counts = [sum(1 for t in kept if t not in claims) for kept in counted]
+        top = max(counts)
+        parts = tuple(p + (counts[s] == top) for s, p in enumerate(position.parts))
+        total += match_values(parts, position.need)[position.seat]
+    return total / len(boards)
+
+
+def rollout(position: Position, first: Candidate, rng: random.Random) -> list[list[int]]:
+    """Play the rest of the round from ``position``: the seat makes ``first`` now, then
+    every open chest is packed by the packer policy on simulated time. Returns what each
+    chest holds below the rim when every lid is closed (before the Jack-board claims)."""
+    n = position.players
+    me = position.seat
+    depth = position.depth
+    in_pool = position.in_pool[:]
+    heights = [h[:] for h in position.heights]
+    counted = [c[:] for c in position.counted]
+    is_open = position.is_open[:]
+    now = float(position.now_ms)
+    ends = position.ends_ms
+    step = SPEEDS["adult"]
+    low, spread = step * (1 - JITTER), step * 2 * JITTER
+    rand = rng.random
+    # When each seat acts next: the seat after its own delay, the others some time
+    # within one delay (the seat cannot see when they last acted).
+    due = [now + rand() * step for _ in range(n)]
+    if first is None:
+        is_open[me] = False
+        if ends == math.inf:  # Little Pirates: the first lid turns the hourglass
+            ends = now + position.hourglass_ms
+    else:
+        t, r, c = first
+        o = ORIENTATIONS[SHAPE_OF[t]][r]
+        settle(heights[me], o, c, resting_row(heights[me], o, c))
+        in_pool[t] = False
+        counted[me].append(t)
+        due[me] = now + low + spread * rand()
+    while True:
+        seat = -1
+        when = math.inf
+        for s in range(n):
+            if is_open[s] and due[s] < when:
+                seat, when = s, due[s]
+        if seat < 0 or when >= ends:
+            break
+        choice = pack_choice(heights[seat], depth, in_pool, position)
+        if choice is None:
+            is_open[seat] = False
+            if ends == math.inf:
+                ends = when + position.hourglass_ms
+            continue
+        t, r, c = choice
+        o = ORIENTATIONS[SHAPE_OF[t]][r]
+        settle(heights[seat], o, c, resting_row(heights[seat], o, c))
+        in_pool[t] = False
+        counted[seat].append(t)
+        due[seat] = when + low + spread * rand()
+    return counted
+
+
+class PlacementSearchBot:
+    """The search over placements: ``samples`` determinizations per drop (or a time
+    budget of ``budget_ms``), ``candidates`` drops compared on each."""
+
+    def __init__(
+        self,
+        game: str,
+        seat: int,
+        rng: Rng,
+        *,
+        samples: int | None = 24,
+        budget_ms: float | None = None,
+        candidates: int = 6,
+        confidence: float = 1.0,
+        every_board: bool = False,
+        name: str = "ismcts",
+        speed: str = "adult",
+    ) -> None:
+        if samples is None and budget_ms is None:
+            raise ValueError("a search needs a budget: samples, budget_ms or both")
+        self.spec = get_game(game)
+        self.seat = seat
+        self.rng = rng
+        self.samples = samples
+        self.budget_ms = budget_ms
+        self.candidates = candidates
+        self.confidence = confidence
+        self.every_board = every_board
+        self.name = name
+        self.guide = PackingBot(game, seat, Rng(0), speed="instant")
+        self.action_ms = SPEEDS[speed]
+        self.last_samples = 0
+        self.last_rollouts = 0
+
+    def delay_ms(self, view: JSON) -> int:
+        """Game time per action: the packer's at the same speed (jittered ±20%)."""
+        if self.action_ms == 0:
+            return 0
+        base = READY_MS if view["phase"] == "scored" else self.action_ms
+        return int(base * (1 - JITTER + 2 * JITTER * self.rng.random()))
+
+    def act(self, view: JSON, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        guided = self.guide.act(view, legal)
+        position = Position(view, self.seat)
+        options = self.options(position, guided)
+        if len(options) < 2:
+            return guided
+        pick = self.choose(view, position, options)
+        if pick is None:
+            return CLOSE
+        t, r, c = pick
+        action = DROPS[t][r * MAX_WIDTH + c] if c < MAX_WIDTH else Drop(TREASURE_ID[t], r, c)
+        return action if action in legal else guided
+
+    def options(self, position: Position, guided: Action) -> list[Candidate]:
+        """The candidates: the packer's choice first, then the best others by its
+        scoring (closing the lid too in Little Pirates, where a lid starts the clock)."""
+        first: Candidate = None
+        if isinstance(guided, Drop):
+            t = TREASURE_INDEX[guided.treasure]
+            first = (t, guided.rotation, guided.column)
+        out: list[Candidate] = [first]
+        for _, t, r, c in candidate_drops(position):
+            if len(out) > self.candidates:
+                break
+            if (t, r, c) != first:
+                out.append((t, r, c))
+        if first is not None and position.ends_ms == math.inf:
+            out.append(None)
+        return out
+
+    def choose(self, view: JSON, position: Position, options: list[Candidate]) -> Candidate:
+        """Compare the options over samples of what the seat cannot know."""
+        sample = self.spec.sampler(view)
+        k = len(options)
+        totals = [0.0] * k
+        diffs = [0.0] * k  # paired against the packer's choice (option 0)
+        squares = [0.0] * k
+        limit = self.samples if self.samples is not None else 10**9
+        deadline = (
+            time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else math.inf
+        )
+        every_board = [BOARD_CLAIMS[b] for b in scoring_boards(view)] if self.every_board else None
+        boards = every_board or []
+        done = 0
+        while done < limit and time.perf_counter() < deadline:
+            state = sample(self.rng)
+            assert isinstance(state, SchatzRabatz)
+            if every_board is None:  # the board that scores this round in the sample
+                boards = [BOARD_CLAIMS[state.board if state.board >= 0 else state.stack[0]]]
+            seed = self.rng.next64()
+            rewards = [
+                round_value(position, rollout(position, option, random.Random(seed)), boards)
+                for option in options
+            ]
+            for i, reward in enumerate(rewards):
+                totals[i] += reward
+                d = reward - rewards[0]
+                diffs[i] += d
+                squares[i] += d * d
+            done += 1
+        self.last_samples = done
+        self.last_rollouts = done * k
+        if done < 2:
+            return options[0]
+        best = max(range(k), key=lambda i: (totals[i], -i))
+        if best == 0:
+            return options[0]
+        mean = diffs[best] / done
+        var = max(0.0, (squares[best] - done * mean * mean) / (done - 1))
+        if mean > self.confidence * math.sqrt(var / done):
+            return options[best]
+        return options[0]
+
+
+def bench(players: int = 2, positions: int = 30, seed: int = 1) -> JSON:
+    """Search speed on packing positions met in matches of packers: rollouts (drops
+    evaluated to the end of the round) per second, and the time per decision of the
+    registered budgets. One JSON line with::
+
+        .venv/bin/python -c "import json; from thievery.games.schatz_rabatz.search
+        import bench; print(json.dumps(bench(2)))"
+    """
+    from thievery.bots.base import make_bot
+    from thievery.sim.realtime import BotClock
+
+    spec = get_game("schatz-rabatz")
+    found: list[tuple[SchatzRabatz, int]] = []
+    game = 0
+    while len(found) < positions:
+        state = spec.new(players, seed + game)
+        assert isinstance(state, SchatzRabatz)
+        bots = {s: make_bot("heuristic", spec.name, s, seed + game) for s in range(players)}
+        clock = BotClock(bots, Rng(seed + game))
+        while not state.is_over and len(found) < positions:
+            due = clock.next_due(state)
+            assert due is not None
+            if state.phase == PACKING and len(state.legal_actions(due[1])) > 1 and due[0] % 3 == 0:
+                found.append((state.clone(), due[1]))
+            clock.step(state, *due)
+        game += 1
+    out: JSON = {"bench": "schatz-rabatz-search", "players": players, "positions": positions}
+    for name in ("ismcts", "ismcts-strong"):
+        rollouts = samples = 0
+        elapsed = 0.0
+        for i, (state, seat) in enumerate(found):
+            bot = make_bot(name, spec.name, seat, seed + i)
+            assert isinstance(bot, PlacementSearchBot)
+            t0 = time.perf_counter()
+            bot.act(state.view(seat), state.legal_actions(seat))
+            elapsed += time.perf_counter() - t0
+            rollouts += bot.last_rollouts
+            samples += bot.last_samples
+        out[name] = {
+            "ms_per_decision": round(1000 * elapsed / positions, 1),
+            "samples_per_s": round(samples / elapsed),
+            "rollouts_per_s": round(rollouts / elapsed),
+        }
+    return out
