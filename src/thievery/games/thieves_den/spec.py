@@ -150,7 +150,9 @@ class ThievesDenSpec(GameSpec):
 
         Hidden: other seats' hands, sealed picks and Schemes, the unused Schemes, the
         Location and Fence decks (except Location cards known to lie on top), and the Power
-        tiles below each stack's top and in the box.
+        tiles below each stack's top and in the box. A view that carries the seat's
+        memory of the hands it passed in this Scouting (``"passed_hands"``) places
+        those cards with the seats holding them now.
         """
         seat = view["seat"]
         if seat is None:
@@ -287,7 +289,7 @@ class ThievesDenSpec(GameSpec):
             s.scheme[k] = cs.scheme_index[mine] if k == seat else schemes.pop()
         s.scheme_box = schemes
 
-    # ------------------------------------------------------------ words
+    # ------------------------------------------------------------ search hooks
 
     def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
         """A cheap rollout policy on a sampled full state: the heuristic bot's choice,
@@ -310,6 +312,8 @@ class ThievesDenSpec(GameSpec):
         if state.result() is not None or not isinstance(state, ThievesDen):
             return super().evaluate(state)
         return search.evaluate(state)
+
+    # ------------------------------------------------------------ words
 
     def describe(self, event: Event, seat: int | None = None) -> str:
         """An event in words, e.g. ``Seat 2 steals at your Market``."""
