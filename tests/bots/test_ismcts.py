@@ -9,6 +9,7 @@ import pytest
 
 import thievery
 from thievery.bots import ISMCTSBot, make_bot
+from thievery.bots.ismcts import PairedRootSearch
 from thievery.core import Rng
 
 GAMES = thievery.games()
@@ -126,3 +127,48 @@ def test_without_a_guide_the_search_decides_alone() -> None:
     bot = ISMCTSBot("schattendieb", view["seat"], Rng(5), iterations=100, guide=None)
     assert bot.guide is None
     assert bot.act(view, legal) in legal and bot.guided is None
+
+
+@pytest.mark.parametrize("level", ["ismcts", "ismcts-strong"])
+@pytest.mark.parametrize("name", GAMES)
+def test_every_registered_search_level_decides_from_the_view_alone(name: str, level: str) -> None:
+    """Whatever search a game registers for a level: same view and seed, same decision."""
+    spec = thievery.game(name)
+    checked = 0
+    for view, legal in _positions(name, 2, seed=11):
+        seat = view["seat"]
+        state = spec.determinize(view, Rng(4))
+        other = spec.determinize(view, Rng(5))
+        assert state.view(seat) == other.view(seat) == view
+        a = make_bot(level, name, seat, 9).act(state.view(seat), state.legal_actions(seat))
+        b = make_bot(level, name, seat, 9).act(other.view(seat), other.legal_actions(seat))
+        assert a == b and a in legal
+        checked += 1
+    assert checked == 2
+
+
+def test_paired_root_search_compares_moves_on_the_same_samples() -> None:
+    view, legal = _positions("schattendieb", 1)[0]
+    bot = PairedRootSearch("schattendieb", view["seat"], Rng(3), iterations=200)
+    gains = bot.compare(view, list(legal))
+    samples = 200 // len(legal)
+    assert gains[0] == [0.0, 0.0, samples]  # the first move against itself
+    assert all(g[2] == samples for g in gains)
+    assert bot.last_iterations == samples * len(legal) <= 200
+    assert any(g[1] > 0 for g in gains[1:])  # the other moves do differ somewhere
+
+
+def test_paired_root_search_keeps_its_guide_without_confidence() -> None:
+    for view, legal in _positions("schattendieb", 5):
+        bot = PairedRootSearch(
+            "schattendieb", view["seat"], Rng(3), iterations=100, confidence=math.inf
+        )
+        assert bot.act(view, legal) == bot.guided
+
+
+def test_paired_root_search_overrules_a_random_guide_sometimes() -> None:
+    overruled = 0
+    for view, legal in _positions("schattendieb", 8):
+        bot = PairedRootSearch("schattendieb", view["seat"], Rng(3), iterations=400, guide="random")
+        overruled += bot.act(view, legal) != bot.guided
+    assert overruled >= 2

@@ -212,3 +212,78 @@ def _var(node: Node) -> float:
         return 0.25
     mean = node.reward / n
     return max(0.0, (node.square - n * mean * mean) / (n - 1))
+
+
+class PairedRootSearch(ISMCTSBot):
+    """Information-set search over the root decision only, with paired samples.
+
+    Every sample is one full state drawn from the view (the determinizer). Each of the
+    seat's legal moves is played in a copy of that same state, followed by rollouts that
+    share one random stream (common random numbers), so moves are compared on the same
+    hidden cards and the same luck: the paired differences have far less variance than
+    separate statistics. Others in a simultaneous step choose first, by the rollout
+    policy, exactly as in :class:`ISMCTSBot`. The budget counts rollouts (moves x
+    samples). The guide's move stands unless another move's mean paired gain exceeds
+    ``confidence`` standard errors.
+    """
+
+    def act(self, view: JSON, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        guided = self.guide.act(view, legal) if self.guide is not None else legal[0]
+        self.guided = guided
+        moves = [guided, *(a for a in legal if a != guided)]
+        gains = self.compare(view, moves)
+        best = max(range(1, len(moves)), key=lambda i: gains[i][0] / max(1, gains[i][2]))
+        total, square, n = gains[best]
+        if n < 2:
+            return guided
+        mean = total / n
+        var = max(0.0, (square - n * mean * mean) / (n - 1))
+        return moves[best] if mean > self.confidence * math.sqrt(var / n) else guided
+
+    def compare(self, view: JSON, moves: list[Action]) -> list[list[float]]:
+        """Per move: [sum, sum of squares, count] of its reward less the first move's."""
+        sample = self.spec.sampler(view)
+        evaluate = self.spec.evaluate
+        me = self.seat
+        k = len(moves)
+        gains = [[0.0, 0.0, 0] for _ in moves]
+        deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
+        limit = self.iterations if self.iterations is not None else 10**12
+        done = 0
+        while done + k <= max(limit, k) and (done == 0 or time.perf_counter() < deadline):
+            state = sample(self.rng)
+            seed = self.rng.next64()
+            rewards = []
+            for move in moves:
+                copy = state.clone()
+                self._play(copy, move, Rng(seed))
+                rewards.append(evaluate(copy)[me])
+            base = rewards[0]
+            for g, r in zip(gains, rewards, strict=True):
+                d = r - base
+                g[0] += d
+                g[1] += d * d
+                g[2] += 1
+            done += k
+        self.last_iterations = done
+        return gains
+
+    def _play(self, state: State, move: Action, rng: Rng) -> None:
+        """Others pending in a simultaneous step choose, then ``move``, then a rollout."""
+        me = self.seat
+        apply = state.apply_trusted
+        policy = self.spec.rollout_action
+        while (to_act := state.to_act) and (to_act[0] != me or len(to_act) > 1):
+            seat = to_act[0] if to_act[0] != me else to_act[1]
+            apply(seat, policy(state, seat, rng))
+        apply(me, move)
+        horizon = self.spec.rollout_horizon
+        start = horizon(state)
+        depth = self.rollout_depth
+        choice = rng.choice
+        while depth and (to_act := state.to_act) and horizon(state) == start:
+            seat = to_act[0] if len(to_act) == 1 else choice(to_act)
+            apply(seat, policy(state, seat, rng))
+            depth -= 1
