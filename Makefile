@@ -34,7 +34,9 @@ bench: $(STAMP)
 	for g in schattendieb thieves thieves-den schatz-rabatz; do \
 	  $(BIN)/python bench/playout.py --game $$g --players 4 --seconds 5; done
 	for g in schattendieb thieves thieves-den; do \
-	  $(BIN)/python bench/ismcts.py --game $$g --players 4 --iterations 1000; done
+	  $(BIN)/python bench/ismcts.py --game $$g --players 4 --bot generic --iterations 1000; done
+	for g in schattendieb thieves thieves-den schatz-rabatz; do \
+	  $(BIN)/python bench/ismcts.py --game $$g --players 4 --bot ismcts; done
 	$(BIN)/python bench/sim_scaling.py --game schattendieb --games 200 --bots heuristic,random,random
 	$(BIN)/python bench/server_load.py --tables 200 --seconds 15
 
