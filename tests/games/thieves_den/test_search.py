@@ -130,3 +130,32 @@ def test_the_search_bots_play_a_game() -> None:
         action = bots[seat].act(state.view(seat), state.legal_actions(seat))
         state.apply(seat, action)
     assert state.result() is not None
+
+
+def test_the_memory_holds_through_whole_games_at_every_player_count() -> None:
+    # At every pick the samples agree with the view, and the seat next in the passing
+    # direction holds (with its sealed pick) exactly what this seat passed it.
+    for players in (3, 4, 5):
+        state = SPEC.new(players, 20 + players)
+        assert isinstance(state, ThievesDen)
+        bots = [MemoryBot("thieves-den", s, Rng(s), iterations=1) for s in range(players)]
+        checked = 0
+        while state.to_act:
+            seat = state.to_act[-1]
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            action = bots[seat].act(view, legal)
+            if legal[0].type == "pick" and len(bots[seat].hands) > 1:
+                remembered = {**view, "passed_hands": [[r, h] for r, h in bots[seat].hands]}
+                nxt = (seat + state.direction) % players
+                places = state.locations()
+                truth = set(places[f"hand{nxt}"]) | set(places[f"pick{nxt}"])
+                for k in range(3):
+                    sample = SPEC.determinize(remembered, Rng(k))
+                    assert sample.view(seat) == view
+                    drawn = sample.locations()
+                    if len(bots[seat].hands[-2][1]) == len(view["hand"]) + 1:
+                        assert set(drawn[f"hand{nxt}"]) | set(drawn[f"pick{nxt}"]) == truth
+                checked += 1
+            state.apply(seat, action)
+        assert checked > 5

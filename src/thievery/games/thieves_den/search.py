@@ -414,7 +414,7 @@ class MemoryBot(ISMCTSBot):
         self.hands: list[tuple[int, list[str]]] = []
 
     def act(self, view: JSON, legal: Sequence[Action]) -> Action:
-        if view["phase"] == "scouting" and view["hand"] and view["my_pick"] is None:
+        if legal and legal[0].type == "pick":  # a hand as this seat picks from it
             round_no = view["round"]
             self.hands = [h for h in self.hands if h[0] == round_no]
             self.hands.append((round_no, list(view["hand"])))

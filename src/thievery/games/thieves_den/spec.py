@@ -376,7 +376,9 @@ def _passed_hands(s: ThievesDen, view: Mapping[str, Any], seen: set[int]) -> dic
     if not memory or view["phase"] != "scouting":
         return {}
     seat, n = view["seat"], s.players
-    mine = len(view["hand"]) + (view["my_pick"] is not None)
+    # The seat's hand as it picked from it last: an Instant's choice (a decider) comes
+    # after the reveal but before the hands are passed.
+    mine = len(view["hand"]) + (view["my_pick"] is not None or view["decider"] is not None)
     index = s.cs.loc_index
     known: dict[int, list[int]] = {}
     for round_no, ids in memory:
@@ -386,7 +388,8 @@ def _passed_hands(s: ThievesDen, view: Mapping[str, Any], seen: set[int]) -> dic
         k = (seat + steps * s.direction) % n
         cards = [index[c] for c in ids if index[c] not in seen]
         x = view["seats"][k]
-        if k not in known and len(cards) == x["hand_size"] + x["picked"]:
+        taken = any(c in h for h in known.values() for c in cards)
+        if k not in known and not taken and len(cards) == x["hand_size"] + x["picked"]:
             known[k] = cards
     return known
 
