@@ -44,50 +44,25 @@ JSON = dict[str, Any]
 THIEF_VALUE = 1.0
 
 
-class Judge:
-    """Values of treasures, thieves and abilities for one seat, from one view."""
+class Values:
+    """What the heuristic's judges share: treasures (``treasure``, ``best_gain``, ``need``,
+    ``have``, ``held``, ``supply``, ``base``) and thieves held (``thieves``) give the value
+    of an ability step by step. :class:`Judge` reads them from a view, the search's
+    ``FastJudge`` from a sampled state."""
 
-    def __init__(self, cs: CardSet, view: JSON, seat: int) -> None:
-        self.cs = cs
-        self.view = view
-        self.me = view["seats"][seat]
-        self.seat = seat
-        self.have = [self.me["treasures"][t] for t in TREASURES]
-        self.held = sum(self.have)
-        self.supply = [view["supply"]["treasures"][t] for t in TREASURES]
-        last = view["round"] >= 3
-        self.base = 0.6 if last else 1.4
-        self.need = self._needs()
-
-    def _needs(self) -> list[float]:
-        cs, have = self.cs, self.have
-        need = [0.0] * 5
-        for fid in self.view["fence_row"]:
-            if fid is None:
-                continue
-            f = cs.fence_index[fid]
-            desire = cs.fence_desire[f]
-            short = [max(0, desire[t] - have[t]) for t in range(5)]
-            missing = sum(short)
-            if missing > 3:
-                continue
-            weight = cs.fence_prestige[f] / sum(desire) / (1 + missing)
-            for t in range(5):
-                if short[t]:
-                    need[t] += weight
-        for t, name in enumerate(TREASURES):
-            if not self.view["witch"][name]:
-                need[t] += max(0.0, cs.witch[t] - 2.0) * 0.4
-        return [min(2.5, x) for x in need]
+    __slots__ = ()
+    base: float
+    have: list[int]
+    held: int
+    need: list[float]
+    supply: list[int]
+    thieves: int
 
     def treasure(self, t: int) -> float:
-        """What one more treasure of type ``t`` is worth."""
-        return self.base + self.need[t]
+        raise NotImplementedError
 
     def best_gain(self) -> int:
-        """The most useful treasure type still in the supply."""
-        options = [t for t in range(5) if self.supply[t]] or list(range(5))
-        return max(options, key=lambda t: (self.treasure(t), -t))
+        raise NotImplementedError
 
     def least_useful(self, among: Sequence[int]) -> int:
         """The held treasure type that hurts least to give up."""
@@ -96,7 +71,7 @@ class Judge:
     def steps(self, steps: Sequence[tuple[int, int, int, int]]) -> float:
         """An ability's value to this seat (rough, immediate)."""
         room = 8 - self.held
-        thief_room = 6 - self.me["thieves"]
+        thief_room = 6 - self.thieves
         value = 0.0
         for op, a, b, _ in steps:
             if op == GAIN and a == THIEF:
@@ -135,6 +110,53 @@ class Judge:
             elif op == SWAP:
                 value += 0.8
         return value
+
+
+class Judge(Values):
+    """Values of treasures, thieves and abilities for one seat, from one view."""
+
+    def __init__(self, cs: CardSet, view: JSON, seat: int) -> None:
+        self.cs = cs
+        self.view = view
+        self.me = view["seats"][seat]
+        self.seat = seat
+        self.have = [self.me["treasures"][t] for t in TREASURES]
+        self.held = sum(self.have)
+        self.thieves = self.me["thieves"]
+        self.supply = [view["supply"]["treasures"][t] for t in TREASURES]
+        last = view["round"] >= 3
+        self.base = 0.6 if last else 1.4
+        self.need = self._needs()
+
+    def _needs(self) -> list[float]:
+        cs, have = self.cs, self.have
+        need = [0.0] * 5
+        for fid in self.view["fence_row"]:
+            if fid is None:
+                continue
+            f = cs.fence_index[fid]
+            desire = cs.fence_desire[f]
+            short = [max(0, desire[t] - have[t]) for t in range(5)]
+            missing = sum(short)
+            if missing > 3:
+                continue
+            weight = cs.fence_prestige[f] / sum(desire) / (1 + missing)
+            for t in range(5):
+                if short[t]:
+                    need[t] += weight
+        for t, name in enumerate(TREASURES):
+            if not self.view["witch"][name]:
+                need[t] += max(0.0, cs.witch[t] - 2.0) * 0.4
+        return [min(2.5, x) for x in need]
+
+    def treasure(self, t: int) -> float:
+        """What one more treasure of type ``t`` is worth."""
+        return self.base + self.need[t]
+
+    def best_gain(self) -> int:
+        """The most useful treasure type still in the supply."""
+        options = [t for t in range(5) if self.supply[t]] or list(range(5))
+        return max(options, key=lambda t: (self.treasure(t), -t))
 
     def fence(self, f: int) -> float:
         """Selling to Fence card ``f``: its Prestige, a majority hope, less the goods."""

@@ -33,34 +33,34 @@ from thievery.games.thieves_den.actions import (
     Steal,
     Witch,
 )
+from thievery.games.thieves_den.bots import THIEF_VALUE, Values
 from thievery.games.thieves_den.cards import FENCE_TYPES, LOCATION_TYPES, CardSet
 from thievery.games.thieves_den.effects import (
-    ACTION,
-    ANY,
     DESTROY,
-    DRAW_LOCATION,
-    GAIN,
     LIMIT,
     MOVE,
     PAY,
-    PRESTIGE,
-    RECALL,
-    REFRESH,
     SWAP,
-    TAKE,
-    THIEF,
-    WILD,
 )
 from thievery.games.thieves_den.rules import OVER, ROUNDS, ThievesDen
 
-THIEF_VALUE = 1.0  # as in bots.py
-Steps = Sequence[tuple[int, int, int, int]]
 
-
-class FastJudge:
+class FastJudge(Values):
     """The heuristic's values (``bots.Judge``) for one seat, read from a full state."""
 
-    __slots__ = ("base", "cs", "gain", "have", "held", "need", "seat", "state", "supply", "value")
+    __slots__ = (
+        "base",
+        "cs",
+        "gain",
+        "have",
+        "held",
+        "need",
+        "seat",
+        "state",
+        "supply",
+        "thieves",
+        "value",
+    )
 
     def __init__(self, state: ThievesDen, seat: int) -> None:
         self.state = state
@@ -69,6 +69,7 @@ class FastJudge:
         have = self.have = state.treasure[seat]
         self.held = have[0] + have[1] + have[2] + have[3] + have[4]
         self.supply = state.supply
+        self.thieves = state.thieves[seat]
         base = self.base = 0.6 if state.round >= ROUNDS else 1.4
         # What the Fences in the row and the free Witch spots need (bots.Judge._needs).
         need = [0.0] * 5
@@ -107,53 +108,6 @@ class FastJudge:
             value = self.value
             self.gain = max(options, key=lambda t: (value[t], -t))
         return self.gain
-
-    def least_useful(self, among: Sequence[int]) -> int:
-        """The held treasure type that hurts least to give up."""
-        return min(among, key=lambda t: (self.need[t], -self.have[t], t))
-
-    def steps(self, steps: Steps) -> float:
-        """An ability's value to this seat (rough, immediate)."""
-        room = 8 - self.held
-        thief_room = 6 - self.state.thieves[self.seat]
-        value = 0.0
-        for op, a, b, _ in steps:
-            if op == GAIN and a == THIEF:
-                value += THIEF_VALUE * min(b, max(0, thief_room + 1))
-            elif op == GAIN:
-                k = min(b, self.supply[a])
-                useful = min(k, max(0, room))
-                value += useful * self.value[a] + (k - useful) * 0.2
-                room -= k
-            elif op == WILD:
-                useful = min(b, max(0, room))
-                value += useful * self.value[self.best_gain()] + 0.2 * (b - useful)
-                room -= b
-            elif op == PRESTIGE:
-                value += b
-            elif op == TAKE:
-                value += (THIEF_VALUE if b == THIEF else self.value[self.best_gain()]) + 0.4
-            elif op == DESTROY:
-                value += 0.8
-            elif op == PAY:
-                if a == THIEF:
-                    value -= b * THIEF_VALUE
-                elif a == ANY:
-                    cheap = sorted(self.value[t] for t in range(5) if self.have[t])
-                    value -= sum(cheap[:b]) if len(cheap) >= b else b * self.base
-                    room += b
-                else:
-                    value -= b * self.value[a]
-                    room += b
-            elif op == DRAW_LOCATION:
-                value += 2.5 * b
-            elif op in (ACTION, RECALL, MOVE):
-                value += 2.0
-            elif op == REFRESH:
-                value += 0.5
-            elif op == SWAP:
-                value += 0.8
-        return value
 
     def fence(self, f: int) -> float:
         """Selling to Fence card ``f``: its Prestige, a majority hope, less the goods."""
