@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from thievery.bots.base import Bot, bot_names, make_bot
@@ -33,6 +33,7 @@ from thievery.core.registry import game as get_game
 from thievery.core.rng import Rng
 
 JSON = dict[str, Any]
+Policy = Callable[[State, int, Rng], Action]
 
 
 class Node:
@@ -67,6 +68,7 @@ class ISMCTSBot:
         action_ms: int = 0,
         guide: str | None = "default",
         confidence: float | None = None,
+        policy: Policy | None = None,
     ) -> None:
         self.spec: GameSpec = get_game(game)
         self.seat = seat
@@ -92,6 +94,8 @@ class ISMCTSBot:
             confidence if confidence is not None else defaults.get("confidence", 1.0)
         )
         self.guided: Action | None = None
+        # The rollout policy: every seat's play after the searched decision.
+        self.policy: Policy = policy if policy is not None else self.spec.rollout_action
 
     def delay_ms(self, view: JSON) -> int:
         """Real-time games: how long this bot takes per action in game time (its speed,
@@ -141,7 +145,7 @@ class ISMCTSBot:
         node = root
         guided = self.guided
         apply = state.apply_trusted
-        policy = self.spec.rollout_action
+        policy = self.policy
         legal_actions = state.legal_actions
         # Walk the tree (this seat's decisions), others acting by the rollout policy.
         while True:
@@ -274,7 +278,7 @@ class PairedRootSearch(ISMCTSBot):
         """Others pending in a simultaneous step choose, then ``move``, then a rollout."""
         me = self.seat
         apply = state.apply_trusted
-        policy = self.spec.rollout_action
+        policy = self.policy
         while (to_act := state.to_act) and (to_act[0] != me or len(to_act) > 1):
             seat = to_act[0] if to_act[0] != me else to_act[1]
             apply(seat, policy(state, seat, rng))
