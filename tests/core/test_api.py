@@ -37,3 +37,12 @@ def test_rng_is_deterministic_and_uniform_enough() -> None:
     items = list(range(10))
     a.shuffle(items)
     assert sorted(items) == list(range(10)) and items != list(range(10))
+
+
+def test_rng_pick_draws_in_proportion_to_the_weights() -> None:
+    rng = Rng(7)
+    assert {rng.pick([0.0, 2.5, 0.0]) for _ in range(200)} == {1}
+    counts = [0, 0, 0]
+    for _ in range(40_000):
+        counts[rng.pick([1.0, 3.0, 0.0])] += 1
+    assert 9_400 < counts[0] < 10_600 and counts[2] == 0

@@ -50,6 +50,15 @@ class Rng:
         """One element of a non-empty sequence."""
         return items[self.below(len(items))]
 
+    def pick(self, weights: Sequence[float]) -> int:
+        """An index drawn with a chance in proportion to its (non-negative) weight."""
+        x = self.random() * sum(weights)
+        for i, w in enumerate(weights):
+            x -= w
+            if x < 0:
+                return i
+        return len(weights) - 1
+
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher-Yates). Each 64-bit output gives two 32-bit draws
         (bias below n / 2**32), and the generator is inlined: search bots shuffle a lot."""

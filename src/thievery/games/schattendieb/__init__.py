@@ -6,6 +6,7 @@ from thievery.bots.base import register_bot
 from thievery.bots.ismcts import PairedRootSearch
 from thievery.core.registry import register
 from thievery.games.schattendieb.bots import HeuristicBot
+from thievery.games.schattendieb.model import level_one_action
 from thievery.games.schattendieb.rules import Add, Done, Play, Schattendieb, Steal
 from thievery.games.schattendieb.spec import SchattendiebSpec
 
@@ -18,7 +19,7 @@ register_bot("heuristic", HeuristicBot, game=SPEC.name)
 register_bot("ismcts", partial(PairedRootSearch, iterations=400, name="ismcts"), game=SPEC.name)
 register_bot(
     "ismcts-strong",
-    partial(PairedRootSearch, iterations=2000, name="ismcts-strong"),
+    partial(PairedRootSearch, iterations=2000, name="ismcts-strong", policy=level_one_action),
     game=SPEC.name,
 )
 
