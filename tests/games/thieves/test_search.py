@@ -188,6 +188,6 @@ def test_the_search_bots_play_from_the_view_alone() -> None:
             checked += 1
         state.apply(seat, rng.choice(legal))
     assert checked == 6
-    for name, iterations in (("ismcts", 1000), ("ismcts-strong", 3000)):
+    for name, iterations in (("ismcts", 1000), ("ismcts-strong", 1200)):
         bot = make_bot(name, "thieves", 0, 1)
         assert isinstance(bot, RolloutSearch) and bot.iterations == iterations

@@ -8,7 +8,8 @@ improvement: try each move, let everyone play on as the heuristic would, keep th
 that wins most). The seat knows its hand and its own loot; of the others' loot it knows
 what lies face up or was seen in a raid, and it counts every other face-down card at the
 average of the money it has not seen, exactly as the heuristic does. Ties are broken at
-random, as the heuristic breaks them.
+random, as the heuristic breaks them. :class:`Judge` gives the heuristic's score of each
+single play, for the level-1 model (``model.py``) as well as for this policy.
 """
 
 from __future__ import annotations
@@ -104,61 +105,22 @@ def estimates(state: Thieves, seat: int) -> tuple[list[float], list[float], floa
 def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
     """The heuristic bot's choice for ``seat``, read from a sampled full state."""
     phase = state.phase
-    if phase == REMOVE:  # the police card with the most cars
-        police = state.police
-        best = police[0]
-        for c in police:
-            if CARS[c] > CARS[best]:
-                best = c
-        return REMOVES[best]
-    fin, raid, guess = estimates(state, seat)
-    n = state.players
+    if phase == REMOVE:
+        return _remove(state)
     if phase == MOVE:
-        return _best_move(state.loot, fin, guess, seat, n, rng)[1]
-    leader, rich = _leader(fin, seat, n)
-    cars = state.cars
-    pressure = cars / 4 if cars < 4 else 1.0
-    top = max(raid)
-    # How far my raid value lies below the police's target (<= 0.25: I am the target).
-    below = top - raid[seat]
-    money = _Money(fin, seat, n, leader, rich, pressure, below)
+        fin, _, guess = estimates(state, seat)
+        return _best_move(state.loot, fin, guess, seat, state.players, rng)[1]
+    judge = Judge(state, seat)
     if phase == DOUBLE:
-        return money.best(state.drawn, rng)[1]
-    is_target = raid[seat] > 0 and below <= 0.25
-    outcome: float | None = None
+        return judge.money_best(state.drawn, rng)[1]
     best_score = -1e9
     best_action: Action = PLAY_ONE[state.hands[seat][0]]
     ties = 1
     for c in state.hands[seat]:
-        kind = KIND[c]
-        if kind == MONEY:
-            score, action = money.best(c, rng)
+        if KIND[c] == MONEY:
+            score, action = judge.money_best(c, rng)
         else:
-            action = PLAY_ONE[c]
-            if kind == POLICE:
-                if cars + CARS[c] >= 4:
-                    if outcome is None:
-                        outcome = _raid_outcome(raid, fin, top, seat, n, rich)
-                    score = 1.5 * outcome
-                else:
-                    score = -0.8 if is_target else 0.3
-            elif kind == ROADBLOCK:
-                if not state.police:
-                    score = -0.2
-                else:
-                    score = 0.5 + pressure * fin[seat] if is_target else -0.4
-            elif kind == THIEF:
-                score = 0.8 * _best_move(state.loot, fin, guess, seat, n, rng)[0]
-            elif kind == ALARM:
-                cars_held = sum(CARS[x] for x in state.hands[seat])
-                if cars + cars_held + 1 >= 4:
-                    if outcome is None:
-                        outcome = _raid_outcome(raid, fin, top, seat, n, rich)
-                    score = 1.2 * outcome
-                else:
-                    score = 0.0
-            else:  # Double Loot: two more plays
-                score = 1.2
+            score, action = judge.card(c, rng), PLAY_ONE[c]
         if score > best_score:
             best_score, best_action, ties = score, action, 1
         elif score == best_score:
@@ -166,6 +128,16 @@ def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
             if rng.below(ties) == 0:
                 best_action = action
     return best_action
+
+
+def _remove(state: Thieves) -> Action:
+    """Roadblock: the police card with the most cars (the first of them on a tie)."""
+    police = state.police
+    best = police[0]
+    for c in police:
+        if CARS[c] > CARS[best]:
+            best = c
+    return REMOVES[best]
 
 
 def _leader(fin: list[float], seat: int, n: int) -> tuple[int, float]:
@@ -177,47 +149,76 @@ def _leader(fin: list[float], seat: int, n: int) -> tuple[int, float]:
     return leader, rich
 
 
-class _Money:
-    """The heuristic's score of a money card given to each seat (its change to my lead
-    over the richest rival, less the raid risk of keeping it, plus a bonus for dumping it
-    on the leader)."""
+class Judge:
+    """The heuristic's scores of ``seat``'s plays in a sampled state, read through its eyes.
 
-    __slots__ = ("below", "fin", "leader", "mine", "n", "pressure", "rich", "seat")
+    A money card given to a seat scores its change to my lead over the richest rival, less
+    the raid risk of keeping it, plus a bonus for dumping it on the leader; the other
+    cards score as in the heuristic bot (a raid by its change to my lead, a Roadblock when
+    I am the police's target, a Thief by its best move, Double Loot a flat 1.2).
+    """
 
-    def __init__(
-        self,
-        fin: list[float],
-        seat: int,
-        n: int,
-        leader: int,
-        rich: float,
-        pressure: float,
-        below: float,
-    ) -> None:
-        self.fin, self.seat, self.n = fin, seat, n
-        self.leader, self.rich = leader, rich
-        self.pressure, self.below = pressure, below
+    __slots__ = (
+        "below",
+        "cars",
+        "fin",
+        "guess",
+        "is_target",
+        "leader",
+        "mine",
+        "n",
+        "outcome",
+        "pressure",
+        "raid",
+        "rich",
+        "seat",
+        "state",
+        "top",
+    )
+
+    def __init__(self, state: Thieves, seat: int) -> None:
+        fin, raid, guess = estimates(state, seat)
+        n = state.players
+        self.state, self.seat, self.n = state, seat, n
+        self.fin, self.raid, self.guess = fin, raid, guess
+        self.leader, self.rich = _leader(fin, seat, n)
+        cars = self.cars = state.cars
+        self.pressure = cars / 4 if cars < 4 else 1.0
+        top = self.top = max(raid)
+        # How far my raid value lies below the police's target (<= 0.25: I am the target).
+        self.below = top - raid[seat]
+        self.is_target = raid[seat] > 0 and self.below <= 0.25
         self.mine = fin[seat]
+        self.outcome: float | None = None
 
-    def best(self, card: int, rng: Rng) -> tuple[float, Action]:
+    def keep(self, card: int) -> float:
+        """The score of a money card put face down in my own loot."""
         f = FINAL_VALUE[card]
-        r = RAID_VALUE[card]
+        if RAID_VALUE[card] >= self.below:  # keeping it makes me (or keeps me) the target
+            return f - self.pressure * 0.4 * (self.mine + f)
+        return float(f)
+
+    def give(self, card: int, t: int) -> float:
+        """The score of a money card given to another seat ``t``."""
+        after = self.fin[t] + FINAL_VALUE[card]
+        rich = self.rich
+        score = rich - after if after > rich else 0.0
+        if t == self.leader:
+            score += 0.5 + self.pressure * 0.3 * RAID_VALUE[card]
+            if card == DIAMOND_RING:
+                score += 1.5
+        return score
+
+    def money_best(self, card: int, rng: Rng) -> tuple[float, Action]:
+        """The best seat for a money card and its score (ties broken at random)."""
         seat = self.seat
-        best = float(f)
-        if r >= self.below:  # keeping it makes me (or keeps me) the police's target
-            best -= self.pressure * 0.4 * (self.mine + f)
+        best = self.keep(card)
         action = PLAY_TO[card][seat]
         ties = 1
-        rich, fin = self.rich, self.fin
         for t in range(self.n):
             if t == seat:
                 continue
-            after = fin[t] + f
-            score = rich - after if after > rich else 0.0
-            if t == self.leader:
-                score += 0.5 + self.pressure * 0.3 * r
-                if card == DIAMOND_RING:
-                    score += 1.5
+            score = self.give(card, t)
             if score > best:
                 best, action, ties = score, PLAY_TO[card][t], 1
             elif score == best:
@@ -225,6 +226,33 @@ class _Money:
                 if rng.below(ties) == 0:
                     action = PLAY_TO[card][t]
         return best, action
+
+    def raid_now(self) -> float:
+        """How a raid now would change my lead (computed once)."""
+        if self.outcome is None:
+            self.outcome = _raid_outcome(
+                self.raid, self.fin, self.top, self.seat, self.n, self.rich
+            )
+        return self.outcome
+
+    def card(self, c: int, rng: Rng) -> float:
+        """The score of playing a card that is not money."""
+        kind = KIND[c]
+        if kind == POLICE:
+            if self.cars + CARS[c] >= 4:
+                return 1.5 * self.raid_now()
+            return -0.8 if self.is_target else 0.3
+        if kind == ROADBLOCK:
+            if not self.state.police:
+                return -0.2
+            return 0.5 + self.pressure * self.mine if self.is_target else -0.4
+        if kind == THIEF:
+            state = self.state
+            return 0.8 * _best_move(state.loot, self.fin, self.guess, self.seat, self.n, rng)[0]
+        if kind == ALARM:
+            cars_held = sum(CARS[x] for x in self.state.hands[self.seat])
+            return 1.2 * self.raid_now() if self.cars + cars_held + 1 >= 4 else 0.0
+        return 1.2  # Double Loot: two more plays
 
 
 def _raid_outcome(
@@ -327,7 +355,9 @@ class RolloutSearch(ISMCTSBot):
     is followed by heuristic play. A deeper tree (``ISMCTSBot``) spends its visits on this
     seat's later moves, which it tries at random before it knows them (screened: no better
     than the heuristic; ``docs/ladder-thieves.md``). Moves that differ only by the copy of
-    a card or the face-down slot picked blind share one statistic.
+    a card or the face-down slot picked blind share one statistic. The rollouts play by
+    ``self.policy`` (the base class's ``policy=``; by default the spec's rollout policy):
+    ``ismcts-strong`` plays them by the level-1 model of ``model.py`` instead.
     """
 
     def search(self, view: dict[str, object]) -> Node:
@@ -339,7 +369,7 @@ class RolloutSearch(ISMCTSBot):
         rng = self.rng
         me = self.seat
         apply = state.apply_trusted
-        policy = self.spec.rollout_action
+        policy = self.policy
         moves = self._moves
         if moves is None:
             moves = self._moves = _distinct(state, state.legal_actions(me), self.guided)
@@ -389,4 +419,4 @@ def _distinct(state: Thieves, legal: list[Action], guided: Action | None) -> lis
     return list(first.values())
 
 
-__all__ = ["RolloutSearch", "action_class", "estimates", "evaluate", "rollout_action"]
+__all__ = ["Judge", "RolloutSearch", "action_class", "estimates", "evaluate", "rollout_action"]

@@ -1,0 +1,181 @@
+"""Fit the level-1 play model of Thieves! (``games/thieves/model.py``).
+
+Plays self-play games of one bot level (``ismcts`` by default; 3 players, fixed derived
+seeds, one process) and records every decision that plays a card or places a Double Loot
+money card with two or more distinct plays open (``model.plays``), then fits the softmax
+weights over ``FEATURES`` by maximum likelihood (Newton's method, a small L2 penalty).
+Games with an even index train, odd ones test. Prints one JSON line: the weights (paste
+them into ``WEIGHTS``), the decisions, and on the held-out games the mean log-likelihood
+per decision (the model, a uniform guess, and level 0: the rollout policy's own choice
+spread over the plays the heuristic scores highest), how often the model's likeliest play
+is the one played, and how often the played one is among the heuristic's best.
+``--cache FILE`` keeps the recorded positions (a pickle) so that a refit skips the games.
+The weights in the package were made with
+
+    python bench/fit_thieves_model.py --games 80 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import time
+
+import numpy as np
+
+import thievery
+from thievery.bots import make_bot
+from thievery.core.protocol import Action
+from thievery.core.rng import Rng
+from thievery.games.thieves.cards import CARD_INDEX
+from thievery.games.thieves.model import BEST, FEATURES, card_key, dense, plays
+from thievery.games.thieves.rules import DOUBLE, PLAY, Play, Thieves
+from thievery.sim.runner import derive_seed
+
+Position = tuple[Thieves, int, Action]  # the state before the play, the seat, its play
+Decision = tuple[list[list[float]], int]  # the plays' features, the index of the one played
+
+
+def record(bot: str, players: int, seed: int) -> list[Position]:
+    """Self-play one game; the card plays with a real choice."""
+    state = thievery.game("thieves").new(players, seed)
+    assert isinstance(state, Thieves)
+    bots = [make_bot(bot, "thieves", s, seed) for s in range(players)]
+    out: list[Position] = []
+    while state.to_act:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        before = state.clone() if state.phase in (PLAY, DOUBLE) else None
+        action = bots[seat].act(state.view(seat), legal)
+        if before is not None and len(plays(before, seat, Rng(0))[0]) > 1:
+            out.append((before, seat, action))
+        state.apply(seat, action)
+    return out
+
+
+def decision(position: Position) -> Decision:
+    """A position's plays as feature vectors and which of them was played (copies of a
+    card are one play)."""
+    state, seat, action = position
+    actions, rows = plays(state, seat, Rng(0))
+    assert isinstance(action, Play)
+    key = _key(action)
+    chosen = [i for i, a in enumerate(actions) if _key(a) == key]
+    assert len(chosen) == 1, (action, actions)
+    return [dense(r) for r in rows], chosen[0]
+
+
+def _key(action: Action) -> tuple[object, ...]:
+    assert isinstance(action, Play)
+    return (card_key(CARD_INDEX[action.card]), action.to)
+
+
+def arrays(data: list[Decision]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Decisions as padded arrays: features (decision, play, feature), which plays are
+    real, and the index of the one played."""
+    width = max(len(x) for x, _ in data)
+    feats = np.zeros((len(data), width, len(FEATURES)))
+    real = np.zeros((len(data), width), dtype=bool)
+    for i, (x, _) in enumerate(data):
+        feats[i, : len(x)] = x
+        real[i, : len(x)] = True
+    return feats, real, np.array([c for _, c in data])
+
+
+def chances(w: np.ndarray, feats: np.ndarray, real: np.ndarray) -> np.ndarray:
+    """The softmax over each decision's real plays."""
+    s = np.where(real, feats @ w, -np.inf)
+    p = np.exp(s - s.max(axis=1, keepdims=True))
+    return np.asarray(p / p.sum(axis=1, keepdims=True))
+
+
+def fit(data: list[Decision], l2: float = 1e-2, steps: int = 100) -> np.ndarray:
+    """Maximum-likelihood softmax weights: Newton's method on the penalised
+    log-likelihood, all decisions at once, each step halved until it does not lose."""
+    feats, real, chosen = arrays(data)
+    k = len(FEATURES)
+    rows = np.arange(len(data))
+
+    def objective(w: np.ndarray) -> float:
+        p = chances(w, feats, real)
+        return float(np.log(p[rows, chosen]).sum() - l2 / 2 * w @ w)
+
+    w = np.zeros(k)
+    value = objective(w)
+    for _ in range(steps):
+        p = chances(w, feats, real)
+        mean = np.einsum("nm,nmk->nk", p, feats)
+        grad = feats[rows, chosen].sum(axis=0) - mean.sum(axis=0) - l2 * w
+        second = np.einsum("nm,nmk,nml->kl", p, feats, feats) - mean.T @ mean
+        step = np.linalg.solve(second + l2 * np.eye(k), grad)
+        while (new := objective(w + step)) < value and np.abs(step).max() > 1e-12:
+            step /= 2
+        w, value = w + step, max(new, value)
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+def score(w: np.ndarray, data: list[Decision]) -> dict[str, float]:
+    """Held-out mean log-likelihood (model, uniform, level 0) and top-play accuracy."""
+    feats, real, chosen = arrays(data)
+    rows = np.arange(len(data))
+    p = chances(w, feats, real)
+    counts = real.sum(axis=1)
+    # Level 0 plays one of the heuristic's best plays (at random on a tie); smoothed so
+    # that a play outside them costs log(0.01 / plays) rather than infinity.
+    ties = feats[:, :, BEST]
+    q = 0.99 * ties / ties.sum(axis=1, keepdims=True) + 0.01 / counts[:, None]
+    return {
+        "loglik": float(np.log(p[rows, chosen]).mean()),
+        "uniform_loglik": float(-np.log(counts).mean()),
+        "level0_loglik": float(np.log(q[rows, chosen]).mean()),
+        "top_accuracy": float((p[rows, chosen] == p.max(axis=1)).mean()),
+        "heuristic_best_rate": float(ties[rows, chosen].mean()),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--bot", default="ismcts")
+    parser.add_argument("--games", type=int, default=80)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--cache", default=None, help="a pickle of the recorded positions")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    if args.cache and os.path.exists(args.cache):
+        with open(args.cache, "rb") as f:
+            games: list[list[Position]] = pickle.load(f)
+    else:
+        games = [
+            record(args.bot, args.players, derive_seed(args.seed, i)) for i in range(args.games)
+        ]
+        if args.cache:
+            with open(args.cache, "wb") as f:
+                pickle.dump(games, f)
+    train = [decision(p) for i, g in enumerate(games) if i % 2 == 0 for p in g]
+    test = [decision(p) for i, g in enumerate(games) if i % 2 == 1 for p in g]
+    w = fit(train)
+    print(
+        json.dumps(
+            {
+                "bench": "fit_thieves_model",
+                "bot": args.bot,
+                "players": args.players,
+                "games": len(games),
+                "train_decisions": len(train),
+                "test_decisions": len(test),
+                "weights": [round(float(v), 3) for v in w],
+                "features": list(FEATURES),
+                **{f"test_{k}": round(v, 4) for k, v in score(w, test).items()},
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
