@@ -17,10 +17,9 @@ re-make them), which also reports how well the model predicts held-out choices.
 
 from __future__ import annotations
 
-import math
-
 from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
+from thievery.core.setup import soft_max
 from thievery.games.thieves.cards import (
     ALARM,
     CARS,
@@ -171,14 +170,7 @@ def probabilities(
 ) -> tuple[list[Action], list[float]]:
     """The model's chance of each distinct play of ``seat`` (PLAY or DOUBLE phase)."""
     actions, rows = plays(state, seat, Rng(0))
-    return actions, _softmax(scores(rows, weights))
-
-
-def _softmax(values: list[float]) -> list[float]:
-    top = max(values)
-    exps = [math.exp(v - top) for v in values]
-    total = sum(exps)
-    return [e / total for e in exps]
+    return actions, soft_max(scores(rows, weights))
 
 
 def level_one_action(state: State, seat: int, rng: Rng) -> Action:
@@ -187,9 +179,4 @@ def level_one_action(state: State, seat: int, rng: Rng) -> Action:
     if state.phase != PLAY and state.phase != DOUBLE:
         return rollout_action(state, seat, rng)
     actions, rows = plays(state, seat, rng)
-    x = rng.random()
-    for action, p in zip(actions, _softmax(scores(rows)), strict=True):
-        x -= p
-        if x < 0:
-            return action
-    return actions[-1]
+    return actions[rng.pick(soft_max(scores(rows)))]
