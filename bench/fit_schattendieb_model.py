@@ -22,16 +22,14 @@ import pickle
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import numpy as np
-
 import thievery
 from thievery.bots import make_bot
+from thievery.bots.softmax import Decision, fit, score
 from thievery.games.schattendieb.cards import CARD_INDEX
 from thievery.games.schattendieb.model import FEATURES, card_features
 from thievery.games.schattendieb.rules import PLAY, Schattendieb
 from thievery.sim.runner import derive_seed
 
-Decision = tuple[list[list[float]], int]
 Position = tuple[Schattendieb, int, int]  # the state, the seat, the hand index it played
 
 
@@ -52,42 +50,6 @@ def record(job: tuple[str, int, int]) -> list[Position]:
             out.append((state.clone(), seat, chosen))
         state.apply(seat, action)
     return out
-
-
-def fit(data: list[Decision], l2: float = 1e-2, steps: int = 50) -> np.ndarray:
-    """Maximum-likelihood softmax weights (Newton's method)."""
-    k = len(FEATURES)
-    w = np.zeros(k)
-    mats = [(np.array(x), c) for x, c in data]
-    for _ in range(steps):
-        grad = -l2 * w
-        hess = -l2 * np.eye(k)
-        for x, c in mats:
-            s = x @ w
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            mean = p @ x
-            grad += x[c] - mean
-            hess -= (x * p[:, None]).T @ x - np.outer(mean, mean)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
-
-
-def score(w: np.ndarray, data: list[Decision]) -> dict[str, float]:
-    """Held-out mean log-likelihood (model and uniform) and top-card accuracy."""
-    ll = uniform = hits = 0.0
-    for x, c in data:
-        s = np.array(x) @ w
-        p = np.exp(s - s.max())
-        p /= p.sum()
-        ll += float(np.log(p[c]))
-        uniform += float(np.log(1 / len(x)))
-        hits += float(p[c] == p.max())
-    n = max(1, len(data))
-    return {"loglik": ll / n, "uniform_loglik": uniform / n, "top_accuracy": hits / n}
 
 
 def main() -> None:

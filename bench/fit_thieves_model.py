@@ -26,7 +26,8 @@ import time
 import numpy as np
 
 import thievery
-from thievery.bots import make_bot
+from thievery.bots import make_bot, softmax
+from thievery.bots.softmax import Decision, arrays, fit
 from thievery.core.protocol import Action
 from thievery.core.rng import Rng
 from thievery.games.thieves.cards import CARD_INDEX
@@ -35,7 +36,6 @@ from thievery.games.thieves.rules import DOUBLE, PLAY, Play, Thieves
 from thievery.sim.runner import derive_seed
 
 Position = tuple[Thieves, int, Action]  # the state before the play, the seat, its play
-Decision = tuple[list[list[float]], int]  # the plays' features, the index of the one played
 
 
 def record(bot: str, players: int, seed: int) -> list[Position]:
@@ -72,67 +72,18 @@ def _key(action: Action) -> tuple[object, ...]:
     return (card_key(CARD_INDEX[action.card]), action.to)
 
 
-def arrays(data: list[Decision]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Decisions as padded arrays: features (decision, play, feature), which plays are
-    real, and the index of the one played."""
-    width = max(len(x) for x, _ in data)
-    feats = np.zeros((len(data), width, len(FEATURES)))
-    real = np.zeros((len(data), width), dtype=bool)
-    for i, (x, _) in enumerate(data):
-        feats[i, : len(x)] = x
-        real[i, : len(x)] = True
-    return feats, real, np.array([c for _, c in data])
-
-
-def chances(w: np.ndarray, feats: np.ndarray, real: np.ndarray) -> np.ndarray:
-    """The softmax over each decision's real plays."""
-    s = np.where(real, feats @ w, -np.inf)
-    p = np.exp(s - s.max(axis=1, keepdims=True))
-    return np.asarray(p / p.sum(axis=1, keepdims=True))
-
-
-def fit(data: list[Decision], l2: float = 1e-2, steps: int = 100) -> np.ndarray:
-    """Maximum-likelihood softmax weights: Newton's method on the penalised
-    log-likelihood, all decisions at once, each step halved until it does not lose."""
-    feats, real, chosen = arrays(data)
-    k = len(FEATURES)
-    rows = np.arange(len(data))
-
-    def objective(w: np.ndarray) -> float:
-        p = chances(w, feats, real)
-        return float(np.log(p[rows, chosen]).sum() - l2 / 2 * w @ w)
-
-    w = np.zeros(k)
-    value = objective(w)
-    for _ in range(steps):
-        p = chances(w, feats, real)
-        mean = np.einsum("nm,nmk->nk", p, feats)
-        grad = feats[rows, chosen].sum(axis=0) - mean.sum(axis=0) - l2 * w
-        second = np.einsum("nm,nmk,nml->kl", p, feats, feats) - mean.T @ mean
-        step = np.linalg.solve(second + l2 * np.eye(k), grad)
-        while (new := objective(w + step)) < value and np.abs(step).max() > 1e-12:
-            step /= 2
-        w, value = w + step, max(new, value)
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
-
-
 def score(w: np.ndarray, data: list[Decision]) -> dict[str, float]:
     """Held-out mean log-likelihood (model, uniform, level 0) and top-play accuracy."""
     feats, real, chosen = arrays(data)
     rows = np.arange(len(data))
-    p = chances(w, feats, real)
     counts = real.sum(axis=1)
     # Level 0 plays one of the heuristic's best plays (at random on a tie); smoothed so
     # that a play outside them costs log(0.01 / plays) rather than infinity.
     ties = feats[:, :, BEST]
     q = 0.99 * ties / ties.sum(axis=1, keepdims=True) + 0.01 / counts[:, None]
     return {
-        "loglik": float(np.log(p[rows, chosen]).mean()),
-        "uniform_loglik": float(-np.log(counts).mean()),
+        **softmax.score(w, data),
         "level0_loglik": float(np.log(q[rows, chosen]).mean()),
-        "top_accuracy": float((p[rows, chosen] == p.max(axis=1)).mean()),
         "heuristic_best_rate": float(ties[rows, chosen].mean()),
     }
 

@@ -123,16 +123,10 @@ def test_the_fit_finds_the_likeliest_weights() -> None:
     """Choices drawn from the model with known weights: the fit's weights explain them at
     least as well as the weights that made them (both penalised by the fit's L2), and the
     penalised log-likelihood's gradient is zero there."""
-    import importlib.util
-    from pathlib import Path
-
     import numpy as np
 
-    path = Path(__file__).parents[3] / "bench" / "fit_thieves_model.py"
-    spec = importlib.util.spec_from_file_location("fit_thieves_model", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    from thievery.bots import softmax as bench
+
     rng = Rng(12)
     data = []
     for state, seat in play_positions(20):
