@@ -13,7 +13,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.sync.client import connect
 
@@ -52,9 +52,9 @@ def start_server(db: str, port: int) -> subprocess.Popen[bytes]:
             out = proc.stdout.read().decode() if proc.stdout else ""
             raise AssertionError(f"the server stopped: {out}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
                 return proc
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.1)
     proc.kill()
     raise AssertionError("the server did not start")
@@ -106,18 +106,18 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
             "options": {"games": 6},
             "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
         }
-        made = httpx.post(f"{base}/api/tables", json=body).json()
+        made = httpx2.post(f"{base}/api/tables", json=body).json()
         tid = made["table"]["id"]
         t0, t1 = (s["token"] for s in made["seats"])
         seat1 = Socket(stack, port, tid, t1)
         for _ in range(200):  # seat 0 over HTTP, seat 1 over its websocket
             if len(accepted[0]) >= 6 and len(accepted[1]) >= 6:
                 break
-            s0 = httpx.get(
+            s0 = httpx2.get(
                 f"{base}/api/tables/{tid}/state", headers={"Authorization": f"Bearer {t0}"}
             ).json()
             if s0["legal"]:
-                r = httpx.post(
+                r = httpx2.post(
                     f"{base}/api/tables/{tid}/actions",
                     json={"action": s0["legal"][-1], "version": s0["version"]},
                     headers={"Authorization": f"Bearer {t0}"},
@@ -130,7 +130,7 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
                 if seat1.act(action)["type"] == "ack":
                     accepted[1].append(action)
         assert len(accepted[0]) >= 5 and len(accepted[1]) >= 5
-        actions_before = httpx.get(f"{base}/api/tables/{tid}").json()["actions"]
+        actions_before = httpx2.get(f"{base}/api/tables/{tid}").json()["actions"]
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         stack.close()
@@ -139,7 +139,7 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
     proc = start_server(db, port)
     stack = ExitStack()
     try:
-        summary = httpx.get(f"{base}/api/tables/{tid}").json()
+        summary = httpx2.get(f"{base}/api/tables/{tid}").json()
         assert summary["actions"] >= actions_before
         assert not summary["over"]
         # The game goes on: seat 1 acts once more; then the host hands both seats to bots,
@@ -153,13 +153,13 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
         host = {"Authorization": f"Bearer {made['host_token']}"}
         for seat in (0, 1):
             url = f"{base}/api/tables/{tid}/seats/{seat}/bot"
-            r = httpx.post(url, json={"bot": "random"}, headers=host)
+            r = httpx2.post(url, json={"bot": "random"}, headers=host)
             assert r.status_code == 200, r.text
         deadline = time.time() + 60
-        while not httpx.get(f"{base}/api/tables/{tid}").json()["over"]:
+        while not httpx2.get(f"{base}/api/tables/{tid}").json()["over"]:
             assert time.time() < deadline, "the bots did not finish the match"
             time.sleep(0.1)
-        record = GameRecord.from_json(httpx.get(f"{base}/api/tables/{tid}/record").json())
+        record = GameRecord.from_json(httpx2.get(f"{base}/api/tables/{tid}/record").json())
         for seat in (0, 1):
             mine = [a for s, a in record.actions if s == seat]
             assert mine[: len(accepted[seat])] == accepted[seat]
