@@ -172,3 +172,27 @@ def test_paired_root_search_overrules_a_random_guide_sometimes() -> None:
         bot = PairedRootSearch("schattendieb", view["seat"], Rng(3), iterations=400, guide="random")
         overruled += bot.act(view, legal) != bot.guided
     assert overruled >= 2
+
+
+@pytest.mark.parametrize("kind", [ISMCTSBot, PairedRootSearch])
+def test_a_search_draws_its_samples_from_the_sampler_it_is_given(kind: type[ISMCTSBot]) -> None:
+    view, legal = _positions("schattendieb", 1)[0]
+    spec = thievery.game("schattendieb")
+    seen: list[int] = []
+
+    def sampler(v: dict):  # type: ignore[no-untyped-def, type-arg]
+        assert v == view  # it is handed the bot's view
+        draw = spec.sampler(v)
+
+        def sample(rng: Rng):  # type: ignore[no-untyped-def]
+            seen.append(1)
+            return draw(rng)
+
+        return sample
+
+    bot = kind("schattendieb", view["seat"], Rng(2), iterations=60, sampler=sampler)
+    assert bot.act(view, legal) in legal
+    # One sample an iteration (the paired search plays every move on each sample).
+    assert seen and bot.last_iterations % len(seen) == 0
+    assert len(seen) == bot.last_iterations or kind is PairedRootSearch
+    assert ISMCTSBot("schattendieb", 0, Rng(2)).sampler == spec.sampler  # the default

@@ -34,6 +34,7 @@ from thievery.core.rng import Rng
 
 JSON = dict[str, Any]
 Policy = Callable[[State, int, Rng], Action]
+Sampler = Callable[[JSON], Callable[[Rng], State]]
 
 
 class Node:
@@ -69,6 +70,7 @@ class ISMCTSBot:
         guide: str | None = "default",
         confidence: float | None = None,
         policy: Policy | None = None,
+        sampler: Sampler | None = None,
     ) -> None:
         self.spec: GameSpec = get_game(game)
         self.seat = seat
@@ -96,6 +98,8 @@ class ISMCTSBot:
         self.guided: Action | None = None
         # The rollout policy: every seat's play after the searched decision.
         self.policy: Policy = policy if policy is not None else self.spec.rollout_action
+        # The determinizer: a view in, a draw of full states out (by default the game's).
+        self.sampler: Sampler = sampler if sampler is not None else self.spec.sampler
 
     def delay_ms(self, view: JSON) -> int:
         """Real-time games: how long this bot takes per action in game time (its speed,
@@ -126,7 +130,7 @@ class ISMCTSBot:
 
     def search(self, view: JSON) -> Node:
         """Run the search from ``view``; return the root with its statistics."""
-        sample = self.spec.sampler(view)
+        sample = self.sampler(view)
         root = Node()
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
         limit = self.iterations if self.iterations is not None else 10**12
@@ -248,7 +252,7 @@ class PairedRootSearch(ISMCTSBot):
 
     def compare(self, view: JSON, moves: list[Action]) -> list[list[float]]:
         """Per move: [sum, sum of squares, count] of its reward less the first move's."""
-        sample = self.spec.sampler(view)
+        sample = self.sampler(view)
         evaluate = self.spec.evaluate
         me = self.seat
         k = len(moves)
