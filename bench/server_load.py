@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"  # loopback only
@@ -80,9 +80,9 @@ def start_server(db: str, port: int, bot_delay: float, log: Path) -> subprocess.
     deadline = time.time() + 90
     while time.time() < deadline and proc.poll() is None:
         try:
-            if httpx.get(f"http://{HOST}:{port}/api/games", timeout=2).status_code == 200:
+            if httpx2.get(f"http://{HOST}:{port}/api/games", timeout=2).status_code == 200:
                 return proc
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             time.sleep(0.2)
     proc.kill()
     raise SystemExit(f"the server did not start:\n{log.read_text(errors='replace')[-2000:]}")
@@ -168,7 +168,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         args.players - args.humans
     )
     body = {"game": "schattendieb", "seats": seats, "options": {"games": 99}}
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    async with httpx2.AsyncClient(base_url=base, timeout=30) as http:
         await http.get("/api/tables")  # warm up
         rss_before = rss_kb(pid)
         made = []

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -69,7 +69,7 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
 
     # The record and the replay viewer.
     table_id = table_url.rsplit("/", 1)[1]
-    record = httpx.get(f"{server}/api/tables/{table_id}/record").json()
+    record = httpx2.get(f"{server}/api/tables/{table_id}/record").json()
     assert record["result"]["winners"]
     page.goto(f"{server}/replay/{table_id}")
     expect(page.locator(".sd-seat")).to_have_count(4)
@@ -103,7 +103,7 @@ def test_two_humans_through_invite_links_see_only_their_own_hands(
             {"kind": "bot", "bot": "heuristic"},
         ],
     }
-    made = httpx.post(f"{server}/api/tables", json=body).json()
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
     invites = [s["invite"] for s in made["seats"]]
     ada_ctx, bo_ctx = browser.new_context(), browser.new_context()
     try:

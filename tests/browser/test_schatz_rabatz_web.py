@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -26,7 +26,7 @@ def watch_errors(page: Page) -> list[str]:
 
 def create(server: str, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
     body = {"game": "schatz-rabatz", "options": options, "seats": seats}
-    response = httpx.post(f"{server}/api/tables", json=body)
+    response = httpx2.post(f"{server}/api/tables", json=body)
     assert response.status_code == 201, response.text
     made: dict[str, Any] = response.json()
     return made

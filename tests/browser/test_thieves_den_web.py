@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -162,14 +162,14 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
         "seats": [{"kind": "human", "name": NAMES[0]}]
         + [{"kind": "bot", "bot": "heuristic", "name": n} for n in NAMES[1:]],
     }
-    made = httpx.post(f"{server}/api/tables", json=body)
+    made = httpx2.post(f"{server}/api/tables", json=body)
     assert made.status_code < 300, made.text
     table_id = made.json()["table"]["id"]
     me = made.json()["seats"][0]
     auth = {"Authorization": f"Bearer {me['token']}"}
 
     def legal_now() -> list[dict[str, Any]]:
-        state = httpx.get(f"{server}/api/tables/{table_id}/state", headers=auth).json()
+        state = httpx2.get(f"{server}/api/tables/{table_id}/state", headers=auth).json()
         return list(state["legal"])
 
     ctx_me = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -270,7 +270,7 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
         expect(watcher.locator(".td-final")).to_be_visible()
         watcher.click("#close-result")
         watcher.screenshot(path=str(output / "thieves-den-spectator.png"), full_page=True)
-        record = httpx.get(f"{server}/api/tables/{table_id}/record").json()
+        record = httpx2.get(f"{server}/api/tables/{table_id}/record").json()
         assert record["result"]["winners"]
         # The replay viewer draws it too.
         page.goto(f"{server}/replay/{table_id}")
@@ -302,7 +302,7 @@ def test_two_players_steal_at_a_neutral_location(
             {"kind": "bot", "bot": "random", "name": "Ann"},
         ],
     }
-    made = httpx.post(f"{server}/api/tables", json=body)
+    made = httpx2.post(f"{server}/api/tables", json=body)
     assert made.status_code < 300, made.text
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -103,7 +103,7 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
 
     # The replay viewer draws it too, with everything shown.
     table_id = page.url.rsplit("/", 1)[1]
-    record = httpx.get(f"{server}/api/tables/{table_id}/record").json()
+    record = httpx2.get(f"{server}/api/tables/{table_id}/record").json()
     assert record["result"]["winners"]
     page.goto(f"{server}/replay/{table_id}")
     expect(page.locator(".tv-seat")).to_have_count(4)
@@ -136,7 +136,7 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
         "seats": [{"kind": "human", "name": "You"}]
         + [{"kind": "bot", "bot": "heuristic", "name": n} for n in NAMES[1:]],
     }
-    made = httpx.post(f"{server}/api/tables", json=body)
+    made = httpx2.post(f"{server}/api/tables", json=body)
     assert made.status_code < 300, made.text
     table_id = made.json()["table"]["id"]
     invite = made.json()["seats"][0]["invite"]
