@@ -100,7 +100,7 @@ def fit(positions: Sequence[Position], rounds: int, samples: int, rng: Rng) -> d
     return w
 
 
-def test(
+def held_out(
     positions: Sequence[Position], keep: Sequence[float] | None, samples: int, rng: Rng
 ) -> tuple[float, float]:
     """The mean log-likelihood a hidden slot of its true kind (the sampled frequency of
@@ -130,8 +130,8 @@ def main() -> None:
     held = [p for i, g in enumerate(games) if i % 2 == 1 for p in g]
     rng = Rng(args.seed)
     w = fit(train, args.rounds, args.samples, rng)
-    uniform_ll, uniform_value = test(held, None, args.samples, rng)
-    inferred_ll, inferred_value = test(held, keep_table(w), args.samples, rng)
+    uniform_ll, uniform_value = held_out(held, None, args.samples, rng)
+    inferred_ll, inferred_value = held_out(held, keep_table(w), args.samples, rng)
     slots = sum(len(t) for _, t in held)
     print(
         json.dumps(

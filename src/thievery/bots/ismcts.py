@@ -1,10 +1,10 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS) for any game.
 
 The bot gets only its seat's view. Every iteration it samples a full state consistent with
-that view (``spec.sampler(view)``, the game's determinizer), then walks a tree of
-decisions with UCB1 and availability counts (a child's statistics only compete when its
-action is legal in the sampled state), expands one new decision, plays on with a fast
-rollout policy for a bounded number of decisions, scores the position with the game's
+that view (``sampler=``; by default ``spec.sampler``, the game's determinizer), then walks
+a tree of decisions with UCB1 and availability counts (a child's statistics only compete
+when its action is legal in the sampled state), expands one new decision, plays on with a
+fast rollout policy for a bounded number of decisions, scores the position with the game's
 ``evaluate`` and backs the reward up. It never sees the true state.
 
 The tree holds this seat's own decisions only (open loop, keyed by action). Every other
