@@ -7,11 +7,17 @@ rollout policy) against the same level, fair, in every other seat. The jobs are 
 ladder's (``thievery.sim.runner.jobs``: derived seeds, seats rotating every game), so the
 cheater's win rate is directly comparable with the ladder's strong rung. If even a
 cheater with the same budget cannot clearly beat the fair level, a fair strong level has
-little room above it. A diagnostic only: no bot in the package ever reads a true state.
+little room above it. With ``--know now`` the cheater knows every card *now* (hands,
+face-down cards) but not the deck's order nor any later shuffle: each sample is the true
+state with its deck re-shuffled and its random source re-seeded (games whose state has a
+``deck`` list and an ``rng``, as Thieves!). That is the ceiling of perfect inference, the
+most a fair determinizer could ever learn. A diagnostic only: no bot in the package ever
+reads a true state.
 Games where decisions are simultaneous (Der Schattendieb) let the cheater see sealed
 choices too, which makes it a much looser ceiling there. One JSON line, e.g.
 
     python bench/oracle_ceiling.py --game thieves --players 3 --games 150 --workers 2
+    python bench/oracle_ceiling.py --game thieves --know now --games 600 --seed 2
 """
 
 from __future__ import annotations
@@ -26,18 +32,28 @@ from thievery.bots import make_bot
 from thievery.bots.ismcts import ISMCTSBot
 from thievery.core.protocol import State
 from thievery.core.registry import game as get_game
+from thievery.core.rng import Rng
 from thievery.sim.runner import Job, jobs, wilson
 
 CHEAT = "cheat"
 
 
-def play(task: tuple[Job, str]) -> tuple[float, float]:
-    """One game of a job, ``base`` the level; (the cheater's share of the win, its score)."""
-    (game, seating, seed, options, _), base = task
+def play(task: tuple[Job, str, str]) -> tuple[float, float]:
+    """One game of a job, ``base`` the level, ``know`` what the cheater is told; (the
+    cheater's share of the win, its score)."""
+    (game, seating, seed, options, _), base, know = task
     state = get_game(game).new(len(seating), seed, options)
     truth: list[State] = [state]
 
+    def now(rng: Rng) -> Any:
+        copy: Any = truth[0].clone()  # type: ignore[attr-defined]
+        rng.shuffle(copy.deck)
+        copy.rng = Rng(rng.next64())
+        return copy
+
     def sampler(view: dict[str, Any]) -> Any:
+        if know == "now":
+            return now
         return lambda rng: truth[0].clone()  # type: ignore[attr-defined]
 
     bots = []
@@ -65,11 +81,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--base", default="ismcts", help="the search level (cheating and fair)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--know",
+        choices=["all", "now"],
+        default="all",
+        help="all: the whole true state, the deck's order too; now: every card now, "
+        "the deck re-shuffled in every sample",
+    )
     args = parser.parse_args()
+    if args.know == "now":
+        probe: Any = get_game(args.game).new(args.players, 0)
+        if not isinstance(getattr(probe, "deck", None), list) or not hasattr(probe, "rng"):
+            parser.error(f"--know now needs a state with a deck list and an rng ({args.game})")
     start = time.perf_counter()
     work = jobs(args.game, [CHEAT] + [args.base] * (args.players - 1), args.games, args.seed)
     with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(play, [(j, args.base) for j in work], chunksize=1))
+        results = list(pool.map(play, [(j, args.base, args.know) for j in work], chunksize=1))
     wins = sum(w for w, _ in results)
     low, high = wilson(wins, len(results))
     print(
@@ -79,6 +106,7 @@ def main() -> None:
                 "game": args.game,
                 "players": args.players,
                 "base": args.base,
+                "know": args.know,
                 "seed": args.seed,
                 "games": len(results),
                 "cheater_win_rate": round(wins / len(results), 4),
