@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Self
 
 from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
@@ -69,7 +70,9 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     secret: bool = False  # never shown to seats (a stacked deal)
-    local: bool = False  # reads this machine (a file path): refused over the network
+    # A file on this machine: a string value is its path, refused over the network; an
+    # object is the file's content inline (see GameSpec.inline_options), accepted anywhere.
+    local: bool = False
 
     def check(self, value: Any) -> Any:
         """Validate a value; return it (normalised) or raise :class:`InvalidOption`."""
@@ -102,6 +105,10 @@ class GameSpec(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]]
+    # View keys whose values never change during a game (options, a card catalogue): a
+    # server sends them once per connection (welcome frames, a replay's first step) and
+    # leaves them out of later frames; clients keep them.
+    static_view: ClassVar[tuple[str, ...]] = ()
 
     def defaults(self) -> JSON:
         """Every option with its default value."""
@@ -140,13 +147,22 @@ class GameSpec(ABC):
 
     def check_remote_options(self, options: Mapping[str, Any] | None) -> None:
         """Refuse options that read this machine (file paths) when they come over the
-        network: a server must not open files a stranger names."""
+        network: a server must not open files a stranger names. A local option's content
+        given inline (an object, not a path) reads nothing and is accepted."""
         for o in self.options:
-            if o.local and (options or {}).get(o.name) is not None:
+            if o.local and isinstance((options or {}).get(o.name), str):
                 raise InvalidOption(
                     f"option {o.name!r} names a file on the server's machine and is not "
                     "accepted over the network"
                 )
+
+    def inline_options(self, options: Mapping[str, Any], folder: Path | None = None) -> JSON:
+        """``options`` with every file a local option names read in: the option then holds
+        the file's content instead of its path, so a game (and its record) started from
+        them reads no file and replays on any machine. A relative path is read from
+        ``folder`` (default: the working directory); errors name the file as given.
+        Games with local options override this; the default has nothing to read."""
+        return dict(options)
 
     def public_options(self, options: Mapping[str, Any]) -> JSON:
         """The options a seat may see (secret ones, like a stacked deal, left out)."""

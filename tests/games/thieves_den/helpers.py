@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import thievery
 from thievery.core import Event
-from thievery.games.thieves_den.cards import TREASURES
+from thievery.games.thieves_den.cards import DEFAULT_PATH, TREASURES
 from thievery.games.thieves_den.rules import THIEVE, ThievesDen
 
 SPEC = thievery.game("thieves-den")
@@ -164,3 +165,31 @@ def pass_all(state: ThievesDen) -> list[Event]:
         else:
             events += act(state, seat, "pass")
     return events
+
+
+# The custom card set the tests use: the default one renamed, with a Market of its own
+# ("Night Bazaar", 3 Jewels) and a Power tile of its own ("Fame", 5 Prestige).
+CUSTOM_SET = "Night Market set"
+CUSTOM_CHANGES = (
+    ('name = "Thievery unofficial set"', f'name = "{CUSTOM_SET}"'),
+    ('name = "Market"', 'name = "Night Bazaar"'),
+    (
+        'ability = [{ op = "gain", what = "jewel", count = 2 }]',
+        'ability = [{ op = "gain", what = "jewel", count = 3 }]',
+    ),
+    (
+        'name = "Renown"\nability = [{ op = "prestige", count = 3 }]',
+        'name = "Fame"\nability = [{ op = "prestige", count = 5 }]',
+    ),
+)
+
+
+def write_custom_set(folder: Path, name: str = "mine.toml") -> Path:
+    """Write the tests' custom card set into ``folder``; its path."""
+    text = DEFAULT_PATH.read_text()
+    for old, new in CUSTOM_CHANGES:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = folder / name
+    path.write_text(text)
+    return path

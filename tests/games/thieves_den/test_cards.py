@@ -116,7 +116,7 @@ def test_broken_toml_and_missing_files_are_refused() -> None:
         parse_card_file("format = [", "bad.toml")
     with pytest.raises(InvalidOption, match=r"no-such\.toml: cannot read the card file"):
         SPEC.new(3, 0, {"cards": "no-such.toml"})
-    with pytest.raises(InvalidOption, match="option 'cards' is a file path"):
+    with pytest.raises(InvalidOption, match="option 'cards' is a card file path or an inline"):
         SPEC.new(3, 0, {"cards": 7})
 
 

@@ -4,6 +4,11 @@ A card set is a TOML file (``data/unofficial.toml`` is the default, documented a
 top) read with :mod:`tomllib` and validated with pydantic models. A broken file is
 refused with a :class:`CardFileError` naming the file, the card and the field.
 
+The same set can also travel *inline*: the file's content as a JSON object (its
+document, :func:`inline_card_set`), validated by the same models with the same errors.
+Game records and server tables hold card sets inline, so they replay on any machine and
+never name a file on one.
+
 The engine never reads the models: :func:`load_card_set` compiles them into a
 :class:`CardSet` of flat tuples indexed by small integers (one per physical card), with
 abilities as tuples of effect steps (see ``effects.py``) and interned action values.
@@ -11,7 +16,11 @@ abilities as tuples of effect steps (see ``effects.py``) and interned action val
 
 from __future__ import annotations
 
+import hashlib
+import json
+import threading
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +32,7 @@ from thievery.core.errors import InvalidOption
 
 FORMAT = "thieves-den/cards"
 FORMAT_VERSION = 1
+INLINE = "the inline card set"  # how errors name a card set given inline
 DEFAULT_PATH = Path(__file__).parent / "data" / "unofficial.toml"
 
 TREASURES = ("tome", "jewel", "artifact", "fossil", "potion")
@@ -268,10 +278,10 @@ class CardFile(_Strict):
     unofficial: bool = True
     witch: Prices
     majority: Majority = Majority()
-    locations: list[LocationModel] = Field(min_length=1)
-    fences: list[FenceModel] = Field(min_length=1)
-    schemes: list[SchemeModel] = Field(min_length=5)
-    powers: list[PowerModel] = Field(min_length=9)
+    locations: list[LocationModel] = Field(min_length=1, max_length=100)
+    fences: list[FenceModel] = Field(min_length=1, max_length=100)
+    schemes: list[SchemeModel] = Field(min_length=5, max_length=50)
+    powers: list[PowerModel] = Field(min_length=9, max_length=50)
 
     @model_validator(mode="after")
     def _check(self) -> CardFile:
@@ -348,6 +358,14 @@ def parse_card_file(text: str, source: str) -> CardFile:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise CardFileError(f"{source}: not valid TOML ({e})") from None
+    return parse_card_document(raw, source)
+
+
+def parse_card_document(raw: Any, source: str = INLINE) -> CardFile:
+    """Validate a card set's document (a card file's content as a JSON object, e.g. an
+    inline ``cards`` option); :class:`CardFileError` names ``source``, card and field."""
+    if not isinstance(raw, Mapping):
+        raise CardFileError(f"{source}: a card set is an object of the {FORMAT!r} format")
     try:
         return CardFile.model_validate(raw)
     except ValidationError as e:
@@ -360,6 +378,27 @@ def parse_card_file(text: str, source: str) -> CardFile:
         raise CardFileError("; ".join(problems) + tail) from None
 
 
+def inline_card_set(path: str | Path, source: str | None = None) -> dict[str, Any]:
+    """The card file at ``path`` as an inline document: the JSON form of its validated
+    content, every field spelled out (defaults too), so it means the same set anywhere.
+    Errors name the file as ``source`` (default: ``path``)."""
+    name = str(path) if source is None else source
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise CardFileError(f"{name}: cannot read the card file ({e.strerror})") from None
+    return parse_card_file(text, name).model_dump(mode="json")
+
+
+def card_set_digest(document: Mapping[str, Any]) -> str:
+    """The SHA-256 of a document's canonical JSON (sorted keys): equal sets, equal digests."""
+    try:
+        text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError) as e:
+        raise CardFileError(f"{INLINE}: not a JSON object ({e})") from None
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 # ------------------------------------------------------------------ compiled set
 
 
@@ -368,7 +407,8 @@ class CardSet:
     """A validated card set compiled for the engine: every physical card a small int.
 
     Location cards are numbered ``0..len(loc_id)-1``, Fence cards likewise in their own
-    range, and so on. ``*_two`` are the cards of the 2-player set.
+    range, and so on. ``*_two`` are the cards of the 2-player set. ``path`` is the file's
+    path, or ``inline:<digest>`` for a set given inline.
     """
 
     path: str
@@ -410,6 +450,8 @@ class CardSet:
     power_index: dict[str, int] = field(default_factory=dict)
     # Interned actions (see rules.py), filled in by the rules module.
     actions: dict[str, list[Any]] = field(default_factory=dict)
+    # The set in words for clients (see :func:`catalogue_of`); shared: never change it.
+    catalogue: dict[str, Any] = field(default_factory=dict)
 
 
 def compile_card_file(data: CardFile, path: str) -> CardSet:
@@ -469,7 +511,69 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
     cs.fence_index = {c: i for i, c in enumerate(cs.fence_id)}
     cs.scheme_index = {c: i for i, c in enumerate(cs.scheme_id)}
     cs.power_index = {c: i for i, c in enumerate(cs.power_id)}
+    cs.catalogue = catalogue_of(cs)
     return cs
+
+
+def catalogue_of(cs: CardSet) -> dict[str, Any]:
+    """The card set in words, for clients that draw cards: every design by its id (a
+    card's id without the copy letter), with its name, type and texts as the engine words
+    them, the Witch's prices and the majority bonuses. Public: the set is known to all.
+
+    >>> load_card_set().catalogue["locations"]["market"]["text"]
+    'Take 2 Jewels'
+    """
+    from thievery.games.thieves_den.effects import GAIN, THIEF, WILD
+
+    def icons(steps: tuple[tuple[int, int, int, int], ...]) -> list[list[Any]]:
+        return [
+            ["wild" if op == WILD else "thief" if a == THIEF else TREASURES[a], b]
+            for op, a, b, _ in steps
+            if op in (GAIN, WILD)
+        ]
+
+    locations: dict[str, Any] = {}
+    for c, card in enumerate(cs.loc_id):
+        instant = cs.loc_instant[c]
+        locations.setdefault(
+            card.rsplit("-", 1)[0],
+            {
+                "name": cs.loc_name[c],
+                "type": LOCATION_TYPES[cs.loc_type[c]],
+                "instant": instant,
+                "text": cs.loc_text[c],
+                "bonus": [] if instant else icons(cs.loc_bonus[c]),
+                "bonus_text": "" if instant else cs.loc_bonus_text[c],
+            },
+        )
+    fences: dict[str, Any] = {}
+    for f, card in enumerate(cs.fence_id):
+        fences.setdefault(
+            card.rsplit("-", 1)[0],
+            {
+                "name": cs.fence_name[f],
+                "type": FENCE_TYPES[cs.fence_type[f]],
+                "desires": [
+                    t for t, k in zip(TREASURES, cs.fence_desire[f], strict=True) for _ in range(k)
+                ],
+                "prestige": cs.fence_prestige[f],
+            },
+        )
+    return {
+        "name": cs.name,
+        "witch": dict(zip(TREASURES, cs.witch, strict=True)),
+        "majority": dict(zip(FENCE_TYPES, cs.majority, strict=True)),
+        "locations": locations,
+        "fences": fences,
+        "schemes": {
+            k: {"types": [LOCATION_TYPES[t] for t in cs.scheme_types[i]], "prestige": p}
+            for i, (k, p) in enumerate(zip(cs.scheme_id, cs.scheme_prestige, strict=True))
+        },
+        "powers": {
+            k: {"name": cs.power_name[i], "text": cs.power_text[i]}
+            for i, k in enumerate(cs.power_id)
+        },
+    }
 
 
 @lru_cache(maxsize=16)
@@ -478,9 +582,31 @@ def _load(path: str, mtime: float) -> CardSet:
     return compile_card_file(parse_card_file(text, path), path)
 
 
-def load_card_set(path: str | None = None) -> CardSet:
-    """The compiled card set at ``path`` (``None``: the default unofficial set), cached."""
-    target = Path(path) if path else DEFAULT_PATH
+INLINE_CACHE = 16  # compiled inline sets kept, by digest (the oldest goes first)
+_inline: dict[str, CardSet] = {}
+_inline_lock = threading.Lock()  # server bots load card sets from worker threads
+
+
+def _load_inline(document: Mapping[str, Any]) -> CardSet:
+    digest = card_set_digest(document)
+    with _inline_lock:
+        cs = _inline.get(digest)
+    if cs is None:
+        cs = compile_card_file(parse_card_document(document), f"inline:{digest}")
+        with _inline_lock:
+            while len(_inline) >= INLINE_CACHE:
+                del _inline[next(iter(_inline))]
+            cs = _inline.setdefault(digest, cs)
+    return cs
+
+
+def load_card_set(cards: str | Mapping[str, Any] | None = None) -> CardSet:
+    """The compiled card set ``cards`` names, cached: a file path, an inline document (see
+    :func:`inline_card_set`; cached by its :func:`card_set_digest`) or ``None``, the
+    default unofficial set."""
+    if isinstance(cards, Mapping):
+        return _load_inline(cards)
+    target = Path(cards) if cards else DEFAULT_PATH
     try:
         resolved = target.resolve(strict=True)
         mtime = resolved.stat().st_mtime

@@ -50,6 +50,7 @@ def view_of(self: ThievesDen, seat: int | None) -> JSON:
         "options": self.spec.public_options(self.options),
         "card_set": cs.name,
         "unofficial": cs.unofficial,
+        "catalogue": cs.catalogue,  # the card set in words, the same for everyone
         "round": self.round,
         "phase": PHASE_NAMES[self.phase],
         "direction": "clockwise" if self.direction > 0 else "counterclockwise",

@@ -1184,11 +1184,13 @@ def stacked(cards: list[int], top: list[str] | None, index: dict[str, int], rng:
 
 
 def check_setup(players: int, options: Mapping[str, Any]) -> None:
-    """Validate the card file and the stacked setup options."""
-    path = options.get("cards")
-    if path is not None and not isinstance(path, str):
-        raise InvalidOption(f"option 'cards' is a file path, not {path!r}")
-    cs = load_card_set(path)
+    """Validate the card set (a file path or an inline document) and the stacked setup."""
+    cards = options.get("cards")
+    if cards is not None and not isinstance(cards, str | Mapping):
+        raise InvalidOption(
+            f"option 'cards' is a card file path or an inline card set (an object), not {cards!r}"
+        )
+    cs = load_card_set(cards)
     first = options.get("first_player")
     if first is not None and (
         isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, ClassVar, cast
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
+from thievery.core.protocol import JSON, Action, Event, GameSpec, Option, State, parse_fields
 from thievery.core.rng import Rng
 from thievery.games.thieves_den import search
 from thievery.games.thieves_den.actions import (
@@ -26,7 +27,7 @@ from thievery.games.thieves_den.actions import (
     ReturnFence,
     Steal,
 )
-from thievery.games.thieves_den.cards import TREASURES, load_card_set
+from thievery.games.thieves_den.cards import TREASURES, inline_card_set, load_card_set
 from thievery.games.thieves_den.effects import OP_NAMES
 from thievery.games.thieves_den.rules import (
     NEUTRAL,
@@ -85,8 +86,9 @@ class ThievesDenSpec(GameSpec):
         Option(
             "cards",
             None,
-            "path of a card set file (TOML, see data/unofficial.toml); default: the "
-            "unofficial Thievery set",
+            "a card set: the path of a card file (TOML, see data/unofficial.toml), or the "
+            "set inline (the file's content as a JSON object); default: the unofficial "
+            "Thievery set",
             local=True,
         ),
         Option("first_player", None, "the seat that starts with the Direction tile"),
@@ -100,6 +102,7 @@ class ThievesDenSpec(GameSpec):
         ),
         Option("schemes", None, "stacked setup: one Scheme id per seat", secret=True),
     )
+    static_view: ClassVar[tuple[str, ...]] = ("options", "catalogue")
 
     def new(
         self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
@@ -107,6 +110,15 @@ class ThievesDenSpec(GameSpec):
         resolved = self.check_new(players, seed, options)
         check_setup(players, resolved)
         return ThievesDen.start(players, seed, resolved)
+
+    def inline_options(self, options: Mapping[str, Any], folder: Path | None = None) -> JSON:
+        """``options`` with a ``cards`` file path replaced by the file's content inline
+        (:func:`~thievery.games.thieves_den.cards.inline_card_set`)."""
+        out = dict(options)
+        cards = out.get("cards")
+        if isinstance(cards, str):
+            out["cards"] = inline_card_set(Path(folder or "", cards), source=cards)
+        return out
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:
         kind = data.get("type")
