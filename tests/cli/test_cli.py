@@ -7,7 +7,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
 from thievery.cli import app
+from thievery.games.thieves_den.cards import inline_card_set
 
 runner = CliRunner()
 
@@ -117,6 +119,44 @@ def test_replay_steps_through_a_saved_game(tmp_path: Path) -> None:
     assert "You drew" in result.output  # seat 1's own private events
     spectator = runner.invoke(app, ["replay", str(record), "--no-step"])
     assert "You drew" not in spectator.output and "Cards drawn" in spectator.output
+
+
+def test_a_saved_record_holds_its_card_set_and_replays_without_the_file(tmp_path: Path) -> None:
+    cards = write_custom_set(tmp_path)
+    record = tmp_path / "game.json"
+    played = runner.invoke(
+        app,
+        [
+            "play",
+            "thieves-den",
+            "--players",
+            "3",
+            "--humans",
+            "0",
+            "--seed",
+            "5",
+            "--cards",
+            str(cards),
+            "--save",
+            str(record),
+        ],
+    )
+    assert played.exit_code == 0, played.output
+    data = json.loads(record.read_text())
+    assert data["options"]["cards"] == inline_card_set(cards) and data["result"]["winners"]
+    assert str(tmp_path) not in record.read_text()
+    # An older record names its card file by path: it still replays on this machine.
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({**data, "options": {**data["options"], "cards": str(cards)}}))
+    replayed_old = runner.invoke(app, ["replay", str(old), "--no-step"])
+    assert replayed_old.exit_code == 0, replayed_old.output
+    assert CUSTOM_SET in replayed_old.output and "Result:" in replayed_old.output
+    cards.unlink()
+    missing = runner.invoke(app, ["replay", str(old), "--no-step"])
+    assert missing.exit_code == 2 and "cannot read the card file" in missing.output
+    replayed = runner.invoke(app, ["replay", str(record), "--no-step"])
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output == replayed_old.output
 
 
 def test_replay_refuses_a_broken_record(tmp_path: Path) -> None:

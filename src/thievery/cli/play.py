@@ -54,7 +54,9 @@ def play(
         fail(f"--bots needs {players - humans} names, one per non-human seat")
     seed = secrets.randbelow(2**31) if seed is None else seed
     try:
-        state = spec.new(players, seed, parse_options(option, cards))
+        # Files the options name (a card set) are read in now: the record then holds
+        # their content and replays on any machine, whatever happens to the files.
+        state = spec.new(players, seed, spec.inline_options(parse_options(option, cards)))
         seats: dict[int, Bot] = {
             humans + i: make_bot(n.strip(), spec.name, humans + i, seed)
             for i, n in enumerate(names)

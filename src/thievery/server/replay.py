@@ -2,7 +2,8 @@
 
 A perspective is a seat (what that seat saw), ``None`` (a spectator) or ``"all"`` (every
 seat's view at once, for after the game). Steps where the perspective saw nothing change
-are folded into the next one.
+are folded into the next one. Uploaded records may hold a local option's content inline
+(a Thieves Den card set) but never a path: the server opens no file a stranger names.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from thievery.core.protocol import JSON, Event, State
 from thievery.core.record import GameRecord
 from thievery.core.registry import game
 from thievery.server.errors import ServerError
-from thievery.server.tables import describe_all
+from thievery.server.tables import describe_all, without
 
 Perspective = int | str | None
 MAX_STEPS = 20_000
@@ -40,18 +41,21 @@ def _words(state: State, events: list[Event], seat: int | None) -> list[JSON]:
     return describe_all(state.spec, events, seat)
 
 
-def _frame(state: State, perspective: Perspective) -> JSON:
+def _frame(state: State, perspective: Perspective, leave_out: tuple[str, ...] = ()) -> JSON:
     if perspective == "all":
         return {
-            "view": state.view(None),
-            "views": [state.view(s) for s in range(state.players)],
+            "view": without(state.view(None), leave_out),
+            "views": [without(state.view(s), leave_out) for s in range(state.players)],
         }
     seat = perspective if isinstance(perspective, int) else None
-    return {"view": state.view(seat)}
+    return {"view": without(state.view(seat), leave_out)}
 
 
 def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
-    """Every step of ``record`` as ``perspective`` saw it: views, actions and events."""
+    """Every step of ``record`` as ``perspective`` saw it: views, actions and events.
+
+    The views' ``static`` keys (the game's ``static_view``, e.g. its options) are in the
+    first step only: they never change."""
     if len(record.actions) > MAX_STEPS:
         raise ServerError("record/too_long", f"a replay has at most {MAX_STEPS} actions")
     try:
@@ -60,9 +64,9 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
         raise ServerError(e.code, str(e)) from None
     seat = perspective if isinstance(perspective, int) else None
     see_all = perspective == "all"
-    first = _frame(state, perspective)
-    steps: list[JSON] = [{"n": 0, "actions": [], "events": [], **first}]
-    last_text = json.dumps(first, sort_keys=True)
+    static = state.spec.static_view  # in the first step's views only
+    steps: list[JSON] = [{"n": 0, "actions": [], "events": [], **_frame(state, perspective)}]
+    last_text = json.dumps(_frame(state, perspective, static), sort_keys=True)
     pending_actions: list[JSON] = []
     pending_events: list[JSON] = []
     for i, (seat_i, action) in enumerate(record.actions):
@@ -84,7 +88,7 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
                 )
         else:
             pending_events.extend(_words(state, events, seat))
-        frame = _frame(state, perspective)
+        frame = _frame(state, perspective, static)
         text = json.dumps(frame, sort_keys=True)
         if text == last_text and not pending_events and not pending_actions:
             continue
@@ -103,6 +107,7 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
         "players": record.players,
         "perspective": perspective,
         "result": state.result(),
+        "static": list(static),
         "steps": steps,
     }
 
@@ -111,7 +116,8 @@ def record_from_json(data: Any) -> GameRecord:
     """A record sent by a client; :class:`ServerError` if it is not one."""
     try:
         record = GameRecord.from_json(data)
-        # An uploaded record must not make the server open files (e.g. a card set path).
+        # An uploaded record must not make the server open files (a card set path); a card
+        # set inline is checked by the game when the record starts.
         game(record.game).check_remote_options(record.options)
         return record
     except ThieveryError as e:

@@ -11,6 +11,10 @@ From the server: ``welcome`` (everything the audience may know, the seats and th
 ``update`` (a change it can see: new view, legal actions and visible events), ``seats``,
 ``next`` (a new table plays again), ``ack`` (to an ``act`` with an ``id``), ``pong`` and
 ``error`` (``code`` and ``message``; nothing changed, the connection stays open).
+
+A ``welcome`` frame lists the view's ``static`` keys (e.g. Thieves Den's ``options`` and
+card ``catalogue``): they never change, so ``update`` views leave them out and a client
+keeps them from the welcome.
 """
 
 from __future__ import annotations

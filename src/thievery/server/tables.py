@@ -271,13 +271,20 @@ class LiveTable:
         }
 
     def state_frame_text(self, kind: str, audience: Audience, events: Sequence[Event]) -> str:
-        """:meth:`state_frame` as JSON text, reusing the snapshot's text."""
+        """:meth:`state_frame` as JSON text, its view without the game's static keys
+        (``spec.static_view``: they never change, and the welcome frame had them)."""
         head = self._frame_head(kind, audience, events)
-        return json.dumps({**head, **self._snapshot(audience)}, separators=(",", ":"))
+        parts = self._snapshot(audience)
+        static = self.spec.static_view
+        if static:
+            parts = {**parts, "view": without(parts["view"], static)}
+        return json.dumps({**head, **parts}, separators=(",", ":"))
 
     def welcome(self, audience: Audience) -> JSON:
-        """The first frame of a connection: its state, the seats and the log so far."""
+        """The first frame of a connection: its state, the seats and the log so far, and
+        which view keys are ``static`` (later frames leave them out; keep them)."""
         frame = self.state_frame("welcome", audience, [])
+        frame["static"] = list(self.spec.static_view)
         visible = [e for e in self.log if e.is_visible_to(audience)][-LOG_LIMIT:]
         frame["log"] = [self.event_json(e, audience) for e in visible]
         frame["summary"] = self.summary()
@@ -637,13 +644,15 @@ class Hub:
 
     def local_files(self, spec: GameSpec, options: Mapping[str, Any] | None) -> JSON:
         """Options that name files on this machine (a card set) may only name a file in
-        the server's ``files_dir``, by name; they become that file's full path."""
+        the server's ``files_dir``, by name; that file is read in, so the table's options
+        (its record, its seats' views) hold its content inline, never a server path.
+        Content already inline is left to the game to check."""
         out = dict(options or {})
         for option in spec.options:
             value = out.get(option.name)
-            if not option.local or value is None:
+            if not option.local or not isinstance(value, str):
                 continue
-            if self.files_dir is None or not isinstance(value, str):
+            if self.files_dir is None:
                 spec.check_remote_options({option.name: value})  # refuses
                 continue
             path = (self.files_dir / value).resolve()
@@ -653,8 +662,7 @@ class Hub:
                     f"option {option.name!r}: the server has no file {value!r} "
                     f"(files: {files or 'none'})"
                 )
-            out[option.name] = str(path)
-        return out
+        return spec.inline_options(out, self.files_dir)
 
     async def start(self) -> int:
         """Restore every unfinished table by replaying its log; how many were restored."""
@@ -828,6 +836,11 @@ class Hub:
         if seat is None:
             raise bad_token()
         return table, seat
+
+
+def without(view: JSON, keys: Sequence[str]) -> JSON:
+    """A view without some of its keys (a game's static ones, sent once)."""
+    return {k: v for k, v in view.items() if k not in keys}
 
 
 def describe_all(spec: GameSpec, events: Sequence[Event], audience: Audience) -> list[JSON]:
