@@ -1,16 +1,13 @@
 """Thieves Den in a real Chromium: a 3-player game (1 human, 2 bots) played to the end by
-clicking only what the page offers, with a spectator who never sees the human's secrets.
-
-The renderer carries the default card set's words (names, abilities, prices) in a generated
-block; ``python tests/browser/test_thieves_den_web.py --write`` regenerates it from the card
-file, and :func:`test_renderer_card_words_match_the_card_file` checks it is current.
-"""
+clicking only what the page offers, with a spectator who never sees the human's secrets;
+and a table with a custom card set, whose words the page shows from the view's catalogue
+(live, after updates, and in the replay of a record)."""
 
 from __future__ import annotations
 
 import json
 import random
-import sys
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -19,119 +16,11 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.games.thieves_den.helpers import CUSTOM_SET, SPEC, write_custom_set
+from thievery.core import GameRecord, Rng
+from thievery.games.thieves_den.cards import inline_card_set
+
 pytestmark = pytest.mark.browser
-
-RENDERER = Path(__file__).resolve().parents[2] / "src/thievery/web/games/thieves-den.js"
-BEGIN = "// BEGIN CARDS (generated from data/unofficial.toml; do not edit by hand)\n"
-END = "// END CARDS\n"
-
-
-# ------------------------------------------------------------------ the card words
-
-
-def catalogue() -> dict[str, Any]:
-    """The default card set's words, as the renderer reads them (one entry per design)."""
-    from thievery.games.thieves_den.cards import (
-        FENCE_TYPES,
-        LOCATION_TYPES,
-        TREASURES,
-        load_card_set,
-    )
-    from thievery.games.thieves_den.effects import GAIN, THIEF, WILD
-
-    cs = load_card_set()
-
-    def base(card: str) -> str:
-        return card.rsplit("-", 1)[0]
-
-    def bonus(steps: tuple[tuple[int, int, int, int], ...]) -> list[list[Any]]:
-        out: list[list[Any]] = []
-        for op, a, b, _ in steps:
-            if op == GAIN:
-                out.append(["thief" if a == THIEF else TREASURES[a], b])
-            elif op == WILD:
-                out.append(["wild", b])
-        return out
-
-    locations: dict[str, Any] = {}
-    for c, card in enumerate(cs.loc_id):
-        locations.setdefault(
-            base(card),
-            {
-                "name": cs.loc_name[c],
-                "type": LOCATION_TYPES[cs.loc_type[c]],
-                "instant": cs.loc_instant[c],
-                "text": cs.loc_text[c],
-                "bonus": [] if cs.loc_instant[c] else bonus(cs.loc_bonus[c]),
-                "bonus_text": "" if cs.loc_instant[c] else cs.loc_bonus_text[c],
-            },
-        )
-    fences: dict[str, Any] = {}
-    for f, card in enumerate(cs.fence_id):
-        fences.setdefault(
-            base(card),
-            {
-                "name": cs.fence_name[f],
-                "type": FENCE_TYPES[cs.fence_type[f]],
-                "desires": [
-                    t for t, k in zip(TREASURES, cs.fence_desire[f], strict=True) for _ in range(k)
-                ],
-                "prestige": cs.fence_prestige[f],
-            },
-        )
-    return {
-        "name": cs.name,
-        "witch": dict(zip(TREASURES, cs.witch, strict=True)),
-        "majority": dict(zip(FENCE_TYPES, cs.majority, strict=True)),
-        "locations": locations,
-        "fences": fences,
-        "schemes": {
-            k: {
-                "types": [LOCATION_TYPES[t] for t in cs.scheme_types[i]],
-                "prestige": cs.scheme_prestige[i],
-            }
-            for i, k in enumerate(cs.scheme_id)
-        },
-        "powers": {
-            k: {"name": cs.power_name[i], "text": cs.power_text[i]}
-            for i, k in enumerate(cs.power_id)
-        },
-    }
-
-
-def block(data: dict[str, Any]) -> str:
-    """The generated JavaScript between the markers: one line per card."""
-    lines = ["const CARDS = {"]
-    for key, value in data.items():
-        if isinstance(value, dict) and key in ("locations", "fences", "schemes", "powers"):
-            lines.append(f"  {json.dumps(key)}: {{")
-            for k, v in value.items():
-                lines.append(f"    {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)},")
-            lines.append("  },")
-        else:
-            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},")
-    lines.append("};")
-    return "\n".join(lines) + "\n"
-
-
-def embedded() -> str:
-    text = RENDERER.read_text(encoding="utf-8")
-    return text[text.index(BEGIN) + len(BEGIN) : text.index(END)]
-
-
-def write_block() -> None:
-    text = RENDERER.read_text(encoding="utf-8")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    RENDERER.write_text(head + BEGIN + block(catalogue()) + END + tail, encoding="utf-8")
-
-
-def test_renderer_card_words_match_the_card_file() -> None:
-    assert embedded() == block(catalogue()), (
-        "the renderer's card words are out of date: run "
-        "`python tests/browser/test_thieves_den_web.py --write`"
-    )
-
 
 # ------------------------------------------------------------------ a whole game by clicking
 
@@ -149,6 +38,17 @@ def offered(page: Page, selector: str = "#game [data-action]") -> list[dict[str,
     """The actions the page offers (as JSON), one per element, in page order."""
     raw = page.locator(selector).evaluate_all("els => els.map(e => e.dataset.action)")
     return [json.loads(a) for a in raw]
+
+
+def open_seat_0(server: str, browser: Browser, body: dict[str, Any]) -> tuple[Page, list[str]]:
+    """Create a table from ``body`` and open seat 0's invite link in a new page; the page
+    and its JavaScript errors (collected from the start)."""
+    made = httpx2.post(f"{server}/api/tables", json=body)
+    assert made.status_code < 300, made.text
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = watch_errors(page)
+    page.goto(made.json()["seats"][0]["invite"])
+    return page, errors
 
 
 def key(action: dict[str, Any]) -> str:
@@ -302,12 +202,8 @@ def test_two_players_steal_at_a_neutral_location(
             {"kind": "bot", "bot": "random", "name": "Ann"},
         ],
     }
-    made = httpx2.post(f"{server}/api/tables", json=body)
-    assert made.status_code < 300, made.text
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page, errors = open_seat_0(server, browser, body)
     try:
-        errors = watch_errors(page)
-        page.goto(made.json()["seats"][0]["invite"])
         for left in (4, 3, 2):
             expect(page.locator(".td-hand [data-action]")).to_have_count(left)
             assert {a["type"] for a in offered(page)} == {"pick"}
@@ -326,6 +222,70 @@ def test_two_players_steal_at_a_neutral_location(
         page.close()
 
 
-if __name__ == "__main__" and "--write" in sys.argv:
-    write_block()
-    raise SystemExit(0)
+def test_a_custom_card_set_shows_its_own_names_and_texts(
+    server: str, browser: Browser, tmp_path: Path, output: Path
+) -> None:
+    body: dict[str, Any] = {
+        "game": "thieves-den",
+        "seed": 2,
+        # Seat 0 is dealt the Market ("Night Bazaar" here) and the Renown tile ("Fame")
+        # lies on top of the first Power stack.
+        "options": {
+            "cards": inline_card_set(write_custom_set(tmp_path)),
+            "first_player": 0,
+            "location_deck": ["market-a"],
+            "power_tiles": ["renown"],
+        },
+        "seats": [{"kind": "human", "name": "You"}]
+        + [{"kind": "bot", "bot": "random", "name": n} for n in ("Ann", "Bob")],
+    }
+    page, errors = open_seat_0(server, browser, body)
+    try:
+        market = page.locator('.td-hand [data-card="market-a"]')
+        expect(market.locator(".td-lname")).to_have_text("Night Bazaar")
+        expect(market.locator(".td-ltext")).to_have_text("Take 3 Jewels")
+        assert "Owner Bonus: Take 2 Thieves" in (market.get_attribute("title") or "")
+        tile = page.locator('.td-tile[data-tile="renown"]')
+        expect(tile.locator(".td-tname")).to_contain_text("Fame")
+        expect(tile.locator(".td-ttext")).to_have_text("Gain 5 Prestige")
+        chip = page.locator(".td-unofficial")
+        expect(chip).to_have_attribute("title", re.compile(f"^{re.escape(CUSTOM_SET)}:"))
+        # Picked and revealed: drawn from update frames, which leave the catalogue out.
+        market.click()
+        mine = page.locator('.td-seat.me [data-card="market-a"]')
+        expect(mine.locator(".td-lname")).to_have_text("Night Bazaar")
+        expect(mine.locator(".td-ltext")).to_have_text("Take 3 Jewels")
+        expect(tile.locator(".td-ttext")).to_have_text("Gain 5 Prestige")
+        page.screenshot(path=str(output / "thieves-den-custom-cards.png"), full_page=True)
+        assert errors == []
+    finally:
+        page.close()
+
+
+def test_the_replay_of_a_custom_card_set_record_shows_its_words(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    options = {"cards": inline_card_set(write_custom_set(tmp_path)), "power_tiles": ["renown"]}
+    state = SPEC.new(3, 4, options)
+    rng = Rng(1)
+    while state.to_act:
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    record = tmp_path / "custom.json"
+    GameRecord.of(state).save(record)
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        errors = watch_errors(page)
+        page.goto(f"{server}/replay")
+        page.set_input_files("#file", str(record))
+        expect(page.locator(".td-seat")).to_have_count(3)
+        page.click("#next")  # a later step: its views leave the catalogue out
+        expect(page.locator("#step")).to_have_text(re.compile(r"^step 1 of \d+$"))
+        tile = page.locator('.td-tile[data-tile="renown"]')
+        expect(tile.locator(".td-tname")).to_contain_text("Fame")
+        expect(tile.locator(".td-ttext")).to_have_text("Gain 5 Prestige")
+        page.click("#last")
+        expect(page.locator(".td-final")).to_be_visible()
+        assert errors == []
+    finally:
+        page.close()

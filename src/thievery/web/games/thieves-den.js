@@ -4,11 +4,10 @@
 // render(root, ctx) draws the view it is given, and every legal action becomes an element
 // with data-action (clicked on the board, or as a button of the decision panel).
 //
-// Card texts: views carry card ids only. The renderer reads the card set's words from
-// view.cards when the engine sends them (same shape as CARDS below), else from CARDS, the
-// default unofficial set, generated from the card file (a test checks it still matches:
-// `python tests/browser/test_thieves_den_web.py --write` regenerates it). Another card set
-// without view.cards shows names made from the ids.
+// Card texts: views name cards by id; the words come with the view, in view.catalogue (the
+// table's card set as the engine words it: names, types, ability and owner-bonus texts,
+// prices; one entry per design, by its id without the copy letter). It never changes, so
+// the server sends it once per connection and the page keeps it (see js/table.js).
 //
 // Recruit needs two treasures: elements with data-pick='{…}' pick the first one (they send
 // nothing); the pick is forgotten as soon as the legal actions change.
@@ -20,95 +19,6 @@ const LOC_TYPES = ["village", "shadow", "ruins", "holy", "city"];
 const FENCE_TYPES = ["noble", "agent", "collector", "warlock", "mercenary", "peddler", "tinkerer"];
 const PHASES = { scouting: "Scouting", thieving: "Thieving", direction: "Cleanup", over: "Game over" };
 
-// BEGIN CARDS (generated from data/unofficial.toml; do not edit by hand)
-const CARDS = {
-  "name": "Thievery unofficial set",
-  "witch": {"tome": 4, "jewel": 3, "artifact": 3, "fossil": 2, "potion": 2},
-  "majority": {"noble": 3, "agent": 3, "collector": 4, "warlock": 4, "mercenary": 4, "peddler": 5, "tinkerer": 5},
-  "locations": {
-    "market": {"name": "Market", "type": "village", "instant": false, "text": "Take 2 Jewels", "bonus": [["thief", 2]], "bonus_text": "Take 2 Thieves"},
-    "potion-shop": {"name": "Potion Shop", "type": "village", "instant": false, "text": "Take 3 Potions", "bonus": [["potion", 1]], "bonus_text": "Take 1 Potion"},
-    "farmstead": {"name": "Farmstead", "type": "village", "instant": false, "text": "Take 1 Fossil, then take 1 Potion", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "tavern": {"name": "Tavern", "type": "village", "instant": false, "text": "Take 2 Thieves, then take 1 Potion", "bonus": [["potion", 1]], "bonus_text": "Take 1 Potion"},
-    "village-fair": {"name": "Village Fair", "type": "village", "instant": true, "text": "Take 1 treasure of your choice", "bonus": [], "bonus_text": ""},
-    "wayside-inn": {"name": "Wayside Inn", "type": "village", "instant": false, "text": "Take 1 Artifact, then take 1 Tome", "bonus": [["jewel", 1]], "bonus_text": "Take 1 Jewel"},
-    "witch-hut": {"name": "Witch Hut", "type": "shadow", "instant": true, "text": "Take any Treasure on an opponent's player board and return it to the supply.", "bonus": [], "bonus_text": ""},
-    "guild": {"name": "Guild", "type": "shadow", "instant": true, "text": "Take a Thief on an opponent's player board and place it on your player board.", "bonus": [], "bonus_text": ""},
-    "black-market": {"name": "Black Market", "type": "shadow", "instant": false, "text": "Pay 1 Thief: take 3 treasures of your choice", "bonus": [["jewel", 1]], "bonus_text": "Take 1 Jewel"},
-    "hideout": {"name": "Hideout", "type": "shadow", "instant": false, "text": "Take 1 Thief, then take 1 Artifact", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "rooftops": {"name": "Rooftops", "type": "shadow", "instant": false, "text": "Take 1 treasure of your choice, then you may Steal or Fence", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "smugglers-cove": {"name": "Smugglers' Cove", "type": "shadow", "instant": false, "text": "Take 1 Jewel, then take 1 Artifact", "bonus": [["artifact", 1], ["thief", 1]], "bonus_text": "Take 1 Artifact, then take 1 Thief"},
-    "laborium": {"name": "Laborium", "type": "ruins", "instant": false, "text": "Place a Treasure from your player board back to the supply, then take up to 2 Treasures from the supply.", "bonus": [["wild", 1], ["thief", 1]], "bonus_text": "Take 1 treasure of your choice, then take 1 Thief"},
-    "excavation": {"name": "Excavation", "type": "ruins", "instant": false, "text": "Take 3 Fossils", "bonus": [["fossil", 1]], "bonus_text": "Take 1 Fossil"},
-    "crypt": {"name": "Crypt", "type": "ruins", "instant": false, "text": "Take 2 Artifacts", "bonus": [["artifact", 1]], "bonus_text": "Take 1 Artifact"},
-    "sunken-vault": {"name": "Sunken Vault", "type": "ruins", "instant": false, "text": "Take 1 Jewel, then take 1 Fossil", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "forgotten-road": {"name": "Forgotten Road", "type": "ruins", "instant": true, "text": "Take 1 Fossil, then gain 1 Prestige", "bonus": [], "bonus_text": ""},
-    "old-tower": {"name": "Old Tower", "type": "ruins", "instant": false, "text": "Draw 1 Location face up, then take 1 Fossil", "bonus": [["tome", 1]], "bonus_text": "Take 1 Tome"},
-    "monastery": {"name": "Monastery", "type": "holy", "instant": false, "text": "Take 2 Tomes, then take 1 Thief", "bonus": [["tome", 1]], "bonus_text": "Take 1 Tome"},
-    "shrine": {"name": "Shrine", "type": "holy", "instant": false, "text": "Take 1 Potion, then take 1 Tome", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "reliquary": {"name": "Reliquary", "type": "holy", "instant": false, "text": "Take 1 Artifact, then take 1 Jewel", "bonus": [["potion", 1]], "bonus_text": "Take 1 Potion"},
-    "abbey": {"name": "Abbey", "type": "holy", "instant": false, "text": "Pay 1 treasure of your choice: gain 4 Prestige", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "oracle": {"name": "Oracle", "type": "holy", "instant": true, "text": "Gain 2 Prestige, then take 1 Tome", "bonus": [], "bonus_text": ""},
-    "pilgrims-rest": {"name": "Pilgrims' Rest", "type": "holy", "instant": false, "text": "Take 1 Thief, then take 1 treasure of your choice", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "custom-house": {"name": "Custom House", "type": "city", "instant": false, "text": "Take any Treasure on an opponent's player board and place it on your player board.", "bonus": [["jewel", 1]], "bonus_text": "Take 1 Jewel"},
-    "bank": {"name": "Bank", "type": "city", "instant": false, "text": "Take 2 Jewels", "bonus": [["artifact", 1]], "bonus_text": "Take 1 Artifact"},
-    "library": {"name": "Library", "type": "city", "instant": false, "text": "Take 3 Tomes", "bonus": [["tome", 1]], "bonus_text": "Take 1 Tome"},
-    "courthouse": {"name": "Courthouse", "type": "city", "instant": false, "text": "Pay 2 treasures of your choice: gain 8 Prestige", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "harbour": {"name": "Harbour", "type": "city", "instant": false, "text": "Take 1 Artifact, then take 1 Potion", "bonus": [["thief", 1]], "bonus_text": "Take 1 Thief"},
-    "palace-gates": {"name": "Palace Gates", "type": "city", "instant": true, "text": "Gain 3 Prestige", "bonus": [], "bonus_text": ""},
-  },
-  "fences": {
-    "noble-countess": {"name": "Countess", "type": "noble", "desires": ["jewel", "jewel"], "prestige": 7},
-    "noble-baron": {"name": "Baron", "type": "noble", "desires": ["tome", "tome", "jewel"], "prestige": 9},
-    "noble-duke": {"name": "Duke", "type": "noble", "desires": ["jewel", "jewel", "artifact", "potion"], "prestige": 11},
-    "agent-scribe": {"name": "Scribe", "type": "agent", "desires": ["tome", "tome"], "prestige": 6},
-    "agent-spy": {"name": "Spy", "type": "agent", "desires": ["tome", "fossil"], "prestige": 6},
-    "agent-envoy": {"name": "Envoy", "type": "agent", "desires": ["tome", "jewel", "potion"], "prestige": 9},
-    "collector-curator": {"name": "Curator", "type": "collector", "desires": ["artifact", "artifact"], "prestige": 6},
-    "collector-antiquarian": {"name": "Antiquarian", "type": "collector", "desires": ["artifact", "fossil", "fossil"], "prestige": 8},
-    "collector-patron": {"name": "Patron", "type": "collector", "desires": ["tome", "jewel", "artifact"], "prestige": 9},
-    "warlock-hexer": {"name": "Hexer", "type": "warlock", "desires": ["potion", "potion"], "prestige": 6},
-    "warlock-sage": {"name": "Sage", "type": "warlock", "desires": ["tome", "potion"], "prestige": 6},
-    "warlock-necromancer": {"name": "Necromancer", "type": "warlock", "desires": ["artifact", "fossil", "potion", "potion"], "prestige": 11},
-    "mercenary-sellsword": {"name": "Sellsword", "type": "mercenary", "desires": ["fossil", "fossil"], "prestige": 5},
-    "mercenary-captain": {"name": "Captain", "type": "mercenary", "desires": ["jewel", "fossil"], "prestige": 6},
-    "mercenary-warlord": {"name": "Warlord", "type": "mercenary", "desires": ["artifact", "fossil", "potion"], "prestige": 8},
-    "peddler-hawker": {"name": "Hawker", "type": "peddler", "desires": ["fossil", "potion"], "prestige": 5},
-    "peddler-tinker": {"name": "Trinket Seller", "type": "peddler", "desires": ["artifact", "potion"], "prestige": 5},
-    "peddler-caravan": {"name": "Caravan", "type": "peddler", "desires": ["tome", "fossil", "potion"], "prestige": 8},
-    "tinkerer-clockmaker": {"name": "Clockmaker", "type": "tinkerer", "desires": ["tome", "artifact"], "prestige": 5},
-    "tinkerer-alchemist": {"name": "Alchemist", "type": "tinkerer", "desires": ["artifact", "fossil", "fossil"], "prestige": 8},
-    "tinkerer-inventor": {"name": "Inventor", "type": "tinkerer", "desires": ["tome", "artifact", "fossil", "potion"], "prestige": 11},
-  },
-  "schemes": {
-    "village-shadow": {"types": ["village", "shadow"], "prestige": 5},
-    "village-ruins": {"types": ["village", "ruins"], "prestige": 5},
-    "village-holy": {"types": ["village", "holy"], "prestige": 5},
-    "village-city": {"types": ["village", "city"], "prestige": 5},
-    "shadow-ruins": {"types": ["shadow", "ruins"], "prestige": 5},
-    "shadow-holy": {"types": ["shadow", "holy"], "prestige": 5},
-    "shadow-city": {"types": ["shadow", "city"], "prestige": 5},
-    "ruins-holy": {"types": ["ruins", "holy"], "prestige": 5},
-    "ruins-city": {"types": ["ruins", "city"], "prestige": 5},
-    "holy-city": {"types": ["holy", "city"], "prestige": 5},
-  },
-  "powers": {
-    "recall": {"name": "Recall", "text": "Take a Thief from any Location card; that card goes on top of the Location deck."},
-    "scout-ahead": {"name": "Scout Ahead", "text": "Draw 1 Location face up, then you may Steal or Fence"},
-    "double-up": {"name": "Double Up", "text": "Take 1 Thief from the supply, then Steal or Fence on an Action Spot that already holds a Thief."},
-    "hire-out": {"name": "Hire Out", "text": "Pay 2 Thieves: take 2 treasures of your choice"},
-    "busy-night": {"name": "Busy Night", "text": "You may Steal or Fence, then you may Steal or Fence"},
-    "sleight": {"name": "Sleight of Hand", "text": "Move a Thief from a Location card to another to use its ability, then keep that Thief."},
-    "new-buyers": {"name": "New Buyers", "text": "Replace 3 Fences of the row, then you may Steal or Fence"},
-    "switcheroo": {"name": "Switcheroo", "text": "Swap a Location with an opponent"},
-    "renown": {"name": "Renown", "text": "Gain 3 Prestige"},
-    "inside-job": {"name": "Inside Job", "text": "Steal from a Location; you get its Owner Bonus instead of its owner."},
-    "windfall": {"name": "Windfall", "text": "Take 1 treasure of your choice"},
-    "recruits": {"name": "Recruits", "text": "Take 3 Thieves"},
-  },
-};
-// END CARDS
-
 // ------------------------------------------------------------------ words
 
 const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
@@ -119,9 +29,7 @@ const baseId = (id) => String(id).replace(/-[a-j]$/, "");
 const titled = (s) => s.split("-").map(cap).join(" ");
 
 function catalogue(view) {
-  if (view.cards && view.cards.locations) return view.cards;
-  if (!view.options?.cards && CARDS.name && view.card_set === CARDS.name) return CARDS;
-  return { witch: {}, majority: {}, locations: {}, fences: {}, schemes: {}, powers: {} };
+  return view.catalogue || { witch: {}, majority: {}, locations: {}, fences: {}, schemes: {}, powers: {} };
 }
 
 function loc(C, id) {

@@ -27,15 +27,22 @@ function perspectives(players) {
   $("perspective").innerHTML = `<option value="all">everything</option><option value="spectator">a spectator</option>${seats}`;
 }
 
+// A step's view with the static keys (e.g. the options), which only the first step carries.
+function whole(view, first) {
+  const kept = Object.fromEntries((state.replay.static || []).map((k) => [k, first[k]]));
+  return { ...kept, ...view };
+}
+
 function go(step) {
   const steps = state.replay.steps;
   state.step = Math.max(0, Math.min(step, steps.length - 1));
   const s = steps[state.step];
   const p = state.replay.perspective;
   const seat = typeof p === "number" ? p : null;
+  const view = whole(s.view, steps[0].view);
   state.renderer.render($("game"), {
-    view: s.view, legal: [], seat, seats: state.seats, toAct: s.view.to_act || [], mode: "replay",
-    views: s.views,
+    view, legal: [], seat, seats: state.seats, toAct: view.to_act || [], mode: "replay",
+    views: s.views?.map((v, i) => whole(v, steps[0].views[i])),
   });
   $("slider").value = String(state.step);
   $("step").textContent = `step ${state.step} of ${steps.length - 1}`;

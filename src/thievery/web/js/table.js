@@ -23,6 +23,7 @@ const page = {
   summary: null,
   seats: [],
   frame: null, // the last welcome/update: view, legal, version, to_act, result
+  static: {}, // the view's static keys, from the welcome (updates leave them out)
   log: [],
   pending: null, // the action on its way
   renderer: null,
@@ -61,6 +62,7 @@ function onStatus(status) {
 function onFrame(frame) {
   switch (frame.type) {
     case "welcome":
+      page.static = Object.fromEntries((frame.static || []).map((k) => [k, frame.view[k]]));
       page.frame = frame;
       page.seats = frame.summary.seats;
       page.next = frame.summary.next_id;
@@ -71,7 +73,7 @@ function onFrame(frame) {
       break;
     case "update":
       if (frame.seat !== null && (!page.frame?.to_act.includes(frame.seat) || page.pending)) page.deadline = null;
-      page.frame = frame;
+      page.frame = { ...frame, view: { ...page.static, ...frame.view } };
       page.log.push(...frame.events);
       page.pending = null;
       drawAll();
