@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 import thievery
-from thievery.core import Rng
+from thievery.core import GameRecord, InvalidRecord, Rng
 
 
 def test_games_stays_a_function_after_the_games_package_is_imported() -> None:
@@ -46,3 +46,16 @@ def test_rng_pick_draws_in_proportion_to_the_weights() -> None:
     for _ in range(40_000):
         counts[rng.pick([1.0, 3.0, 0.0])] += 1
     assert 9_400 < counts[0] < 10_600 and counts[2] == 0
+
+
+def test_a_record_keeps_the_seats_names_and_checks_them() -> None:
+    state = thievery.game("schattendieb").new(3, 1)
+    plain = GameRecord.of(state).to_json()
+    assert "names" not in plain  # records without names are as they always were
+    assert GameRecord.from_json(plain).names is None
+    named = GameRecord.of(state, ["Ann", "Bo", "Cy"]).to_json()
+    assert named["names"] == ["Ann", "Bo", "Cy"]
+    assert GameRecord.from_json(named).names == ["Ann", "Bo", "Cy"]
+    for names in (["Ann", "Bo"], ["Ann", "Bo", 3], ["Ann", "Bo", "x" * 41], "Ann"):
+        with pytest.raises(InvalidRecord, match="one per seat"):
+            GameRecord.from_json({**plain, "names": names})

@@ -10,6 +10,7 @@ malformed actions refused with the state unchanged.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -237,3 +238,32 @@ def test_spec_and_bad_setup(name: str) -> None:
         spec.new(spec.min_players, 0, {"nonsense": 1})
     with pytest.raises(UnknownGame, match="no game 'no-such-game'"):
         thievery.game("no-such-game")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_event_words_name_each_seat_by_its_name(name: str) -> None:
+    """Given names, every reader's words name each other seat by its name wherever they
+    said "seat N" without names; "you" stays "you", and nothing else changes."""
+    spec = thievery.game(name)
+    players = spec.max_players
+    names = [f"Name-{chr(65 + k)}" for k in range(players)]
+    state = spec.new(players, 4)
+    rng = Rng(4)
+    events = []
+    for _ in range(MAX_STEPS):
+        events += tick(state, rng)
+        if not state.to_act:
+            break
+        seat = rng.choice(state.to_act)
+        events += state.apply(seat, rng.choice(state.legal_actions(seat)))
+    named = 0
+    for event in events:
+        for reader in [None, *range(players)]:
+            if not event.is_visible_to(reader):
+                continue
+            plain = spec.describe(event, reader)
+            expected = re.sub(r"\b[Ss]eat (\d+)", lambda m: names[int(m[1])], plain)
+            words = spec.describe(event, reader, names)
+            assert words == expected, (event, reader)
+            named += words != plain
+    assert named > len(events)  # the names were used, many times

@@ -59,6 +59,44 @@ class Event(NamedTuple):
         return {"type": self.type, "audience": self.audience, **self.data}
 
 
+NAME_LIMIT = 40  # characters in a seat's name (server tables, game records)
+
+
+def seat_name(
+    seat: int,
+    viewer: int | None,
+    names: Sequence[str] | None = None,
+    *,
+    capital: bool = False,
+    possessive: bool = False,
+) -> str:
+    """How an event's words name ``seat`` for ``viewer`` (``None``: a spectator): "you"
+    for the viewer's own seat, else its name from ``names`` (public, one per seat) or,
+    without names (or for a number that is no seat), "seat N". ``capital`` starts a
+    sentence ("You", "Seat 2"; a name is shown as given), ``possessive`` gives "your",
+    "seat 2's", "Ann's".
+
+    >>> names = ["Ann", "Bo", "cy"]
+    >>> seat_name(1, 1), seat_name(2, 1), seat_name(2, None, names, capital=True)
+    ('you', 'seat 2', 'cy')
+    >>> seat_name(1, 1, capital=True, possessive=True), seat_name(0, 1, names, possessive=True)
+    ('Your', "Ann's")
+    """
+    if seat == viewer:
+        word = "your" if possessive else "you"
+        return word.capitalize() if capital else word
+    if names is not None and 0 <= seat < len(names):
+        word = names[seat]
+    else:
+        word = f"{'Seat' if capital else 'seat'} {seat}"
+    return f"{word}'s" if possessive else word
+
+
+def default_seat_name(seat: int, bot: str | None = None) -> str:
+    """The name a seat gets when nobody gives it one: ``Seat 2`` or ``Seat 2 (heuristic)``."""
+    return f"Seat {seat} ({bot})" if bot else f"Seat {seat}"
+
+
 @dataclass(frozen=True)
 class Option:
     """A rule or setup option with its default and what it allows."""
@@ -216,8 +254,12 @@ class GameSpec(ABC):
         return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
 
     @abstractmethod
-    def describe(self, event: Event, seat: int | None = None) -> str:
-        """An event in words, as ``seat`` (``None``: a spectator) would read it."""
+    def describe(
+        self, event: Event, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        """An event in words, as ``seat`` (``None``: a spectator) would read it. Seats are
+        named by :func:`seat_name`: ``seat`` itself is "you", the others go by ``names``
+        (one per seat) or, without names, "seat N"."""
 
     def info(self) -> JSON:
         """The spec as JSON, for listings and the API."""

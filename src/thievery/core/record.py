@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from thievery.core.errors import InvalidRecord, ThieveryError
-from thievery.core.protocol import JSON, Event, State
+from thievery.core.protocol import JSON, NAME_LIMIT, Event, State
 from thievery.core.registry import game
 
 
 @dataclass
 class GameRecord:
-    """A game: its name, version, players, options, seed and every action with its seat."""
+    """A game: its name, version, players, options, seed and every action with its seat;
+    optionally the seats' names (public, one per seat), which event words use."""
 
     game: str
     version: int
@@ -24,10 +25,11 @@ class GameRecord:
     options: JSON
     actions: list[tuple[int, JSON]] = field(default_factory=list)
     result: JSON | None = None
+    names: list[str] | None = None
 
     @classmethod
-    def of(cls, state: State) -> GameRecord:
-        """The record of a state's game so far."""
+    def of(cls, state: State, names: Sequence[str] | None = None) -> GameRecord:
+        """The record of a state's game so far (with the seats' names, if given)."""
         return cls(
             game=state.spec.name,
             version=state.spec.version,
@@ -36,11 +38,12 @@ class GameRecord:
             options=dict(state.options),
             actions=[(seat, action.to_json()) for seat, action in state.history()],
             result=state.result(),
+            names=list(names) if names is not None else None,
         )
 
     def to_json(self) -> JSON:
-        """The JSON form."""
-        return {
+        """The JSON form (``names`` only when the record has them)."""
+        out: JSON = {
             "game": self.game,
             "version": self.version,
             "players": self.players,
@@ -49,6 +52,9 @@ class GameRecord:
             "actions": [{"seat": s, "action": a} for s, a in self.actions],
             "result": self.result,
         }
+        if self.names is not None:
+            out["names"] = self.names
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
@@ -57,7 +63,7 @@ class GameRecord:
             raise InvalidRecord("a game record is a JSON object")
         try:
             actions = [(int(a["seat"]), dict(a["action"])) for a in data.get("actions", [])]
-            return cls(
+            record = cls(
                 game=str(data["game"]),
                 version=int(data["version"]),
                 players=int(data["players"]),
@@ -68,6 +74,8 @@ class GameRecord:
             )
         except (KeyError, TypeError, ValueError) as e:
             raise InvalidRecord(f"not a game record: {e!r}") from None
+        record.names = _names(data.get("names"), record.players)
+        return record
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON."""
@@ -99,6 +107,21 @@ class GameRecord:
             except ThieveryError as e:
                 raise InvalidRecord(f"action {i} ({action}) by seat {seat}: {e}") from None
             yield state, seat, action, events
+
+
+def _names(names: Any, players: int) -> list[str] | None:
+    """A record's seat names, checked: absent, or one short string per seat."""
+    if names is None:
+        return None
+    if (
+        not isinstance(names, list)
+        or len(names) != players
+        or not all(isinstance(n, str) and len(n) <= NAME_LIMIT for n in names)
+    ):
+        raise InvalidRecord(
+            f"a record's names are one per seat ({players}), each at most {NAME_LIMIT} characters"
+        )
+    return names
 
 
 def replay(record: GameRecord) -> State:

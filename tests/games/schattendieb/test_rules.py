@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from thievery.core import IllegalAction, InvalidOption
+from thievery.core import Event, IllegalAction, InvalidOption
 from thievery.games.schattendieb.cards import CARD_ID, CARD_INDEX
 from thievery.games.schattendieb.rules import ADD, PLAY, STEAL
 
@@ -484,3 +484,22 @@ def test_a_seat_with_no_cards_is_not_asked_and_then_the_game_ends() -> None:
     assert state.legal_actions(1) == []
     events = round_of(state, {0: "ring-9b", 2: "cufflink-1b"})
     assert of(events, "game_over")[0]["reason"] == "no_cards"
+
+
+# ------------------------------------------------------------------ words
+
+
+def test_event_words_name_the_seats_given_their_names() -> None:
+    names = ["Ann", "Bo", "cy"]
+    steal = Event("steal", {"seat": 2, "thief": "thief-ring", "card": "watch-9a", "from": 1})
+    assert SPEC.describe(steal, 1) == "Seat 2 played the Ring Thief and took Watch 9 from you"
+    assert SPEC.describe(steal, 1, names) == "cy played the Ring Thief and took Watch 9 from you"
+    assert SPEC.describe(steal, None, names) == "cy played the Ring Thief and took Watch 9 from Bo"
+    add = Event("add", {"cards": {1: ["watch-2b"], 0: ["watch-10a"]}})
+    assert SPEC.describe(add, 1) == "You added Watch 2; seat 0 added Watch 10"
+    assert SPEC.describe(add, None, names) == "Bo added Watch 2; Ann added Watch 10"
+    new_game = Event("new_game", {"game": 2, "dealer": 0})
+    assert SPEC.describe(new_game, 1) == "Game 2 begins; seat 0 deals"
+    assert SPEC.describe(new_game, 1, names) == "Game 2 begins; Ann deals"
+    over = Event("match_over", {"scores": [38, 40, 40], "winners": [1, 2]})
+    assert SPEC.describe(over, 1, names) == "The match is over. Winner: you and cy"

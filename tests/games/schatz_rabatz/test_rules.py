@@ -8,7 +8,15 @@ from typing import Any
 
 import pytest
 
-from thievery.core import GameRecord, IllegalAction, InvalidOption, MalformedAction, Rng, replay
+from thievery.core import (
+    Event,
+    GameRecord,
+    IllegalAction,
+    InvalidOption,
+    MalformedAction,
+    Rng,
+    replay,
+)
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_INDEX
 from thievery.games.schatz_rabatz.rules import CLOCK, OVER, PACKING, SCORED, Tick
 
@@ -337,3 +345,18 @@ def test_once_every_board_was_seen_the_stack_holds_no_secret() -> None:
         assert state.phase == SCORED
         all_ready(state)
     assert state.view(0)["boards_turned"][9] == state.view(0)["boards_turned"][0]
+
+
+def test_event_words_name_the_seats_given_their_names() -> None:
+    names = ["Ann", "Bo", "cy"]
+    ready = Event("ready", {"seat": 1})
+    assert SPEC.describe(ready, 0) == "Seat 1 is ready"
+    assert SPEC.describe(ready, 0, names) == "Bo is ready"
+    assert SPEC.describe(ready, 1, names) == "You are ready"
+    scored = Event("scored", {"round": 1, "counts": [4, 3, 3], "parts": ["bow", None, None]})
+    assert SPEC.describe(scored, 1) == (
+        "Round 1 counted — seat 0 4, you 3, seat 2 3. seat 0 takes bow"
+    )
+    assert SPEC.describe(scored, 1, names) == "Round 1 counted — Ann 4, you 3, cy 3. Ann takes bow"
+    over = Event("game_over", {"scores": [2, 4, 1], "winners": [1, 2]})
+    assert SPEC.describe(over, None, names) == "A ship is complete! Winner: Bo and cy"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.games.thieves.helpers import SPEC, kinds, loot_ids, new, of_type, play
+from thievery.core import Event
 from thievery.games.thieves.cards import CARD_INDEX, GETAWAY, KIND
 from thievery.games.thieves.rules import Thieves
 
@@ -542,3 +543,22 @@ def test_double_loot_drawing_a_thief_asks_then_draws_again() -> None:
     play(state, "money-2a", 0)
     assert loot_ids(state, 0, viewer=1) == ["money-3a", None]
     assert state.view(None)["current"] == 1
+
+
+# ------------------------------------------------------------------ words
+
+
+def test_event_words_name_the_seats_given_their_names() -> None:
+    names = ["Ann", "Bo", "cy"]
+    move = Event("move", {"seat": 1, "from": 0, "slot": 0, "to": 2, "card": "money-3e"})
+    assert SPEC.describe(move, 1) == "You moved Money 3 from seat 0 to seat 2"
+    assert SPEC.describe(move, 1, names) == "You moved Money 3 from Ann to cy"
+    assert SPEC.describe(move, None, names) == "Bo moved Money 3 from Ann to cy"
+    turn = Event("turn", {"seat": 2, "turn": 2, "drew": 1})
+    assert SPEC.describe(turn, 0) == "Turn 2: seat 2's turn (drew 1 card)"
+    assert SPEC.describe(turn, 0, names) == "Turn 2: cy's turn (drew 1 card)"
+    assert SPEC.describe(turn, 2, names) == "Turn 2: your turn (drew 1 card)"
+    raid = Event("raid", {"seat": 2, "cars": 4, "police": [], "values": [2, 5, 0], "busted": [1]})
+    assert SPEC.describe(raid, 0, names) == (
+        "Police raid! Loot values: you 2, Bo 5, cy 0. Busted: Bo"
+    )

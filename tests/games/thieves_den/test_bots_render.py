@@ -6,7 +6,7 @@ from rich.console import Console
 
 from thievery.bots import bot_names, make_bot
 from thievery.cli.render import renderer
-from thievery.core import Rng
+from thievery.core import Event, Rng
 from thievery.sim import simulate, standings
 
 from .helpers import SPEC, arrange, new
@@ -109,3 +109,19 @@ def test_events_read_as_sentences_for_each_reader() -> None:
     assert SPEC.describe(steal, 1) == "Seat 0 steals at your Market"
     gains = [SPEC.describe(e, 2) for e in events if e.type == "gain"]
     assert gains == ["Seat 0 takes 2 jewels", "Seat 1 takes 2 thieves"]
+
+
+def test_events_name_the_seats_given_their_names() -> None:
+    names = ["Ann", "Bo", "cy"]
+    state = arrange(new(3), up={1: ["market-a"]})
+    events = state.apply(0, {"type": "steal", "card": "market-a"})
+    steal = next(e for e in events if e.type == "steal")
+    assert SPEC.describe(steal, 0, names) == "You steal at Bo's Market"
+    assert SPEC.describe(steal, 1, names) == "Ann steals at your Market"
+    assert SPEC.describe(steal, None, names) == "Ann steals at Bo's Market"
+    assert SPEC.describe(steal, None) == "Seat 0 steals at seat 1's Market"
+    gains = [SPEC.describe(e, 2, names) for e in events if e.type == "gain"]
+    assert gains == ["Ann takes 2 jewels", "Bo takes 2 thieves"]
+    # A name is shown as given, even where it starts a sentence.
+    assert SPEC.describe(Event("picked", {"seat": 2}), 0, names) == "cy picked a card"
+    assert SPEC.describe(Event("picked", {"seat": 2}), 0) == "Seat 2 picked a card"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
+from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields, seat_name
 from thievery.core.rng import Rng
 from thievery.core.setup import soft_max
 from thievery.games.schattendieb.cards import (
@@ -171,11 +171,13 @@ class SchattendiebSpec(GameSpec):
 
     # ------------------------------------------------------------ words
 
-    def describe(self, event: Event, seat: int | None = None) -> str:
+    def describe(
+        self, event: Event, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
         d = event.data
 
-        def who(t: int) -> str:
-            return "you" if t == seat else f"seat {t}"
+        def who(t: int, capital: bool = False) -> str:
+            return seat_name(t, seat, names, capital=capital)
 
         def card(c: str) -> str:
             return describe_card(CARD_INDEX[c])
@@ -185,7 +187,7 @@ class SchattendiebSpec(GameSpec):
 
         t = event.type
         if t == "chose":
-            return f"{who(d['seat'])} chose a card".capitalize()
+            return f"{who(d['seat'], True)} chose a card"
         if t == "reveal":
             parts = [f"{who(s)}: {card(c)}" for s, c in d["cards"].items()]
             return "Revealed — " + "; ".join(parts) if parts else "Nobody could play a card"
@@ -194,9 +196,9 @@ class SchattendiebSpec(GameSpec):
         if t == "steal":
             thief = card(d["thief"])
             if d["card"] is None:
-                return f"{who(d['seat']).capitalize()} played the {thief}, who finds nothing"
+                return f"{who(d['seat'], True)} played the {thief}, who finds nothing"
             return (
-                f"{who(d['seat']).capitalize()} played the {thief} and took "
+                f"{who(d['seat'], True)} played the {thief} and took "
                 f"{card(d['card'])} from {who(d['from'])}"
             )
         if t == "adding":
@@ -204,20 +206,20 @@ class SchattendiebSpec(GameSpec):
         if t == "added":
             return f"You add {card(d['card'])}"
         if t == "done":
-            return f"{who(d['seat']).capitalize()} finished adding"
+            return f"{who(d['seat'], True)} finished adding"
         if t == "add":
-            parts = [f"{who(s)} added {cards(cs)}" for s, cs in d["cards"].items()]
-            return "; ".join(parts).capitalize()
+            parts = [
+                f"{who(s, i == 0)} added {cards(cs)}"
+                for i, (s, cs) in enumerate(d["cards"].items())
+            ]
+            return "; ".join(parts)
         if t == "close":
             return (
-                f"{who(d['seat']).capitalize()} closed the safe with {card(d['card'])} "
+                f"{who(d['seat'], True)} closed the safe with {card(d['card'])} "
                 f"and put {d['under_pile']} cards under the pile"
             )
         if t == "close_failed":
-            return (
-                f"{who(d['seat']).capitalize()} could not close with {card(d['card'])}: "
-                "it is discarded"
-            )
+            return f"{who(d['seat'], True)} could not close with {card(d['card'])}: it is discarded"
         if t == "drew":
             return f"You drew {card(d['card'])}"
         if t == "draw":
@@ -236,7 +238,7 @@ class SchattendiebSpec(GameSpec):
         if t == "dealt":
             return f"You were dealt {cards(d['cards'])}"
         if t == "new_game":
-            return f"Game {d['game']} begins; seat {d['dealer']} deals"
+            return f"Game {d['game']} begins; {seat_name(d['dealer'], None, names)} deals"
         if t == "match_over":
             winners = " and ".join(who(s) for s in d["winners"])
             return f"The match is over. Winner: {winners}"

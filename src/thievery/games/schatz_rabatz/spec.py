@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields
+from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields, seat_name
 from thievery.core.rng import Rng
 from thievery.core.setup import soft_max
 from thievery.games.schatz_rabatz.data import SHIP_PARTS
@@ -165,11 +165,13 @@ class SchatzRabatzSpec(GameSpec):
 
     # ------------------------------------------------------------ words
 
-    def describe(self, event: Event, seat: int | None = None) -> str:
+    def describe(
+        self, event: Event, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
         d = event.data
 
-        def who(t: int) -> str:
-            return "you" if t == seat else f"seat {t}"
+        def who(t: int, capital: bool = False) -> str:
+            return seat_name(t, seat, names, capital=capital)
 
         def when(ms: int) -> str:
             return f"{ms / 1000:.1f} s"
@@ -186,13 +188,13 @@ class SchatzRabatzSpec(GameSpec):
             return f"Jack-board {d['board']} is turned: it claims {', '.join(d['claims'])}"
         if t == "drop":
             return (
-                f"{who(d['seat']).capitalize()} packed {d['treasure']} "
+                f"{who(d['seat'], True)} packed {d['treasure']} "
                 f"(turned {d['rotation']}, column {d['column']}, row {d['row']})"
             )
         if t == "close":
             removed = d["removed"]
             extra = f"; taken out above the rim: {', '.join(removed)}" if removed else ""
-            return f"{who(d['seat']).capitalize()} closed the lid at {when(d['at_ms'])}{extra}"
+            return f"{who(d['seat'], True)} closed the lid at {when(d['at_ms'])}{extra}"
         if t == "hourglass":
             return f"The hourglass is turned: it runs out at {when(d['ends_ms'])}"
         if t == "time_up":
@@ -203,7 +205,7 @@ class SchatzRabatzSpec(GameSpec):
             return f"Round {d['round']} counted — {counts}. " + (parts or "No ship parts left")
         if t == "ready":
             verb = "are" if d["seat"] == seat else "is"
-            return f"{who(d['seat']).capitalize()} {verb} ready"
+            return f"{who(d['seat'], True)} {verb} ready"
         if t == "game_over":
             winners = " and ".join(who(s) for s in d["winners"])
             return f"A ship is complete! Winner: {winners}"

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import Action, Event, GameSpec, Option, State
+from thievery.core.protocol import Action, Event, GameSpec, Option, State, seat_name
 from thievery.core.rng import Rng
 from thievery.games.thieves.cards import (
     CARD_ID,
@@ -153,18 +153,20 @@ class ThievesSpec(GameSpec):
 
     # ------------------------------------------------------------ words
 
-    def describe(self, event: Event, seat: int | None = None) -> str:
+    def describe(
+        self, event: Event, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
         d = event.data
 
-        def who(t: int) -> str:
-            return "you" if t == seat else f"seat {t}"
+        def who(t: int, capital: bool = False) -> str:
+            return seat_name(t, seat, names, capital=capital)
 
         def card(c: str) -> str:
             return describe_card(CARD_INDEX[c])
 
         t = event.type
         if t == "turn":
-            whose = "your" if d["seat"] == seat else f"seat {d['seat']}'s"
+            whose = seat_name(d["seat"], seat, names, possessive=True)
             count = d["drew"]
             return f"Turn {d['turn']}: {whose} turn (drew {count} card{'s' * (count != 1)})"
         if t == "drew":
@@ -172,26 +174,23 @@ class ThievesSpec(GameSpec):
         if t == "double_draw":
             return f"Double Loot: {who(d['seat'])} drew a card"
         if t == "getaway":
-            return f"{who(d['seat']).capitalize()} drew a getaway car: {d['placed']} of 7 placed"
+            return f"{who(d['seat'], True)} drew a getaway car: {d['placed']} of 7 placed"
         if t == "loot":
             if d["card"] is None:
-                return f"{who(d['seat']).capitalize()} put a money card face down"
-            return f"{who(d['seat']).capitalize()} gave {card(d['card'])} to {who(d['to'])}"
+                return f"{who(d['seat'], True)} put a money card face down"
+            return f"{who(d['seat'], True)} gave {card(d['card'])} to {who(d['to'])}"
         if t == "police":
-            return (
-                f"{who(d['seat']).capitalize()} placed {card(d['card'])}: "
-                f"{d['cars']} car(s) in play"
-            )
+            return f"{who(d['seat'], True)} placed {card(d['card'])}: {d['cars']} car(s) in play"
         if t == "action":
-            return f"{who(d['seat']).capitalize()} played {card(d['card'])}"
+            return f"{who(d['seat'], True)} played {card(d['card'])}"
         if t == "remove":
             return (
-                f"{who(d['seat']).capitalize()} removed {card(d['card'])} with the "
+                f"{who(d['seat'], True)} removed {card(d['card'])} with the "
                 f"Roadblock: {d['cars']} car(s) in play"
             )
         if t == "move":
             return (
-                f"{who(d['seat']).capitalize()} moved {card(d['card'])} from "
+                f"{who(d['seat'], True)} moved {card(d['card'])} from "
                 f"{who(d['from'])} to {who(d['to'])}"
             )
         if t == "raid":

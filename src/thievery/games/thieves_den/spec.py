@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import JSON, Action, Event, GameSpec, Option, State, parse_fields
+from thievery.core.protocol import (
+    JSON,
+    Action,
+    Event,
+    GameSpec,
+    Option,
+    State,
+    parse_fields,
+    seat_name,
+)
 from thievery.core.rng import Rng
 from thievery.games.thieves_den import search
 from thievery.games.thieves_den.actions import (
@@ -327,16 +336,25 @@ class ThievesDenSpec(GameSpec):
 
     # ------------------------------------------------------------ words
 
-    def describe(self, event: Event, seat: int | None = None) -> str:
-        """An event in words, e.g. ``Seat 2 steals at your Market``."""
+    def describe(
+        self, event: Event, seat: int | None = None, names: Sequence[str] | None = None
+    ) -> str:
+        """An event in words, e.g. ``Seat 2 steals at your Market``, from ``EVENT_WORDS``:
+        a seat field (``seat``, ``from``, ``with``, ``owner``, ``holder``) is there as
+        ``{seat}``, ``{Seat}`` (starting a sentence) or ``{seat_s}`` (possessive)."""
         d = dict(event.data)
         t = event.type
         actor = d.get("seat")
+
+        def who(k: int) -> str:
+            return seat_name(k, seat, names)
+
         fields = {"s": "" if actor == seat else "s", "es": "" if actor == seat else "es"}
         for key, value in d.items():
             if key in ("seat", "from", "with", "owner", "holder") and isinstance(value, int):
-                fields[key] = "you" if value == seat else f"seat {value}"
-                fields[key + "_s"] = "your" if value == seat else f"seat {value}'s"
+                fields[key] = who(value)
+                fields[key.capitalize()] = seat_name(value, seat, names, capital=True)
+                fields[key + "_s"] = seat_name(value, seat, names, possessive=True)
             elif key in ("card", "mine", "theirs", "tile", "to", "from"):
                 fields[key] = _card_name(str(value))
             elif key == "count" and d.get("what") is not None:
@@ -349,29 +367,28 @@ class ThievesDenSpec(GameSpec):
         if t == "gain" and d["count"] == 0:
             t = "gain_none"
         if t == "reveal":
-            parts = [f"{_who(int(k), seat)}: {_card_name(c)}" for k, c in d["cards"].items()]
+            parts = [f"{who(int(k))}: {_card_name(c)}" for k, c in d["cards"].items()]
             return "Revealed — " + "; ".join(parts)
         if t in ("dealt", "neutral", "fences_drawn"):
             fields["cards"] = ", ".join(_card_name(c) for c in d["cards"]) or "none"
         if t == "recruit":
             fields["pay"] = " and a ".join(d["pay"])
         if t == "final":
-            major = [f"{m} → {_who(w, seat)}" for m, w in d["majorities"].items() if w is not None]
+            major = [f"{m} → {who(w)}" for m, w in d["majorities"].items() if w is not None]
             schemes = [
-                f"{_who(k, seat)}: {x['scheme']} ×{x['sets']} (+{x['prestige']})"
+                f"{who(k)}: {x['scheme']} ×{x['sets']} (+{x['prestige']})"
                 for k, x in enumerate(d["schemes"])
             ]
             return f"Final scoring — majorities: {', '.join(major) or 'none'}; " + "; ".join(
                 schemes
             )
         if t == "game_over":
-            winners = " and ".join(_who(w, seat) for w in d["winners"])
+            winners = " and ".join(who(w) for w in d["winners"])
             return f"The game is over. Winner: {winners}. Scores: {d['scores']}"
         template = EVENT_WORDS.get(t)
         if template is None:
             return f"{t}: {d}"
-        text = template.format_map(fields)
-        return text[:1].upper() + text[1:]
+        return template.format_map(fields)
 
 
 def _passed_hands(s: ThievesDen, view: Mapping[str, Any], seen: set[int]) -> dict[int, list[int]]:
@@ -408,44 +425,40 @@ def _passed_hands(s: ThievesDen, view: Mapping[str, Any], seen: set[int]) -> dic
 
 EVENT_WORDS = {
     "round": "Round {round} begins; {holder} {holder_has} the Direction tile ({direction})",
-    "dealt": "you were dealt {cards}",
-    "picked": "{seat} picked a card",
-    "you_picked": "you keep {card}",
-    "instant": "{seat} use{s} the instant {card}",
-    "neutral": "neutral Locations this round: {cards}",
-    "steal": "{seat} steal{s} at {owner_s} {card}",
-    "steal_free": "{seat} steal{s} at {card}",
-    "bonus": "{seat} get{s} the Owner Bonus of {card}",
-    "gain": "{seat} take{s} {things}",
-    "gain_none": "{seat} get{s} no {what}: the supply is empty",
-    "prestige": "{seat} gain{s} {count} Prestige",
-    "pay": "{seat} pay{s} {things}",
-    "return": "{seat} return{s} {things} (over the limit)",
-    "take": "{seat} take{s} a {what} from {from}",
-    "destroy": "{seat} destroy{s} {from_s} {what}",
-    "fence": "{seat} sell{s} to the Fence {card} for {prestige} Prestige",
-    "fence_drawn": "new Fence: {card}",
-    "fences_drawn": "new Fences: {cards}",
-    "power": "{seat} use{s} the Power tile {tile} (paying a {pay})",
-    "witch": "{seat} deliver{s} a {treasure} to the Witch for {prestige} Prestige",
-    "burgle": "{seat} burgle{s} a {treasure} with 2 Thieves",
-    "recruit": "{seat} recruit{s} a Thief with a {pay}",
-    "pass": "{seat} pass{es}",
-    "skip": "{seat} skip{s}",
-    "draw_location": "{seat} draw{s} {card} from the Location deck",
-    "recall": "{seat} take{s} a Thief off {card}; it goes on top of the deck",
-    "move": "{seat} move{s} a Thief from {from} to {to}",
-    "unplace": "{seat} take{s} the Thief back from {card}",
-    "return_fence": "{seat} return{s} the Fence {card}",
-    "swap": "{seat} swap{s} {mine} for {with_s} {theirs}",
-    "no_effect": "{seat}: {effect} has no effect",
-    "cleanup": "round {round} cleaned up",
-    "direction": "{seat} take{s} the Direction tile",
+    "dealt": "You were dealt {cards}",
+    "picked": "{Seat} picked a card",
+    "you_picked": "You keep {card}",
+    "instant": "{Seat} use{s} the instant {card}",
+    "neutral": "Neutral Locations this round: {cards}",
+    "steal": "{Seat} steal{s} at {owner_s} {card}",
+    "steal_free": "{Seat} steal{s} at {card}",
+    "bonus": "{Seat} get{s} the Owner Bonus of {card}",
+    "gain": "{Seat} take{s} {things}",
+    "gain_none": "{Seat} get{s} no {what}: the supply is empty",
+    "prestige": "{Seat} gain{s} {count} Prestige",
+    "pay": "{Seat} pay{s} {things}",
+    "return": "{Seat} return{s} {things} (over the limit)",
+    "take": "{Seat} take{s} a {what} from {from}",
+    "destroy": "{Seat} destroy{s} {from_s} {what}",
+    "fence": "{Seat} sell{s} to the Fence {card} for {prestige} Prestige",
+    "fence_drawn": "New Fence: {card}",
+    "fences_drawn": "New Fences: {cards}",
+    "power": "{Seat} use{s} the Power tile {tile} (paying a {pay})",
+    "witch": "{Seat} deliver{s} a {treasure} to the Witch for {prestige} Prestige",
+    "burgle": "{Seat} burgle{s} a {treasure} with 2 Thieves",
+    "recruit": "{Seat} recruit{s} a Thief with a {pay}",
+    "pass": "{Seat} pass{es}",
+    "skip": "{Seat} skip{s}",
+    "draw_location": "{Seat} draw{s} {card} from the Location deck",
+    "recall": "{Seat} take{s} a Thief off {card}; it goes on top of the deck",
+    "move": "{Seat} move{s} a Thief from {from} to {to}",
+    "unplace": "{Seat} take{s} the Thief back from {card}",
+    "return_fence": "{Seat} return{s} the Fence {card}",
+    "swap": "{Seat} swap{s} {mine} for {with_s} {theirs}",
+    "no_effect": "{Seat}: {effect} has no effect",
+    "cleanup": "Round {round} cleaned up",
+    "direction": "{Seat} take{s} the Direction tile",
 }
-
-
-def _who(t: int, seat: int | None) -> str:
-    return "you" if t == seat else f"seat {t}"
 
 
 def _card_name(card: str) -> str:
