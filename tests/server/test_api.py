@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -209,6 +210,63 @@ def test_full_game_record_replay_and_play_again(client: TestClient) -> None:
     # Everyone keeps their token at the new table.
     assert state(client, again["id"], tokens[2])["seat"] == 2
     assert client.get(f"/api/tables/{tid}").json()["next_id"] == again["id"]
+
+
+def texts(events: list[dict[str, Any]]) -> list[str]:
+    return [e["text"] for e in events]
+
+
+def test_the_log_the_act_response_and_the_replay_name_the_seats(client: TestClient) -> None:
+    seats = [
+        {"kind": "human", "name": "Alice"},
+        {"kind": "human", "name": "Bo"},
+        {"kind": "bot", "bot": "heuristic", "name": "Robo"},
+    ]
+    body = {"game": "schattendieb", "seats": seats, "options": {"games": 1}, "seed": 1}
+    made = client.post("/api/tables", json=body).json()
+    tid = made["table"]["id"]
+    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    deadline = time.time() + 10
+    while "Robo chose a card" not in texts(state(client, tid)["log"]):  # the bot moves at once
+        assert time.time() < deadline, "the bot did not choose"
+        time.sleep(0.005)
+
+    def act(seat: int) -> list[str]:
+        s = state(client, tid, tokens[seat])
+        action = {"action": s["legal"][0], "version": s["version"]}
+        r = client.post(f"/api/tables/{tid}/actions", json=action, headers=auth(tokens[seat]))
+        assert r.status_code == 200, r.text
+        return texts(r.json()["events"])
+
+    assert act(0) == ["You chose a card"]
+    reveal = act(1)[1]  # Bo is the last to choose: the cards are revealed
+    assert reveal.startswith("Revealed — Alice: ") and "; you: " in reveal
+    assert "; Robo: " in reveal
+    assert "Alice chose a card" in texts(state(client, tid, tokens[1])["log"])
+    assert texts(state(client, tid)["log"])[:3] == [
+        "Robo chose a card",
+        "Alice chose a card",
+        "Bo chose a card",
+    ]
+
+    play_to_end(client, tid, tokens)
+    record = client.get(f"/api/tables/{tid}/record").json()
+    assert record["names"] == ["Alice", "Bo", "Robo"]
+    replayed = client.get(f"/api/tables/{tid}/replay?perspective=all").json()
+    words = texts([e for step in replayed["steps"] for e in step["events"]])
+    assert replayed["names"] == ["Alice", "Bo", "Robo"]
+    assert any(w.startswith("(to Bo) You ") for w in words), words
+    assert not any(re.search(r"\b[Ss]eat \d", w) for w in words)
+    # An uploaded record without names reads "seat N"; with names, by them.
+    unnamed = {k: v for k, v in record.items() if k != "names"}
+    plain = client.post("/api/replay?perspective=spectator", json=unnamed).json()
+    assert plain["names"] is None
+    assert "Seat 2 chose a card" in texts(plain["steps"][1]["events"])
+    named = client.post("/api/replay?perspective=spectator", json=record).json()
+    assert "Robo chose a card" in texts(named["steps"][1]["events"])
+    too_long = {**record, "names": ["Alice", "Bo", "R" * 41]}
+    r = client.post("/api/replay", json=too_long)
+    assert r.status_code == 400 and r.json()["code"] == "record/invalid"
 
 
 def test_hand_a_seat_to_a_bot_and_take_it_back(client: TestClient) -> None:

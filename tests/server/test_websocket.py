@@ -55,6 +55,30 @@ def test_join_as_seat_or_spectator_and_act(client: TestClient) -> None:
         assert spectator.act({"type": "done"}, None)["code"] == "seat/spectator"
 
 
+def test_live_events_name_the_seats(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "Alice"}, {"kind": "bot", "bot": "heuristic"}]
+    seats.append({"kind": "bot", "bot": "random", "name": "<b>Robo</b>"})
+    made = client.post("/api/tables", json={"game": "schattendieb", "seats": seats}).json()
+    tid, token = made["table"]["id"], made["seats"][0]["token"]
+
+    def words(player: Player) -> list[str]:
+        """The texts of every event the player was sent: its welcome log and updates."""
+        frames = player.frames
+        return [e["text"] for f in frames for e in (*f.get("log", []), *f.get("events", []))]
+
+    with (
+        client.websocket_connect(ws_url(tid)) as w0,
+        client.websocket_connect(ws_url(tid)) as ws,
+    ):
+        alice, spectator = Player(w0, token), Player(ws, None)
+        alice.act(alice.latest["legal"][0])
+        for player, me in ((alice, "You"), (spectator, "Alice")):
+            while not any(w.startswith("Revealed — ") for w in words(player)):
+                player.receive()  # until every seat has chosen
+            for name in (me, "Seat 1 (heuristic)", "<b>Robo</b>"):
+                assert f"{name} chose a card" in words(player), (name, words(player))
+
+
 def test_bad_frames_get_error_frames_and_change_nothing(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:random"])
     tid = made["table"]["id"]

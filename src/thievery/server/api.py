@@ -16,6 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from thievery.bots.base import bot_names
+from thievery.core.protocol import NAME_LIMIT
 from thievery.core.registry import game as get_game
 from thievery.core.registry import games
 from thievery.server.errors import bad_token
@@ -35,7 +36,7 @@ class SeatSpec(BaseModel):
 
     kind: Literal["human", "bot"] = "human"
     bot: str | None = Field(None, description="the bot's name (bot seats)", max_length=64)
-    name: str | None = Field(None, description="a name to show", max_length=40)
+    name: str | None = Field(None, description="a name to show", max_length=NAME_LIMIT)
 
 
 class CreateTable(BaseModel):
@@ -189,7 +190,9 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         """Act for the token's seat. Malformed, illegal and stale actions change nothing."""
         table, seat = await hub.authorize(table_id, _token(credentials))
         version, events = await table.act(seat, body.action, body.version)
-        return ActResponse(version=version, events=describe_all(table.spec, events, seat))
+        return ActResponse(
+            version=version, events=describe_all(table.spec, events, seat, table.names)
+        )
 
     @router.post("/tables/{table_id}/seats/{seat}/bot", tags=["play"])
     async def hand_to_bot(table_id: str, seat: int, body: BotRequest, credentials: Token) -> JSON:

@@ -9,10 +9,11 @@ are folded into the next one. Uploaded records may hold a local option's content
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from thievery.core.errors import InvalidRecord, ThieveryError
-from thievery.core.protocol import JSON, Event, State
+from thievery.core.protocol import JSON, Event, State, seat_name
 from thievery.core.record import GameRecord
 from thievery.core.registry import game
 from thievery.server.errors import ServerError
@@ -37,8 +38,10 @@ def parse_perspective(value: str | None, players: int) -> Perspective:
     return seat
 
 
-def _words(state: State, events: list[Event], seat: int | None) -> list[JSON]:
-    return describe_all(state.spec, events, seat)
+def _words(
+    state: State, events: list[Event], seat: int | None, names: Sequence[str] | None
+) -> list[JSON]:
+    return describe_all(state.spec, events, seat, names)
 
 
 def _frame(state: State, perspective: Perspective, leave_out: tuple[str, ...] = ()) -> JSON:
@@ -52,7 +55,8 @@ def _frame(state: State, perspective: Perspective, leave_out: tuple[str, ...] = 
 
 
 def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
-    """Every step of ``record`` as ``perspective`` saw it: views, actions and events.
+    """Every step of ``record`` as ``perspective`` saw it: views, actions and events, the
+    events' words naming seats by the record's names (a record without them: "seat N").
 
     The views' ``static`` keys (the game's ``static_view``, e.g. its options) are in the
     first step only: they never change."""
@@ -64,6 +68,7 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
         raise ServerError(e.code, str(e)) from None
     seat = perspective if isinstance(perspective, int) else None
     see_all = perspective == "all"
+    names = record.names
     static = state.spec.static_view  # in the first step's views only
     steps: list[JSON] = [{"n": 0, "actions": [], "events": [], **_frame(state, perspective)}]
     last_text = json.dumps(_frame(state, perspective, static), sort_keys=True)
@@ -79,15 +84,15 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
         if see_all or seat_i == seat:
             pending_actions.append({"seat": seat_i, "action": action})
         if see_all:
-            pending_events.extend(_words(state, events, None))
+            pending_events.extend(_words(state, events, None, names))
             for s in range(state.players):
                 pending_events.extend(
-                    {**e, "text": f"(to seat {s}) {e['text']}"}
-                    for e in _words(state, events, s)
+                    {**e, "text": f"(to {seat_name(s, None, names)}) {e['text']}"}
+                    for e in _words(state, events, s, names)
                     if e["audience"] is not None
                 )
         else:
-            pending_events.extend(_words(state, events, seat))
+            pending_events.extend(_words(state, events, seat, names))
         frame = _frame(state, perspective, static)
         text = json.dumps(frame, sort_keys=True)
         if text == last_text and not pending_events and not pending_actions:
@@ -106,6 +111,7 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
         "game": record.game,
         "players": record.players,
         "perspective": perspective,
+        "names": names,
         "result": state.result(),
         "static": list(static),
         "steps": steps,

@@ -29,7 +29,16 @@ from typing import Any
 
 from thievery.bots.base import Bot, bot_names, make_bot
 from thievery.core.errors import InvalidOption, MalformedAction, ThieveryError
-from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
+from thievery.core.protocol import (
+    CLOCK,
+    JSON,
+    NAME_LIMIT,
+    Action,
+    Event,
+    GameSpec,
+    State,
+    default_seat_name,
+)
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.server.errors import ServerError, bad_token, from_game_error, stale, unknown_table
@@ -98,18 +107,18 @@ def make_seat(
     """
     kind = spec.get("kind", HUMAN)
     bot = spec.get("bot")
-    name = str(spec.get("name") or "").strip()[:40]
+    name = str(spec.get("name") or "").strip()[:NAME_LIMIT]
     if kind == BOT:
         bot = bot or timeout_bot_for(game)
         make_bot(bot, game, seat, seed)  # refuses unknown bots
-        return Seat(BOT, name or f"Seat {seat} ({bot})", bot), None
+        return Seat(BOT, name or default_seat_name(seat, bot), bot), None
     if kind != HUMAN:
         raise ServerError("seat/kind", f"a seat is 'human' or 'bot', not {kind!r}")
     if bot is not None:
         make_bot(bot, game, seat, seed)
     token = None if known_hash else new_token()
     digest = known_hash or hash_token(token or "")
-    return Seat(HUMAN, name or f"Seat {seat}", bot, digest), token
+    return Seat(HUMAN, name or default_seat_name(seat), bot, digest), token
 
 
 class Listener:
@@ -194,6 +203,11 @@ class LiveTable:
         """How many connections a seat has."""
         return sum(1 for listener in self.listeners if listener.seat == seat)
 
+    @property
+    def names(self) -> list[str]:
+        """Each seat's name (public: event words name seats by them)."""
+        return [s.name for s in self.seats]
+
     def seats_json(self) -> list[JSON]:
         """The seats as anyone may see them."""
         return [
@@ -247,12 +261,8 @@ class LiveTable:
         return parts
 
     def event_json(self, event: Event, audience: Audience) -> JSON:
-        """An event for an audience, with its words."""
-        try:
-            text = self.spec.describe(event, audience)
-        except Exception:  # words are a nicety; never lose a frame over them
-            text = event.type
-        return {**event.to_json(), "text": text}
+        """An event for an audience, with its words (seats by name)."""
+        return event_words(self.spec, event, audience, self.names)
 
     def state_frame(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
         """A frame with everything ``audience`` may know now."""
@@ -827,7 +837,7 @@ class Hub:
             raise ServerError(
                 "record/unfinished", "the record is available once the game is over", 409
             )
-        return GameRecord.of(table.state)
+        return GameRecord.of(table.state, table.names)
 
     async def authorize(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and the seat a token acts for; :func:`bad_token` if it acts for none."""
@@ -843,14 +853,23 @@ def without(view: JSON, keys: Sequence[str]) -> JSON:
     return {k: v for k, v in view.items() if k not in keys}
 
 
-def describe_all(spec: GameSpec, events: Sequence[Event], audience: Audience) -> list[JSON]:
-    """Events visible to an audience, each with its words."""
-    out = []
-    for e in events:
-        if e.is_visible_to(audience):
-            try:
-                text = spec.describe(e, audience)
-            except Exception:
-                text = e.type
-            out.append({**e.to_json(), "text": text})
-    return out
+def event_words(
+    spec: GameSpec, event: Event, audience: Audience, names: Sequence[str] | None = None
+) -> JSON:
+    """An event's JSON for an audience with its words, seats named by ``names`` (none:
+    "seat N"). The caller checks that the audience may see it."""
+    try:
+        text = spec.describe(event, audience, names)
+    except Exception:  # words are a nicety; never lose a frame over them
+        text = event.type
+    return {**event.to_json(), "text": text}
+
+
+def describe_all(
+    spec: GameSpec,
+    events: Sequence[Event],
+    audience: Audience,
+    names: Sequence[str] | None = None,
+) -> list[JSON]:
+    """Events visible to an audience, each with its words (seats named by ``names``)."""
+    return [event_words(spec, e, audience, names) for e in events if e.is_visible_to(audience)]
