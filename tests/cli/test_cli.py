@@ -121,6 +121,32 @@ def test_replay_steps_through_a_saved_game(tmp_path: Path) -> None:
     assert "You drew" not in spectator.output and "Cards drawn" in spectator.output
 
 
+def test_play_and_replay_logs_name_the_seats(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", "schattendieb", "-p", "3", "--bots", "heuristic,random", "--seed", "3"]
+    played = runner.invoke(app, [*args, "--save", str(record)], input="1\nq\n")
+    assert played.exit_code == 0, played.output
+    assert "You chose a card" in played.output  # the human's own seat
+    assert "Seat 1 (heuristic) chose a card" in played.output
+    assert "Seat 2 (random) chose a card" in played.output
+    names = ["Seat 0", "Seat 1 (heuristic)", "Seat 2 (random)"]
+    assert json.loads(record.read_text())["names"] == names
+    replayed = runner.invoke(app, ["replay", str(record), "--seat", "2", "--no-step"])
+    assert replayed.exit_code == 0, replayed.output
+    assert "Seat 0 chose a card" in replayed.output
+    assert "Seat 1 (heuristic) chose a card" in replayed.output
+    assert "You chose a card" in replayed.output
+    # A record without names (an older one) reads "seat N"; a name is never markup.
+    data = json.loads(record.read_text())
+    record.write_text(json.dumps({**data, "names": None}))
+    unnamed = runner.invoke(app, ["replay", str(record), "--no-step"])
+    assert "Seat 1 chose a card" in unnamed.output and "(heuristic)" not in unnamed.output
+    record.write_text(json.dumps({**data, "names": ["[/b]Ann", "[bold]Bo", "Cy"]}))
+    marked = runner.invoke(app, ["replay", str(record), "--no-step"])
+    assert marked.exit_code == 0, marked.output
+    assert "[/b]Ann chose a card" in marked.output and "[bold]Bo chose" in marked.output
+
+
 def test_a_saved_record_holds_its_card_set_and_replays_without_the_file(tmp_path: Path) -> None:
     cards = write_custom_set(tmp_path)
     record = tmp_path / "game.json"

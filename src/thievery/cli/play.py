@@ -2,11 +2,14 @@
 
 Human seats come first (seats 0 to humans-1), bots fill the rest. With several humans the
 terminal is passed round: the screen is cleared and the next hand stays hidden until its
-player presses Enter.
+player presses Enter. The log names the seats as a server table would by default: "Seat 1",
+"Seat 2 (heuristic)"; each human reads their own seat as "you". A saved record keeps
+these names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import typer
@@ -19,7 +22,7 @@ from thievery.cli.app import app
 from thievery.cli.common import fail, load_game, parse_options
 from thievery.cli.render import renderer
 from thievery.core.errors import ThieveryError
-from thievery.core.protocol import Event, GameSpec, State
+from thievery.core.protocol import Event, GameSpec, State, default_seat_name, seat_name
 from thievery.core.record import GameRecord
 
 LOG_LINES = 14
@@ -52,59 +55,68 @@ def play(
     names = bots.split(",") if bots else [bot] * (players - humans)
     if len(names) != players - humans:
         fail(f"--bots needs {players - humans} names, one per non-human seat")
+    bot_of = {humans + i: n.strip() for i, n in enumerate(names)}
     seed = secrets.randbelow(2**31) if seed is None else seed
     try:
         # Files the options name (a card set) are read in now: the record then holds
         # their content and replays on any machine, whatever happens to the files.
         state = spec.new(players, seed, spec.inline_options(parse_options(option, cards)))
-        seats: dict[int, Bot] = {
-            humans + i: make_bot(n.strip(), spec.name, humans + i, seed)
-            for i, n in enumerate(names)
-        }
+        seats: dict[int, Bot] = {s: make_bot(n, spec.name, s, seed) for s, n in bot_of.items()}
     except ThieveryError as e:
         fail(str(e))
+    seat_names = [default_seat_name(s, bot_of.get(s)) for s in range(players)]
     console = Console()
     live = renderer(spec.name).live
     if live is not None:  # a real-time game: one human at most, on the live screen
         if humans > 1:
             fail(f"{spec.title} is played live: at most one human per terminal")
         try:
-            live(state, 0 if humans else None, seats, console, seed=seed)
+            live(state, 0 if humans else None, seats, console, seed=seed, names=seat_names)
         except (EOFError, KeyboardInterrupt):
             console.print("\n[bold]Left the game.[/]")
         except ValueError as e:
             fail(str(e))
         finally:
             if save is not None:
-                GameRecord.of(state).save(save)
+                GameRecord.of(state, seat_names).save(save)
                 console.print(f"Game record saved to {save}")
         return
-    session = Session(console, spec, state, seats, humans)
+    session = Session(console, spec, state, seats, humans, seat_names)
     try:
         session.run()
     except (Quit, EOFError, KeyboardInterrupt):
         console.print("\n[bold]Left the game.[/]")
     finally:
         if save is not None:
-            GameRecord.of(state).save(save)
+            GameRecord.of(state, seat_names).save(save)
             console.print(f"Game record saved to {save} (replay: thievery replay {save})")
 
 
 class Session:
-    """One terminal game: bots move at once, humans are asked through menus."""
+    """One terminal game: bots move at once, humans are asked through menus; the logs name
+    seats by ``names``."""
 
     def __init__(
-        self, console: Console, spec: GameSpec, state: State, bots: dict[int, Bot], humans: int
+        self,
+        console: Console,
+        spec: GameSpec,
+        state: State,
+        bots: dict[int, Bot],
+        humans: int,
+        names: Sequence[str] | None = None,
     ) -> None:
         self.console, self.spec, self.state, self.bots = console, spec, state, bots
         self.humans = humans
+        self.names = names
         self.logs: dict[int | None, list[str]] = {s: [] for s in [None, *range(state.players)]}
         self.render = renderer(spec.name)
         self.last_human: int | None = None
 
     def record(self, events: list[Event]) -> None:
         for seat, log in self.logs.items():
-            log.extend(self.spec.describe(e, seat) for e in events if e.is_visible_to(seat))
+            log.extend(
+                self.spec.describe(e, seat, self.names) for e in events if e.is_visible_to(seat)
+            )
             del log[:-LOG_LINES]
 
     def run(self) -> None:
@@ -135,10 +147,10 @@ class Session:
         )
         if final:
             result = self.state.result() or {}
-            winners = ", ".join(f"seat {w}" for w in result.get("winners", []))
+            winners = ", ".join(seat_name(w, None, self.names) for w in result.get("winners", []))
             self.console.print(
                 Panel(
-                    f"Scores: {result.get('scores')}\nWinner: {winners}",
+                    Text(f"Scores: {result.get('scores')}\nWinner: {winners}"),
                     title=title,
                     border_style="green",
                 )

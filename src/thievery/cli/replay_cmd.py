@@ -1,4 +1,5 @@
-"""`thievery replay FILE`: step through a saved game record, as one seat saw it."""
+"""`thievery replay FILE`: step through a saved game record, as one seat saw it; seats go
+by the record's names if it has them (records from `play --save` and the server do)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.rule import Rule
 
 from thievery.cli.app import app
 from thievery.cli.common import fail
 from thievery.cli.render import renderer
 from thievery.core.errors import ThieveryError
+from thievery.core.protocol import seat_name
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 
@@ -41,17 +44,19 @@ def replay(
     interactive = sys.stdin.isatty() if step is None else step
     render = renderer(spec.name)
     state = start
+    names = record.names
     console.print(render.table(start.view(seat)))
     try:
         for i, (state, actor, action, events) in enumerate(record.steps(), 1):
-            who = "the clock" if actor < 0 else f"seat {actor}"
-            console.print(Rule(f"{i}/{len(record.actions)}: {who}"))
+            who = "the clock" if actor < 0 else seat_name(actor, None, names)
+            console.print(Rule(f"{i}/{len(record.actions)}: {escape(who)}"))
             if everything or actor == seat:
                 label = render.action(action, state.view(seat))
-                console.print(f"Seat {actor}: {label}")
+                actor_name = seat_name(actor, None, names, capital=True)
+                console.print(f"{actor_name}: {label}", markup=False)
             for event in events:
                 if everything or event.is_visible_to(seat):
-                    console.print("  " + spec.describe(event, seat))
+                    console.print("  " + spec.describe(event, seat, names), markup=False)
             if interactive:
                 console.print(render.table(state.view(seat)))
                 if console.input("Enter: next, q: quit ").strip().lower() == "q":

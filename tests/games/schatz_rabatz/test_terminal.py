@@ -153,6 +153,16 @@ def test_watching_bots_live_to_the_end() -> None:
     assert state.is_over and "winner" in text(last[-1])
 
 
+def test_the_live_log_names_the_seats() -> None:
+    state = new(2)
+    bots = {1: make_bot("packer-instant", SPEC.name, 1, 3)}
+    game = LiveGame(state, 0, bots, Rng(1), names=["Ann", "Robo"])
+    game.key("enter")
+    assert game.log[-1].startswith("You packed")
+    game.tick(3_000)
+    assert any(line.startswith("Robo packed") for line in game.log), game.log
+
+
 def test_play_live_needs_a_terminal_and_a_player_for_every_seat() -> None:
     state = new(2)
     with pytest.raises(ValueError, match="neither a human nor a bot"):

@@ -25,7 +25,7 @@ class Renderer:
     table: Callable[[JSON], RenderableType]  # a seat's (or the spectator's) view
     action: Callable[[JSON, JSON], str]  # (action JSON, view) -> a menu line
     # Real-time games: play live in the terminal, (state, human seat or None, bots by
-    # seat, console, seed) -> None, instead of turn-by-turn menus.
+    # seat, console, seed, names) -> None, instead of turn-by-turn menus.
     live: Callable[..., None] | None = None
 
 

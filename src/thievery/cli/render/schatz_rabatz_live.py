@@ -17,7 +17,7 @@ import os
 import select
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -55,13 +55,20 @@ ALIASES = {
 
 
 class LiveGame:
-    """One human seat (or none: watch the bots) in a live match: keys in, frames out."""
+    """One human seat (or none: watch the bots) in a live match: keys in, frames out.
+    The log names seats by ``names`` (none: "seat N")."""
 
     def __init__(
-        self, state: SchatzRabatz, human: int | None, bots: Mapping[int, TimedBot], rng: Rng
+        self,
+        state: SchatzRabatz,
+        human: int | None,
+        bots: Mapping[int, TimedBot],
+        rng: Rng,
+        names: Sequence[str] | None = None,
     ) -> None:
         self.state = state
         self.human = human
+        self.names = names
         self.clock = BotClock(bots, rng)
         self.selected: str | None = None
         self.rotation = 0
@@ -83,7 +90,7 @@ class LiveGame:
     def _record(self, events: list[Event]) -> None:
         seat = self.human
         spec = self.state.spec
-        lines = [spec.describe(e, seat) for e in events if e.is_visible_to(seat)]
+        lines = [spec.describe(e, seat, self.names) for e in events if e.is_visible_to(seat)]
         self.log = (self.log + lines)[-LOG_LINES:]
 
     # ------------------------------------------------------------ keys
@@ -247,16 +254,18 @@ def play_live(
     bots: Mapping[int, TimedBot],
     console: Console | None = None,
     seed: int = 0,
+    names: Sequence[str] | None = None,
 ) -> None:
     """Play (or with ``human=None`` watch) a live match in this terminal until it ends or
-    the human presses ``q``. Every other seat needs a bot in ``bots``."""
+    the human presses ``q``. Every other seat needs a bot in ``bots``; the log names
+    seats by ``names``."""
     missing = [s for s in range(state.players) if s != human and s not in bots]
     if missing:
         raise ValueError(f"seats {missing} have neither a human nor a bot")
     if not sys.stdin.isatty():
         raise ValueError("live play needs a terminal (stdin is not a TTY)")
     console = console or Console()
-    game = LiveGame(state, human, bots, Rng(seed))
+    game = LiveGame(state, human, bots, Rng(seed), names)
     with (
         terminal_keys() as keys,
         Live(game.render(), console=console, auto_refresh=False, screen=True) as live,
