@@ -11,6 +11,9 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+import thievery
+from thievery.core import GameRecord, Rng
+
 pytestmark = pytest.mark.browser
 
 
@@ -136,3 +139,47 @@ def test_two_humans_through_invite_links_see_only_their_own_hands(
     finally:
         ada_ctx.close()
         bo_ctx.close()
+
+
+def test_a_name_with_html_shows_as_text_in_the_log_and_the_replay(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    evil = "<img src=x onerror=alert(1)>"
+    body: dict[str, Any] = {
+        "game": "schattendieb",
+        "seats": [
+            {"kind": "human", "name": "Ada"},
+            {"kind": "bot", "bot": "heuristic", "name": evil},
+            {"kind": "bot", "bot": "random"},
+        ],
+    }
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
+    page = browser.new_page()
+    errors = watch_errors(page)
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(made["seats"][0]["invite"])
+    log = page.locator("#log")
+    expect(log).to_contain_text(f"{evil} chose a card")
+    expect(log).to_contain_text("Seat 2 (random) chose a card")
+    page.locator("#game [data-action]").first.click()
+    expect(log).to_contain_text("Revealed — you: ")
+    expect(log).to_contain_text(f"; {evil}: ")
+    assert page.locator("#log img").count() == 0
+
+    # A record file naming its seats: the replay page names them too, as text.
+    state = thievery.game("schattendieb").new(3, 2, {"games": 1})
+    rng = Rng(2)
+    while state.to_act:
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    record = tmp_path / "named.json"
+    GameRecord.of(state, ["Ada", evil, "Cy"]).save(record)
+    page.goto(f"{server}/replay")
+    page.set_input_files("#file", str(record))
+    expect(page.locator("#perspective option").nth(3)).to_have_text(evil)
+    page.click("#last")
+    expect(log).to_contain_text(evil)
+    assert page.locator("img").count() == 0
+    assert dialogs == [] and errors == []
+    page.close()

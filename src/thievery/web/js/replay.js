@@ -88,7 +88,9 @@ async function start() {
     if (!file) return;
     try {
       state.record = JSON.parse(await file.text());
-      state.seats = null;
+      // A record may name its seats (the server checks them; the page escapes them).
+      const names = state.record.names;
+      state.seats = Array.isArray(names) ? names.map((name, seat) => ({ seat, name: String(name) })) : null;
       state.renderer = null;
       state.step = 0;
       $("title").textContent = `Replay of ${file.name}`;
