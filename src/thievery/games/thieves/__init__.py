@@ -7,7 +7,7 @@ from thievery.core.registry import register
 from thievery.games.thieves.bots import HeuristicBot
 from thievery.games.thieves.model import level_one_action
 from thievery.games.thieves.rules import Move, Play, Remove, Thieves
-from thievery.games.thieves.search import RolloutSearch
+from thievery.games.thieves.search import RacingSearch, RolloutSearch
 from thievery.games.thieves.spec import ThievesSpec
 
 SPEC = register(ThievesSpec())
@@ -16,10 +16,14 @@ register_bot("heuristic", HeuristicBot, game=SPEC.name)
 # Search with a tree of the root decision, rollouts to the end by the heuristic's rules
 # (level 1: the best reply to heuristic play).
 register_bot("ismcts", partial(RolloutSearch, iterations=1000, name="ismcts"), game=SPEC.name)
-# Level 2: the same search, every seat's rollouts by a fitted model of how ismcts plays.
+# Paired comparisons of the root's moves on shared samples and luck, with racing.
 register_bot(
-    "ismcts-strong",
-    partial(RolloutSearch, iterations=1200, name="ismcts-strong", policy=level_one_action),
+    "ismcts-strong", partial(RacingSearch, iterations=1200, name="ismcts-strong"), game=SPEC.name
+)
+# The level-2 search (rollouts by a fitted model of how ismcts plays): measured, not stronger.
+register_bot(
+    "ismcts-level2",
+    partial(RolloutSearch, iterations=1200, name="ismcts-level2", policy=level_one_action),
     game=SPEC.name,
 )
 

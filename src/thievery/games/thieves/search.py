@@ -15,9 +15,10 @@ single play, for the level-1 model (``model.py``) as well as for this policy.
 from __future__ import annotations
 
 import math
-from typing import cast
+from collections.abc import Sequence
+from typing import Any, cast
 
-from thievery.bots.ismcts import ISMCTSBot, Node
+from thievery.bots.ismcts import ISMCTSBot, Node, PairedRootSearch
 from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
 from thievery.core.setup import soft_max
@@ -409,6 +410,96 @@ class RolloutSearch(ISMCTSBot):
         child.square += reward * reward
 
 
+class RacingSearch(PairedRootSearch):
+    """Thieves!'s ``ismcts-strong``: paired comparisons of the root's moves, with racing.
+
+    Thieves! is a game of the draw: which move wins a rollout depends far more on the
+    deck's order than on the move, so separate statistics per move (``RolloutSearch``)
+    need many rollouts to tell moves a few points apart. Here every sample is one full
+    state drawn from the view (the determinizer; never the true state), and every move
+    still in the race is played on a copy of that same state, followed by rollouts by
+    the heuristic's rules to the end of the game that share one random stream (common
+    random numbers): the moves are compared on the same hidden cards, the same deck order
+    and the same luck, so the noise common to all of them cancels in their differences.
+    Moves that differ only by a card's copy or a blind slot are one move
+    (:func:`action_class`). After ``warm`` samples, and every ``every`` samples after,
+    a move whose paired mean trails the leader's by more than ``z`` standard errors
+    leaves the race, and the budget (rollouts: moves x samples) goes to the moves still
+    in it. The leader at the end is played if its paired mean beats the guide's (the
+    heuristic's move) by more than ``confidence`` standard errors; else the guide's.
+    """
+
+    warm = 24
+    every = 8
+    z = 2.0
+
+    def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        guided = self.guide.act(view, legal) if self.guide is not None else legal[0]
+        self.guided = guided
+        sample = self.sampler(view)
+        rng = self.rng
+        first = cast(Thieves, sample(rng))
+        moves = _distinct(first, list(legal), guided)
+        if len(moves) == 1:
+            return moves[0]
+        rewards = self.race(sample, first, moves)
+        n = max(len(r) for r in rewards)
+        alive = [i for i, r in enumerate(rewards) if len(r) == n]
+        best = max(alive, key=lambda i: sum(rewards[i]))
+        if best == 0 or 0 not in alive:
+            return moves[best]
+        mean, error = _paired(rewards[best], rewards[0])
+        return moves[best] if mean > self.confidence * error else moves[0]
+
+    def race(self, sample: Any, first: Thieves, moves: list[Action]) -> list[list[float]]:
+        """Each move's rewards, one per sample it was played on (a move that left the
+        race has fewer: its samples are the first ones of the others')."""
+        me = self.seat
+        evaluate = self.spec.evaluate
+        rng = self.rng
+        rewards: list[list[float]] = [[] for _ in moves]
+        alive = list(range(len(moves)))
+        budget = self.iterations if self.iterations is not None else 10**12
+        done = n = 0
+        while len(alive) > 1 and done + len(alive) <= max(budget, len(alive)):
+            state = sample(rng) if n else first
+            seed = rng.next64()
+            n += 1
+            for i in alive:
+                copy = state.clone()
+                self._play(copy, moves[i], Rng(seed))
+                rewards[i].append(evaluate(copy)[me])
+            done += len(alive)
+            if n >= self.warm and n % self.every == 0:
+                leader = max(alive, key=lambda i: sum(rewards[i]))
+                alive = [
+                    i
+                    for i in alive
+                    if i == leader or _upper(rewards[i], rewards[leader], self.z) >= 0
+                ]
+        self.last_iterations = done
+        return rewards
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """The mean of the paired differences ``a - b`` (over their common samples) and its
+    standard error."""
+    d = [x - y for x, y in zip(a, b, strict=False)]
+    n = len(d)
+    if n < 2:
+        return 0.0, 1.0
+    mean = sum(d) / n
+    var = max(0.0, sum((x - mean) ** 2 for x in d) / (n - 1))
+    return mean, math.sqrt(var / n)
+
+
+def _upper(a: list[float], b: list[float], z: float) -> float:
+    mean, error = _paired(a, b)
+    return mean + z * error
+
+
 def _distinct(state: Thieves, legal: list[Action], guided: Action | None) -> list[Action]:
     """One action per :func:`action_class` (the guide's own, where it is legal)."""
     first: dict[tuple[object, ...], Action] = {}
@@ -419,4 +510,12 @@ def _distinct(state: Thieves, legal: list[Action], guided: Action | None) -> lis
     return list(first.values())
 
 
-__all__ = ["Judge", "RolloutSearch", "action_class", "estimates", "evaluate", "rollout_action"]
+__all__ = [
+    "Judge",
+    "RacingSearch",
+    "RolloutSearch",
+    "action_class",
+    "estimates",
+    "evaluate",
+    "rollout_action",
+]
