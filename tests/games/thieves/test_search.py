@@ -13,7 +13,13 @@ from thievery.games.thieves import SPEC
 from thievery.games.thieves.bots import HeuristicBot, _Estimate
 from thievery.games.thieves.cards import CARD_INDEX
 from thievery.games.thieves.rules import PLAY_TO, Thieves
-from thievery.games.thieves.search import RolloutSearch, action_class
+from thievery.games.thieves.search import (
+    RacingSearch,
+    RolloutSearch,
+    _distinct,
+    _upper,
+    action_class,
+)
 
 
 def positions(games: int = 30, players: int = 4) -> list[Thieves]:
@@ -188,6 +194,87 @@ def test_the_search_bots_play_from_the_view_alone() -> None:
             checked += 1
         state.apply(seat, rng.choice(legal))
     assert checked == 6
-    for name, iterations in (("ismcts", 1000), ("ismcts-strong", 1200)):
-        bot = make_bot(name, "thieves", 0, 1)
-        assert isinstance(bot, RolloutSearch) and bot.iterations == iterations
+    plain, strong = make_bot("ismcts", "thieves", 0, 1), make_bot("ismcts-strong", "thieves", 0, 1)
+    assert isinstance(plain, RolloutSearch) and plain.iterations == 1000
+    assert isinstance(strong, RacingSearch) and strong.iterations == 1200
+
+
+def _wide_position(least: int) -> tuple[Thieves, int]:
+    """A position of a seeded 3-player game whose seat to move has ``least`` distinct
+    moves or more."""
+    rng = Rng(8)
+    state = SPEC.new(3, 33)
+    assert isinstance(state, Thieves)
+    while state.to_act:
+        seat = state.to_act[0]
+        legal = state.legal_actions(seat)
+        if len(_distinct(state, legal, None)) >= least:
+            return state, seat
+        state.apply(seat, rng.choice(legal))
+    raise AssertionError("no such position")
+
+
+def test_racing_plays_every_move_on_the_same_samples_and_drops_the_trailing() -> None:
+    state, seat = _wide_position(6)
+    view = state.view(seat)
+    bot = RacingSearch("thieves", seat, Rng(3), iterations=3000)
+    sample = bot.sampler(view)
+    first = sample(bot.rng)
+    assert isinstance(first, Thieves)
+    moves = _distinct(first, state.legal_actions(seat), None)
+    rewards = bot.race(sample, first, moves)
+    counts = [len(r) for r in rewards]
+    n = max(counts)
+    assert bot.last_iterations == sum(counts) <= 3000
+    assert all(0.0 <= x <= 1.0 for r in rewards for x in r)
+    left = [i for i, c in enumerate(counts) if c < n]
+    assert left, "with 3,000 rollouts some move trails clearly and leaves the race"
+    for i in left:  # only at a check, and only when it trailed a move still racing then
+        c = counts[i]
+        assert c >= bot.warm and c % bot.every == 0
+        assert any(
+            _upper(rewards[i][:c], rewards[j][:c], bot.z) < 0
+            for j in range(len(moves))
+            if counts[j] > c
+        )
+    # Common random numbers: the same move twice gets the very same rollouts.
+    twice = RacingSearch("thieves", seat, Rng(3), iterations=200)
+    sample = twice.sampler(view)
+    first = sample(twice.rng)
+    assert isinstance(first, Thieves)
+    same = twice.race(sample, first, [moves[0], moves[0]])
+    assert same[0] == same[1] and len(same[0]) == 100
+
+
+def test_racing_keeps_the_guides_move_unless_it_left_the_race_or_is_beaten_surely() -> None:
+    """Where the race's leader is not the guide's move: if the guide's move is still in
+    the race, a bot that asks for certainty it cannot have plays it (same seed: the same
+    race); if it left the race, it trailed by more than ``z`` standard errors."""
+    rng = Rng(6)
+    kept = left = 0
+    for game in range(34, 40):
+        state = SPEC.new(3, game)
+        while state.to_act:
+            seat = state.to_act[0]
+            view, legal = state.view(seat), state.legal_actions(seat)
+            if len(legal) > 1:
+                bold = RacingSearch("thieves", seat, Rng(5), iterations=200, confidence=0.0)
+                choice = bold.act(view, legal)
+                moves, rewards = bold.last_race
+                if choice != bold.guided:
+                    n = max(len(r) for r in rewards)
+                    c = len(rewards[0])
+                    sure = RacingSearch("thieves", seat, Rng(5), iterations=200, confidence=1e9)
+                    if c == n:
+                        assert sure.act(view, legal) == sure.guided == bold.guided == moves[0]
+                        kept += 1
+                    else:
+                        assert sure.act(view, legal) == choice
+                        assert any(
+                            _upper(rewards[0][:c], r[:c], bold.z) < 0 for r in rewards if len(r) > c
+                        )
+                        left += 1
+                    if kept and left:
+                        return
+            state.apply(seat, rng.choice(legal))
+    raise AssertionError(f"both cases not met in 6 games ({kept} kept, {left} left)")

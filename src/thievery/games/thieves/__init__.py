@@ -5,7 +5,6 @@ from functools import partial
 from thievery.bots.base import register_bot
 from thievery.core.registry import register
 from thievery.games.thieves.bots import HeuristicBot
-from thievery.games.thieves.model import level_one_action
 from thievery.games.thieves.rules import Move, Play, Remove, Thieves
 from thievery.games.thieves.search import RacingSearch, RolloutSearch
 from thievery.games.thieves.spec import ThievesSpec
@@ -19,12 +18,6 @@ register_bot("ismcts", partial(RolloutSearch, iterations=1000, name="ismcts"), g
 # Paired comparisons of the root's moves on shared samples and luck, with racing.
 register_bot(
     "ismcts-strong", partial(RacingSearch, iterations=1200, name="ismcts-strong"), game=SPEC.name
-)
-# The level-2 search (rollouts by a fitted model of how ismcts plays): measured, not stronger.
-register_bot(
-    "ismcts-level2",
-    partial(RolloutSearch, iterations=1200, name="ismcts-level2", policy=level_one_action),
-    game=SPEC.name,
 )
 
 __all__ = ["SPEC", "HeuristicBot", "Move", "Play", "Remove", "Thieves", "ThievesSpec"]

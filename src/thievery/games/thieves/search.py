@@ -425,13 +425,16 @@ class RacingSearch(PairedRootSearch):
     (:func:`action_class`). After ``warm`` samples, and every ``every`` samples after,
     a move whose paired mean trails the leader's by more than ``z`` standard errors
     leaves the race, and the budget (rollouts: moves x samples) goes to the moves still
-    in it. The leader at the end is played if its paired mean beats the guide's (the
-    heuristic's move) by more than ``confidence`` standard errors; else the guide's.
+    in it. The guide's move (the heuristic's) is overruled when it leaves the race (it
+    trailed by more than ``z`` standard errors) or when, at the end, the leader's paired
+    mean beats it by more than ``confidence`` standard errors; else it is played.
+    ``last_race`` keeps the last decision's moves (the guide's first) and rewards.
     """
 
     warm = 24
     every = 8
     z = 2.0
+    last_race: tuple[list[Action], list[list[float]]] = ([], [])
 
     def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -445,6 +448,7 @@ class RacingSearch(PairedRootSearch):
         if len(moves) == 1:
             return moves[0]
         rewards = self.race(sample, first, moves)
+        self.last_race = (moves, rewards)
         n = max(len(r) for r in rewards)
         alive = [i for i, r in enumerate(rewards) if len(r) == n]
         best = max(alive, key=lambda i: sum(rewards[i]))
