@@ -64,7 +64,9 @@ def main() -> None:
         )
         t0 = time.perf_counter()
         bot.act(state.view(seat), state.legal_actions(seat))
-        rates.append(simulations(bot) / (time.perf_counter() - t0))
+        seconds = time.perf_counter() - t0
+        if ran := simulations(bot):  # none where every legal move is the same play
+            rates.append(ran / seconds)
     print(
         json.dumps(
             {

@@ -1,8 +1,10 @@
-"""A learned model of how Thieves!'s ``ismcts`` level plays, for the level above it.
+"""A learned model of how Thieves!'s ``ismcts`` level plays, for a search above it.
 
 Level-k reasoning: the rollout policy (level 0, ``search.rollout_action``) is the heuristic
 bot's own scoring; ``ismcts`` searches for the best reply to opponents who play it (level
-1). ``ismcts-strong`` (level 2) models every seat as a level-1 player instead: when a seat
+1). The level-2 search (``RolloutSearch(..., policy=level_one_action)``; measured in
+``docs/ladder-thieves.md``, not stronger, so no registered level uses it now) models
+every seat as a level-1 player instead: when a seat
 plays a card (or places a Double Loot money card), its rollouts draw the play from a
 softmax over a few features of each distinct play, read through the eyes of that seat
 (its hand, its own loot, the loot it has seen, the police and the getaways; never another

@@ -358,7 +358,7 @@ class RolloutSearch(ISMCTSBot):
     than the heuristic; ``docs/ladder-thieves.md``). Moves that differ only by the copy of
     a card or the face-down slot picked blind share one statistic. The rollouts play by
     ``self.policy`` (the base class's ``policy=``; by default the spec's rollout policy):
-    ``ismcts-strong`` plays them by the level-1 model of ``model.py`` instead.
+    the level-2 search plays them by the level-1 model of ``model.py`` instead.
     """
 
     def search(self, view: dict[str, object]) -> Node:
@@ -437,6 +437,7 @@ class RacingSearch(PairedRootSearch):
     last_race: tuple[list[Action], list[list[float]]] = ([], [])
 
     def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
         guided = self.guide.act(view, legal) if self.guide is not None else legal[0]
