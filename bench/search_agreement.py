@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 
-import thievery
+from search_regret import positions as sample_positions  # bench/ is on the path
 from thievery.bots import make_bot
-from thievery.core import Rng
 
 
 def main() -> None:
@@ -26,22 +25,8 @@ def main() -> None:
     parser.add_argument("--reference", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    spec = thievery.game(args.game)
     budgets = [int(b) for b in args.budgets.split(",")]
-    positions = []
-    game = 0
-    while len(positions) < args.positions:
-        game += 1
-        state = spec.new(args.players, args.seed * 1000 + game)
-        bots = [make_bot("heuristic", args.game, s, game) for s in range(args.players)]
-        rng = Rng(args.seed * 1000 + game)
-        while state.to_act and len(positions) < args.positions:
-            seat = state.to_act[0]
-            legal = state.legal_actions(seat)
-            view = state.view(seat)
-            if len(legal) > 1 and rng.random() < 0.25:
-                positions.append((view, legal))
-            state.apply(seat, bots[seat].act(view, legal))
+    positions = sample_positions(args.game, args.players, args.positions, args.seed, 0.25)
 
     def decide(view: dict[str, object], legal: list[object], budget: int, seed: int) -> object:
         bot = make_bot("ismcts", args.game, int(view["seat"]), seed)  # type: ignore[call-overload]

@@ -33,22 +33,25 @@ from thievery.games.thieves.search import _distinct, action_class
 GAME = "thieves"
 
 
-def positions(players: int, count: int, seed: int) -> list[tuple[dict[str, Any], list[Action]]]:
-    """Views and legal actions of ``count`` decisions with a choice, from heuristic games
-    (about three in ten such decisions are taken, so positions spread over the game)."""
-    spec = get_game(GAME)
+def positions(
+    game: str, players: int, count: int, seed: int, rate: float = 0.3
+) -> list[tuple[dict[str, Any], list[Action]]]:
+    """Views and legal actions of ``count`` decisions with a choice, from games between
+    heuristic bots (each such decision is taken with chance ``rate``, so positions spread
+    over the game). ``bench/search_agreement.py`` draws its positions here too."""
+    spec = get_game(game)
     out: list[tuple[dict[str, Any], list[Action]]] = []
     g = 0
     while len(out) < count:
         g += 1
         state = spec.new(players, seed * 1000 + g)
-        bots = [make_bot("heuristic", GAME, s, g) for s in range(players)]
+        bots = [make_bot("heuristic", game, s, g) for s in range(players)]
         rng = Rng(seed * 1000 + g)
         while state.to_act and len(out) < count:
             seat = state.to_act[0]
             legal = state.legal_actions(seat)
             view = state.view(seat)
-            if len(legal) > 1 and rng.random() < 0.3:
+            if len(legal) > 1 and rng.random() < rate:
                 out.append((view, legal))
             state.apply(seat, bots[seat].act(view, legal))
     return out
@@ -99,7 +102,7 @@ def main() -> None:
     regret: dict[str, list[float]] = {name: [] for name in levels}
     seconds: dict[str, float] = dict.fromkeys(levels, 0.0)
     start = time.perf_counter()
-    for i, (view, legal) in enumerate(positions(args.players, args.positions, args.seed)):
+    for i, (view, legal) in enumerate(positions(GAME, args.players, args.positions, args.seed)):
         ref = reference(view, legal, args.samples, 777 + i)
         if ref is None:
             continue
