@@ -24,6 +24,12 @@ def ladder(
     levels: str = typer.Option(",".join(LEVELS), help="comma-separated levels, lowest first"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     output: Path | None = typer.Option(None, "--out", help="write the Markdown report here"),
+    duplicate: bool = typer.Option(
+        False,
+        "--duplicate",
+        help="play every deal once with the level in each seat (GAMES a multiple of the "
+        "players); the luck of the deal cancels out and intervals are taken over the deals",
+    ),
 ) -> None:
     """Play the bot ladder of a game and report each rung with its 95% interval."""
     spec = load_game(game)
@@ -49,13 +55,14 @@ def ladder(
                 workers,
                 parse_options(option),
                 on_game=lambda _: progress.advance(task),
+                duplicate=duplicate,
             )
     except ThieveryError as e:
         fail(str(e))
     extra = "".join(f" -o {o}" for o in option)
     command = (
         f"thievery ladder {game} --players {players} --games {games} --seed {seed} "
-        f"--levels {','.join(names)}{extra}"
+        f"--levels {','.join(names)}{extra}{' --duplicate' if duplicate else ''}"
     )
     text = markdown(spec.name, spec.title, rungs, seed, command)
     console.print(text)

@@ -36,11 +36,17 @@ def simulate_cmd(
     report: Path | None = typer.Option(
         None, "--report", help="write an HTML report with plots and summary.json here"
     ),
+    duplicate: bool = typer.Option(
+        False,
+        "--duplicate",
+        help="play every deal once per seat rotation (GAMES a multiple of the seats); "
+        "the luck of the deal cancels out and intervals are taken over the deals",
+    ),
 ) -> None:
     """Play GAMES games between bots (seats rotate each game) and report win rates.
 
-    Game i has a seed derived from --seed and i; the report lists every game's seed and
-    seating, so any game can be replayed."""
+    Game i has a seed derived from --seed and i (with --duplicate, from i // seats); the
+    report lists every game's seed and seating, so any game can be replayed."""
     spec = load_game(game)
     names = [b.strip() for b in bots.split(",")]
     if games < 1:
@@ -52,9 +58,11 @@ def simulate_cmd(
         if ray is not None:
             from thievery.sim.ray_runner import simulate_ray
 
-            runs = simulate_ray(spec.name, names, games, seed, options, address=ray)
+            runs = simulate_ray(
+                spec.name, names, games, seed, options, address=ray, duplicate=duplicate
+            )
         else:
-            runs = simulate(spec.name, names, games, seed, options, workers)
+            runs = simulate(spec.name, names, games, seed, options, workers, duplicate)
         with Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -69,7 +77,7 @@ def simulate_cmd(
                 progress.advance(task)
     except ThieveryError as e:
         fail(str(e))
-    rows = standings(sorted(outcomes, key=lambda o: o.index))
+    rows = standings(sorted(outcomes, key=lambda o: o.index), duplicate)
     table = Table(title=f"{spec.title}: {games} games, {len(names)} players, seed {seed}")
     for col in ("bot", "seats played", "wins", "win rate", "95% CI", "mean score"):
         table.add_column(col, justify="right" if col != "bot" else "left")
@@ -87,6 +95,7 @@ def simulate_cmd(
     console.print(
         f"Equal share would be {1 / len(names):.1%}. Mean decisions per game: "
         f"{mean_len:.0f}. Ties share the win."
+        + (" Duplicate deals: 95% intervals are t intervals over the deals." if duplicate else "")
     )
     if output is not None:
         output.write_text(
@@ -96,6 +105,7 @@ def simulate_cmd(
                     "games": games,
                     "seed": seed,
                     "bots": names,
+                    "duplicate": duplicate,
                     "standings": [r.__dict__ for r in rows],
                 },
                 indent=1,
@@ -104,5 +114,5 @@ def simulate_cmd(
     if report is not None:
         from thievery.sim.report import summarise, write_report
 
-        summary = summarise(spec.name, outcomes, seed, names)
+        summary = summarise(spec.name, outcomes, seed, names, duplicate)
         console.print(f"Report: {write_report(summary, report)}")

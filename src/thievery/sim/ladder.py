@@ -30,6 +30,7 @@ class Rung:
     high: float
     upper_score: float
     lower_score: float
+    duplicate: bool = False
 
     @property
     def share(self) -> float:
@@ -51,17 +52,21 @@ def climb(
     workers: int = 1,
     options: Mapping[str, Any] | None = None,
     on_game: Callable[[GameOutcome], None] | None = None,
+    duplicate: bool = False,
 ) -> list[Rung]:
-    """Play every rung of the ladder; ``on_game`` is told of each finished game."""
+    """Play every rung of the ladder; ``on_game`` is told of each finished game.
+
+    ``duplicate`` plays each deal once per seat of the upper level (see
+    :func:`thievery.sim.runner.jobs`), with intervals over the deals."""
     rungs = []
     for lower, upper in itertools.pairwise(levels):
         bots = [upper] + [lower] * (players - 1)
         outcomes = []
-        for outcome in simulate(game, bots, games, seed, options, workers):
+        for outcome in simulate(game, bots, games, seed, options, workers, duplicate):
             outcomes.append(outcome)
             if on_game is not None:
                 on_game(outcome)
-        table = {s.bot: s for s in standings(outcomes)}
+        table = {s.bot: s for s in standings(outcomes, duplicate)}
         up, down = table[upper], table[lower]
         rungs.append(
             Rung(
@@ -74,6 +79,7 @@ def climb(
                 up.high,
                 up.mean_score,
                 down.mean_score,
+                duplicate,
             )
         )
     return rungs
@@ -81,13 +87,19 @@ def climb(
 
 def markdown(game: str, title: str, rungs: Sequence[Rung], seed: int, command: str) -> str:
     """The ladder report as Markdown."""
+    if rungs[0].duplicate:
+        layout = "every deal played once with the level in each seat"
+        interval = "95% interval (a t interval over the deals)"
+    else:
+        layout = "seats rotate every game"
+        interval = "95% (Wilson) interval"
     lines = [
         f"# Bot ladder: {title}",
         "",
         f"Each level plays one seat against the level below in all other seats "
-        f"({rungs[0].players} players; seats rotate every game; ties share the win). "
+        f"({rungs[0].players} players; {layout}; ties share the win). "
         f"An equal share is {rungs[0].share:.1%}. A level holds when the lower end of its "
-        "95% (Wilson) interval is above that share.",
+        f"{interval} is above that share.",
         "",
         "| level | against | games | win rate | 95% interval | mean score (level / below) "
         "| holds |",

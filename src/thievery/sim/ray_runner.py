@@ -20,6 +20,7 @@ def simulate_ray(
     options: Mapping[str, Any] | None = None,
     address: str = "local",
     batch: int = 25,
+    duplicate: bool = False,
 ) -> Iterator[GameOutcome]:
     """Yield outcomes as Ray tasks finish (any order; each carries its index)."""
     import ray
@@ -30,7 +31,7 @@ def simulate_ray(
         else:
             ray.init(address=address, log_to_driver=False, configure_logging=False)
     task = ray.remote(run_batch)
-    work = jobs(game, bots, games, seed, options)
+    work = jobs(game, bots, games, seed, options, duplicate)
     pending = [task.remote(work[i : i + batch]) for i in range(0, len(work), batch)]
     while pending:
         done, pending = ray.wait(pending, num_returns=1)

@@ -15,23 +15,35 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from thievery.sim.runner import GameOutcome, standings, wilson
+from thievery.sim.runner import GameOutcome, block_interval, standings, wilson
 
 JSON = dict[str, Any]
 
 
-def summarise(game: str, outcomes: Sequence[GameOutcome], seed: int, bots: Sequence[str]) -> JSON:
-    """Everything the report shows, as JSON."""
+def summarise(
+    game: str,
+    outcomes: Sequence[GameOutcome],
+    seed: int,
+    bots: Sequence[str],
+    duplicate: bool = False,
+) -> JSON:
+    """Everything the report shows, as JSON (``duplicate``: a duplicate run's intervals)."""
     outcomes = sorted(outcomes, key=lambda o: o.index)
     n_games = len(outcomes)
     players = len(bots)
     seat_wins = [0.0] * players
+    block_wins: dict[int, list[float]] = {}  # seed -> [wins of seat 0, ...] in that block
     for o in outcomes:
+        block = block_wins.setdefault(o.seed, [0.0] * players)
         for w in o.winners:
             seat_wins[w] += 1 / len(o.winners)
+            block[w] += 1 / len(o.winners) / players
     by_seat = []
     for seat, wins in enumerate(seat_wins):
-        low, high = wilson(wins, n_games)
+        if duplicate:
+            low, high = block_interval([b[seat] for b in block_wins.values()])
+        else:
+            low, high = wilson(wins, n_games)
         by_seat.append(
             {"seat": seat, "wins": wins, "win_rate": wins / n_games, "low": low, "high": high}
         )
@@ -47,7 +59,9 @@ def summarise(game: str, outcomes: Sequence[GameOutcome], seed: int, bots: Seque
         "players": players,
         "seed": seed,
         "bots": list(bots),
-        "by_bot": [s.__dict__ for s in standings(outcomes)],
+        "duplicate": duplicate,
+        "interval": "t over blocks of one deal" if duplicate else "Wilson",
+        "by_bot": [s.__dict__ for s in standings(outcomes, duplicate)],
         "by_seat": by_seat,
         "first_seat_advantage": by_seat[0]["win_rate"] - 1 / players,
         "tie_rate": ties / n_games,
@@ -157,15 +171,21 @@ def write_report(summary: JSON, directory: Path) -> Path:
         f"<figcaption>{html.escape(t)}</figcaption></figure>"
         for t, png in _plots(summary)
     )
+    layout = (
+        "duplicate: every deal is played once per seat rotation"
+        if public["duplicate"]
+        else "seats rotate each game"
+    )
     page = f"""<!doctype html><meta charset="utf-8">
 <title>Thievery simulation: {html.escape(public["game"])}</title>
 <style>body{{font:15px system-ui;margin:2em auto;max-width:60em}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}}
 figure{{display:inline-block;margin:1em}}</style>
 <h1>{html.escape(public["game"])}: {public["games"]} games, {public["players"]} players</h1>
-<p>Seed {public["seed"]}; bots {html.escape(", ".join(public["bots"]))} (seats rotate each
-game). Ties share the win. Tie rate {public["tie_rate"]:.1%}; first seat's advantage
-{public["first_seat_advantage"]:+.1%}; mean length {public["length"]["mean"]:.0f} decisions.</p>
+<p>Seed {public["seed"]}; bots {html.escape(", ".join(public["bots"]))} ({layout}).
+Ties share the win; 95% intervals: {public["interval"]}. Tie rate {public["tie_rate"]:.1%};
+first seat's advantage {public["first_seat_advantage"]:+.1%}; mean length
+{public["length"]["mean"]:.0f} decisions.</p>
 <table><tr><th>bot</th><th>seats played</th><th>wins</th><th>win rate</th><th>95% CI</th>
 <th>mean score</th></tr>{rows}</table>
 {figures}

@@ -2,18 +2,20 @@
 
 Game ``i`` of a run uses seed ``derive_seed(seed, i)`` and rotates the bots round the
 table by ``i`` seats, so no bot keeps the first seat; any single game can be replayed
-from its seed and seating.
+from its seed and seating. A duplicate run (``duplicate=True``) plays each seed once per
+rotation instead, and its intervals are taken over those blocks.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from thievery.bots import make_bot
+from thievery.core.errors import InvalidOption
 from thievery.core.registry import game as get_game
 from thievery.core.rng import Rng
 
@@ -96,14 +98,28 @@ def jobs(
     games: int,
     seed: int,
     options: Mapping[str, Any] | None = None,
+    duplicate: bool = False,
 ) -> list[Job]:
-    """The jobs of a run: game ``i`` has a derived seed and the bots rotated by ``i``."""
+    """The jobs of a run: game ``i`` has a derived seed and the bots rotated by ``i``.
+
+    With ``duplicate``, games come in blocks of one game per seat: block ``b`` (games
+    ``b * players`` to ``b * players + players - 1``) plays one seed, ``derive_seed(seed,
+    b)``, once in every rotation of the bots. The deal, the deck and every seat's own
+    random stream are then the same for each bot in turn, so the luck of the deal cancels
+    out within a block (as in duplicate bridge)."""
     get_game(game).new(len(bots), seed, options)  # fail early on a bad setup
+    players = len(bots)
+    if duplicate and games % players:
+        raise InvalidOption(
+            f"a duplicate run plays every deal once per seat: --games must be a multiple "
+            f"of {players} (got {games})"
+        )
     out = []
     for i in range(games):
-        r = i % len(bots)
+        r = i % players
         seating = tuple(bots[r:]) + tuple(bots[:r])
-        out.append((game, seating, derive_seed(seed, i), dict(options or {}), i))
+        game_seed = derive_seed(seed, i // players if duplicate else i)
+        out.append((game, seating, game_seed, dict(options or {}), i))
     return out
 
 
@@ -114,9 +130,10 @@ def simulate(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
+    duplicate: bool = False,
 ) -> Iterator[GameOutcome]:
     """Yield the outcome of each game as it finishes (in order)."""
-    work = jobs(game, bots, games, seed, options)
+    work = jobs(game, bots, games, seed, options, duplicate)
     if workers <= 1:
         yield from map(run_job, work)
         return
@@ -134,22 +151,56 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def standings(
-    outcomes: Sequence[GameOutcome], on_each: Callable[[GameOutcome], None] | None = None
-) -> list[Standing]:
-    """Per bot name: games, shared wins, win rate with its 95% interval, mean score."""
+def t_quantile(df: int, z: float = 1.96) -> float:
+    """Student's t quantile matching the normal quantile ``z`` (Cornish-Fisher, 3 terms).
+
+    Within 0.3% of the exact 97.5% quantile from 5 degrees of freedom up."""
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    return z + g1 / df + g2 / df**2 + g3 / df**3
+
+
+def block_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
+    """A 95% interval of a mean from independent blocks (a t interval over the blocks).
+
+    The interval of a duplicate run: the games of a block share a deal, so they are not
+    independent, but the blocks are."""
+    blocks = len(values)
+    if blocks < 2:
+        return (0.0, 1.0)
+    mean = math.fsum(values) / blocks
+    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (blocks - 1))
+    half = t_quantile(blocks - 1, z) * spread / math.sqrt(blocks)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
+def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[Standing]:
+    """Per bot name: games, shared wins, win rate with its 95% interval, mean score.
+
+    The interval is Wilson's over the games, or with ``duplicate`` (blocks of games on
+    one seed, see :func:`jobs`) a t interval over the blocks' win rates."""
     games: dict[str, int] = {}
     wins: dict[str, float] = {}
     scores: dict[str, float] = {}
+    blocks: dict[int, dict[str, list[float]]] = {}  # seed -> bot -> [wins, seats]
     for o in outcomes:
+        block = blocks.setdefault(o.seed, {})
         for seat, bot in enumerate(o.seating):
+            won = 1 / len(o.winners) if seat in o.winners else 0.0
             games[bot] = games.get(bot, 0) + 1
             scores[bot] = scores.get(bot, 0.0) + o.scores[seat]
-            if seat in o.winners:
-                wins[bot] = wins.get(bot, 0.0) + 1 / len(o.winners)
+            wins[bot] = wins.get(bot, 0.0) + won
+            tally = block.setdefault(bot, [0.0, 0.0])
+            tally[0] += won
+            tally[1] += 1
     out = []
     for bot, n in games.items():
-        w = wins.get(bot, 0.0)
-        low, high = wilson(w, n)
+        w = wins[bot]
+        if duplicate:
+            rates = [b[bot][0] / b[bot][1] for b in blocks.values() if bot in b]
+            low, high = block_interval(rates)
+        else:
+            low, high = wilson(w, n)
         out.append(Standing(bot, n, w, w / n, low, high, scores[bot] / n))
     return sorted(out, key=lambda s: -s.win_rate)
