@@ -96,6 +96,28 @@ def test_standings_take_the_interval_over_deals_grouped_by_seed() -> None:
     assert (dup.low, dup.high) == pytest.approx((1 / 3, 1 / 3))
     assert (plain.low, plain.high) == pytest.approx(wilson(30, 90))
     assert plain.high - plain.low > 0.18
+    assert dup.design_effect == pytest.approx(0.0) and plain.design_effect is None
+
+
+def test_the_design_effect_compares_deals_with_independent_games() -> None:
+    # "up" wins half its 72 games either way. Deals that always split 1-2 or 2-1 vary
+    # less than three independent games would (effect about 1/3); deals won or lost
+    # whole vary three times as much (about 3). Per game: variance 18/71 (72 games).
+    def run(pattern: list[list[int]]) -> float | None:
+        outcomes = []
+        for deal, games in enumerate(pattern):
+            for r, seating in enumerate(_rotations(["up", "down", "down"])):
+                seat_up = seating.index("up")
+                winner = seat_up if games[r] else (seat_up + 1) % 3
+                outcomes.append(_outcome(3 * deal + r, deal, seating, (winner,)))
+        return {s.bot: s for s in standings(outcomes, duplicate=True)}["up"].design_effect
+
+    mixed = [[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1]] * 4
+    whole = [[1, 1, 1], [0, 0, 0]] * 12
+    per_game = 18 / 71
+    assert run(mixed) == pytest.approx((24 * (1 / 6) ** 2 / 23) / (per_game / 3))
+    assert run(whole) == pytest.approx((24 * (1 / 2) ** 2 / 23) / (per_game / 3))
+    assert run(whole) == pytest.approx(71 / 23)
 
 
 def test_a_duplicate_report_takes_seat_intervals_over_deals() -> None:
@@ -126,6 +148,7 @@ def test_simulate_and_ladder_play_duplicate_runs(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "rep" / "summary.json").read_text())
     seeds = [o["seed"] for o in summary["outcomes"]]
     assert seeds == [derive_seed(3, b) for b in range(3) for _ in range(3)]
+    assert all(isinstance(r["design_effect"], float) for r in summary["by_bot"])
     assert (
         "every deal is played once per seat rotation"
         in (tmp_path / "rep" / "index.html").read_text()

@@ -79,9 +79,13 @@ def simulate_cmd(
         fail(str(e))
     rows = standings(sorted(outcomes, key=lambda o: o.index), duplicate)
     table = Table(title=f"{spec.title}: {games} games, {len(names)} players, seed {seed}")
-    for col in ("bot", "seats played", "wins", "win rate", "95% CI", "mean score"):
+    columns = ["bot", "seats played", "wins", "win rate", "95% CI", "mean score"]
+    for col in columns + (["design effect"] if duplicate else []):
         table.add_column(col, justify="right" if col != "bot" else "left")
     for r in rows:
+        effect = (
+            [] if not duplicate else ["—" if r.design_effect is None else f"{r.design_effect:.2f}"]
+        )
         table.add_row(
             r.bot,
             str(r.games),
@@ -89,13 +93,19 @@ def simulate_cmd(
             f"{r.win_rate:.1%}",
             f"{r.low:.1%} – {r.high:.1%}",
             f"{r.mean_score:.1f}",
+            *effect,
         )
     console.print(table)
     mean_len = sum(o.decisions for o in outcomes) / len(outcomes)
     console.print(
         f"Equal share would be {1 / len(names):.1%}. Mean decisions per game: "
         f"{mean_len:.0f}. Ties share the win."
-        + (" Duplicate deals: 95% intervals are t intervals over the deals." if duplicate else "")
+        + (
+            " Duplicate deals: 95% intervals are t intervals over the deals; the design "
+            "effect is their variance against independent games' (below 1: a gain)."
+            if duplicate
+            else ""
+        )
     )
     if output is not None:
         output.write_text(

@@ -43,6 +43,10 @@ class Standing:
     low: float
     high: float
     mean_score: float
+    # A duplicate run's variance of the deals' win rates over what independent games
+    # would give (below 1: the deals' luck cancelled and the interval is narrower than
+    # Wilson's; near 1: no gain). None for other runs.
+    design_effect: float | None = None
 
 
 def derive_seed(seed: int, index: int) -> int:
@@ -175,6 +179,19 @@ def block_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, flo
     return (max(0.0, mean - half), min(1.0, mean + half))
 
 
+def _design_effect(rates: Sequence[float], n: int, wins: float, squares: float) -> float | None:
+    """The variance of the blocks' rates against that of ``n / blocks`` independent games."""
+    blocks = len(rates)
+    if blocks < 2 or n < 2:
+        return None
+    mean = wins / n
+    per_game = (squares - n * mean * mean) / (n - 1)
+    if per_game <= 0:
+        return None
+    per_block = math.fsum((r - mean) ** 2 for r in rates) / (blocks - 1)
+    return per_block / (per_game / (n / blocks))
+
+
 def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[Standing]:
     """Per bot name: games, shared wins, win rate with its 95% interval, mean score.
 
@@ -184,6 +201,7 @@ def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[
     wins: dict[str, float] = {}
     scores: dict[str, float] = {}
     blocks: dict[int, dict[str, list[float]]] = {}  # seed -> bot -> [wins, seats]
+    squares: dict[str, float] = {}
     for o in outcomes:
         block = blocks.setdefault(o.seed, {})
         for seat, bot in enumerate(o.seating):
@@ -191,16 +209,19 @@ def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[
             games[bot] = games.get(bot, 0) + 1
             scores[bot] = scores.get(bot, 0.0) + o.scores[seat]
             wins[bot] = wins.get(bot, 0.0) + won
+            squares[bot] = squares.get(bot, 0.0) + won * won
             tally = block.setdefault(bot, [0.0, 0.0])
             tally[0] += won
             tally[1] += 1
     out = []
     for bot, n in games.items():
         w = wins[bot]
+        effect = None
         if duplicate:
             rates = [b[bot][0] / b[bot][1] for b in blocks.values() if bot in b]
             low, high = block_interval(rates)
+            effect = _design_effect(rates, n, w, squares[bot])
         else:
             low, high = wilson(w, n)
-        out.append(Standing(bot, n, w, w / n, low, high, scores[bot] / n))
+        out.append(Standing(bot, n, w, w / n, low, high, scores[bot] / n, effect))
     return sorted(out, key=lambda s: -s.win_rate)
