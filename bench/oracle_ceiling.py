@@ -18,6 +18,10 @@ choices too, which makes it a much looser ceiling there. One JSON line, e.g.
 
     python bench/oracle_ceiling.py --game thieves --players 3 --games 150 --workers 2
     python bench/oracle_ceiling.py --game thieves --know now --games 600 --seed 2
+
+``--iterations N`` sets every search seat's budget (the figures in
+``docs/ladder-thieves.md`` were made with Thieves!'s ``ismcts`` at 1,000 rollouts, its budget
+then: ``--iterations 1000``).
 """
 
 from __future__ import annotations
@@ -38,10 +42,10 @@ from thievery.sim.runner import Job, jobs, wilson
 CHEAT = "cheat"
 
 
-def play(task: tuple[Job, str, str]) -> tuple[float, float]:
+def play(task: tuple[Job, str, str, int | None]) -> tuple[float, float]:
     """One game of a job, ``base`` the level, ``know`` what the cheater is told; (the
     cheater's share of the win, its score)."""
-    (game, seating, seed, options, _), base, know = task
+    (game, seating, seed, options, _), base, know, iterations = task
     state = get_game(game).new(len(seating), seed, options)
     truth: list[State] = [state]
 
@@ -59,6 +63,8 @@ def play(task: tuple[Job, str, str]) -> tuple[float, float]:
     bots = []
     for seat, name in enumerate(seating):
         bot = make_bot(base if name == CHEAT else name, game, seat, seed)
+        if iterations is not None and hasattr(bot, "iterations"):
+            bot.iterations = iterations
         if name == CHEAT:
             assert isinstance(bot, ISMCTSBot), "the base level must be a search bot"
             bot.sampler = sampler
@@ -81,6 +87,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--base", default="ismcts", help="the search level (cheating and fair)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=None, help="every search's budget")
     parser.add_argument(
         "--know",
         choices=["all", "now"],
@@ -96,7 +103,8 @@ def main() -> None:
     start = time.perf_counter()
     work = jobs(args.game, [CHEAT] + [args.base] * (args.players - 1), args.games, args.seed)
     with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(play, [(j, args.base, args.know) for j in work], chunksize=1))
+        tasks = [(j, args.base, args.know, args.iterations) for j in work]
+        results = list(pool.map(play, tasks, chunksize=1))
     wins = sum(w for w, _ in results)
     low, high = wilson(wins, len(results))
     print(
@@ -107,6 +115,7 @@ def main() -> None:
                 "players": args.players,
                 "base": args.base,
                 "know": args.know,
+                "iterations": args.iterations,
                 "seed": args.seed,
                 "games": len(results),
                 "cheater_win_rate": round(wins / len(results), 4),
