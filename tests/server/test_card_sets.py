@@ -17,7 +17,7 @@ from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
 from tests.server.conftest import FAST, Player
 from tests.server.test_api import auth, play_to_end, state
 from thievery.core.record import GameRecord, replay
-from thievery.games.thieves_den.cards import DEFAULT_PATH, inline_card_set
+from thievery.games.thieves_den.cards import DEFAULT_PATH, card_set_digest, inline_card_set
 from thievery.server import create_app
 
 SEATS = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
@@ -59,7 +59,12 @@ def test_a_files_dir_set_is_held_inline_and_its_record_replays_anywhere(
     # Seats see the card set itself (its words in the catalogue), never the server's path.
     for shown in (made["table"], client.get(f"/api/tables/{tid}").json(), mine, watching):
         assert str(files) not in json.dumps(shown)
-    assert made["table"]["options"]["cards"] == document
+    # Table summaries and listings name the set (name and digest); views hold all of it.
+    brief = {"name": document["name"], "digest": card_set_digest(document)}
+    assert made["table"]["options"]["cards"] == brief
+    listed = client.get("/api/tables").json()["live"]
+    assert [t["options"]["cards"] for t in listed if t["id"] == tid] == [brief]
+    assert len(json.dumps(listed)) < len(json.dumps(document))
     assert mine["view"]["options"]["cards"] == document
     assert mine["view"]["catalogue"] == watching["view"]["catalogue"]
     assert mine["view"]["catalogue"]["locations"]["market"]["name"] == "Night Bazaar"
@@ -71,7 +76,8 @@ def test_a_files_dir_set_is_held_inline_and_its_record_replays_anywhere(
     (files / "mine.toml").unlink()  # nothing reads the file any more
     again = client.post(f"/api/tables/{tid}/again", headers=auth(token))
     assert again.status_code == 200, again.text
-    assert again.json()["options"]["cards"] == document
+    assert again.json()["options"]["cards"] == brief
+    assert state(client, again.json()["id"], token)["view"]["options"]["cards"] == document
 
     # Uploaded to this server: accepted, the same game step by step.
     uploaded = client.post("/api/replay?perspective=all", json=record)

@@ -207,6 +207,11 @@ class GameSpec(ABC):
         secret = {o.name for o in self.options if o.secret}
         return {k: v for k, v in options.items() if k not in secret}
 
+    def listing_options(self, options: Mapping[str, Any]) -> JSON:
+        """The public options as table summaries and listings show them: games shorten
+        bulky values (a card set given inline) to what names them; views keep them whole."""
+        return self.public_options(options)
+
     @abstractmethod
     def new(self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None) -> State:
         """A new game (or match) for ``players`` seats."""

@@ -228,7 +228,7 @@ class LiveTable:
             "game": self.spec.name,
             "title": self.spec.title,
             "players": self.state.players,
-            "options": self.spec.public_options(self.record.options),
+            "options": self.spec.listing_options(self.record.options),
             "seats": self.seats_json(),
             "to_act": list(self.state.to_act),
             "actions": self.version,

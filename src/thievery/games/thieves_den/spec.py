@@ -36,7 +36,12 @@ from thievery.games.thieves_den.actions import (
     ReturnFence,
     Steal,
 )
-from thievery.games.thieves_den.cards import TREASURES, inline_card_set, load_card_set
+from thievery.games.thieves_den.cards import (
+    TREASURES,
+    card_set_digest,
+    inline_card_set,
+    load_card_set,
+)
 from thievery.games.thieves_den.effects import OP_NAMES
 from thievery.games.thieves_den.rules import (
     NEUTRAL,
@@ -127,6 +132,15 @@ class ThievesDenSpec(GameSpec):
         cards = out.get("cards")
         if isinstance(cards, str):
             out["cards"] = inline_card_set(Path(folder or "", cards), source=cards)
+        return out
+
+    def listing_options(self, options: Mapping[str, Any]) -> JSON:
+        """Public options with an inline card set shortened to its name and digest (the
+        whole set, about 14 KB, is in every view's ``options`` and in the record)."""
+        out = self.public_options(options)
+        cards = out.get("cards")
+        if isinstance(cards, Mapping):
+            out["cards"] = {"name": cards.get("name"), "digest": card_set_digest(cards)}
         return out
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:
