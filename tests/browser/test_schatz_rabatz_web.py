@@ -86,7 +86,7 @@ def drop_by_keyboard(page: Page, keys: list[str], drop_key: str) -> str:
 def test_a_round_by_keyboard_against_three_bots(
     server: str, browser: Browser, output: Path
 ) -> None:
-    seats = [{"kind": "human", "name": "You"}] + [
+    seats = [{"kind": "human", "name": "Zoe"}] + [
         {"kind": "bot", "bot": BOTS, "name": f"Packer {i}"} for i in (1, 2, 3)
     ]
     made = create(server, seats, hourglass_seconds=20)
@@ -94,7 +94,7 @@ def test_a_round_by_keyboard_against_three_bots(
     errors = watch_errors(page)
     began = time.time()
     page.goto(made["seats"][0]["invite"])
-    expect(page.locator("#who")).to_have_text("you are You")
+    expect(page.locator("#who")).to_have_text("you are Zoe")
     expect(page.locator(".sr-chest.me")).to_have_count(1)
     expect(page.locator(".sr-other")).to_have_count(3)
     expect(page.locator(".sr[data-round='1']")).to_have_attribute("data-phase", "packing")

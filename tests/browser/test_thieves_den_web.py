@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 
 # ------------------------------------------------------------------ a whole game by clicking
 
-NAMES = ["You", "Ann", "Bob"]
+NAMES = ["Zoe", "Ann", "Bob"]
 
 
 def watch_errors(page: Page) -> list[str]:
@@ -78,7 +78,7 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
         page = ctx_me.new_page()
         errors = watch_errors(page)
         page.goto(me["invite"])
-        expect(page.locator("#who")).to_have_text("you are You")
+        expect(page.locator("#who")).to_have_text("you are Zoe")
         expect(page.locator(".td-seat")).to_have_count(3)
         expect(page.locator(".td-fences .td-fence")).to_have_count(6)
         expect(page.locator(".td-tile")).to_have_count(3)
@@ -198,7 +198,7 @@ def test_two_players_steal_at_a_neutral_location(
         "game": "thieves-den",
         "options": {"location_deck": TWO_PLAYER_DECK, "first_player": 0},
         "seats": [
-            {"kind": "human", "name": "You"},
+            {"kind": "human", "name": "Zoe"},
             {"kind": "bot", "bot": "random", "name": "Ann"},
         ],
     }
@@ -236,7 +236,7 @@ def test_a_custom_card_set_shows_its_own_names_and_texts(
             "location_deck": ["market-a"],
             "power_tiles": ["renown"],
         },
-        "seats": [{"kind": "human", "name": "You"}]
+        "seats": [{"kind": "human", "name": "Zoe"}]
         + [{"kind": "bot", "bot": "random", "name": n} for n in ("Ann", "Bob")],
     }
     page, errors = open_seat_0(server, browser, body)

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
-NAMES = ["You", "Ann", "Bob", "Cy"]
+NAMES = ["Zoe", "Ann", "Bob", "Cy"]
 
 
 def watch_errors(page: Page) -> list[str]:
@@ -51,7 +51,7 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     page.click("#sit")
     page.wait_for_url(re.compile(r"/table/"))
     expect(page.locator(".tv-seat")).to_have_count(4)
-    expect(page.locator("#who")).to_have_text("you are You")
+    expect(page.locator("#who")).to_have_text("you are Seat 0")
     expect(page.locator(".tv-getaways")).to_contain_text("Getaway cars")
 
     rng = random.Random(7)
@@ -133,7 +133,7 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
     body: dict[str, Any] = {
         "game": "thieves",
         "options": {"hands": HANDS, "deck_top": DECK_TOP, "first_player": 0},
-        "seats": [{"kind": "human", "name": "You"}]
+        "seats": [{"kind": "human", "name": "Zoe"}]
         + [{"kind": "bot", "bot": "heuristic", "name": n} for n in NAMES[1:]],
     }
     made = httpx2.post(f"{server}/api/tables", json=body)
@@ -148,7 +148,7 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
         page = ctx_me.new_page()
         errors = watch_errors(page)
         page.goto(invite)
-        expect(page.locator("#who")).to_have_text("you are You")
+        expect(page.locator("#who")).to_have_text("you are Zoe")
         my_turn(page)
         expect(page.locator(".tv-hand [data-card]")).to_have_count(4)
         assert actions(page) == []  # nothing is sent before a card is picked

@@ -216,6 +216,26 @@ def texts(events: list[dict[str, Any]]) -> list[str]:
     return [e["text"] for e in events]
 
 
+def test_names_a_log_could_not_tell_apart_are_refused(client: TestClient) -> None:
+    before = client.get("/api/tables").json()["live"]
+
+    def create(*names: str) -> Any:
+        seats = [{"kind": "human", "name": n} for n in names]
+        body = {"game": "schattendieb", "seats": seats, "options": {"games": 1}}
+        return client.post("/api/tables", json=body)
+
+    for names, words in [
+        (("Ann", "Bo", "ann "), "seats 0 and 2 are both named 'ann'"),
+        (("Ann", "You", "Cy"), "seat 1 cannot be named 'You'"),
+        (("Seat 1", "", "Cy"), "seats 0 and 1 are both named 'Seat 1'"),  # 1's default
+    ]:
+        r = create(*names)
+        assert r.status_code == 400 and r.json()["code"] == "seat/name", r.text
+        assert words in r.json()["message"]
+    assert client.get("/api/tables").json()["live"] == before  # nothing was made
+    assert create("Ann", "Bo", "Cy").status_code == 201
+
+
 def test_the_log_the_act_response_and_the_replay_name_the_seats(client: TestClient) -> None:
     seats = [
         {"kind": "human", "name": "Alice"},

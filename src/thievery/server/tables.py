@@ -68,6 +68,30 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+RESERVED_NAMES = ("you", "your")  # the log's words for the reader's own seat
+
+
+def check_names(names: Sequence[str]) -> None:
+    """Refuse seat names a log could not tell apart: two the same (ignoring case) or the
+    words the log uses for the reader ("you")."""
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        key = name.casefold()
+        if key in RESERVED_NAMES:
+            raise ServerError(
+                "seat/name",
+                f"seat {seat} cannot be named {name!r}: logs say "
+                "'you' to each player about their own seat",
+            )
+        if key in seen:
+            raise ServerError(
+                "seat/name",
+                f"seats {seen[key]} and {seat} are both named {name!r}; "
+                "give each seat its own name",
+            )
+        seen[key] = seat
+
+
 def timeout_bot_for(game: str) -> str:
     """The bot that moves for a human seat whose turn timer ran out."""
     names = bot_names(game)
@@ -786,6 +810,8 @@ class Hub:
             ]
         except ThieveryError as e:
             raise from_game_error(e) from None
+        if prev_id is None:  # a table played again keeps the names it had
+            check_names([seat.name for seat, _ in made])
         if turn_seconds is not None and not 1 <= turn_seconds <= 24 * 3600:
             raise ServerError("options/invalid", "the turn timer is 1 second to 24 hours")
         host_token = None if host_hash else new_token()

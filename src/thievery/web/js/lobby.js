@@ -36,7 +36,7 @@ function drawSeats() {
   const preferred = g.bots.includes("heuristic") ? "heuristic" : g.bots[0];
   rows.innerHTML = "";
   for (let i = 0; i < n; i++) {
-    const prev = old[i] || { who: i === 0 ? "human" : `bot:${preferred}`, name: i === 0 ? "You" : "" };
+    const prev = old[i] || { who: i === 0 ? "human" : `bot:${preferred}`, name: "" };
     const choices = [`<option value="human">Human (invite)</option>`,
       ...g.bots.map((b) => `<option value="bot:${esc(b)}">Bot: ${esc(b)}</option>`)].join("");
     const row = document.createElement("div");
