@@ -11,12 +11,14 @@ from typer.testing import CliRunner
 
 from thievery.cli import app
 from thievery.core.errors import InvalidOption
-from thievery.sim.report import summarise
+from thievery.sim.ray_runner import simulate_ray
+from thievery.sim.report import summarise, write_report
 from thievery.sim.runner import (
     GameOutcome,
     block_interval,
     derive_seed,
     jobs,
+    simulate,
     standings,
     t_quantile,
     wilson,
@@ -47,11 +49,19 @@ def test_a_duplicate_run_needs_whole_blocks() -> None:
          "--duplicate"],
     )  # fmt: skip
     assert result.exit_code == 2 and "multiple of 3" in result.output
+    result = runner.invoke(
+        app,
+        ["ladder", "thieves", "--players", "3", "--games", "10", "--levels",
+         "random,heuristic", "--duplicate"],
+    )  # fmt: skip
+    assert result.exit_code == 2 and "multiple of 3" in result.output
 
 
 def test_t_quantile_matches_the_table() -> None:
     # Student's t, 97.5% quantiles (standard tables).
-    for df, exact in [(5, 2.5706), (10, 2.2281), (30, 2.0423), (120, 1.9799)]:
+    for df, exact in [(1, 12.706), (2, 4.303), (3, 3.182), (4, 2.776), (5, 2.5706)]:
+        assert t_quantile(df) == pytest.approx(exact, rel=3e-3)
+    for df, exact in [(9, 2.2622), (10, 2.2281), (30, 2.0423), (120, 1.9799)]:
         assert t_quantile(df) == pytest.approx(exact, rel=3e-3)
 
 
@@ -62,8 +72,11 @@ def test_block_interval_is_a_t_interval_over_the_blocks() -> None:
     low, high = block_interval(values)
     assert low == pytest.approx(mean - 2.2622 * sd / 10**0.5, abs=1e-3)
     assert high == pytest.approx(mean + 2.2622 * sd / 10**0.5, abs=1e-3)
-    assert block_interval([0.25] * 7) == (0.25, 0.25)
-    assert block_interval([0.5]) == (0.0, 1.0)  # one block says nothing of the spread
+    # Too few blocks give no interval; blocks that all agree fall back to Wilson with each
+    # block as one game (they show no spread only for being few), never to a point.
+    assert block_interval(values[:9]) == (0.0, 1.0)
+    assert block_interval([0.5]) == (0.0, 1.0)
+    assert block_interval([0.25] * 12) == pytest.approx(wilson(3, 12))
 
 
 def _outcome(
@@ -78,39 +91,44 @@ def _rotations(bots: list[str]) -> list[tuple[str, ...]]:
 
 
 def test_standings_take_the_interval_over_deals_grouped_by_seed() -> None:
-    # 30 deals; in each, "up" wins exactly one of its three games (whichever seat).
-    # Over the deals its win rate never moves from 1/3: the block interval is a point,
-    # where Wilson (which takes the 90 games as independent) is about 19 points wide.
+    # 30 deals; "up" wins one of its three games in 26 of them (whichever seat), none
+    # in 2 and two in 2. Over the deals its win rate hardly moves from 1/3: the interval
+    # over deals is about 9 points wide, where Wilson's (which takes the 90 games as
+    # independent) is about 19.
     outcomes = []
     rng = random.Random(1)
-    for deal in range(30):
-        lucky = rng.randrange(3)  # the game of the block "up" wins
+    wins_in_deal = [1] * 26 + [0, 0, 2, 2]
+    for deal, wins in enumerate(wins_in_deal):
+        lucky = set(rng.sample(range(3), wins))  # the games of the deal "up" wins
         for r, seating in enumerate(_rotations(["up", "down", "down"])):
             seat_up = seating.index("up")
-            winner = seat_up if r == lucky else (seat_up + 1) % 3
+            winner = seat_up if r in lucky else (seat_up + 1) % 3
             outcomes.append(_outcome(3 * deal + r, 1000 + deal, seating, (winner,)))
     rng.shuffle(outcomes)  # Ray hands outcomes back in any order
     dup = {s.bot: s for s in standings(outcomes, duplicate=True)}["up"]
     plain = {s.bot: s for s in standings(outcomes)}["up"]
     assert dup.win_rate == pytest.approx(1 / 3) and plain.win_rate == pytest.approx(1 / 3)
-    assert (dup.low, dup.high) == pytest.approx((1 / 3, 1 / 3))
+    half = t_quantile(29) * (4 * (1 / 3) ** 2 / 29) ** 0.5 / 30**0.5
+    assert (dup.low, dup.high) == pytest.approx((1 / 3 - half, 1 / 3 + half))
     assert (plain.low, plain.high) == pytest.approx(wilson(30, 90))
-    assert plain.high - plain.low > 0.18
-    assert dup.design_effect == pytest.approx(0.0) and plain.design_effect is None
+    assert dup.high - dup.low < 0.1 and plain.high - plain.low > 0.18
+    # Deals' variance 4 (1/3)^2 / 29 against a game's, 20/89 (30 wins of 90), over 3.
+    assert dup.design_effect == pytest.approx((4 / 9 / 29) / (20 / 89 / 3))
+    assert plain.design_effect is None
 
 
 def test_the_design_effect_compares_deals_with_independent_games() -> None:
     # "up" wins half its 72 games either way. Deals that always split 1-2 or 2-1 vary
     # less than three independent games would (effect about 1/3); deals won or lost
     # whole vary three times as much (about 3). Per game: variance 18/71 (72 games).
-    def run(pattern: list[list[int]]) -> float | None:
+    def run(pattern: list[list[int]], bot: str = "up") -> float | None:
         outcomes = []
         for deal, games in enumerate(pattern):
             for r, seating in enumerate(_rotations(["up", "down", "down"])):
                 seat_up = seating.index("up")
                 winner = seat_up if games[r] else (seat_up + 1) % 3
                 outcomes.append(_outcome(3 * deal + r, deal, seating, (winner,)))
-        return {s.bot: s for s in standings(outcomes, duplicate=True)}["up"].design_effect
+        return {s.bot: s for s in standings(outcomes, duplicate=True)}[bot].design_effect
 
     mixed = [[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 1], [0, 1, 1]] * 4
     whole = [[1, 1, 1], [0, 0, 0]] * 12
@@ -118,9 +136,13 @@ def test_the_design_effect_compares_deals_with_independent_games() -> None:
     assert run(mixed) == pytest.approx((24 * (1 / 6) ** 2 / 23) / (per_game / 3))
     assert run(whole) == pytest.approx((24 * (1 / 2) ** 2 / 23) / (per_game / 3))
     assert run(whole) == pytest.approx(71 / 23)
+    # "down" holds two seats a game and wins whatever "up" does not: the same information,
+    # so the same effect (the game, not the seat, is the unit).
+    assert run(mixed, "down") == pytest.approx(run(mixed))
+    assert run(whole, "down") == pytest.approx(run(whole))
 
 
-def test_a_duplicate_report_takes_seat_intervals_over_deals() -> None:
+def test_a_duplicate_report_takes_seat_intervals_over_deals(tmp_path: Path) -> None:
     # Seat 0 wins every game of even deals and none of odd ones: per deal 1 or 0.
     outcomes = []
     for deal in range(20):
@@ -132,9 +154,11 @@ def test_a_duplicate_report_takes_seat_intervals_over_deals() -> None:
     assert seat0["win_rate"] == pytest.approx(0.5)
     assert (seat0["low"], seat0["high"]) == pytest.approx(block_interval([1.0, 0.0] * 10))
     assert summary["duplicate"] is True and "blocks" in summary["interval"]
-    # "a" wins 1/3 of each even deal's games and 1/3 of each odd deal's: a point.
+    # "a" wins 1/3 of every deal's games: no spread, so Wilson with a deal as a game.
     a = {r["bot"]: r for r in summary["by_bot"]}["a"]
-    assert (a["low"], a["high"]) == pytest.approx((1 / 3, 1 / 3))
+    assert (a["low"], a["high"]) == pytest.approx(wilson(20 / 3, 20))
+    page = write_report(summary, tmp_path / "rep").read_text()
+    assert "<th>design effect</th>" in page and "every deal is played once" in page
 
 
 def test_simulate_and_ladder_play_duplicate_runs(tmp_path: Path) -> None:
@@ -179,3 +203,9 @@ def test_a_duplicate_run_on_a_local_ray_instance_matches_a_local_run(tmp_path: P
     result = runner.invoke(app, [*args, "--ray", "local", "--json", str(on_ray)])
     assert result.exit_code == 0, result.output
     assert json.loads(local.read_text()) == json.loads(on_ray.read_text())
+    # One game a Ray task: the outcomes come back in any order, the run is the same.
+    bots = ["heuristic", "random", "random"]
+    mine = list(simulate("schattendieb", bots, 30, 4, None, 1, duplicate=True))
+    theirs = list(simulate_ray("schattendieb", bots, 30, 4, None, batch=1, duplicate=True))
+    assert sorted(theirs, key=lambda o: o.index) == mine
+    assert standings(theirs, duplicate=True) == standings(mine, duplicate=True)

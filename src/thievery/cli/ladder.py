@@ -28,7 +28,7 @@ def ladder(
         False,
         "--duplicate",
         help="play every deal once with the level in each seat (GAMES a multiple of the "
-        "players); the luck of the deal cancels out and intervals are taken over the deals",
+        "players), with intervals over the deals",
     ),
 ) -> None:
     """Play the bot ladder of a game and report each rung with its 95% interval."""

@@ -39,8 +39,8 @@ def simulate_cmd(
     duplicate: bool = typer.Option(
         False,
         "--duplicate",
-        help="play every deal once per seat rotation (GAMES a multiple of the seats); "
-        "the luck of the deal cancels out and intervals are taken over the deals",
+        help="play every deal once per seat rotation (GAMES a multiple of the seats), "
+        "with intervals over the deals; the design effect says whether that paid off",
     ),
 ) -> None:
     """Play GAMES games between bots (seats rotate each game) and report win rates.

@@ -25,13 +25,13 @@ def simulate_ray(
     """Yield outcomes as Ray tasks finish (any order; each carries its index)."""
     import ray
 
+    work = jobs(game, bots, games, seed, options, duplicate)  # refuse a bad run before Ray
     if not ray.is_initialized():
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False, configure_logging=False)
         else:
             ray.init(address=address, log_to_driver=False, configure_logging=False)
     task = ray.remote(run_batch)
-    work = jobs(game, bots, games, seed, options, duplicate)
     pending = [task.remote(work[i : i + batch]) for i in range(0, len(work), batch)]
     while pending:
         done, pending = ray.wait(pending, num_returns=1)

@@ -160,12 +160,20 @@ def write_report(summary: JSON, directory: Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     public = {k: v for k, v in summary.items() if not k.startswith("_")}
     (directory / "summary.json").write_text(json.dumps(public, indent=1))
+
+    def effect(r: JSON) -> str:
+        if not public["duplicate"]:
+            return ""
+        value = r["design_effect"]
+        return f"<td>{'—' if value is None else f'{value:.2f}'}</td>"
+
     rows = "".join(
         f"<tr><td>{html.escape(r['bot'])}</td><td>{r['games']}</td><td>{r['wins']:g}</td>"
         f"<td>{r['win_rate']:.1%}</td><td>{r['low']:.1%} – {r['high']:.1%}</td>"
-        f"<td>{r['mean_score']:.1f}</td></tr>"
+        f"<td>{r['mean_score']:.1f}</td>{effect(r)}</tr>"
         for r in public["by_bot"]
     )
+    effect_head = "<th>design effect</th>" if public["duplicate"] else ""
     figures = "".join(
         f"<figure><img alt='{html.escape(t)}' src='data:image/png;base64,{png}'>"
         f"<figcaption>{html.escape(t)}</figcaption></figure>"
@@ -187,7 +195,7 @@ Ties share the win; 95% intervals: {public["interval"]}. Tie rate {public["tie_r
 first seat's advantage {public["first_seat_advantage"]:+.1%}; mean length
 {public["length"]["mean"]:.0f} decisions.</p>
 <table><tr><th>bot</th><th>seats played</th><th>wins</th><th>win rate</th><th>95% CI</th>
-<th>mean score</th></tr>{rows}</table>
+<th>mean score</th>{effect_head}</tr>{rows}</table>
 {figures}
 <p>Every game can be replayed: <code>summary.json</code> lists each game's seed and
 seating.</p>

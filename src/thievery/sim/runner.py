@@ -155,10 +155,16 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def t_quantile(df: int, z: float = 1.96) -> float:
-    """Student's t quantile matching the normal quantile ``z`` (Cornish-Fisher, 3 terms).
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}  # Student's t, 97.5%, few degrees
+MIN_BLOCKS = 10  # fewer blocks give no interval over blocks
 
-    Within 0.3% of the exact 97.5% quantile from 5 degrees of freedom up."""
+
+def t_quantile(df: int, z: float = 1.96) -> float:
+    """Student's t quantile matching the normal quantile ``z``: from the table for the
+    97.5% quantile below 5 degrees of freedom, else by Cornish-Fisher (3 terms), within
+    0.3% of the exact quantile from 5 degrees of freedom up."""
+    if z == 1.96 and df in T_975:
+        return T_975[df]
     g1 = (z**3 + z) / 4
     g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
     g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
@@ -166,53 +172,66 @@ def t_quantile(df: int, z: float = 1.96) -> float:
 
 
 def block_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float]:
-    """A 95% interval of a mean from independent blocks (a t interval over the blocks).
+    """A 95% interval of a mean in [0, 1] from independent blocks (a t interval over the
+    blocks).
 
     The interval of a duplicate run: the games of a block share a deal, so they are not
-    independent, but the blocks are."""
+    independent, but the blocks are. Fewer than ``MIN_BLOCKS`` blocks give no interval
+    (0 to 1). Blocks that all agree show no spread only because there are too few of
+    them to show it, so the interval is then Wilson's with each block as one game."""
     blocks = len(values)
-    if blocks < 2:
+    if blocks < MIN_BLOCKS:
         return (0.0, 1.0)
     mean = math.fsum(values) / blocks
     spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (blocks - 1))
+    if spread == 0:
+        return wilson(mean * blocks, blocks, z)
     half = t_quantile(blocks - 1, z) * spread / math.sqrt(blocks)
     return (max(0.0, mean - half), min(1.0, mean + half))
 
 
-def _design_effect(rates: Sequence[float], n: int, wins: float, squares: float) -> float | None:
-    """The variance of the blocks' rates against that of ``n / blocks`` independent games."""
-    blocks = len(rates)
-    if blocks < 2 or n < 2:
+def _variance(values: Sequence[float]) -> float:
+    mean = math.fsum(values) / len(values)
+    return math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1)
+
+
+def design_effect(rates: Sequence[float], shares: Sequence[float]) -> float | None:
+    """The variance of the blocks' rates against what as many independent games a block
+    would give. ``shares`` is the bot's win share per game (its wins there over its seats
+    there: a bot in two seats of a game wins at most one, so the game is the unit)."""
+    blocks, games = len(rates), len(shares)
+    if blocks < 2 or games <= blocks:
         return None
-    mean = wins / n
-    per_game = (squares - n * mean * mean) / (n - 1)
+    per_game = _variance(shares)
     if per_game <= 0:
         return None
-    per_block = math.fsum((r - mean) ** 2 for r in rates) / (blocks - 1)
-    return per_block / (per_game / (n / blocks))
+    return _variance(rates) / (per_game / (games / blocks))
 
 
 def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[Standing]:
     """Per bot name: games, shared wins, win rate with its 95% interval, mean score.
 
     The interval is Wilson's over the games, or with ``duplicate`` (blocks of games on
-    one seed, see :func:`jobs`) a t interval over the blocks' win rates."""
+    one seed, see :func:`jobs`) a t interval over the blocks' win rates (see
+    :func:`block_interval`), with the run's :func:`design_effect`."""
     games: dict[str, int] = {}
     wins: dict[str, float] = {}
     scores: dict[str, float] = {}
     blocks: dict[int, dict[str, list[float]]] = {}  # seed -> bot -> [wins, seats]
-    squares: dict[str, float] = {}
+    shares: dict[str, list[float]] = {}  # bot -> its win share in each game
     for o in outcomes:
         block = blocks.setdefault(o.seed, {})
+        here: dict[str, list[float]] = {}  # bot -> [wins, seats] in this game
         for seat, bot in enumerate(o.seating):
             won = 1 / len(o.winners) if seat in o.winners else 0.0
             games[bot] = games.get(bot, 0) + 1
             scores[bot] = scores.get(bot, 0.0) + o.scores[seat]
             wins[bot] = wins.get(bot, 0.0) + won
-            squares[bot] = squares.get(bot, 0.0) + won * won
-            tally = block.setdefault(bot, [0.0, 0.0])
-            tally[0] += won
-            tally[1] += 1
+            for tally in (block.setdefault(bot, [0.0, 0.0]), here.setdefault(bot, [0.0, 0.0])):
+                tally[0] += won
+                tally[1] += 1
+        for bot, (won, seats) in here.items():
+            shares.setdefault(bot, []).append(won / seats)
     out = []
     for bot, n in games.items():
         w = wins[bot]
@@ -220,7 +239,7 @@ def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[
         if duplicate:
             rates = [b[bot][0] / b[bot][1] for b in blocks.values() if bot in b]
             low, high = block_interval(rates)
-            effect = _design_effect(rates, n, w, squares[bot])
+            effect = design_effect(rates, shares[bot])
         else:
             low, high = wilson(w, n)
         out.append(Standing(bot, n, w, w / n, low, high, scores[bot] / n, effect))
