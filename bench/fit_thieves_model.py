@@ -10,9 +10,10 @@ per decision (the model, a uniform guess, and level 0: the rollout policy's own 
 spread over the plays the heuristic scores highest), how often the model's likeliest play
 is the one played, and how often the played one is among the heuristic's best.
 ``--cache FILE`` keeps the recorded positions (a pickle) so that a refit skips the games.
-The weights in the package were made with
+The weights in the package were made when ``ismcts`` had 1,000 rollouts (it has 100 now);
+to play those games again:
 
-    python bench/fit_thieves_model.py --games 80 --seed 7
+    python bench/fit_thieves_model.py --games 80 --seed 7 --iterations 1000
 """
 
 from __future__ import annotations
@@ -38,11 +39,15 @@ from thievery.sim.runner import derive_seed
 Position = tuple[Thieves, int, Action]  # the state before the play, the seat, its play
 
 
-def record(bot: str, players: int, seed: int) -> list[Position]:
-    """Self-play one game; the card plays with a real choice."""
+def record(bot: str, players: int, seed: int, iterations: int | None = None) -> list[Position]:
+    """Self-play one game (``iterations``: the search's budget, if not its own); the card
+    plays with a real choice."""
     state = thievery.game("thieves").new(players, seed)
     assert isinstance(state, Thieves)
     bots = [make_bot(bot, "thieves", s, seed) for s in range(players)]
+    for b in bots:
+        if iterations is not None and hasattr(b, "iterations"):
+            b.iterations = iterations
     out: list[Position] = []
     while state.to_act:
         seat = state.to_act[0]
@@ -91,6 +96,7 @@ def score(w: np.ndarray, data: list[Decision]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--bot", default="ismcts")
+    parser.add_argument("--iterations", type=int, default=None, help="the search's budget")
     parser.add_argument("--games", type=int, default=80)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
@@ -102,7 +108,8 @@ def main() -> None:
             games: list[list[Position]] = pickle.load(f)
     else:
         games = [
-            record(args.bot, args.players, derive_seed(args.seed, i)) for i in range(args.games)
+            record(args.bot, args.players, derive_seed(args.seed, i), args.iterations)
+            for i in range(args.games)
         ]
         if args.cache:
             with open(args.cache, "wb") as f:
