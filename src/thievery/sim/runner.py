@@ -9,6 +9,7 @@ rotation instead, and its intervals are taken over those blocks.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -182,17 +183,12 @@ def block_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, flo
     blocks = len(values)
     if blocks < MIN_BLOCKS:
         return (0.0, 1.0)
-    mean = math.fsum(values) / blocks
-    spread = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (blocks - 1))
+    mean = statistics.fmean(values)
+    spread = statistics.stdev(values, mean)
     if spread == 0:
         return wilson(mean * blocks, blocks, z)
     half = t_quantile(blocks - 1, z) * spread / math.sqrt(blocks)
     return (max(0.0, mean - half), min(1.0, mean + half))
-
-
-def _variance(values: Sequence[float]) -> float:
-    mean = math.fsum(values) / len(values)
-    return math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1)
 
 
 def design_effect(rates: Sequence[float], shares: Sequence[float]) -> float | None:
@@ -202,10 +198,10 @@ def design_effect(rates: Sequence[float], shares: Sequence[float]) -> float | No
     blocks, games = len(rates), len(shares)
     if blocks < 2 or games <= blocks:
         return None
-    per_game = _variance(shares)
+    per_game = statistics.variance(shares)
     if per_game <= 0:
         return None
-    return _variance(rates) / (per_game / (games / blocks))
+    return statistics.variance(rates) / (per_game / (games / blocks))
 
 
 def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[Standing]:
