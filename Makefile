@@ -21,8 +21,8 @@ play: $(STAMP)
 test: lint types unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench research
+	$(BIN)/ruff format --check src tests bench research
 
 types: $(STAMP)
 	$(BIN)/mypy --strict src

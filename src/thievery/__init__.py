@@ -1,18 +1,22 @@
-"""Thievery: four thief-themed tabletop games as exact, fast rules engines.
+"""Thievery: thief-themed tabletop games as exact, fast rules engines.
+
+Games are plug-ins found by the entry-point group ``thievery.games``; importing this
+package loads none of them.
 
 >>> import thievery
+>>> "schattendieb" in thievery.game_names()
+True
 >>> spec = thievery.game("schattendieb")
 >>> state = spec.new(4, seed=1)
 >>> state.to_act
 (0, 1, 2, 3)
 """
 
-# Load the built-in games first: importing the subpackage ``thievery.games`` sets that
-# attribute on this package, and the function ``games`` below must be bound after it.
-from thievery import games as _builtin_games  # noqa: F401  (registers the games)
 from thievery.core import (
     Action,
+    ClockedState,
     Event,
+    GamePlugin,
     GameRecord,
     GameSpec,
     IllegalAction,
@@ -21,15 +25,19 @@ from thievery.core import (
     State,
     ThieveryError,
     game,
+    game_names,
+    plugin,
+    register,
     replay,
 )
-from thievery.core.registry import games
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Action",
+    "ClockedState",
     "Event",
+    "GamePlugin",
     "GameRecord",
     "GameSpec",
     "IllegalAction",
@@ -38,6 +46,8 @@ __all__ = [
     "State",
     "ThieveryError",
     "game",
-    "games",
+    "game_names",
+    "plugin",
+    "register",
     "replay",
 ]

@@ -12,7 +12,7 @@ from thievery.bots import ISMCTSBot, make_bot
 from thievery.bots.ismcts import PairedRootSearch
 from thievery.core import Rng
 
-GAMES = thievery.games()
+GAMES = thievery.game_names()
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -71,7 +71,7 @@ def test_search_never_sees_a_spectator_view() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_games_set_their_search_defaults_and_a_bot_can_override_them(name: str) -> None:
-    defaults = thievery.game(name).search_defaults()
+    defaults = thievery.plugin(name).hooks.defaults()
     bot = ISMCTSBot(name, 0, Rng(1))
     assert bot.rollout_depth == defaults.get("rollout_depth", 16)  # 16: the generic default
     assert bot.confidence == defaults.get("confidence", 1.0)
@@ -177,12 +177,12 @@ def test_paired_root_search_overrules_a_random_guide_sometimes() -> None:
 @pytest.mark.parametrize("kind", [ISMCTSBot, PairedRootSearch])
 def test_a_search_draws_its_samples_from_the_sampler_it_is_given(kind: type[ISMCTSBot]) -> None:
     view, legal = _positions("schattendieb", 1)[0]
-    spec = thievery.game("schattendieb")
+    hooks = thievery.plugin("schattendieb").hooks
     seen: list[int] = []
 
     def sampler(v: dict):  # type: ignore[no-untyped-def, type-arg]
         assert v == view  # it is handed the bot's view
-        draw = spec.sampler(v)
+        draw = hooks.sampler(v)
 
         def sample(rng: Rng):  # type: ignore[no-untyped-def]
             seen.append(1)
@@ -195,4 +195,4 @@ def test_a_search_draws_its_samples_from_the_sampler_it_is_given(kind: type[ISMC
     # One sample an iteration (the paired search plays every move on each sample).
     assert seen and bot.last_iterations % len(seen) == 0
     assert len(seen) == bot.last_iterations or kind is PairedRootSearch
-    assert ISMCTSBot("schattendieb", 0, Rng(2)).sampler == spec.sampler  # the default
+    assert ISMCTSBot("schattendieb", 0, Rng(2)).sampler == hooks.sampler  # the default

@@ -1,20 +1,11 @@
-"""The public names: thievery.game, thievery.games, records, errors, the Rng."""
+"""The public names: thievery.game, thievery.game_names, records, errors, the Rng."""
 
 from __future__ import annotations
-
-import importlib
 
 import pytest
 
 import thievery
 from thievery.core import GameRecord, InvalidRecord, Rng
-
-
-def test_games_stays_a_function_after_the_games_package_is_imported() -> None:
-    importlib.import_module("thievery.games")
-    importlib.import_module("thievery.games.schattendieb")
-    assert callable(thievery.games)
-    assert "schattendieb" in thievery.games()
 
 
 def test_game_spec_lists_its_options() -> None:

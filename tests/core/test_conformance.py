@@ -30,7 +30,7 @@ from thievery.core import (
 )
 from thievery.core.protocol import GameSpec
 
-GAMES = thievery.games()
+GAMES = thievery.game_names()
 MAX_STEPS = 20_000
 
 

@@ -368,13 +368,26 @@ def test_pages_docs_and_static_files(client: TestClient) -> None:
         assert "default-src 'self'" in r.headers["content-security-policy"]
     for path in (
         "/static/js/table.js",
-        "/static/games/schattendieb.js",
-        "/static/games/generic.js",
-        "/static/games/thieves.js",
-        "/static/games/thieves-den.js",
+        "/static/games/schattendieb/game.js",
+        "/static/games/schattendieb/game.css",
+        "/static/js/generic.js",
+        "/static/games/thieves/game.js",
+        "/static/games/thieves-den/game.js",
+        "/static/games/schatz-rabatz/game.css",
         "/static/css/thievery.css",
     ):
         assert client.get(path).status_code == 200, path
+    js = client.get("/static/games/thieves/game.js")
+    assert js.headers["content-type"].startswith("text/javascript")
+    assert "export default" in js.text  # the file from the game's own package
+    css = client.get("/static/games/thieves/game.css")
+    assert css.headers["content-type"].startswith("text/css") and "{" in css.text
+    for missing in (
+        "/static/games/chess/game.js",
+        "/static/games/thieves/rules.py",
+        "/static/games/thieves/..%2F__init__.py",
+    ):
+        assert client.get(missing).status_code == 404, missing
     assert client.get("/docs").status_code == 200
     schema = client.get("/openapi.json").json()
     assert "/api/tables/{table_id}/actions" in schema["paths"]

@@ -1,7 +1,7 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS) for any game.
 
 The bot gets only its seat's view. Every iteration it samples a full state consistent with
-that view (``sampler=``; by default ``spec.sampler``, the game's determinizer), then walks
+that view (``sampler=``; by default the ``sampler`` of the game's search hooks), then walks
 a tree of decisions with UCB1 and availability counts (a child's statistics only compete
 when its action is legal in the sampled state), expands one new decision, plays on with a
 fast rollout policy for a bounded number of decisions, scores the position with the game's
@@ -29,8 +29,9 @@ from typing import Any
 
 from thievery.bots.base import Bot, bot_names, make_bot
 from thievery.core.protocol import Action, GameSpec, State
-from thievery.core.registry import game as get_game
+from thievery.core.registry import plugin
 from thievery.core.rng import Rng
+from thievery.core.search import SearchHooks
 
 JSON = dict[str, Any]
 Policy = Callable[[State, int, Rng], Action]
@@ -72,12 +73,14 @@ class ISMCTSBot:
         policy: Policy | None = None,
         sampler: Sampler | None = None,
     ) -> None:
-        self.spec: GameSpec = get_game(game)
+        found = plugin(game)
+        self.spec: GameSpec = found.spec
+        self.hooks: SearchHooks = found.hooks
         self.seat = seat
         self.rng = rng
         self.iterations = iterations
         self.seconds = seconds
-        defaults = self.spec.search_defaults()
+        defaults = self.hooks.defaults()
         self.rollout_depth: int = (
             rollout_depth if rollout_depth is not None else defaults.get("rollout_depth", 16)
         )
@@ -97,9 +100,9 @@ class ISMCTSBot:
         )
         self.guided: Action | None = None
         # The rollout policy: every seat's play after the searched decision.
-        self.policy: Policy = policy if policy is not None else self.spec.rollout_action
+        self.policy: Policy = policy if policy is not None else self.hooks.rollout_action
         # The determinizer: a view in, a draw of full states out (by default the game's).
-        self.sampler: Sampler = sampler if sampler is not None else self.spec.sampler
+        self.sampler: Sampler = sampler if sampler is not None else self.hooks.sampler
 
     def delay_ms(self, view: JSON) -> int:
         """Real-time games: how long this bot takes per action in game time (its speed,
@@ -194,14 +197,14 @@ class ISMCTSBot:
                 break
         # Roll out a bounded number of decisions, everyone by the rollout policy, up to
         # the game's horizon (e.g. the end of the current game of a match).
-        horizon = self.spec.rollout_horizon
+        horizon = self.hooks.rollout_horizon
         start = horizon(state)
         depth = self.rollout_depth
         while depth and (to_act := state.to_act) and horizon(state) == start:
             seat = to_act[0] if len(to_act) == 1 else choice(to_act)
             apply(seat, policy(state, seat, rng))
             depth -= 1
-        reward = self.spec.evaluate(state)[me]
+        reward = self.hooks.evaluate(state)[me]
         root.visits += 1
         for n in path[1:]:
             n.visits += 1
@@ -253,7 +256,7 @@ class PairedRootSearch(ISMCTSBot):
     def compare(self, view: JSON, moves: list[Action]) -> list[list[float]]:
         """Per move: [sum, sum of squares, count] of its reward less the first move's."""
         sample = self.sampler(view)
-        evaluate = self.spec.evaluate
+        evaluate = self.hooks.evaluate
         me = self.seat
         k = len(moves)
         gains = [[0.0, 0.0, 0] for _ in moves]
@@ -287,7 +290,7 @@ class PairedRootSearch(ISMCTSBot):
             seat = to_act[0] if to_act[0] != me else to_act[1]
             apply(seat, policy(state, seat, rng))
         apply(me, move)
-        horizon = self.spec.rollout_horizon
+        horizon = self.hooks.rollout_horizon
         start = horizon(state)
         depth = self.rollout_depth
         choice = rng.choice

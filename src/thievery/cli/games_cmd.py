@@ -14,7 +14,7 @@ def list_games() -> None:
     table = Table(title="Thievery games")
     for col in ("name", "title", "players", "options", "bots"):
         table.add_column(col)
-    for name in thievery.games():
+    for name in thievery.game_names():
         spec = thievery.game(name)
         opts = ", ".join(f"{o['name']}={o['default']}" for o in spec.info()["options"])
         table.add_row(

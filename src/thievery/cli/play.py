@@ -24,6 +24,7 @@ from thievery.cli.render import renderer
 from thievery.core.errors import ThieveryError
 from thievery.core.protocol import Event, GameSpec, State, default_seat_name, seat_name
 from thievery.core.record import GameRecord
+from thievery.core.registry import plugin
 
 LOG_LINES = 14
 
@@ -60,7 +61,9 @@ def play(
     try:
         # Files the options name (a card set) are read in now: the record then holds
         # their content and replays on any machine, whatever happens to the files.
-        state = spec.new(players, seed, spec.inline_options(parse_options(option, cards)))
+        state = spec.new(
+            players, seed, plugin(spec.name).inline_options(parse_options(option, cards))
+        )
         seats: dict[int, Bot] = {s: make_bot(n, spec.name, s, seed) for s, n in bot_of.items()}
     except ThieveryError as e:
         fail(str(e))

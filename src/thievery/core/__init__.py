@@ -1,4 +1,5 @@
-"""The game protocol shared by every Thievery game: specs, states, actions, events, records."""
+"""The game protocol shared by every Thievery game: specs, states, actions, events, records,
+and the plug-in descriptor by which games are found. It imports no game and no bot."""
 
 from thievery.core.errors import (
     IllegalAction,
@@ -8,14 +9,31 @@ from thievery.core.errors import (
     ThieveryError,
     UnknownGame,
 )
-from thievery.core.protocol import Action, Event, GameSpec, Option, State
+from thievery.core.plugin import Bot, BotFactory, FileOptions, GamePlugin, TerminalRenderer
+from thievery.core.protocol import (
+    CLOCK,
+    Action,
+    ClockedState,
+    Event,
+    GameSpec,
+    Option,
+    State,
+    Tick,
+)
 from thievery.core.record import GameRecord, replay
-from thievery.core.registry import game, games, register
+from thievery.core.registry import game, game_names, plugin, register
 from thievery.core.rng import Rng
+from thievery.core.search import SearchHooks
 
 __all__ = [
+    "CLOCK",
     "Action",
+    "Bot",
+    "BotFactory",
+    "ClockedState",
     "Event",
+    "FileOptions",
+    "GamePlugin",
     "GameRecord",
     "GameSpec",
     "IllegalAction",
@@ -24,11 +42,15 @@ __all__ = [
     "MalformedAction",
     "Option",
     "Rng",
+    "SearchHooks",
     "State",
+    "TerminalRenderer",
     "ThieveryError",
+    "Tick",
     "UnknownGame",
     "game",
-    "games",
+    "game_names",
+    "plugin",
     "register",
     "replay",
 ]

@@ -8,9 +8,8 @@ A face (terminal, server, RL wrapper, bot) only ever uses these names:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Self
 
 from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
@@ -143,10 +142,6 @@ class GameSpec(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]]
-    # View keys whose values never change during a game (options, a card catalogue): a
-    # server sends them once per connection (welcome frames, a replay's first step) and
-    # leaves them out of later frames; clients keep them.
-    static_view: ClassVar[tuple[str, ...]] = ()
 
     def defaults(self) -> JSON:
         """Every option with its default value."""
@@ -183,34 +178,10 @@ class GameSpec(ABC):
             resolved[name] = known[name].check(value)
         return resolved
 
-    def check_remote_options(self, options: Mapping[str, Any] | None) -> None:
-        """Refuse options that read this machine (file paths) when they come over the
-        network: a server must not open files a stranger names. A local option's content
-        given inline (an object, not a path) reads nothing and is accepted."""
-        for o in self.options:
-            if o.local and isinstance((options or {}).get(o.name), str):
-                raise InvalidOption(
-                    f"option {o.name!r} names a file on the server's machine and is not "
-                    "accepted over the network"
-                )
-
-    def inline_options(self, options: Mapping[str, Any], folder: Path | None = None) -> JSON:
-        """``options`` with every file a local option names read in: the option then holds
-        the file's content instead of its path, so a game (and its record) started from
-        them reads no file and replays on any machine. A relative path is read from
-        ``folder`` (default: the working directory); errors name the file as given.
-        Games with local options override this; the default has nothing to read."""
-        return dict(options)
-
     def public_options(self, options: Mapping[str, Any]) -> JSON:
         """The options a seat may see (secret ones, like a stacked deal, left out)."""
         secret = {o.name for o in self.options if o.secret}
         return {k: v for k, v in options.items() if k not in secret}
-
-    def listing_options(self, options: Mapping[str, Any]) -> JSON:
-        """The public options as table summaries and listings show them: games shorten
-        bulky values (a card set given inline) to what names them; views keep them whole."""
-        return self.public_options(options)
 
     @abstractmethod
     def new(self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None) -> State:
@@ -223,40 +194,6 @@ class GameSpec(ABC):
     @abstractmethod
     def determinize(self, view: Mapping[str, Any], rng: Rng) -> State:
         """A full state consistent with one seat's view, everything hidden re-sampled."""
-
-    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
-        """A function drawing determinizations of ``view`` for a search; games may prepare
-        work once, and may return states in a search mode (no events; stopping at the
-        rollout horizon) since nobody plays them or reads their events."""
-        return lambda rng: self.determinize(view, rng)
-
-    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
-        """A fast action for search rollouts, from a (sampled) full state: uniformly random
-        unless a game knows a cheap better policy. Never used on a true state."""
-        return rng.choice(state.legal_actions(seat))
-
-    def search_defaults(self) -> JSON:
-        """Search settings that suit this game (e.g. ``{"rollout_depth": 60}``); a search
-        bot uses them where it is not told otherwise."""
-        return {}
-
-    def rollout_horizon(self, state: State) -> Any:
-        """Search rollouts stop once this value changes (e.g. a match's game number), so
-        a rollout need not play whole matches; ``None`` for no horizon."""
-        return None
-
-    def evaluate(self, state: State) -> list[float]:
-        """A reward in [0, 1] per seat for a (possibly unfinished) state, for search bots.
-
-        Finished: the winners share 1. Unfinished: an equal share unless a game knows
-        better (games override this with an estimate).
-        """
-        result = state.result()
-        n = state.players
-        if result is None:
-            return [1 / n] * n
-        winners = result["winners"]
-        return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
 
     @abstractmethod
     def describe(
@@ -351,6 +288,12 @@ class State(ABC):
             if not isinstance(action, Mapping):
                 raise MalformedAction(f"an action is an object with a 'type', not {action!r}")
             action = self.spec.parse_action(action)
+        if seat == CLOCK and not isinstance(seat, bool):
+            if not isinstance(self, ClockedState):
+                raise IllegalAction(f"{self.spec.title} has no clock: there is no seat -1")
+            if not isinstance(action, Tick):
+                raise IllegalAction("the clock (seat -1) only moves time: a 'tick' action")
+            return self.advance(action.now_ms)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalAction(f"there is no seat {seat!r} (seats are 0 to {self.players - 1})")
         if not self.is_legal(seat, action):
@@ -382,6 +325,41 @@ class State(ABC):
             node = node[1]
         out.reverse()
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Tick(Action):
+    """The clock moved to ``now_ms``: the action of the ``CLOCK`` pseudo-seat in a
+    real-time game, ``{"type": "tick", "now_ms": T}``."""
+
+    type: ClassVar[str] = "tick"
+    now_ms: int
+
+
+def parse_tick(data: Mapping[str, Any]) -> Tick:
+    """A tick from its JSON form (a real-time game's ``parse_action`` calls this)."""
+    (now,) = parse_fields(data, ["now_ms"], kind="tick")
+    if isinstance(now, bool) or not isinstance(now, int) or now < 0:
+        raise MalformedAction(f"a tick's now_ms is a whole number >= 0, not {now!r}")
+    return Tick(now)
+
+
+class ClockedState(State):
+    """A real-time game: time is an input, never read from a clock by the engine.
+
+    ``now_ms`` is the milliseconds since the game began; :meth:`advance` moves it (and
+    runs out whatever timer is due). The base :meth:`State.apply` hands the ``CLOCK``
+    pseudo-seat's ``tick`` to :meth:`advance`, and games record ticks in the history as
+    ``(CLOCK, Tick(now_ms))``, so a record replays time exactly. Faces tell a real-time
+    game by ``isinstance(state, ClockedState)``: a server ticks it, a simulation plays it
+    on simulated time.
+    """
+
+    now_ms: int
+
+    @abstractmethod
+    def advance(self, now_ms: int) -> list[Event]:
+        """Move the clock to ``now_ms`` (never backwards) and return what happened."""
 
 
 def parse_fields(data: Mapping[str, Any], fields: Sequence[str], *, kind: str) -> list[Any]:

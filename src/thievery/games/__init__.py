@@ -1,3 +1,3 @@
-"""The built-in games; importing this package registers them."""
-
-from thievery.games import schattendieb, schatz_rabatz, thieves, thieves_den  # noqa: F401
+"""The built-in games, one package each (``schattendieb``, ``thieves``, ``thieves_den``,
+``schatz_rabatz``). Importing this package loads none of them: each is found by its entry
+point in the group ``thievery.games`` (see :mod:`thievery.core.registry`)."""

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from thievery.bots.base import bot_names
 from thievery.core.protocol import NAME_LIMIT
 from thievery.core.registry import game as get_game
-from thievery.core.registry import games
+from thievery.core.registry import game_names
 from thievery.server.errors import bad_token
 from thievery.server.replay import parse_perspective, record_from_json, replay_steps
 from thievery.server.sockets import Limits, table_socket
@@ -134,7 +134,7 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
     @router.get("/games", tags=["games"])
     def list_games() -> list[JSON]:
         """Every game: its spec (players, options) and the bots that can play it."""
-        return [{**get_game(name).info(), "bots": bot_names(name)} for name in games()]
+        return [{**get_game(name).info(), "bots": bot_names(name)} for name in game_names()]
 
     @router.post("/tables", tags=["tables"], status_code=201)
     async def create_table(body: CreateTable, request: Request) -> CreatedTable:

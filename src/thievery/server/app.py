@@ -13,12 +13,13 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import thievery
 from thievery.core.errors import ThieveryError
+from thievery.core.registry import plugin
 from thievery.server.api import make_router
 from thievery.server.errors import ServerError, from_game_error
 from thievery.server.sockets import Limits
@@ -127,6 +128,19 @@ def create_app(
 
     app.add_middleware(PageHeaders)
     app.include_router(make_router(hub, limits or Limits()))
+
+    @app.get("/static/games/{game}/{file}", include_in_schema=False)
+    def game_file(game: str, file: str) -> Response:
+        """A game's browser files, read from its own package (importlib.resources)."""
+        try:
+            found = plugin(game).web_file(file)
+        except ThieveryError:
+            found = None
+        if found is None:
+            raise ServerError("static/not_found", f"no file {file!r} for game {game!r}", 404)
+        media = "text/javascript" if file.endswith(".js") else "text/css"
+        return Response(found.read_bytes(), media_type=f"{media}; charset=utf-8")
+
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 
     def page(name: str) -> FileResponse:

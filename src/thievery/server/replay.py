@@ -15,7 +15,7 @@ from typing import Any
 from thievery.core.errors import InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, Event, State, seat_name
 from thievery.core.record import GameRecord
-from thievery.core.registry import game
+from thievery.core.registry import plugin
 from thievery.server.errors import ServerError
 from thievery.server.tables import describe_all, without
 
@@ -69,7 +69,7 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
     seat = perspective if isinstance(perspective, int) else None
     see_all = perspective == "all"
     names = record.names
-    static = state.spec.static_view  # in the first step's views only
+    static = plugin(state.spec.name).static_view  # in the first step's views only
     steps: list[JSON] = [{"n": 0, "actions": [], "events": [], **_frame(state, perspective)}]
     last_text = json.dumps(_frame(state, perspective, static), sort_keys=True)
     pending_actions: list[JSON] = []
@@ -124,7 +124,7 @@ def record_from_json(data: Any) -> GameRecord:
         record = GameRecord.from_json(data)
         # An uploaded record must not make the server open files (a card set path); a card
         # set inline is checked by the game when the record starts.
-        game(record.game).check_remote_options(record.options)
+        plugin(record.game).check_remote_options(record.options)
         return record
     except ThieveryError as e:
         raise ServerError(e.code, str(e)) from None

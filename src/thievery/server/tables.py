@@ -34,6 +34,7 @@ from thievery.core.protocol import (
     JSON,
     NAME_LIMIT,
     Action,
+    ClockedState,
     Event,
     GameSpec,
     State,
@@ -41,6 +42,7 @@ from thievery.core.protocol import (
 )
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
+from thievery.core.registry import plugin
 from thievery.server.errors import ServerError, bad_token, from_game_error, stale, unknown_table
 from thievery.server.storage import ActionRow, Storage, TableRecord, make_writer
 
@@ -196,8 +198,8 @@ class LiveTable:
         self.bots: dict[tuple[int, str], Bot] = {}
         self.driver: asyncio.Task[None] | None = None
         self.broken: str | None = None
-        # Real-time games (``state.advance``): the server's clock is the game's clock.
-        self.realtime = callable(getattr(state, "advance", None))
+        # Real-time games (a ClockedState): the server's clock is the game's clock.
+        self.realtime = isinstance(state, ClockedState)
         self.arrived: set[int] = set()
         self.clock_base: float | None = None
         self._delays: dict[tuple[int, int], float] = {}
@@ -252,7 +254,7 @@ class LiveTable:
             "game": self.spec.name,
             "title": self.spec.title,
             "players": self.state.players,
-            "options": self.spec.listing_options(self.record.options),
+            "options": plugin(self.spec.name).listing_options(self.record.options),
             "seats": self.seats_json(),
             "to_act": list(self.state.to_act),
             "actions": self.version,
@@ -309,7 +311,7 @@ class LiveTable:
         (``spec.static_view``: they never change, and the welcome frame had them)."""
         head = self._frame_head(kind, audience, events)
         parts = self._snapshot(audience)
-        static = self.spec.static_view
+        static = plugin(self.spec.name).static_view
         if static:
             parts = {**parts, "view": without(parts["view"], static)}
         return json.dumps({**head, **parts}, separators=(",", ":"))
@@ -318,7 +320,7 @@ class LiveTable:
         """The first frame of a connection: its state, the seats and the log so far, and
         which view keys are ``static`` (later frames leave them out; keep them)."""
         frame = self.state_frame("welcome", audience, [])
-        frame["static"] = list(self.spec.static_view)
+        frame["static"] = list(plugin(self.spec.name).static_view)
         visible = [e for e in self.log if e.is_visible_to(audience)][-LOG_LIMIT:]
         frame["log"] = [self.event_json(e, audience) for e in visible]
         frame["summary"] = self.summary()
@@ -465,8 +467,7 @@ class LiveTable:
             self.wake.set()
 
     def _now_ms(self) -> int:
-        now: int = getattr(self.state, "now_ms", 0)
-        return now
+        return self.state.now_ms if isinstance(self.state, ClockedState) else 0
 
     async def _tick_locked(self, keep_silent: bool) -> None:
         """Move a real-time game's clock to now (kept if something happened, or if asked)."""
@@ -687,7 +688,7 @@ class Hub:
             if not option.local or not isinstance(value, str):
                 continue
             if self.files_dir is None:
-                spec.check_remote_options({option.name: value})  # refuses
+                plugin(spec.name).check_remote_options({option.name: value})  # refuses
                 continue
             path = (self.files_dir / value).resolve()
             if not path.is_relative_to(self.files_dir) or not path.is_file():
@@ -696,7 +697,7 @@ class Hub:
                     f"option {option.name!r}: the server has no file {value!r} "
                     f"(files: {files or 'none'})"
                 )
-        return spec.inline_options(out, self.files_dir)
+        return plugin(spec.name).inline_options(out, self.files_dir)
 
     async def start(self) -> int:
         """Restore every unfinished table by replaying its log; how many were restored."""

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from thievery.core.errors import InvalidOption
 from thievery.sim.runner import GameOutcome, block_interval, standings, wilson
 
 JSON = dict[str, Any]
@@ -103,7 +104,12 @@ def _png(fig: Any) -> str:
 
 
 def _plots(summary: JSON) -> list[tuple[str, str]]:
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        raise InvalidOption(
+            "the HTML report draws its plots with matplotlib: pip install 'thievery[report]'"
+        ) from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -17,6 +17,7 @@ from typing import Any
 
 from thievery.bots import make_bot
 from thievery.core.errors import InvalidOption
+from thievery.core.protocol import ClockedState
 from thievery.core.registry import game as get_game
 from thievery.core.rng import Rng
 
@@ -67,8 +68,8 @@ def play_game(
     state = spec.new(len(bots), seed, options)
     players = [make_bot(name, game, seat, seed) for seat, name in enumerate(bots)]
     decisions = 0
-    if hasattr(state, "advance"):  # a real-time game: bots act on simulated time
-        from thievery.sim.realtime import play_simulated
+    if isinstance(state, ClockedState):  # a real-time game: bots act on simulated time
+        from thievery.bots.realtime import play_simulated
 
         decisions = play_simulated(state, dict(enumerate(players)), Rng(seed))
     while state.to_act:

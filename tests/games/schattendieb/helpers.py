@@ -9,7 +9,8 @@ from thievery.core import Event
 from thievery.games.schattendieb.cards import CARD_INDEX
 from thievery.games.schattendieb.rules import Schattendieb
 
-SPEC = thievery.game("schattendieb")
+GAME = thievery.plugin("schattendieb")
+SPEC = GAME.spec
 
 
 def new(hands: list[list[str]], pile_top: list[str] | None = None, **options: Any) -> Schattendieb:

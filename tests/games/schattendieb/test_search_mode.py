@@ -7,7 +7,7 @@ import pytest
 from thievery.core import Rng
 from thievery.games.schattendieb.rules import OVER, Schattendieb
 
-from .helpers import SPEC
+from .helpers import GAME, SPEC
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -31,7 +31,7 @@ def test_quiet_plays_the_same_game_without_events_and_stops_with_it(seed: int) -
     assert loud.totals == quiet.totals
     assert loud.to_act and quiet.result() is None
     assert quiet.safes == [[], [], [], []]
-    assert SPEC.evaluate(quiet) == pytest.approx(SPEC.evaluate(_between(loud)))
+    assert GAME.hooks.evaluate(quiet) == pytest.approx(GAME.hooks.evaluate(_between(loud)))
 
 
 def _between(state: Schattendieb) -> Schattendieb:
@@ -57,7 +57,7 @@ def test_quiet_last_game_ends_the_match() -> None:
 def test_the_search_sampler_gives_quiet_states_and_determinize_loud_ones() -> None:
     state = SPEC.new(4, 1)
     view = state.view(0)
-    sampled = SPEC.sampler(view)(Rng(1))
+    sampled = GAME.hooks.sampler(view)(Rng(1))
     assert isinstance(sampled, Schattendieb) and sampled.quiet
     plain = SPEC.determinize(view, Rng(1))
     assert isinstance(plain, Schattendieb) and not plain.quiet

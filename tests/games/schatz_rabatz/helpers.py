@@ -8,7 +8,8 @@ import thievery
 from thievery.core import Event
 from thievery.games.schatz_rabatz.rules import SchatzRabatz
 
-SPEC = thievery.game("schatz-rabatz")
+GAME = thievery.plugin("schatz-rabatz")
+SPEC = GAME.spec
 BOARDS = [f"jack-{i}" for i in range(1, 10)]  # stacked: jack-1 is turned first
 
 

@@ -8,14 +8,14 @@ from collections import Counter
 import pytest
 
 from thievery.bots import bot_names, make_bot
+from thievery.bots.realtime import BotClock, play_simulated
 from thievery.core import Rng
 from thievery.games.schatz_rabatz.bots import SPEEDS, PackingBot, claim_chances
 from thievery.games.schatz_rabatz.data import JACK_BOARDS
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_ID, TREASURE_INDEX
 from thievery.games.schatz_rabatz.rules import PACKING
-from thievery.sim.realtime import BotClock, play_simulated
 
-from .helpers import SPEC, all_ready, drop, finish_round, new, of_type, seeded
+from .helpers import GAME, SPEC, all_ready, drop, finish_round, new, of_type, seeded
 
 
 def match(names: list[str], seed: int, **options: object) -> tuple[list[int], int]:
@@ -163,5 +163,5 @@ def test_search_bots_get_an_estimate_that_favours_ship_parts() -> None:
     state = new(3)
     drop(state, 2, "circle-purple", 0, 0)
     finish_round(state)  # seat 2 takes the bow
-    values = SPEC.evaluate(state)
+    values = GAME.hooks.evaluate(state)
     assert sum(values) == pytest.approx(1) and values[2] > values[0] == values[1]

@@ -17,8 +17,9 @@ from thievery.core import (
     Rng,
     replay,
 )
+from thievery.core.protocol import CLOCK, Tick
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_INDEX
-from thievery.games.schatz_rabatz.rules import CLOCK, OVER, PACKING, SCORED, Tick
+from thievery.games.schatz_rabatz.rules import OVER, PACKING, SCORED
 
 from .helpers import SPEC, all_ready, drop, finish_round, kinds, new, of_type, seeded, snapshot
 

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from thievery.bots import make_bot
+from thievery.bots.realtime import BotClock, play_simulated
 from thievery.core import Rng
 from thievery.games.schatz_rabatz.bots import SPEEDS, PackingBot
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_ID
@@ -21,7 +22,6 @@ from thievery.games.schatz_rabatz.search import (
     rollout,
     round_value,
 )
-from thievery.sim.realtime import BotClock, play_simulated
 
 from .helpers import SPEC, drop, new, seeded
 

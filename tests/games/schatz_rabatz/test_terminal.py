@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from thievery.bots import make_bot
 from thievery.cli import app
 from thievery.cli.render import PLAIN, renderer
-from thievery.cli.render.schatz_rabatz_live import LiveGame, play_live, run
 from thievery.core import GameRecord, Rng
+from thievery.games.schatz_rabatz.live import LiveGame, play_live, run
 
 from .helpers import SPEC, all_ready, cells, drop, finish_round, new
 

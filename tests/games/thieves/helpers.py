@@ -8,7 +8,8 @@ import thievery
 from thievery.core import Event
 from thievery.games.thieves.rules import Thieves
 
-SPEC = thievery.game("thieves")
+GAME = thievery.plugin("thieves")
+SPEC = GAME.spec
 
 
 def new(hands: list[list[str]], deck_top: list[str], first: int = 0, **options: Any) -> Thieves:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.games.thieves.helpers import new, play
 from thievery.bots import make_bot
 from thievery.core import Action, Rng
-from thievery.games.thieves import SPEC, HeuristicBot
+from thievery.games.thieves import GAME, SPEC, HeuristicBot
 from thievery.games.thieves.rules import Thieves
 
 
@@ -104,7 +104,7 @@ def test_heuristic_beats_random() -> None:
 
 def test_evaluate_for_search_bots() -> None:
     state = rich_rival()  # seat 1 hides 6, seat 2 shows a 0
-    rewards = SPEC.evaluate(state)
+    rewards = GAME.hooks.evaluate(state)
     assert abs(sum(rewards) - 1) < 1e-9
     assert rewards[1] > rewards[0] and rewards[1] > rewards[2]
     finished = new(
@@ -117,7 +117,7 @@ def test_evaluate_for_search_bots() -> None:
     )
     play(finished, "money-3a", 0)
     assert finished.is_over
-    assert SPEC.evaluate(finished) == [1.0, 0.0, 0.0]
+    assert GAME.hooks.evaluate(finished) == [1.0, 0.0, 0.0]
 
 
 def test_ismcts_plays_thieves() -> None:

@@ -9,7 +9,7 @@ import math
 from thievery.bots import make_bot
 from thievery.core import Rng
 from thievery.core.protocol import Action, State
-from thievery.games.thieves import SPEC
+from thievery.games.thieves import GAME, SPEC
 from thievery.games.thieves.bots import HeuristicBot, _Estimate
 from thievery.games.thieves.cards import CARD_INDEX
 from thievery.games.thieves.model import (
@@ -129,7 +129,7 @@ def test_the_level_two_search_plays_its_rollouts_by_the_model() -> None:
     assert level2.act(view, legal) in legal
     assert calls >= 30  # every rollout plays on by the model, to the end of the game
     plain = make_bot("ismcts", "thieves", 0, 1)
-    assert isinstance(plain, RolloutSearch) and plain.policy == SPEC.rollout_action
+    assert isinstance(plain, RolloutSearch) and plain.policy == GAME.hooks.rollout_action
 
 
 def test_the_fit_finds_the_likeliest_weights() -> None:
@@ -138,7 +138,7 @@ def test_the_fit_finds_the_likeliest_weights() -> None:
     penalised log-likelihood's gradient is zero there."""
     import numpy as np
 
-    from thievery.bots import softmax as bench
+    from research import softmax as bench
 
     rng = Rng(12)
     data = []

@@ -9,7 +9,7 @@ import math
 from tests.games.thieves.helpers import new, play
 from thievery.bots import make_bot
 from thievery.core import Rng
-from thievery.games.thieves import SPEC
+from thievery.games.thieves import GAME, SPEC
 from thievery.games.thieves.bots import HeuristicBot, _Estimate
 from thievery.games.thieves.cards import CARD_INDEX
 from thievery.games.thieves.rules import PLAY_TO, Thieves
@@ -45,7 +45,7 @@ def test_rollout_actions_are_legal_in_every_phase() -> None:
     phases = set()
     for state in positions():
         for seat in state.to_act:
-            action = SPEC.rollout_action(state, seat, rng)
+            action = GAME.hooks.rollout_action(state, seat, rng)
             assert state.is_legal(seat, action), (action, state.view(seat))
             phases.add(state.phase)
     assert len(phases) == 4  # play, remove, move, double loot
@@ -57,13 +57,13 @@ def test_rollouts_play_whole_games() -> None:
         state = SPEC.new(4, seed)
         while state.to_act:
             seat = state.to_act[0]
-            state.apply(seat, SPEC.rollout_action(state, seat, rng))
+            state.apply(seat, GAME.hooks.rollout_action(state, seat, rng))
         assert state.result() is not None
 
 
 def test_evaluate_is_a_share_of_the_win() -> None:
     for state in positions():
-        rewards = SPEC.evaluate(state)
+        rewards = GAME.hooks.evaluate(state)
         assert len(rewards) == state.players
         assert all(0.0 <= r <= 1.0 for r in rewards)
         assert math.isclose(sum(rewards), 1.0)
@@ -91,12 +91,12 @@ def test_evaluate_favours_more_loot_and_fears_the_police() -> None:
     kept, given = late_game(), late_game()
     play(kept, "money-3a", 0)
     play(given, "money-3a", 1)
-    assert SPEC.evaluate(kept)[0] > SPEC.evaluate(given)[0]
-    calm = SPEC.evaluate(kept)[0]
+    assert GAME.hooks.evaluate(kept)[0] > GAME.hooks.evaluate(given)[0]
+    calm = GAME.hooks.evaluate(kept)[0]
     play(kept, "police-1b")  # seat 1
     play(kept, "police-1c")  # seat 2
     play(kept, "police-1a")  # seat 0: three cars, seat 0 the police's target
-    assert kept.cars == 3 and SPEC.evaluate(kept)[0] < calm
+    assert kept.cars == 3 and GAME.hooks.evaluate(kept)[0] < calm
 
 
 def test_the_policy_keeps_good_money_and_dumps_the_ring_on_a_rival() -> None:
@@ -109,13 +109,13 @@ def test_the_policy_keeps_good_money_and_dumps_the_ring_on_a_rival() -> None:
         ["diamond-ring", "money-2c", "money-1e", "money-1f", "money-1g", "money-1h"],
     )
     rng = Rng(0)
-    action = SPEC.rollout_action(state, 0, rng)
+    action = GAME.hooks.rollout_action(state, 0, rng)
     assert action.to_json() == {"type": "play", "card": "money-3a", "to": 0}
     state.apply(0, action)
     play(state, "money-2a", 1)
     play(state, "money-1b", 2)
     # Seat 0 holds the Ring, a zero, a one and a police card; seat 1 leads its rivals.
-    action = SPEC.rollout_action(state, 0, rng)
+    action = GAME.hooks.rollout_action(state, 0, rng)
     assert action.to_json() == {"type": "play", "card": "diamond-ring", "to": 1}
 
 
@@ -134,7 +134,7 @@ def test_the_policy_chooses_as_the_heuristic_bot_does() -> None:
             assert isinstance(bot, HeuristicBot)
             if len(legal) > 1:
                 sample = SPEC.determinize(view, rng)
-                chosen = SPEC.rollout_action(sample, seat, rng)
+                chosen = GAME.hooks.rollout_action(sample, seat, rng)
                 est = _Estimate(view, seat)
                 scores = {a: bot._score(view, est, a) for a in legal}
                 assert math.isclose(scores[chosen], max(scores.values()), abs_tol=1e-9), (
@@ -147,15 +147,15 @@ def test_the_policy_chooses_as_the_heuristic_bot_does() -> None:
 
 
 def test_rollouts_play_to_the_end_of_the_game() -> None:
-    assert SPEC.rollout_horizon(SPEC.new(4, 1)) is None
-    depth = SPEC.search_defaults()["rollout_depth"]
+    assert GAME.hooks.rollout_horizon(SPEC.new(4, 1)) is None
+    depth = GAME.hooks.defaults()["rollout_depth"]
     rng = Rng(9)
     for seed in range(100):
         state = SPEC.new(3 + seed % 4, seed)
         decisions = 0
         while state.to_act:
             seat = state.to_act[0]
-            state.apply(seat, SPEC.rollout_action(state, seat, rng))
+            state.apply(seat, GAME.hooks.rollout_action(state, seat, rng))
             decisions += 1
         assert decisions < depth / 2
 

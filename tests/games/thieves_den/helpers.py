@@ -11,7 +11,8 @@ from thievery.core import Event
 from thievery.games.thieves_den.cards import DEFAULT_PATH, TREASURES
 from thievery.games.thieves_den.rules import THIEVE, ThievesDen
 
-SPEC = thievery.game("thieves-den")
+GAME = thievery.plugin("thieves-den")
+SPEC = GAME.spec
 
 
 def interleave(hands: list[list[str]], first: int = 0, direction: int = 1) -> list[str]:

@@ -90,17 +90,6 @@ def test_menu_lines_for_a_steal_name_the_owner_and_the_bonus() -> None:
     assert line == "Steal at seat 1's Market: Take 2 Jewels (seat 1 gets 2 Thieves)"
 
 
-def test_the_balance_report_counts_every_game() -> None:
-    from thievery.games.thieves_den import balance
-
-    stats = balance.run(3, 4, seed=2, options={})
-    assert stats.games == 4 and sum(t.count for t in stats.seat) == 12
-    assert abs(sum(t.wins for t in stats.seat) - 4) < 1e-9
-    assert sum(t.count for t in stats.drafted.values()) == 4 * 3 * 9  # 9 picks each
-    text = balance.report([stats], 2, None)
-    assert "## Win rate by seat" in text and "market" in text
-
-
 def test_events_read_as_sentences_for_each_reader() -> None:
     state = arrange(new(3), up={1: ["market-a"]})
     events = state.apply(0, {"type": "steal", "card": "market-a"})

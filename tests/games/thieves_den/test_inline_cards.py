@@ -20,7 +20,7 @@ from thievery.games.thieves_den.cards import (
 )
 from thievery.games.thieves_den.effects import describe_ability
 
-from .helpers import CUSTOM_SET, SPEC, write_custom_set
+from .helpers import CUSTOM_SET, GAME, SPEC, write_custom_set
 
 
 def play_out(state: State, rng: Rng, every: int = 0, check: Any = None) -> State:
@@ -76,7 +76,7 @@ def test_inline_sets_are_cached_by_their_content_not_their_identity(tmp_path: Pa
 
 def test_a_record_holds_its_card_set_and_replays_without_the_file(tmp_path: Path) -> None:
     path = write_custom_set(tmp_path)
-    options = SPEC.inline_options({"cards": "mine.toml", "first_player": 1}, tmp_path)
+    options = GAME.inline_options({"cards": "mine.toml", "first_player": 1}, tmp_path)
     assert options["cards"] == inline_card_set(path) and options["first_player"] == 1
     state = play_out(SPEC.new(3, 9, options), Rng(2))
     text = json.dumps(GameRecord.of(state).to_json())
@@ -90,16 +90,16 @@ def test_a_record_holds_its_card_set_and_replays_without_the_file(tmp_path: Path
 
 def test_inline_options_reads_paths_only_and_names_files_as_given(tmp_path: Path) -> None:
     document = inline_card_set(DEFAULT_PATH)
-    assert SPEC.inline_options({"cards": document}) == {"cards": document}
-    assert SPEC.inline_options({"first_player": 2}) == {"first_player": 2}
+    assert GAME.inline_options({"cards": document}) == {"cards": document}
+    assert GAME.inline_options({"first_player": 2}) == {"first_player": 2}
     (tmp_path / "bad.toml").write_text(
         DEFAULT_PATH.read_text().replace("prestige = 7", 'prestige = "seven"', 1)
     )
     with pytest.raises(InvalidOption, match=r"^bad\.toml: fence 'noble-countess'") as e:
-        SPEC.inline_options({"cards": "bad.toml"}, tmp_path)
+        GAME.inline_options({"cards": "bad.toml"}, tmp_path)
     assert str(tmp_path) not in str(e.value)
     with pytest.raises(InvalidOption, match=r"^nope\.toml: cannot read the card file"):
-        SPEC.inline_options({"cards": "nope.toml"}, tmp_path)
+        GAME.inline_options({"cards": "nope.toml"}, tmp_path)
 
 
 def broken_set(change: str) -> Any:
@@ -144,10 +144,10 @@ def test_a_malformed_inline_set_is_refused_clearly(change: str, message: str) ->
 
 
 def test_over_the_network_an_inline_set_is_accepted_and_a_path_refused() -> None:
-    SPEC.check_remote_options({"cards": inline_card_set(DEFAULT_PATH)})  # no error
-    SPEC.check_remote_options({"cards": None})
+    GAME.check_remote_options({"cards": inline_card_set(DEFAULT_PATH)})  # no error
+    GAME.check_remote_options({"cards": None})
     with pytest.raises(InvalidOption, match="not accepted over the network"):
-        SPEC.check_remote_options({"cards": str(DEFAULT_PATH)})
+        GAME.check_remote_options({"cards": str(DEFAULT_PATH)})
 
 
 @pytest.mark.parametrize("custom", [False, True])

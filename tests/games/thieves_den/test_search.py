@@ -8,7 +8,7 @@ from thievery.core import Rng
 from thievery.games.thieves_den.rules import ThievesDen
 from thievery.games.thieves_den.search import MemoryBot, estimates, rollout_action
 
-from .helpers import SPEC, new
+from .helpers import GAME, SPEC, new
 
 
 def _heuristic_game(players: int, seed: int) -> list[tuple[ThievesDen, int]]:
@@ -53,11 +53,11 @@ def test_the_rollout_policy_plays_sampled_states_to_the_end() -> None:
             seat = state.to_act[0]
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         seat = state.to_act[0]
-        sample = SPEC.sampler(state.view(seat))(rng)
+        sample = GAME.hooks.sampler(state.view(seat))(rng)
         assert sample.view(seat) == state.view(seat)
         while sample.to_act:
             s = sample.to_act[0]
-            action = SPEC.rollout_action(sample, s, rng)
+            action = GAME.hooks.rollout_action(sample, s, rng)
             assert sample.is_legal(s, action)
             sample.apply(s, action)
         assert sample.result() is not None
@@ -65,13 +65,13 @@ def test_the_rollout_policy_plays_sampled_states_to_the_end() -> None:
 
 def test_evaluate_is_a_share_and_favours_the_richer_seat() -> None:
     for state, _ in _heuristic_game(3, 2)[::10]:
-        value = SPEC.evaluate(state)
+        value = GAME.hooks.evaluate(state)
         assert all(0 <= v <= 1 for v in value)
         assert abs(sum(value) - 1) < 1e-9
     state = new(2)
-    before = SPEC.evaluate(state)
+    before = GAME.hooks.evaluate(state)
     state.prestige[1] += 6
-    after = SPEC.evaluate(state)
+    after = GAME.hooks.evaluate(state)
     assert after[1] > before[1] and after[0] < before[0]
     assert estimates(state)[1] - estimates(state)[0] > 5
 
@@ -84,7 +84,7 @@ def test_the_sampler_draws_as_determinize_does() -> None:
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     seat = state.to_act[0]
     view = state.view(seat)
-    sample = SPEC.sampler(view)
+    sample = GAME.hooks.sampler(view)
     for k in range(5):
         a, b = sample(Rng(k)), SPEC.determinize(view, Rng(k))
         assert a.locations() == b.locations()

@@ -11,7 +11,7 @@ safes, which safes are closed, the pile's size; never another seat's hidden card
 weights fitted by maximum likelihood to the choices ``ismcts`` bots made in self-play.
 The other steps keep the rollout policy.
 
-The weights come from ``bench/fit_schattendieb_model.py`` (fixed seeds; its header says
+The weights come from ``research/fit_schattendieb_model.py`` (fixed seeds; its header says
 how to re-make them), which also reports how well the model predicts held-out choices.
 """
 
@@ -22,6 +22,7 @@ from thievery.core.rng import Rng
 from thievery.core.setup import soft_max
 from thievery.games.schattendieb.cards import ANY_KIND, CATEGORY, CLOSE, JEWEL, KIND, VALUE
 from thievery.games.schattendieb.rules import PLAY, PLAYS, Schattendieb
+from thievery.games.schattendieb.search import rollout_action
 
 FEATURES = (
     "close",  # a Close Safe card that would close the safe now
@@ -86,7 +87,7 @@ def _best_safe(state: Schattendieb, seat: int, *, closed: bool) -> int:
     )
 
 
-# Fitted by `python bench/fit_schattendieb_model.py --games 400 --workers 2` (800 self-play
+# Fitted by `python -m research.fit_schattendieb_model --games 400 --workers 2` (800 self-play
 # games of `ismcts`, 3 and 4 players): on the held-out half (6,633 decisions) the model
 # scores a log-likelihood of -1.029 a decision (a uniform guess -1.386) and its likeliest
 # card is the one played 66.5% of the time.
@@ -174,5 +175,5 @@ def level_one_action(state: State, seat: int, rng: Rng) -> Action:
     """The level-1 rollout policy: step 1 by the fitted model, the rest as level 0."""
     assert isinstance(state, Schattendieb)
     if state.phase != PLAY:
-        return state.spec.rollout_action(state, seat, rng)
+        return rollout_action(state, seat, rng)
     return PLAYS[state.hands[seat][rng.pick(play_probabilities(state, seat))]]

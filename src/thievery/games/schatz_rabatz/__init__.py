@@ -1,46 +1,48 @@
-"""Schatz-Rabatz (Noris-Spiele 2015, Karin Hetling): the real-time packing game.
+"""Schatz-Rabatz (Noris-Spiele 2015, Karin Hetling), the real-time packing game, one
+plug-in package: components (``data.py``), geometry (``pieces.py``), rules (``rules.py``,
+a clocked state), spec (``spec.py``), the packing bots (``bots.py``), the search over
+placements (``search.py``), the terminal renderer and live screen (``render.py``,
+``live.py``), the browser renderer (``web/``) and the rules page.
 
-Components (``data.py``), geometry (``pieces.py``), rules (``rules.py``), spec
-(``spec.py``), the packing bot (``bots.py``), the search over placements (``search.py``)
-(bots on simulated time: ``thievery.sim.realtime``).
+The entry point ``schatz-rabatz = "thievery.games.schatz_rabatz:GAME"`` finds :data:`GAME`.
 """
 
 from functools import partial
 
-from thievery.bots.base import register_bot
-from thievery.core.protocol import CLOCK
-from thievery.core.registry import register
+from thievery.core.plugin import GamePlugin
+from thievery.core.protocol import CLOCK, Tick
 from thievery.games.schatz_rabatz.bots import BOTS, PackingBot
-from thievery.games.schatz_rabatz.rules import (
-    Close,
-    Drop,
-    Ready,
-    SchatzRabatz,
-    Tick,
-)
-from thievery.games.schatz_rabatz.search import PlacementSearchBot
+from thievery.games.schatz_rabatz.rules import Close, Drop, Ready, SchatzRabatz
+from thievery.games.schatz_rabatz.search import PlacementSearchBot, SchatzRabatzSearch
 from thievery.games.schatz_rabatz.spec import SchatzRabatzSpec
 
-SPEC = register(SchatzRabatzSpec())
+SPEC = SchatzRabatzSpec()
 SchatzRabatz.spec = SPEC
-for _name, _factory in BOTS.items():
-    register_bot(_name, _factory, game=SPEC.name)
-# The search bots (a search over placements, ``search.py``) at the heuristic's (adult)
-# speed: on simulated time a ladder then compares decisions, not reflexes. ``ismcts``
-# compares the packer's drop and 4 others over 8 determinizations (each scored with its
-# sampled Jack-board); ``ismcts-strong`` compares 8 others over 48 sampled timings, each
-# scored against every Jack-board the seat cannot rule out.
-register_bot(
-    "ismcts", partial(PlacementSearchBot, samples=8, candidates=4, name="ismcts"), game=SPEC.name
-)
-register_bot(
-    "ismcts-strong",
-    partial(PlacementSearchBot, samples=48, candidates=8, every_board=True, name="ismcts-strong"),
-    game=SPEC.name,
+
+GAME = GamePlugin(
+    spec=SPEC,
+    package=__name__,
+    bots={
+        **BOTS,
+        # The search bots at the heuristic's (adult) speed: on simulated time a ladder
+        # then compares decisions, not reflexes. ``ismcts`` compares the packer's drop and
+        # 4 others over 8 determinizations (each scored with its sampled Jack-board);
+        # ``ismcts-strong`` compares 8 others over 48 sampled timings, each scored against
+        # every Jack-board the seat cannot rule out.
+        "ismcts": partial(PlacementSearchBot, samples=8, candidates=4, name="ismcts"),
+        "ismcts-strong": partial(
+            PlacementSearchBot, samples=48, candidates=8, every_board=True, name="ismcts-strong"
+        ),
+    },
+    search=SchatzRabatzSearch(SPEC),
+    renderer=f"{__name__}.render:RENDERER",
+    web="web",
+    rules="RULES.md",
 )
 
 __all__ = [
     "CLOCK",
+    "GAME",
     "SPEC",
     "Close",
     "Drop",

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
-from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
+from thievery.core.protocol import CLOCK, JSON, Action, ClockedState, Event, GameSpec, Tick
 from thievery.core.rng import Rng
 from thievery.games.schatz_rabatz.data import SHAPES as _SHAPES
 from thievery.games.schatz_rabatz.data import SHIP_PARTS, SHORT_SHIP
@@ -84,14 +84,6 @@ class Ready(Action):
     type: ClassVar[str] = "ready"
 
 
-@dataclass(frozen=True, slots=True)
-class Tick(Action):
-    """The clock moved to ``now_ms`` (only the ``CLOCK`` pseudo-seat applies it)."""
-
-    type: ClassVar[str] = "tick"
-    now_ms: int
-
-
 # Interned action values: DROPS[treasure][rotation * MAX_WIDTH + column].
 DROPS: tuple[tuple[Drop, ...], ...] = tuple(
     tuple(Drop(TREASURE_ID[t], r, c) for r in range(4) for c in range(MAX_WIDTH))
@@ -121,7 +113,7 @@ def _drop_table(depth: int, heights: list[int]) -> list[list[Action]]:
     return table
 
 
-class SchatzRabatz(State):
+class SchatzRabatz(ClockedState):
     """A match of Schatz-Rabatz in progress."""
 
     __slots__ = (
@@ -332,18 +324,6 @@ class SchatzRabatz(State):
             self._history = (entry, self._history)
         self._silent = None if events else self._history
         return events
-
-    def apply(self, seat: int, action: Action | Mapping[str, Any]) -> list[Event]:
-        """Apply a seat's action; the ``CLOCK`` seat's ``tick`` is :meth:`advance`."""
-        if seat == CLOCK and not isinstance(seat, bool):
-            if not isinstance(action, Action):
-                if not isinstance(action, Mapping):
-                    raise MalformedAction(f"an action is an object with a 'type', not {action!r}")
-                action = self.spec.parse_action(action)
-            if not isinstance(action, Tick):
-                raise IllegalAction("the clock (seat -1) only moves time: a 'tick' action")
-            return self.advance(action.now_ms)
-        return super().apply(seat, action)
 
     # ---------------------------------------------------------------- protocol
 

@@ -42,9 +42,11 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from thievery.core.protocol import Action
-from thievery.core.registry import game as get_game
+from thievery.core.protocol import Action, State
+from thievery.core.registry import plugin
 from thievery.core.rng import Rng
+from thievery.core.search import SearchHooks, share
+from thievery.core.setup import soft_max
 from thievery.games.schatz_rabatz.bots import (
     MAX_CLAIM,
     READY_MS,
@@ -307,7 +309,9 @@ class PlacementSearchBot:
     ) -> None:
         if samples is None and budget_ms is None:
             raise ValueError("a search needs a budget: samples, budget_ms or both")
-        self.spec = get_game(game)
+        found = plugin(game)
+        self.spec = found.spec
+        self.hooks = found.hooks
         self.seat = seat
         self.rng = rng
         self.samples = samples
@@ -362,7 +366,7 @@ class PlacementSearchBot:
 
     def choose(self, view: JSON, position: Position, options: list[Candidate]) -> Candidate:
         """Compare the options over samples of what the seat cannot know."""
-        sample = self.spec.sampler(view)
+        sample = self.hooks.sampler(view)
         k = len(options)
         totals = [0.0] * k
         diffs = [0.0] * k  # paired against the packer's choice (option 0)
@@ -404,6 +408,19 @@ class PlacementSearchBot:
         return options[0]
 
 
+class SchatzRabatzSearch(SearchHooks):
+    """The search hooks of Schatz-Rabatz: the generic determinizer, and an estimate of
+    the match from ship parts and treasures packed."""
+
+    def evaluate(self, state: State) -> list[float]:
+        """Finished, the winners share 1; else a soft-max over ship parts held plus a
+        little for each treasure packed this round."""
+        if state.result() is not None or not isinstance(state, SchatzRabatz):
+            return share(state)
+        estimates = [len(state.ships[s]) + 0.2 * len(state.chests[s]) for s in range(state.players)]
+        return soft_max(estimates, 0.8)
+
+
 def bench(players: int = 2, positions: int = 30, seed: int = 1) -> JSON:
     """Search speed on packing positions met in matches of packers: rollouts (drops
     evaluated to the end of the round) per second, and the time per decision of the
@@ -413,9 +430,9 @@ def bench(players: int = 2, positions: int = 30, seed: int = 1) -> JSON:
         import bench; print(json.dumps(bench(2)))"
     """
     from thievery.bots.base import make_bot
-    from thievery.sim.realtime import BotClock
+    from thievery.bots.realtime import BotClock
 
-    spec = get_game("schatz-rabatz")
+    spec = plugin("schatz-rabatz").spec
     found: list[tuple[SchatzRabatz, int]] = []
     game = 0
     while len(found) < positions:

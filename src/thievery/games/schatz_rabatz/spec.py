@@ -6,9 +6,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields, seat_name
+from thievery.core.protocol import (
+    Action,
+    Event,
+    GameSpec,
+    Option,
+    State,
+    parse_fields,
+    parse_tick,
+    seat_name,
+)
 from thievery.core.rng import Rng
-from thievery.core.setup import soft_max
 from thievery.games.schatz_rabatz.data import SHIP_PARTS
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_ID,
@@ -31,7 +39,6 @@ from thievery.games.schatz_rabatz.rules import (
     READY,
     Drop,
     SchatzRabatz,
-    Tick,
     check_setup,
 )
 
@@ -78,10 +85,7 @@ class SchatzRabatzSpec(GameSpec):
             parse_fields(data, [], kind="ready")
             return READY
         if kind == "tick":
-            (now,) = parse_fields(data, ["now_ms"], kind="tick")
-            if isinstance(now, bool) or not isinstance(now, int) or now < 0:
-                raise MalformedAction(f"a tick's now_ms is a whole number >= 0, not {now!r}")
-            return Tick(now)
+            return parse_tick(data)
         if kind != "drop":
             raise MalformedAction(
                 f"unknown action type {kind!r} (types: drop, close, ready; tick for the clock)"
@@ -154,14 +158,6 @@ class SchatzRabatzSpec(GameSpec):
         s._history = None
         s._silent = None
         return s
-
-    def evaluate(self, state: State) -> list[float]:
-        """For search bots: finished, the winners share 1; else a soft-max over ship parts
-        held plus a little for each treasure packed this round."""
-        if state.result() is not None or not isinstance(state, SchatzRabatz):
-            return super().evaluate(state)
-        estimates = [len(state.ships[s]) + 0.2 * len(state.chests[s]) for s in range(state.players)]
-        return soft_max(estimates, 0.8)
 
     # ------------------------------------------------------------ words
 

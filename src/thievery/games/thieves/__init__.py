@@ -1,24 +1,37 @@
-"""Thieves! (Richard de Rijk): cards, rules, spec and heuristic bot."""
+"""Thieves! (Richard de Rijk), one plug-in package: cards, rules, view, spec, bots, search
+hooks, terminal renderer, browser renderer and rules page.
+
+The entry point ``thieves = "thievery.games.thieves:GAME"`` finds :data:`GAME`.
+"""
 
 from functools import partial
 
-from thievery.bots.base import register_bot
-from thievery.core.registry import register
+from thievery.core.plugin import GamePlugin
 from thievery.games.thieves.bots import HeuristicBot
 from thievery.games.thieves.rules import Move, Play, Remove, Thieves
-from thievery.games.thieves.search import RacingSearch, RolloutSearch
+from thievery.games.thieves.search import RacingSearch, RolloutSearch, ThievesSearch
 from thievery.games.thieves.spec import ThievesSpec
 
-SPEC = register(ThievesSpec())
+SPEC = ThievesSpec()
 Thieves.spec = SPEC
-register_bot("heuristic", HeuristicBot, game=SPEC.name)
-# Search with a tree of the root decision, rollouts to the end by the heuristic's rules
-# (level 1: the best reply to heuristic play). 100 rollouts put it between the heuristic
-# and the strong level (docs/ladder-thieves.md: at 1,000 it was as strong as that level).
-register_bot("ismcts", partial(RolloutSearch, iterations=100, name="ismcts"), game=SPEC.name)
-# Paired comparisons of the root's moves on shared samples and luck, with racing.
-register_bot(
-    "ismcts-strong", partial(RacingSearch, iterations=1200, name="ismcts-strong"), game=SPEC.name
+
+GAME = GamePlugin(
+    spec=SPEC,
+    package=__name__,
+    bots={
+        "heuristic": HeuristicBot,
+        # Search with a tree of the root decision, rollouts to the end by the heuristic's
+        # rules (level 1: the best reply to heuristic play). 100 rollouts put it between
+        # the heuristic and the strong level (docs/ladder-thieves.md: at 1,000 it was as
+        # strong as that level).
+        "ismcts": partial(RolloutSearch, iterations=100, name="ismcts"),
+        # Paired comparisons of the root's moves on shared samples and luck, with racing.
+        "ismcts-strong": partial(RacingSearch, iterations=1200, name="ismcts-strong"),
+    },
+    search=ThievesSearch(SPEC),
+    renderer=f"{__name__}.render:RENDERER",
+    web="web",
+    rules="RULES.md",
 )
 
-__all__ = ["SPEC", "HeuristicBot", "Move", "Play", "Remove", "Thieves", "ThievesSpec"]
+__all__ = ["GAME", "SPEC", "HeuristicBot", "Move", "Play", "Remove", "Thieves", "ThievesSpec"]

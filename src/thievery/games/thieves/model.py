@@ -13,7 +13,7 @@ pick it, and the kind of play with a few interactions. The weights are fitted by
 likelihood to the choices ``ismcts`` bots made in self-play. A Roadblock's and a Thief's
 follow-ups keep the rollout policy.
 
-The weights come from ``bench/fit_thieves_model.py`` (fixed seeds; its header says how to
+The weights come from ``research/fit_thieves_model.py`` (fixed seeds; its header says how to
 re-make them), which also reports how well the model predicts held-out choices.
 """
 
@@ -139,7 +139,7 @@ def dense(row: Row) -> list[float]:
     return out
 
 
-# Fitted by bench/fit_thieves_model.py; see that file for the command and the fit.
+# Fitted by research/fit_thieves_model.py; see that file for the command and the fit.
 WEIGHTS: tuple[float, ...] = (
     0.04,
     3.129,

@@ -15,12 +15,13 @@ single play, for the level-1 model (``model.py``) as well as for this policy.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from thievery.bots.ismcts import ISMCTSBot, Node, PairedRootSearch
 from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
+from thievery.core.search import SearchHooks, share
 from thievery.core.setup import soft_max
 from thievery.games.thieves.cards import (
     ALARM,
@@ -50,6 +51,7 @@ from thievery.games.thieves.rules import (
     Play,
     Thieves,
 )
+from thievery.games.thieves.view import Determinizer
 
 # Values by loot slot (card number | flags), so that rows sum without masking.
 FINAL_OF = [
@@ -403,7 +405,7 @@ class RolloutSearch(ISMCTSBot):
             seat = to_act[0]
             apply(seat, policy(state, seat, rng))
             depth -= 1
-        reward = self.spec.evaluate(state)[me]
+        reward = self.hooks.evaluate(state)[me]
         root.visits += 1
         child.visits += 1
         child.reward += reward
@@ -462,7 +464,7 @@ class RacingSearch(PairedRootSearch):
         """Each move's rewards, one per sample it was played on (a move that left the
         race has fewer: its samples are the first ones of the others')."""
         me = self.seat
-        evaluate = self.spec.evaluate
+        evaluate = self.hooks.evaluate
         rng = self.rng
         rewards: list[list[float]] = [[] for _ in moves]
         alive = list(range(len(moves)))
@@ -515,10 +517,37 @@ def _distinct(state: Thieves, legal: list[Action], guided: Action | None) -> lis
     return list(first.values())
 
 
+class ThievesSearch(SearchHooks):
+    """The search hooks of Thieves!: the determinizer read once per view, rollouts to the
+    end of the game by the heuristic's rules, and an estimated chance to win."""
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
+        """Read the view once; each call draws a new determinization."""
+        return Determinizer(self.spec, view).sample
+
+    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """A cheap, sensible rollout policy on a sampled full state (:func:`rollout_action`)."""
+        return rollout_action(cast(Thieves, state), seat, rng)
+
+    def defaults(self) -> dict[str, Any]:
+        """Rollouts play the game to its end (a game of 4 lasts about 30 decisions, 60 at
+        most in thousands of games; 200 leaves room), everyone by the heuristic's rules."""
+        return {"rollout_depth": 200, "confidence": 0.5}
+
+    def evaluate(self, state: State) -> list[float]:
+        """A reward in [0, 1] per seat: finished, the winners share 1; else each seat's
+        estimated chance to win (:func:`evaluate`: a soft-max over loot, money in hand and
+        raid risk)."""
+        if state.result() is not None or not isinstance(state, Thieves):
+            return share(state)
+        return evaluate(state)
+
+
 __all__ = [
     "Judge",
     "RacingSearch",
     "RolloutSearch",
+    "ThievesSearch",
     "action_class",
     "estimates",
     "evaluate",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, seat_name
@@ -15,7 +15,6 @@ from thievery.games.thieves.cards import (
     MONEY,
     describe_card,
 )
-from thievery.games.thieves.determinize import Determinizer
 from thievery.games.thieves.rules import (
     MAX_SEATS,
     MAX_SLOTS,
@@ -28,8 +27,7 @@ from thievery.games.thieves.rules import (
     Thieves,
     check_setup,
 )
-from thievery.games.thieves.search import evaluate as _evaluate
-from thievery.games.thieves.search import rollout_action as _rollout_action
+from thievery.games.thieves.view import Determinizer
 
 
 def _seat_field(value: Any, name: str, kind: str) -> int:
@@ -126,30 +124,6 @@ class ThievesSpec(GameSpec):
         placed is in the deck.
         """
         return Determinizer(self, view).sample(rng)
-
-    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
-        """Read the view once; each call draws a new determinization."""
-        return Determinizer(self, view).sample
-
-    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
-        """A cheap, sensible rollout policy on a sampled full state (``search.py``)."""
-        return _rollout_action(cast(Thieves, state), seat, rng)
-
-    def search_defaults(self) -> dict[str, Any]:
-        """Rollouts play the game to its end (a game of 4 lasts about 30 decisions, 60 at
-        most in thousands of games; 200 leaves room), everyone by the heuristic's rules."""
-        return {"rollout_depth": 200, "confidence": 0.5}
-
-    def evaluate(self, state: State) -> list[float]:
-        """For search bots, a reward in [0, 1] per seat: finished, the winners share 1;
-        else each seat's estimated chance to win (``search.evaluate``: a soft-max over
-        loot, money in hand and raid risk)."""
-        result = state.result()
-        n = state.players
-        if result is not None or not isinstance(state, Thieves):
-            winners = result["winners"] if result else list(range(n))
-            return [1 / len(winners) if s in winners else 0.0 for s in range(n)]
-        return _evaluate(state)
 
     # ------------------------------------------------------------ words
 

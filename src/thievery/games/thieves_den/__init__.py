@@ -1,22 +1,38 @@
-"""Thieves Den (Daily Magic Games, Alice Davis): card sets, rules, spec and bots."""
+"""Thieves Den (Daily Magic Games, Alice Davis), one plug-in package: card sets (data),
+rules, spec, bots, search hooks, terminal renderer, browser renderer and rules page.
+
+The entry point ``thieves-den = "thievery.games.thieves_den:GAME"`` finds :data:`GAME`.
+"""
 
 from functools import partial
 
-from thievery.bots.base import register_bot
-from thievery.core.registry import register
+from thievery.core.plugin import GamePlugin
 from thievery.games.thieves_den.bots import HeuristicBot
+from thievery.games.thieves_den.cards import CardSetFiles
 from thievery.games.thieves_den.rules import ThievesDen
-from thievery.games.thieves_den.search import MemoryBot
+from thievery.games.thieves_den.search import MemoryBot, ThievesDenSearch
 from thievery.games.thieves_den.spec import ThievesDenSpec
 
-SPEC = register(ThievesDenSpec())
+SPEC = ThievesDenSpec()
 ThievesDen.spec = SPEC
-register_bot("heuristic", HeuristicBot, game=SPEC.name)
-# The search levels remember the hands they passed in Scouting (search.MemoryBot). Their
-# rollouts play whole rounds, so they cost more per iteration than the generic default.
-register_bot("ismcts", partial(MemoryBot, iterations=60, name="ismcts"), game=SPEC.name)
-register_bot(
-    "ismcts-strong", partial(MemoryBot, iterations=480, name="ismcts-strong"), game=SPEC.name
+
+GAME = GamePlugin(
+    spec=SPEC,
+    package=__name__,
+    bots={
+        "heuristic": HeuristicBot,
+        # The search levels remember the hands they passed in Scouting (MemoryBot). Their
+        # rollouts play whole rounds, so they cost more per iteration than the default.
+        "ismcts": partial(MemoryBot, iterations=60, name="ismcts"),
+        "ismcts-strong": partial(MemoryBot, iterations=480, name="ismcts-strong"),
+    },
+    search=ThievesDenSearch(SPEC),
+    renderer=f"{__name__}.render:RENDERER",
+    web="web",
+    rules="RULES.md",
+    # The options (a card set, maybe inline) and the catalogue never change in a game.
+    static_view=("options", "catalogue"),
+    files=CardSetFiles(),
 )
 
-__all__ = ["SPEC", "ThievesDen", "ThievesDenSpec"]
+__all__ = ["GAME", "SPEC", "ThievesDen", "ThievesDenSpec"]

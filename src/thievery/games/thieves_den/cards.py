@@ -29,6 +29,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from thievery.core.errors import InvalidOption
+from thievery.core.plugin import FileOptions
+from thievery.core.protocol import JSON
 
 FORMAT = "thieves-den/cards"
 FORMAT_VERSION = 1
@@ -615,3 +617,25 @@ def load_card_set(cards: str | Mapping[str, Any] | None = None) -> CardSet:
     if resolved.is_dir():
         raise CardFileError(f"{target}: is a folder, not a card file")
     return _load(str(resolved), mtime)
+
+
+class CardSetFiles(FileOptions):
+    """The option ``cards`` names a file on this machine or holds a set inline."""
+
+    def inline(self, options: Mapping[str, Any], folder: Path | None = None) -> JSON:
+        """``options`` with a ``cards`` file path replaced by the file's content inline
+        (:func:`inline_card_set`)."""
+        out = dict(options)
+        cards = out.get("cards")
+        if isinstance(cards, str):
+            out["cards"] = inline_card_set(Path(folder or "", cards), source=cards)
+        return out
+
+    def listing(self, public: Mapping[str, Any]) -> JSON:
+        """Public options with an inline card set shortened to its name and digest (the
+        whole set, about 14 KB, is in every view's ``options`` and in the record)."""
+        out = dict(public)
+        cards = out.get("cards")
+        if isinstance(cards, Mapping):
+            out["cards"] = {"name": cards.get("name"), "digest": card_set_digest(cards)}
+        return out

@@ -11,12 +11,13 @@ what a move is worth against them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from thievery.bots.ismcts import ISMCTSBot
-from thievery.core.protocol import JSON, Action
+from thievery.core.protocol import JSON, Action, State
 from thievery.core.rng import Rng
+from thievery.core.search import SearchHooks, share
 from thievery.core.setup import soft_max
 from thievery.games.thieves_den.actions import (
     TREASURE_INDEX,
@@ -43,6 +44,9 @@ from thievery.games.thieves_den.effects import (
     SWAP,
 )
 from thievery.games.thieves_den.rules import OVER, ROUNDS, ThievesDen
+
+if TYPE_CHECKING:
+    from thievery.games.thieves_den.spec import ThievesDenSpec
 
 
 class FastJudge(Values):
@@ -376,4 +380,46 @@ class MemoryBot(ISMCTSBot):
         return super().act(view, legal)
 
 
-__all__ = ["FastJudge", "MemoryBot", "estimates", "evaluate", "rollout_action"]
+class ThievesDenSearch(SearchHooks):
+    """The search hooks of Thieves Den: the determinizer read once per view, rollouts by
+    the heuristic's rules to the end of the round, and an estimate of the final Prestige."""
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
+        """Read the view once (a first determinization); each call clones it and
+        re-samples everything hidden, drawing exactly as ``spec.determinize`` does."""
+        spec = cast("ThievesDenSpec", self.spec)
+        base = cast(ThievesDen, spec.determinize(view, Rng(0)))
+
+        def sample(rng: Rng) -> State:
+            s = base.clone()
+            s.rng = Rng(rng.next64())
+            spec.sample_hidden(s, view, rng)
+            s._pending = s.pending_choices()
+            return s
+
+        return sample
+
+    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
+        """A cheap rollout policy on a sampled full state: the heuristic bot's choice,
+        read from the state's arrays (:func:`rollout_action`)."""
+        return rollout_action(cast(ThievesDen, state), seat, rng)
+
+    def rollout_horizon(self, state: State) -> Any:
+        """Rollouts end with the current round (its Cleanup scored): the next round's
+        deal and draft swamp the difference between two moves."""
+        return state.round if isinstance(state, ThievesDen) else None
+
+    def defaults(self) -> dict[str, Any]:
+        """Rollouts long enough to reach the end of the round (a round has fewer than
+        80 decisions at 5 players)."""
+        return {"rollout_depth": 80}
+
+    def evaluate(self, state: State) -> list[float]:
+        """Finished, the winners share 1; else a soft-max over each seat's estimated
+        final Prestige (:func:`estimates`)."""
+        if state.result() is not None or not isinstance(state, ThievesDen):
+            return share(state)
+        return evaluate(state)
+
+
+__all__ = ["FastJudge", "MemoryBot", "ThievesDenSearch", "estimates", "evaluate", "rollout_action"]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import Any, ClassVar, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
 from thievery.core.protocol import (
-    JSON,
     Action,
     Event,
     GameSpec,
@@ -18,7 +16,6 @@ from thievery.core.protocol import (
     seat_name,
 )
 from thievery.core.rng import Rng
-from thievery.games.thieves_den import search
 from thievery.games.thieves_den.actions import (
     BURGLES,
     GIVES,
@@ -38,8 +35,6 @@ from thievery.games.thieves_den.actions import (
 )
 from thievery.games.thieves_den.cards import (
     TREASURES,
-    card_set_digest,
-    inline_card_set,
     load_card_set,
 )
 from thievery.games.thieves_den.effects import OP_NAMES
@@ -116,7 +111,6 @@ class ThievesDenSpec(GameSpec):
         ),
         Option("schemes", None, "stacked setup: one Scheme id per seat", secret=True),
     )
-    static_view: ClassVar[tuple[str, ...]] = ("options", "catalogue")
 
     def new(
         self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
@@ -124,24 +118,6 @@ class ThievesDenSpec(GameSpec):
         resolved = self.check_new(players, seed, options)
         check_setup(players, resolved)
         return ThievesDen.start(players, seed, resolved)
-
-    def inline_options(self, options: Mapping[str, Any], folder: Path | None = None) -> JSON:
-        """``options`` with a ``cards`` file path replaced by the file's content inline
-        (:func:`~thievery.games.thieves_den.cards.inline_card_set`)."""
-        out = dict(options)
-        cards = out.get("cards")
-        if isinstance(cards, str):
-            out["cards"] = inline_card_set(Path(folder or "", cards), source=cards)
-        return out
-
-    def listing_options(self, options: Mapping[str, Any]) -> JSON:
-        """Public options with an inline card set shortened to its name and digest (the
-        whole set, about 14 KB, is in every view's ``options`` and in the record)."""
-        out = self.public_options(options)
-        cards = out.get("cards")
-        if isinstance(cards, Mapping):
-            out["cards"] = {"name": cards.get("name"), "digest": card_set_digest(cards)}
-        return out
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:
         kind = data.get("type")
@@ -245,25 +221,11 @@ class ThievesDenSpec(GameSpec):
         s.hands[seat] = [loc[c] for c in view["hand"]]
         if view["my_pick"] is not None:
             s.pick[seat] = loc[view["my_pick"]]
-        self._sample_hidden(s, view, rng)
+        self.sample_hidden(s, view, rng)
         s._pending = s.pending_choices()
         return s
 
-    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
-        """Read the view once (a first determinization); each call clones it and
-        re-samples everything hidden, drawing exactly as :meth:`determinize` does."""
-        base = cast(ThievesDen, self.determinize(view, Rng(0)))
-
-        def sample(rng: Rng) -> State:
-            s = base.clone()
-            s.rng = Rng(rng.next64())
-            self._sample_hidden(s, view, rng)
-            s._pending = s.pending_choices()
-            return s
-
-        return sample
-
-    def _sample_hidden(self, s: ThievesDen, view: Mapping[str, Any], rng: Rng) -> None:
+    def sample_hidden(self, s: ThievesDen, view: Mapping[str, Any], rng: Rng) -> None:
         cs = s.cs
         n, seat = s.players, view["seat"]
         loc = cs.loc_index
@@ -323,30 +285,6 @@ class ThievesDenSpec(GameSpec):
         for k in range(n):
             s.scheme[k] = cs.scheme_index[mine] if k == seat else schemes.pop()
         s.scheme_box = schemes
-
-    # ------------------------------------------------------------ search hooks
-
-    def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
-        """A cheap rollout policy on a sampled full state: the heuristic bot's choice,
-        read from the state's arrays (``search.py``)."""
-        return search.rollout_action(cast(ThievesDen, state), seat, rng)
-
-    def rollout_horizon(self, state: State) -> Any:
-        """Rollouts end with the current round (its Cleanup scored): the next round's
-        deal and draft swamp the difference between two moves."""
-        return state.round if isinstance(state, ThievesDen) else None
-
-    def search_defaults(self) -> dict[str, Any]:
-        """Rollouts long enough to reach the end of the round (a round has fewer than
-        80 decisions at 5 players)."""
-        return {"rollout_depth": 80}
-
-    def evaluate(self, state: State) -> list[float]:
-        """For search bots: finished, the winners share 1; else a soft-max over each
-        seat's estimated final Prestige (``search.estimates``)."""
-        if state.result() is not None or not isinstance(state, ThievesDen):
-            return super().evaluate(state)
-        return search.evaluate(state)
 
     # ------------------------------------------------------------ words
 

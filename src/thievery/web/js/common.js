@@ -7,13 +7,13 @@ export function esc(value) {
   })[c]);
 }
 
-/** Add a renderer's stylesheet to the page once (by `id`), whatever the number of renders. */
-export function injectStyleOnce(id, css) {
-  if (document.getElementById(id)) return;
-  const style = document.createElement("style");
-  style.id = id;
-  style.textContent = css;
-  document.head.appendChild(style);
+/** Add a stylesheet to the page once (by its address), whatever the number of renders. */
+export function linkStylesheetOnce(href) {
+  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.getAttribute("href") === href)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.appendChild(link);
 }
 
 /**
@@ -105,13 +105,19 @@ export const LOGO = `<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden
   <ellipse cx="7.5" cy="11" rx="2" ry="1.3" fill="#12151f"/>
   <ellipse cx="16.5" cy="11" rx="2" ry="1.3" fill="#12151f"/></svg>`;
 
-/** The renderer of a game: /static/games/<game>.js, or the generic one if there is none. */
+/**
+ * The renderer of a game, served from the game's own package: /static/games/<game>/game.js
+ * with its stylesheet game.css, or the generic one if the game has none.
+ */
 export async function loadRenderer(game) {
+  const base = `/static/games/${encodeURIComponent(game)}`;
   try {
-    return (await import(`/static/games/${encodeURIComponent(game)}.js`)).default;
+    const renderer = (await import(`${base}/game.js`)).default;
+    linkStylesheetOnce(`${base}/game.css`);
+    return renderer;
   } catch (error) {
     console.warn(`no renderer for ${game}; using the generic one`, error);
-    return (await import("/static/games/generic.js")).default;
+    return (await import("/static/js/generic.js")).default;
   }
 }
 

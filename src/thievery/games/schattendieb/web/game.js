@@ -1,0 +1,241 @@
+// Der Schattendieb's renderer: the seats around the table, every safe, the reveal, your hand.
+// It follows the renderer interface documented in generic.js: render(root, ctx) draws the
+// view it is given, and every legal action becomes an element with data-action.
+
+import { esc } from "/static/js/common.js";
+
+const KIND_NAMES = { brooch: "Brooch", ring: "Ring", watch: "Watch", cufflink: "Cufflink" };
+const PHASES = { play: "Play", steal: "Thieves", add: "Add", over: "Over" };
+
+/** A card id as its parts: ring-6b, close-12a, thief-shadow. */
+export function parseCard(id) {
+  const [kind, rest] = String(id).split("-");
+  if (kind === "thief") {
+    return { cat: "thief", kind: rest, value: 0, label: rest === "shadow" ? "Shadow Thief" : `${KIND_NAMES[rest] || rest} Thief` };
+  }
+  const value = parseInt(rest, 10);
+  if (kind === "close") return { cat: "close", kind, value, label: `Close Safe ${value}` };
+  return { cat: "jewel", kind, value, label: `${KIND_NAMES[kind] || kind} ${value}` };
+}
+
+// ------------------------------------------------------------------ drawing (our own SVG)
+
+const ICONS = {
+  brooch: `<g>${[0, 60, 120, 180, 240, 300].map((a) =>
+    `<ellipse cx="20" cy="10.5" rx="5" ry="7.5" transform="rotate(${a} 20 20)" fill="#f2a1b5" stroke="#7d2440" stroke-width="1"/>`).join("")}
+    <circle cx="20" cy="20" r="6" fill="#c2224f" stroke="#5b0f24" stroke-width="1.2"/><circle cx="18" cy="18" r="1.6" fill="#fff" opacity=".8"/></g>`,
+  ring: `<g><circle cx="20" cy="25" r="10" fill="none" stroke="#d9a42b" stroke-width="4"/>
+    <circle cx="20" cy="25" r="10" fill="none" stroke="#fbe29a" stroke-width="1.2"/>
+    <path d="M13 12 L20 4 L27 12 L20 17 Z" fill="#8fd3ff" stroke="#2b6d96" stroke-width="1.2"/>
+    <path d="M13 12 H27 M20 4 L17 12 L20 17 L23 12 Z" fill="none" stroke="#2b6d96" stroke-width=".8"/></g>`,
+  watch: `<g><rect x="14.5" y="1" width="11" height="38" rx="3" fill="#5c6a80"/>
+    <circle cx="20" cy="20" r="12" fill="#e9eef5" stroke="#3d4a60" stroke-width="2.5"/>
+    <path d="M20 20 V12 M20 20 L26 23" stroke="#1d2533" stroke-width="2" stroke-linecap="round"/>
+    <circle cx="20" cy="20" r="1.5" fill="#1d2533"/>${[0, 90, 180, 270].map((a) =>
+      `<rect x="19.3" y="9.5" width="1.4" height="2.5" fill="#3d4a60" transform="rotate(${a} 20 20)"/>`).join("")}</g>`,
+  cufflink: `<g><rect x="5" y="9" width="13" height="13" rx="3" fill="#2f9e6b" stroke="#0f4f33" stroke-width="1.5"/>
+    <rect x="22" y="18" width="13" height="13" rx="3" fill="#2f9e6b" stroke="#0f4f33" stroke-width="1.5"/>
+    <path d="M15 19 L25 22" stroke="#c7c9cc" stroke-width="3" stroke-linecap="round"/>
+    <circle cx="11.5" cy="15.5" r="2.2" fill="#b9f0d3"/><circle cx="28.5" cy="24.5" r="2.2" fill="#b9f0d3"/></g>`,
+  close: `<g><rect x="5" y="5" width="30" height="30" rx="3" fill="#5a6272" stroke="#2a2f3a" stroke-width="2"/>
+    <rect x="9" y="9" width="22" height="22" rx="2" fill="#6f7889" stroke="#3b414e"/>
+    <circle cx="20" cy="20" r="6.5" fill="#cfd5df" stroke="#2a2f3a" stroke-width="1.5"/>
+    <path d="M20 14 V17 M20 23 V26 M14 20 H17 M23 20 H26" stroke="#2a2f3a" stroke-width="1.4"/>
+    <rect x="31" y="15" width="3" height="10" rx="1" fill="#2a2f3a"/></g>`,
+  mask: `<g><path d="M3 17c5-5 11-5 17-2 6-3 12-3 17 2-1 7-7 10-12 8l-5-3-5 3c-5 2-11-1-12-8z" fill="#15161c" stroke="#8d7bd1" stroke-width="1.2"/>
+    <ellipse cx="12.5" cy="18.5" rx="3.6" ry="2.2" fill="#e8e6df"/><ellipse cx="27.5" cy="18.5" rx="3.6" ry="2.2" fill="#e8e6df"/>
+    <path d="M6 30c4 4 24 4 28 0" stroke="#8d7bd1" stroke-width="1.5" fill="none"/></g>`,
+};
+
+function icon(card) {
+  const key = card.cat === "jewel" ? card.kind : card.cat === "close" ? "close" : "mask";
+  const sub = card.cat === "thief" && card.kind !== "shadow"
+    ? `<g transform="translate(24 24) scale(.42)">${ICONS[card.kind] || ""}</g>` : "";
+  return `<svg viewBox="0 0 40 40" aria-hidden="true">${ICONS[key]}${sub}</svg>`;
+}
+
+/** One face-up card; `action` makes it clickable (a legal action). */
+function card(id, { size = "", action = null, note = "" } = {}) {
+  const c = parseCard(id);
+  const cls = ["sd-card", `sd-${c.cat}`, c.cat === "jewel" ? `sd-k-${c.kind}` : "", c.cat === "thief" ? `sd-t-${c.kind}` : "", size, action ? "legal" : ""].join(" ");
+  const corner = c.cat === "thief" ? "" : `<span class="sd-v">${c.value}</span>`;
+  const name = c.cat === "jewel" ? KIND_NAMES[c.kind] : c.cat === "close" ? "Close Safe" : c.label;
+  const act = action ? ` data-action='${esc(JSON.stringify(action))}' tabindex="0" role="button"` : "";
+  return `<div class="${cls}" data-card="${esc(id)}" title="${esc(c.label)}${note ? " — " + esc(note) : ""}"${act}>
+    ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(name)}</span>${corner ? `<span class="sd-v2">${c.value}</span>` : ""}</div>`;
+}
+
+const LOCK = ` <svg width="10" height="12" viewBox="0 0 10 12" aria-label="closed"><rect x="1" y="5" width="8" height="7" rx="1" fill="#e2b650"/><path d="M3 5V3.5a2 2 0 0 1 4 0V5" stroke="#e2b650" stroke-width="1.5" fill="none"/></svg>`;
+
+function back(size = "small", note = "") {
+  return `<div class="sd-card sd-back ${size}" title="${esc(note || "a hidden card")}"></div>`;
+}
+
+function cards(ids, opts = {}) {
+  return ids.map((id) => card(id, opts)).join("");
+}
+
+function worth(ids) {
+  return ids.reduce((sum, id) => sum + (parseCard(id).cat === "jewel" ? parseCard(id).value : 0), 0);
+}
+
+function name(ctx, seat) {
+  const s = ctx.seats?.[seat];
+  return esc(s ? s.name : `Seat ${seat}`);
+}
+
+// ------------------------------------------------------------------ the table
+
+function status(view, seat) {
+  const v = view;
+  const chosen = v.chosen[seat];
+  if (v.closed[seat]) return `<span class="sd-badge closed">safe closed</span>`;
+  if (v.phase === "play") {
+    if (chosen) return `<span class="sd-badge done">✓ chosen</span>`;
+    if (v.to_act.includes(seat)) return `<span class="sd-badge wait">choosing…</span>`;
+    return "";
+  }
+  if (v.phase === "steal" && v.to_act.includes(seat)) return `<span class="sd-badge wait">stealing…</span>`;
+  if (v.phase === "add") {
+    if (v.to_act.includes(seat)) return `<span class="sd-badge wait">adding…</span>`;
+    if (v.add_done[seat]) return `<span class="sd-badge done">✓ added</span>`;
+  }
+  return "";
+}
+
+function frontRow(ctx, seat, view, own, steals) {
+  const v = ctx.view;
+  const parts = [];
+  if (v.phase === "play") {
+    const choice = own?.my_choice;
+    if (choice) parts.push(card(choice, { size: "small sealed", note: "sealed until everyone has chosen" }));
+    else if (v.chosen[seat]) parts.push(back("small", "chosen — sealed until the reveal"));
+  } else {
+    for (const id of v.front[seat]) parts.push(card(id, { size: "small", action: steals.get(id) || null }));
+    if (v.table[seat]) parts.push(card(v.table[seat], { size: "small" }));
+    for (const id of own?.my_adds || []) parts.push(card(id, { size: "small sealed", note: "added — sealed until the reveal" }));
+    if (v.phase !== "over" && v.revealed[seat] && !v.front[seat].length && !v.table[seat]) {
+      parts.push(`<span class="sd-gone" title="revealed ${esc(parseCard(v.revealed[seat]).label)}">${esc(parseCard(v.revealed[seat]).label)} — gone</span>`);
+    }
+  }
+  return parts.join("") || `<span class="sd-none">—</span>`;
+}
+
+function seatPanel(ctx, seat, steals) {
+  const v = ctx.view;
+  const me = seat === ctx.seat;
+  const own = me ? v : ctx.views?.[seat];
+  const safe = v.safes[seat];
+  const closed = v.closed[seat];
+  const turn = v.to_act.includes(seat);
+  const hand = own && !me
+    ? cards(own.hand, { size: "small" })
+    : me ? "" : Array.from({ length: v.hand_sizes[seat] }, () => back("tiny")).join("") || `<span class="sd-none">no cards</span>`;
+  const who = ctx.seats?.[seat];
+  return `<div class="sd-seat ${turn ? "turn" : ""} ${closed ? "closed" : ""} ${me ? "me" : ""}" data-seat="${seat}">
+    <div class="sd-head"><span class="sd-name-l">${name(ctx, seat)}</span>
+      <span class="sd-chip" title="seat number">#${seat}</span>
+      ${who && (who.kind === "bot" || who.bot) ? `<span class="sd-chip" title="played by a bot">bot</span>` : ""}
+      ${v.dealer === seat ? `<span class="sd-chip" title="dealer">dealer</span>` : ""}
+      <span class="sd-grow"></span>${status(v, seat)}<span class="sd-score" title="match total">${v.scores[seat]}</span></div>
+    ${me ? "" : `<div class="sd-row"><label>Hand</label><div class="sd-cards">${hand}</div></div>`}
+    <div class="sd-row"><label>In front</label><div class="sd-cards">${frontRow(ctx, seat, v, own, steals)}</div></div>
+    <div class="sd-row"><label>Safe${closed ? LOCK : ""}</label><div class="sd-cards sd-safe">${cards(safe, { size: "tiny" }) || `<span class="sd-none">empty</span>`}
+      ${closed ? card(closed, { size: "tiny", note: "closed the safe" }) : ""}</div>
+      <span class="sd-worth ${closed ? "banked" : ""}" title="${closed ? "closed: this safe scores its jewels" : "open: scores 0 unless it is closed"}">${closed ? "" : "open "}${worth(safe)}</span></div>
+  </div>`;
+}
+
+function prompt(ctx, kinds) {
+  const v = ctx.view;
+  const legal = ctx.legal;
+  if (v.result) return { text: "The match is over.", you: false };
+  if (legal.some((a) => a.type === "play")) return { text: "Choose a card to play — it stays hidden until everyone has chosen.", you: true };
+  if (legal.some((a) => a.type === "steal")) {
+    const thief = v.thieves[0] ? parseCard(v.thieves[0][1]).label : "thief";
+    return { text: `Your ${thief} strikes: click the card to steal.`, you: true };
+  }
+  if (legal.some((a) => a.type === "done")) {
+    const kind = KIND_NAMES[v.add_kinds[ctx.seat]] || "matching";
+    return { text: `Add more ${kind} cards to your jewel (click them), then Done.`, you: true };
+  }
+  const waiting = v.to_act.map((s) => name(ctx, s));
+  if (ctx.seat !== null && v.closed[ctx.seat]) return { text: `Your safe is closed. Waiting for ${waiting.join(", ")}…`, you: false };
+  if (v.phase === "play" && ctx.seat !== null && v.chosen[ctx.seat]) return { text: `You chose. Waiting for ${waiting.join(", ")}…`, you: false };
+  return { text: waiting.length ? `Waiting for ${waiting.join(", ")}…` : "…", you: false };
+}
+
+function revealStrip(ctx) {
+  const v = ctx.view;
+  if (v.phase !== "play" && v.phase !== "over") {
+    const items = v.revealed.map((id, seat) => (id ? `<div class="sd-rv"><div>${card(id, { size: "small" })}</div><span>${name(ctx, seat)}</span></div>` : "")).join("");
+    return `<div class="sd-strip"><h4>Round ${v.round} — revealed</h4><div class="sd-rvs">${items}</div></div>`;
+  }
+  const last = v.last_round;
+  if (!last) return "";
+  const items = last.revealed.map((id, seat) => {
+    if (!id) return "";
+    const added = last.added[seat] || [];
+    return `<div class="sd-rv"><div>${card(id, { size: "tiny" })}${cards(added, { size: "tiny" })}</div><span>${name(ctx, seat)}</span></div>`;
+  }).join("");
+  const ended = { no_cards: "the pile ran out", all_close: "everyone wanted to close", one_open: "one safe was left open" }[last.ended];
+  const closed = last.closed.length ? ` · closed: ${last.closed.map((s) => name(ctx, s)).join(", ")}` : "";
+  return `<div class="sd-strip past"><h4>Last round (${last.round})${closed}${ended ? ` · game ended: ${ended}` : ""}</h4><div class="sd-rvs">${items}</div></div>`;
+}
+
+function standings(ctx) {
+  const v = ctx.view;
+  const n = v.players;
+  const games = v.game_scores;
+  const head = games.map((_, i) => `<th>G${i + 1}</th>`).join("");
+  const best = Math.max(...v.scores);
+  const rows = Array.from({ length: n }, (_, s) =>
+    `<tr class="${v.scores[s] === best && games.length ? "lead" : ""}"><td>${name(ctx, s)}</td>${games.map((g) => `<td>${g[s]}</td>`).join("")}<td class="tot">${v.scores[s]}</td></tr>`).join("");
+  return `<table class="sd-standings"><thead><tr><th>Standings</th>${head}<th>Total</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function render(root, ctx) {
+  injectStyle();
+  const v = ctx.view;
+  const n = v.players;
+  const steals = new Map(ctx.legal.filter((a) => a.type === "steal").map((a) => [a.card, a]));
+  const byCard = new Map(ctx.legal.filter((a) => a.card && a.type !== "steal").map((a) => [a.card, a]));
+  const done = ctx.legal.find((a) => a.type === "done");
+  const p = prompt(ctx);
+  const me = ctx.seat;
+  const order = me === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
+  const lastDiscard = v.discard.slice(-6);
+  const hand = me === null ? "" : `
+    <div class="sd-mine">
+      ${seatPanel(ctx, me, steals)}
+      <div class="sd-handbox">
+        <h4>Your hand</h4>
+        <div class="sd-hand">${v.hand.map((id) => card(id, { size: "big", action: byCard.get(id) || null })).join("") || `<span class="sd-none">no cards</span>`}</div>
+        ${done ? `<div class="sd-done"><button class="primary" data-action='${esc(JSON.stringify(done))}'>Done adding</button></div>` : ""}
+      </div>
+    </div>`;
+  root.innerHTML = `<div class="sd">
+    <div class="sd-top">
+      <span><b>Game ${v.game_no}</b> of ${v.games}</span><span>Round ${v.round}</span>
+      <span>Step: <b>${PHASES[v.phase] || esc(v.phase)}</b></span>
+      <span class="sd-grow"></span>
+      <span title="cards in the draw pile">Pile ${back("tiny")} <b>${v.pile_size}</b></span>
+      <span title="cards in the discard pile (face down ones included)">Discard <b>${v.discard_size}</b> ${cards(lastDiscard, { size: "tiny" })}</span>
+    </div>
+    <div class="sd-prompt ${p.you ? "you" : ""}" role="status">${p.text}</div>
+    <div class="sd-felt">
+      <div class="sd-seats">${order.map((s) => seatPanel(ctx, s, steals)).join("")}</div>
+      ${revealStrip(ctx)}
+    </div>
+    ${hand}
+    ${standings(ctx)}
+  </div>`;
+}
+
+// ------------------------------------------------------------------ style (kept with the renderer)
+
+function injectStyle() {
+}
+
+
+export default { render };

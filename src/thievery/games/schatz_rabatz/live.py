@@ -1,0 +1,278 @@
+"""Schatz-Rabatz live in the terminal: keys to pick, rotate, move, drop and close, against
+bots on the wall clock, with the hourglass counting down.
+
+Keys: ``↑``/``↓`` (or ``w``/``s``) pick a treasure from the pool, ``r`` rotates it,
+``←``/``→`` (or ``a``/``d``) choose the column, ``Enter`` or ``Space`` drops it, ``c``
+closes the lid, ``y`` (or ``Enter``) says ready after the scoring, ``q`` quits. A ghost
+``░`` shows where the treasure would come to rest.
+
+:class:`LiveGame` holds the logic and no terminal I/O (tests drive it with keys and a
+fake clock); :func:`run` is the loop over injected keys, clock and display, and
+:func:`play_live` runs it on a real terminal (Unix: raw keys through ``termios``).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.panel import Panel
+from rich.text import Text
+
+from thievery.bots.realtime import BotClock, TimedBot
+from thievery.core.errors import ThieveryError
+from thievery.core.protocol import Event
+from thievery.core.rng import Rng
+from thievery.games.schatz_rabatz.pieces import (
+    ORIENTATIONS,
+    SHAPE_OF,
+    TREASURE_INDEX,
+    cells_at,
+    resting_row,
+)
+from thievery.games.schatz_rabatz.render import pool_text, table, treasure_words
+from thievery.games.schatz_rabatz.rules import SchatzRabatz
+
+JSON = dict[str, Any]
+LOG_LINES = 6
+HELP = "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  q quit"
+ALIASES = {
+    "w": "up",
+    "s": "down",
+    "a": "left",
+    "d": "right",
+    " ": "enter",
+    "\r": "enter",
+    "\n": "enter",
+}
+
+
+class LiveGame:
+    """One human seat (or none: watch the bots) in a live match: keys in, frames out.
+    The log names seats by ``names`` (none: "seat N")."""
+
+    def __init__(
+        self,
+        state: SchatzRabatz,
+        human: int | None,
+        bots: Mapping[int, TimedBot],
+        rng: Rng,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.state = state
+        self.human = human
+        self.names = names
+        self.clock = BotClock(bots, rng)
+        self.selected: str | None = None
+        self.rotation = 0
+        self.column = 0
+        self.message = ""
+        self.log: list[str] = []
+        self._pick(0)
+
+    # ------------------------------------------------------------ time and events
+
+    def tick(self, now_ms: int) -> list[Event]:
+        """Let the bots act and the clock run up to ``now_ms``."""
+        events = self.clock.run_until(self.state, max(now_ms, self.state.now_ms))
+        self._record(events)
+        if self.selected is not None and self.selected not in self.state.view(None)["pool"]:
+            self._pick(0)
+        return events
+
+    def _record(self, events: list[Event]) -> None:
+        seat = self.human
+        spec = self.state.spec
+        lines = [spec.describe(e, seat, self.names) for e in events if e.is_visible_to(seat)]
+        self.log = (self.log + lines)[-LOG_LINES:]
+
+    # ------------------------------------------------------------ keys
+
+    def key(self, key: str) -> bool:
+        """Handle one key; ``False`` means quit."""
+        key = ALIASES.get(key, key)
+        if key == "q":
+            return False
+        if self.human is None or self.state.is_over:
+            return True
+        phase = self.state.view(None)["phase"]
+        if key in ("up", "down"):
+            self._pick(-1 if key == "up" else 1)
+        elif key == "r":
+            self.rotation = (self.rotation + 1) % 4
+            self._clamp()
+        elif key in ("left", "right"):
+            self.column += -1 if key == "left" else 1
+            self._clamp()
+        elif key == "c" and phase == "packing":
+            self._act({"type": "close"})
+        elif key == "y" or (key == "enter" and phase == "scored"):
+            self._act({"type": "ready"})
+        elif key == "enter" and phase == "packing":
+            if self.selected is None:
+                self.message = "the pool is empty: close your lid (c)"
+            else:
+                self._act(
+                    {
+                        "type": "drop",
+                        "treasure": self.selected,
+                        "rotation": self.rotation,
+                        "column": self.column,
+                    }
+                )
+        return True
+
+    def _act(self, action: JSON) -> None:
+        assert self.human is not None
+        try:
+            events = self.state.apply(self.human, action)
+        except ThieveryError as e:
+            lost = action["type"] == "drop" and "gone" in str(e)
+            self.message = ("Too slow! " if lost else "") + str(e)
+            if lost:
+                self._pick(0)
+            return
+        self.message = ""
+        self._record(events)
+        if action["type"] == "drop":
+            self._pick(0)
+
+    def _pick(self, step: int) -> None:
+        """Select the next (``step``) treasure still in the pool, or keep the current."""
+        pool = self.state.view(None)["pool"]
+        if not pool:
+            self.selected = None
+            return
+        if self.selected in pool:
+            i = pool.index(self.selected)
+        else:  # gone: the next one in pool order
+            after = TREASURE_INDEX[self.selected] if self.selected is not None else -1
+            later = [t for t in pool if TREASURE_INDEX[t] > after]
+            i = pool.index(later[0]) if later else 0
+            step = 0
+        self.selected = pool[(i + step) % len(pool)]
+        self._clamp()
+
+    def _clamp(self) -> None:
+        if self.selected is None:
+            return
+        o = ORIENTATIONS[SHAPE_OF[TREASURE_INDEX[self.selected]]][self.rotation]
+        self.column = max(0, min(self.column, self.state.width - o.width))
+
+    # ------------------------------------------------------------ drawing
+
+    def ghost(self) -> list[tuple[int, int]]:
+        """Where the selected treasure would rest in the human's chest (empty if none)."""
+        if self.human is None or self.selected is None or not self.state.is_open[self.human]:
+            return []
+        o = ORIENTATIONS[SHAPE_OF[TREASURE_INDEX[self.selected]]][self.rotation]
+        heights = self.state.heights[self.human]
+        row = resting_row(heights, o, self.column)
+        return cells_at(o, self.column, row) if row < self.state.depth else []
+
+    def render(self) -> RenderableType:
+        """The whole frame: the table with the ghost, the selection, messages and keys."""
+        view = self.state.view(self.human)
+        parts: list[RenderableType] = [table(view, self.ghost())]
+        if self.human is not None and not self.state.is_over:
+            line = Text("Your pick: ", style="bold")
+            if self.selected is not None:
+                line.append(treasure_words(self.selected), style="bold")
+                line.append(f", turned {self.rotation}, column {self.column}   ")
+                line.append_text(pool_text([self.selected]))
+            else:
+                line.append("nothing left in the pool")
+            parts.append(line)
+            if self.message:
+                parts.append(Text(self.message, style="bold red"))
+            parts.append(Text(HELP, style="dim"))
+        parts.append(Panel(Text("\n".join(self.log) or "—"), title="What happened"))
+        return Group(*parts)
+
+
+def run(
+    game: LiveGame,
+    keys: Callable[[float], str | None],
+    clock: Callable[[], float],
+    display: Callable[[RenderableType], None],
+    fps: float = 20.0,
+) -> None:
+    """The live loop: move the game to the clock, read a key (waiting at most a frame),
+    redraw; until the match ends (then one more key) or ``q``."""
+    start = clock() - game.state.now_ms / 1000
+    while True:
+        game.tick(int((clock() - start) * 1000))
+        display(game.render())
+        if game.state.is_over:
+            keys(3600.0)
+            return
+        key = keys(1 / fps)
+        if key is not None and not game.key(key):
+            return
+
+
+@contextmanager
+def terminal_keys() -> Iterator[Callable[[float], str | None]]:
+    """Raw, unechoed keys from the terminal while the block runs (Unix only)."""
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    arrows = {"A": "up", "B": "down", "C": "right", "D": "left"}
+
+    def read(timeout: float) -> str | None:
+        ready, _, _ = select.select([fd], [], [], timeout)
+        if not ready:
+            return None
+        ch = os.read(fd, 1).decode(errors="ignore")
+        if ch == "\x1b":
+            more, _, _ = select.select([fd], [], [], 0.01)
+            seq = os.read(fd, 2).decode(errors="ignore") if more else ""
+            return arrows.get(seq[1:2], "escape") if seq.startswith("[") else "escape"
+        if ch == "\x03":
+            return "q"
+        return ch.lower()
+
+    try:
+        tty.setcbreak(fd)
+        yield read
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def play_live(
+    state: SchatzRabatz,
+    human: int | None,
+    bots: Mapping[int, TimedBot],
+    console: Console | None = None,
+    seed: int = 0,
+    names: Sequence[str] | None = None,
+) -> None:
+    """Play (or with ``human=None`` watch) a live match in this terminal until it ends or
+    the human presses ``q``. Every other seat needs a bot in ``bots``; the log names
+    seats by ``names``."""
+    missing = [s for s in range(state.players) if s != human and s not in bots]
+    if missing:
+        raise ValueError(f"seats {missing} have neither a human nor a bot")
+    if not sys.stdin.isatty():
+        raise ValueError("live play needs a terminal (stdin is not a TTY)")
+    console = console or Console()
+    game = LiveGame(state, human, bots, Rng(seed), names)
+    with (
+        terminal_keys() as keys,
+        Live(game.render(), console=console, auto_refresh=False, screen=True) as live,
+    ):
+
+        def display(frame: RenderableType) -> None:
+            live.update(frame, refresh=True)
+
+        run(game, keys, time.monotonic, display)
+    console.print(game.render())

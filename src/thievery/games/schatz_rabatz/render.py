@@ -1,0 +1,223 @@
+"""Schatz-Rabatz in the terminal: the pool, every chest seen from the side, the hourglass,
+the Jack-board and the ship parts; and menu lines for actions.
+
+Each treasure is drawn in its colour with a letter for its shape (``C`` circle, ``H``
+hexagon, ``R`` ring, ``P`` pearls, ``G`` goblet, ``S`` sword, ``B`` gold bar, ``K`` crown).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+
+from thievery.core.plugin import TerminalRenderer
+from thievery.games.schatz_rabatz.data import SHAPES
+
+JSON = dict[str, Any]
+STYLES = {
+    "red": "bold red",
+    "blue": "bold blue",
+    "green": "bold green",
+    "yellow": "bold yellow",
+    "purple": "bold magenta",
+}
+LETTERS = {
+    "circle": "C",
+    "hexagon": "H",
+    "ring": "R",
+    "pearls": "P",
+    "goblet": "G",
+    "sword": "S",
+    "goldbar": "B",
+    "crown": "K",
+}
+NAMES = {"goldbar": "gold bar"}
+
+
+def treasure_text(treasure: str) -> Text:
+    """A treasure as a coloured letter: ``K`` in red for ``crown-red``."""
+    shape, colour = treasure.split("-")
+    return Text(LETTERS[shape], style=STYLES[colour])
+
+
+def treasure_words(treasure: str) -> str:
+    """A treasure in words: ``red crown``, ``blue gold bar``."""
+    shape, colour = treasure.split("-")
+    return f"{colour} {NAMES.get(shape, shape)}"
+
+
+def seconds(ms: int) -> str:
+    """Milliseconds as seconds with one decimal: ``12.3 s``."""
+    return f"{ms / 1000:.1f} s"
+
+
+def hourglass_text(view: JSON) -> Text:
+    """The hourglass: time left, waiting for the first lid, or the round's state."""
+    glass = view["hourglass"]
+    if view["phase"] == "over":
+        return Text("the match is over", style="bold green")
+    if view["phase"] == "scored":
+        waiting = [s for s, r in enumerate(view["ready"]) if not r]
+        return Text(
+            "round counted — waiting for ready: " + ", ".join(f"seat {s}" for s in waiting),
+            style="bold",
+        )
+    if glass["ends_ms"] is None:
+        return Text("⌛ the hourglass waits for the first lid", style="cyan")
+    left = max(0, glass["ends_ms"] - view["now_ms"])
+    total = max(1, glass["length_ms"])
+    bar = round(20 * left / total)
+    style = "bold red" if left < 5000 else "bold cyan"
+    return Text(f"⌛ {seconds(left)} left ", style=style).append(
+        "█" * bar + "░" * (20 - bar), style=style
+    )
+
+
+def pool_text(pool: Iterable[str], highlight: str | None = None) -> Text:
+    """The shared pool by shape: ``circle C C C  hexagon H H …``."""
+    by_shape: dict[str, list[str]] = {name: [] for name, _ in SHAPES}
+    for t in pool:
+        by_shape[t.split("-")[0]].append(t)
+    out = Text()
+    for shape, items in by_shape.items():
+        if not items:
+            continue
+        if out:
+            out.append(" ")
+        out.append(f"{NAMES.get(shape, shape)} ", style="dim")
+        for t in items:
+            piece = treasure_text(t)
+            if t == highlight:
+                piece.stylize("reverse")
+            out.append_text(piece).append(" ")
+    return out if out else Text("(empty)", style="dim")
+
+
+def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> Text:
+    """A chest seen from the side, top row first, the rim marked; ``ghost`` cells (where
+    a chosen treasure would rest) drawn as ``░``."""
+    width, depth = view["width"], view["depth"]
+    grid: dict[tuple[int, int], Text] = {}
+    for p in view["chests"][seat]["treasures"]:
+        for x, y in p["cells"]:
+            grid[(x, y)] = treasure_text(p["id"])
+    shadow = set(ghost)
+    top = max([depth, *(y + 1 for _, y in grid), *(y + 1 for _, y in shadow)])
+    out = Text()
+    for y in range(top - 1, -1, -1):
+        if y == depth - 1:
+            out.append("╾" + "──" * width + "╼ rim\n", style="dim")
+        out.append("│" if y < depth else " ", style="dim")
+        for x in range(width):
+            if (x, y) in grid:
+                out.append_text(grid[(x, y)]).append(" ")
+            elif (x, y) in shadow:
+                out.append("░░", style="bold white")
+            else:
+                out.append("· " if y < depth else "  ", style="dim")
+        out.append("│\n" if y < depth else "\n", style="dim")
+    out.append("└" + "──" * width + "┘\n", style="dim")
+    out.append(" " + "".join(f"{x:<2}" for x in range(width)), style="dim")
+    return out
+
+
+def ship_text(view: JSON, seat: int) -> Text:
+    """A seat's ship: ``ship 2/4 ▰▰▱▱`` (parts held of parts needed)."""
+    have = {card.rsplit("-", 1)[0] for card in view["ships"][seat]}
+    needed = view["ship_parts"]
+    held = sum(1 for part in needed if part in have)
+    out = Text(f"ship {held}/{len(needed)} ")
+    for part in needed:
+        out.append("▰" if part in have else "▱", style="bold green" if part in have else "dim")
+    return out
+
+
+def chest_panel(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> Panel:
+    """One seat's chest with its state, its ship, and what came out of it."""
+    chest = view["chests"][seat]
+    me = view["seat"]
+    state = "open" if chest["open"] else f"closed at {seconds(chest['closed_ms'])}"
+    if view["phase"] == "scored":
+        state = "ready" if view["ready"][seat] else "counting…"
+    parts: list[RenderableType] = [chest_text(view, seat, ghost), ship_text(view, seat)]
+    count = len(chest["treasures"])
+    parts.append(Text(f"{count} treasure{'s' if count != 1 else ''}"))
+    for label, pile in (("above the rim", view["out"][seat]), ("Jack took", view["jack"][seat])):
+        if pile:
+            line = Text(f"{label}: ", style="dim")
+            for t in pile:
+                line.append_text(treasure_text(t)).append(" ")
+            parts.append(line)
+    title = f"seat {seat}" + (" (you)" if seat == me else "") + f" — {state}"
+    return Panel(
+        Group(*parts), title=title, border_style="bold" if seat == me else "dim", expand=False
+    )
+
+
+def board_text(view: JSON) -> Text | None:
+    """The turned Jack-board and what it claims, if one is up."""
+    board = view["board"]
+    if board is None:
+        return None
+    out = Text(f"Jack-board {board['id']} claims: ", style="bold")
+    for t in board["claims"]:
+        out.append_text(treasure_text(t)).append(" ")
+    return out
+
+
+def last_round_text(view: JSON) -> Text | None:
+    """The last scoring: counts and the ship parts taken."""
+    last = view["last_round"]
+    if last is None:
+        return None
+    counts = ", ".join(f"seat {s}: {c}" for s, c in enumerate(last["counts"]))
+    parts = ", ".join(f"seat {s} took {p}" for s, p in enumerate(last["parts"]) if p)
+    return Text(f"Round {last['round']} ({last['board']}) — {counts}. {parts or 'No parts.'}")
+
+
+def table(view: JSON, ghost: Iterable[tuple[int, int]] = ()) -> RenderableType:
+    """The whole table as one seat (or a spectator) sees it."""
+    me = view["seat"]
+    head = f"round {view['round']} · {view['phase']} · {seconds(view['now_ms'])}"
+    parts: list[RenderableType] = [hourglass_text(view)]
+    parts.append(Panel(pool_text(view["pool"]), title=f"pool ({len(view['pool'])})"))
+    order = list(range(view["players"]))
+    if me is not None:
+        order = [me, *(s for s in order if s != me)]
+    parts.append(
+        Columns([chest_panel(view, s, ghost if s == me else ()) for s in order], equal=False)
+    )
+    for extra in (board_text(view), last_round_text(view)):
+        if extra is not None:
+            parts.append(extra)
+    if view["result"]:
+        winners = " and ".join(f"seat {w}" for w in view["result"]["winners"])
+        parts.append(Text(f"A ship is complete — winner: {winners}", style="bold green"))
+    return Panel(Group(*parts), title=f"Schatz-Rabatz — {head}")
+
+
+def action(action: JSON, view: JSON) -> str:
+    """An action as a menu line."""
+    kind = action["type"]
+    if kind == "close":
+        return "Close the lid"
+    if kind == "ready":
+        return "Ready for the next round"
+    if kind == "tick":
+        return f"The clock moves to {seconds(action['now_ms'])}"
+    turned = f", turned {action['rotation']}" if action["rotation"] else ""
+    return f"Pack the {treasure_words(action['treasure'])}{turned} at column {action['column']}"
+
+
+def _live(*args: Any, **kwargs: Any) -> None:
+    from thievery.games.schatz_rabatz.live import play_live
+
+    play_live(*args, **kwargs)
+
+
+RENDERER = TerminalRenderer(table=table, action=action, live=_live)

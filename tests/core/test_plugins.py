@@ -1,0 +1,112 @@
+"""Games are plug-ins found by entry points: loaded one at a time, the layers kept apart."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import thievery
+from thievery.core import GamePlugin, UnknownGame
+from thievery.core.registry import GROUP, _entry_points
+
+SRC = Path(thievery.__file__).resolve().parent
+
+
+def _run(code: str) -> str:
+    """Run ``code`` in a fresh interpreter (nothing imported yet) and return its stdout."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return out.stdout
+
+
+def test_the_four_games_are_declared_as_entry_points() -> None:
+    points = _entry_points()
+    assert sorted(points) == ["schattendieb", "schatz-rabatz", "thieves", "thieves-den"]
+    for name, point in points.items():
+        assert point.group == GROUP
+        loaded = thievery.plugin(name)
+        assert isinstance(loaded, GamePlugin) and loaded.spec.name == name
+        assert loaded.bots["heuristic"]  # every built-in game has its own heuristic
+
+
+def test_a_game_subpackage_imports_by_its_dotted_name() -> None:
+    out = _run("import thievery.games.thieves as t; print(t.GAME.spec.name)")
+    assert out.strip() == "thieves"
+
+
+def test_loading_one_game_imports_no_other_game_and_no_rich() -> None:
+    code = (
+        "import sys, json, thievery\n"
+        "names = thievery.game_names()\n"
+        "before = sorted(m for m in sys.modules if m.startswith('thievery.games.'))\n"
+        "thievery.game('thieves').new(3, 1)\n"
+        "games = [m for m in sys.modules if m.startswith('thievery.games.')]\n"
+        "after = sorted({m.split('.')[2] for m in games})\n"
+        "print(json.dumps([names, before, after, 'rich' in sys.modules]))"
+    )
+    names, before, after, rich = json.loads(_run(code))
+    assert len(names) == 4
+    assert before == []  # listing the games loads none of them
+    assert after == ["thieves"]
+    assert rich is False  # the terminal renderer is imported on demand only
+
+
+def test_the_cli_starts_without_importing_the_games() -> None:
+    code = (
+        "import sys, thievery.cli\n"
+        "print(sorted(m for m in sys.modules if m.startswith('thievery.games.')))"
+    )
+    assert _run(code).strip() == "[]"
+
+
+def test_an_unknown_game_is_refused_with_the_known_names() -> None:
+    with pytest.raises(UnknownGame, match="schattendieb"):
+        thievery.plugin("chess")
+    with pytest.raises(TypeError):
+        thievery.register("not a plugin")  # type: ignore[arg-type]
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def _package_imports(package: str) -> set[str]:
+    out: set[str] = set()
+    for path in (SRC / package).rglob("*.py"):
+        out |= {m for m in _imports(path) if m.startswith("thievery")}
+    return out
+
+
+def test_the_layers_import_only_downwards() -> None:
+    core = _package_imports("core")
+    assert all(m.startswith("thievery.core") for m in core), sorted(core)
+    bots = _package_imports("bots")
+    assert all(m.startswith(("thievery.core", "thievery.bots")) for m in bots), sorted(bots)
+    games = _package_imports("games")
+    banned = ("thievery.sim", "thievery.server", "thievery.cli", "thievery.testing")
+    assert not [m for m in games if m.startswith(banned)]
+    for game in ("schattendieb", "thieves", "thieves_den", "schatz_rabatz"):
+        own = _package_imports(f"games/{game}")
+        others = [m for m in own if m.startswith("thievery.games.") and m.split(".")[2] != game]
+        assert not others, f"{game} imports another game: {others}"
+
+
+def test_every_game_carries_its_faces_and_rules_page() -> None:
+    for name in thievery.game_names():
+        game = thievery.plugin(name)
+        assert game.web_file("game.js") is not None, name
+        assert game.terminal() is not None, name
+        text = game.rules_text()
+        assert text is not None and text.startswith("# "), name
