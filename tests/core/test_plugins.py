@@ -97,10 +97,47 @@ def test_the_layers_import_only_downwards() -> None:
     games = _package_imports("games")
     banned = ("thievery.sim", "thievery.server", "thievery.cli", "thievery.testing")
     assert not [m for m in games if m.startswith(banned)]
+    for face in ("sim", "cli", "server", "testing"):  # games only through the registry
+        named = [m for m in _package_imports(face) if m.startswith("thievery.games")]
+        assert not named, f"{face} imports a game by name: {named}"
     for game in ("schattendieb", "thieves", "thieves_den", "schatz_rabatz"):
         own = _package_imports(f"games/{game}")
         others = [m for m in own if m.startswith("thievery.games.") and m.split(".")[2] != game]
         assert not others, f"{game} imports another game: {others}"
+
+
+def test_no_import_circles_among_packages() -> None:
+    """The graph of subpackages (core, bots, games/<game>, sim, cli, server, testing, web)
+    by their imports has no cycle."""
+
+    def unit(module: str) -> str:
+        parts = module.split(".")
+        if len(parts) > 2 and parts[1] == "games":
+            return ".".join(parts[:3])
+        return ".".join(parts[:2])
+
+    graph: dict[str, set[str]] = {}
+    for path in SRC.rglob("*.py"):
+        relative = path.relative_to(SRC.parent).with_suffix("")
+        here = unit(".".join(relative.parts))
+        edges = graph.setdefault(here, set())
+        edges |= {unit(m) for m in _imports(path) if m.startswith("thievery.")} - {here}
+    edges_of = {k: {e for e in v if e in graph} for k, v in graph.items()}
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(edges_of[node]):
+            if state.get(nxt) == 1:
+                raise AssertionError(f"import circle: {' -> '.join([*trail, node, nxt])}")
+            if nxt not in state:
+                visit(nxt, [*trail, node])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [])
+    assert "thievery.core" in graph and not edges_of["thievery.core"]
 
 
 def test_every_game_carries_its_faces_and_rules_page() -> None:

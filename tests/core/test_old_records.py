@@ -1,0 +1,34 @@
+"""Records saved before the games became plug-ins still replay, to the same result.
+
+``tests/records/<game>.json`` were written by commit c39f84b (the last one before the
+plug-in layout): one seeded game per game, heuristic and random bots, with seat names,
+Schatz-Rabatz on simulated time (its clock ticks are in the record).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import thievery
+from thievery.core import GameRecord
+
+RECORDS = sorted((Path(__file__).parent.parent / "records").glob("*.json"))
+
+
+def test_there_is_an_old_record_of_every_game() -> None:
+    assert sorted(p.stem for p in RECORDS) == thievery.game_names()
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
+def test_an_old_record_replays_to_its_result(path: Path) -> None:
+    saved = json.loads(path.read_text())
+    record = GameRecord.load(path)
+    state = thievery.replay(record)
+    assert state.is_over
+    assert state.result() == saved["result"]
+    again = GameRecord.of(state, record.names).to_json()
+    assert again["actions"] == saved["actions"]  # the same actions, the same JSON
+    assert again["names"] == saved["names"]
