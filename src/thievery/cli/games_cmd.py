@@ -1,11 +1,16 @@
-"""`thievery games`: list the games with their players, options and bots."""
+"""`thievery games`: list the games with their players, options and bots; `thievery rules
+GAME`: the game's rules decisions (its rules page, from its own package)."""
 
+import typer
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.table import Table
 
 import thievery
 from thievery.bots import bot_names
 from thievery.cli.app import app
+from thievery.cli.common import fail
+from thievery.core.errors import ThieveryError
 
 
 @app.command("games")
@@ -25,3 +30,21 @@ def list_games() -> None:
             ", ".join(bot_names(name)),
         )
     Console().print(table)
+
+
+@app.command("rules")
+def rules(
+    game: str = typer.Argument(..., help="the game's name (see `thievery games`)"),
+    raw: bool = typer.Option(False, "--raw", help="print the Markdown as it is"),
+) -> None:
+    """Show a game's rules decisions: what Thievery does where the rulebook is silent."""
+    try:
+        text = thievery.plugin(game).rules_text()
+    except ThieveryError as e:
+        fail(str(e))
+    if text is None:
+        fail(f"{game} has no rules page")
+    if raw:
+        typer.echo(text, nl=False)
+    else:
+        Console().print(Markdown(text))
