@@ -1,16 +1,16 @@
-"""Der Schattendieb (Amigo 2001, Jürgen Grunau), one plug-in package: cards, rules, view,
-spec, bots, search hooks, terminal renderer, browser renderer and rules page.
-
-The entry point ``schattendieb = "thievery.games.schattendieb:GAME"`` finds :data:`GAME`.
-"""
+"""Der Schattendieb (Amigo 2001, Jürgen Grunau) as one plug-in package (cards, actions,
+rules, view, spec, bots, search, terminal and browser renderers, rules page), described by
+:data:`GAME`, which the entry point ``schattendieb = "thievery.games.schattendieb:GAME"``
+finds."""
 
 from functools import partial
 
 from thievery.bots.ismcts import PairedRootSearch
 from thievery.core.plugin import GamePlugin
+from thievery.games.schattendieb.actions import Add, Done, Play, Steal
 from thievery.games.schattendieb.bots import HeuristicBot
 from thievery.games.schattendieb.model import level_one_action
-from thievery.games.schattendieb.rules import Add, Done, Play, Schattendieb, Steal
+from thievery.games.schattendieb.rules import Schattendieb
 from thievery.games.schattendieb.search import SchattendiebSearch
 from thievery.games.schattendieb.spec import SchattendiebSpec
 

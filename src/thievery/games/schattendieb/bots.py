@@ -1,11 +1,5 @@
-"""Der Schattendieb's heuristic bot: it reads only its view and the legal actions.
-
-It values a jewellery card by what it banks (the card plus the same-kind cards it could
-add) discounted by the chance of a tie it can foresee (how many cards of that value are
-still unseen); closes its safe once the safe is worth it (less as the pile runs down, at
-once when that would leave a single open safe); plays thieves when there is something to
-take; steals the most valuable card; and adds cards while its Close Safe cards still fit.
-"""
+"""Der Schattendieb's heuristic bot, a few rules of thumb that read only its view and the
+legal actions."""
 
 from __future__ import annotations
 
@@ -41,7 +35,15 @@ def _unseen(view: JSON) -> list[int]:
 
 
 class HeuristicBot:
-    """A sensible Der Schattendieb player."""
+    """A sensible Der Schattendieb player.
+
+    It values a jewellery card by what it banks (the card plus the same-kind cards it could
+    add) discounted by the chance of a tie it can foresee (how many cards of that value are
+    still unseen); closes its safe once the safe is worth it (less as the pile runs down, at
+    once when that would leave a single open safe); plays thieves when there is something
+    to take; steals the most valuable card; and adds cards while its Close Safe cards still
+    fit.
+    """
 
     name = "heuristic"
 

@@ -1,8 +1,6 @@
-"""Der Schattendieb's 105 draw-pile cards as small integers, with their ids and properties.
-
-0-79 jewellery (kind-major, value, copy), 80-99 Close Safe cards, 100-104 thieves.
-Ids: ``ring-6b``, ``close-12a``, ``thief-shadow``.
-"""
+"""Der Schattendieb's 105 draw-pile cards as small integers, with their ids and
+properties: 0-79 jewellery (kind-major, value, copy), 80-99 Close Safe cards, 100-104
+thieves; ids ``ring-6b``, ``close-12a``, ``thief-shadow``."""
 
 KINDS = ("brooch", "ring", "watch", "cufflink")
 JEWEL, CLOSE, THIEF = 0, 1, 2

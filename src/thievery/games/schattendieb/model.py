@@ -1,27 +1,14 @@
-"""A learned model of how the ``ismcts`` level plays step 1, for the level above it.
-
-Level-k reasoning: the rollout policy (level 0) is a cheap rule; ``ismcts`` searches for
-the best reply to opponents who play it (level 1). Measured, level-1 bots do not play like
-level 0: they time the closing of their safes differently (at 3 players far earlier, at 4
-later and with more in the safe), so a search that still models its rivals as level 0
-mistimes the race to close. ``ismcts-strong`` (level 2) models every seat as a level-1
-player instead: in step 1 its rollouts draw each card from a softmax over a few features
-of the card and the seat's position as that seat sees it (its hand and safe, the face-up
-safes, which safes are closed, the pile's size; never another seat's hidden cards), with
-weights fitted by maximum likelihood to the choices ``ismcts`` bots made in self-play.
-The other steps keep the rollout policy.
-
-The weights come from ``research/fit_schattendieb_model.py`` (fixed seeds; its header says
-how to re-make them), which also reports how well the model predicts held-out choices.
-"""
+"""A learned model of how the ``ismcts`` level plays step 1, the rollout policy of the
+level above it (``ismcts-strong``); :func:`level_one_action` says how and why."""
 
 from __future__ import annotations
 
 from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
 from thievery.core.setup import soft_max
+from thievery.games.schattendieb.actions import PLAYS
 from thievery.games.schattendieb.cards import ANY_KIND, CATEGORY, CLOSE, JEWEL, KIND, VALUE
-from thievery.games.schattendieb.rules import PLAY, PLAYS, Schattendieb
+from thievery.games.schattendieb.rules import PLAY, Schattendieb
 from thievery.games.schattendieb.search import rollout_action
 
 FEATURES = (
@@ -172,7 +159,23 @@ def play_probabilities(
 
 
 def level_one_action(state: State, seat: int, rng: Rng) -> Action:
-    """The level-1 rollout policy: step 1 by the fitted model, the rest as level 0."""
+    """The level-1 rollout policy: step 1 by the fitted model, the rest as level 0.
+
+    Level-k reasoning: the rollout policy (level 0) is a cheap rule; ``ismcts`` searches
+    for the best reply to opponents who play it (level 1). Measured, level-1 bots do not
+    play like level 0: they time the closing of their safes differently (at 3 players far
+    earlier, at 4 later and with more in the safe), so a search that still models its
+    rivals as level 0 mistimes the race to close. ``ismcts-strong`` (level 2) models every
+    seat as a level-1 player instead: in step 1 its rollouts draw each card from a softmax
+    over a few features of the card and the seat's position as that seat sees it (its
+    hand and safe, the face-up safes, which safes are closed, the pile's size; never
+    another seat's hidden cards), with weights fitted by maximum likelihood to the choices
+    ``ismcts`` bots made in self-play. The other steps keep the rollout policy.
+
+    The weights come from ``research/fit_schattendieb_model.py`` (fixed seeds; its header
+    says how to re-make them), which also reports how well the model predicts held-out
+    choices.
+    """
     assert isinstance(state, Schattendieb)
     if state.phase != PLAY:
         return rollout_action(state, seat, rng)

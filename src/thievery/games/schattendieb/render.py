@@ -1,4 +1,5 @@
-"""Der Schattendieb in the terminal: the table, every safe, your hand, and menu lines."""
+"""Der Schattendieb in the terminal (imports ``rich``): the table, every safe, your hand,
+and menu lines."""
 
 from __future__ import annotations
 

@@ -1,20 +1,20 @@
-"""Der Schattendieb's rules: a match of several games, each a sequence of seven-step rounds.
-
-Steps 1 (play) and 4 (add) are simultaneous, sealed decisions; step 3 asks a thief's owner
-to choose when several cards could be stolen. Everything else happens by itself. Cards are
-small integers (see ``cards.py``); ids appear only in actions, events and views.
+"""Der Schattendieb's rules: the state of a match (several games, each a sequence of
+seven-step rounds) and everything that changes it. Steps 1 (play) and 4 (add) are
+simultaneous, sealed decisions; step 3 asks a thief's owner to choose when several cards
+could be stolen; everything else happens by itself. Cards are small integers
+(``cards.py``), actions interned values (``actions.py``); what a seat sees is ``view.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
 from thievery.core.setup import CardIds
+from thievery.games.schattendieb.actions import ADDS, DONE, PLAYS, STEALS, Add, Done, Play, Steal
 from thievery.games.schattendieb.cards import (
     ALL_CARDS,
     ANY_KIND,
@@ -29,48 +29,10 @@ from thievery.games.schattendieb.cards import (
     THIEF,
     VALUE,
 )
+from thievery.games.schattendieb.view import view as view_of
 
-PLAY, STEAL, ADD, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("play", "steal", "add", "over")
+PLAY, STEAL, ADD, OVER = 0, 1, 2, 3  # the phases, named in views by view.PHASE_NAMES
 HAND = 4
-
-
-@dataclass(frozen=True, slots=True)
-class Play(Action):
-    """Step 1: play a hand card face down."""
-
-    type: ClassVar[str] = "play"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Steal(Action):
-    """Step 3: the thief's owner takes this revealed jewellery card."""
-
-    type: ClassVar[str] = "steal"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Add(Action):
-    """Step 4: add this hand card (same kind as the revealed one); repeatable."""
-
-    type: ClassVar[str] = "add"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Done(Action):
-    """Step 4: add nothing more."""
-
-    type: ClassVar[str] = "done"
-
-
-# Interned action values, indexed by card number: legal_actions builds no new objects.
-PLAYS = [Play(c) for c in CARD_ID]
-STEALS = [Steal(c) for c in CARD_ID]
-ADDS = [Add(c) for c in CARD_ID]
-DONE = Done()
 
 
 class Schattendieb(State):
@@ -610,61 +572,8 @@ class Schattendieb(State):
         return len(self.hands[seat]) + len(self.adds[seat])
 
     def view(self, seat: int | None) -> JSON:
-        n = self.players
-        ids = CARD_ID
-        phase = self.phase
-        revealed = phase != PLAY
-        view: JSON = {
-            "game": "schattendieb",
-            "players": n,
-            "seat": seat,
-            "options": self.spec.public_options(self.options),
-            "games": self.games,
-            "game_no": self.game_no + 1,
-            "dealer": self.dealer,
-            "round": self.round_no,
-            "phase": PHASE_NAMES[phase],
-            "to_act": list(self._to_act),
-            "hand": [ids[c] for c in self.hands[seat]] if seat is not None else [],
-            "hand_sizes": [self.hand_size(s) for s in range(n)],
-            "safes": [[ids[c] for c in safe] for safe in self.safes],
-            "closed": [ids[c] if c >= 0 else None for c in self.closed],
-            "pile_size": len(self.pile),
-            "discard": [ids[c] for c in self.discard],
-            "discard_size": len(self.discard) + len(self.burned),
-            "chosen": [c >= 0 for c in self.choice],
-            "my_choice": (
-                ids[self.choice[seat]] if seat is not None and self.choice[seat] >= 0 else None
-            ),
-            "revealed": [ids[c] if revealed and c >= 0 else None for c in self.revealed],
-            "front": [[ids[c] for c in f] for f in self.front],
-            "table": [ids[c] if c >= 0 else None for c in self.table],
-            "thieves": [[s, ids[t]] for s, t in self.steal_queue],
-            "steal_candidates": (
-                [ids[c] for c in self._steal_candidates()] if phase == STEAL else []
-            ),
-            "add_kinds": [KINDS[k] if k >= 0 else None for k in self.add_kind],
-            "add_asked": self.add_asked[:],
-            "add_done": self.add_done[:],
-            "my_adds": [ids[c] for c in self.adds[seat]] if seat is not None else [],
-            "scores": self.totals[:],
-            "game_scores": [g[:] for g in self.game_scores],
-            "last_round": self._last_round_json(),
-            "result": self.result(),
-        }
-        return view
-
-    def _last_round_json(self) -> JSON | None:
-        if self.last_round is None:
-            return None
-        number, revealed, added, closed, ended = self.last_round
-        return {
-            "round": number,
-            "revealed": [CARD_ID[c] if c >= 0 else None for c in revealed],
-            "added": [[CARD_ID[c] for c in a] for a in added],
-            "closed": list(closed),
-            "ended": ended,
-        }
+        """Exactly what ``seat`` may know (``None``: a spectator): see ``view.py``."""
+        return view_of(self, seat)
 
     def locations(self) -> dict[str, list[int]]:
         """Where every card is, by place name (for invariant checks and tests)."""

@@ -10,6 +10,7 @@ from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
 from thievery.core.search import SearchHooks, share
 from thievery.core.setup import soft_max
+from thievery.games.schattendieb.actions import ADDS, DONE, PLAYS, STEALS
 from thievery.games.schattendieb.cards import (
     ALL_CARDS,
     CATEGORY,
@@ -18,19 +19,9 @@ from thievery.games.schattendieb.cards import (
     KIND,
     VALUE,
 )
-from thievery.games.schattendieb.rules import (
-    ADD as ADD_PHASE,
-)
-from thievery.games.schattendieb.rules import (
-    ADDS,
-    DONE,
-    PLAYS,
-    STEALS,
-    Schattendieb,
-)
-from thievery.games.schattendieb.rules import (
-    STEAL as STEAL_PHASE,
-)
+from thievery.games.schattendieb.rules import ADD as ADD_PHASE
+from thievery.games.schattendieb.rules import STEAL as STEAL_PHASE
+from thievery.games.schattendieb.rules import Schattendieb
 from thievery.games.schattendieb.view import Determinizer
 
 

@@ -1,4 +1,5 @@
-"""Der Schattendieb's spec: options, action parsing, determinizing and events in words."""
+"""Der Schattendieb's spec: its name, players and options, and the words around the rules:
+parsing actions, determinizing a view (delegated to ``view.py``) and events in words."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any, ClassVar
 from thievery.core.errors import MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields, seat_name
 from thievery.core.rng import Rng
+from thievery.games.schattendieb.actions import ADDS, DONE, PLAYS, STEALS, Add, Play, Steal
 from thievery.games.schattendieb.cards import (
     CARD_ID,
     CARD_INDEX,
@@ -17,17 +19,7 @@ from thievery.games.schattendieb.cards import (
     KINDS,
     describe_card,
 )
-from thievery.games.schattendieb.rules import (
-    ADDS,
-    DONE,
-    PLAYS,
-    STEALS,
-    Add,
-    Play,
-    Schattendieb,
-    Steal,
-    check_setup,
-)
+from thievery.games.schattendieb.rules import Schattendieb, check_setup
 from thievery.games.schattendieb.view import Determinizer
 
 

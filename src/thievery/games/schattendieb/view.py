@@ -1,23 +1,87 @@
-"""Der Schattendieb's views read back: the determinizer, which rebuilds a full state from
-one seat's view with everything hidden re-sampled (the view itself is ``rules.view``)."""
+"""Der Schattendieb's view and its inverse, side by side: :func:`view` is what one seat
+(or a spectator) may know of a state, JSON-ready, and :class:`Determinizer` reads such a
+view back into a full state with everything hidden from that seat re-sampled (for fair
+search bots). Whatever the view shows, the determinizer keeps; whatever it hides, the
+determinizer draws."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from thievery.core.protocol import GameSpec
+from thievery.core.protocol import JSON, GameSpec
 from thievery.core.rng import Rng
-from thievery.games.schattendieb.cards import (
-    ALL_CARDS,
-    CARD_INDEX,
-    KIND,
-    KINDS,
-)
-from thievery.games.schattendieb.rules import (
-    PHASE_NAMES,
-    Schattendieb,
-)
+from thievery.games.schattendieb.cards import ALL_CARDS, CARD_ID, CARD_INDEX, KIND, KINDS
+
+if TYPE_CHECKING:  # rules.py imports this module for State.view
+    from thievery.games.schattendieb.rules import Schattendieb
+
+PHASE_NAMES = ("play", "steal", "add", "over")  # by phase number: rules.PLAY, STEAL, ADD, OVER
+
+
+def view(state: Schattendieb, seat: int | None) -> JSON:
+    """Exactly what ``seat`` may know of ``state`` (``None``: a spectator), JSON-ready:
+    its own hand, sealed choice and additions; every hand's size; the safes, the table
+    and what was revealed; the pile's size and the open discards; the scores."""
+    n = state.players
+    ids = CARD_ID
+    phase = PHASE_NAMES[state.phase]
+    revealed = phase != "play"
+    return {
+        "game": "schattendieb",
+        "players": n,
+        "seat": seat,
+        "options": state.spec.public_options(state.options),
+        "games": state.games,
+        "game_no": state.game_no + 1,
+        "dealer": state.dealer,
+        "round": state.round_no,
+        "phase": phase,
+        "to_act": list(state._to_act),
+        "hand": [ids[c] for c in state.hands[seat]] if seat is not None else [],
+        "hand_sizes": [state.hand_size(s) for s in range(n)],
+        "safes": [[ids[c] for c in safe] for safe in state.safes],
+        "closed": [ids[c] if c >= 0 else None for c in state.closed],
+        "pile_size": len(state.pile),
+        "discard": [ids[c] for c in state.discard],
+        "discard_size": len(state.discard) + len(state.burned),
+        "chosen": [c >= 0 for c in state.choice],
+        "my_choice": (
+            ids[state.choice[seat]] if seat is not None and state.choice[seat] >= 0 else None
+        ),
+        "revealed": [ids[c] if revealed and c >= 0 else None for c in state.revealed],
+        "front": [[ids[c] for c in f] for f in state.front],
+        "table": [ids[c] if c >= 0 else None for c in state.table],
+        "thieves": [[s, ids[t]] for s, t in state.steal_queue],
+        "steal_candidates": (
+            [ids[c] for c in state._steal_candidates()] if phase == "steal" else []
+        ),
+        "add_kinds": [KINDS[k] if k >= 0 else None for k in state.add_kind],
+        "add_asked": state.add_asked[:],
+        "add_done": state.add_done[:],
+        "my_adds": [ids[c] for c in state.adds[seat]] if seat is not None else [],
+        "scores": state.totals[:],
+        "game_scores": [g[:] for g in state.game_scores],
+        "last_round": _last_round(state.last_round),
+        "result": state.result(),
+    }
+
+
+def _last_round(last_round: list[Any] | None) -> JSON | None:
+    """The last round's summary (kept as ints by the rules) in ids."""
+    if last_round is None:
+        return None
+    number, revealed, added, closed, ended = last_round
+    return {
+        "round": number,
+        "revealed": [CARD_ID[c] if c >= 0 else None for c in revealed],
+        "added": [[CARD_ID[c] for c in a] for a in added],
+        "closed": list(closed),
+        "ended": ended,
+    }
+
+
+# ---------------------------------------------------------------- the determinizer
 
 
 class Determinizer:
@@ -28,6 +92,8 @@ class Determinizer:
         seat = view["seat"]
         if seat is None:
             raise ValueError("determinize needs a seat's view, not a spectator's")
+        from thievery.games.schattendieb.rules import Schattendieb  # it imports this module
+
         n = view["players"]
         s = object.__new__(Schattendieb)
         s.players, s.seed = n, 0
