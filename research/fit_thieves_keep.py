@@ -27,8 +27,7 @@ from typing import Any
 import thievery
 from thievery.bots import make_bot
 from thievery.core.rng import Rng
-from thievery.games.thieves.cards import ALL_CARDS, FINAL_VALUE, KIND, MONEY, RAID_VALUE
-from thievery.games.thieves.rules import CARD_MASK
+from thievery.games.thieves.cards import ALL_CARDS, CARD_MASK, FINAL_VALUE, KIND, MONEY, RAID_VALUE
 from thievery.games.thieves.view import Determinizer
 from thievery.sim.runner import derive_seed
 

@@ -32,9 +32,10 @@ from research.softmax import Decision, arrays, fit
 from thievery.bots import make_bot
 from thievery.core.protocol import Action
 from thievery.core.rng import Rng
+from thievery.games.thieves.actions import Play
 from thievery.games.thieves.cards import CARD_INDEX
 from thievery.games.thieves.model import BEST, FEATURES, card_key, dense, plays
-from thievery.games.thieves.rules import DOUBLE, PLAY, Play, Thieves
+from thievery.games.thieves.rules import DOUBLE, PLAY, Thieves
 from thievery.sim.runner import derive_seed
 
 Position = tuple[Thieves, int, Action]  # the state before the play, the seat, its play

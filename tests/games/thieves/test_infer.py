@@ -7,8 +7,8 @@ from itertools import product
 
 from tests.games.thieves.helpers import SPEC, new, play
 from thievery.core import Rng
-from thievery.games.thieves.cards import FINAL_VALUE, KIND, MONEY, RAID_VALUE
-from thievery.games.thieves.rules import CARD_MASK, Thieves
+from thievery.games.thieves.cards import CARD_MASK, FINAL_VALUE, KIND, MONEY, RAID_VALUE
+from thievery.games.thieves.rules import Thieves
 from thievery.games.thieves.view import KEEP, Determinizer, inferring_sampler
 
 Kind = tuple[int, int]

@@ -10,6 +10,7 @@ from thievery.bots import make_bot
 from thievery.core import Rng
 from thievery.core.protocol import Action, State
 from thievery.games.thieves import GAME, SPEC
+from thievery.games.thieves.actions import Play
 from thievery.games.thieves.bots import HeuristicBot, _Estimate
 from thievery.games.thieves.cards import CARD_INDEX
 from thievery.games.thieves.model import (
@@ -22,7 +23,7 @@ from thievery.games.thieves.model import (
     plays,
     probabilities,
 )
-from thievery.games.thieves.rules import DOUBLE, PLAY, Play, Thieves
+from thievery.games.thieves.rules import DOUBLE, PLAY, Thieves
 from thievery.games.thieves.search import RolloutSearch
 
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from tests.games.thieves.helpers import SPEC, new, play, snapshot
 from thievery.core import IllegalAction, InvalidOption, MalformedAction
-from thievery.games.thieves.rules import Move, Play, Thieves
+from thievery.games.thieves.actions import Move, Play
+from thievery.games.thieves.rules import Thieves
 
 HANDS = [
     ["money-3a", "police-2a", "roadblock-a"],

@@ -10,9 +10,10 @@ from tests.games.thieves.helpers import new, play
 from thievery.bots import make_bot
 from thievery.core import Rng
 from thievery.games.thieves import GAME, SPEC
+from thievery.games.thieves.actions import PLAY_TO
 from thievery.games.thieves.bots import HeuristicBot, _Estimate
 from thievery.games.thieves.cards import CARD_INDEX
-from thievery.games.thieves.rules import PLAY_TO, Thieves
+from thievery.games.thieves.rules import Thieves
 from thievery.games.thieves.search import (
     RacingSearch,
     RolloutSearch,

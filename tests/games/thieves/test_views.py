@@ -8,8 +8,8 @@ import pytest
 
 from tests.games.thieves.helpers import SPEC, new, play
 from thievery.core import Rng
-from thievery.games.thieves.cards import CARD_ID
-from thievery.games.thieves.rules import CARD_MASK, EXPOSED, Thieves
+from thievery.games.thieves.cards import CARD_ID, CARD_MASK, EXPOSED
+from thievery.games.thieves.rules import Thieves
 
 
 def card_id(card: int) -> str:

@@ -1,14 +1,13 @@
-"""Thieves! (Richard de Rijk), one plug-in package: cards, rules, view, spec, bots, search
-hooks, terminal renderer, browser renderer and rules page.
-
-The entry point ``thieves = "thievery.games.thieves:GAME"`` finds :data:`GAME`.
-"""
+"""Thieves! (Richard de Rijk) as one plug-in package (cards, actions, rules, view, spec,
+bots, search, terminal and browser renderers, rules page), described by :data:`GAME`,
+which the entry point ``thieves = "thievery.games.thieves:GAME"`` finds."""
 
 from functools import partial
 
 from thievery.core.plugin import GamePlugin
+from thievery.games.thieves.actions import Move, Play, Remove
 from thievery.games.thieves.bots import HeuristicBot
-from thievery.games.thieves.rules import Move, Play, Remove, Thieves
+from thievery.games.thieves.rules import Thieves
 from thievery.games.thieves.search import RacingSearch, RolloutSearch, ThievesSearch
 from thievery.games.thieves.spec import ThievesSpec
 

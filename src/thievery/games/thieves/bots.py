@@ -1,13 +1,5 @@
-"""Thieves!'s heuristic bot: it reads only its view and the legal actions.
-
-It estimates every seat's loot (known cards at their value, unknown face-down cards at the
-average of the money it has not seen) both as the police count it and as it counts at the
-end, and scores each legal action by how it changes its lead over the richest rival:
-money goes face down to itself (the Horseshoe above all), zeros and the Diamond Ring are
-dumped face up on the leader; police are called when a raid would bust a rich rival and
-held back when it would bust itself; a Roadblock is kept for raids aimed at itself; the
-Thief takes the best card from the leader.
-"""
+"""Thieves!'s heuristic bot, which scores every legal action by how it changes its lead,
+reading only its view and the legal actions."""
 
 from __future__ import annotations
 
@@ -86,7 +78,16 @@ class _Estimate:
 
 
 class HeuristicBot:
-    """A sensible Thieves! player."""
+    """A sensible Thieves! player.
+
+    It estimates every seat's loot (known cards at their value, unknown face-down cards at
+    the average of the money it has not seen) both as the police count it and as it counts
+    at the end, and scores each legal action by how it changes its lead over the richest
+    rival: money goes face down to itself (the Horseshoe above all), zeros and the Diamond
+    Ring are dumped face up on the leader; police are called when a raid would bust a rich
+    rival and held back when it would bust itself; a Roadblock is kept for raids aimed at
+    itself; the Thief takes the best card from the leader.
+    """
 
     name = "heuristic"
 

@@ -1,9 +1,7 @@
-"""The 52 cards of Thieves! as small integers, with their ids and properties.
-
-0-25 money (values 0, 1, 2, 3, then the Diamond Ring and the Horseshoe), 26-35 police,
-36-43 getaway cars, 44-51 action cards. Ids: ``money-2c``, ``diamond-ring``,
-``police-2a``, ``getaway-e``, ``double-loot-b``.
-"""
+"""The 52 cards of Thieves! as small integers, with their ids and properties: 0-25 money
+(values 0, 1, 2, 3, then the Diamond Ring and the Horseshoe), 26-35 police, 36-43 getaway
+cars, 44-51 action cards; ids ``money-2c``, ``diamond-ring``, ``police-2a``, ``getaway-e``,
+``double-loot-b``; a loot slot is a card number with visibility flags."""
 
 MONEY, POLICE, GETAWAY, ROADBLOCK, ALARM, THIEF, DOUBLE_LOOT = range(7)
 KIND_NAMES = ("money", "police", "getaway", "roadblock", "alarm", "thief", "double-loot")
@@ -48,6 +46,11 @@ HORSESHOE = CARD_INDEX["horseshoe"]
 GETAWAYS_TO_END = 7  # the game ends when the 7th getaway car is placed
 HAND = 4  # a player draws up to 4 at the start of a turn
 DEAL = 3  # cards dealt to each player at setup
+
+# A loot slot is one int: the card number plus visibility flags.
+CARD_MASK = 63
+EXPOSED = 64  # face down, but everyone saw it in a raid
+FACE_UP = 128
 
 assert N_CARDS == 52 and len(MONEY_CARDS) == 26 and len(GETAWAYS) == 8
 

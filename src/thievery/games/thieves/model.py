@@ -1,27 +1,13 @@
-"""A learned model of how Thieves!'s ``ismcts`` level plays, for a search above it.
-
-Level-k reasoning: the rollout policy (level 0, ``search.rollout_action``) is the heuristic
-bot's own scoring; ``ismcts`` searches for the best reply to opponents who play it (level
-1). The level-2 search (``RolloutSearch(..., policy=level_one_action)``; measured in
-``docs/ladder-thieves.md``, not stronger, so no registered level uses it now) models
-every seat as a level-1 player instead: when a seat
-plays a card (or places a Double Loot money card), its rollouts draw the play from a
-softmax over a few features of each distinct play, read through the eyes of that seat
-(its hand, its own loot, the loot it has seen, the police and the getaways; never another
-seat's hidden cards): the heuristic's own score of the play, whether the heuristic would
-pick it, and the kind of play with a few interactions. The weights are fitted by maximum
-likelihood to the choices ``ismcts`` bots made in self-play. A Roadblock's and a Thief's
-follow-ups keep the rollout policy.
-
-The weights come from ``research/fit_thieves_model.py`` (fixed seeds; its header says how to
-re-make them), which also reports how well the model predicts held-out choices.
-"""
+"""A learned model of how Thieves!'s ``ismcts`` level plays, a rollout policy for a search
+above it (measured not stronger, so no registered level uses it); :func:`level_one_action`
+says how and why."""
 
 from __future__ import annotations
 
 from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
 from thievery.core.setup import soft_max
+from thievery.games.thieves.actions import PLAY_ONE, PLAY_TO
 from thievery.games.thieves.cards import (
     ALARM,
     CARS,
@@ -35,7 +21,7 @@ from thievery.games.thieves.cards import (
     ROADBLOCK,
     THIEF,
 )
-from thievery.games.thieves.rules import DOUBLE, PLAY, PLAY_ONE, PLAY_TO, Thieves
+from thievery.games.thieves.rules import DOUBLE, PLAY, Thieves
 from thievery.games.thieves.search import Judge, rollout_action
 
 FEATURES = (
@@ -176,7 +162,24 @@ def probabilities(
 
 
 def level_one_action(state: State, seat: int, rng: Rng) -> Action:
-    """The level-1 rollout policy: plays by the fitted model, follow-ups as level 0."""
+    """The level-1 rollout policy: plays by the fitted model, follow-ups as level 0.
+
+    Level-k reasoning: the rollout policy (level 0, ``search.rollout_action``) is the
+    heuristic bot's own scoring; ``ismcts`` searches for the best reply to opponents who
+    play it (level 1). The level-2 search (``RolloutSearch(..., policy=level_one_action)``;
+    measured in ``docs/ladder-thieves.md``, not stronger, so no registered level uses it
+    now) models every seat as a level-1 player instead: when a seat plays a card (or places
+    a Double Loot money card), its rollouts draw the play from a softmax over a few
+    features of each distinct play, read through the eyes of that seat (its hand, its own
+    loot, the loot it has seen, the police and the getaways; never another seat's hidden
+    cards): the heuristic's own score of the play, whether the heuristic would pick it,
+    and the kind of play with a few interactions. The weights are fitted by maximum
+    likelihood to the choices ``ismcts`` bots made in self-play. A Roadblock's and a
+    Thief's follow-ups keep the rollout policy.
+
+    The weights come from ``research/fit_thieves_model.py`` (fixed seeds; its header says
+    how to re-make them), which also reports how well the model predicts held-out choices.
+    """
     assert isinstance(state, Thieves)
     if state.phase != PLAY and state.phase != DOUBLE:
         return rollout_action(state, seat, rng)

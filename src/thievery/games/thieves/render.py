@@ -1,5 +1,5 @@
-"""Thieves! in the terminal: loot rows, police and getaways, your hand, the last raid, and
-menu lines for every action."""
+"""Thieves! in the terminal (imports ``rich``): loot rows, police and getaways, your hand,
+the last raid, and menu lines for every action."""
 
 from __future__ import annotations
 

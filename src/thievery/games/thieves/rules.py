@@ -1,48 +1,31 @@
-"""Thieves!'s rules: turns of draw-up-to-4 then play one card, police raids, the 7th getaway.
-
-Every decision belongs to the player whose turn it is: the card to play (and, for money,
-the seat it goes to), then the follow-ups -- which police card a Roadblock removes, which
-loot card a Thief moves, and the cards a Double Loot draws. Everything else happens by
-itself. Cards are small integers (see ``cards.py``); ids appear only in actions, events
-and views.
-
-Decisions taken here where neither the rulebook nor RULES.md says:
-
-- Alarm: each player's police cards are placed automatically, lowest id first (every
-  1-car card before the 2-car cards), with a raid check after each card.
-- A follow-up with exactly one possible choice happens by itself (RULES.md); so does
-  playing a Double Loot card that is not money, since it has only one way to be played.
-- A Thief's move is compulsory when there is loot anywhere (RULES.md: "move one loot
-  card"); the actor may move a card to or from itself.
-- A raid reveals every face-down loot card to everyone; the survivors lie face down again,
-  but everyone still knows them (the view shows their ids, and lists them in ``exposed``).
-  The deck is shuffled whole after busted loot and police are put back.
-- Everyone saw an Alarm empty every hand of police, so the view carries ``police_free``:
-  per seat, how many hand cards everyone knows are not police (held since the last Alarm;
-  a lower bound, one less after each non-police play, since it may have been one of them).
-  The determinizer respects it.
-- A Roadblock lies on the table (``resolving``) while its player picks the police card;
-  then the police card and the Roadblock are discarded, in that order.
-- At the end of the game every loot card is shown (everyone counts their loot).
+"""Thieves!'s rules: the state of a game (turns of draw-up-to-4 then play one card, police
+raids, the 7th getaway) and everything that changes it. Every decision belongs to the
+player whose turn it is: the card to play (and, for money, the seat it goes to), then the
+follow-ups -- which police card a Roadblock removes, which loot card a Thief moves, and
+the cards a Double Loot draws; everything else happens by itself. Cards are small integers
+(``cards.py``), actions interned values (``actions.py``); what a seat sees is ``view.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
 from thievery.core.setup import CardIds
+from thievery.games.thieves.actions import MOVES, PLAYABLE, REMOVES, Move, Play, Remove
 from thievery.games.thieves.cards import (
     ALARM,
     ALL_CARDS,
     CARD_ID,
     CARD_INDEX,
+    CARD_MASK,
     CARS,
     DEAL,
+    EXPOSED,
+    FACE_UP,
     FINAL_VALUE,
     GETAWAY,
     GETAWAYS,
@@ -55,74 +38,9 @@ from thievery.games.thieves.cards import (
     ROADBLOCK,
     THIEF,
 )
+from thievery.games.thieves.view import view as view_of
 
-PLAY, REMOVE, MOVE, DOUBLE, OVER = range(5)
-PHASE_NAMES = ("play", "remove", "move", "double_loot", "over")
-PENDING = (None, "remove", "move", "double_loot", None)
-
-# A loot slot is one int: the card number plus visibility flags.
-CARD_MASK = 63
-EXPOSED = 64  # face down, but everyone saw it in a raid
-FACE_UP = 128
-MAX_SEATS = 6
-MAX_SLOTS = 26  # there are 26 money cards
-
-
-@dataclass(frozen=True, slots=True)
-class Play(Action):
-    """Play a card: money goes ``to`` a seat (your own: face down), other cards have none."""
-
-    type: ClassVar[str] = "play"
-    card: str
-    to: int | None = None
-
-    def to_json(self) -> JSON:
-        if self.to is None:
-            return {"type": "play", "card": self.card}
-        return {"type": "play", "card": self.card, "to": self.to}
-
-
-@dataclass(frozen=True, slots=True)
-class Remove(Action):
-    """Roadblock: discard this police card from play."""
-
-    type: ClassVar[str] = "remove"
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Move(Action):
-    """Thief: move the loot card in ``slot`` of seat ``source`` to seat ``to``.
-
-    Its JSON form calls ``source`` ``from``: ``{"type": "move", "from": 0, "slot": 1,
-    "to": 2}``.
-    """
-
-    type: ClassVar[str] = "move"
-    source: int
-    slot: int
-    to: int
-
-    def to_json(self) -> JSON:
-        return {"type": "move", "from": self.source, "slot": self.slot, "to": self.to}
-
-
-# Interned action values: legal_actions and parse_action build no new objects.
-PLAY_TO = [[Play(cid, t) for t in range(MAX_SEATS)] for cid in CARD_ID]
-PLAY_ONE = [Play(cid) for cid in CARD_ID]
-REMOVES = [Remove(cid) for cid in CARD_ID]
-MOVES = [
-    [[Move(f, slot, t) for t in range(MAX_SEATS)] for slot in range(MAX_SLOTS)]
-    for f in range(MAX_SEATS)
-]
-# PLAYABLE[n][card]: every way to play ``card`` with ``n`` seats.
-PLAYABLE: list[list[list[Action]]] = [
-    [
-        list(PLAY_TO[c][:n]) if KIND[c] == MONEY else [] if KIND[c] == GETAWAY else [PLAY_ONE[c]]
-        for c in ALL_CARDS
-    ]
-    for n in range(MAX_SEATS + 1)
-]
+PLAY, REMOVE, MOVE, DOUBLE, OVER = range(5)  # the phases, named in views by view.PHASE_NAMES
 
 
 def raid_values(loot: list[list[int]]) -> list[int]:
@@ -136,7 +54,27 @@ def final_values(loot: list[list[int]]) -> list[int]:
 
 
 class Thieves(State):
-    """A game of Thieves! in progress."""
+    """A game of Thieves! in progress.
+
+    Decisions taken here where neither the rulebook nor RULES.md says:
+
+    - Alarm: each player's police cards are placed automatically, lowest id first (every
+      1-car card before the 2-car cards), with a raid check after each card.
+    - A follow-up with exactly one possible choice happens by itself (RULES.md); so does
+      playing a Double Loot card that is not money, since it has only one way to be played.
+    - A Thief's move is compulsory when there is loot anywhere (RULES.md: "move one loot
+      card"); the actor may move a card to or from itself.
+    - A raid reveals every face-down loot card to everyone; the survivors lie face down again,
+      but everyone still knows them (the view shows their ids, and lists them in ``exposed``).
+      The deck is shuffled whole after busted loot and police are put back.
+    - Everyone saw an Alarm empty every hand of police, so the view carries ``police_free``:
+      per seat, how many hand cards everyone knows are not police (held since the last Alarm;
+      a lower bound, one less after each non-police play, since it may have been one of them).
+      The determinizer respects it.
+    - A Roadblock lies on the table (``resolving``) while its player picks the police card;
+      then the police card and the Roadblock are discarded, in that order.
+    - At the end of the game every loot card is shown (everyone counts their loot).
+    """
 
     __slots__ = (
         "_history",
@@ -596,59 +534,8 @@ class Thieves(State):
         return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best]}
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may know. Besides RULES.md's keys (``hand``, ``loot``, ``police``,
-        ``cars``, ``getaways``, ``deck_size``, ``discard``, ``current``, ``last_raid``):
-        ``phase``, ``to_act``, ``turn``, ``first_player``, ``hand_sizes``; ``exposed`` (per
-        seat, slots of face-down loot everyone saw in a raid); ``police_free`` (per seat,
-        hand cards everyone knows are not police); the pending follow-up (``pending``:
-        ``"remove"``, ``"move"``, ``"double_loot"`` or null; ``resolving``: the Roadblock
-        waiting; ``drawn``: the Double Loot card, for its player only;
-        ``double_loot_draws``: draws still owed); ``result``; the public ``options``.
-        ``last_raid`` also lists the raid's ``seat``, ``cars``, ``police`` and every loot
-        card it revealed.
-        """
-        ids = CARD_ID
-        over = self.phase == OVER
-        loot = [
-            [
-                {
-                    "card": ids[e & CARD_MASK] if e >= EXPOSED or s == seat or over else None,
-                    "face_up": e >= FACE_UP,
-                }
-                for e in row
-            ]
-            for s, row in enumerate(self.loot)
-        ]
-        own_turn = seat is not None and seat == self.current
-        return {
-            "game": "thieves",
-            "players": self.players,
-            "seat": seat,
-            "options": self.spec.public_options(self.options),
-            "phase": PHASE_NAMES[self.phase],
-            "to_act": list(self._to_act),
-            "current": self.current,
-            "first_player": self.first,
-            "turn": self.turn,
-            "hand": [ids[c] for c in self.hands[seat]] if seat is not None else [],
-            "hand_sizes": [len(h) for h in self.hands],
-            "loot": loot,
-            "exposed": [
-                [i for i, e in enumerate(row) if EXPOSED <= e < FACE_UP] for row in self.loot
-            ],
-            "police": [ids[c] for c in self.police],
-            "cars": self.cars,
-            "getaways": [ids[c] for c in self.getaways],
-            "deck_size": len(self.deck),
-            "discard": [ids[c] for c in self.discard],
-            "pending": PENDING[self.phase],
-            "resolving": ids[self.acting] if self.acting >= 0 else None,
-            "drawn": ids[self.drawn] if own_turn and self.drawn >= 0 else None,
-            "double_loot_draws": self.extra,
-            "police_free": self.clean[:],
-            "last_raid": _copy_raid(self.last_raid),
-            "result": self.result(),
-        }
+        """Exactly what ``seat`` may know (``None``: a spectator): see ``view.py``."""
+        return view_of(self, seat)
 
     def locations(self) -> dict[str, list[int]]:
         """Where every card is, by place name (for invariant checks and tests)."""
@@ -664,16 +551,6 @@ class Thieves(State):
             places[f"hand{s}"] = self.hands[s]
             places[f"loot{s}"] = [e & CARD_MASK for e in self.loot[s]]
         return places
-
-
-def _copy_raid(raid: JSON | None) -> JSON | None:
-    """A copy of a raid summary, so that no view shares lists with the state."""
-    if raid is None:
-        return None
-    return {
-        k: [v[:] if isinstance(v, list) else v for v in val] if isinstance(val, list) else val
-        for k, val in raid.items()
-    }
 
 
 def check_setup(players: int, options: Mapping[str, Any]) -> None:

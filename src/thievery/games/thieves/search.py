@@ -1,16 +1,6 @@
-"""Thieves!'s hooks for search bots: a rollout policy that plays like the heuristic bot,
-and a transparent estimate for the rare rollout that is cut before the end of the game.
-
-Both read a sampled full state (a determinization), never a true one. The policy is the
-heuristic bot's own scoring (``bots.py``) re-read from the sample through the eyes of the
-seat to move, so a search's rollouts play the way its heuristic opponents do (policy
-improvement: try each move, let everyone play on as the heuristic would, keep the move
-that wins most). The seat knows its hand and its own loot; of the others' loot it knows
-what lies face up or was seen in a raid, and it counts every other face-down card at the
-average of the money it has not seen, exactly as the heuristic does. Ties are broken at
-random, as the heuristic breaks them. :class:`Judge` gives the heuristic's score of each
-single play, for the level-1 model (``model.py``) as well as for this policy.
-"""
+"""Thieves!'s search: the hooks (a rollout policy that plays like the heuristic bot, and a
+transparent estimate for the rare rollout cut before the end of the game) and the search
+bots built on them, :class:`RolloutSearch` and :class:`RacingSearch`."""
 
 from __future__ import annotations
 
@@ -23,11 +13,14 @@ from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
 from thievery.core.search import SearchHooks, share
 from thievery.core.setup import soft_max
+from thievery.games.thieves.actions import MOVES, PLAY_ONE, PLAY_TO, REMOVES, Move, Play
 from thievery.games.thieves.cards import (
     ALARM,
     CARD_INDEX,
+    CARD_MASK,
     CARS,
     DIAMOND_RING,
+    EXPOSED,
     FINAL_VALUE,
     KIND,
     MONEY,
@@ -37,20 +30,7 @@ from thievery.games.thieves.cards import (
     ROADBLOCK,
     THIEF,
 )
-from thievery.games.thieves.rules import (
-    CARD_MASK,
-    DOUBLE,
-    EXPOSED,
-    MOVE,
-    MOVES,
-    PLAY_ONE,
-    PLAY_TO,
-    REMOVE,
-    REMOVES,
-    Move,
-    Play,
-    Thieves,
-)
+from thievery.games.thieves.rules import DOUBLE, MOVE, REMOVE, Thieves
 from thievery.games.thieves.view import Determinizer
 
 # Values by loot slot (card number | flags), so that rows sum without masking.
@@ -106,7 +86,19 @@ def estimates(state: Thieves, seat: int) -> tuple[list[float], list[float], floa
 
 
 def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
-    """The heuristic bot's choice for ``seat``, read from a sampled full state."""
+    """The heuristic bot's choice for ``seat``, read from a sampled full state.
+
+    It reads a sampled full state (a determinization), never a true one. The policy is the
+    heuristic bot's own scoring (``bots.py``) re-read from the sample through the eyes of
+    the seat to move, so a search's rollouts play the way its heuristic opponents do
+    (policy improvement: try each move, let everyone play on as the heuristic would, keep
+    the move that wins most). The seat knows its hand and its own loot; of the others'
+    loot it knows what lies face up or was seen in a raid, and it counts every other
+    face-down card at the average of the money it has not seen, exactly as the heuristic
+    does. Ties are broken at random, as the heuristic breaks them. :class:`Judge` gives the
+    heuristic's score of each single play, for the level-1 model (``model.py``) as well as
+    for this policy.
+    """
     phase = state.phase
     if phase == REMOVE:
         return _remove(state)

@@ -1,4 +1,5 @@
-"""Thieves!'s spec: options, action parsing, the determinizer and events in words."""
+"""Thieves!'s spec: its name, players and options, and the words around the rules: parsing
+actions, determinizing a view (delegated to ``view.py``) and events in words."""
 
 from __future__ import annotations
 
@@ -8,14 +9,7 @@ from typing import Any, ClassVar
 from thievery.core.errors import MalformedAction
 from thievery.core.protocol import Action, Event, GameSpec, Option, State, seat_name
 from thievery.core.rng import Rng
-from thievery.games.thieves.cards import (
-    CARD_ID,
-    CARD_INDEX,
-    KIND,
-    MONEY,
-    describe_card,
-)
-from thievery.games.thieves.rules import (
+from thievery.games.thieves.actions import (
     MAX_SEATS,
     MAX_SLOTS,
     MOVES,
@@ -24,9 +18,15 @@ from thievery.games.thieves.rules import (
     REMOVES,
     Move,
     Play,
-    Thieves,
-    check_setup,
 )
+from thievery.games.thieves.cards import (
+    CARD_ID,
+    CARD_INDEX,
+    KIND,
+    MONEY,
+    describe_card,
+)
+from thievery.games.thieves.rules import Thieves, check_setup
 from thievery.games.thieves.view import Determinizer
 
 

@@ -1,34 +1,23 @@
-"""Thieves!'s determinizer: full states consistent with one seat's view, hidden cards
-re-sampled. The view is read once; each :meth:`Determinizer.sample` is a fresh draw.
-
-Hidden from a seat: other hands, face-down loot it has not seen, a Double Loot card another
-player is holding, and the deck's contents and order. What the view implies is kept:
-face-down loot and a Double Loot card waiting to be played are money; hands never hold
-getaways, and at least ``police_free`` cards of each hand are not police; every getaway
-not placed is in the deck.
-
-Inference (optional, ``keep=``): a face-down card in another seat's loot is one that seat
-chose to keep, and players keep high money far more often than a 0 (the heuristic bot
-never keeps a 0, seldom the Diamond Ring, and banks high money first). With a weight per
-card (:data:`KEEP`, fitted so that samples match where cards really lie), the cards
-under hidden slots are drawn in proportion to the product of their weights, not
-uniformly: a first draw one slot at a time by weight, then Metropolis swaps with the other
-unseen money so that the sample's chance follows the product. The weights depend on
-nothing the seat cannot see, so a sample still uses only its view. Measured, it does not
-make the search stronger (``docs/ladder-thieves.md``), so no registered level uses it.
-"""
+"""Thieves!'s view and its inverse, side by side: :func:`view` is what one seat (or a
+spectator) may know of a game, JSON-ready, and :class:`Determinizer` reads such a view back
+into full states with everything hidden from that seat re-sampled (for fair search bots),
+optionally inferring hidden loot from what players keep (:func:`inferring_sampler`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from thievery.core.protocol import GameSpec
+from thievery.core.protocol import JSON, GameSpec
 from thievery.core.rng import Rng
 from thievery.games.thieves.cards import (
     ALL_CARDS,
+    CARD_ID,
     CARD_INDEX,
+    CARD_MASK,
     CARS,
+    EXPOSED,
+    FACE_UP,
     FINAL_VALUE,
     GETAWAY,
     KIND,
@@ -36,7 +25,81 @@ from thievery.games.thieves.cards import (
     POLICE,
     RAID_VALUE,
 )
-from thievery.games.thieves.rules import EXPOSED, FACE_UP, PHASE_NAMES, Thieves
+
+if TYPE_CHECKING:  # rules.py imports this module for State.view
+    from thievery.games.thieves.rules import Thieves
+
+# By phase number: rules.PLAY, REMOVE, MOVE, DOUBLE, OVER.
+PHASE_NAMES = ("play", "remove", "move", "double_loot", "over")
+PENDING = (None, "remove", "move", "double_loot", None)
+
+
+def view(state: Thieves, seat: int | None) -> JSON:
+    """What ``seat`` may know of ``state`` (``None``: a spectator). Besides RULES.md's keys
+    (``hand``, ``loot``, ``police``, ``cars``, ``getaways``, ``deck_size``, ``discard``,
+    ``current``, ``last_raid``): ``phase``, ``to_act``, ``turn``, ``first_player``,
+    ``hand_sizes``; ``exposed`` (per seat, slots of face-down loot everyone saw in a raid);
+    ``police_free`` (per seat, hand cards everyone knows are not police); the pending
+    follow-up (``pending``: ``"remove"``, ``"move"``, ``"double_loot"`` or null;
+    ``resolving``: the Roadblock waiting; ``drawn``: the Double Loot card, for its player
+    only; ``double_loot_draws``: draws still owed); ``result``; the public ``options``.
+    ``last_raid`` also lists the raid's ``seat``, ``cars``, ``police`` and every loot card
+    it revealed.
+    """
+    ids = CARD_ID
+    phase = state.phase
+    over = PHASE_NAMES[phase] == "over"
+    loot = [
+        [
+            {
+                "card": ids[e & CARD_MASK] if e >= EXPOSED or s == seat or over else None,
+                "face_up": e >= FACE_UP,
+            }
+            for e in row
+        ]
+        for s, row in enumerate(state.loot)
+    ]
+    own_turn = seat is not None and seat == state.current
+    return {
+        "game": "thieves",
+        "players": state.players,
+        "seat": seat,
+        "options": state.spec.public_options(state.options),
+        "phase": PHASE_NAMES[phase],
+        "to_act": list(state._to_act),
+        "current": state.current,
+        "first_player": state.first,
+        "turn": state.turn,
+        "hand": [ids[c] for c in state.hands[seat]] if seat is not None else [],
+        "hand_sizes": [len(h) for h in state.hands],
+        "loot": loot,
+        "exposed": [[i for i, e in enumerate(row) if EXPOSED <= e < FACE_UP] for row in state.loot],
+        "police": [ids[c] for c in state.police],
+        "cars": state.cars,
+        "getaways": [ids[c] for c in state.getaways],
+        "deck_size": len(state.deck),
+        "discard": [ids[c] for c in state.discard],
+        "pending": PENDING[phase],
+        "resolving": ids[state.acting] if state.acting >= 0 else None,
+        "drawn": ids[state.drawn] if own_turn and state.drawn >= 0 else None,
+        "double_loot_draws": state.extra,
+        "police_free": state.clean[:],
+        "last_raid": _copy_raid(state.last_raid),
+        "result": state.result(),
+    }
+
+
+def _copy_raid(raid: JSON | None) -> JSON | None:
+    """A copy of a raid summary, so that no view shares lists with the state."""
+    if raid is None:
+        return None
+    return {
+        k: [v[:] if isinstance(v, list) else v for v in val] if isinstance(val, list) else val
+        for k, val in raid.items()
+    }
+
+
+# ---------------------------------------------------------------- the determinizer
 
 IS_MONEY = [KIND[c] == MONEY for c in ALL_CARDS]
 IS_CLEAN = [KIND[c] != POLICE and KIND[c] != GETAWAY for c in ALL_CARDS]
@@ -65,7 +128,15 @@ def _ids(cards: list[str]) -> list[int]:
 
 
 class Determinizer:
-    """Reads one seat's view; :meth:`sample` draws a consistent full state."""
+    """Reads one seat's view once; each :meth:`sample` is a fresh, consistent full state.
+
+    Hidden from a seat: other hands, face-down loot it has not seen, a Double Loot card
+    another player is holding, and the deck's contents and order. What the view implies is
+    kept: face-down loot and a Double Loot card waiting to be played are money; hands never
+    hold getaways, and at least ``police_free`` cards of each hand are not police; every
+    getaway not placed is in the deck. With ``keep`` (see :func:`inferring_sampler`), the
+    cards under hidden loot slots are drawn by weight, not uniformly.
+    """
 
     def __init__(
         self, spec: GameSpec, view: Mapping[str, Any], keep: Sequence[float] | None = None
@@ -73,6 +144,8 @@ class Determinizer:
         seat = view["seat"]
         if seat is None:
             raise ValueError("determinize needs a seat's view, not a spectator's")
+        from thievery.games.thieves.rules import Thieves  # it imports this module
+
         n = view["players"]
         self.seat = seat
         t = self.template = object.__new__(Thieves)
@@ -198,7 +271,18 @@ def _infer(money: list[int], slots: int, keep: Sequence[float], rng: Rng) -> Non
 
 
 def inferring_sampler(spec: GameSpec) -> Callable[[Mapping[str, Any]], Callable[[Rng], Thieves]]:
-    """A determinizer that infers hidden face-down loot with :data:`KEEP` (see above)."""
+    """A determinizer that infers hidden face-down loot with :data:`KEEP`.
+
+    A face-down card in another seat's loot is one that seat chose to keep, and players
+    keep high money far more often than a 0 (the heuristic bot never keeps a 0, seldom the
+    Diamond Ring, and banks high money first). With a weight per card (:data:`KEEP`, fitted
+    so that samples match where cards really lie), the cards under hidden slots are drawn
+    in proportion to the product of their weights, not uniformly: a first draw one slot at
+    a time by weight, then Metropolis swaps with the other unseen money so that the
+    sample's chance follows the product (:func:`_infer`). The weights depend on nothing the
+    seat cannot see, so a sample still uses only its view. Measured, it does not make the
+    search stronger (``docs/ladder-thieves.md``), so no registered level uses it.
+    """
 
     def sampler(view: Mapping[str, Any]) -> Callable[[Rng], Thieves]:
         return Determinizer(spec, view, KEEP).sample
