@@ -367,6 +367,12 @@ class SchatzRabatz(ClockedState):
         r, c = action.rotation, action.column
         if type(r) is not int or not 0 <= r <= 3:
             return f"the rotation is 0 to 3 quarter turns, not {r!r}"
+        same = CANONICAL[SHAPE_OF[t]][r]
+        if same != r:  # one drop, one name: legal_actions lists the lowest rotation only
+            return (
+                f"{action.treasure} turned {r} looks the same as turned {same}: "
+                f"that drop is rotation {same}"
+            )
         o = ORIENTATIONS[SHAPE_OF[t]][r]
         last = self.width - o.width
         if type(c) is not int or not 0 <= c <= last:
