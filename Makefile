@@ -21,11 +21,12 @@ play: $(STAMP)
 test: lint types unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench research
-	$(BIN)/ruff format --check src tests bench research
+	$(BIN)/ruff check src tests bench research examples
+	$(BIN)/ruff format --check src tests bench research examples
 
 types: $(STAMP)
 	$(BIN)/mypy --strict src
+	$(BIN)/mypy --strict examples/pickpocket/src
 
 unit: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider
