@@ -42,6 +42,7 @@ from thievery.testing._support import (
     tick,
     where,
 )
+from thievery.testing.legality import check_is_legal_matches_legal_actions
 
 PLAYOUT_SEEDS = range(15)  # random playouts per player count
 CHECKED_SEEDS = 3  # of which the first this many check every step
@@ -487,20 +488,20 @@ def check_game(
     legal actions, component accounting, JSON round trips, events in words),
     determinism, record and replay, non-interference, refusals, ``is_legal`` agreeing
     with ``legal_actions``, clones, the spec's refusals and seat names in events.
-    ``quick`` plays fewer games. Raises ``AssertionError`` at the first broken promise.
+    Non-interference and ``is_legal`` take the first two seeds, determinism the first
+    three. ``quick`` plays fewer games (two seeds, one checked). Raises ``AssertionError``
+    at the first broken promise.
 
     An outside game runs it in one call, e.g. in its own tests::
 
         from thievery.testing import check_game
         check_game(MyPlugin)
     """
-    from thievery.testing.legality import check_is_legal_matches_legal_actions
-
     spec = spec_of(game)
-    seed_list = list(seeds)
-    if quick:
-        seed_list = seed_list[:2]
-    few = (0,) if quick else (0, 1)
+    seed_list = list(seeds)[: 2 if quick else None]
+    if not seed_list:
+        raise ValueError("check_game needs at least one seed")
+    few = seed_list[: 1 if quick else 2]  # non-interference and is_legal: the first seeds
     check_spec(spec)
     for n in player_counts(spec, players):
         check_random_playouts(spec, n, seeds=seed_list, checked=1 if quick else CHECKED_SEEDS)
