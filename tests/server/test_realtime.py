@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import Player
+from thievery.bots.base import make_bot
+from thievery.core.protocol import CLOCK
 from thievery.core.record import GameRecord, replay
+from thievery.core.registry import game as get_game
 from thievery.server import create_app
-from thievery.server.tables import CLOCK
+from thievery.server.driver import PacedBot
+from thievery.server.live import LiveTable
+from thievery.server.storage import TableRecord
 
 
 def test_the_clock_starts_when_everyone_came_and_ticks_are_recorded(sqlite_url: str) -> None:
@@ -25,10 +31,10 @@ def test_the_clock_starts_when_everyone_came_and_ticks_are_recorded(sqlite_url: 
         tid = made["table"]["id"]
         time.sleep(0.4)
         table = app.state.hub.tables[tid]
-        assert table.realtime and table.clock_base is None  # the human is not here yet
+        assert table.clock.realtime and table.clock.base is None  # the human is not here yet
         with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
             human = Player(ws, made["seats"][0]["token"])
-            assert table.clock_base is not None
+            assert table.clock.base is not None
             time.sleep(0.3)
             human.sync()
             if human.latest["legal"]:
@@ -59,3 +65,25 @@ def test_the_clock_starts_when_everyone_came_and_ticks_are_recorded(sqlite_url: 
         )
         assert state.json()["view"]["now_ms"] == final["now_ms"]
         assert state.json()["view"] == final
+
+
+def test_a_bot_with_a_reaction_time_waits_it_and_others_wait_the_hubs_delay() -> None:
+    """With a bot delay, a bot with a reaction time of its own (``delay_ms``) waits that
+    long in a real-time game (once per position), and a bot without one waits the hub's."""
+    spec = get_game("schatz-rabatz")
+    state = spec.new(2, 7, spec.resolve_options({}))
+    seats = [
+        {"kind": "bot", "name": "A", "bot": "packer-adult"},
+        {"kind": "bot", "name": "B", "bot": "random"},
+    ]
+    record = TableRecord("t", spec.name, spec.version, 2, 7, {}, seats, host_hash="")
+    hub: Any = SimpleNamespace(bot_delay=0.6)
+    table = LiveTable(hub, record, state)
+    assert isinstance(table.driver.bot(0, "bot"), PacedBot)
+    assert not isinstance(table.driver.bot(1, "bot"), PacedBot)
+    twin = make_bot("packer-adult", spec.name, 0, 7)  # the same bot with the same seed
+    assert isinstance(twin, PacedBot)
+    expected = twin.delay_ms(state.view(0)) / 1000
+    assert table.driver._bot_delay(0) == expected != 0.6
+    assert table.driver._bot_delay(0) == expected  # the same position: the same wait
+    assert table.driver._bot_delay(1) == 0.6

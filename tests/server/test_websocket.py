@@ -13,8 +13,8 @@ from tests.server.conftest import Player, create_table
 from thievery.core.record import GameRecord
 from thievery.games.schattendieb.cards import CARD_ID, CARD_INDEX
 from thievery.server import Limits, create_app
+from thievery.server.live import LiveTable
 from thievery.server.storage import ActionRow
-from thievery.server.tables import LiveTable
 
 
 def ws_url(table_id: str) -> str:

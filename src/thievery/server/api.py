@@ -19,11 +19,12 @@ from thievery.bots.base import bot_names
 from thievery.core.protocol import NAME_LIMIT
 from thievery.core.registry import game as get_game
 from thievery.core.registry import game_names
+from thievery.server.audience import describe_all
 from thievery.server.errors import bad_token
+from thievery.server.hub import Hub
 from thievery.server.replay import parse_perspective, record_from_json, replay_steps
 from thievery.server.sockets import Limits, table_socket
 from thievery.server.storage import TableRecord
-from thievery.server.tables import Hub, describe_all
 
 JSON = dict[str, Any]
 

@@ -22,9 +22,9 @@ from thievery.core.errors import ThieveryError
 from thievery.core.registry import plugin
 from thievery.server.api import make_router
 from thievery.server.errors import ServerError, from_game_error
+from thievery.server.hub import Hub
 from thievery.server.sockets import Limits
 from thievery.server.storage import Storage
-from thievery.server.tables import Hub
 
 MAX_BODY = 4 << 20  # bytes in a request body (a long game record fits)
 WEB = Path(__file__).resolve().parent.parent / "web"

@@ -16,8 +16,8 @@ from thievery.core.errors import InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, Event, State, seat_name
 from thievery.core.record import GameRecord
 from thievery.core.registry import plugin
+from thievery.server.audience import describe_all, without
 from thievery.server.errors import ServerError
-from thievery.server.tables import describe_all, without
 
 Perspective = int | str | None
 MAX_STEPS = 20_000

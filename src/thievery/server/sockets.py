@@ -29,7 +29,9 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from thievery.server.errors import ServerError, bad_token
-from thievery.server.tables import Hub, Listener, LiveTable
+from thievery.server.hub import Hub
+from thievery.server.listeners import Listener
+from thievery.server.live import LiveTable
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,174 @@
+"""Bots at a table: the task that moves for every seat no person is moving for.
+
+That is a bot seat, a human seat handed to a bot, and a human seat whose turn timer ran
+out (the table's timeout bot stands in). A bot decides from its seat's view and legal
+actions only; a slow one thinks in a thread, and its action is refused if the table moved
+meanwhile. In a real-time game the same task ticks the clock when no bot is due, and a
+bot with a reaction time of its own (:class:`PacedBot`) waits that long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from thievery.bots.base import Bot, make_bot
+from thievery.core.protocol import JSON
+from thievery.server.clock import TICK
+from thievery.server.errors import ServerError
+from thievery.server.seats import BOT
+
+if TYPE_CHECKING:
+    from thievery.server.live import LiveTable
+
+log = logging.getLogger("thievery.server")
+
+SLOW_BOT = 0.02  # a bot that thinks longer than this (seconds) thinks in a thread
+TIMER = "timer"  # who moved: the stand-in for a human seat whose timer ran out
+
+
+@runtime_checkable
+class PacedBot(Protocol):
+    """A bot with a reaction time of its own in real-time games."""
+
+    def delay_ms(self, view: JSON) -> int:
+        """How long (milliseconds) the bot takes to act on ``view``."""
+        ...
+
+
+async def _shielded(work: Awaitable[object]) -> None:
+    """Finish ``work`` even if the caller is cancelled (it may be storing an action)."""
+    await asyncio.shield(asyncio.ensure_future(work))
+
+
+class Driver:
+    """One table's bots and the task that moves them (and ticks a real-time clock)."""
+
+    def __init__(self, table: LiveTable) -> None:
+        self.table = table
+        self.bots: dict[tuple[int, str], Bot] = {}
+        self.task: asyncio.Task[None] | None = None
+        self._delays: dict[tuple[int, int], float] = {}
+
+    def start(self) -> None:
+        """Start the task (if the game is not over and the table not broken)."""
+        table = self.table
+        if self.task is None and not table.is_over and not table.broken:
+            self.task = asyncio.get_running_loop().create_task(
+                self._drive(), name=f"table-{table.id}"
+            )
+
+    async def stop(self) -> None:
+        """Stop the task."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    def bot(self, seat: int, by: str) -> Bot:
+        """The bot that moves for ``seat``: its own (``by`` "bot") or the timeout bot."""
+        table = self.table
+        name = table.seats[seat].bot if by == BOT else table.record.timeout_bot
+        name = name or table.record.timeout_bot
+        key = (seat, name)
+        if key not in self.bots:
+            self.bots[key] = make_bot(name, table.spec.name, seat, table.record.seed)
+        return self.bots[key]
+
+    def _next_turn(self) -> tuple[int, str, float] | None:
+        """The next seat a bot moves for: (seat, "bot" or "timer", when)."""
+        table = self.table
+        best: tuple[int, str, float] | None = None
+        turn = table.record.turn_seconds
+        for seat in table.state.to_act:
+            if table.seats[seat].bot is not None:
+                due, by = table.changed_at + self._bot_delay(seat), BOT
+            elif turn:
+                due, by = table.waiting_since.get(seat, table.changed_at) + turn, TIMER
+            else:
+                continue
+            if best is None or due < best[2]:
+                best = (seat, by, due)
+        return best
+
+    def _bot_delay(self, seat: int) -> float:
+        """How long a bot waits: the hub's delay, or a real-time bot's own reaction time."""
+        table = self.table
+        if table.hub.bot_delay <= 0 or not table.clock.realtime:
+            return table.hub.bot_delay
+        bot = self.bot(seat, BOT)
+        if not isinstance(bot, PacedBot):
+            return table.hub.bot_delay
+        key = (seat, table.version)
+        if key not in self._delays:
+            self._delays = {key: float(bot.delay_ms(table.state.view(seat))) / 1000}
+        return self._delays[key]
+
+    async def _drive(self) -> None:
+        table = self.table
+        table.start_clock()
+        while not table.is_over:
+            turn = self._next_turn()
+            table.wake.clear()
+            ticking = table.clock.is_running
+            if turn is None and not ticking:
+                await table.wake.wait()
+                continue
+            if turn is None or (ticking and turn[2] > time.monotonic() + TICK):
+                try:
+                    await asyncio.wait_for(table.wake.wait(), TICK)
+                except TimeoutError:
+                    async with table.lock:
+                        await _shielded(table.tick_locked(keep_silent=False))
+                continue
+            seat, by, due = turn
+            delay = due - time.monotonic()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(table.wake.wait(), delay)
+                    continue  # something changed: look again
+                except TimeoutError:
+                    pass
+            try:
+                await self._bot_move(seat, by)
+            except ServerError as e:
+                log.warning("table %s: bot move for seat %d refused: %s", table.id, seat, e)
+                await asyncio.sleep(1.0)
+            except Exception:
+                log.exception("table %s: bot move for seat %d failed", table.id, seat)
+                await asyncio.sleep(1.0)
+
+    async def _bot_move(self, seat: int, by: str) -> None:
+        """A bot decides from the seat's view (off the loop), then acts if nothing moved."""
+        table, hub = self.table, self.table.hub
+        version = table.version
+        view = table.state.view(seat)
+        legal = table.state.legal_actions(seat)
+        if not legal:
+            return
+        bot = self.bot(seat, by)
+        if hub.bot_threads and bot.name in hub.slow_bots:
+            action = await asyncio.to_thread(bot.act, view, legal)
+        else:
+            began = time.perf_counter()
+            action = bot.act(view, legal)
+            if time.perf_counter() - began > SLOW_BOT:
+                hub.slow_bots.add(bot.name)  # think off the event loop from now on
+        async with table.lock:
+            if table.version != version or table.is_over:
+                return  # the table moved while the bot thought: decide again
+            if (
+                by == TIMER
+                and table.seats[seat].bot is None
+                and (
+                    time.monotonic()
+                    < table.waiting_since.get(seat, 0) + (table.record.turn_seconds or 0)
+                )
+            ):
+                return
+            await _shielded(table.act_locked(seat, action, by))

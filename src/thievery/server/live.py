@@ -1,0 +1,396 @@
+"""The live table: a game in memory, its seats and connections, and the frames each
+audience is sent when it changes.
+
+The server holds no rules. A :class:`LiveTable` only calls the game protocol: ``apply`` on a
+clone, store the action, then adopt the clone and tell each connection what its own
+audience (a seat, or ``None`` for spectators) may see: that seat's view, its legal actions
+and the events visible to it.
+
+Versions are counted per audience: a seat's version goes up only when something it can see
+changes, so numbers never reveal hidden moves (how many cards another seat sealed). An
+action must name the version its seat last saw; an older one is refused as stale.
+
+Its real-time clock is a :class:`~thievery.server.clock.TableClock`, its bots a
+:class:`~thievery.server.driver.Driver`; the :class:`~thievery.server.hub.Hub` makes,
+restores and forgets tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from thievery.bots.base import make_bot
+from thievery.core.errors import MalformedAction, ThieveryError
+from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
+from thievery.core.registry import plugin
+from thievery.server.audience import Audience, event_words, without
+from thievery.server.clock import TableClock
+from thievery.server.driver import Driver
+from thievery.server.errors import ServerError, from_game_error, stale
+from thievery.server.listeners import Listener
+from thievery.server.seats import HUMAN, Seat, is_token_of, seat_of
+from thievery.server.storage import ActionRow, Storage, TableRecord
+
+if TYPE_CHECKING:
+    from thievery.server.hub import Hub
+
+log = logging.getLogger("thievery.server")
+
+LOG_LIMIT = 400  # events sent to a connection when it joins
+LOG_KEEP = 1000  # events a table keeps in memory for that
+
+
+def _retrieved(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+class LiveTable:
+    """A table in memory: the state, its seats, its listeners, its clock and bot driver."""
+
+    def __init__(self, hub: Hub, record: TableRecord, state: State) -> None:
+        self.hub = hub
+        self.record = record
+        self.id = record.id
+        self.state = state
+        self.spec: GameSpec = state.spec
+        self.seats = [Seat.from_stored(s) for s in record.seats]
+        self.version = 0  # accepted actions
+        self.audiences: list[Audience] = [*range(state.players), None]
+        self.seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
+        self._cache: dict[Audience, tuple[int, JSON]] = {}
+        self._seen: dict[Audience, JSON] = {a: self._snapshot(a) for a in self.audiences}
+        self.log: deque[Event] = deque(maxlen=LOG_KEEP)
+        self.listeners: set[Listener] = set()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.changed_at = time.monotonic()
+        self.waiting_since: dict[int, float] = dict.fromkeys(state.to_act, self.changed_at)
+        self.broken: str | None = None
+        self.clock = TableClock(state)  # real-time games: the server's clock is the game's
+        self.driver = Driver(self)
+
+    # ---------------------------------------------------------------- reading
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.is_over
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token acts for, or ``None``."""
+        return seat_of(self.seats, token)
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether a token is this table's host token."""
+        return is_token_of(self.record.host_hash, token)
+
+    def connected(self, seat: int) -> int:
+        """How many connections a seat has."""
+        return sum(1 for listener in self.listeners if listener.seat == seat)
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's name (public: event words name seats by them)."""
+        return [s.name for s in self.seats]
+
+    def seats_json(self) -> list[JSON]:
+        """The seats as anyone may see them."""
+        return [
+            {
+                "seat": i,
+                "kind": s.kind,
+                "name": s.name,
+                "bot": s.bot,
+                "connected": self.connected(i),
+            }
+            for i, s in enumerate(self.seats)
+        ]
+
+    def summary(self) -> JSON:
+        """The table for listings: game, seats, who is to act, the result."""
+        return {
+            "id": self.id,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "players": self.state.players,
+            "options": plugin(self.spec.name).listing_options(self.record.options),
+            "seats": self.seats_json(),
+            "to_act": list(self.state.to_act),
+            "actions": self.version,
+            "over": self.is_over,
+            "result": self.state.result(),
+            "turn_seconds": self.record.turn_seconds,
+            "spectators": sum(1 for listener in self.listeners if listener.seat is None),
+            "created_at": self.record.created_at,
+            "prev_id": self.record.prev_id,
+            "next_id": self.record.next_id,
+        }
+
+    def _snapshot(self, audience: Audience) -> JSON:
+        """What an audience sees now: its view, legal actions, who is to act, the result.
+
+        Cached until the next action; callers must not change it.
+        """
+        cached = self._cache.get(audience)
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        state = self.state
+        legal = [a.to_json() for a in state.legal_actions(audience)] if audience is not None else []
+        parts: JSON = {
+            "view": state.view(audience),
+            "legal": legal,
+            "to_act": list(state.to_act),
+            "result": state.result(),
+        }
+        self._cache[audience] = (self.version, parts)
+        return parts
+
+    def event_json(self, event: Event, audience: Audience) -> JSON:
+        """An event for an audience, with its words (seats by name)."""
+        return event_words(self.spec, event, audience, self.names)
+
+    def state_frame(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
+        """A frame with everything ``audience`` may know now."""
+        return {**self._frame_head(kind, audience, events), **self._snapshot(audience)}
+
+    def _frame_head(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
+        return {
+            "type": kind,
+            "table": self.id,
+            "seat": audience,
+            "version": self.seq[audience],
+            "events": [self.event_json(e, audience) for e in events if e.is_visible_to(audience)],
+            # Real-time games: the server's game time now (None before the clock starts),
+            # so a client's countdown is right even after a reload.
+            "clock_ms": self.clock.ms() if self.clock.realtime else None,
+        }
+
+    def state_frame_text(self, kind: str, audience: Audience, events: Sequence[Event]) -> str:
+        """:meth:`state_frame` as JSON text, its view without the game's static keys
+        (``spec.static_view``: they never change, and the welcome frame had them)."""
+        head = self._frame_head(kind, audience, events)
+        parts = self._snapshot(audience)
+        static = plugin(self.spec.name).static_view
+        if static:
+            parts = {**parts, "view": without(parts["view"], static)}
+        return json.dumps({**head, **parts}, separators=(",", ":"))
+
+    def welcome(self, audience: Audience) -> JSON:
+        """The first frame of a connection: its state, the seats and the log so far, and
+        which view keys are ``static`` (later frames leave them out; keep them)."""
+        frame = self.state_frame("welcome", audience, [])
+        frame["static"] = list(plugin(self.spec.name).static_view)
+        visible = [e for e in self.log if e.is_visible_to(audience)][-LOG_LIMIT:]
+        frame["log"] = [self.event_json(e, audience) for e in visible]
+        frame["summary"] = self.summary()
+        return frame
+
+    # ---------------------------------------------------------------- changing
+
+    def _adopt(self, new: State, actor: int, events: list[Event]) -> dict[Audience, list[Event]]:
+        """Take the new state; return, per audience that sees a change, its events."""
+        self.state = new
+        self.version += 1
+        self.log.extend(events)
+        changed: dict[Audience, list[Event]] = {}
+        for audience in self.audiences:
+            visible = [e for e in events if e.is_visible_to(audience)]
+            parts = self._snapshot(audience)
+            if visible or audience == actor or parts != self._seen[audience]:
+                self.seq[audience] += 1
+                changed[audience] = visible
+            self._seen[audience] = parts
+        return changed
+
+    def replay_row(self, row: ActionRow) -> None:
+        """Apply a stored action while restoring (nobody is told)."""
+        if row.n != self.version:
+            raise ValueError(f"table {self.id}: action {row.n} where {self.version} was expected")
+        new = self.state.clone()
+        events = new.apply(row.seat, row.action)
+        self._adopt(new, row.seat, events)
+        self.waiting_since = dict.fromkeys(new.to_act, time.monotonic())
+        self.clock.resume(new)  # the clock ran before: it runs on
+
+    def _broadcast(self, changed: Mapping[Audience, list[Event]]) -> None:
+        frames: dict[Audience, str] = {}
+        for listener in list(self.listeners):
+            audience = listener.seat
+            if audience not in changed:
+                continue
+            if audience not in frames:
+                frames[audience] = self.state_frame_text("update", audience, changed[audience])
+            listener.push(frames[audience])
+
+    def broadcast_json(self, frame: JSON) -> None:
+        """Send one frame to every connection."""
+        text = json.dumps(frame, separators=(",", ":"))
+        for listener in list(self.listeners):
+            listener.push(text)
+
+    def _parse(self, data: Any) -> Action:
+        if isinstance(data, Action):
+            return data
+        if not isinstance(data, Mapping):
+            raise MalformedAction(f"an action is an object with a 'type', not {data!r:.80}")
+        try:
+            return self.spec.parse_action(data)
+        except ThieveryError:
+            raise
+        except (TypeError, ValueError, KeyError, AttributeError) as e:
+            raise MalformedAction(f"not an action: {e}") from None
+
+    async def act(
+        self, seat: int, data: Any, version: int | None, by: str = HUMAN
+    ) -> tuple[int, list[Event]]:
+        """Apply a seat's action if it is legal and fresh; store it; tell everyone.
+
+        Returns the seat's new version and the events it may see. Cancelling the caller
+        does not cancel an action already on its way to storage.
+        """
+        task = asyncio.ensure_future(self._act(seat, data, version, by))
+        task.add_done_callback(_retrieved)  # a refusal nobody waits for any more is fine
+        return await asyncio.shield(task)
+
+    async def _act(
+        self, seat: int, data: Any, version: int | None, by: str
+    ) -> tuple[int, list[Event]]:
+        async with self.lock:
+            if self.broken:
+                raise ServerError("table/broken", self.broken, 409)
+            if self.is_over:
+                raise ServerError("table/over", "the game is over", 409)
+            if version is not None and version != self.seq[seat]:
+                raise stale(version, self.seq[seat])
+            if by == HUMAN and self.seats[seat].bot is not None:
+                raise ServerError(
+                    "seat/bot",
+                    f"a bot ({self.seats[seat].bot}) plays seat {seat} now; take "
+                    "the seat back first",
+                    409,
+                )
+            return await self.act_locked(seat, data, by)
+
+    async def act_locked(self, seat: int, data: Any, by: str) -> tuple[int, list[Event]]:
+        """:meth:`act` without its checks, for the holder of :attr:`lock` (the table's own
+        moves: bots, timers, the clock)."""
+        if self.clock.realtime and seat != CLOCK:
+            await self.tick_locked(keep_silent=True)  # the action happens now
+        try:
+            action = self._parse(data)
+            new = self.state.clone()
+            events = new.apply(seat, action)
+        except ThieveryError as e:
+            raise from_game_error(e) from None
+        row = ActionRow(self.version, seat, action.to_json(), time.time(), by)
+        over = new.is_over
+        result = new.result()
+        try:
+            await self.hub.writer.submit(partial(self._store, row, over, result))
+        except Exception as e:
+            log.exception("table %s: could not store action %d", self.id, row.n)
+            raise ServerError(
+                "storage/failed", f"the action could not be stored ({type(e).__name__})", 503
+            ) from None
+        before = set(self.state.to_act)
+        changed = self._adopt(new, seat, events)
+        now = time.monotonic()
+        self.changed_at = now
+        self.waiting_since = {
+            s: now if (s not in before or s == seat) else self.waiting_since.get(s, now)
+            for s in new.to_act
+        }
+        self._broadcast(changed)
+        self.wake.set()
+        if over:
+            self.record.finished = True
+            self.record.result = result
+            self.hub.finished(self)
+        if seat == CLOCK:
+            return 0, events
+        return self.seq[seat], [e for e in events if e.is_visible_to(seat)]
+
+    def _store(self, row: ActionRow, over: bool, result: JSON | None, conn: Any) -> None:
+        Storage.append_action(conn, self.id, row)
+        if over:
+            Storage.finish_table(conn, self.id, result, row.n + 1)
+
+    async def set_bot(self, seat: int, bot: str | None) -> None:
+        """Hand a human seat to a bot (``bot`` a name), or give it back (``None``)."""
+        async with self.lock:
+            if not 0 <= seat < len(self.seats):
+                raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
+            current = self.seats[seat]
+            if current.kind != HUMAN:
+                raise ServerError("seat/not_human", f"seat {seat} is a bot seat", 409)
+            if bot is not None:
+                try:
+                    make_bot(bot, self.spec.name, seat, self.record.seed)
+                except ThieveryError as e:
+                    raise from_game_error(e) from None
+            seats = [Seat(**s.__dict__) for s in self.seats]
+            seats[seat].bot = bot
+            stored = [s.stored() for s in seats]
+            await self.hub.writer.submit(partial(Storage.set_seats, table_id=self.id, seats=stored))
+            self.seats = seats
+            self.record.seats = stored
+            self.changed_at = time.monotonic()
+            self.waiting_since[seat] = self.changed_at
+        self.broadcast_seats()
+        self.wake.set()
+
+    def broadcast_seats(self) -> None:
+        """Tell everyone who sits where and who is connected."""
+        self.broadcast_json({"type": "seats", "table": self.id, "seats": self.seats_json()})
+
+    # ---------------------------------------------------------------- real time
+
+    def start_clock(self) -> None:
+        """Start a real-time game's clock once every human seat has come (or is played by
+        a bot); the driver then ticks it."""
+        if self.clock.start(self.state, self.seats):
+            self.wake.set()
+
+    async def tick_locked(self, keep_silent: bool) -> None:
+        """Move a real-time game's clock to now (kept if something happened, or if asked),
+        for the holder of :attr:`lock`."""
+        tick = self.clock.tick(self.state, keep_silent)
+        if tick is not None:
+            await self.act_locked(CLOCK, tick, "clock")
+
+    # ---------------------------------------------------------------- listeners
+
+    def attach(self, listener: Listener) -> None:
+        """A connection joins (its welcome frame goes first)."""
+        listener.push(json.dumps(self.welcome(listener.seat), separators=(",", ":")))
+        self.listeners.add(listener)
+        if listener.seat is not None:
+            self.clock.arrived.add(listener.seat)
+            self.start_clock()
+        self.broadcast_seats()
+
+    def detach(self, listener: Listener) -> None:
+        """A connection leaves."""
+        if listener in self.listeners:
+            self.listeners.discard(listener)
+            self.broadcast_seats()
+
+    # ---------------------------------------------------------------- running
+
+    def start(self) -> None:
+        """Start the bot driver (if the game is not over)."""
+        self.driver.start()
+
+    async def stop(self) -> None:
+        """Stop the bot driver and close every connection."""
+        await self.driver.stop()
+        for listener in list(self.listeners):
+            listener.close()
