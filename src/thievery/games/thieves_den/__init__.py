@@ -1,5 +1,9 @@
-"""Thieves Den (Daily Magic Games, Alice Davis), one plug-in package: card sets (data),
-rules, spec, bots, search hooks, terminal renderer, browser renderer and rules page.
+"""Thieves Den (Daily Magic Games, Alice Davis), one plug-in package: card sets
+(``cards.py``, ``data/``), actions (``actions.py``), the effect steps (``effects.py``),
+rules (``rules.py``), the view and its inverse, the determinizer (``view.py``), where
+everything lies (``reading.py``), spec (``spec.py``), the heuristic bot (``bots.py``),
+search hooks and search bot (``search.py``), terminal renderer (``render.py``), browser
+renderer (``web/``) and rules page.
 
 The entry point ``thieves-den = "thievery.games.thieves_den:GAME"`` finds :data:`GAME`.
 """

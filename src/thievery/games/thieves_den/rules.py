@@ -1,41 +1,13 @@
-"""Thieves Den's rules: three rounds of Scouting, Thieving and Cleanup for 2 to 5 players.
-
-Scouting is a simultaneous sealed pick-and-pass (every seat with cards is in ``to_act``);
-picks are revealed together and Instant Locations resolve in turn order. Thieving runs in
-turn order from the Direction tile's holder: one action or pass at a time. Every ability
-is interpreted from the card set's effect steps (``effects.py``) on a continuation stack;
-a step with more than one possible choice asks its seat (a single choice happens by
-itself), so every multi-step ability is a sequence of small decisions.
-
-Rules decisions beyond the rulebook and RULES.md:
-
-- Seats are numbered clockwise; the (1,3) side is clockwise. The first holder of the
-  Direction tile is drawn with the seed (option ``first_player``). Cards are dealt one at
-  a time round the table from the holder in the current direction.
-- 2 players: each hand's unchosen last card lies face up left of the board as a neutral
-  Location for the round (anyone may Steal there; there is no Owner Bonus). An Instant
-  card cannot be a neutral Location and goes to the bottom of the deck instead (every card
-  of a 2-player deck has the 2-player icon, so we read the rulebook's "2-player icon"
-  clause as the Instant icon).
-- A Location is usable only if its leading ``pay`` cost can be met (a Fence likewise needs
-  its desires); any other effect that cannot happen (an empty supply, no opponent to
-  target) does as much as it can and the ability goes on.
-- Follow-up Steal/Fence actions ("then you may ...") are optional: ``skip`` declines.
-- Above 8 treasures the owner returns treasures of their choice one at a time (so the
-  rulebook's "swap or refuse" is the same as gaining then returning); above 6 thieves
-  the extra thieves go back to the supply at once.
-- Passed players cannot be targeted: they are never chosen as the opponent of Take or
-  Destroy, their Locations are not Recall, Sleight or Swap targets. Their Locations stay
-  usable and they still get Owner Bonuses (and choose what to return above 8).
-- Recall: other thieves on the recalled card go back to the supply. Sleight: the target
-  must have an empty Action Spot; its owner gets the Owner Bonus. Swap: face-up Locations
-  of this round only. Double Up: "occupied" Fences are those above players' boards this
-  round. Scout Ahead / Old Tower draw an Instant: it resolves at once and is collected.
-- Collected Locations and Fences lie face down but everyone saw them face up, so views
-  show them (perfect memory). Hidden: Schemes, hands, sealed picks, deck orders and the
-  Power tiles below each stack's top and in the box.
-- Tie for the Direction tile after fewest Prestige and fewest tokens: its holder chooses
-  (``give``), possibly keeping it.
+"""Thieves Den's rules: the state of a game (three rounds of Scouting, Thieving and
+Cleanup for 2 to 5 players) and everything that changes it. Scouting is a simultaneous
+sealed pick-and-pass (every seat with cards is in ``to_act``); picks are revealed together
+and Instant Locations resolve in turn order. Thieving runs in turn order from the Direction
+tile's holder: one action or pass at a time. Every ability is interpreted from the card
+set's effect steps (``effects.py``) on a continuation stack; a step with more than one
+possible choice asks its seat (a single choice happens by itself), so every multi-step
+ability is a sequence of small decisions. Card sets are ``cards.py``, actions interned
+values (``actions.py``); what a seat sees is ``view.py``, where everything lies
+``reading.py``.
 """
 
 from __future__ import annotations
@@ -97,9 +69,10 @@ from thievery.games.thieves_den.effects import (
     UNPLACE,
     WILD,
 )
+from thievery.games.thieves_den.reading import locations_of
+from thievery.games.thieves_den.view import view as view_of
 
-SCOUT, THIEVE, GIVE, OVER = range(4)
-PHASE_NAMES = ("scouting", "thieving", "direction", "over")
+SCOUT, THIEVE, GIVE, OVER = range(4)  # the phases, named in views by view.PHASE_NAMES
 ROUNDS = 3
 HAND = 4
 PICKS = 3
@@ -114,7 +87,38 @@ ANY_PAY = 6  # PAY step: any treasure (see effects.ANY)
 
 
 class ThievesDen(State):
-    """A game of Thieves Den in progress."""
+    """A game of Thieves Den in progress.
+
+    Rules decisions beyond the rulebook and RULES.md:
+
+    - Seats are numbered clockwise; the (1,3) side is clockwise. The first holder of the
+      Direction tile is drawn with the seed (option ``first_player``). Cards are dealt one at
+      a time round the table from the holder in the current direction.
+    - 2 players: each hand's unchosen last card lies face up left of the board as a neutral
+      Location for the round (anyone may Steal there; there is no Owner Bonus). An Instant
+      card cannot be a neutral Location and goes to the bottom of the deck instead (every card
+      of a 2-player deck has the 2-player icon, so we read the rulebook's "2-player icon"
+      clause as the Instant icon).
+    - A Location is usable only if its leading ``pay`` cost can be met (a Fence likewise needs
+      its desires); any other effect that cannot happen (an empty supply, no opponent to
+      target) does as much as it can and the ability goes on.
+    - Follow-up Steal/Fence actions ("then you may ...") are optional: ``skip`` declines.
+    - Above 8 treasures the owner returns treasures of their choice one at a time (so the
+      rulebook's "swap or refuse" is the same as gaining then returning); above 6 thieves
+      the extra thieves go back to the supply at once.
+    - Passed players cannot be targeted: they are never chosen as the opponent of Take or
+      Destroy, their Locations are not Recall, Sleight or Swap targets. Their Locations stay
+      usable and they still get Owner Bonuses (and choose what to return above 8).
+    - Recall: other thieves on the recalled card go back to the supply. Sleight: the target
+      must have an empty Action Spot; its owner gets the Owner Bonus. Swap: face-up Locations
+      of this round only. Double Up: "occupied" Fences are those above players' boards this
+      round. Scout Ahead / Old Tower draw an Instant: it resolves at once and is collected.
+    - Collected Locations and Fences lie face down but everyone saw them face up, so views
+      show them (perfect memory). Hidden: Schemes, hands, sealed picks, deck orders and the
+      Power tiles below each stack's top and in the box.
+    - Tie for the Direction tile after fewest Prestige and fewest tokens: its holder chooses
+      (``give``), possibly keeping it.
+    """
 
     __slots__ = (
         "_decider",
@@ -1151,14 +1155,12 @@ class ThievesDen(State):
         return texts.get(op, OP_NAMES[op])
 
     def view(self, seat: int | None) -> JSON:
-        from thievery.games.thieves_den.reading import view_of
-
+        """Exactly what ``seat`` may know (``None``: a spectator): see ``view.py``."""
         return view_of(self, seat)
 
     def locations(self) -> dict[str, list[Any]]:
-        """Where every card, tile and token is (tokens numbered per type, place by place)."""
-        from thievery.games.thieves_den.reading import locations_of
-
+        """Where every card, tile and token is (tokens numbered per type, place by place):
+        see ``reading.py``."""
         return locations_of(self)
 
 

@@ -1,18 +1,11 @@
-"""Thieves Den's hooks for search bots: a cheap rollout policy and a position estimate.
-
-Both read a sampled full state (a determinization), never a true one. The policy is the
-heuristic bot (``bots.py``) rewritten to read the state's arrays instead of a JSON view:
-the same values in Prestige (a treasure's base plus what the Fences in the row and the
-free Witch spots need, a thief at about one Prestige, abilities summed step by step, the
-Scheme), the same choices, at a few microseconds a decision. So in a rollout the other
-seats play about as the heuristic opponents would, and the search's statistics measure
-what a move is worth against them.
-"""
+"""Thieves Den's search: the hooks (the determinizer read once per view, a cheap rollout
+policy on sampled states, a position estimate) and its search bot, :class:`MemoryBot`,
+which remembers the hands it passed in Scouting."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from thievery.bots.ismcts import ISMCTSBot
 from thievery.core.protocol import JSON, Action, State
@@ -44,9 +37,7 @@ from thievery.games.thieves_den.effects import (
     SWAP,
 )
 from thievery.games.thieves_den.rules import OVER, ROUNDS, ThievesDen
-
-if TYPE_CHECKING:
-    from thievery.games.thieves_den.spec import ThievesDenSpec
+from thievery.games.thieves_den.view import Determinizer
 
 
 class FastJudge(Values):
@@ -171,7 +162,16 @@ def _best(values: list[float], rng: Rng) -> int:
 
 
 def rollout_action(state: ThievesDen, seat: int, rng: Rng) -> Action:
-    """The heuristic bot's choice for ``seat``, computed from a sampled full state."""
+    """The heuristic bot's choice for ``seat``, computed from a sampled full state.
+
+    It reads a sampled full state (a determinization), never a true one: the heuristic bot
+    (``bots.py``) rewritten to read the state's arrays instead of a JSON view, with the
+    same values in Prestige (a treasure's base plus what the Fences in the row and the free
+    Witch spots need, a thief at about one Prestige, abilities summed step by step, the
+    Scheme) and the same choices, at a few microseconds a decision. So in a rollout the
+    other seats play about as the heuristic opponents would, and the search's statistics
+    measure what a move is worth against them.
+    """
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
@@ -363,7 +363,7 @@ class MemoryBot(ISMCTSBot):
     Hands travel whole round the table, so a hand this seat saw and passed on is known
     (less the picks made from it, which are revealed). The view shows only the current
     hand; the bot keeps its earlier ones and hands them to the determinizer with the
-    view (``"passed_hands"``, read by ``spec._passed_hands``). Only the seat's own views
+    view (``"passed_hands"``, read by ``view._passed_hands``). Only the seat's own views
     go in: nothing it could not remember at the table.
     """
 
@@ -385,19 +385,9 @@ class ThievesDenSearch(SearchHooks):
     the heuristic's rules to the end of the round, and an estimate of the final Prestige."""
 
     def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
-        """Read the view once (a first determinization); each call clones it and
-        re-samples everything hidden, drawing exactly as ``spec.determinize`` does."""
-        spec = cast("ThievesDenSpec", self.spec)
-        base = cast(ThievesDen, spec.determinize(view, Rng(0)))
-
-        def sample(rng: Rng) -> State:
-            s = base.clone()
-            s.rng = Rng(rng.next64())
-            spec.sample_hidden(s, view, rng)
-            s._pending = s.pending_choices()
-            return s
-
-        return sample
+        """Read the view once (``view.Determinizer``); each call draws a new
+        determinization, exactly as ``spec.determinize`` does."""
+        return Determinizer(self.spec, view).sample
 
     def rollout_action(self, state: State, seat: int, rng: Rng) -> Action:
         """A cheap rollout policy on a sampled full state: the heuristic bot's choice,

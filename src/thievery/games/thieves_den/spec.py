@@ -1,4 +1,5 @@
-"""Thieves Den's spec: options, action parsing, the determinizer and events in words."""
+"""Thieves Den's spec: its name, players and options, and the words around the rules:
+parsing actions, determinizing a view (delegated to ``view.py``) and events in words."""
 
 from __future__ import annotations
 
@@ -33,19 +34,9 @@ from thievery.games.thieves_den.actions import (
     ReturnFence,
     Steal,
 )
-from thievery.games.thieves_den.cards import (
-    TREASURES,
-    load_card_set,
-)
-from thievery.games.thieves_den.effects import OP_NAMES
-from thievery.games.thieves_den.rules import (
-    NEUTRAL,
-    PHASE_NAMES,
-    ThievesDen,
-    check_setup,
-    universe_fences,
-    universe_locations,
-)
+from thievery.games.thieves_den.cards import TREASURES
+from thievery.games.thieves_den.rules import ThievesDen, check_setup
+from thievery.games.thieves_den.view import Determinizer
 
 CARD_ACTIONS: dict[str, type[Action]] = {
     "pick": Pick,
@@ -163,128 +154,9 @@ class ThievesDenSpec(GameSpec):
         Location and Fence decks (except Location cards known to lie on top), and the Power
         tiles below each stack's top and in the box. A view that carries the seat's
         memory of the hands it passed in this Scouting (``"passed_hands"``) places
-        those cards with the seats holding them now.
+        those cards with the seats holding them now. See ``view.Determinizer``.
         """
-        seat = view["seat"]
-        if seat is None:
-            raise ValueError("determinize needs a seat's view, not a spectator's")
-        n = view["players"]
-        options = {**self.defaults(), **view["options"]}
-        cs = load_card_set(options.get("cards"))
-        s = ThievesDen.blank(n, 0, options, cs)
-        s.rng = Rng(rng.next64())
-        loc, fen, pow_ = cs.loc_index, cs.fence_index, cs.power_index
-
-        def tr(d: Mapping[str, int]) -> list[int]:
-            return [d[t] for t in TREASURES]
-
-        s.round = view["round"]
-        s.phase = PHASE_NAMES.index(view["phase"])
-        s.direction = 1 if view["direction"] == "clockwise" else -1
-        s.holder = view["holder"]
-        s.current = view["current"] if view["current"] is not None else -1
-        s.supply = tr(view["supply"]["treasures"])
-        s.supply_thieves = view["supply"]["thieves"]
-        s.fence_row = [fen[f] if f is not None else -1 for f in view["fence_row"]]
-        s.witch = [int(view["witch"][t]) for t in TREASURES]
-        s.burgle = view["burgle"]
-        s.recruit = tr(view["recruit"])
-        s.neutral = [loc[x["card"]] for x in view["neutral"]]
-        for x in view["neutral"]:
-            s.loc_owner[loc[x["card"]]] = NEUTRAL
-            s.on_loc[loc[x["card"]]] = x["thieves"]
-        for i, p in enumerate(view["powers"]):
-            s.power_paid[i] = TREASURE_INDEX[p["paid"]] if p["paid"] is not None else -1
-        s.power_gone = [pow_[p] for p in view["powers_gone"]]
-        s.queue = [(OP_NAMES.index(st[0]), st[1], st[2], st[3], st[4]) for st in view["stack"]]
-        s.tied = list(view["tied"])
-        s.final = view["final"]
-        s._to_act = tuple(view["to_act"])
-        s._decider = view["decider"] if view["decider"] is not None else -1
-        if s.phase == 3:
-            s._decider = -2
-        for k, x in enumerate(view["seats"]):
-            s.prestige[k] = x["prestige"]
-            s.treasure[k] = tr(x["treasures"])
-            s.thieves[k] = x["thieves"]
-            s.passed[k] = x["passed"]
-            s.up[k] = [loc[y["card"]] for y in x["locations"]]
-            for y in x["locations"]:
-                s.loc_owner[loc[y["card"]]] = k
-                s.on_loc[loc[y["card"]]] = y["thieves"]
-            s.collected[k] = [loc[c] for c in x["collected"]]
-            s.fences[k] = [fen[y["card"]] for y in x["fences"]]
-            for y in x["fences"]:
-                s.fence_owner[fen[y["card"]]] = k
-                s.fence_uses[fen[y["card"]]] = y["uses"]
-            s.fences_collected[k] = [fen[f] for f in x["fences_collected"]]
-        s.hands[seat] = [loc[c] for c in view["hand"]]
-        if view["my_pick"] is not None:
-            s.pick[seat] = loc[view["my_pick"]]
-        self.sample_hidden(s, view, rng)
-        s._pending = s.pending_choices()
-        return s
-
-    def sample_hidden(self, s: ThievesDen, view: Mapping[str, Any], rng: Rng) -> None:
-        cs = s.cs
-        n, seat = s.players, view["seat"]
-        loc = cs.loc_index
-        # Location cards: other hands and picks, then the deck under its known top.
-        top = [loc[c] for c in view["location_deck_top"]]
-        seen = set(top) | set(s.neutral) | set(s.hands[seat])
-        for k in range(n):
-            seen.update(s.up[k])
-            seen.update(s.collected[k])
-        if s.pick[seat] >= 0:
-            seen.add(s.pick[seat])
-        passed = _passed_hands(s, view, seen)
-        for cards in passed.values():
-            seen.update(cards)
-        pool = [c for c in universe_locations(cs, n) if c not in seen]
-        rng.shuffle(pool)
-        for k, x in enumerate(view["seats"]):
-            if k == seat:
-                continue
-            if k in passed:  # a hand this seat held and passed on: known, bar the pick
-                cards = passed[k][:]
-                if x["picked"]:
-                    s.pick[k] = cards.pop(rng.below(len(cards)))
-                s.hands[k] = cards
-                continue
-            s.hands[k] = [pool.pop() for _ in range(x["hand_size"])]
-            if x["picked"]:
-                s.pick[k] = pool.pop()
-        s.loc_deck = pool + top[::-1]
-        s.known_top = len(top)
-        if len(s.loc_deck) != view["location_deck"]:
-            raise ValueError("the view's Location card counts do not add up")
-        # Fences: the deck is every Fence not in sight.
-        seen_f = {f for f in s.fence_row if f >= 0}
-        for k in range(n):
-            seen_f.update(s.fences[k])
-            seen_f.update(s.fences_collected[k])
-        fdeck = [f for f in universe_fences(cs, n) if f not in seen_f]
-        rng.shuffle(fdeck)
-        s.fence_deck = fdeck
-        # Power tiles below the tops and in the box.
-        tops = [cs.power_index[p["tile"]] for p in view["powers"] if p["tile"] is not None]
-        known = set(tops) | set(s.power_gone)
-        tiles = [p for p in range(len(cs.power_id)) if p not in known]
-        rng.shuffle(tiles)
-        for i, p in enumerate(view["powers"]):
-            if p["tile"] is None:
-                s.power_stacks[i] = []
-            else:
-                below = [tiles.pop() for _ in range(p["below"])]
-                s.power_stacks[i] = [*below, cs.power_index[p["tile"]]]
-        s.power_box = tiles
-        # Schemes: ours is known; the others' and the box are sampled.
-        mine = view["seats"][seat]["scheme"]
-        schemes = [k for k in range(len(cs.scheme_id)) if cs.scheme_id[k] != mine]
-        rng.shuffle(schemes)
-        for k in range(n):
-            s.scheme[k] = cs.scheme_index[mine] if k == seat else schemes.pop()
-        s.scheme_box = schemes
+        return Determinizer(self, view).sample(rng, last=True)
 
     # ------------------------------------------------------------ words
 
@@ -341,38 +213,6 @@ class ThievesDenSpec(GameSpec):
         if template is None:
             return f"{t}: {d}"
         return template.format_map(fields)
-
-
-def _passed_hands(s: ThievesDen, view: Mapping[str, Any], seen: set[int]) -> dict[int, list[int]]:
-    """The hands a seat held earlier in this round's Scouting and passed on, by the seat
-    holding each now (what is left of it once the picks made from it were revealed).
-
-    Hands travel whole in the Direction tile's direction, one seat a pick, so a hand the
-    seat held when it had ``size`` cards lies ``size - len(hand)`` seats on. The memory
-    comes with the view under ``"passed_hands"`` (``[[round, cards], ...]``, from the
-    seat's own earlier views; see ``search.MemoryBot``); a hand whose count does not fit
-    the holder's (an empty deck dealt short hands) is left to chance.
-    """
-    memory = view.get("passed_hands")
-    if not memory or view["phase"] != "scouting":
-        return {}
-    seat, n = view["seat"], s.players
-    # The seat's hand as it picked from it last: an Instant's choice (a decider) comes
-    # after the reveal but before the hands are passed.
-    mine = len(view["hand"]) + (view["my_pick"] is not None or view["decider"] is not None)
-    index = s.cs.loc_index
-    known: dict[int, list[int]] = {}
-    for round_no, ids in memory:
-        steps = len(ids) - mine
-        if round_no != view["round"] or steps <= 0 or steps % n == 0:
-            continue
-        k = (seat + steps * s.direction) % n
-        cards = [index[c] for c in ids if index[c] not in seen]
-        x = view["seats"][k]
-        taken = any(c in h for h in known.values() for c in cards)
-        if k not in known and not taken and len(cards) == x["hand_size"] + x["picked"]:
-            known[k] = cards
-    return known
 
 
 EVENT_WORDS = {
