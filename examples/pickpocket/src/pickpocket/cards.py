@@ -28,3 +28,7 @@ def describe_card(card: int) -> str:
 def value_of(card_id: str) -> int:
     """The value of a card by its id."""
     return VALUE[CARD_INDEX[card_id]]
+
+
+FACE_UP = 32  # a vault slot is a card plus this flag when the card was stolen (public)
+CARD = 31  # the mask of the card in a vault slot

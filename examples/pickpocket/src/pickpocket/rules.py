@@ -20,10 +20,8 @@ from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
 
 from pickpocket.actions import BANKS, PASS, PICKS, Bank, Pass, Pick
-from pickpocket.cards import ALL_CARDS, CARD_ID, CARD_INDEX, VALUE
-
-FACE_UP = 32  # a vault slot is a card plus this flag when the card was stolen (public)
-CARD = 31  # the mask of the card in a vault slot
+from pickpocket.cards import ALL_CARDS, CARD, CARD_ID, CARD_INDEX, FACE_UP, VALUE
+from pickpocket.view import view_of
 
 
 class Pickpocket(State):
@@ -187,38 +185,8 @@ class Pickpocket(State):
         return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best]}
 
     def view(self, seat: int | None) -> JSON:
-        """What ``seat`` may know (``None``: a spectator): its own hand, everyone's hand
-        size, the deck size, every vault slot (``card`` is null where the seat cannot see
-        it: another seat's banked card, until the game is over), the round, whose turn it
-        is, the public options and the result."""
-        over = self.turn >= self.total
-        players = self.players
-        return {
-            "game": "pickpocket",
-            "players": players,
-            "seat": seat,
-            "options": self.spec.public_options(self.options),
-            "round": min(self.turn // players, self.total // players - 1) + 1,
-            "rounds": self.total // players,
-            "turn": self.turn,
-            "first_player": self.first,
-            "current": None if over else self.current,
-            "to_act": list(self._to_act),
-            "hand": [CARD_ID[c] for c in self.hands[seat]] if seat is not None else [],
-            "hand_sizes": [len(h) for h in self.hands],
-            "deck_size": len(self.deck),
-            "vaults": [
-                [
-                    {
-                        "card": CARD_ID[e & CARD] if e & FACE_UP or s == seat or over else None,
-                        "face_up": bool(e & FACE_UP),
-                    }
-                    for e in vault
-                ]
-                for s, vault in enumerate(self.vaults)
-            ],
-            "result": self.result(),
-        }
+        """What ``seat`` may know (``None``: a spectator): :func:`pickpocket.view.view_of`."""
+        return view_of(self, seat)
 
     def locations(self) -> dict[str, list[int]]:
         places: dict[str, list[int]] = {"deck": self.deck}

@@ -1,5 +1,6 @@
-"""Pickpocket's determinizer: full states consistent with one seat's view, everything the
-seat cannot see re-sampled (the other hands, the deck, the other seats' banked cards).
+"""Pickpocket's view and its inverse: :func:`view_of`, what one seat may know, and the
+determinizer, full states consistent with one seat's view, everything the seat cannot
+see re-sampled (the other hands, the deck, the other seats' banked cards).
 
 Search bots play on these samples, never on the true state, so nothing they decide can
 depend on a card still hidden from them. Nothing the view shows changes: a sample's view
@@ -9,13 +10,50 @@ for that seat, and its legal actions, are the view and legal actions it came fro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from thievery.core.protocol import GameSpec
+from thievery.core.protocol import JSON, GameSpec
 from thievery.core.rng import Rng
 
-from pickpocket.cards import ALL_CARDS, CARD_INDEX
-from pickpocket.rules import FACE_UP, Pickpocket
+from pickpocket.cards import ALL_CARDS, CARD, CARD_ID, CARD_INDEX, FACE_UP
+
+if TYPE_CHECKING:
+    from pickpocket.rules import Pickpocket
+
+
+def view_of(state: Pickpocket, seat: int | None) -> JSON:
+    """What ``seat`` may know (``None``: a spectator): its own hand, everyone's hand
+    size, the deck size, every vault slot (``card`` is null where the seat cannot see
+    it: another seat's banked card, until the game is over), the round, whose turn it
+    is, the public options and the result."""
+    over = state.turn >= state.total
+    players = state.players
+    return {
+        "game": "pickpocket",
+        "players": players,
+        "seat": seat,
+        "options": state.spec.public_options(state.options),
+        "round": min(state.turn // players, state.total // players - 1) + 1,
+        "rounds": state.total // players,
+        "turn": state.turn,
+        "first_player": state.first,
+        "current": None if over else state.current,
+        "to_act": list(state._to_act),
+        "hand": [CARD_ID[c] for c in state.hands[seat]] if seat is not None else [],
+        "hand_sizes": [len(h) for h in state.hands],
+        "deck_size": len(state.deck),
+        "vaults": [
+            [
+                {
+                    "card": CARD_ID[e & CARD] if e & FACE_UP or s == seat or over else None,
+                    "face_up": bool(e & FACE_UP),
+                }
+                for e in vault
+            ]
+            for s, vault in enumerate(state.vaults)
+        ],
+        "result": state.result(),
+    }
 
 
 class Determinizer:
@@ -27,6 +65,8 @@ class Determinizer:
             raise ValueError("determinize needs a seat's view, not a spectator's")
         n = view["players"]
         self.seat: int = seat
+        from pickpocket.rules import Pickpocket  # rules imports this module
+
         t = self.template = object.__new__(Pickpocket)
         t.players, t.seed = n, 0
         t.options = {**spec.defaults(), **view["options"]}
