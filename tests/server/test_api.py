@@ -439,3 +439,12 @@ def test_a_card_set_from_the_servers_files_folder(sqlite_url: str, tmp_path: Any
             assert refused.status_code == 400, (name, refused.text)
             assert "the server has no file" in refused.json()["message"]
             assert "mine.toml" in refused.json()["message"]
+
+
+def test_each_games_rules_page_is_served_from_its_package(client: TestClient) -> None:
+    for name in thievery.game_names():
+        r = client.get(f"/api/games/{name}/rules")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/markdown")
+        assert r.text == thievery.plugin(name).rules_text()
+    missing = client.get("/api/games/chess/rules")
+    assert missing.status_code == 404 and "chess" in missing.json()["message"]

@@ -11,16 +11,16 @@ import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from thievery.bots.base import bot_names
 from thievery.core.protocol import NAME_LIMIT
 from thievery.core.registry import game as get_game
-from thievery.core.registry import game_names
+from thievery.core.registry import game_names, plugin
 from thievery.server.audience import describe_all
-from thievery.server.errors import bad_token
+from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
 from thievery.server.replay import parse_perspective, record_from_json, replay_steps
 from thievery.server.sockets import Limits, table_socket
@@ -136,6 +136,19 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
     def list_games() -> list[JSON]:
         """Every game: its spec (players, options) and the bots that can play it."""
         return [{**get_game(name).info(), "bots": bot_names(name)} for name in game_names()]
+
+    @router.get(
+        "/games/{name}/rules",
+        tags=["games"],
+        response_class=PlainTextResponse,
+        responses={200: {"content": {"text/markdown": {}}}},
+    )
+    def game_rules(name: str) -> PlainTextResponse:
+        """A game's rules decisions (Markdown), from the game's own package."""
+        text = plugin(name).rules_text()
+        if text is None:
+            raise ServerError("game/no_rules", f"{name} has no rules page", 404)
+        return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
     @router.post("/tables", tags=["tables"], status_code=201)
     async def create_table(body: CreateTable, request: Request) -> CreatedTable:
