@@ -9,9 +9,10 @@ import pytest
 
 from thievery.core import IllegalAction, Rng
 from thievery.games.schatz_rabatz import pieces
+from thievery.games.schatz_rabatz.actions import Drop
 from thievery.games.schatz_rabatz.data import COLOURS, SHAPES
 from thievery.games.schatz_rabatz.pieces import CANONICAL, ORIENTATIONS, SHAPE_INDEX, rotate
-from thievery.games.schatz_rabatz.rules import Drop, SchatzRabatz
+from thievery.games.schatz_rabatz.rules import SchatzRabatz
 
 from .helpers import SPEC, cells, drop, new, of_type, seeded
 

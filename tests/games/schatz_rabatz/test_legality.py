@@ -9,13 +9,13 @@ from __future__ import annotations
 import pytest
 
 from thievery.core import IllegalAction
+from thievery.games.schatz_rabatz.actions import Drop
 from thievery.games.schatz_rabatz.pieces import (
     CANONICAL,
     SHAPE_INDEX,
     SHAPE_NAMES,
     TREASURE_INDEX,
 )
-from thievery.games.schatz_rabatz.rules import Drop
 
 from .helpers import new, snapshot
 

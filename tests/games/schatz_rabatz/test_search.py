@@ -11,9 +11,10 @@ import pytest
 from thievery.bots import make_bot
 from thievery.bots.realtime import BotClock, play_simulated
 from thievery.core import Rng
+from thievery.games.schatz_rabatz.actions import Drop
 from thievery.games.schatz_rabatz.bots import SPEEDS, PackingBot
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_ID
-from thievery.games.schatz_rabatz.rules import PACKING, Drop, SchatzRabatz
+from thievery.games.schatz_rabatz.rules import PACKING, SchatzRabatz
 from thievery.games.schatz_rabatz.search import (
     PlacementSearchBot,
     Position,

@@ -1,8 +1,9 @@
 """Schatz-Rabatz (Noris-Spiele 2015, Karin Hetling), the real-time packing game, one
-plug-in package: components (``data.py``), geometry (``pieces.py``), rules (``rules.py``,
-a clocked state), spec (``spec.py``), the packing bots (``bots.py``), the search over
-placements (``search.py``), the terminal renderer and live screen (``render.py``,
-``live.py``), the browser renderer (``web/``) and the rules page.
+plug-in package: components (``data.py``), geometry (``pieces.py``), actions
+(``actions.py``), rules (``rules.py``, a clocked state), the view and its inverse, the
+determinizer (``view.py``), spec (``spec.py``), the packing bots (``bots.py``), search
+hooks and the search over placements (``search.py``), the terminal renderer and live
+screen (``render.py``, ``live.py``), the browser renderer (``web/``) and the rules page.
 
 The entry point ``schatz-rabatz = "thievery.games.schatz_rabatz:GAME"`` finds :data:`GAME`.
 """
@@ -11,8 +12,9 @@ from functools import partial
 
 from thievery.core.plugin import GamePlugin
 from thievery.core.protocol import CLOCK, Tick
+from thievery.games.schatz_rabatz.actions import Close, Drop, Ready
 from thievery.games.schatz_rabatz.bots import BOTS, PackingBot
-from thievery.games.schatz_rabatz.rules import Close, Drop, Ready, SchatzRabatz
+from thievery.games.schatz_rabatz.rules import SchatzRabatz
 from thievery.games.schatz_rabatz.search import PlacementSearchBot, SchatzRabatzSearch
 from thievery.games.schatz_rabatz.spec import SchatzRabatzSpec
 

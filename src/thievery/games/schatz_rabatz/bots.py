@@ -17,6 +17,7 @@ from typing import Any
 
 from thievery.core.protocol import Action
 from thievery.core.rng import Rng
+from thievery.games.schatz_rabatz.actions import Drop
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_CLAIMS,
     BOARD_INDEX,
@@ -29,7 +30,6 @@ from thievery.games.schatz_rabatz.pieces import (
     TREASURE_INDEX,
     Orientation,
 )
-from thievery.games.schatz_rabatz.rules import Drop
 
 JSON = dict[str, Any]
 

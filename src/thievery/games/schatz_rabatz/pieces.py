@@ -50,6 +50,11 @@ PART_OF: tuple[int, ...] = tuple(i // SHIP_COPIES for i in range(len(CARD_ID)))
 N_CARDS = len(CARD_ID)
 
 
+def shape_name(treasure: str) -> str:
+    """The shape of a treasure id: ``shape_name("crown-red") == "crown"``."""
+    return SHAPE_NAMES[SHAPE_OF[TREASURE_INDEX[treasure]]]
+
+
 @dataclass(frozen=True, slots=True)
 class Orientation:
     """One shape turned one way: its cells (normalised to start at 0, 0) and profile."""

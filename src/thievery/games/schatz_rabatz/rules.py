@@ -1,30 +1,22 @@
-"""Schatz-Rabatz's rules: a real-time match of packing rounds, time given from outside.
-
-Every seat with an open chest may act at once: drop a treasure from the shared pool (first
-come, first served: the first ``apply`` wins) or close its lid. The hourglass closes every
-chest when it runs out; then the Jack-board claims its treasures, the seats with the most
-treasures left each take a ship part, and everyone says ``ready`` for the next round. The
-first to complete a ship wins (ties share).
-
-Time is an input. ``state.now_ms`` is the milliseconds since the match began and
-``state.advance(now_ms)`` moves it (running the hourglass out if it is due); actions
-apply at the current time; nothing here reads a clock. Moving the clock is recorded in
-the history as an action of the clock pseudo-seat ``CLOCK`` (-1), ``{"type": "tick",
-"now_ms": T}``, so a game record replays exactly: ``apply(CLOCK, tick)`` is ``advance``.
-A tick that changed nothing but the clock is replaced by the next one, keeping records
-small when a server ticks often.
+"""Schatz-Rabatz's rules: the state of a real-time match of packing rounds (a clocked
+state, time given from outside) and everything that changes it. Every seat with an open
+chest may act at once: drop a treasure from the shared pool (first come, first served: the
+first ``apply`` wins) or close its lid. The hourglass closes every chest when it runs out;
+then the Jack-board claims its treasures, the seats with the most treasures left each take
+a ship part, and everyone says ``ready`` for the next round. The first to complete a ship
+wins (ties share). Components and geometry are ``data.py`` and ``pieces.py``, actions
+interned values (``actions.py``); what a seat sees is ``view.py``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
 from thievery.core.protocol import CLOCK, JSON, Action, ClockedState, Event, GameSpec, Tick
 from thievery.core.rng import Rng
-from thievery.games.schatz_rabatz.data import SHAPES as _SHAPES
+from thievery.games.schatz_rabatz.actions import CLOSE, DROPS, MAX_WIDTH, READY, Close, Drop, Ready
 from thievery.games.schatz_rabatz.data import SHIP_PARTS, SHORT_SHIP
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_CLAIMS,
@@ -37,7 +29,6 @@ from thievery.games.schatz_rabatz.pieces import (
     N_TREASURES,
     ORIENTATIONS,
     PART_OF,
-    SHAPE_NAMES,
     SHAPE_OF,
     TREASURE_ID,
     TREASURE_INDEX,
@@ -48,49 +39,9 @@ from thievery.games.schatz_rabatz.pieces import (
     settle,
     skyline,
 )
+from thievery.games.schatz_rabatz.view import view as view_of
 
-PACKING, SCORED, OVER = 0, 1, 2
-PHASE_NAMES = ("packing", "scored", "over")  # scored: waiting for everyone to be ready
-# The treasures' shapes (cells as [x, y]) for clients that draw them; data, the same in
-# every view.
-SHAPES_JSON: dict[str, list[list[int]]] = {
-    name: [list(cell) for cell in cells] for name, cells in _SHAPES
-}
-MAX_WIDTH = 12
-
-
-@dataclass(frozen=True, slots=True)
-class Drop(Action):
-    """Take ``treasure`` from the pool, turn it ``rotation`` quarter turns clockwise and
-    drop it with its left edge over ``column``."""
-
-    type: ClassVar[str] = "drop"
-    treasure: str
-    rotation: int
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
-class Close(Action):
-    """Put the lid on: no more treasures for this seat this round."""
-
-    type: ClassVar[str] = "close"
-
-
-@dataclass(frozen=True, slots=True)
-class Ready(Action):
-    """Ready for the next round (after the scoring)."""
-
-    type: ClassVar[str] = "ready"
-
-
-# Interned action values: DROPS[treasure][rotation * MAX_WIDTH + column].
-DROPS: tuple[tuple[Drop, ...], ...] = tuple(
-    tuple(Drop(TREASURE_ID[t], r, c) for r in range(4) for c in range(MAX_WIDTH))
-    for t in range(N_TREASURES)
-)
-CLOSE = Close()
-READY = Ready()
+PACKING, SCORED, OVER = 0, 1, 2  # the phases, named in views by view.PHASE_NAMES
 
 # The legal drops of every treasure per chest shape, shared by every state: legality
 # depends only on a chest's width and room masks, which recur very often.
@@ -114,7 +65,16 @@ def _drop_table(depth: int, heights: list[int]) -> list[list[Action]]:
 
 
 class SchatzRabatz(ClockedState):
-    """A match of Schatz-Rabatz in progress."""
+    """A match of Schatz-Rabatz in progress.
+
+    Time is an input. ``state.now_ms`` is the milliseconds since the match began and
+    ``state.advance(now_ms)`` moves it (running the hourglass out if it is due); actions
+    apply at the current time; nothing here reads a clock. Moving the clock is recorded in
+    the history as an action of the clock pseudo-seat ``CLOCK`` (-1), ``{"type": "tick",
+    "now_ms": T}``, so a game record replays exactly: ``apply(CLOCK, tick)`` is
+    ``advance``. A tick that changed nothing but the clock is replaced by the next one,
+    keeping records small when a server ticks often.
+    """
 
     __slots__ = (
         "_history",
@@ -555,64 +515,9 @@ class SchatzRabatz(ClockedState):
             "winners": [s for s in range(self.players) if self.has_ship(s)],
         }
 
-    def placed_json(self, placed: tuple[int, int, int, int]) -> JSON:
-        """A treasure in a chest, with the cells it covers."""
-        t, r, c, row = placed
-        return {
-            "id": TREASURE_ID[t],
-            "rotation": r,
-            "column": c,
-            "row": row,
-            "cells": [[c + x, row + y] for x, y in ORIENTATIONS[SHAPE_OF[t]][r].cells],
-        }
-
     def view(self, seat: int | None) -> JSON:
-        n = self.players
-        ids = TREASURE_ID
-        board = self.board
-        return {
-            "game": "schatz-rabatz",
-            "players": n,
-            "seat": seat,
-            "options": self.spec.public_options(self.options),
-            "width": self.width,
-            "depth": self.depth,
-            "shapes": {k: [c[:] for c in v] for k, v in SHAPES_JSON.items()},
-            "now_ms": self.now_ms,
-            "round": self.round_no,
-            "phase": PHASE_NAMES[self.phase],
-            "to_act": list(self._to_act),
-            "hourglass": {
-                "length_ms": self.hourglass_ms,
-                "started_ms": self.started_ms if self.started_ms >= 0 else None,
-                "ends_ms": self.ends_ms if self.ends_ms >= 0 else None,
-            },
-            "pool": [ids[t] for t in range(N_TREASURES) if self.in_pool[t]],
-            "chests": [
-                {
-                    "open": self.is_open[s],
-                    "closed_ms": self.closed_ms[s] if self.closed_ms[s] >= 0 else None,
-                    "treasures": [self.placed_json(p) for p in self.chests[s]],
-                    "heights": self.heights[s][:],
-                }
-                for s in range(n)
-            ],
-            "out": [[ids[t] for t in x] for x in self.out],
-            "jack": [[ids[t] for t in x] for x in self.jack],
-            "board": (
-                {"id": BOARD_ID[board], "claims": [ids[t] for t in sorted(BOARD_CLAIMS[board])]}
-                if board >= 0
-                else None
-            ),
-            "boards_turned": [BOARD_ID[b] for b in self.turned],
-            "stack_size": len(self.stack),
-            "ship_parts": [SHIP_PARTS[p] for p in self.needs],
-            "ships": [[CARD_ID[c] for c in x] for x in self.ships],
-            "supply": [CARD_ID[c] for c in self.supply],
-            "ready": self.ready[:],
-            "last_round": self.last_round,
-            "result": self.result(),
-        }
+        """Exactly what ``seat`` may know (``None``: a spectator): see ``view.py``."""
+        return view_of(self, seat)
 
     def locations(self) -> dict[str, list[str]]:
         """Where every treasure, board and ship card is (for invariant checks and tests)."""
@@ -646,8 +551,3 @@ def check_setup(options: Mapping[str, Any]) -> None:
         raise InvalidOption(
             f"option 'boards' must list every Jack-board exactly once ({', '.join(BOARD_ID)})"
         )
-
-
-def shape_name(treasure: str) -> str:
-    """The shape of a treasure id: ``shape_name("crown-red") == "crown"``."""
-    return SHAPE_NAMES[SHAPE_OF[TREASURE_INDEX[treasure]]]

@@ -1,44 +1,13 @@
-"""Schatz-Rabatz's search bot: a search over placements under a per-drop budget.
-
-A drop in Schatz-Rabatz is one of a few hundred (treasure, rotation, column) choices, made
-against the clock while every rival packs from the same pool. The generic ISMCTS spreads
-a few hundred random rollouts over that raw action space and learns little. This bot
-searches where the packer (``bots.py``) already looks:
-
-* **Candidates.** Every drop that stays below the rim is scored with the packer's own
-  scoring (``drop_score``: the treasure's chance to count against the room it takes);
-  the packer's own choice and the best few others (at most a few placements per
-  treasure) are the candidates. Colours that look the same to the packer (same shape,
-  same chance to be claimed) are one candidate: the one a rival packer would take first.
-* **Samples.** Each sample is a determinization of the seat's view (``spec.sampler``:
-  the face-down Jack-boards re-shuffled, so the board that will score this round is one
-  the seat cannot rule out) plus the timing the seat cannot see (when each rival acts
-  next, and every later delay, on the adult speed's ±20% jitter). With ``every_board``
-  a sample's round is scored against every board the seat cannot rule out, each as
-  likely, instead of the sampled one: the packers' choices depend only on what they
-  see, so the chests come out the same under every board and only the count differs.
-* **Rollouts.** On each sample every candidate is played out to the end of the round
-  with the same draws (common random numbers): the seat drops the candidate now, then
-  every open chest, the seat's included, is packed by the packer policy on simulated
-  time until the lids close or the hourglass runs out. The round is scored with the
-  sampled board and the ship parts it hands out are turned into each seat's chance of
-  winning the match (a race to a full ship, later rounds as coin flips with ties).
-* **Decision.** The candidate with the best mean wins, but the packer's choice is kept
-  unless the winner beats it by more than ``confidence`` standard errors of the paired
-  difference (the same samples for both): noise falls back on the packer, and a larger
-  budget overrules it more often and more surely.
-
-The bot reads only its view and the states sampled from it, never the true state. It
-acts at the adult speed (its game-time delay is the packer's), so on simulated time a
-ladder compares decisions, not reflexes; the search itself costs no game time.
-"""
+"""Schatz-Rabatz's search: the hooks (the determinizer read once per view, an estimate of
+the match from ship parts and treasures packed) and the search bot,
+:class:`PlacementSearchBot`, a search over placements under a per-drop budget."""
 
 from __future__ import annotations
 
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -47,6 +16,7 @@ from thievery.core.registry import plugin
 from thievery.core.rng import Rng
 from thievery.core.search import SearchHooks, share
 from thievery.core.setup import soft_max
+from thievery.games.schatz_rabatz.actions import CLOSE, DROPS, MAX_WIDTH, Drop
 from thievery.games.schatz_rabatz.bots import (
     MAX_CLAIM,
     READY_MS,
@@ -71,14 +41,8 @@ from thievery.games.schatz_rabatz.pieces import (
     resting_row,
     settle,
 )
-from thievery.games.schatz_rabatz.rules import (
-    CLOSE,
-    DROPS,
-    MAX_WIDTH,
-    PACKING,
-    Drop,
-    SchatzRabatz,
-)
+from thievery.games.schatz_rabatz.rules import PACKING, SchatzRabatz
+from thievery.games.schatz_rabatz.view import Determinizer
 
 JSON = dict[str, Any]
 N_SHAPES = len(SHAPE_NAMES)
@@ -291,7 +255,41 @@ def rollout(position: Position, first: Candidate, rng: random.Random) -> list[li
 
 class PlacementSearchBot:
     """The search over placements: ``samples`` determinizations per drop (or a time
-    budget of ``budget_ms``), ``candidates`` drops compared on each."""
+    budget of ``budget_ms``), ``candidates`` drops compared on each.
+
+    A drop in Schatz-Rabatz is one of a few hundred (treasure, rotation, column) choices, made
+    against the clock while every rival packs from the same pool. The generic ISMCTS spreads
+    a few hundred random rollouts over that raw action space and learns little. This bot
+    searches where the packer (``bots.py``) already looks:
+
+    * **Candidates.** Every drop that stays below the rim is scored with the packer's own
+      scoring (``drop_score``: the treasure's chance to count against the room it takes);
+      the packer's own choice and the best few others (at most a few placements per
+      treasure) are the candidates. Colours that look the same to the packer (same shape,
+      same chance to be claimed) are one candidate: the one a rival packer would take first.
+    * **Samples.** Each sample is a determinization of the seat's view (the hooks'
+      sampler, ``view.Determinizer``: the face-down Jack-boards re-shuffled, so the
+      board that will score this round is one the seat cannot rule out) plus the timing
+      the seat cannot see (when each rival acts next, and every later delay, on the
+      adult speed's ±20% jitter). With ``every_board`` a sample's round is scored
+      against every board the seat cannot rule out, each as likely, instead of the
+      sampled one: the packers' choices depend only on what they see, so the chests come
+      out the same under every board and only the count differs.
+    * **Rollouts.** On each sample every candidate is played out to the end of the round
+      with the same draws (common random numbers): the seat drops the candidate now, then
+      every open chest, the seat's included, is packed by the packer policy on simulated
+      time until the lids close or the hourglass runs out. The round is scored with the
+      sampled board and the ship parts it hands out are turned into each seat's chance of
+      winning the match (a race to a full ship, later rounds as coin flips with ties).
+    * **Decision.** The candidate with the best mean wins, but the packer's choice is kept
+      unless the winner beats it by more than ``confidence`` standard errors of the paired
+      difference (the same samples for both): noise falls back on the packer, and a larger
+      budget overrules it more often and more surely.
+
+    The bot reads only its view and the states sampled from it, never the true state. It
+    acts at the adult speed (its game-time delay is the packer's), so on simulated time a
+    ladder compares decisions, not reflexes; the search itself costs no game time.
+    """
 
     def __init__(
         self,
@@ -409,8 +407,13 @@ class PlacementSearchBot:
 
 
 class SchatzRabatzSearch(SearchHooks):
-    """The search hooks of Schatz-Rabatz: the generic determinizer, and an estimate of
-    the match from ship parts and treasures packed."""
+    """The search hooks of Schatz-Rabatz: the determinizer read once per view, and an
+    estimate of the match from ship parts and treasures packed."""
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
+        """Read the view once (``view.Determinizer``); each call draws a new
+        determinization, exactly as ``spec.determinize`` does."""
+        return Determinizer(self.spec, view).sample
 
     def evaluate(self, state: State) -> list[float]:
         """Finished, the winners share 1; else a soft-max over ship parts held plus a

@@ -1,4 +1,5 @@
-"""Schatz-Rabatz's spec: options, action parsing, the determinizer and events in words."""
+"""Schatz-Rabatz's spec: its name, players and options, and the words around the rules:
+parsing actions, determinizing a view (delegated to ``view.py``) and events in words."""
 
 from __future__ import annotations
 
@@ -17,30 +18,16 @@ from thievery.core.protocol import (
     seat_name,
 )
 from thievery.core.rng import Rng
-from thievery.games.schatz_rabatz.data import SHIP_PARTS
+from thievery.games.schatz_rabatz.actions import CLOSE, DROPS, MAX_WIDTH, READY, Drop
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_ID,
-    BOARD_INDEX,
     CANONICAL,
     CARD_ID,
-    CARD_INDEX,
-    N_BOARDS,
-    N_CARDS,
-    N_TREASURES,
-    PART_OF,
     SHAPE_OF,
     TREASURE_INDEX,
 )
-from thievery.games.schatz_rabatz.rules import (
-    CLOSE,
-    DROPS,
-    MAX_WIDTH,
-    PHASE_NAMES,
-    READY,
-    Drop,
-    SchatzRabatz,
-    check_setup,
-)
+from thievery.games.schatz_rabatz.rules import SchatzRabatz, check_setup
+from thievery.games.schatz_rabatz.view import Determinizer
 
 
 class SchatzRabatzSpec(GameSpec):
@@ -112,52 +99,9 @@ class SchatzRabatzSpec(GameSpec):
 
         Everything else is public. The stack is a queue: each round's board comes off the
         top and goes back under it, so the boards already seen keep their known order at
-        the bottom and only the never-turned ones are shuffled.
+        the bottom and only the never-turned ones are shuffled. See ``view.Determinizer``.
         """
-        n = view["players"]
-        s = object.__new__(SchatzRabatz)
-        s.players, s.seed = n, 0
-        s.options = {**self.defaults(), **view["options"]}
-        s.rng = Rng(rng.next64())
-        s.width, s.depth = view["width"], view["depth"]
-        s.hourglass_ms = view["hourglass"]["length_ms"]
-        s.needs = tuple(SHIP_PARTS.index(p) for p in view["ship_parts"])
-        s.now_ms, s.round_no = view["now_ms"], view["round"]
-        s.phase = PHASE_NAMES.index(view["phase"])
-        pool = {TREASURE_INDEX[t] for t in view["pool"]}
-        s.in_pool = [t in pool for t in range(N_TREASURES)]
-        s.chests = [
-            [(TREASURE_INDEX[p["id"]], p["rotation"], p["column"], p["row"]) for p in chest]
-            for chest in (c["treasures"] for c in view["chests"])
-        ]
-        s.heights = [list(c["heights"]) for c in view["chests"]]
-        s.out = [[TREASURE_INDEX[t] for t in x] for x in view["out"]]
-        s.jack = [[TREASURE_INDEX[t] for t in x] for x in view["jack"]]
-        s.is_open = [c["open"] for c in view["chests"]]
-        s.closed_ms = [c["closed_ms"] if c["closed_ms"] is not None else -1 for c in view["chests"]]
-        glass = view["hourglass"]
-        s.started_ms = glass["started_ms"] if glass["started_ms"] is not None else -1
-        s.ends_ms = glass["ends_ms"] if glass["ends_ms"] is not None else -1
-        s.board = BOARD_INDEX[view["board"]["id"]] if view["board"] is not None else -1
-        s.turned = [BOARD_INDEX[b] for b in view["boards_turned"]]
-        seen = list(dict.fromkeys(s.turned))
-        unseen = [b for b in range(N_BOARDS) if b not in seen]
-        rng.shuffle(unseen)
-        first = seen + unseen  # the stack's order when the match began
-        pops = len(s.turned)
-        size = N_BOARDS - (1 if s.board >= 0 else 0)
-        s.stack = [first[(pops + i) % N_BOARDS] for i in range(size)]
-        if size != view["stack_size"]:
-            raise ValueError("the view's Jack-board counts do not add up")
-        s.ships = [[CARD_INDEX[c] for c in x] for x in view["ships"]]
-        s.supply = [CARD_INDEX[c] for c in view["supply"]]
-        s.box = [c for c in range(N_CARDS) if PART_OF[c] not in s.needs]
-        s.ready = list(view["ready"])
-        s.last_round = view["last_round"]
-        s._to_act = tuple(view["to_act"])
-        s._history = None
-        s._silent = None
-        return s
+        return Determinizer(self, view).sample(rng, last=True)
 
     # ------------------------------------------------------------ words
 
