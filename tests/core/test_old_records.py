@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import thievery
-from thievery.core import GameRecord
+from thievery.core import GameRecord, InvalidRecord
 
 RECORDS = sorted((Path(__file__).parent.parent / "records").glob("*.json"))
 
@@ -34,3 +34,13 @@ def test_an_old_record_replays_to_its_result(path: Path) -> None:
     again = GameRecord.of(state, record.names).to_json()
     assert again["actions"] == saved["actions"]  # the same actions, the same JSON
     assert again["names"] == saved["names"]
+
+
+def test_a_record_of_other_rules_is_refused_unless_the_game_maps_its_version() -> None:
+    saved = json.loads(RECORDS[0].read_text())
+    spec = thievery.game(saved["game"])
+    for version in (spec.version + 1, 0):
+        record = GameRecord.from_json({**saved, "version": version})
+        with pytest.raises(InvalidRecord, match=f"version {version}; this is version"):
+            thievery.replay(record)
+    assert spec.record_options(spec.version, {"a": 1}) == {"a": 1}

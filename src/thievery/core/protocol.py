@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple, Self
 
-from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
+from thievery.core.errors import IllegalAction, InvalidOption, InvalidRecord, MalformedAction
 from thievery.core.rng import Rng
 
 JSON = dict[str, Any]
@@ -177,6 +177,18 @@ class GameSpec(ABC):
                 raise InvalidOption(f"{self.title} has no option {name!r} (options: {allowed})")
             resolved[name] = known[name].check(value)
         return resolved
+
+    def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
+        """The options under which a record made by rules ``version`` replays exactly as
+        it was played. A game whose rules changed (and whose ``version`` went up) keeps
+        older records replaying by mapping their version to options that keep the old
+        reading (e.g. a rule that did not exist then switched off); a version it cannot
+        replay is refused with :class:`InvalidRecord`."""
+        if version != self.version:
+            raise InvalidRecord(
+                f"record is for {self.title} version {version}; this is version {self.version}"
+            )
+        return dict(options)
 
     def public_options(self, options: Mapping[str, Any]) -> JSON:
         """The options a seat may see (secret ones, like a stacked deal, left out)."""

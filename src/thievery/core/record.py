@@ -92,11 +92,7 @@ class GameRecord:
     def start(self) -> State:
         """The game's starting state."""
         spec = game(self.game)
-        if spec.version != self.version:
-            raise InvalidRecord(
-                f"record is for {spec.title} version {self.version}; this is version {spec.version}"
-            )
-        return spec.new(self.players, self.seed, self.options)
+        return spec.new(self.players, self.seed, spec.record_options(self.version, self.options))
 
     def steps(self) -> Iterator[tuple[State, int, JSON, list[Event]]]:
         """Replay step by step: (state after, seat, action, events) for every action."""

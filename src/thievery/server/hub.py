@@ -98,7 +98,9 @@ class Hub:
     async def _load(self, record: TableRecord) -> LiveTable:
         rows = await asyncio.to_thread(self.storage.actions, record.id)
         spec = get_game(record.game)
-        state = spec.new(record.players, record.seed, record.options)
+        # A table stored under older rules plays on under the options that keep them.
+        options = spec.record_options(record.game_version, record.options)
+        state = spec.new(record.players, record.seed, options)
         table = LiveTable(self, record, state)
         for row in rows:
             try:
