@@ -183,3 +183,59 @@ def test_a_name_with_html_shows_as_text_in_the_log_and_the_replay(
     assert page.locator("img").count() == 0
     assert dialogs == [] and errors == []
     page.close()
+
+
+def test_step_four_asks_every_seat_alike_and_nothing_to_add_is_one_click(
+    server: str, browser: Browser, output: Path
+) -> None:
+    """Ada's Watch 3 and Bo's Ring 7 stay in front (no thieves, no tie possible with
+    them); Ada holds no watch, Bo holds Ring 8. Both are asked, and each sees both
+    seats "adding…"; Ada's only choice is one "Nothing to add" click."""
+    body: dict[str, Any] = {
+        "game": "schattendieb",
+        "scenario": True,
+        "seed": 7,
+        "options": {
+            "games": 1,
+            "hands": [
+                ["watch-3a", "cufflink-4b", "cufflink-5b", "cufflink-6b"],
+                ["ring-7a", "ring-8a", "cufflink-1b", "cufflink-2b"],
+                ["brooch-5a", "brooch-1a", "brooch-2a", "close-12a"],
+            ],
+        },
+        "seats": [
+            {"kind": "human", "name": "Ada"},
+            {"kind": "human", "name": "Bo"},
+            {"kind": "bot", "bot": "heuristic"},
+        ],
+    }
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
+    invites = [s["invite"] for s in made["seats"]]
+    ada_ctx, bo_ctx = browser.new_context(), browser.new_context()
+    try:
+        ada, bo = ada_ctx.new_page(), bo_ctx.new_page()
+        errors = watch_errors(ada) + watch_errors(bo)
+        ada.goto(invites[0])
+        bo.goto(invites[1])
+        ada.locator('.sd-hand [data-card="watch-3a"]').click()
+        bo.locator('.sd-hand [data-card="ring-7a"]').click()
+        for page in (ada, bo):
+            expect(page.locator(".sd-prompt")).not_to_contain_text("Choose a card")
+            for seat in (0, 1):
+                badge = page.locator(f'.sd-seat[data-seat="{seat}"] .sd-badge')
+                expect(badge).to_have_text("adding…")
+        expect(ada.locator(".sd-prompt")).to_contain_text("you hold no Watch to add")
+        expect(ada.locator("#game [data-action]")).to_have_count(1)
+        expect(ada.locator(".sd-done button")).to_have_text("Nothing to add")
+        expect(bo.locator(".sd-done button")).to_have_text("Done adding")
+        expect(bo.locator('.sd-hand [data-card="ring-8a"].legal')).to_have_count(1)
+        ada.screenshot(path=str(output / "schattendieb-nothing-to-add.png"))
+        ada.locator(".sd-done button").click()
+        expect(bo.locator('.sd-seat[data-seat="0"] .sd-badge')).to_have_text("✓ done")
+        expect(bo.locator('.sd-seat[data-seat="1"] .sd-badge')).to_have_text("adding…")
+        bo.locator(".sd-done button").click()
+        expect(ada.locator(".sd-prompt")).to_contain_text("Choose a card")
+        assert errors == []
+    finally:
+        ada_ctx.close()
+        bo_ctx.close()

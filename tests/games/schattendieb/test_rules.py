@@ -189,7 +189,9 @@ def test_add_step_is_sealed_and_simultaneous() -> None:
     for seat, card in ((0, "brooch-5a"), (1, "ring-7a"), (2, "watch-3a")):
         state.apply(seat, {"type": "play", "card": card})
     assert state.phase == ADD
-    assert state.to_act == (0, 1)  # seat 2 holds no watch: it is not asked
+    # Seat 2 holds no watch, but it is asked all the same: only "done" is open to it.
+    assert state.to_act == (0, 1, 2)
+    assert [a.to_json() for a in state.legal_actions(2)] == [{"type": "done"}]
     private = state.apply(0, {"type": "add", "card": "brooch-1a"})
     assert [e.audience for e in private] == [0]
     for seat in (1, None):
@@ -201,6 +203,7 @@ def test_add_step_is_sealed_and_simultaneous() -> None:
         state.apply(0, {"type": "add", "card": "watch-9b"})
     state.apply(0, {"type": "done"})
     assert state.view(1)["add_done"] == [True, False, False]
+    state.apply(2, {"type": "done"})
     state.apply(1, {"type": "add", "card": "ring-8a"})
     events = state.apply(1, {"type": "done"})
     assert of(events, "add") == [{"cards": {0: ["brooch-1a"], 1: ["ring-8a"]}}]

@@ -13,6 +13,7 @@ THIEF_NAMES = ("shadow", "brooch", "ring", "watch", "cufflink")
 CARD_ID: list[str] = []
 CATEGORY: list[int] = []
 KIND: list[int] = []  # jewellery kind, a thief's target kind (ANY_KIND for shadow), else -2
+JEWEL_KIND: list[int] = []  # jewellery kind; -2 for every other card (what step 4 may add)
 VALUE: list[int] = []  # jewellery value, Close Safe value, 0 for thieves
 
 for _k, _kind in enumerate(KINDS):
@@ -21,16 +22,19 @@ for _k, _kind in enumerate(KINDS):
             CARD_ID.append(f"{_kind}-{_v}{_copy}")
             CATEGORY.append(JEWEL)
             KIND.append(_k)
+            JEWEL_KIND.append(_k)
             VALUE.append(_v)
 for _v, _copy in CLOSE_VALUES:
     CARD_ID.append(f"close-{_v}{_copy}")
     CATEGORY.append(CLOSE)
     KIND.append(-2)
+    JEWEL_KIND.append(-2)
     VALUE.append(_v)
 for _i, _name in enumerate(THIEF_NAMES):
     CARD_ID.append(f"thief-{_name}")
     CATEGORY.append(THIEF)
     KIND.append(ANY_KIND if _name == "shadow" else _i - 1)
+    JEWEL_KIND.append(-2)  # a thief carries a kind but is no jewellery
     VALUE.append(0)
 
 N_CARDS = len(CARD_ID)

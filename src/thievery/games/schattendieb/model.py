@@ -77,7 +77,9 @@ def _best_safe(state: Schattendieb, seat: int, *, closed: bool) -> int:
 # Fitted by `python -m research.fit_schattendieb_model --games 400 --workers 2` (800 self-play
 # games of `ismcts`, 3 and 4 players): on the held-out half (6,633 decisions) the model
 # scores a log-likelihood of -1.029 a decision (a uniform guess -1.386) and its likeliest
-# card is the one played 66.5% of the time.
+# card is the one played 66.5% of the time. Fitted under rules version 1; version 2 changed
+# only step 4 (every seat with jewellery in front is asked; no Thief can be added), which
+# the model does not cover (its features read step 1 only) and for which it was not refit.
 WEIGHTS: tuple[float, ...] = (
     3.017,
     -0.149,

@@ -112,7 +112,7 @@ def table(view: JSON) -> RenderableType:
 def action(action: JSON, view: JSON) -> str:
     kind = action["type"]
     if kind == "done":
-        return "Done adding"
+        return "Done adding" if can_add(view) else _nothing_to_add(view)
     card = describe_card(CARD_INDEX[action["card"]])
     if kind == "steal":
         owner = next((s for s, f in enumerate(view["front"]) if action["card"] in f), None)
@@ -125,6 +125,19 @@ def action(action: JSON, view: JSON) -> str:
         works = 1 <= n <= value
         return f"Play {card} ({'closes' if works else 'cannot close'}: {n} cards in your safe)"
     return f"Play {card}"
+
+
+def can_add(view: JSON) -> bool:
+    """Whether the viewing seat holds jewellery of the kind it may add in step 4."""
+    seat = view["seat"]
+    kind = view["add_kinds"][seat] if seat is not None else None
+    return any(c.split("-", 1)[0] == kind for c in view["hand"])
+
+
+def _nothing_to_add(view: JSON) -> str:
+    """Step 4's one choice for a seat that holds no jewellery of its kind."""
+    kind = view["add_kinds"][view["seat"]]
+    return f"Nothing to add (you hold no {str(kind).capitalize()})"
 
 
 RENDERER = TerminalRenderer(table=table, action=action)

@@ -23,6 +23,7 @@ from thievery.games.schattendieb.cards import (
     CATEGORY,
     CLOSE,
     JEWEL,
+    JEWEL_KIND,
     KIND,
     KINDS,
     SHADOW,
@@ -208,9 +209,15 @@ class Schattendieb(State):
         if phase == STEAL:
             return [STEALS[c] for c in self._steal_candidates()]
         kind = self.add_kind[seat]
-        acts: list[Action] = [ADDS[c] for c in self.hands[seat] if KIND[c] == kind]
+        kinds = self._addable_kinds()
+        acts: list[Action] = [ADDS[c] for c in self.hands[seat] if kinds[c] == kind]
         acts.append(DONE)
         return acts
+
+    def _addable_kinds(self) -> list[int]:
+        """Per card, the kind step 4 lets it be added to: jewellery only (rules version
+        1, kept to replay its records, also let a Thief of that kind be added)."""
+        return KIND if self.options.get("v1_add_step") else JEWEL_KIND
 
     def is_legal(self, seat: int, action: Action) -> bool:
         if seat not in self._to_act:
@@ -226,7 +233,8 @@ class Schattendieb(State):
             return True
         if type(action) is Add:
             card = CARD_INDEX.get(action.card, -1)
-            return card in self.hands[seat] and KIND[card] == self.add_kind[seat]
+            kinds = self._addable_kinds()
+            return card in self.hands[seat] and kinds[card] == self.add_kind[seat]
         return False
 
     def why_illegal(self, seat: int, action: Action) -> str:
@@ -244,6 +252,9 @@ class Schattendieb(State):
             options = ", ".join(CARD_ID[c] for c in self._steal_candidates())
             return f"the thief cannot take {card}; it can take {options}"
         kind = KINDS[self.add_kind[seat]]
+        c = CARD_INDEX[card]
+        if c in self.hands[seat] and CATEGORY[c] == THIEF and KIND[c] == self.add_kind[seat]:
+            return f"a Thief is no jewellery: seat {seat} can only add {kind} jewellery, not {card}"
         return f"seat {seat} can only add {kind} cards from its hand, not {card}"
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
@@ -366,15 +377,19 @@ class Schattendieb(State):
         self._begin_add(events)
 
     def _begin_add(self, events: list[Event]) -> None:
-        """Step 4: ask every seat whose own jewellery still lies in front and who can add."""
+        """Step 4: ask every seat whose own jewellery still lies in front, whether or not
+        it holds a card of that kind, so that the asking tells nobody who holds one (a
+        seat with nothing to add answers ``done``). Rules version 1 (kept to replay its
+        records) asked only the seats holding a card of their kind."""
         self.phase = ADD
         asked = []
         hands = self.hands
+        v1 = self.options.get("v1_add_step", False)
         for s, f in enumerate(self.front):
             if f:
                 kind = KIND[f[0]]
                 self.add_kind[s] = kind
-                if kind in [KIND[c] for c in hands[s]]:
+                if not v1 or kind in [KIND[c] for c in hands[s]]:
                     self.add_asked[s] = True
                     asked.append(s)
         self._to_act = tuple(asked)

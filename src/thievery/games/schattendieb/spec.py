@@ -7,7 +7,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import Action, Event, GameSpec, Option, State, parse_fields, seat_name
+from thievery.core.protocol import (
+    JSON,
+    Action,
+    Event,
+    GameSpec,
+    Option,
+    State,
+    parse_fields,
+    seat_name,
+)
 from thievery.core.rng import Rng
 from thievery.games.schattendieb.actions import ADDS, DONE, PLAYS, STEALS, Add, Play, Steal
 from thievery.games.schattendieb.cards import (
@@ -28,7 +37,10 @@ class SchattendiebSpec(GameSpec):
 
     name: ClassVar[str] = "schattendieb"
     title: ClassVar[str] = "Der Schattendieb"
-    version: ClassVar[int] = 1
+    # Version 2: step 4 asks every seat whose jewellery is still in front, and only
+    # jewellery may be added (version 1 asked only seats holding a card of their kind
+    # and let a Thief of that kind be added; its records replay with ``v1_add_step``).
+    version: ClassVar[int] = 2
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 7
     options: ClassVar[tuple[Option, ...]] = (
@@ -40,6 +52,13 @@ class SchattendiebSpec(GameSpec):
             "'revealed' one, or only if all of them 'would_succeed'",
             choices=("revealed", "would_succeed"),
         ),
+        Option(
+            "v1_add_step",
+            False,
+            "only for replaying records of rules version 1; not for new tables: step 4 "
+            "asks only the seats that hold a card of their kind (which shows who holds "
+            "one) and lets a Thief of that kind be added",
+        ),
         Option("hands", None, "stacked deal: 4 card ids per seat (first game)", secret=True),
         Option(
             "pile_top",
@@ -48,6 +67,12 @@ class SchattendiebSpec(GameSpec):
             secret=True,
         ),
     )
+
+    def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
+        """Records of rules version 1 replay under its step 4 (``v1_add_step``)."""
+        if version == 1:
+            return {**options, "v1_add_step": True}
+        return super().record_options(version, options)
 
     def new(
         self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
@@ -80,9 +105,8 @@ class SchattendiebSpec(GameSpec):
         """Rebuild a full state from a seat's view; every hidden card is re-sampled.
 
         Hidden: other hands (and their sealed choices and additions), the draw pile's
-        order and contents, and the face-down discards. Constraints the view implies are
-        kept: in step 4 a seat that was not asked holds none of its kind, and a seat still
-        choosing holds at least one.
+        order and contents, and the face-down discards. Nothing is inferred from step 4:
+        every seat whose jewellery is still in front is asked, whatever it holds.
         """
         return Determinizer(self, view).sample(rng)
 
@@ -119,7 +143,8 @@ class SchattendiebSpec(GameSpec):
                 f"{card(d['card'])} from {who(d['from'])}"
             )
         if t == "adding":
-            return "Adding cards: " + ", ".join(who(s) for s in d["seats"])
+            # Every seat with jewellery in front is asked, whether or not it can add.
+            return "May add jewellery of their kind: " + ", ".join(who(s) for s in d["seats"])
         if t == "added":
             return f"You add {card(d['card'])}"
         if t == "done":

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from thievery.core.protocol import JSON, GameSpec
 from thievery.core.rng import Rng
-from thievery.games.schattendieb.cards import ALL_CARDS, CARD_ID, CARD_INDEX, KIND, KINDS
+from thievery.games.schattendieb.cards import ALL_CARDS, CARD_ID, CARD_INDEX, KINDS
 
 if TYPE_CHECKING:  # rules.py imports this module for State.view
     from thievery.games.schattendieb.rules import Schattendieb
@@ -152,60 +152,25 @@ class Determinizer:
         self.burned = view["discard_size"] - len(view["discard"])
         self.pile_size = view["pile_size"]
         self.chosen = list(view["chosen"])
-        # Each other seat's hidden hand: (seat, size, kind, +1 must hold it / -1 none / 0).
-        self.demands: list[tuple[int, int, int, int]] = []
-        for t in range(n):
-            if t == seat:
-                continue
-            size = view["hand_sizes"][t] + (1 if self.chosen[t] else 0)
-            rule, kind = 0, s.add_kind[t]
-            if view["phase"] == "add" and kind >= 0:
-                if not s.add_asked[t]:
-                    rule = -1
-                elif t in s._to_act:
-                    rule = 1
-            self.demands.append((t, size, kind, rule))
-        self.demands.sort(key=lambda d: -abs(d[3]))  # constrained seats first
-        self.constrained = any(d[3] for d in self.demands)
-        if sum(d[1] for d in self.demands) + self.burned + self.pile_size != len(self.pool):
+        # Each other seat's hidden hand size (its sealed choice included). Nothing else
+        # constrains the hidden cards: step 4 asks every seat whose jewellery is still in
+        # front, whatever it holds, so being asked (or not) says nothing about a hand.
+        self.sizes = [
+            (t, view["hand_sizes"][t] + (1 if self.chosen[t] else 0)) for t in range(n) if t != seat
+        ]
+        if sum(size for _, size in self.sizes) + self.burned + self.pile_size != len(self.pool):
             raise ValueError("the view's card counts do not add up")
-
-    def _deal(self, pool: list[int]) -> dict[int, list[int]] | None:
-        hands: dict[int, list[int]] = {}
-        if not self.constrained:
-            at = 0
-            for t, size, _, _ in self.demands:
-                hands[t] = pool[at : at + size]
-                at += size
-            del pool[:at]
-            return hands
-        for t, size, kind, rule in self.demands:
-            if rule == -1:
-                hand = [c for c in pool if KIND[c] != kind][:size]
-                if len(hand) < size:
-                    return None
-            elif rule == 1:
-                first = next((c for c in pool if KIND[c] == kind), None)
-                if first is None or size < 1:
-                    return None
-                hand = [first, *[c for c in pool if c != first][: size - 1]]
-            else:
-                hand = pool[:size]
-            taken = set(hand)
-            pool[:] = [c for c in pool if c not in taken]
-            hands[t] = hand
-        return hands
 
     def sample(self, rng: Rng) -> Schattendieb:
         """A new full state consistent with the view."""
-        for _ in range(1000):
-            pool = self.pool[:]
-            rng.shuffle(pool)
-            hands = self._deal(pool)
-            if hands is not None:
-                break
-        else:
-            raise ValueError("no full state is consistent with this view")
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        hands: dict[int, list[int]] = {}
+        at = 0
+        for t, size in self.sizes:
+            hands[t] = pool[at : at + size]
+            at += size
+        del pool[:at]
         s = self.template.clone()
         s.rng = Rng(rng.next64())
         for t, hand in hands.items():

@@ -97,8 +97,10 @@ function status(view, seat) {
   }
   if (v.phase === "steal" && v.to_act.includes(seat)) return `<span class="sd-badge wait">stealing…</span>`;
   if (v.phase === "add") {
+    // Every seat whose jewel is still in front is asked, whether or not it holds one of
+    // its kind: the badges look alike for all of them, so they tell nothing.
     if (v.to_act.includes(seat)) return `<span class="sd-badge wait">adding…</span>`;
-    if (v.add_done[seat]) return `<span class="sd-badge done">✓ added</span>`;
+    if (v.add_done[seat]) return `<span class="sd-badge done">✓ done</span>`;
   }
   return "";
 }
@@ -157,6 +159,9 @@ function prompt(ctx, kinds) {
   }
   if (legal.some((a) => a.type === "done")) {
     const kind = KIND_NAMES[v.add_kinds[ctx.seat]] || "matching";
+    if (!legal.some((a) => a.type === "add")) {
+      return { text: `Your ${kind} is still in front, but you hold no ${kind} to add: click Nothing to add.`, you: true };
+    }
     return { text: `Add more ${kind} cards to your jewel (click them), then Done.`, you: true };
   }
   const waiting = v.to_act.map((s) => name(ctx, s));
@@ -201,6 +206,8 @@ function render(root, ctx) {
   const steals = new Map(ctx.legal.filter((a) => a.type === "steal").map((a) => [a.card, a]));
   const byCard = new Map(ctx.legal.filter((a) => a.card && a.type !== "steal").map((a) => [a.card, a]));
   const done = ctx.legal.find((a) => a.type === "done");
+  // Step 4 asks every seat with its jewel in front; with nothing to add, one click.
+  const doneLabel = ctx.legal.some((a) => a.type === "add") ? "Done adding" : "Nothing to add";
   const p = prompt(ctx);
   const me = ctx.seat;
   const order = me === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
@@ -211,7 +218,7 @@ function render(root, ctx) {
       <div class="sd-handbox">
         <h4>Your hand</h4>
         <div class="sd-hand">${v.hand.map((id) => card(id, { size: "big", action: byCard.get(id) || null })).join("") || `<span class="sd-none">no cards</span>`}</div>
-        ${done ? `<div class="sd-done"><button class="primary" data-action='${esc(JSON.stringify(done))}'>Done adding</button></div>` : ""}
+        ${done ? `<div class="sd-done"><button class="primary" data-action='${esc(JSON.stringify(done))}'>${doneLabel}</button></div>` : ""}
       </div>
     </div>`;
   root.innerHTML = `<div class="sd">
