@@ -58,6 +58,7 @@ def key(action: dict[str, Any]) -> str:
 def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: Path) -> None:
     body: dict[str, Any] = {
         "game": "thieves-den",
+        "scenario": True,  # a chosen seed
         "seed": 11,
         "seats": [{"kind": "human", "name": NAMES[0]}]
         + [{"kind": "bot", "bot": "heuristic", "name": n} for n in NAMES[1:]],
@@ -196,6 +197,7 @@ def test_two_players_steal_at_a_neutral_location(
 ) -> None:
     body: dict[str, Any] = {
         "game": "thieves-den",
+        "scenario": True,  # a stacked deal
         "options": {"location_deck": TWO_PLAYER_DECK, "first_player": 0},
         "seats": [
             {"kind": "human", "name": "Zoe"},
@@ -227,6 +229,7 @@ def test_a_custom_card_set_shows_its_own_names_and_texts(
 ) -> None:
     body: dict[str, Any] = {
         "game": "thieves-den",
+        "scenario": True,  # a chosen seed and a stacked deal
         "seed": 2,
         # Seat 0 is dealt the Market ("Night Bazaar" here) and the Renown tile ("Fame")
         # lies on top of the first Power stack.

@@ -132,6 +132,7 @@ DECK_TOP = [
 def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output: Path) -> None:
     body: dict[str, Any] = {
         "game": "thieves",
+        "scenario": True,  # a stacked deal
         "options": {"hands": HANDS, "deck_top": DECK_TOP, "first_player": 0},
         "seats": [{"kind": "human", "name": "Zoe"}]
         + [{"kind": "bot", "bot": "heuristic", "name": n} for n in NAMES[1:]],

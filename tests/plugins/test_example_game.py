@@ -242,7 +242,13 @@ def test_the_server_serves_and_plays_it(server: Server) -> None:
     assert status == 200 and kind.startswith("text/css") and ".pp-card" in style
     assert server.request("GET", "/static/games/pickpocket/other.js")[0] == 404
 
-    body = {"game": "pickpocket", "seats": SEATS, "options": {"rounds": 4}, "seed": 7}
+    body = {
+        "game": "pickpocket",
+        "seats": SEATS,
+        "options": {"rounds": 4},
+        "seed": 7,
+        "scenario": True,
+    }
     status, made, _ = server.request("POST", "/api/tables", body)
     assert status == 201, made
     table, token = made["table"]["id"], made["seats"][0]["token"]
@@ -289,7 +295,7 @@ def test_the_browser_draws_it_and_sends_the_actions_clicked(server: Server) -> N
     the renderer marked with data-action plays that action."""
     from playwright.sync_api import sync_playwright
 
-    body = {"game": "pickpocket", "seats": SEATS, "seed": 11}
+    body = {"game": "pickpocket", "seats": SEATS, "seed": 11, "scenario": True}
     status, made, _ = server.request("POST", "/api/tables", body)
     assert status == 201, made
     table = made["table"]["id"]

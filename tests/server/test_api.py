@@ -253,7 +253,8 @@ def test_the_log_the_act_response_and_the_replay_name_the_seats(client: TestClie
         {"kind": "human", "name": "Bo"},
         {"kind": "bot", "bot": "heuristic", "name": "Robo"},
     ]
-    body = {"game": "schattendieb", "seats": seats, "options": {"games": 1}, "seed": 1}
+    body = {"game": "schattendieb", "seats": seats, "options": {"games": 1}}
+    body |= {"seed": 1, "scenario": True}
     made = client.post("/api/tables", json=body).json()
     tid = made["table"]["id"]
     tokens = {s["seat"]: s["token"] for s in made["seats"]}

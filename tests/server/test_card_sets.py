@@ -41,7 +41,9 @@ def files_client(sqlite_url: str, files: Path) -> Iterator[TestClient]:
 
 
 def new_table(client: TestClient, cards: Any, seed: int = 21) -> dict[str, Any]:
-    body = {"game": "thieves-den", "seats": SEATS, "options": {"cards": cards}, "seed": seed}
+    options = {"cards": cards}
+    body = {"game": "thieves-den", "seats": SEATS, "options": options, "seed": seed}
+    body["scenario"] = True  # a chosen seed
     made = client.post("/api/tables", json=body)
     assert made.status_code == 201, made.text
     data: dict[str, Any] = made.json()

@@ -218,7 +218,9 @@ def test_two_seats_never_see_each_others_hands(client: TestClient) -> None:
     with version v must name no card hidden from it at any moment its version was v. (One
     game: within a game no card goes from a hand to the open and back into a hand.)
     """
-    made = create_table(client, ["human", "human", "bot:heuristic"], {"games": 1}, seed=11)
+    made = create_table(
+        client, ["human", "human", "bot:heuristic"], {"games": 1}, seed=11, scenario=True
+    )
     tid = made["table"]["id"]
     rng = random.Random(5)
     with (

@@ -1,6 +1,14 @@
-"""The `thievery` command: play, serve, simulate, replay, games, bench."""
+"""The `thievery` command: play, replay, verify, simulate, ladder, serve, games, rules."""
 
-from thievery.cli import games_cmd, ladder, play, replay_cmd, serve, simulate  # noqa: F401
+from thievery.cli import (  # noqa: F401
+    games_cmd,
+    ladder,
+    play,
+    replay_cmd,
+    serve,
+    simulate,
+    verify,
+)
 from thievery.cli.app import app
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,15 @@ class GameRecord:
     actions: list[tuple[int, JSON]] = field(default_factory=list)
     result: JSON | None = None
     names: list[str] | None = None
+    # Fair deals (server tables): the salt of the deal's commitment, revealed with the
+    # seed once the game is over, and whether the creator chose the deal (a scenario).
+    salt: str | None = None
+    scenario: bool = False
+
+    @property
+    def commitment(self) -> str | None:
+        """The commitment to this record's deal (``None`` without a salt)."""
+        return None if self.salt is None else deal_commitment(self.game, self.seed, self.salt)
 
     @classmethod
     def of(cls, state: State, names: Sequence[str] | None = None) -> GameRecord:
@@ -54,6 +65,11 @@ class GameRecord:
         }
         if self.names is not None:
             out["names"] = self.names
+        if self.salt is not None:
+            out["salt"] = self.salt
+            out["commitment"] = self.commitment
+        if self.scenario:
+            out["scenario"] = True
         return out
 
     @classmethod
@@ -75,6 +91,17 @@ class GameRecord:
         except (KeyError, TypeError, ValueError) as e:
             raise InvalidRecord(f"not a game record: {e!r}") from None
         record.names = _names(data.get("names"), record.players)
+        salt = data.get("salt")
+        if salt is not None and not (isinstance(salt, str) and SALT.fullmatch(salt)):
+            raise InvalidRecord("a record's salt is 16 to 64 hexadecimal digits")
+        record.salt = salt
+        record.scenario = data.get("scenario") is True
+        stated = data.get("commitment")
+        if stated is not None and stated != record.commitment:
+            raise InvalidRecord(
+                "the record's commitment does not match its seed and salt: the deal is not "
+                "the one the table committed to"
+            )
         return record
 
     def save(self, path: str | Path) -> None:
@@ -103,6 +130,20 @@ class GameRecord:
             except ThieveryError as e:
                 raise InvalidRecord(f"action {i} ({action}) by seat {seat}: {e}") from None
             yield state, seat, action, events
+
+
+SALT = re.compile(r"[0-9a-f]{16,64}")
+
+
+def deal_commitment(game: str, seed: int, salt: str) -> str:
+    """The published commitment to a deal: SHA-256 of the game, the seed and a secret
+    salt. A server shows it when a table is made and reveals seed and salt in the
+    finished record, so anyone can check that the deal was fixed before the first card.
+
+    >>> deal_commitment("thieves", 7, "00" * 16)[:16]
+    '4e2db182fd3f48d6'
+    """
+    return hashlib.sha256(f"thievery-deal\n{game}\n{seed}\n{salt}".encode()).hexdigest()
 
 
 def _names(names: Any, players: int) -> list[str] | None:

@@ -46,7 +46,14 @@ class CreateTable(BaseModel):
     game: str = Field(examples=["schattendieb"], max_length=64)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
     options: dict[str, Any] = Field(default_factory=dict)
-    seed: int | None = Field(None, ge=0, lt=2**53, description="default: random")
+    seed: int | None = Field(
+        None, ge=0, lt=2**53, description="scenario tables only (default: the server's CSPRNG)"
+    )
+    scenario: bool = Field(
+        False,
+        description="the creator chooses the deal (seed, stacked options); every seat, "
+        "spectator, listing and record shows the table as a scenario, its deal in the open",
+    )
     turn_seconds: float | None = Field(
         None, description="on timeout a bot moves for the seat; default: no timer"
     )
@@ -158,6 +165,7 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
             [s.model_dump() for s in body.seats],
             body.options,
             seed=body.seed,
+            scenario=body.scenario,
             turn_seconds=body.turn_seconds,
             timeout_bot=body.timeout_bot,
         )

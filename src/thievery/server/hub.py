@@ -160,6 +160,7 @@ class Hub:
         options: Mapping[str, Any] | None = None,
         *,
         seed: int | None = None,
+        scenario: bool = False,
         turn_seconds: float | None = None,
         timeout_bot: str | None = None,
         token_hashes: Sequence[str | None] | None = None,
@@ -172,7 +173,20 @@ class Hub:
         """
         spec = get_game(game)
         players = len(seats)
+        if not scenario:
+            chosen = [o.name for o in spec.options if o.secret and o.name in (options or {})]
+            if seed is not None or chosen:
+                what = ", ".join(["a seed"] * (seed is not None) + [f"'{c}'" for c in chosen])
+                raise ServerError(
+                    "table/scenario_only",
+                    f"{what}: a chosen seed or a stacked deal is allowed only on a scenario "
+                    'table ("scenario": true), which every seat, spectator and listing '
+                    "shows as such, with its options and seed in the open",
+                )
+        # The deal comes from the server's CSPRNG unless the table is a scenario; its
+        # commitment is published now and the salt revealed with the finished record.
         seed = secrets.randbelow(2**53) if seed is None else seed
+        salt = secrets.token_hex(16)
         try:
             spec.check_players(players)
             resolved = spec.resolve_options(self.local_files(spec, options))
@@ -202,6 +216,8 @@ class Hub:
             turn_seconds=turn_seconds,
             timeout_bot=timeout_bot,
             prev_id=prev_id,
+            scenario=scenario,
+            salt=salt,
         )
         await self.writer.submit(partial(Storage.insert_table, record=record))
         table = LiveTable(self, record, state)
@@ -238,7 +254,9 @@ class Hub:
             raise ServerError(
                 "record/unfinished", "the record is available once the game is over", 409
             )
-        return GameRecord.of(table.state, table.names)
+        record = GameRecord.of(table.state, table.names)
+        record.salt, record.scenario = table.record.salt, table.record.scenario
+        return record
 
     async def authorize(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and the seat a token acts for; :func:`bad_token` if it acts for none."""

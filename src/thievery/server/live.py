@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from thievery.bots.base import make_bot
 from thievery.core.errors import MalformedAction, ThieveryError
 from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
+from thievery.core.record import deal_commitment
 from thievery.core.registry import plugin
 from thievery.server.audience import Audience, event_words, without
 from thievery.server.clock import TableClock
@@ -122,6 +123,10 @@ class LiveTable:
             "title": self.spec.title,
             "players": self.state.players,
             "options": plugin(self.spec.name).listing_options(self.record.options),
+            # Fair deals: the commitment to the deal, and a scenario's chosen deal in the
+            # open (its seed and every option, stacked ones included).
+            "commitment": self.commitment,
+            "scenario": self.record.scenario,
             "seats": self.seats_json(),
             "to_act": list(self.state.to_act),
             "actions": self.version,
@@ -132,7 +137,23 @@ class LiveTable:
             "created_at": self.record.created_at,
             "prev_id": self.record.prev_id,
             "next_id": self.record.next_id,
+            **(
+                {
+                    "scenario_seed": self.record.seed,
+                    # every option, stacked ones too (bulky inline values shortened)
+                    "scenario_options": plugin(self.spec.name).files.listing(self.record.options),
+                }
+                if self.record.scenario
+                else {}
+            ),
         }
+
+    @property
+    def commitment(self) -> str | None:
+        """The published commitment to this table's deal (tables made before commitments
+        have none)."""
+        salt = self.record.salt
+        return None if salt is None else deal_commitment(self.spec.name, self.record.seed, salt)
 
     def _snapshot(self, audience: Audience) -> JSON:
         """What an audience sees now: its view, legal actions, who is to act, the result.

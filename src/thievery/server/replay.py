@@ -113,6 +113,14 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
         "perspective": perspective,
         "names": names,
         "result": state.result(),
+        # Fair deals: the commitment the record's seed and salt give (a stated one that
+        # differs was refused when the record was read), and whether it replays to the
+        # result it states.
+        "deal": {
+            "commitment": record.commitment,
+            "scenario": record.scenario,
+            "result_matches": record.result is None or record.result == state.result(),
+        },
         "static": list(static),
         "steps": steps,
     }

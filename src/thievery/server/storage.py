@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import queue
 import threading
@@ -38,10 +39,14 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("thievery.server")
 
 DEFAULT_URL = "sqlite:///thievery.db"
 ENV_URL = "THIEVERY_DATABASE_URL"
@@ -68,6 +73,17 @@ tables_t = Table(
     Column("actions", Integer, nullable=False, default=0),  # set when finished
     Column("prev_id", String(32), nullable=True),
     Column("next_id", String(32), nullable=True),
+    # Fair deals: a scenario table's seed and stacked options were chosen by its creator
+    # (shown to all); every table's deal is committed to by sha256(game, seed, salt).
+    Column("scenario", Boolean, nullable=False, default=False),
+    Column("salt", String(64), nullable=True),
+)
+
+# Columns added after a database may have been made: (name, SQL type and default). They
+# are added on open (additive only: a newer database still opens in older code).
+_ADDED_COLUMNS = (
+    ("scenario", "BOOLEAN NOT NULL DEFAULT FALSE"),
+    ("salt", "VARCHAR(64)"),
 )
 
 actions_t = Table(
@@ -135,6 +151,8 @@ class TableRecord:
     actions: int = 0
     prev_id: str | None = None
     next_id: str | None = None
+    scenario: bool = False
+    salt: str | None = None
 
     def to_row(self) -> dict[str, Any]:
         """The row's columns."""
@@ -168,6 +186,7 @@ class Storage:
         self.url = database_url(url)
         self.engine = make_engine(self.url)
         metadata.create_all(self.engine)
+        self._add_columns()
         self.is_sqlite = self.url.startswith("sqlite")
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
@@ -176,6 +195,17 @@ class Storage:
                 target=self._checkpoints, name="thievery-checkpoints", daemon=True
             )
             self._checkpointer.start()
+
+    def _add_columns(self) -> None:
+        """Bring a database made by an earlier version up to date (new columns only)."""
+        present = {c["name"] for c in inspect(self.engine).get_columns(tables_t.name)}
+        missing = [(name, kind) for name, kind in _ADDED_COLUMNS if name not in present]
+        if not missing:
+            return
+        with self.engine.begin() as conn:
+            for name, kind in missing:
+                conn.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN {name} {kind}"))
+            log.info("storage: added columns %s", ", ".join(n for n, _ in missing))
 
     def _checkpoints(self, every: float = 1.0) -> None:
         """Move the SQLite WAL into the database file now and then, off the event loop."""

@@ -16,9 +16,25 @@ async function load(perspective) {
     : await api(`/api/tables/${encodeURIComponent(tableId)}/replay${query}`);
   state.replay = replay;
   state.renderer = state.renderer || await loadRenderer(replay.game);
+  showDeal(replay.deal);
   $("bar").hidden = false;
   $("slider").max = String(replay.steps.length - 1);
   go(Math.min(state.step, replay.steps.length - 1));
+}
+
+/** The fair-deal check: the commitment the record's seed and salt give, to compare with
+ * the one the table showed when it was made, and whether the record replays to its result. */
+function showDeal(deal) {
+  const box = $("deal");
+  if (!deal) { box.hidden = true; return; }
+  const parts = [];
+  if (deal.commitment) parts.push(`Deal commitment <code>${esc(deal.commitment.slice(0, 16))}…</code> (seed and salt match it; compare with the one shown when the table was made)`);
+  else parts.push("This record holds no deal commitment.");
+  if (deal.scenario) parts.push("A scenario table: its creator chose the deal.");
+  parts.push(deal.result_matches ? "Replays to the result it states ✓" : "Does NOT replay to the result it states ✗");
+  box.innerHTML = parts.join(" · ");
+  box.title = deal.commitment || "";
+  box.hidden = false;
 }
 
 function perspectives(players) {

@@ -46,6 +46,7 @@ async function start() {
   page.next = page.summary.next_id;
   document.title = `${page.summary.title} — Thievery`;
   $("title").textContent = `${page.summary.title} · table ${tableId}`;
+  showDeal(page.summary);
   page.renderer = await loadRenderer(page.summary.game);
   const games = await api("/api/games").catch(() => []);
   const bots = games.find((g) => g.name === page.summary.game)?.bots || ["random"];
@@ -277,3 +278,16 @@ function goNext() {
 }
 
 start();
+
+/** The fair-deal line: a scenario table says so (its deal chosen by its creator, in the
+ * open); every table shows the commitment to its deal, which the finished record's seed
+ * and salt must match (`thievery verify`, the replay page). */
+function showDeal(summary) {
+  const box = $("deal");
+  const parts = [];
+  if (summary.scenario) parts.push(`<b>Scenario table</b>: its creator chose the deal (seed ${esc(summary.scenario_seed)})`);
+  if (summary.commitment) parts.push(`deal <code>${esc(summary.commitment.slice(0, 12))}…</code>`);
+  box.innerHTML = parts.join(" · ");
+  box.title = summary.commitment ? `Commitment to this table's deal: ${summary.commitment}` : "";
+  box.hidden = parts.length === 0;
+}

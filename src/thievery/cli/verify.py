@@ -1,0 +1,58 @@
+"""`thievery verify RECORD`: check a finished server table's record: that its deal (seed)
+is the one the table committed to when it was made, and that the actions replay to the
+record's result."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from thievery.cli.app import app
+from thievery.cli.common import fail
+from thievery.core.errors import ThieveryError
+from thievery.core.record import GameRecord, replay
+
+
+@app.command()
+def verify(
+    file: Path = typer.Argument(..., help="a finished table's record (JSON)"),
+    commitment: str | None = typer.Option(
+        None, help="the commitment the table showed when it was made (to compare with)"
+    ),
+) -> None:
+    """Verify a record: the deal matches its commitment and the game replays exactly."""
+    try:
+        data = json.loads(file.read_text())
+    except (OSError, ValueError) as e:
+        fail(f"{file}: {e}")
+    try:
+        record = GameRecord.from_json(data)  # refuses a commitment its seed and salt miss
+    except ThieveryError as e:
+        typer.secho(f"NOT VERIFIED: {e}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(1) from None
+    problems: list[str] = []
+    computed = record.commitment
+    if computed is None:
+        problems.append("the record holds no salt: its deal cannot be checked")
+    else:
+        typer.echo(f"deal commitment   {computed}")
+        if commitment is not None and commitment.strip().lower() != computed:
+            problems.append(f"the table showed {commitment}, but seed and salt give {computed}")
+    if record.scenario:
+        typer.echo("scenario table    the creator chose this deal (shown to every seat)")
+    try:
+        state = replay(record)
+    except ThieveryError as e:
+        problems.append(f"the actions do not replay: {e}")
+    else:
+        result = state.result()
+        typer.echo(f"replay            {len(record.actions)} actions, result {result}")
+        if record.result is not None and result != record.result:
+            problems.append(f"the replay ends {result}, the record says {record.result}")
+    if problems:
+        for problem in problems:
+            typer.secho(f"NOT VERIFIED: {problem}", fg=typer.colors.RED, err=True)
+        raise typer.Exit(1)
+    typer.secho("verified", fg=typer.colors.GREEN)

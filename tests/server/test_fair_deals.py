@@ -1,0 +1,144 @@
+"""Fair deals: the server chooses every ordinary table's seed, a creator's chosen deal is a
+scenario table shown as such, and each table commits to its deal up front so that anyone
+can check the finished record (`thievery verify`, the replay page)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from tests.server.test_api import play_to_end
+from thievery.cli import app
+from thievery.core.record import deal_commitment
+from thievery.server.storage import Storage, tables_t
+
+BOTS = [{"kind": "bot", "bot": "heuristic"} for _ in range(3)]
+runner = CliRunner()
+
+
+def _tables(client: TestClient) -> int:
+    return len(client.get("/api/tables").json()["live"])
+
+
+def _finished(client: TestClient, table_id: str) -> dict[str, Any]:
+    deadline = time.time() + 30
+    while not client.get(f"/api/tables/{table_id}").json()["over"]:
+        assert time.time() < deadline, "the bots did not finish"
+        time.sleep(0.02)
+    record: dict[str, Any] = client.get(f"/api/tables/{table_id}/record").json()
+    return record
+
+
+def test_a_chosen_seed_or_a_stacked_deal_needs_a_scenario_table(client: TestClient) -> None:
+    before = _tables(client)
+    body = {"game": "schattendieb", "seats": BOTS, "options": {"games": 1}}
+    seeded = client.post("/api/tables", json={**body, "seed": 5})
+    assert seeded.status_code == 400 and seeded.json()["code"] == "table/scenario_only"
+    assert "a seed" in seeded.json()["message"]
+    hands = [["ring-1a", "ring-2a", "ring-3a", "ring-4a"]] + [[] for _ in range(2)]
+    stacked = client.post("/api/tables", json={**body, "options": {"games": 1, "hands": hands}})
+    assert stacked.status_code == 400 and "'hands'" in stacked.json()["message"]
+    assert _tables(client) == before  # nothing was made
+
+
+def test_an_ordinary_tables_deal_is_committed_and_its_record_verifies(
+    client: TestClient, tmp_path: Path
+) -> None:
+    body = {"game": "schattendieb", "seats": BOTS, "options": {"games": 1}}
+    made = client.post("/api/tables", json=body).json()["table"]
+    assert made["scenario"] is False and "scenario_seed" not in made
+    commitment = made["commitment"]
+    assert isinstance(commitment, str) and len(commitment) == 64
+    other = client.post("/api/tables", json=body).json()["table"]
+    assert other["commitment"] != commitment  # fresh seed and salt for every table
+    record = _finished(client, made["id"])
+    assert record["commitment"] == commitment
+    assert deal_commitment(record["game"], record["seed"], record["salt"]) == commitment
+    assert "scenario" not in record
+
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    good = runner.invoke(app, ["verify", str(path), "--commitment", commitment])
+    assert good.exit_code == 0 and "verified" in good.output and commitment in good.output
+    wrong = runner.invoke(app, ["verify", str(path), "--commitment", "0" * 64])
+    assert wrong.exit_code == 1 and "NOT VERIFIED" in wrong.output
+
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps({**record, "seed": record["seed"] + 1}))
+    changed = runner.invoke(app, ["verify", str(tampered)])
+    assert changed.exit_code == 1 and "does not match its seed and salt" in changed.output
+    refused = client.post("/api/replay", json={**record, "seed": record["seed"] + 1})
+    assert refused.status_code == 400 and "commitment" in refused.json()["message"]
+    replayed = client.post("/api/replay", json=record).json()
+    assert replayed["deal"] == {
+        "commitment": commitment,
+        "scenario": False,
+        "result_matches": True,
+    }
+    lied = client.post("/api/replay", json={**record, "result": {"scores": [], "winners": []}})
+    assert lied.json()["deal"]["result_matches"] is False
+
+
+def test_a_scenario_table_shows_its_deal_in_the_open(client: TestClient) -> None:
+    hands = [[f"{kind}-{v}a" for v in range(1, 5)] for kind in ("ring", "watch", "brooch")]
+    body = {
+        "game": "schattendieb",
+        "seats": [{"kind": "human", "name": "Ann"}, *BOTS[:2]],
+        "options": {"games": 1, "hands": hands},
+        "seed": 77,
+        "scenario": True,
+    }
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    made = response.json()
+    table = made["table"]
+    assert table["scenario"] is True and table["scenario_seed"] == 77
+    assert table["scenario_options"]["hands"] == hands  # the stacked deal, in the open
+    listed = [t for t in client.get("/api/tables").json()["live"] if t["id"] == table["id"]]
+    assert listed[0]["scenario"] is True
+    play_to_end(client, table["id"], {0: made["seats"][0]["token"]})
+    record = client.get(f"/api/tables/{table['id']}/record").json()
+    assert record["scenario"] is True and record["seed"] == 77
+    assert record["commitment"] == table["commitment"]
+
+
+def test_a_database_made_before_commitments_gains_the_columns(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    old = sa.MetaData()
+    kept = [
+        sa.Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
+        for c in tables_t.columns
+        if c.name not in ("scenario", "salt")
+    ]
+    sa.Table(tables_t.name, old, *kept)
+    engine = sa.create_engine(url)
+    old.create_all(engine)
+    row = {
+        "id": "old1",
+        "game": "thieves",
+        "game_version": 1,
+        "players": 3,
+        "seed": 9,
+        "options": {},
+        "seats": [],
+        "host_hash": "x" * 64,
+        "timeout_bot": "random",
+        "created_at": 1.0,
+        "finished": False,
+        "actions": 0,
+    }
+    with engine.begin() as conn:
+        conn.execute(sa.insert(old.tables[tables_t.name]), row)
+    engine.dispose()
+    storage = Storage(url)
+    try:
+        (record,) = storage.unfinished()
+        assert record.id == "old1" and record.scenario is False and record.salt is None
+    finally:
+        storage.close()
