@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -449,3 +450,25 @@ def test_each_games_rules_page_is_served_from_its_package(client: TestClient) ->
         assert r.text == thievery.plugin(name).rules_text()
     missing = client.get("/api/games/chess/rules")
     assert missing.status_code == 404 and "chess" in missing.json()["message"]
+
+
+def test_a_chunked_body_is_capped_by_the_bytes_read(client: TestClient) -> None:
+    """No Content-Length (a chunked body): the cap counts what arrives, and a body over it
+    is refused with 413 before the route sees it."""
+    chunk = b"x" * (1 << 20)
+    json_type = {"Content-Type": "application/json"}
+
+    def body() -> Iterator[bytes]:
+        yield b'{"game": "schattendieb", "pad": "'
+        for _ in range(6):  # 6 MiB, over the 4 MiB cap
+            yield chunk
+        yield b'"}'
+
+    before = len(client.get("/api/tables").json()["live"])
+    r = client.post("/api/tables", content=body(), headers=json_type)
+    assert r.status_code == 413 and r.json()["code"] == "request/too_large"
+    assert len(client.get("/api/tables").json()["live"]) == before
+    small = client.post(
+        "/api/replay", content=iter([b"{}"]), headers={"Content-Type": "application/json"}
+    )
+    assert small.status_code == 400  # a small chunked body still reaches the route

@@ -46,25 +46,54 @@ class PageHeaders:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
+        too_large = ServerError("request/too_large", f"a request has at most {MAX_BODY} bytes", 413)
         length = dict(scope.get("headers", [])).get(b"content-length", b"0")
         if not length.isdigit() or int(length) > MAX_BODY:
-            error = ServerError("request/too_large", f"a request has at most {MAX_BODY} bytes", 413)
-            await JSONResponse(error.to_json(), status_code=413)(scope, receive, send)
+            await JSONResponse(too_large.to_json(), status_code=413)(scope, receive, send)
             return
+        # The cap holds for the bytes actually read too (a chunked body has no length).
+        state = {"read": 0, "started": False, "refused": False}
+
+        async def capped_receive() -> Message:
+            if state["refused"]:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                state["read"] += len(message.get("body", b""))
+                if state["read"] > MAX_BODY:
+                    state["refused"] = True
+                    if not state["started"]:
+                        await JSONResponse(too_large.to_json(), status_code=413)(
+                            scope, _disconnected, send
+                        )
+                    return {"type": "http.disconnect"}
+            return message
+
         extra: list[tuple[bytes, bytes]] = [(b"x-content-type-options", b"nosniff")]
         if not path.startswith(("/api", "/docs", "/openapi", "/redoc")):
             extra.append((b"cache-control", b"no-cache"))
             extra.append((b"content-security-policy", PAGE_POLICY.encode()))
 
         async def send_with_headers(message: Message) -> None:
+            if state["refused"]:
+                return  # the 413 went out; the app's own answer is dropped
             if message["type"] == "http.response.start":
+                state["started"] = True
                 headers = list(message.get("headers", []))
                 present = {k.lower() for k, _ in headers}
                 headers.extend((k, v) for k, v in extra if k not in present)
                 message = {**message, "headers": headers}
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, capped_receive, send_with_headers)
+        except Exception:
+            if not state["refused"]:
+                raise  # a failure of its own; a refused body's aftermath is not one
+
+
+async def _disconnected() -> Message:
+    return {"type": "http.disconnect"}
 
 
 def _error(e: ServerError) -> JSONResponse:
