@@ -193,11 +193,16 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
         assert "money-3b" not in watcher.content()
 
         expect(page.locator(".tv-prompt")).to_contain_text("Thief: click a loot card")
+        # The Thief's move is optional, also when Double Loot draws the Thief.
+        decline = page.locator('.tv-act button:has-text("Don’t move anything")')
+        expect(decline).to_be_visible()
+        assert json.loads(decline.get_attribute("data-action") or "{}") == {"type": "pass"}
         source = page.locator("#game .tv-seat [data-pick]").first
         moved = source.get_attribute("data-card")
         pick = json.loads(source.get_attribute("data-pick") or "{}")
         source.click()
         expect(page.locator(".tv-drop")).to_have_count(3)  # every seat but the one it leaves
+        expect(decline).to_be_visible()  # still one click away with a card picked
         expect(page.locator(".tv-prompt")).to_contain_text("Move here")
         to = next(s for s in (1, 2, 3, 0) if s != pick["from"])
         drop = seat(page, to).locator(".tv-drop")
@@ -238,3 +243,42 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
     finally:
         ctx_me.close()
         ctx_watch.close()
+
+
+def test_declining_the_thiefs_move_by_clicking(server: str, browser: Browser) -> None:
+    body: dict[str, Any] = {
+        "game": "thieves",
+        "scenario": True,  # a stacked deal
+        "options": {
+            "hands": [
+                ["money-3a", "thief-a", "money-0a"],
+                ["money-1a", "money-1b", "money-1c"],
+                ["money-1d", "money-1e", "money-1f"],
+            ],
+            "deck_top": ["money-2a", "money-2b", "money-2c", "money-0b", "money-2d", "money-2e"],
+            "first_player": 0,
+        },
+        "seats": [{"kind": "human", "name": "Zoe"}]
+        + [{"kind": "bot", "bot": "heuristic", "name": n} for n in NAMES[1:3]],
+    }
+    made = httpx2.post(f"{server}/api/tables", json=body)
+    assert made.status_code < 300, made.text
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = watch_errors(page)
+    page.goto(made.json()["seats"][0]["invite"])
+    my_turn(page)
+    page.click('.tv-hand [data-card="money-3a"]')
+    page.click('.tv-act button:has-text("Keep it face down")')
+    my_turn(page)
+    page.click('.tv-hand [data-card="thief-a"]')
+    page.click('.tv-hand [data-card="thief-a"]')  # clicking the picked card plays it
+    expect(page.locator(".tv-prompt")).to_contain_text("or don’t move anything")
+    decline = page.locator('.tv-act button:has-text("Don’t move anything")')
+    assert actions(page, ".tv-act [data-action]") == [{"type": "pass"}]
+    decline.click()
+    expect(page.locator("#log")).to_contain_text("You declined the Thief's move: nothing moved")
+    expect(page.locator(".tv-prompt")).not_to_contain_text("Thief")
+    # Nothing moved: the 3 still lies face down in front of Zoe, and no move is logged.
+    expect(seat(page, 0).locator('[data-card="money-3a"]')).to_have_class(re.compile("known-down"))
+    assert " moved Money" not in page.locator("#log").inner_text()
+    assert errors == []

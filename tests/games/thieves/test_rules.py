@@ -322,6 +322,39 @@ def test_alarm_places_everyones_police_clockwise_with_two_raids() -> None:
     assert view["current"] == 2
 
 
+def test_alarm_places_a_hands_one_car_police_before_its_two_car_police() -> None:
+    """RULES.md: within one hand the 1-car cards go first, then the 2-car cards, whatever
+    the hand's order; nobody chooses. Here that decides when the raid comes: 1 + 1 + 1 + 2
+    raids on the last card (all three back in the deck); 2 first would raid on the second
+    and leave the third in play."""
+    state = new(
+        [
+            ["police-2a", "alarm-a", "police-1a"],
+            ["police-1c", "money-0a", "money-0b"],
+            ["money-1a", "money-1b", "money-1c"],
+        ],
+        ["money-2a", "money-0c", "money-1d", "police-1b", "money-2b", "money-2c"],
+    )
+    play(state, "money-2a", 0)
+    play(state, "police-1c")
+    play(state, "money-1a", 2)
+    assert state.view(0)["hand"] == ["police-2a", "alarm-a", "police-1a", "police-1b"]
+    assert state.cars == 1
+    events = play(state, "alarm-a")
+    police = of_type(events, "police")
+    assert [(p["seat"], p["card"], p["cars"]) for p in police] == [
+        (0, "police-1a", 2),
+        (0, "police-1b", 3),
+        (0, "police-2a", 5),
+    ]
+    raids = of_type(events, "raid")
+    assert len(raids) == 1 and raids[0]["cars"] == 5
+    assert raids[0]["police"] == ["police-1c", "police-1a", "police-1b", "police-2a"]
+    assert kinds(events).index("raid") > max(i for i, e in enumerate(events) if e.type == "police")
+    assert state.view(None)["cars"] == 0 and state.view(None)["police"] == []
+    assert state.view(None)["hand_sizes"][0] == 0  # the Alarm and three police cards: all out
+
+
 def test_thief_moves_a_face_down_card_picked_blind_and_it_lies_face_up() -> None:
     state = new(
         [["thief-a", "money-0a", "money-0b"], ["money-3a", *FILL[2:4]], ["police-1a", *FILL[4:6]]],
@@ -337,6 +370,7 @@ def test_thief_moves_a_face_down_card_picked_blind_and_it_lies_face_up() -> None
     assert [a.to_json() for a in state.legal_actions(0)] == [
         {"type": "move", "from": 1, "slot": 0, "to": 0},
         {"type": "move", "from": 1, "slot": 0, "to": 2},
+        {"type": "pass"},
     ]
     events = state.apply(0, {"type": "move", "from": 1, "slot": 0, "to": 0})
     assert of_type(events, "move") == [
@@ -357,7 +391,7 @@ def test_thief_can_move_between_two_other_players() -> None:
     play(state, "money-3a", 1)
     play(state, "money-2a", 2)
     play(state, "thief-a")
-    assert len(state.legal_actions(0)) == 4
+    assert len(state.legal_actions(0)) == 5  # 2 cards x 2 destinations, and pass
     state.apply(0, {"type": "move", "from": 2, "slot": 0, "to": 1})
     assert loot_ids(state, 1, viewer=2) == [None, "money-2a"]
     assert state.view(1)["loot"][1] == [

@@ -76,6 +76,9 @@ def test_renderer_follow_up_menus() -> None:
     labels = [renderer("thieves").action(a.to_json(), view) for a in state.legal_actions(0)]
     assert "Move Money 0 (slot 0) from you to seat 1" in labels
     assert "Move a face-down card (slot 0) from seat 1 to you" in labels
+    # The Thief's move is optional: the menu's last line declines it.
+    assert labels[-1] == "Don't move anything (decline the Thief's move)"
+    assert "Thief: move a loot card (▒ = face down, picked blind), or don't" in rendered(view)
 
 
 def test_play_a_full_game_against_bots_and_save_it(tmp_path: Path) -> None:

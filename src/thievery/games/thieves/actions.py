@@ -1,7 +1,7 @@
 """Thieves!'s actions: the card to play (``play``, money ``to`` a seat) and the follow-ups
-a Roadblock and a Thief ask for (``remove``, ``move``), as small frozen values with a JSON
-form, interned in tables so that ``legal_actions`` and ``parse_action`` build no new
-objects."""
+a Roadblock and a Thief ask for (``remove``, ``move``, or ``pass`` to decline the Thief's
+move), as small frozen values with a JSON form, interned in tables so that
+``legal_actions`` and ``parse_action`` build no new objects."""
 
 from __future__ import annotations
 
@@ -54,10 +54,18 @@ class Move(Action):
         return {"type": "move", "from": self.source, "slot": self.slot, "to": self.to}
 
 
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Thief: decline to move anything (the move is optional); ``{"type": "pass"}``."""
+
+    type: ClassVar[str] = "pass"
+
+
 # Interned action values: legal_actions and parse_action build no new objects.
 PLAY_TO = [[Play(cid, t) for t in range(MAX_SEATS)] for cid in CARD_ID]
 PLAY_ONE = [Play(cid) for cid in CARD_ID]
 REMOVES = [Remove(cid) for cid in CARD_ID]
+PASS = Pass()
 MOVES = [
     [[Move(f, slot, t) for t in range(MAX_SEATS)] for slot in range(MAX_SLOTS)]
     for f in range(MAX_SEATS)

@@ -86,7 +86,9 @@ class HeuristicBot:
     rival: money goes face down to itself (the Horseshoe above all), zeros and the Diamond
     Ring are dumped face up on the leader; police are called when a raid would bust a rich
     rival and held back when it would bust itself; a Roadblock is kept for raids aimed at
-    itself; the Thief takes the best card from the leader.
+    itself; the Thief takes the best card from the leader, and declines (``pass``, worth
+    0) when every move hurts: one that helps a rival, or one that makes it the police's
+    target with the raid risk of keeping money.
     """
 
     name = "heuristic"
@@ -109,6 +111,8 @@ class HeuristicBot:
             return float(CARS[CARD_INDEX[action.card]])  # type: ignore[attr-defined]
         if action.type == "move":
             return self._move_score(est, action)
+        if action.type == "pass":
+            return 0.0  # the Thief moves nothing: my lead stays as it is
         card = CARD_INDEX[action.card]  # type: ignore[attr-defined]
         kind = KIND[card]
         if kind == MONEY:
@@ -136,8 +140,11 @@ class HeuristicBot:
                 return 0.5 + pressure * est.final[me]
             return -0.4
         if kind == THIEF:
-            best = max((self._move_score(est, m) for m in self._moves(est)), default=-0.2)
-            return 0.8 * best
+            moves = self._moves(est)
+            if not moves:
+                return 0.8 * -0.2  # nothing to move: the card is wasted
+            # The move may be declined, so the Thief is worth at least nothing.
+            return 0.8 * max(0.0, max(self._move_score(est, m) for m in moves))
         if kind == ALARM:
             mine = sum(CARS[CARD_INDEX[c]] for c in view["hand"] if KIND[CARD_INDEX[c]] == POLICE)
             if est.cars + mine + 1 >= 4:
@@ -159,8 +166,17 @@ class HeuristicBot:
             f, slot, t = move
         else:
             f, slot, t = move.source, move.slot, move.to  # type: ignore[attr-defined]
-        value = est.final_of(est.rows[f][slot])
+        card = est.rows[f][slot]
+        value = est.final_of(card)
         final = est.final[:]
         final[f] -= value
         final[t] += value
-        return est.margin(final) - est.margin(est.final)
+        score = est.margin(final) - est.margin(est.final)
+        if t == self.seat:
+            # Taking a card is keeping it: the same raid risk as money kept face down.
+            raid = est.raid[:]
+            raid[f] -= est.raid_of(card)
+            raid[t] += est.raid_of(card)
+            if raid[t] >= max(raid) - 1e-9:
+                score -= min(1.0, est.cars / 4) * 0.4 * final[t]
+        return score

@@ -101,7 +101,9 @@ def table(view: JSON) -> RenderableType:
     if view["pending"] == "remove":
         parts.append(Text("Roadblock: pick a police card to remove", style="bold"))
     elif view["pending"] == "move":
-        parts.append(Text("Thief: move a loot card (▒ = face down, picked blind)", style="bold"))
+        parts.append(
+            Text("Thief: move a loot card (▒ = face down, picked blind), or don't", style="bold")
+        )
     elif view["pending"] == "double_loot":
         drawn = view["drawn"]
         parts.append(
@@ -126,6 +128,8 @@ def action(action: JSON, view: JSON) -> str:
     me = view["seat"]
     if kind == "remove":
         return f"Remove {describe_card(CARD_INDEX[action['card']])} from play"
+    if kind == "pass":
+        return "Don't move anything (decline the Thief's move)"
     if kind == "move":
         slot = view["loot"][action["from"]][action["slot"]]
         what = describe_card(CARD_INDEX[slot["card"]]) if slot["card"] else "a face-down card"

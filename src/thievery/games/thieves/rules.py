@@ -1,9 +1,10 @@
 """Thieves!'s rules: the state of a game (turns of draw-up-to-4 then play one card, police
 raids, the 7th getaway) and everything that changes it. Every decision belongs to the
 player whose turn it is: the card to play (and, for money, the seat it goes to), then the
-follow-ups -- which police card a Roadblock removes, which loot card a Thief moves, and
-the cards a Double Loot draws; everything else happens by itself. Cards are small integers
-(``cards.py``), actions interned values (``actions.py``); what a seat sees is ``view.py``.
+follow-ups -- which police card a Roadblock removes, which loot card a Thief moves (or
+none: the move may be declined), and the cards a Double Loot draws; everything else
+happens by itself. Cards are small integers (``cards.py``), actions interned values
+(``actions.py``); what a seat sees is ``view.py``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
 from thievery.core.rng import Rng
 from thievery.core.setup import CardIds
-from thievery.games.thieves.actions import MOVES, PLAYABLE, REMOVES, Move, Play, Remove
+from thievery.games.thieves.actions import MOVES, PASS, PLAYABLE, REMOVES, Move, Pass, Play, Remove
 from thievery.games.thieves.cards import (
     ALARM,
     ALL_CARDS,
@@ -56,14 +57,15 @@ def final_values(loot: list[list[int]]) -> list[int]:
 class Thieves(State):
     """A game of Thieves! in progress.
 
-    Decisions taken here where neither the rulebook nor RULES.md says:
+    Its rules decisions are all in the game's rules page (``RULES.md``); how the code
+    follows a few of them:
 
     - Alarm: each player's police cards are placed automatically, lowest id first (every
       1-car card before the 2-car cards), with a raid check after each card.
-    - A follow-up with exactly one possible choice happens by itself (RULES.md); so does
-      playing a Double Loot card that is not money, since it has only one way to be played.
-    - A Thief's move is compulsory when there is loot anywhere (RULES.md: "move one loot
-      card"); the actor may move a card to or from itself.
+    - A follow-up with exactly one possible choice happens by itself; so does playing a
+      Double Loot card that is not money, since it has only one way to be played.
+    - A Thief's move is optional: whenever a move is offered (there is loot anywhere),
+      ``pass`` is offered too; the actor may move a card to or from itself.
     - A raid reveals every face-down loot card to everyone; the survivors lie face down again,
       but everyone still knows them (the view shows their ids, and lists them in ``exposed``).
       The deck is shuffled whole after busted loot and police are put back.
@@ -204,13 +206,15 @@ class Thieves(State):
             return PLAYABLE[self.players][self.drawn][:]
         if phase == REMOVE:
             return [REMOVES[c] for c in self.police]
-        return [
+        out = [
             MOVES[f][slot][t]
             for f, row in enumerate(self.loot)
             for slot in range(len(row))
             for t in range(self.players)
             if t != f
         ]
+        out.append(PASS)  # the Thief's move may be declined
+        return out
 
     def is_legal(self, seat: int, action: Action) -> bool:
         if seat not in self._to_act:
@@ -232,6 +236,8 @@ class Thieves(State):
             if KIND[card] == MONEY:
                 return type(to) is int and 0 <= to < self.players
             return to is None
+        if kind is Pass:
+            return phase == MOVE
         if kind is Remove:
             return phase == REMOVE and CARD_INDEX.get(action.card, -1) in self.police  # type: ignore[attr-defined]
         if kind is Move:
@@ -260,8 +266,10 @@ class Thieves(State):
                 PLAY: "play a card from your hand",
                 DOUBLE: f"play {CARD_ID[self.drawn]}, drawn by Double Loot",
                 REMOVE: "remove a police card (Roadblock)",
-                MOVE: "move a loot card (Thief)",
+                MOVE: "move a loot card (Thief) or pass",
             }[phase]
+            if action.type == "pass":
+                return f"there is no Thief's move to decline: now is the time to {what}"
             return f"now is the time to {what}, not to {action.type}"
         if phase in (PLAY, DOUBLE):
             return self._why_play(seat, action)
@@ -307,6 +315,8 @@ class Thieves(State):
                 return events
         elif kind is Remove:
             self._remove(seat, CARD_INDEX[action.card], events)  # type: ignore[attr-defined]
+        elif kind is Pass:
+            events.append(Event("pass", {"seat": seat}))
         else:
             self._move(seat, action.source, action.slot, action.to, events)  # type: ignore[attr-defined]
         self._next(events)

@@ -13,7 +13,7 @@ from thievery.core.protocol import Action, State
 from thievery.core.rng import Rng
 from thievery.core.search import SearchHooks, share
 from thievery.core.setup import soft_max
-from thievery.games.thieves.actions import MOVES, PLAY_ONE, PLAY_TO, REMOVES, Move, Play
+from thievery.games.thieves.actions import MOVES, PASS, PLAY_ONE, PLAY_TO, REMOVES, Move, Pass, Play
 from thievery.games.thieves.cards import (
     ALARM,
     CARD_INDEX,
@@ -55,9 +55,10 @@ _other = _OTHER.__getitem__
 _hand = _HAND.__getitem__
 
 
-def estimates(state: Thieves, seat: int) -> tuple[list[float], list[float], float]:
-    """Every seat's loot as ``seat`` can judge it: (final values, raid values, the value
-    it puts on a face-down card it has not seen), as the heuristic bot's ``_Estimate``."""
+def estimates(state: Thieves, seat: int) -> tuple[list[float], list[float], float, float]:
+    """Every seat's loot as ``seat`` can judge it: (final values, raid values, the final
+    and the raid value it puts on a face-down card it has not seen), as the heuristic
+    bot's ``_Estimate``."""
     seen = sum(map(_hand, state.hands[seat]))
     if state.drawn >= 0 and state.current == seat:
         seen += _HAND[state.drawn]
@@ -82,7 +83,7 @@ def estimates(state: Thieves, seat: int) -> tuple[list[float], list[float], floa
         if k:
             fin[t] += k * guess_final
             raid[t] += k * guess_raid
-    return fin, raid, guess_final
+    return fin, raid, guess_final, guess_raid
 
 
 def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
@@ -103,8 +104,7 @@ def rollout_action(state: Thieves, seat: int, rng: Rng) -> Action:
     if phase == REMOVE:
         return _remove(state)
     if phase == MOVE:
-        fin, _, guess = estimates(state, seat)
-        return _best_move(state.loot, fin, guess, seat, state.players, rng)[1]
+        return _best_move(state, seat, estimates(state, seat), rng)[1]
     judge = Judge(state, seat)
     if phase == DOUBLE:
         return judge.money_best(state.drawn, rng)[1]
@@ -156,6 +156,7 @@ class Judge:
     __slots__ = (
         "below",
         "cars",
+        "estimate",
         "fin",
         "guess",
         "is_target",
@@ -172,7 +173,8 @@ class Judge:
     )
 
     def __init__(self, state: Thieves, seat: int) -> None:
-        fin, raid, guess = estimates(state, seat)
+        self.estimate = estimate = estimates(state, seat)
+        fin, raid, guess, _ = estimate
         n = state.players
         self.state, self.seat, self.n = state, seat, n
         self.fin, self.raid, self.guess = fin, raid, guess
@@ -242,8 +244,7 @@ class Judge:
                 return -0.2
             return 0.5 + self.pressure * self.mine if self.is_target else -0.4
         if kind == THIEF:
-            state = self.state
-            return 0.8 * _best_move(state.loot, self.fin, self.guess, self.seat, self.n, rng)[0]
+            return 0.8 * _best_move(self.state, self.seat, self.estimate, rng)[0]
         if kind == ALARM:
             cars_held = sum(CARS[x] for x in self.state.hands[self.seat])
             return 1.2 * self.raid_now() if self.cars + cars_held + 1 >= 4 else 0.0
@@ -262,17 +263,27 @@ def _raid_outcome(
 
 
 def _best_move(
-    loot: list[list[int]], fin: list[float], guess: float, seat: int, n: int, rng: Rng
+    state: Thieves,
+    seat: int,
+    estimate: tuple[list[float], list[float], float, float],
+    rng: Rng,
 ) -> tuple[float, Action]:
-    """Thief: the move that most improves my lead over the richest rival, and by how much
-    (-0.2 and no move when there is no loot); a face-down card counts at ``guess``."""
+    """Thief: the follow-up that most improves my lead over the richest rival, and by how
+    much: a move, or ``pass`` (0) when every move hurts (-0.2 and ``pass`` when there is no
+    loot). A face-down card counts at the guesses; a card I take carries the raid risk of
+    money kept face down when it makes me the police's target (as the heuristic bot)."""
+    loot, n = state.loot, state.players
+    fin, raid, guess, guess_raid = estimate
+    pressure = state.cars / 4 if state.cars < 4 else 1.0
     mine = fin[seat]
+    my_raid = raid[seat]
     best_score, best = -1e9, MOVES[0][0][1]
     ties = 1
     for f in range(n):
         row = loot[f]
         for slot, e in enumerate(row):
-            v = float(FINAL_OF[e]) if f == seat or e >= EXPOSED else guess
+            seen = f == seat or e >= EXPOSED
+            v = float(FINAL_OF[e]) if seen else guess
             for t in range(n):
                 if t == f:
                     continue
@@ -284,6 +295,15 @@ def _best_move(
                         if x > rival:
                             rival = x
                 score = me - rival
+                if t == seat:
+                    rv = float(RAID_OF[e]) if seen else guess_raid
+                    top = my_raid + rv
+                    if all(
+                        (raid[u] - rv if u == f else raid[u]) <= top + 1e-9
+                        for u in range(n)
+                        if u != seat
+                    ):
+                        score -= pressure * 0.4 * me
                 if score > best_score:
                     best_score, best, ties = score, MOVES[f][slot][t], 1
                 elif score == best_score:
@@ -291,8 +311,13 @@ def _best_move(
                     if rng.below(ties) == 0:
                         best = MOVES[f][slot][t]
     if best_score == -1e9:
-        return -0.2, best
-    return best_score - (mine - _leader(fin, seat, n)[1]), best
+        return -0.2, PASS
+    change = best_score - (mine - _leader(fin, seat, n)[1])
+    if change < 0:
+        return 0.0, PASS
+    if change == 0 and rng.below(ties + 1) == 0:
+        return 0.0, PASS  # as good as any best move: one more tie
+    return change, best
 
 
 # The estimate for an unfinished game (only when a rollout is cut before the end): each
@@ -326,6 +351,8 @@ def action_class(state: Thieves, action: Action) -> tuple[object, ...]:
     if type(action) is Play:
         c = CARD_INDEX[action.card]
         return (KIND[c], FINAL_VALUE[c], RAID_VALUE[c], action.to)
+    if type(action) is Pass:
+        return ("pass",)
     if type(action) is Move:
         e = state.loot[action.source][action.slot]
         seen = action.source == state.current or e >= EXPOSED

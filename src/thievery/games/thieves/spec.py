@@ -7,12 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import Action, Event, GameSpec, Option, State, seat_name
+from thievery.core.protocol import JSON, Action, Event, GameSpec, Option, State, seat_name
 from thievery.core.rng import Rng
 from thievery.games.thieves.actions import (
     MAX_SEATS,
     MAX_SLOTS,
     MOVES,
+    PASS,
     PLAY_ONE,
     PLAY_TO,
     REMOVES,
@@ -50,7 +51,9 @@ class ThievesSpec(GameSpec):
 
     name: ClassVar[str] = "thieves"
     title: ClassVar[str] = "Thieves!"
-    version: ClassVar[int] = 1
+    # 2: the Thief's move may be declined (``pass``). Version 1 records (the move was
+    # compulsory) hold no ``pass`` and replay the same under version 2's rules.
+    version: ClassVar[int] = 2
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
     options: ClassVar[tuple[Option, ...]] = (
@@ -76,6 +79,13 @@ class ThievesSpec(GameSpec):
         resolved = self.check_new(players, seed, options)
         check_setup(players, resolved)
         return Thieves.start(players, seed, resolved)
+
+    def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
+        """Version 1 (before ``pass``) replays under the same options: it only lacked a
+        legal action, so every version 1 record is a legal version 2 game, played alike."""
+        if version == 1:
+            return dict(options)
+        return super().record_options(version, options)
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:
         kind = data.get("type")
@@ -110,7 +120,12 @@ class ThievesSpec(GameSpec):
             if 0 <= f < MAX_SEATS and 0 <= t < MAX_SEATS and 0 <= slot < MAX_SLOTS:
                 return MOVES[f][slot][t]
             return Move(f, slot, t)
-        raise MalformedAction(f"unknown action type {kind!r} (types: play, remove, move)")
+        if kind == "pass":
+            extra = set(data) - {"type"}
+            if extra:
+                raise MalformedAction(f"a 'pass' action has no field {sorted(extra)[0]!r}")
+            return PASS
+        raise MalformedAction(f"unknown action type {kind!r} (types: play, remove, move, pass)")
 
     # ------------------------------------------------------------ determinizer
 
@@ -167,6 +182,8 @@ class ThievesSpec(GameSpec):
                 f"{who(d['seat'], True)} moved {card(d['card'])} from "
                 f"{who(d['from'])} to {who(d['to'])}"
             )
+        if t == "pass":
+            return f"{who(d['seat'], True)} declined the Thief's move: nothing moved"
         if t == "raid":
             values = ", ".join(f"{who(s)} {v}" for s, v in enumerate(d["values"]))
             busted = " and ".join(who(s) for s in d["busted"]) or "nobody"

@@ -40,9 +40,10 @@ def view(state: Thieves, seat: int | None) -> JSON:
     ``current``, ``last_raid``): ``phase``, ``to_act``, ``turn``, ``first_player``,
     ``hand_sizes``; ``exposed`` (per seat, slots of face-down loot everyone saw in a raid);
     ``police_free`` (per seat, hand cards everyone knows are not police); the pending
-    follow-up (``pending``: ``"remove"``, ``"move"``, ``"double_loot"`` or null;
-    ``resolving``: the Roadblock waiting; ``drawn``: the Double Loot card, for its player
-    only; ``double_loot_draws``: draws still owed); ``result``; the public ``options``.
+    follow-up (``pending``: ``"remove"``, ``"move"`` (a Thief's move, or ``pass``),
+    ``"double_loot"`` or null; ``resolving``: the Roadblock waiting; ``drawn``: the Double
+    Loot card, for its player only; ``double_loot_draws``: draws still owed); ``result``;
+    the public ``options``.
     ``last_raid`` also lists the raid's ``seat``, ``cars``, ``police`` and every loot card
     it revealed.
     """

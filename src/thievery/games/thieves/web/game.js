@@ -33,7 +33,7 @@ function cardText(c) {
     getaway: "The 7th getaway car ends the game.",
     roadblock: "Discard one police card in play.",
     alarm: "Everyone puts all police cards from their hands into play, starting with you.",
-    thief: "Move one loot card from one player to a different player.",
+    thief: "You may move one loot card from one player to a different player.",
     "double-loot": "Draw a card and play it at once — then do it again.",
   }[c.kind] || "";
 }
@@ -163,6 +163,7 @@ function legalIndex(ctx) {
   const plays = new Map(); // card -> [play actions]
   const removes = new Map(); // police card -> action
   const moves = new Map(); // "from:slot" -> [move actions]
+  let pass = null; // the Thief's move declined
   for (const a of ctx.legal) {
     if (a.type === "play") {
       if (!plays.has(a.card)) plays.set(a.card, []);
@@ -173,9 +174,11 @@ function legalIndex(ctx) {
       const k = `${a.from}:${a.slot}`;
       if (!moves.has(k)) moves.set(k, []);
       moves.get(k).push(a);
+    } else if (a.type === "pass") {
+      pass = a;
     }
   }
-  return { plays, removes, moves };
+  return { plays, removes, moves, pass };
 }
 
 /** Where the picked thing may go: [{seat, action}] (empty when nothing valid is picked). */
@@ -310,7 +313,7 @@ function prompt(ctx, idx) {
     if (v.pending === "move") {
       return ui.pick && ui.pick.from !== undefined
         ? { text: `Thief: now click “Move here” on the player who gets it (or a button below).`, you: true }
-        : { text: "Thief: click a loot card on the table to move (face-down ones are taken blind).", you: true };
+        : { text: "Thief: click a loot card on the table to move (face-down ones are taken blind), or don’t move anything.", you: true };
     }
     if (v.pending === "double_loot") return { text: `Double Loot drew ${esc(parseCard(v.drawn || ctx.legal[0].card).label)}: choose where it goes${draws}.`, you: true };
     if (ui.pick && ui.pick.card !== undefined) {
@@ -336,6 +339,10 @@ function actionPanel(ctx, idx, tgt) {
   if (!ctx.legal.length) return "";
   const p = ui.pick;
   const cancel = `<button class="small" data-pick='{"clear":1}'>Cancel</button>`;
+  // The Thief's move is optional: declining is always one click away while it waits.
+  const decline = idx.pass
+    ? `<button class="tv-pass" ${actionAttr(idx.pass)} title="the Thief's move is optional">Don’t move anything</button>`
+    : "";
   if (p && p.card !== undefined && idx.plays.has(p.card)) {
     const c = parseCard(p.card);
     const opts = idx.plays.get(p.card);
@@ -357,9 +364,12 @@ function actionPanel(ctx, idx, tgt) {
     const what = slot.card ? parseCard(slot.card).label : "a face-down card";
     const buttons = tgt.map((t) => `<button ${actionAttr(t.action)}>To ${t.seat === ctx.seat ? "you" : name(ctx, t.seat)}</button>`).join("");
     return `<div class="tv-act"><div><b>Thief: move ${esc(what)} from ${p.from === ctx.seat ? "you" : name(ctx, p.from)}</b>
-      <p class="help">It will lie face up in front of the player you choose.</p><div class="tv-buttons">${buttons}${cancel}</div></div></div>`;
+      <p class="help">It will lie face up in front of the player you choose.</p><div class="tv-buttons">${buttons}${cancel}${decline}</div></div></div>`;
   }
-  if (v.pending === "move") return `<div class="tv-act"><p class="help">Thief: click a loot card on the table.</p></div>`;
+  if (v.pending === "move") {
+    return `<div class="tv-act"><div><p class="help">Thief: click a loot card on the table, or move nothing.</p>
+      <div class="tv-buttons">${decline}</div></div></div>`;
+  }
   if (v.pending === "remove") return `<div class="tv-act"><p class="help">Roadblock: click a police card in play (above).</p></div>`;
   return `<div class="tv-act"><p class="help">Click a card in your hand.</p></div>`;
 }
