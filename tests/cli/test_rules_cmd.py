@@ -11,7 +11,7 @@ from thievery.cli import app
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("name", thievery.game_names())
+@pytest.mark.parametrize("name", ["schattendieb", "schatz-rabatz", "thieves", "thieves-den"])
 def test_rules_prints_the_games_own_page(name: str) -> None:
     result = runner.invoke(app, ["rules", name, "--raw"])
     assert result.exit_code == 0, result.output

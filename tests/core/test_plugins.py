@@ -15,6 +15,7 @@ from thievery.core import GamePlugin, UnknownGame
 from thievery.core.registry import GROUP, _entry_points
 
 SRC = Path(thievery.__file__).resolve().parent
+BUILT_IN = ["schattendieb", "schatz-rabatz", "thieves", "thieves-den"]
 
 
 def _run(code: str) -> str:
@@ -52,7 +53,7 @@ def test_loading_one_game_imports_no_other_game_and_no_rich() -> None:
         "print(json.dumps([names, before, after, 'rich' in sys.modules]))"
     )
     names, before, after, rich = json.loads(_run(code))
-    assert len(names) == 4
+    assert set(BUILT_IN) <= set(names)
     assert before == []  # listing the games loads none of them
     assert after == ["thieves"]
     assert rich is False  # the terminal renderer is imported on demand only
@@ -141,10 +142,50 @@ def test_no_import_circles_among_packages() -> None:
     assert "thievery.core" in graph and not edges_of["thievery.core"]
 
 
-def test_every_game_carries_its_faces_and_rules_page() -> None:
-    for name in thievery.game_names():
+def test_every_built_in_game_carries_its_faces_and_rules_page() -> None:
+    for name in BUILT_IN:
         game = thievery.plugin(name)
         assert game.web_file("game.js") is not None, name
         assert game.terminal() is not None, name
         text = game.rules_text()
         assert text is not None and text.startswith("# "), name
+
+
+def test_a_broken_plug_in_is_named_and_leaves_the_others_playable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from importlib.metadata import EntryPoint
+
+    from thievery.core import registry
+
+    points = dict(registry._entry_points())
+    points["broken"] = EntryPoint("broken", "no_such_module_here:GAME", GROUP)
+    points["misnamed"] = EntryPoint("misnamed", "thievery.games.thieves:GAME", GROUP)
+    monkeypatch.setattr(registry, "_entry_points", lambda: points)
+    with pytest.raises(UnknownGame, match="could not be loaded from no_such_module_here"):
+        thievery.plugin("broken")
+    with pytest.raises(UnknownGame, match="the two names must agree"):
+        thievery.plugin("misnamed")
+    playable = {g.name for g in registry.playable()}
+    assert set(BUILT_IN) <= playable and not {"broken", "misnamed"} & playable
+
+
+def test_a_game_without_its_rules_page_file_has_none() -> None:
+    from dataclasses import replace
+
+    missing = replace(thievery.plugin("thieves"), rules="NO_SUCH_PAGE.md")
+    assert missing.rules_text() is None
+    assert replace(missing, rules=None).rules_text() is None
+
+
+def test_the_clock_seat_belongs_to_real_time_games_only() -> None:
+    from thievery.core import CLOCK, IllegalAction
+
+    thieves = thievery.game("thieves").new(3, 1)
+    with pytest.raises(IllegalAction, match="has no clock"):
+        thieves.apply(CLOCK, {"type": "tick", "now_ms": 5})
+    packing = thievery.game("schatz-rabatz").new(2, 1)
+    with pytest.raises(IllegalAction, match="there is no seat"):
+        packing.apply(-1.0, {"type": "tick", "now_ms": 5})  # type: ignore[arg-type]
+    packing.apply(CLOCK, {"type": "tick", "now_ms": 5})
+    assert packing.now_ms == 5  # type: ignore[attr-defined]

@@ -11,7 +11,16 @@ from typing import Any, ClassVar
 
 import pytest
 
-from thievery.core import Action, Event, GamePlugin, GameSpec, MalformedAction, Rng, State
+from thievery.core import (
+    Action,
+    Event,
+    GamePlugin,
+    GameSpec,
+    MalformedAction,
+    Rng,
+    SearchHooks,
+    State,
+)
 from thievery.core.protocol import JSON, parse_fields, seat_name
 from thievery.testing import (
     check_components,
@@ -233,3 +242,26 @@ def test_an_outside_game_keeps_a_golden_playthrough(tmp_path: Any) -> None:
     assert text.count("== step ") == 9 and "legal 0: " in text and "view 1: hand: " in text
     check_golden(tmp_path / "toy.txt", TOY, 2, 3, regold=True)
     check_golden(tmp_path / "toy.txt", TOY, 2, 3, regold=False)
+
+
+class SlipperySampler(SearchHooks):
+    """A search sampler that deals the seat itself another hand: search bots would then
+    plan with cards the seat does not hold."""
+
+    def sampler(self, view: Mapping[str, Any]) -> Callable[[Rng], State]:
+        def draw(rng: Rng) -> State:
+            state = self.spec.determinize(view, rng)
+            assert isinstance(state, Toy)
+            seat = view["seat"]
+            if state.hands[seat] and state.deck:
+                state.hands[seat][0], state.deck[0] = state.deck[0], state.hands[seat][0]
+            return state
+
+        return draw
+
+
+def test_the_search_sampler_is_held_to_non_interference_too() -> None:
+    slippery = GamePlugin(spec=ToySpec(), package=__name__, search=SlipperySampler(ToySpec()))
+    with pytest.raises(AssertionError, match="drawn by the search sampler"):
+        check_non_interference(slippery, 2)
+    check_non_interference(TOY, 2)  # the default sampler keeps the promise

@@ -472,3 +472,31 @@ def test_a_chunked_body_is_capped_by_the_bytes_read(client: TestClient) -> None:
         "/api/replay", content=iter([b"{}"]), headers={"Content-Type": "application/json"}
     )
     assert small.status_code == 400  # a small chunked body still reaches the route
+
+
+def test_game_files_carry_an_etag_and_answer_head(client: TestClient) -> None:
+    first = client.get("/static/games/thieves/game.js")
+    etag = first.headers["etag"]
+    assert first.status_code == 200 and etag.startswith('"')
+    again = client.get("/static/games/thieves/game.js", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    head = client.head("/static/games/thieves/game.css")
+    assert head.status_code == 200 and head.headers["etag"]
+    assert "default-src 'self'" in first.headers["content-security-policy"]
+
+
+def test_seat_names_are_cleaned_before_the_clash_rules(client: TestClient) -> None:
+    """NFKC, invisible and control characters removed: look-alikes do not pass as two."""
+    bots = [{"kind": "bot", "bot": "random", "name": "Robo"}]
+
+    def make(*names: str) -> Any:
+        seats = [{"kind": "human", "name": n} for n in names] + bots
+        return client.post("/api/tables", json={"game": "schattendieb", "seats": seats})
+
+    clash = make("Ann", "A\u200bnn")  # a zero-width space inside
+    assert clash.status_code == 400 and clash.json()["code"] == "seat/name"
+    wide = make("ＹＯＵ", "Bo")  # full-width letters: "YOU" after NFKC
+    assert wide.status_code == 400 and "you" in wide.json()["message"].lower()
+    made = make("\u202eAnn\x00", "  Bo   Bo ")
+    assert made.status_code == 201
+    assert [s["name"] for s in made.json()["table"]["seats"][:2]] == ["Ann", "Bo Bo"]

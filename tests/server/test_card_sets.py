@@ -158,3 +158,11 @@ def test_update_frames_leave_out_the_static_view_keys(client: TestClient) -> Non
         assert not set(STATIC) & set(update["view"])
         assert {**update["view"], **kept} == now["view"]
         assert len(json.dumps(update)) < len(json.dumps(welcome["view"]["catalogue"]))
+
+
+def test_a_file_name_with_a_nul_or_too_long_is_refused_cleanly(files_client: TestClient) -> None:
+    for name in ("mine\x00.toml", "x" * 5000 + ".toml", "../" * 40 + "etc/passwd"):
+        body = {"game": "thieves-den", "seats": SEATS, "options": {"cards": name}}
+        r = files_client.post("/api/tables", json=body)
+        assert r.status_code == 400, (name[:20], r.status_code)
+        assert r.json()["code"] == "options/invalid" and len(r.json()["message"]) < 300

@@ -7,6 +7,7 @@ from functools import partial
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError
 
@@ -21,6 +22,7 @@ from thievery.server.storage import (
     TableRecord,
     Writer,
     database_url,
+    tables_t,
 )
 
 
@@ -169,3 +171,22 @@ def test_restart_restores_every_unfinished_table(db_url: str) -> None:
             p = Player(w0, tokens[0])
             if p.latest["legal"]:
                 assert p.act(p.latest["legal"][0])["type"] == "ack"
+
+
+def test_a_table_stored_under_rules_the_game_cannot_map_is_still_restored(
+    sqlite_url: str,
+) -> None:
+    """A stored table whose rules version the game does not map (no record_options for
+    it) is restored under today's rules rather than lost."""
+    with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as client:
+        made = create_table(client, ["human", "human", "human"], {"games": 1})
+        tid = made["table"]["id"]
+    engine = sa.create_engine(sqlite_url)
+    with engine.begin() as conn:
+        conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(game_version=0))
+    engine.dispose()
+    with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as client:
+        assert tid in [t["id"] for t in client.get("/api/tables").json()["live"]]
+        token = made["seats"][0]["token"]
+        mine = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"})
+        assert mine.status_code == 200 and mine.json()["legal"]

@@ -4,6 +4,7 @@ GAME`: the game's rules decisions (its rules page, from its own package)."""
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 from rich.table import Table
 
 import thievery
@@ -19,8 +20,13 @@ def list_games() -> None:
     table = Table(title="Thievery games")
     for col in ("name", "title", "players", "options", "bots"):
         table.add_column(col)
+    broken: list[str] = []
     for name in thievery.game_names():
-        spec = thievery.game(name)
+        try:
+            spec = thievery.game(name)
+        except ThieveryError as e:  # one broken plug-in does not hide the others
+            broken.append(str(e))
+            continue
         opts = ", ".join(f"{o['name']}={o['default']}" for o in spec.info()["options"])
         table.add_row(
             name,
@@ -29,7 +35,10 @@ def list_games() -> None:
             opts,
             ", ".join(bot_names(name)),
         )
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    for problem in broken:
+        console.print(f"[red]not loaded:[/] {escape(problem)}")
 
 
 @app.command("rules")

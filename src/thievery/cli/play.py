@@ -18,13 +18,22 @@ from rich.panel import Panel
 from rich.text import Text
 
 from thievery.bots import Bot, make_bot
+from thievery.bots.realtime import play_simulated
 from thievery.cli.app import app
 from thievery.cli.common import fail, load_game, parse_options
 from thievery.cli.render import renderer
 from thievery.core.errors import ThieveryError
-from thievery.core.protocol import Event, GameSpec, State, default_seat_name, seat_name
+from thievery.core.protocol import (
+    ClockedState,
+    Event,
+    GameSpec,
+    State,
+    default_seat_name,
+    seat_name,
+)
 from thievery.core.record import GameRecord
 from thievery.core.registry import plugin
+from thievery.core.rng import Rng
 
 LOG_LINES = 14
 
@@ -70,7 +79,14 @@ def play(
     seat_names = [default_seat_name(s, bot_of.get(s)) for s in range(players)]
     console = Console()
     live = renderer(spec.name).live
-    if live is not None:  # a real-time game: one human at most, on the live screen
+    if isinstance(state, ClockedState) and live is None:  # real time, no live screen
+        if humans:
+            fail(
+                f"{spec.title} is played in real time and has no live terminal screen: "
+                "play it in the browser (thievery serve)"
+            )
+        play_simulated(state, seats, Rng(seed))  # bots only: on simulated time
+    elif live is not None:  # a real-time game: one human at most, on the live screen
         if humans > 1:
             fail(f"{spec.title} is played live: at most one human per terminal")
         try:

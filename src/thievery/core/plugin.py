@@ -135,7 +135,8 @@ class GamePlugin:
         """The game's rules decisions (Markdown), if it has a page."""
         if self.rules is None:
             return None
-        return self.resource(self.rules).read_text(encoding="utf-8")
+        page = self.resource(self.rules)
+        return page.read_text(encoding="utf-8") if page.is_file() else None
 
     # ------------------------------------------------------------ options from files
 

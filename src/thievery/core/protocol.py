@@ -108,7 +108,7 @@ class Option:
     maximum: int | None = None
     secret: bool = False  # never shown to seats (a stacked deal)
     # A file on this machine: a string value is its path, refused over the network; an
-    # object is the file's content inline (see GameSpec.inline_options), accepted anywhere.
+    # object is the file's content inline (see the plug-in's FileOptions), accepted anywhere.
     local: bool = False
 
     def check(self, value: Any) -> Any:
@@ -296,13 +296,15 @@ class State(ABC):
         Raises :class:`MalformedAction` or :class:`IllegalAction` and changes nothing if
         the action is not legal now.
         """
+        clock = type(seat) is int and seat == CLOCK
+        if clock and not isinstance(self, ClockedState):
+            raise IllegalAction(f"{self.spec.title} has no clock: there is no seat -1")
         if not isinstance(action, Action):
             if not isinstance(action, Mapping):
                 raise MalformedAction(f"an action is an object with a 'type', not {action!r}")
             action = self.spec.parse_action(action)
-        if seat == CLOCK and not isinstance(seat, bool):
-            if not isinstance(self, ClockedState):
-                raise IllegalAction(f"{self.spec.title} has no clock: there is no seat -1")
+        if clock:
+            assert isinstance(self, ClockedState)
             if not isinstance(action, Tick):
                 raise IllegalAction("the clock (seat -1) only moves time: a 'tick' action")
             return self.advance(action.now_ms)

@@ -9,6 +9,8 @@ this process only (tests, notebooks).
 
 from __future__ import annotations
 
+import logging
+from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 from thievery.core.errors import UnknownGame
@@ -17,17 +19,39 @@ from thievery.core.protocol import GameSpec
 
 GROUP = "thievery.games"
 
+log = logging.getLogger("thievery.games")
 _LOADED: dict[str, GamePlugin] = {}
 
 
+@cache
 def _entry_points() -> dict[str, EntryPoint]:
-    return {ep.name: ep for ep in entry_points(group=GROUP)}
+    """The installed games' entry points by name, read once per process (a name declared
+    twice is logged; the last one read wins)."""
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=GROUP):
+        if point.name in found and found[point.name].value != point.value:
+            log.warning(
+                "game %r is declared twice (%s and %s); using %s",
+                point.name,
+                found[point.name].value,
+                point.value,
+                point.value,
+            )
+        found[point.name] = point
+    return found
+
+
+def rescan() -> None:
+    """Read the installed games' entry points again (after installing one in-process)."""
+    _entry_points.cache_clear()
 
 
 def register(plugin: GamePlugin) -> GamePlugin:
     """Make a game known in this process (installed games need no call: entry points)."""
     if not isinstance(plugin, GamePlugin):
         raise TypeError(f"a game is registered by its GamePlugin, not {plugin!r}")
+    if plugin.spec.name in _entry_points() and plugin.spec.name not in _LOADED:
+        log.warning("game %r is installed; the registered one is used instead", plugin.spec.name)
     _LOADED[plugin.spec.name] = plugin
     return plugin
 
@@ -40,9 +64,13 @@ def plugin(name: str) -> GamePlugin:
     points = _entry_points()
     point = points.get(name) if isinstance(name, str) else None
     if point is None:
-        known = sorted(set(points) | set(_LOADED))
-        raise UnknownGame(f"there is no game {name!r} (games: {', '.join(known)})")
-    loaded = point.load()
+        known = ", ".join(sorted(set(points) | set(_LOADED)))
+        hint = known or "none installed; is Thievery installed (pip install -e .)?"
+        raise UnknownGame(f"there is no game {name!r} (games: {hint})")
+    try:
+        loaded = point.load()
+    except Exception as e:  # a broken plug-in is that game's problem, told plainly
+        raise UnknownGame(f"game {name!r} could not be loaded from {point.value}: {e!r}") from e
     if not isinstance(loaded, GamePlugin):
         raise UnknownGame(f"the entry point {point.value} of game {name!r} is no GamePlugin")
     if loaded.spec.name != name:
@@ -62,3 +90,15 @@ def game(name: str) -> GameSpec:
 def game_names() -> list[str]:
     """The names of every installed or registered game (loads none of them)."""
     return sorted(set(_entry_points()) | set(_LOADED))
+
+
+def playable() -> list[GamePlugin]:
+    """Every game that loads, for listings: a plug-in that fails to load is logged and
+    left out, so one broken game does not take the others down."""
+    out = []
+    for name in game_names():
+        try:
+            out.append(plugin(name))
+        except UnknownGame as e:
+            log.error("%s", e)
+    return out

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from thievery.bots.base import bot_names
 from thievery.core.protocol import NAME_LIMIT
 from thievery.core.registry import game as get_game
-from thievery.core.registry import game_names, plugin
+from thievery.core.registry import playable, plugin
 from thievery.server.audience import describe_all
 from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
@@ -142,7 +142,7 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
     @router.get("/games", tags=["games"])
     def list_games() -> list[JSON]:
         """Every game: its spec (players, options) and the bots that can play it."""
-        return [{**get_game(name).info(), "bots": bot_names(name)} for name in game_names()]
+        return [{**g.spec.info(), "bots": bot_names(g.name)} for g in playable()]
 
     @router.get(
         "/games/{name}/rules",

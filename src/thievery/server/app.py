@@ -6,6 +6,7 @@ restores every unfinished table from storage; on stop it stores what is queued.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -158,17 +159,22 @@ def create_app(
     app.add_middleware(PageHeaders)
     app.include_router(make_router(hub, limits or Limits()))
 
-    @app.get("/static/games/{game}/{file}", include_in_schema=False)
-    def game_file(game: str, file: str) -> Response:
-        """A game's browser files, read from its own package (importlib.resources)."""
+    @app.api_route("/static/games/{game}/{file}", methods=["GET", "HEAD"], include_in_schema=False)
+    def game_file(game: str, file: str, request: Request) -> Response:
+        """A game's browser files, read from its own package (importlib.resources), with
+        an ETag so browsers revalidate instead of downloading them again."""
         try:
             found = plugin(game).web_file(file)
         except ThieveryError:
             found = None
         if found is None:
             raise ServerError("static/not_found", f"no file {file!r} for game {game!r}", 404)
+        body = found.read_bytes()
+        etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers={"ETag": etag})
         media = "text/javascript" if file.endswith(".js") else "text/css"
-        return Response(found.read_bytes(), media_type=f"{media}; charset=utf-8")
+        return Response(body, media_type=f"{media}; charset=utf-8", headers={"ETag": etag})
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 

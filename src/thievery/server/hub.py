@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from thievery.bots.base import make_bot
-from thievery.core.errors import InvalidOption, ThieveryError
+from thievery.core.errors import InvalidOption, InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, GameSpec
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
@@ -62,11 +62,16 @@ class Hub:
             if self.files_dir is None:
                 plugin(spec.name).check_remote_options({option.name: value})  # refuses
                 continue
-            path = (self.files_dir / value).resolve()
-            if not path.is_relative_to(self.files_dir) or not path.is_file():
+            try:  # a NUL or an overlong name is no file either
+                path = (self.files_dir / value).resolve()
+                found = path.is_relative_to(self.files_dir) and path.is_file()
+            except (OSError, ValueError):
+                found = False
+            if not found:
                 files = ", ".join(sorted(p.name for p in self.files_dir.iterdir() if p.is_file()))
+                shown = value if len(value) <= 60 else f"{value[:57]}..."
                 raise InvalidOption(
-                    f"option {option.name!r}: the server has no file {value!r} "
+                    f"option {option.name!r}: the server has no file {shown!r} "
                     f"(files: {files or 'none'})"
                 )
         return plugin(spec.name).inline_options(out, self.files_dir)
@@ -98,8 +103,14 @@ class Hub:
     async def _load(self, record: TableRecord) -> LiveTable:
         rows = await asyncio.to_thread(self.storage.actions, record.id)
         spec = get_game(record.game)
-        # A table stored under older rules plays on under the options that keep them.
-        options = spec.record_options(record.game_version, record.options)
+        # A table stored under older rules plays on under the options that keep them; a
+        # version the game cannot map plays on under today's rules (or is marked broken
+        # below if its actions no longer replay).
+        try:
+            options = spec.record_options(record.game_version, record.options)
+        except InvalidRecord as e:
+            log.warning("table %s: %s; restoring it under today's rules", record.id, e)
+            options = dict(record.options)
         state = spec.new(record.players, record.seed, options)
         table = LiveTable(self, record, state)
         for row in rows:

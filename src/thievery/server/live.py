@@ -196,7 +196,7 @@ class LiveTable:
 
     def state_frame_text(self, kind: str, audience: Audience, events: Sequence[Event]) -> str:
         """:meth:`state_frame` as JSON text, its view without the game's static keys
-        (``spec.static_view``: they never change, and the welcome frame had them)."""
+        (the plug-in's ``static_view``: they never change, and the welcome frame had them)."""
         head = self._frame_head(kind, audience, events)
         parts = self._snapshot(audience)
         static = plugin(self.spec.name).static_view

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +21,21 @@ from thievery.server.errors import ServerError
 
 HUMAN, BOT = "human", "bot"
 RESERVED_NAMES = ("you", "your")  # the log's words for the reader's own seat
+
+
+def clean_name(raw: object) -> str:
+    r"""A seat's name as shown: Unicode NFKC, without control, format (zero-width, bidi)
+    or other invisible characters, spaces collapsed, at most ``NAME_LIMIT`` characters.
+    Names are cleaned before the clash rules, so look-alikes cannot pass as different.
+
+    >>> clean_name("  Ann\u200b \u202eBob\x00 ")
+    'Ann Bob'
+    >>> clean_name("ＹＯＵ")
+    'YOU'
+    """
+    text = unicodedata.normalize("NFKC", str(raw or ""))
+    kept = "".join(c for c in text if unicodedata.category(c)[0] not in "C")
+    return re.sub(r"\s+", " ", kept).strip()[:NAME_LIMIT].strip()
 
 
 def hash_token(token: str) -> str:
@@ -41,7 +58,7 @@ def check_names(names: Sequence[str]) -> None:
     words the log uses for the reader ("you")."""
     seen: dict[str, int] = {}
     for seat, name in enumerate(names):
-        key = name.casefold()
+        key = clean_name(name).casefold()
         if key in RESERVED_NAMES:
             raise ServerError(
                 "seat/name",
@@ -108,7 +125,7 @@ def make_seat(
     """
     kind = spec.get("kind", HUMAN)
     bot = spec.get("bot")
-    name = str(spec.get("name") or "").strip()[:NAME_LIMIT]
+    name = clean_name(spec.get("name"))
     if kind == BOT:
         bot = bot or timeout_bot_for(game)
         make_bot(bot, game, seat, seed)  # refuses unknown bots

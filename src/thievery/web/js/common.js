@@ -7,13 +7,22 @@ export function esc(value) {
   })[c]);
 }
 
-/** Add a stylesheet to the page once (by its address), whatever the number of renders. */
+/**
+ * Add a stylesheet to the page once (by its address), whatever the number of renders;
+ * resolves when it has loaded (or failed), so the first render is already styled.
+ */
 export function linkStylesheetOnce(href) {
-  if ([...document.querySelectorAll("link[rel=stylesheet]")].some((l) => l.getAttribute("href") === href)) return;
+  const present = [...document.querySelectorAll("link[rel=stylesheet]")].find((l) => l.getAttribute("href") === href);
+  if (present) return present.loaded || Promise.resolve();
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = href;
+  link.loaded = new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+  });
   document.head.appendChild(link);
+  return link.loaded;
 }
 
 /**
@@ -112,9 +121,8 @@ export const LOGO = `<svg width="24" height="24" viewBox="0 0 24 24" aria-hidden
 export async function loadRenderer(game) {
   const base = `/static/games/${encodeURIComponent(game)}`;
   try {
-    const renderer = (await import(`${base}/game.js`)).default;
-    linkStylesheetOnce(`${base}/game.css`);
-    return renderer;
+    const [module] = await Promise.all([import(`${base}/game.js`), linkStylesheetOnce(`${base}/game.css`)]);
+    return module.default;
   } catch (error) {
     console.warn(`no renderer for ${game}; using the generic one`, error);
     return (await import("/static/js/generic.js")).default;
