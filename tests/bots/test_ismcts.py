@@ -76,7 +76,9 @@ def test_games_set_their_search_defaults_and_a_bot_can_override_them(name: str) 
     assert bot.rollout_depth == defaults.get("rollout_depth", 16)  # 16: the generic default
     assert bot.confidence == defaults.get("confidence", 1.0)
     assert ISMCTSBot(name, 0, Rng(1), rollout_depth=8).rollout_depth == 8
-    assert ISMCTSBot("schattendieb", 0, Rng(1)).rollout_depth == 60
+    assert (
+        ISMCTSBot("schattendieb", 0, Rng(1)).rollout_depth == 75
+    )  # rules v2: a game takes more decisions
 
 
 def _positions(name: str, count: int, seed: int = 3) -> list[tuple[dict, list]]:  # type: ignore[type-arg]

@@ -142,3 +142,19 @@ def test_a_database_made_before_commitments_gains_the_columns(tmp_path: Path) ->
         assert record.id == "old1" and record.scenario is False and record.salt is None
     finally:
         storage.close()
+
+
+def test_a_legacy_option_replays_old_records_only(client: TestClient) -> None:
+    """Der Schattendieb's ``v1_add_step`` keeps rules version 1 for its records: it is not
+    listed, not shown in views, and new tables cannot choose it."""
+    listed = {g["name"]: g for g in client.get("/api/games").json()}["schattendieb"]
+    assert "v1_add_step" not in {o["name"] for o in listed["options"]}
+    body = {"game": "schattendieb", "seats": BOTS, "options": {"games": 1, "v1_add_step": True}}
+    refused = client.post("/api/tables", json=body)
+    assert refused.status_code == 400 and "older rules" in refused.json()["message"]
+    seats = [{"kind": "human"}, *BOTS[:2]]
+    made = client.post("/api/tables", json={**body, "seats": seats, "options": {"games": 1}})
+    token = made.json()["seats"][0]["token"]
+    tid = made.json()["table"]["id"]
+    view = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"})
+    assert "v1_add_step" not in view.json()["view"]["options"]

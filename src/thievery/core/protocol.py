@@ -110,6 +110,9 @@ class Option:
     # A file on this machine: a string value is its path, refused over the network; an
     # object is the file's content inline (see the plug-in's FileOptions), accepted anywhere.
     local: bool = False
+    # Keeps an older rules version for its records only (see GameSpec.record_options): not
+    # listed, not in views, refused for new server tables.
+    legacy: bool = False
 
     def check(self, value: Any) -> Any:
         """Validate a value; return it (normalised) or raise :class:`InvalidOption`."""
@@ -191,9 +194,10 @@ class GameSpec(ABC):
         return dict(options)
 
     def public_options(self, options: Mapping[str, Any]) -> JSON:
-        """The options a seat may see (secret ones, like a stacked deal, left out)."""
-        secret = {o.name for o in self.options if o.secret}
-        return {k: v for k, v in options.items() if k not in secret}
+        """The options a seat may see (secret ones, like a stacked deal, and legacy ones
+        left out)."""
+        hidden = {o.name for o in self.options if o.secret or o.legacy}
+        return {k: v for k, v in options.items() if k not in hidden}
 
     @abstractmethod
     def new(self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None) -> State:
@@ -234,7 +238,7 @@ class GameSpec(ABC):
                     "local": o.local,
                 }
                 for o in self.options
-                if not o.secret
+                if not (o.secret or o.legacy)
             ],
         }
 

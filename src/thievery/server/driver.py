@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
@@ -53,6 +54,7 @@ class Driver:
         self.bots: dict[tuple[int, str], Bot] = {}
         self.task: asyncio.Task[None] | None = None
         self._delays: dict[tuple[int, int], float] = {}
+        self._jitter = random.SystemRandom()  # nothing a client could predict
 
     def start(self) -> None:
         """Start the task (if the game is not over and the table not broken)."""
@@ -97,10 +99,19 @@ class Driver:
         return best
 
     def _bot_delay(self, seat: int) -> float:
-        """How long a bot waits: the hub's delay, or a real-time bot's own reaction time."""
+        """How long a bot waits: the hub's delay, drawn afresh for each decision between
+        0.75 and 1.5 times it (so how soon a bot answers, e.g. a lone "done", tells no
+        one what it holds), or a real-time bot's own reaction time."""
         table = self.table
-        if table.hub.bot_delay <= 0 or not table.clock.realtime:
+        if table.hub.bot_delay <= 0:
             return table.hub.bot_delay
+        if not table.clock.realtime:
+            key = (seat, table.version)
+            if key not in self._delays:  # keep only this position's draws
+                kept = {k: v for k, v in self._delays.items() if k[1] == table.version}
+                jitter = 0.75 + 0.75 * self._jitter.random()
+                self._delays = {**kept, key: table.hub.bot_delay * jitter}
+            return self._delays[key]
         bot = self.bot(seat, BOT)
         if not isinstance(bot, PacedBot):
             return table.hub.bot_delay

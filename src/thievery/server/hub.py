@@ -184,6 +184,13 @@ class Hub:
         """
         spec = get_game(game)
         players = len(seats)
+        legacy = [o.name for o in spec.options if o.legacy and o.name in (options or {})]
+        if legacy:
+            raise ServerError(
+                "options/invalid",
+                f"option {legacy[0]!r} only replays records of older rules; new tables "
+                "cannot choose it",
+            )
         if not scenario:
             chosen = [o.name for o in spec.options if o.secret and o.name in (options or {})]
             if seed is not None or chosen:

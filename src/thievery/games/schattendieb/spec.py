@@ -58,6 +58,7 @@ class SchattendiebSpec(GameSpec):
             "only for replaying records of rules version 1; not for new tables: step 4 "
             "asks only the seats that hold a card of their kind (which shows who holds "
             "one) and lets a Thief of that kind be added",
+            legacy=True,
         ),
         Option("hands", None, "stacked deal: 4 card ids per seat (first game)", secret=True),
         Option(
