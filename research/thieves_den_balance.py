@@ -62,6 +62,7 @@ class Stats:
     schemes: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     scheme_points: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     powers: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    face_up: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # rounds
     sources: dict[str, float] = field(default_factory=lambda: defaultdict(float))
 
 
@@ -72,6 +73,13 @@ def play(stats: Stats, seed: int, options: dict[str, Any]) -> None:
     state = spec.new(n, seed, options)
     bots = [make_bot("heuristic", spec.name, s, seed) for s in range(n)]
     first = state.view(None)["holder"]
+
+    def turned_up() -> None:  # the Power tiles face up this round
+        for p in state.view(None)["powers"]:
+            if p["tile"] is not None:
+                stats.face_up[p["tile"]] += 1
+
+    turned_up()
     picks: list[tuple[int, str]] = []
     fences: list[tuple[int, str]] = []
     powers: list[tuple[int, str]] = []
@@ -82,6 +90,8 @@ def play(stats: Stats, seed: int, options: dict[str, Any]) -> None:
         seat = state.to_act[0]
         events = state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
         stats.decisions += 1
+        if any(e.type == "round" for e in events):
+            turned_up()
         for e in events:
             d = e.data
             if e.type == "reveal":
@@ -166,6 +176,43 @@ def _table(
     return out
 
 
+THIN = 100  # fewer uses than this: the win share is too uncertain to read much into
+
+
+def _powers(all_stats: list[Stats], tiles: Iterable[str]) -> list[str]:
+    """Every Power tile of the set, used or not: how often it was face up, how often it
+    was used when it was, and its users' win share; thin data said so."""
+    lines = [
+        "## Power tiles used",
+        "",
+        "Every tile of the set, used or not. *Face up* counts the rounds the tile lay on "
+        "top of a stack (per game); *use rate* is uses per face-up round (a tile can be "
+        f"used once a round). Rows with fewer than {THIN} uses are marked *thin*: their "
+        "interval is wide, read them as a hint only; a tile never used has no win share.",
+        "",
+    ]
+    for st in all_stats:
+        rows = sorted(
+            ((t, st.powers.get(t, Tally())) for t in tiles),
+            key=lambda kv: (-kv[1].wins / max(1, kv[1].count), kv[0]),
+        )
+        lines += [f"### {st.players} players", ""]
+        lines += [
+            "| Power tile | face up | used | use rate | win share | 95% CI | lift | data |",
+            "|---|---:|---:|---:|---:|---:|---:|---|",
+        ]
+        for name, t in rows:
+            up = st.face_up.get(name, 0)
+            rate = _pct(t.count / up) if up else "—"
+            data = "none" if not t.count else ("thin" if t.count < THIN else "")
+            lines.append(
+                f"| {name} | {up / st.games:.2f} | {t.count / st.games:.2f} | {rate} | "
+                f"{_rate(t, st.players)} | {data} |"
+            )
+        lines.append("")
+    return lines
+
+
 def report(all_stats: list[Stats], seed: int, path: str | None) -> str:
     """The Markdown report."""
     cs = load_card_set(path)
@@ -223,7 +270,6 @@ def report(all_stats: list[Stats], seed: int, path: str | None) -> str:
         ("Fence types sold to", "fence_types", "Fence type"),
         ("Fence majorities won", "majority", "majority"),
         ("Schemes (holder)", "schemes", "Scheme"),
-        ("Power tiles used", "powers", "Power tile"),
     ):
         lines += ["", f"## {title}", ""]
         for st in all_stats:
@@ -241,6 +287,7 @@ def report(all_stats: list[Stats], seed: int, path: str | None) -> str:
                     )
                 )
             lines.append("")
+    lines += _powers(all_stats, cs.power_id)
     lines += ["## Where the Prestige comes from (per player per game)", ""]
     lines.append("| players | Fences | Witch | abilities & Power tiles | majorities | Schemes |")
     lines.append("|---:|---:|---:|---:|---:|---:|")

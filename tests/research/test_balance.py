@@ -1,6 +1,7 @@
 """The Thieves Den balance report (research/thieves_den_balance.py)."""
 
 from research import thieves_den_balance as balance
+from thievery.games.thieves_den.cards import load_card_set
 
 
 def test_the_balance_report_counts_every_game() -> None:
@@ -10,3 +11,15 @@ def test_the_balance_report_counts_every_game() -> None:
     assert sum(t.count for t in stats.drafted.values()) == 4 * 3 * 9  # 9 picks each
     text = balance.report([stats], 2, None)
     assert "## Win rate by seat" in text and "market" in text
+
+
+def test_the_report_lists_every_power_tile_and_says_where_data_is_thin() -> None:
+    stats = balance.run(2, 3, seed=3, options={})
+    assert sum(stats.face_up.values()) == 3 * 9  # 3 stacks face up, 3 rounds a game
+    text = balance.report([stats], 3, None)
+    section = text.split("## Power tiles used")[1].split("## Where")[0]
+    tiles = load_card_set(None).power_id
+    assert len(tiles) == 12
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    assert sorted(r.split(" | ")[0][2:] for r in rows[1:]) == sorted(tiles)
+    assert all(r.endswith("| thin |") or r.endswith("| none |") for r in rows[1:])  # 3 games

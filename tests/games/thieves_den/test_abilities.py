@@ -144,11 +144,11 @@ def test_power_double_up_adds_a_thief_to_an_occupied_spot() -> None:
     act(state, 0, "steal", card="market-a")
     act(state, 1, "pass")
     act(state, 2, "pass")
-    act(state, 0, "power", tile="double-up", pay="tome")
-    assert state.thieves[0] == 3  # 2 + 1 from the supply
-    steals = [a["card"] for a in legal(state, 0) if a["type"] == "steal"]
-    assert steals == ["market-a"]  # only the occupied spot
-    act(state, 0, "steal", card="market-a")
+    events = act(state, 0, "power", tile="double-up", pay="tome")
+    assert of(events, "gain")[0] == {"seat": 0, "what": "thief", "count": 1}
+    # The only occupied spot: the compulsory Steal happens there without a question.
+    assert of(events, "steal") == [{"seat": 0, "card": "market-a", "owner": 1}]
+    assert state.thieves[0] == 2  # 2 + 1 from the supply - 1 placed
     assert held(state, 0) == {"jewel": 4}
     assert state.on_loc[state.cs.loc_index["market-a"]] == 2
 
@@ -163,8 +163,9 @@ def test_power_double_up_fences_at_an_opponents_fence_without_taking_it() -> Non
     )
     act(state, 1, "fence", card="noble-countess-a")
     act(state, 2, "pass")
-    act(state, 0, "power", tile="double-up", pay="tome")
-    act(state, 0, "fence", card="noble-countess-a")
+    events = act(state, 0, "power", tile="double-up", pay="tome")
+    # The only occupied spot with a sale seat 0 can make: it happens by itself.
+    assert of(events, "fence")[0]["card"] == "noble-countess-a"
     assert state.prestige[0] == 7
     seats = state.view(None)["seats"]
     assert seats[1]["fences"] == [{"card": "noble-countess-a", "uses": 2}]
@@ -288,8 +289,8 @@ def test_power_inside_job_gives_you_the_owner_bonus() -> None:
     state = arrange(
         new(3), powers=["inside-job", *POWERS[1:]], up={1: ["market-a"]}, treasures={0: {"tome": 1}}
     )
-    act(state, 0, "power", tile="inside-job", pay="tome")
-    assert {"type": "skip"} in legal(state, 0)
-    act(state, 0, "steal", card="market-a")
+    events = act(state, 0, "power", tile="inside-job", pay="tome")
+    # The compulsory Steal has one possible Location: it happens by itself.
+    assert of(events, "steal") == [{"seat": 0, "card": "market-a", "owner": 1}]
     assert held(state, 0) == {"jewel": 2} and state.thieves[0] == 4  # 3 - 1 + 2
     assert state.thieves[1] == 3  # the owner gets nothing

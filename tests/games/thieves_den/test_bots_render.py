@@ -114,3 +114,22 @@ def test_events_name_the_seats_given_their_names() -> None:
     # A name is shown as given, even where it starts a sentence.
     assert SPEC.describe(Event("picked", {"seat": 2}), 0, names) == "cy picked a card"
     assert SPEC.describe(Event("picked", {"seat": 2}), 0) == "Seat 2 picked a card"
+
+
+def test_the_heuristic_uses_switcheroo_when_the_swap_pays() -> None:
+    state = arrange(
+        new(3),
+        powers=["switcheroo", "hire-out", "new-buyers"],
+        up={0: ["farmstead-a"], 1: ["market-a"]},
+        treasures={0: {"potion": 1}},
+        thieves={0: 0},
+    )
+    market = state.cs.loc_index["market-a"]
+    state.supply_thieves -= 2  # two thieves sit on seat 1's Market: theirs at Cleanup
+    state.on_loc[market] = 2
+    state._start_turn(0)
+    bot = make_bot("heuristic", "thieves-den", 0, 1)
+    choice = bot.act(state.view(0), state.legal_actions(0))
+    assert choice.to_json() == {"type": "power", "tile": "switcheroo", "pay": "potion"}
+    state.apply(0, choice)  # one card each: the swap needs no more choices
+    assert state.loc_owner[market] == 0 and state.on_loc[market] == 2

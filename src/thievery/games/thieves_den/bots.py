@@ -26,6 +26,7 @@ from thievery.games.thieves_den.cards import (
 from thievery.games.thieves_den.effects import (
     ACTION,
     ANY,
+    COMPULSORY_BIT,
     DESTROY,
     DRAW_LOCATION,
     GAIN,
@@ -52,6 +53,7 @@ class Values:
 
     __slots__ = ()
     base: float
+    cs: CardSet
     have: list[int]
     held: int
     need: list[float]
@@ -63,6 +65,17 @@ class Values:
 
     def best_gain(self) -> int:
         raise NotImplementedError
+
+    def scheme_gain(self, card: int) -> float:
+        raise NotImplementedError
+
+    def swap_value(self, c: int, on: int) -> float:
+        """What face-up Location ``c`` with ``on`` thieves is worth in a Switcheroo: its
+        Scheme type, the thieves on it (they go to its owner at Cleanup; the other side
+        loses them, half as much to us) and, with its Action Spot free, a chance at its
+        Owner Bonus. The tile is worth the best card to take less the cheapest to give."""
+        bonus = 0.4 * self.steps(self.cs.loc_bonus[c]) if on == 0 else 0.0
+        return self.scheme_gain(c) + 1.5 * THIEF_VALUE * on + bonus
 
     def least_useful(self, among: Sequence[int]) -> int:
         """The held treasure type that hurts least to give up."""
@@ -205,6 +218,13 @@ class Judge(Values):
         return prestige * (0.9 if after > before else 0.45)
 
 
+def is_forced(cs: CardSet, tile: int, options: JSON) -> bool:
+    """Whether Power tile ``tile``'s follow-up actions must be taken when they can be."""
+    return options.get("follow_ups") != "optional" and any(
+        op == ACTION and b & COMPULSORY_BIT for op, _, b, _ in cs.power_ability[tile]
+    )
+
+
 def _seat(action: Action) -> int:
     seat: int = getattr(action, "seat")  # noqa: B009
     return seat
@@ -291,12 +311,15 @@ class HeuristicBot:
             return self._power_value(judge, view, action.tile, tile) - judge.treasure(t)  # type: ignore[attr-defined]
         return 0.0
 
-    def _follow_ups(self, judge: Judge, view: JSON, occupied: bool) -> list[float]:
-        """Values of the Steal and Fence actions a follow-up could take now, best first."""
+    def _follow_ups(
+        self, judge: Judge, view: JSON, occupied: bool, forced: bool = False
+    ) -> list[float]:
+        """Values of the Steal and Fence actions a follow-up could take now, best first,
+        with 0 for skipping it (``forced``: only when there is nothing to take)."""
         cs = judge.cs
         if view["seats"][self.seat]["thieves"] < 1:
             return [0.0]
-        values = [0.0]
+        values = []
         spots = [y for x in view["seats"] for y in x["locations"]] + view["neutral"]
         for y in spots:
             if (y["thieves"] > 0) is occupied:
@@ -312,10 +335,13 @@ class HeuristicBot:
             f = cs.fence_index[fid]
             if all(judge.have[t] >= cs.fence_desire[f][t] for t in range(5)):
                 values.append(judge.fence(f))
+        if not (forced and values):
+            values.append(0.0)
         return sorted(values, reverse=True)
 
     def _power_value(self, judge: Judge, view: JSON, name: str, tile: int) -> float:
-        follow = self._follow_ups(judge, view, False)
+        forced = is_forced(judge.cs, tile, view["options"])
+        follow = self._follow_ups(judge, view, False, forced)
         thieved = any(y["thieves"] for x in view["seats"] for y in x["locations"])
         if name == "busy-night":
             return follow[0] + (follow[1] if len(follow) > 1 else 0.0) * 0.8
@@ -326,14 +352,29 @@ class HeuristicBot:
         if name == "inside-job":
             return follow[0] + 1.0
         if name == "double-up":
-            return THIEF_VALUE + self._follow_ups(judge, view, True)[0]
+            return THIEF_VALUE + self._follow_ups(judge, view, True, forced)[0]
         if name == "recall":
             return 1.8 if thieved else 0.0
         if name == "sleight":
             return THIEF_VALUE + follow[0] if thieved else 0.0
         if name == "switcheroo":
-            return 0.5
+            return self._switcheroo(judge, view)
         return judge.steps(judge.cs.power_ability[tile])
+
+    def _switcheroo(self, judge: Judge, view: JSON) -> float:
+        """The best swap now (:meth:`Values.swap_value`); 0 when there is none."""
+        index = judge.cs.loc_index
+        seats = view["seats"]
+        mine = [
+            judge.swap_value(index[y["card"]], y["thieves"]) for y in seats[self.seat]["locations"]
+        ]
+        theirs = [
+            judge.swap_value(index[y["card"]], y["thieves"])
+            for s, x in enumerate(seats)
+            if s != self.seat and not x["passed"]
+            for y in x["locations"]
+        ]
+        return max(theirs) - min(mine) if mine and theirs else 0.0
 
     def _owner(self, view: JSON, card: str) -> int | None:
         for s, x in enumerate(view["seats"]):
@@ -350,9 +391,11 @@ class HeuristicBot:
         if top[0] == "move_thief" and top[2] >= 0:  # where to move the thief
             return judge.steps(cs.loc_ability[c])
         if top[0] == "swap_location":
-            if top[2] < 0:  # one of mine to give away
-                return -judge.steps(cs.loc_bonus[c]) - judge.scheme_gain(c)
-            return judge.steps(cs.loc_bonus[c]) + judge.scheme_gain(c)
+            on = next(
+                y["thieves"] for x in view["seats"] for y in x["locations"] if y["card"] == card
+            )
+            value = judge.swap_value(c, on)
+            return -value if top[2] < 0 else value  # give away the least, take the most
         # Recall or a thief to move: hurt the leader, never ourselves.
         if owner is None:
             return 0.5

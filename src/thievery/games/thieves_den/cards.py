@@ -120,12 +120,14 @@ class DrawLocation(_Strict):
 
 
 class FollowUp(_Strict):
-    """You may take one more Steal or Fence action (with optional twists)."""
+    """One more Steal or Fence action (with optional twists): one you may take, or with
+    ``compulsory`` one you must take whenever one can be taken."""
 
     op: Literal["action"]
     choices: list[Literal["steal", "fence"]] = Field(min_length=1, max_length=2)
     occupied: bool = False
     owner_bonus_to_self: bool = False
+    compulsory: bool = False
 
 
 class RecallThief(_Strict):

@@ -15,7 +15,8 @@ Ops and their fields:
 ``DESTROY``             a: opponent (-1 until chosen)
 ``PAY``                 a: treasure 0-4, ``ANY`` or ``THIEF``; b: count
 ``DRAW_LOCATION``       b: count
-``ACTION``              a: mask (1 steal, 2 fence); b: flags (1 occupied, 2 bonus)
+``ACTION``              a: mask (1 steal, 2 fence); b: flags (1 occupied, 2 bonus,
+                        4 compulsory)
 ``RECALL``              (no fields)
 ``MOVE``                a: source Location card (-1 until chosen)
 ``REFRESH``             b: Fences still to return; c: how many returned
@@ -58,7 +59,7 @@ THIEF = 5  # GAIN / PAY / TAKE target: a thief token
 ANY = 6  # PAY: any treasure
 TREASURE = 7  # TAKE: a treasure
 STEAL_BIT, FENCE_BIT = 1, 2
-OCCUPIED_BIT, SELF_BONUS_BIT = 1, 2
+OCCUPIED_BIT, SELF_BONUS_BIT, COMPULSORY_BIT = 1, 2, 4
 
 Step = tuple[int, int, int, int]
 
@@ -86,8 +87,10 @@ def compile_effect(effect: Any) -> Step:
         mask = (STEAL_BIT if "steal" in effect.choices else 0) | (
             FENCE_BIT if "fence" in effect.choices else 0
         )
-        flags = (OCCUPIED_BIT if effect.occupied else 0) | (
-            SELF_BONUS_BIT if effect.owner_bonus_to_self else 0
+        flags = (
+            (OCCUPIED_BIT if effect.occupied else 0)
+            | (SELF_BONUS_BIT if effect.owner_bonus_to_self else 0)
+            | (COMPULSORY_BIT if effect.compulsory else 0)
         )
         return (ACTION, mask, flags, 0)
     if op == "recall_thief":
@@ -155,7 +158,7 @@ def describe_effect(effect: Any) -> str:
         kinds = " or ".join(c.capitalize() for c in effect.choices)
         extra = " on an occupied spot" if effect.occupied else ""
         extra += ", taking the Owner Bonus yourself" if effect.owner_bonus_to_self else ""
-        return f"you may {kinds}{extra}"
+        return f"{kinds}{extra}" if effect.compulsory else f"you may {kinds}{extra}"
     if op == "recall_thief":
         return "take a Thief off a Location, which goes on top of the deck"
     if op == "move_thief":

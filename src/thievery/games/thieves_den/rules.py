@@ -48,6 +48,7 @@ from thievery.games.thieves_den.cards import (
 )
 from thievery.games.thieves_den.effects import (
     ACTION,
+    COMPULSORY_BIT,
     DECISION_OPS,
     DESTROY,
     DRAW_LOCATION,
@@ -89,35 +90,10 @@ ANY_PAY = 6  # PAY step: any treasure (see effects.ANY)
 class ThievesDen(State):
     """A game of Thieves Den in progress.
 
-    Rules decisions beyond the rulebook and RULES.md:
-
-    - Seats are numbered clockwise; the (1,3) side is clockwise. The first holder of the
-      Direction tile is drawn with the seed (option ``first_player``). Cards are dealt one at
-      a time round the table from the holder in the current direction.
-    - 2 players: each hand's unchosen last card lies face up left of the board as a neutral
-      Location for the round (anyone may Steal there; there is no Owner Bonus). An Instant
-      card cannot be a neutral Location and goes to the bottom of the deck instead (every card
-      of a 2-player deck has the 2-player icon, so we read the rulebook's "2-player icon"
-      clause as the Instant icon).
-    - A Location is usable only if its leading ``pay`` cost can be met (a Fence likewise needs
-      its desires); any other effect that cannot happen (an empty supply, no opponent to
-      target) does as much as it can and the ability goes on.
-    - Follow-up Steal/Fence actions ("then you may ...") are optional: ``skip`` declines.
-    - Above 8 treasures the owner returns treasures of their choice one at a time (so the
-      rulebook's "swap or refuse" is the same as gaining then returning); above 6 thieves
-      the extra thieves go back to the supply at once.
-    - Passed players cannot be targeted: they are never chosen as the opponent of Take or
-      Destroy, their Locations are not Recall, Sleight or Swap targets. Their Locations stay
-      usable and they still get Owner Bonuses (and choose what to return above 8).
-    - Recall: other thieves on the recalled card go back to the supply. Sleight: the target
-      must have an empty Action Spot; its owner gets the Owner Bonus. Swap: face-up Locations
-      of this round only. Double Up: "occupied" Fences are those above players' boards this
-      round. Scout Ahead / Old Tower draw an Instant: it resolves at once and is collected.
-    - Collected Locations and Fences lie face down but everyone saw them face up, so views
-      show them (perfect memory). Hidden: Schemes, hands, sealed picks, deck orders and the
-      Power tiles below each stack's top and in the box.
-    - Tie for the Direction tile after fewest Prestige and fewest tokens: its holder chooses
-      (``give``), possibly keeping it.
+    Where the rulebook is silent or ambiguous (the 2-player "icon", Recall's other
+    thieves, compulsory and optional follow-ups, passed players, the limits, ...), the
+    engine follows the rulings on the game's rules page, ``RULES.md`` in this package
+    (``thievery rules thieves-den``), each with the rulebook sentence it interprets.
     """
 
     __slots__ = (
@@ -373,6 +349,12 @@ class ThievesDen(State):
                 return f"now every seat picks a Location card, not {action.type!r}"
             return f"{action.card} is not in seat {seat}'s hand"
         kinds = sorted({a.type for a in self._pending})
+        top = self.queue[-1] if self.queue else None
+        if type(action) is Skip and top and top[0] == ACTION and self.is_compulsory(top[3]):
+            return (
+                "this follow-up action is compulsory: it can be skipped only when none can "
+                f"be taken, and seat {seat} can {' or '.join(kinds)} now"
+            )
         if action.type not in kinds:
             return f"now seat {seat} may {', '.join(kinds)}, not {action.type!r}"
         return f"{action.to_json()} is not possible now: {self.decision_text()}"
@@ -810,7 +792,14 @@ class ThievesDen(State):
         action: Action = self.cs.actions["return_fence"][f]
         return action
 
+    def is_compulsory(self, flags: int) -> bool:
+        """Whether a follow-up with these ``flags`` must be taken when it can be (the card
+        set marks it compulsory and the table plays the rulebook's reading)."""
+        return bool(flags & COMPULSORY_BIT) and self.options.get("follow_ups") != "optional"
+
     def _follow_up_choices(self, seat: int, mask: int, flags: int) -> list[Action]:
+        """The Steal and Fence actions a follow-up may take, and ``skip`` unless it is
+        compulsory (a compulsory one with no possible action does nothing)."""
         acts: list[Action] = []
         if self.thieves[seat] >= 1:
             occupied = bool(flags & OCCUPIED_BIT)
@@ -824,7 +813,8 @@ class ThievesDen(State):
                 else:
                     pool = [f for f in self.fence_row if f >= 0]
                 acts.extend(fence[f] for f in pool if self._can_fence(seat, f))
-        acts.append(SKIP)
+        if not self.is_compulsory(flags):
+            acts.append(SKIP)
         return acts
 
     def _exec(self, step: tuple[int, int, int, int, int], events: list[Event]) -> None:
@@ -1134,7 +1124,9 @@ class ThievesDen(State):
             WILD: f"choose a treasure to take ({b} left)",
             LIMIT: "you have more than 8 treasures: choose one to return",
             PAY: f"choose a treasure to pay ({b} left)",
-            ACTION: "you may take a follow-up action",
+            ACTION: "take a follow-up action (compulsory)"
+            if self.is_compulsory(b)
+            else "you may take a follow-up action",
             RECALL: "choose a Location to take a Thief from",
             REFRESH: f"choose a Fence of the row to return ({b} left)",
         }

@@ -27,7 +27,7 @@ from thievery.games.thieves_den.actions import (
     Steal,
     Witch,
 )
-from thievery.games.thieves_den.bots import THIEF_VALUE, Values
+from thievery.games.thieves_den.bots import THIEF_VALUE, Values, is_forced
 from thievery.games.thieves_den.cards import FENCE_TYPES, LOCATION_TYPES, CardSet
 from thievery.games.thieves_den.effects import (
     DESTROY,
@@ -239,12 +239,15 @@ def _action_value(judge: FastJudge, state: ThievesDen, action: Action) -> float:
     return 0.0  # pass, skip
 
 
-def _follow_ups(judge: FastJudge, state: ThievesDen, occupied: bool) -> list[float]:
-    """Values of the Steal and Fence actions a follow-up could take now, best first."""
+def _follow_ups(
+    judge: FastJudge, state: ThievesDen, occupied: bool, forced: bool = False
+) -> list[float]:
+    """Values of the Steal and Fence actions a follow-up could take now, best first, with
+    0 for skipping it (``forced``: only when there is nothing to take)."""
     cs = judge.cs
     if state.thieves[judge.seat] < 1:
         return [0.0]
-    values = [0.0]
+    values = []
     on = state.on_loc
     for group in (*state.up, state.neutral):
         for c in group:
@@ -255,24 +258,27 @@ def _follow_ups(judge: FastJudge, state: ThievesDen, occupied: bool) -> list[flo
     for f in fences:
         if f >= 0 and all(have[t] >= k for t, k in cs.fence_need[f]):
             values.append(judge.fence(f))
+    if not (forced and values):
+        values.append(0.0)
     values.sort(reverse=True)
     return values
 
 
 def _power_value(judge: FastJudge, state: ThievesDen, tile: int) -> float:
     name = judge.cs.power_id[tile]
+    if name == "switcheroo":
+        return _switcheroo(judge, state)
+    forced = is_forced(judge.cs, tile, state.options)
     if name == "double-up":
-        return THIEF_VALUE + _follow_ups(judge, state, True)[0]
-    if name in ("recall", "sleight", "switcheroo"):
+        return THIEF_VALUE + _follow_ups(judge, state, True, forced)[0]
+    if name in ("recall", "sleight"):
         thieved = any(state.on_loc[c] for up in state.up for c in up)
         if name == "recall":
             return 1.8 if thieved else 0.0
-        if name == "sleight":
-            return THIEF_VALUE + _follow_ups(judge, state, False)[0] if thieved else 0.0
-        return 0.5
+        return THIEF_VALUE + _follow_ups(judge, state, False)[0] if thieved else 0.0
     if name not in ("busy-night", "scout-ahead", "new-buyers", "inside-job"):
         return judge.steps(judge.cs.power_ability[tile])
-    follow = _follow_ups(judge, state, False)
+    follow = _follow_ups(judge, state, False, forced)
     if name == "busy-night":
         return follow[0] + (follow[1] if len(follow) > 1 else 0.0) * 0.8
     if name == "scout-ahead":
@@ -282,6 +288,19 @@ def _power_value(judge: FastJudge, state: ThievesDen, tile: int) -> float:
     return follow[0] + 1.0  # inside-job
 
 
+def _switcheroo(judge: FastJudge, state: ThievesDen) -> float:
+    """The best swap now (``bots.Values.swap_value``); 0 when there is none."""
+    on, seat = state.on_loc, judge.seat
+    mine = [judge.swap_value(c, on[c]) for c in state.up[seat]]
+    theirs = [
+        judge.swap_value(c, on[c])
+        for s in range(state.players)
+        if s != seat and not state.passed[s]
+        for c in state.up[s]
+    ]
+    return max(theirs) - min(mine) if mine and theirs else 0.0
+
+
 def _location_value(judge: FastJudge, state: ThievesDen, action: Action) -> float:
     cs = judge.cs
     c = cs.loc_index[action.card]  # type: ignore[attr-defined]
@@ -289,9 +308,8 @@ def _location_value(judge: FastJudge, state: ThievesDen, action: Action) -> floa
     if op == MOVE and a >= 0:  # where to move the thief
         return judge.steps(cs.loc_ability[c])
     if op == SWAP:
-        if a < 0:  # one of mine to give away
-            return -judge.steps(cs.loc_bonus[c]) - judge.scheme_gain(c)
-        return judge.steps(cs.loc_bonus[c]) + judge.scheme_gain(c)
+        value = judge.swap_value(c, state.on_loc[c])
+        return -value if a < 0 else value  # give away the least, take the most
     # Recall or a thief to move: hurt the leader, never ourselves.
     owner = state.loc_owner[c]
     if owner < 0:

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
 from thievery.core.protocol import (
+    JSON,
     Action,
     Event,
     GameSpec,
@@ -79,7 +80,10 @@ class ThievesDenSpec(GameSpec):
 
     name: ClassVar[str] = "thieves-den"
     title: ClassVar[str] = "Thieves Den"
-    version: ClassVar[int] = 1
+    # 2: a compulsory follow-up (the default set's Double Up, Busy Night and Inside Job)
+    # must be taken whenever it can be; version 1 let every follow-up be skipped, and its
+    # records replay with ``follow_ups = "optional"`` (see ``record_options``).
+    version: ClassVar[int] = 2
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 5
     options: ClassVar[tuple[Option, ...]] = (
@@ -92,6 +96,15 @@ class ThievesDenSpec(GameSpec):
             local=True,
         ),
         Option("first_player", None, "the seat that starts with the Direction tile"),
+        Option(
+            "follow_ups",
+            "rulebook",
+            "'rulebook': a follow-up action the card set marks compulsory (Double Up, Busy "
+            "Night, Inside Job) must be taken whenever one can be; 'optional' (only to replay "
+            "records of version 1, not for new tables): every follow-up may be skipped",
+            choices=("rulebook", "optional"),
+            legacy=True,
+        ),
         Option("location_deck", None, "stacked setup: Location ids on top, top first", secret=True),
         Option("fence_deck", None, "stacked setup: Fence ids on top, top first", secret=True),
         Option(
@@ -109,6 +122,13 @@ class ThievesDenSpec(GameSpec):
         resolved = self.check_new(players, seed, options)
         check_setup(players, resolved)
         return ThievesDen.start(players, seed, resolved)
+
+    def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
+        """Version 1 records (every follow-up could be skipped) replay with
+        ``follow_ups = "optional"``, exactly as they were played."""
+        if version == 1:
+            return {**options, "follow_ups": "optional"}
+        return super().record_options(version, options)
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:
         kind = data.get("type")
