@@ -51,11 +51,13 @@ def my_count(page: Page) -> int:
 
 
 def drop_by_keyboard(page: Page, keys: list[str], drop_key: str) -> str:
-    """Pick, rotate and move with ``keys``, check the ghost, drop; retry a lost race.
+    """Pick, rotate and move with ``keys``, check the ghost, drop once the hand is ready
+    (its cooldown ring gone); retry a lost race.
 
     Returns the treasure that landed; its cells are where the ghost showed it would rest.
     """
     for _ in range(5):
+        expect(page.locator(".sr-hand")).to_have_count(0, timeout=10_000)
         for key in keys:
             page.keyboard.press(key)
         chosen = pick(page)
@@ -89,7 +91,7 @@ def test_a_round_by_keyboard_against_three_bots(
     seats = [{"kind": "human", "name": "Zoe"}] + [
         {"kind": "bot", "bot": BOTS, "name": f"Packer {i}"} for i in (1, 2, 3)
     ]
-    made = create(server, seats, hourglass_seconds=20)
+    made = create(server, seats, hourglass_seconds=20, hand_ms=2000)
     page = browser.new_page(viewport={"width": 1400, "height": 1050})
     errors = watch_errors(page)
     began = time.time()
@@ -129,6 +131,19 @@ def test_a_round_by_keyboard_against_three_bots(
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
     landed = [drop_by_keyboard(page, [], "Enter")]
+    # Hands have a speed: for 2 s the hand is busy. A ring shows it, and a drop is refused
+    # with the reason (the page does not send it); reduced motion: a steady ring.
+    ring = page.locator(".sr-mine .sr-hand[role='timer']")
+    expect(ring).to_have_count(1)
+    expect(ring.locator(".sr-hand-secs")).to_contain_text(" s")
+    page.emulate_media(reduced_motion="reduce")
+    assert (
+        ring.locator(".sr-hand-arc").evaluate("e => getComputedStyle(e).transitionDuration") == "0s"
+    )
+    page.emulate_media(reduced_motion="no-preference")
+    page.keyboard.press("Enter")
+    expect(page.locator(".sr-msg.warn")).to_contain_text("hand is not ready")
+    assert my_count(page) == 1
     landed.append(drop_by_keyboard(page, ["ArrowDown", "ArrowDown", "r", "ArrowLeft"], " "))
     landed.append(drop_by_keyboard(page, ["ArrowUp", "ArrowRight", "ArrowRight"], "Enter"))
     expect(page.locator(".sr-chest.me [data-treasure]")).to_have_count(3)
@@ -217,6 +232,25 @@ def test_a_drop_that_loses_the_race_is_answered(
         placed = bo.locator(f'.sr-chest.me [data-treasure="{chosen["treasure"]}"]')
         expect(placed).to_have_count(1)
         assert cells(placed.get_attribute("data-cells")) == expected
+        # Hands have a speed, on the game's clock: it stands still until Ada comes, so
+        # Bo's hand stays busy (the ring stays) however long he waits.
+        expect(bo.locator(".sr-hand")).to_have_count(1)
+        bo.wait_for_timeout(1200)
+        expect(bo.locator(".sr-hand")).to_have_count(1)
+        ada = context.new_page()
+        ada.goto(made["seats"][0]["invite"])
+        expect(ada.locator("#who")).to_have_text("you are Ada")
+        response = httpx2.post(  # her lid: a frame with the clock running
+            f"{server}/api/tables/{table}/actions",
+            json={"action": {"type": "close"}},
+            headers={"Authorization": f"Bearer {ada_token}"},
+        )
+        assert response.status_code == 200, response.text
+        # Then nobody moves, so no new frame comes when Bo's hand is ready: the page knows
+        # from the view when it will be, and his next drop goes through then.
+        expect(bo.locator(".sr-hand")).to_have_count(0, timeout=5_000)
+        bo.keyboard.press("Enter")
+        expect(bo.locator(".sr-chest.me [data-treasure]")).to_have_count(2)
         assert errors == []
     finally:
         context.close()

@@ -87,3 +87,21 @@ def test_a_bot_with_a_reaction_time_waits_it_and_others_wait_the_hubs_delay() ->
     assert table.driver._bot_delay(0) == expected != 0.6
     assert table.driver._bot_delay(0) == expected  # the same position: the same wait
     assert table.driver._bot_delay(1) == 0.6
+
+
+def test_a_paced_bot_at_a_table_waits_for_its_hand() -> None:
+    """Right after its drop a bot's wait is at least its hand's (800 ms by default), even
+    when its own reaction time is shorter; a bot with a free hand waits its reaction."""
+    spec = get_game("schatz-rabatz")
+    state = spec.new(2, 7, spec.resolve_options({}))
+    state.apply(0, next(a for a in state.legal_actions(0) if a.type == "drop"))
+    seats = [
+        {"kind": "bot", "name": "A", "bot": "packer-expert"},  # reacts in 400-600 ms
+        {"kind": "bot", "name": "B", "bot": "packer-instant"},
+    ]
+    record = TableRecord("t", spec.name, spec.version, 2, 7, {}, seats, host_hash="")
+    hub: Any = SimpleNamespace(bot_delay=0.6)
+    table = LiveTable(hub, record, state)
+    assert state.view(0)["hand_ready_ms"] == 800
+    assert table.driver._bot_delay(0) == 0.8  # the hand, not the reaction time
+    assert table.driver._bot_delay(1) == 0.0  # seat 1 has not dropped: its hand is free

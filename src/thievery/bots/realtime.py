@@ -6,6 +6,11 @@ fall due up to a moment, moving the game's clock to each action's time (so the h
 runs out in between when it should), and :func:`play_simulated` plays a whole match of
 bots on simulated time (dozens of four-player matches a second).
 
+A real-time game may limit how fast a seat acts: a view's ``hand_ready_ms`` (if present
+and not ``None``) is the game time before which the seat's next action that needs its
+hand is not legal. A bot is due at the later of its reaction time and that moment, never
+earlier, and it is asked once, when due (no polling).
+
 It uses only the protocol (:class:`~thievery.core.protocol.ClockedState`), so it serves
 every real-time game: simulations, the terminal's live mode, and tests.
 """
@@ -29,11 +34,23 @@ class TimedBot(Protocol):
         ...
 
 
+def due_ms(when: int, view: Mapping[str, Any]) -> int:
+    """The time a seat whose bot would act at ``when`` may act: not before its hand is
+    ready (the view's ``hand_ready_ms``, if the game has one and it is set).
+
+    >>> due_ms(1000, {"hand_ready_ms": 1800}), due_ms(1000, {"hand_ready_ms": None})
+    (1800, 1000)
+    """
+    ready = view.get("hand_ready_ms")
+    return max(when, ready) if isinstance(ready, int) else when
+
+
 class BotClock:
     """Schedules the bot seats of one game on its clock.
 
-    Each bot seat that may act gets a due time (now + its delay) when it first may act and
-    again after each of its actions; ties go by a random order drawn once per schedule.
+    Each bot seat that may act gets a due time (now + its delay, but not before its view's
+    ``hand_ready_ms``) when it first may act and again after each of its actions; ties go
+    by a random order drawn once per schedule.
     """
 
     def __init__(self, bots: Mapping[int, TimedBot], rng: Rng) -> None:
@@ -50,8 +67,9 @@ class BotClock:
         for seat in to_act:
             if seat in self.bots and seat not in self.due:
                 bot = self.bots[seat]
-                delay = bot.delay_ms(state.view(seat)) if hasattr(bot, "delay_ms") else 0
-                self.due[seat] = (now + int(delay), self.rng.random())
+                view = state.view(seat)
+                delay = bot.delay_ms(view) if hasattr(bot, "delay_ms") else 0
+                self.due[seat] = (due_ms(now + int(delay), view), self.rng.random())
 
     def next_due(self, state: ClockedState) -> tuple[int, int] | None:
         """(time, seat) of the next bot action, or ``None`` if no bot may act."""

@@ -25,8 +25,16 @@ def seeded(players: int, seed: int, options: dict[str, Any] | None = None) -> Sc
     return state
 
 
+def wait_hand(state: SchatzRabatz, seat: int) -> list[Event]:
+    """Move the clock on to when the seat's hand is ready again (if it is not yet)."""
+    ready = state.hand_ready[seat]
+    return state.advance(ready) if state.now_ms < ready else []
+
+
 def drop(state: SchatzRabatz, seat: int, treasure: str, rotation: int, column: int) -> int:
-    """Drop a treasure; return the row it came to rest on."""
+    """Drop a treasure, its hand ready first (the clock moves on to when it is, if need
+    be); return the row it came to rest on."""
+    wait_hand(state, seat)
     action = {"type": "drop", "treasure": treasure, "rotation": rotation, "column": column}
     (event,) = of_type(state.apply(seat, action), "drop")
     row: int = event["row"]

@@ -15,7 +15,7 @@ from thievery.games.schatz_rabatz.data import JACK_BOARDS
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_ID, TREASURE_INDEX
 from thievery.games.schatz_rabatz.rules import PACKING
 
-from .helpers import GAME, SPEC, all_ready, drop, finish_round, new, of_type, seeded
+from .helpers import GAME, SPEC, all_ready, drop, finish_round, new, of_type, seeded, wait_hand
 
 
 def match(names: list[str], seed: int, **options: object) -> tuple[list[int], int]:
@@ -65,6 +65,7 @@ def test_the_packer_packs_densely_and_never_above_the_rim() -> None:
     bot = make_bot("packer-instant", SPEC.name, 0, 1)
     while (action := bot.act(state.view(0), state.legal_actions(0))).type == "drop":
         state.apply(0, action)
+        wait_hand(state, 0)
     chest = state.view(0)["chests"][0]
     assert sum(len(p["cells"]) for p in chest["treasures"]) >= 27  # of 30 cells
     assert len(chest["treasures"]) >= 13

@@ -14,7 +14,7 @@ from thievery.games.schatz_rabatz.data import COLOURS, SHAPES
 from thievery.games.schatz_rabatz.pieces import CANONICAL, ORIENTATIONS, SHAPE_INDEX, rotate
 from thievery.games.schatz_rabatz.rules import SchatzRabatz
 
-from .helpers import SPEC, cells, drop, new, of_type, seeded
+from .helpers import SPEC, cells, drop, new, of_type, seeded, wait_hand
 
 Cell = tuple[int, int]
 
@@ -29,11 +29,13 @@ def fall(filled: set[Cell], shape: tuple[Cell, ...], column: int, top: int) -> i
 
 
 def uneven_floor() -> tuple[SchatzRabatz, set[Cell]]:
-    """Seat 0's chest with heights [1, 1, 1, 0, 1, 4] and seat 1 untouched."""
+    """Seat 0's chest with heights [1, 1, 1, 0, 1, 4] (its hand ready for the next drop)
+    and seat 1 untouched."""
     state = new()
     drop(state, 0, "pearls-red", 0, 0)
     drop(state, 0, "circle-red", 0, 4)
     drop(state, 0, "sword-red", 1, 5)
+    wait_hand(state, 0)
     return state, cells(state, 0)
 
 
@@ -83,6 +85,7 @@ def test_random_packing_matches_the_falling_oracle() -> None:
         state = seeded(2, seed, {"width": 4 + seed % 5, "depth": 3 + seed % 6})
         while state.phase == 0:
             seat = rng.choice(state.to_act)
+            wait_hand(state, seat)
             legal = state.legal_actions(seat)
             drops = [a for a in legal if isinstance(a, Drop)]
             if not drops:
@@ -161,6 +164,8 @@ def test_legal_actions_list_exactly_the_drops_that_are_legal() -> None:
         state = seeded(2, seed, {"width": 3 + seed, "depth": 2 + seed})
         while state.phase == 0:
             seat = rng.choice(state.to_act)
+            if rng.below(3):  # else the seat's hand may not be ready: no drop is legal
+                wait_hand(state, seat)
             listed = set(state.legal_actions(seat))
             expected = {
                 Drop(t, r, c)

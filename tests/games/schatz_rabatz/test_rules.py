@@ -21,7 +21,18 @@ from thievery.core.protocol import CLOCK, Tick
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_INDEX
 from thievery.games.schatz_rabatz.rules import OVER, PACKING, SCORED
 
-from .helpers import SPEC, all_ready, drop, finish_round, kinds, new, of_type, seeded, snapshot
+from .helpers import (
+    SPEC,
+    all_ready,
+    drop,
+    finish_round,
+    kinds,
+    new,
+    of_type,
+    seeded,
+    snapshot,
+    wait_hand,
+)
 
 CLOSE = {"type": "close"}
 READY = {"type": "ready"}
@@ -34,8 +45,9 @@ def test_closing_takes_out_every_treasure_above_the_rim() -> None:
     drop(state, 0, "circle-green", 0, 1)
     drop(state, 0, "sword-yellow", 1, 2)
     assert drop(state, 0, "circle-yellow", 0, 2) == 4  # its top is the rim: it stays
+    assert state.now_ms == 3200  # five drops: the hand waited 800 ms before each later one
     events = state.apply(0, CLOSE)
-    assert of_type(events, "close") == [{"seat": 0, "at_ms": 0, "removed": ["pearls-green"]}]
+    assert of_type(events, "close") == [{"seat": 0, "at_ms": 3200, "removed": ["pearls-green"]}]
     view = state.view(None)
     assert view["out"][0] == ["pearls-green"]
     assert [p["id"] for p in view["chests"][0]["treasures"]] == [
@@ -45,7 +57,7 @@ def test_closing_takes_out_every_treasure_above_the_rim() -> None:
         "circle-yellow",
     ]
     assert view["chests"][0]["heights"] == [4, 1, 5, 0, 0, 0]
-    assert not view["chests"][0]["open"] and view["chests"][0]["closed_ms"] == 0
+    assert not view["chests"][0]["open"] and view["chests"][0]["closed_ms"] == 3200
     assert state.to_act == (1,)
     with pytest.raises(IllegalAction, match="seat 0's chest is closed"):
         state.apply(0, {"type": "drop", "treasure": "circle-blue", "rotation": 0, "column": 3})
@@ -58,6 +70,7 @@ def test_closing_takes_out_every_treasure_above_the_rim() -> None:
 def test_a_drop_wholly_above_the_rim_is_refused() -> None:
     state = new(depth=2)
     drop(state, 0, "hexagon-red", 1, 0)  # on end: rows 0-1, up to the rim
+    wait_hand(state, 0)
     before = snapshot(state)
     with pytest.raises(IllegalAction, match="wholly above the rim"):
         state.apply(0, {"type": "drop", "treasure": "circle-red", "rotation": 0, "column": 0})
@@ -85,6 +98,7 @@ def test_the_race_for_one_treasure() -> None:
     drop(state, 1, "crown-blue", 0, 0)  # the loser packs another
     # Taken out when closing, it is still gone for everyone this round.
     state.apply(0, CLOSE)
+    wait_hand(state, 1)
     with pytest.raises(IllegalAction, match="gone: seat 0 took it"):
         state.apply(1, want)
 
@@ -179,7 +193,8 @@ def test_the_basic_board_is_turned_after_packing() -> None:
     with pytest.raises(IllegalAction, match="seat 0 is ready already"):
         state.apply(0, READY)
     events = state.apply(1, READY)
-    assert of_type(events, "round") == [{"round": 2, "at_ms": 0, "ends_ms": 30_000}]
+    # (at 800 ms: seat 0's second drop waited for its hand)
+    assert of_type(events, "round") == [{"round": 2, "at_ms": 800, "ends_ms": 30_800}]
     places = state.locations()
     assert len(places["pool"]) == 40 and places["board"] == []
     assert places["stack"][-1] == "jack-1" and places["stack"][0] == "jack-2"
@@ -361,3 +376,41 @@ def test_event_words_name_the_seats_given_their_names() -> None:
     assert SPEC.describe(scored, 1, names) == "Round 1 counted — Ann 4, you 3, cy 3. Ann takes bow"
     over = Event("game_over", {"scores": [2, 4, 1], "winners": [1, 2]})
     assert SPEC.describe(over, None, names) == "A ship is complete! Winner: Bo and cy"
+
+
+def test_a_round_where_nobody_counts_is_a_tie_of_everyone_at_0() -> None:
+    """RULES.md: nobody counts a treasure (nothing packed, or all of it taken out at the
+    lid or claimed by Jack): everyone ties at 0 and each takes a ship part."""
+    state = new(3, depth=2)
+    drop(state, 0, "circle-red", 0, 0)  # jack-1 claims it
+    drop(state, 1, "pearls-green", 1, 0)  # on end, rows 0-2: above the rim of 2
+    (scored,) = of_type(finish_round(state), "scored")  # seat 2 packed nothing
+    assert scored["jack"] == [["circle-red"], [], []]
+    assert scored["out"] == [[], ["pearls-green"], []]
+    assert scored["counts"] == [0, 0, 0] and scored["best"] == [0, 1, 2]
+    assert scored["parts"] == ["bow-1", "bow-2", "bow-3"]
+    assert state.view(None)["ships"] == [["bow-1"], ["bow-2"], ["bow-3"]]
+
+
+def test_treasures_taken_out_at_the_lid_stay_out_until_the_round_ends() -> None:
+    """RULES.md: a treasure taken out when a lid closes does not go back to the pool for
+    the others this round; when the round ends every treasure goes back to the middle."""
+    state = new()
+    drop(state, 0, "sword-blue", 1, 0)  # on end: rows 0-3
+    drop(state, 0, "pearls-green", 1, 0)  # rows 4-6: above the rim
+    (closed,) = of_type(state.apply(0, CLOSE), "close")
+    assert closed["removed"] == ["pearls-green"]
+    assert "pearls-green" not in state.view(1)["pool"]
+    assert state.locations()["out0"] == ["pearls-green"]
+    assert not any(getattr(a, "treasure", "") == "pearls-green" for a in state.legal_actions(1))
+    before = snapshot(state)
+    with pytest.raises(IllegalAction, match="pearls-green is gone: seat 0 took it"):
+        state.apply(1, {"type": "drop", "treasure": "pearls-green", "rotation": 0, "column": 0})
+    assert snapshot(state) == before
+    state.advance(10_000)
+    assert "pearls-green" not in state.view(1)["pool"]  # still out later in the round
+    state.apply(1, CLOSE)
+    assert state.locations()["out0"] == ["pearls-green"]  # scored: still out
+    all_ready(state)
+    assert "pearls-green" in state.view(1)["pool"] and state.locations()["out0"] == []
+    drop(state, 1, "pearls-green", 0, 0)

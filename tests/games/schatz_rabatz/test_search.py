@@ -24,7 +24,7 @@ from thievery.games.schatz_rabatz.search import (
     round_value,
 )
 
-from .helpers import SPEC, drop, new, seeded
+from .helpers import SPEC, drop, new, seeded, wait_hand
 
 
 def positions(players: int, seed: int, count: int) -> list[tuple[SchatzRabatz, int]]:
@@ -146,6 +146,7 @@ def test_in_big_pirates_the_search_leaves_the_claimed_treasures_alone() -> None:
     bot = PlacementSearchBot(SPEC.name, 0, Rng(2), samples=6, candidates=6)
     drop(state, 1, "circle-blue", 0, 0)
     for _ in range(8):
+        wait_hand(state, 0)
         action = bot.act(state.view(0), state.legal_actions(0))
         assert action.type == "drop" and getattr(action, "treasure", None) not in claims
         state.apply(0, action)

@@ -169,3 +169,19 @@ def test_play_live_needs_a_terminal_and_a_player_for_every_seat() -> None:
         play_live(state, 0, {})
     with pytest.raises(ValueError, match="needs a terminal"):
         play_live(state, 0, {1: make_bot("heuristic", SPEC.name, 1, 1)})
+
+
+def test_a_drop_before_the_hand_is_ready_is_refused_with_the_reason() -> None:
+    game = live()
+    game.key("enter")  # circle-red, at 0 ms
+    assert cells(game.state, 0) == {(0, 0)} and game.message == ""
+    game.tick(300)
+    assert "hand busy: ready in 0.5 s" in text(game.render())
+    game.key("enter")  # the next circle, 500 ms too early
+    assert "seat 0's hand is not ready" in game.message and "500 ms to wait" in game.message
+    assert "hand is not ready" in text(game.render())
+    assert cells(game.state, 0) == {(0, 0)}  # nothing changed
+    game.tick(800)
+    assert "hand busy" not in text(game.render())
+    game.key("enter")
+    assert len(cells(game.state, 0)) == 2 and game.message == ""

@@ -6,7 +6,10 @@ Jack-board claims it; in Big Pirates the board is already turned and claims are 
 against the room it takes (its cells, the holes it leaves underneath, how much rougher
 the chest's surface gets). It never drops a treasure that would stick out above the rim,
 and closes its lid when nothing worth packing fits. Its speed is how long it takes per
-action (``delay_ms``); ``instant`` is for simulations, where time is simulated.
+action (``delay_ms``); ``instant`` is for simulations, where time is simulated. Whatever
+its speed, its hand obeys the rules' hand speed: ``delay_ms`` is never shorter than the
+wait for the seat's hand (the view's ``hand_ready_ms``), so an ``instant`` bot drops once
+every ``hand_ms``.
 """
 
 from __future__ import annotations
@@ -36,6 +39,12 @@ JSON = dict[str, Any]
 # Milliseconds per action at each speed (drops per second: 0.4, 0.8, 2, unlimited).
 SPEEDS: dict[str, int] = {"child": 2500, "adult": 1250, "expert": 500, "instant": 0}
 READY_MS = 800  # how long a (non-instant) bot takes to say it is ready
+
+
+def hand_wait_ms(view: JSON) -> int:
+    """How long the seat must wait before its hand may drop again (0: it may now)."""
+    ready = view.get("hand_ready_ms")
+    return max(0, ready - view["now_ms"]) if ready is not None else 0
 
 
 def scoring_boards(view: JSON) -> list[int]:
@@ -142,11 +151,12 @@ class PackingBot:
         self.action_ms = SPEEDS[speed]
 
     def delay_ms(self, view: JSON) -> int:
-        """How long this bot takes before its next action (game time, jittered ±20%)."""
+        """How long this bot takes before its next action (game time, jittered ±20%), and
+        never less than the wait for its hand."""
         if self.action_ms == 0:
-            return 0
+            return hand_wait_ms(view)
         base = READY_MS if view["phase"] == "scored" else self.action_ms
-        return int(base * (0.8 + 0.4 * self.rng.random()))
+        return max(int(base * (0.8 + 0.4 * self.rng.random())), hand_wait_ms(view))
 
     def act(self, view: JSON, legal: Sequence[Action]) -> Action:
         """The best drop by value for room; the lid once nothing fits that Jack would

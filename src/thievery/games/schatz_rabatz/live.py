@@ -4,7 +4,9 @@ bots on the wall clock, with the hourglass counting down.
 Keys: ``↑``/``↓`` (or ``w``/``s``) pick a treasure from the pool, ``r`` rotates it,
 ``←``/``→`` (or ``a``/``d``) choose the column, ``Enter`` or ``Space`` drops it, ``c``
 closes the lid, ``y`` (or ``Enter``) says ready after the scoring, ``q`` quits. A ghost
-``░`` shows where the treasure would come to rest.
+``░`` shows where the treasure would come to rest. A hand needs time between two drops
+(the ``hand_ms`` option): while it is busy the pick line says how long, and a drop is
+refused with the rules' reason.
 
 :class:`LiveGame` holds the logic and no terminal I/O (tests drive it with keys and a
 fake clock); :func:`run` is the loop over injected keys, clock and display, and
@@ -189,6 +191,9 @@ class LiveGame:
                 line.append_text(pool_text([self.selected]))
             else:
                 line.append("nothing left in the pool")
+            ready = view["hand_ready_ms"]
+            if ready is not None:
+                line.append(f"   hand busy: ready in {(ready - view['now_ms']) / 1000:.1f} s")
             parts.append(line)
             if self.message:
                 parts.append(Text(self.message, style="bold red"))

@@ -1,7 +1,8 @@
 """Schatz-Rabatz's rules: the state of a real-time match of packing rounds (a clocked
 state, time given from outside) and everything that changes it. Every seat with an open
 chest may act at once: drop a treasure from the shared pool (first come, first served: the
-first ``apply`` wins) or close its lid. The hourglass closes every chest when it runs out;
+first ``apply`` wins; a hand needs ``hand_ms`` between two drops) or close its lid. The
+hourglass closes every chest when it runs out;
 then the Jack-board claims its treasures, the seats with the most treasures left each take
 a ship part, and everyone says ``ready`` for the next round. The first to complete a ship
 wins (ties share). Components and geometry are ``data.py`` and ``pieces.py``, actions
@@ -86,6 +87,8 @@ class SchatzRabatz(ClockedState):
         "closed_ms",
         "depth",
         "ends_ms",
+        "hand_ms",
+        "hand_ready",
         "heights",
         "hourglass_ms",
         "in_pool",
@@ -119,6 +122,7 @@ class SchatzRabatz(ClockedState):
     width: int
     depth: int
     hourglass_ms: int
+    hand_ms: int  # the least time between two drops of one seat (0: no hand speed)
     needs: tuple[int, ...]  # the ship parts (indices into SHIP_PARTS) that make a ship
     now_ms: int
     round_no: int
@@ -130,6 +134,7 @@ class SchatzRabatz(ClockedState):
     jack: list[list[int]]  # treasures the Jack-board claimed at the scoring
     is_open: list[bool]
     closed_ms: list[int]  # -1 while open
+    hand_ready: list[int]  # per seat, when its hand may drop again (its last drop + hand_ms)
     started_ms: int  # the hourglass: -1 not turned yet (Little Pirates)
     ends_ms: int
     stack: list[int]  # face-down Jack-boards, top first
@@ -154,6 +159,7 @@ class SchatzRabatz(ClockedState):
         s.rng = Rng(seed)
         s.width, s.depth = options["width"], options["depth"]
         s.hourglass_ms = options["hourglass_seconds"] * 1000
+        s.hand_ms = options["hand_ms"]
         parts = SHORT_SHIP if options["short_game"] else SHIP_PARTS
         s.needs = tuple(SHIP_PARTS.index(p) for p in parts)
         s.now_ms = 0
@@ -188,6 +194,7 @@ class SchatzRabatz(ClockedState):
         self.jack = [[] for _ in range(n)]
         self.is_open = [True] * n
         self.closed_ms = [-1] * n
+        self.hand_ready = [self.now_ms] * n  # a round starts with every hand ready
         self.ready = [False] * n
         if self.board >= 0:
             self.stack.append(self.board)
@@ -226,10 +233,11 @@ class SchatzRabatz(ClockedState):
         c = object.__new__(SchatzRabatz)
         c.players, c.seed, c.options = self.players, self.seed, self.options
         c.rng = Rng(self.rng.state)
-        c.width, c.depth, c.hourglass_ms, c.needs = (
+        c.width, c.depth, c.hourglass_ms, c.hand_ms, c.needs = (
             self.width,
             self.depth,
             self.hourglass_ms,
+            self.hand_ms,
             self.needs,
         )
         c.now_ms, c.round_no, c.phase = self.now_ms, self.round_no, self.phase
@@ -240,6 +248,7 @@ class SchatzRabatz(ClockedState):
         c.jack = [x[:] for x in self.jack]
         c.is_open = self.is_open[:]
         c.closed_ms = self.closed_ms[:]
+        c.hand_ready = self.hand_ready[:]
         c.started_ms, c.ends_ms = self.started_ms, self.ends_ms
         c.stack = self.stack[:]
         c.board = self.board
@@ -296,6 +305,8 @@ class SchatzRabatz(ClockedState):
             return []
         if self.phase == SCORED:
             return [READY]
+        if self.now_ms < self.hand_ready[seat]:
+            return [CLOSE]  # the hand is not ready: the seat may wait (or close)
         table = _drop_table(self.depth, self.heights[seat])
         acts: list[Action] = []
         in_pool = self.in_pool
@@ -313,7 +324,7 @@ class SchatzRabatz(ClockedState):
             return kind is Ready
         if kind is Close:
             return True
-        if kind is not Drop:
+        if kind is not Drop or self.now_ms < self.hand_ready[seat]:
             return False
         return self._drop_problem(seat, action) is None  # type: ignore[arg-type]
 
@@ -344,6 +355,14 @@ class SchatzRabatz(ClockedState):
             return f"{action.treasure} would rest wholly above the rim of seat {seat}'s chest"
         return None
 
+    def _hand_problem(self, seat: int) -> str:
+        ready = self.hand_ready[seat]
+        return (
+            f"seat {seat}'s hand is not ready: a hand needs {self.hand_ms} ms between two "
+            f"drops, so its next drop may come at {ready} ms (now {self.now_ms} ms, "
+            f"{ready - self.now_ms} ms to wait)"
+        )
+
     def _holder(self, t: int) -> str:
         for s in range(self.players):
             if any(p[0] == t for p in self.chests[s]) or t in self.out[s] or t in self.jack[s]:
@@ -364,6 +383,8 @@ class SchatzRabatz(ClockedState):
         if not self.is_open[seat]:
             return f"seat {seat}'s chest is closed"
         if type(action) is Drop:
+            if self.now_ms < self.hand_ready[seat]:
+                return self._hand_problem(seat)
             return self._drop_problem(seat, action) or super().why_illegal(seat, action)
         return super().why_illegal(seat, action)
 
@@ -381,6 +402,7 @@ class SchatzRabatz(ClockedState):
             settle(heights, o, c, row)
             self.in_pool[t] = False
             self.chests[seat].append((t, r, c, row))
+            self.hand_ready[seat] = self.now_ms + self.hand_ms
             events.append(
                 Event(
                     "drop",

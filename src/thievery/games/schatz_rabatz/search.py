@@ -25,6 +25,7 @@ from thievery.games.schatz_rabatz.bots import (
     cheapest_placements,
     claim_chances,
     drop_score,
+    hand_wait_ms,
     placement_cost,
     scoring_boards,
 )
@@ -86,6 +87,8 @@ class Position:
         "counted",
         "depth",
         "ends_ms",
+        "hand_ms",
+        "hand_ready",
         "heights",
         "hourglass_ms",
         "in_pool",
@@ -107,11 +110,13 @@ class Position:
         glass = view["hourglass"]
         self.ends_ms = glass["ends_ms"] if glass["ends_ms"] is not None else math.inf
         self.hourglass_ms = glass["length_ms"]
+        self.hand_ms = view["options"]["hand_ms"]
         pool = {TREASURE_INDEX[t] for t in view["pool"]}
         self.in_pool = [t in pool for t in range(N_TREASURES)]
         chests = view["chests"]
         self.heights = [list(c["heights"]) for c in chests]
         self.is_open = [c["open"] for c in chests]
+        self.hand_ready = [c["hand_ready_ms"] for c in chests]
         # A treasure sticking out above the rim is taken out when its lid closes.
         self.counted = [
             [
@@ -216,9 +221,11 @@ def rollout(position: Position, first: Candidate, rng: random.Random) -> list[li
     step = SPEEDS["adult"]
     low, spread = step * (1 - JITTER), step * 2 * JITTER
     rand = rng.random
+    hand = position.hand_ms
     # When each seat acts next: the seat after its own delay, the others some time
-    # within one delay (the seat cannot see when they last acted).
-    due = [now + rand() * step for _ in range(n)]
+    # within one delay (the seat cannot see when they will act), none before its hand
+    # is ready.
+    due = [max(now + rand() * step, position.hand_ready[s]) for s in range(n)]
     if first is None:
         is_open[me] = False
         if ends == math.inf:  # Little Pirates: the first lid turns the hourglass
@@ -229,7 +236,7 @@ def rollout(position: Position, first: Candidate, rng: random.Random) -> list[li
         settle(heights[me], o, c, resting_row(heights[me], o, c))
         in_pool[t] = False
         counted[me].append(t)
-        due[me] = now + low + spread * rand()
+        due[me] = now + max(low + spread * rand(), hand)
     while True:
         seat = -1
         when = math.inf
@@ -249,7 +256,7 @@ def rollout(position: Position, first: Candidate, rng: random.Random) -> list[li
         settle(heights[seat], o, c, resting_row(heights[seat], o, c))
         in_pool[t] = False
         counted[seat].append(t)
-        due[seat] = when + low + spread * rand()
+        due[seat] = when + max(low + spread * rand(), hand)
     return counted
 
 
@@ -324,11 +331,12 @@ class PlacementSearchBot:
         self.last_rollouts = 0
 
     def delay_ms(self, view: JSON) -> int:
-        """Game time per action: the packer's at the same speed (jittered ±20%)."""
+        """Game time per action: the packer's at the same speed (jittered ±20%), never
+        less than the wait for its hand."""
         if self.action_ms == 0:
-            return 0
+            return hand_wait_ms(view)
         base = READY_MS if view["phase"] == "scored" else self.action_ms
-        return int(base * (1 - JITTER + 2 * JITTER * self.rng.random()))
+        return max(int(base * (1 - JITTER + 2 * JITTER * self.rng.random())), hand_wait_ms(view))
 
     def act(self, view: JSON, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
 from thievery.core.protocol import (
+    JSON,
     Action,
     Event,
     GameSpec,
@@ -35,11 +36,20 @@ class SchatzRabatzSpec(GameSpec):
 
     name: ClassVar[str] = "schatz-rabatz"
     title: ClassVar[str] = "Schatz-Rabatz"
-    version: ClassVar[int] = 1
+    # Version 2: hands have a speed (``hand_ms``). A version-1 record replays with
+    # ``hand_ms`` 0 (``record_options``).
+    version: ClassVar[int] = 2
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     options: ClassVar[tuple[Option, ...]] = (
         Option("hourglass_seconds", 30, "how long the hourglass runs", minimum=1, maximum=600),
+        Option(
+            "hand_ms",
+            800,
+            "hand speed: the least time (ms) between two drops of one seat (0: none)",
+            minimum=0,
+            maximum=10_000,
+        ),
         Option("width", 6, "chest width in cells (unverified)", minimum=3, maximum=MAX_WIDTH),
         Option(
             "depth", 5, "chest depth in cells, up to the rim (unverified)", minimum=2, maximum=12
@@ -60,6 +70,13 @@ class SchatzRabatzSpec(GameSpec):
         resolved = self.check_new(players, seed, options)
         check_setup(resolved)
         return SchatzRabatz.start(players, seed, resolved)
+
+    def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
+        """Version 1 (before hands had a speed) replays with ``hand_ms`` 0: every drop
+        as fast as it came, exactly as it was played."""
+        if version == 1:
+            return {**options, "hand_ms": 0}
+        return super().record_options(version, options)
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:
         """An action from JSON. A drop's rotation is normalised: turning a shape into a

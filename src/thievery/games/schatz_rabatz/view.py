@@ -55,7 +55,12 @@ def view(state: SchatzRabatz, seat: int | None) -> JSON:
     """What ``seat`` may know of ``state`` (``None``: a spectator), JSON-ready: everything
     but the order of the face-down Jack-boards (the same for every seat). The time, the
     round and phase, the hourglass, the pool, every chest with its treasures and skyline,
-    the treasures taken out and claimed, the turned board, the ships and the supply."""
+    the treasures taken out and claimed, the turned board, the ships and the supply.
+
+    Every chest says when its seat's hand may drop again (``hand_ready_ms``, public: every
+    drop is seen). The top-level ``hand_ready_ms`` is the real-time protocol's key for
+    schedulers: the time this seat's next drop becomes legal while it is packing and its
+    hand is not ready yet, else ``None`` (bots and clients wait for it)."""
     n = state.players
     ids = TREASURE_ID
     board = state.board
@@ -71,6 +76,7 @@ def view(state: SchatzRabatz, seat: int | None) -> JSON:
         "round": state.round_no,
         "phase": PHASE_NAMES[state.phase],
         "to_act": list(state._to_act),
+        "hand_ready_ms": hand_ready_ms(state, seat),
         "hourglass": {
             "length_ms": state.hourglass_ms,
             "started_ms": state.started_ms if state.started_ms >= 0 else None,
@@ -83,6 +89,7 @@ def view(state: SchatzRabatz, seat: int | None) -> JSON:
                 "closed_ms": state.closed_ms[s] if state.closed_ms[s] >= 0 else None,
                 "treasures": [placed_json(p) for p in state.chests[s]],
                 "heights": state.heights[s][:],
+                "hand_ready_ms": state.hand_ready[s],
             }
             for s in range(n)
         ],
@@ -102,6 +109,15 @@ def view(state: SchatzRabatz, seat: int | None) -> JSON:
         "last_round": state.last_round,
         "result": state.result(),
     }
+
+
+def hand_ready_ms(state: SchatzRabatz, seat: int | None) -> int | None:
+    """When ``seat``'s next drop becomes legal, if it is packing with its lid open and its
+    hand is not ready yet; else ``None`` (nothing of the seat's waits for its hand)."""
+    if seat is None or PHASE_NAMES[state.phase] != "packing" or not state.is_open[seat]:
+        return None
+    ready = state.hand_ready[seat]
+    return ready if ready > state.now_ms else None
 
 
 # ---------------------------------------------------------------- the determinizer
@@ -126,6 +142,7 @@ class Determinizer:
         s.rng = Rng(0)
         s.width, s.depth = view["width"], view["depth"]
         s.hourglass_ms = view["hourglass"]["length_ms"]
+        s.hand_ms = s.options["hand_ms"]
         s.needs = tuple(SHIP_PARTS.index(p) for p in view["ship_parts"])
         s.now_ms, s.round_no = view["now_ms"], view["round"]
         s.phase = PHASE_NAMES.index(view["phase"])
@@ -140,6 +157,7 @@ class Determinizer:
         s.jack = [[TREASURE_INDEX[t] for t in x] for x in view["jack"]]
         s.is_open = [c["open"] for c in view["chests"]]
         s.closed_ms = [c["closed_ms"] if c["closed_ms"] is not None else -1 for c in view["chests"]]
+        s.hand_ready = [c["hand_ready_ms"] for c in view["chests"]]
         glass = view["hourglass"]
         s.started_ms = glass["started_ms"] if glass["started_ms"] is not None else -1
         s.ends_ms = glass["ends_ms"] if glass["ends_ms"] is not None else -1

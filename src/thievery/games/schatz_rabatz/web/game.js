@@ -95,6 +95,7 @@ const ui = {
   reveal: null, // {key, start}
   timer: null,
   lastStep: -1,
+  handBusy: false, // the seat's hand was busy at the last drawing
 };
 
 function shapesOf(view) {
@@ -104,7 +105,7 @@ function shapesOf(view) {
 /** The server's game time now, from the last time the view moved (ms). */
 function serverNow() {
   if (!ui.anchor) return 0;
-  if (ui.frozen) return ui.anchor.now_ms;
+  if (ui.frozen || ui.absent) return ui.anchor.now_ms; // a replay; a clock not started yet
   return ui.anchor.now_ms + (performance.now() - ui.anchor.at);
 }
 
@@ -123,15 +124,40 @@ function legalIndex(ctx) {
   return { drops, fits, close, ready };
 }
 
-/** The picked treasure's orientation, its clamped column, the legal drop (or null), the ghost. */
+/** Hands have a speed: how long (ms) until this seat's hand may drop again (0: now). */
+function handWait(view) {
+  return view.hand_ready_ms == null ? 0 : Math.max(0, view.hand_ready_ms - serverNow());
+}
+
+/**
+ * The drop of `id` (orientation index `r`) at `column`: the legal one from the server, or,
+ * when the frame came while the seat's hand was busy (its legal list then holds no drop),
+ * the same drop worked out here once the hand is ready (the server checks it on arrival).
+ * Returns {action (sendable now, or null), fits (legal with a ready hand)}.
+ */
+function dropAt(ctx, idx, id, r, column) {
+  const v = ctx.view;
+  const { os, canonical } = orientations(shapesOf(v), parse(id).shape);
+  const rotation = canonical[r];
+  const listed = idx.drops.get(`${id}|${rotation}|${column}`) || null;
+  if (listed || v.hand_ready_ms == null || ctx.seat === null) return { action: listed, fits: !!listed };
+  const o = os[r];
+  const heights = v.chests[ctx.seat].heights;
+  const row = Math.max(...o.bottoms.map((b, i) => heights[column + i] - b));
+  const fits = v.pool.includes(id) && column + o.width <= v.width && row < v.depth;
+  const action = fits && handWait(v) === 0 ? { type: "drop", treasure: id, rotation, column } : null;
+  return { action, fits };
+}
+
+/** The picked treasure's orientation, its clamped column, the drop (or null), the ghost. */
 function current(ctx, idx) {
   const v = ctx.view;
   if (!ui.sel || !v.pool.includes(ui.sel)) return null;
   const { shape } = parse(ui.sel);
-  const { os, canonical } = orientations(shapesOf(v), shape);
+  const { os } = orientations(shapesOf(v), shape);
   const o = os[ui.rotation];
   ui.column = Math.max(0, Math.min(ui.column, v.width - o.width));
-  const action = idx.drops.get(`${ui.sel}|${canonical[ui.rotation]}|${ui.column}`) || null;
+  const { action, fits } = dropAt(ctx, idx, ui.sel, ui.rotation, ui.column);
   let ghost = null;
   if (ctx.seat !== null && v.chests[ctx.seat]?.open) {
     const heights = v.chests[ctx.seat].heights;
@@ -139,7 +165,7 @@ function current(ctx, idx) {
     const cells = o.cells.map(([x, y]) => [ui.column + x, row + y]);
     ghost = { row, cells, sticksOut: row + o.height > v.depth, onTop: row >= v.depth };
   }
-  return { o, action, ghost };
+  return { o, action, fits, ghost };
 }
 
 /** Keep the pick on a treasure still in the pool: the next one in pool order if it went. */
@@ -292,6 +318,12 @@ function command(what) {
   } else if (what === "go") {
     if (!ctx.send || ctx.seat === null || !v.chests[ctx.seat].open) return;
     if (!ctx.legal.length) { say("Sending…", "info", 800); redraw(); return; }
+    const wait = handWait(v);
+    if (wait > 0) {
+      say(`Your hand is not ready yet: ${(wait / 1000).toFixed(1)} s to wait between two drops.`, "warn", 1500);
+      redraw();
+      return;
+    }
     const cur = current(ctx, idx);
     if (cur?.action) sendDrop(ctx, cur.action);
     else {
@@ -374,17 +406,17 @@ function chestSVG(ctx, seat, cs, mine, cur, idx) {
   let cols = "";
   if (mine && cur?.ghost && chest.open) {
     const g = cur.ghost;
-    const bad = !cur.action;
+    const bad = !cur.fits;
     ghost = piece(ui.sel, g.cells, rows, { cell: cs, ghost: true, bad, cls: `sr-ghost ${bad ? "bad" : g.sticksOut ? "warn" : "ok"}`, attrs: `data-cells='${esc(JSON.stringify(g.cells))}' data-row="${g.row}"` });
     const sx = ui.column * cs;
     ghost = `<rect class="sr-lane" x="${sx}" y="0" width="${cur.o.width * cs}" height="${rows * cs}"/>` + ghost;
   }
   if (mine && chest.open && ui.sel && v.phase === "packing") {
-    const { os, canonical } = orientations(shapesOf(v), parse(ui.sel).shape);
+    const { os } = orientations(shapesOf(v), parse(ui.sel).shape);
     const o = os[ui.rotation];
     for (let c = 0; c < W; c++) {
       const left = Math.min(c, W - o.width);
-      const a = idx.drops.get(`${ui.sel}|${canonical[ui.rotation]}|${left}`);
+      const a = dropAt(ctx, idx, ui.sel, ui.rotation, left).action;
       const act = a ? ` data-action='${esc(JSON.stringify(a))}'` : "";
       cols += `<rect class="sr-col" data-col="${left}" x="${c * cs}" y="0" width="${cs}" height="${rows * cs}"${act}/>`;
     }
@@ -449,8 +481,16 @@ function tickGlass() {
     bot.setAttribute("y", String(40 - 17 * (1 - g.frac)));
     bot.setAttribute("height", String(17 * (1 - g.frac)));
   }
+  const wait = handWait(ui.ctx.view);
+  const ring = root.querySelector(".sr-hand");
+  if (ring && wait > 0) {
+    const total = Math.max(1, ui.ctx.view.options?.hand_ms || wait);
+    ring.querySelector(".sr-hand-arc")?.setAttribute("stroke-dasharray", `${Math.min(100, (100 * wait) / total).toFixed(1)} 100`);
+    const secs = ring.querySelector(".sr-hand-secs");
+    if (secs) secs.textContent = `${(wait / 1000).toFixed(1)} s`;
+  }
   const step = revealStep();
-  if (step !== ui.lastStep || (ui.msg && ui.msg.until < performance.now())) {
+  if (step !== ui.lastStep || (ui.msg && ui.msg.until < performance.now()) || (wait > 0) !== ui.handBusy) {
     if (ui.msg && ui.msg.until < performance.now()) ui.msg = null;
     redraw();
   }
@@ -567,7 +607,7 @@ function pool(ctx, idx) {
       const id = `${shape}-${colour}`;
       if (!inPool.has(id)) return `<div class="sr-slot gone"></div>`;
       const sel = id === ui.sel && canPick;
-      const fits = idx.fits.has(id) || !ctx.legal.length;
+      const fits = idx.fits.has(id) || !ctx.legal.length || v.hand_ready_ms != null;
       const attrs = canPick ? ` data-pick="${esc(id)}" role="button" tabindex="-1"` : "";
       const jack = claimed.has(id);
       return `<div class="sr-slot ${sel ? "sel" : ""} ${fits ? "" : "nofit"} ${jack ? "claimed" : ""}" data-treasure="${esc(id)}" title="${esc(words(id))}${fits ? "" : " (no room for it)"}${jack ? " — Jack's board claims it" : ""}"${attrs}>${loose(v, id, 0, 13)}</div>`;
@@ -587,11 +627,23 @@ function pickPanel(ctx, idx, cur) {
         <div class="sr-pick-art">${loose(v, ui.sel, ui.rotation, 20)}</div>
         <div><b>${esc(words(ui.sel))}</b><br><span class="sr-muted">turned ${ui.rotation * 90}° · column ${ui.column + 1}</span>
         ${cur?.ghost?.sticksOut && cur.action ? `<br><span class="sr-warn">sticks out above the rim: it comes out when you close</span>` : ""}
-        ${cur && !cur.action ? `<br><span class="sr-bad">no room there</span>` : ""}</div>
+        ${cur && !cur.fits ? `<br><span class="sr-bad">no room there</span>` : ""}</div>
       </div>`
     : `<div class="sr-pick empty">Nothing to pick.</div>`;
   return `<div class="sr-controls">${what}
-    <div class="sr-btns">${b("left", "◀", "column left (←)")}${b("rotate", "⟳ Rotate (R)", "rotate (R)")}${b("right", "▶", "column right (→)")}${drop}${close}</div></div>`;
+    <div class="sr-btns">${b("left", "◀", "column left (←)")}${b("rotate", "⟳ Rotate (R)", "rotate (R)")}${b("right", "▶", "column right (→)")}${handRing(v)}${drop}${close}</div></div>`;
+}
+
+/** While the seat's hand is busy (a hand needs `hand_ms` between two drops): a small
+ * ring that empties until the hand is ready, with the seconds left. Nothing when ready. */
+function handRing(view) {
+  const wait = handWait(view);
+  if (wait <= 0) return "";
+  const total = Math.max(1, view.options?.hand_ms || wait);
+  const left = Math.min(100, (100 * wait) / total);
+  return `<span class="sr-hand" role="timer" aria-label="your hand is busy: ready in ${(wait / 1000).toFixed(1)} seconds" title="A hand needs ${total} ms between two drops">
+    <svg width="26" height="26" viewBox="0 0 26 26" aria-hidden="true"><circle class="sr-hand-track" cx="13" cy="13" r="10"/><circle class="sr-hand-arc" cx="13" cy="13" r="10" pathLength="100" stroke-dasharray="${left.toFixed(1)} 100" transform="rotate(-90 13 13)"/></svg>
+    <span class="sr-hand-secs">${(wait / 1000).toFixed(1)} s</span></span>`;
 }
 
 function seatHead(ctx, seat) {
@@ -628,6 +680,7 @@ function render(root, ctx) {
   keepPick(v);
   const idx = legalIndex(ctx);
   const cur = current(ctx, idx);
+  ui.handBusy = handWait(v) > 0;
   const me = ctx.seat;
   const n = v.players;
   const others = me === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
