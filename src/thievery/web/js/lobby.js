@@ -2,6 +2,7 @@
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
 import { LOGO, api, copy, esc, rememberToken, toast, tokens } from "/static/js/common.js";
+import { helpButton } from "/static/js/help.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -157,6 +158,7 @@ async function refresh() {
 async function start() {
   games = await api("/api/games");
   $("game").innerHTML = games.map((g) => `<option value="${esc(g.name)}">${esc(g.title)}</option>`).join("");
+  $("help-slot").replaceWith(helpButton(() => [current()?.name, current()?.title]));
   $("game").addEventListener("change", drawGame);
   $("players").addEventListener("change", drawSeats);
   $("create-form").addEventListener("submit", create);

@@ -2,6 +2,7 @@
 // as a spectator, or with everything shown. The server replays; the game's renderer draws.
 
 import { LOGO, api, esc, loadRenderer } from "/static/js/common.js";
+import { helpButton } from "/static/js/help.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -16,6 +17,7 @@ async function load(perspective) {
     : await api(`/api/tables/${encodeURIComponent(tableId)}/replay${query}`);
   state.replay = replay;
   state.renderer = state.renderer || await loadRenderer(replay.game);
+  if (!document.getElementById("how-to-play")) $("help-slot").replaceWith(helpButton(() => [state.replay.game, state.title || state.replay.game]));
   showDeal(replay.deal);
   $("bar").hidden = false;
   $("slider").max = String(replay.steps.length - 1);
@@ -123,6 +125,7 @@ async function start() {
   try {
     const summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     state.seats = summary.seats;
+    state.title = summary.title;
     $("title").textContent = `Replay · ${summary.title} · table ${tableId}`;
     perspectives(summary.players);
     await load("all");

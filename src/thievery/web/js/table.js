@@ -3,6 +3,7 @@
 
 import { LOGO, api, copy, esc, loadRenderer, rememberToken, seatName, toast, tokens } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
+import { helpButton } from "/static/js/help.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const $ = (id) => document.getElementById(id);
@@ -47,6 +48,7 @@ async function start() {
   document.title = `${page.summary.title} — Thievery`;
   $("title").textContent = `${page.summary.title} · table ${tableId}`;
   showDeal(page.summary);
+  $("help-slot").replaceWith(helpButton(() => [page.summary.game, page.summary.title]));
   page.renderer = await loadRenderer(page.summary.game);
   const games = await api("/api/games").catch(() => []);
   const bots = games.find((g) => g.name === page.summary.game)?.bots || ["random"];

@@ -1,0 +1,90 @@
+"""Issue 20 in a real Chromium: what a new player meets on every page of every game —
+"How to play", phones, never missing a turn, player words, keyboard and screen readers,
+German and English. Screenshots go to test-output/screenshots (gitignored)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx2
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+GAMES = {
+    "schattendieb": ("Der Schattendieb", 4),
+    "thieves": ("Thieves!", 3),
+    "thieves-den": ("Thieves Den", 2),
+    "schatz-rabatz": ("Schatz-Rabatz", 2),
+}
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1400, "height": 1000}
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Collect the page's JavaScript errors."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def make_table(server: str, game: str, **extra: Any) -> dict[str, Any]:
+    """A table with one human seat (seat 0) and bots in the others."""
+    players = GAMES[game][1]
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": "Ada"}]
+    seats += [{"kind": "bot", "bot": "random"} for _ in range(players - 1)]
+    response = httpx2.post(f"{server}/api/tables", json={"game": game, "seats": seats, **extra})
+    assert response.status_code == 201, response.text
+    made: dict[str, Any] = response.json()
+    return made
+
+
+def test_how_to_play_from_the_lobby_for_every_game(server: str, browser: Browser) -> None:
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    errors = watch_errors(page)
+    page.goto(server + "/")
+    expect(page.locator("#game option")).to_have_count(len(GAMES))
+    for game, (title, _) in GAMES.items():
+        page.select_option("#game", game)
+        page.click("#how-to-play")
+        panel = page.locator("#help [role=dialog]")
+        expect(panel).to_be_visible()
+        expect(panel.locator("h2")).to_have_text(f"How to play: {title}")
+        # The introduction: the goal, the round or turn, the end and scoring.
+        headings = panel.locator(".help-body > h3").all_inner_texts()
+        assert headings[0] == "Goal" and "End and scoring" in headings, headings
+        # The rules page from the API, rendered (its title a heading, its bold as bold).
+        expect(panel.locator("#help-rules h3")).to_contain_text(f"{title}: rules decisions")
+        assert panel.locator("#help-rules strong").count() > 0
+        assert panel.locator("#help-rules li").count() > 3
+        page.keyboard.press("Escape")
+        expect(page.locator("#help")).to_have_count(0)
+    assert errors == []
+
+
+def test_how_to_play_at_the_table_and_the_markdown_is_escaped(
+    server: str, browser: Browser
+) -> None:
+    made = make_table(server, "thieves")
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    errors = watch_errors(page)
+    page.goto(made["seats"][0]["invite"])
+    expect(page.locator(".tv-handbox")).to_be_visible()
+    page.click("#how-to-play")
+    expect(page.locator("#help h2")).to_have_text("How to play: Thieves!")
+    expect(page.locator("#help-rules")).to_contain_text("Double Loot")
+    page.click("#help-close")
+    expect(page.locator("#help")).to_have_count(0)
+    # Markdown with HTML in it: the HTML is shown as text, never made into elements.
+    source = (
+        "# T <b>x</b>\n\n- one **bold** and *it*\n  more\n"
+        "- <img src=x onerror=alert(1)>\n\npara `<i>`"
+    )
+    html = page.evaluate("async (s) => (await import('/static/js/help.js')).markdown(s)", source)
+    assert "<img" not in html and "<b>" not in html and "<i>" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "<li>one <strong>bold</strong> and <em>it</em> more</li>" in html
+    assert "<code>&lt;i&gt;</code>" in html
+    assert html.startswith("<h3>T &lt;b&gt;x&lt;/b&gt;</h3>")
+    assert errors == []
