@@ -1,0 +1,3 @@
+// German for the pages' words (see i18n.js): English string -> German string.
+export const DE = {
+};

@@ -1,0 +1,70 @@
+// The pages' words in English and German. A string is its own key: t("Create table") gives
+// the English as written, or its German from DE. The language is the one picked with the
+// switcher (kept in this browser), else the browser's (navigator.language), else English.
+//
+// What is translated: the shared pages (lobby, table, replay: every label, button, prompt
+// and message they draw themselves) and the "How to play" introductions. What is not: the
+// words the server sends (event lines in the log, error messages, option help), the games'
+// rules pages (RULES.md, English only) and the game renderers' own words.
+
+import { DE } from "/static/js/i18n-de.js";
+
+const KEY = "thievery.lang";
+export const LANGUAGES = { en: "English", de: "Deutsch" };
+
+/** Strings asked for in German that have no German yet (the tests look here). */
+export const missing = new Set();
+
+/** The page's language: "en" or "de". */
+export function lang() {
+  let stored = null;
+  try { stored = localStorage.getItem(KEY); } catch { /* no storage */ }
+  if (stored && stored in LANGUAGES) return stored;
+  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  return nav.toLowerCase().startsWith("de") ? "de" : "en";
+}
+
+/** Pick a language (kept in this browser) and reload the page in it. */
+export function setLang(code) {
+  try { localStorage.setItem(KEY, code); } catch { /* no storage */ }
+  location.reload();
+}
+
+/** A string in the page's language; {name} placeholders filled from `params`. */
+export function t(en, params = {}) {
+  let text = en;
+  if (lang() === "de") {
+    if (Object.prototype.hasOwnProperty.call(DE, en)) text = DE[en];
+    else missing.add(en);
+  }
+  return text.replace(/\{(\w+)\}/g, (whole, k) => (k in params ? String(params[k]) : whole));
+}
+
+/** Translate the page's own static words: elements marked data-i18n (their text), and
+ * data-i18n-title / -placeholder / -aria (those attributes). The English is kept in the
+ * attribute, so translating twice is harmless. */
+export function translatePage(root = document) {
+  document.documentElement.lang = lang();
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    if (!el.dataset.i18n) el.dataset.i18n = el.textContent.trim();
+    el.textContent = t(el.dataset.i18n);
+  }
+  for (const [data, attr] of [["i18nTitle", "title"], ["i18nPlaceholder", "placeholder"], ["i18nAria", "aria-label"]]) {
+    const name = data.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    for (const el of root.querySelectorAll(`[data-${name}]`)) {
+      if (!el.dataset[data]) el.dataset[data] = el.getAttribute(attr) || "";
+      el.setAttribute(attr, t(el.dataset[data]));
+    }
+  }
+}
+
+/** The language switcher for a page's header: a small select that reloads the page. */
+export function languageSwitcher() {
+  const select = document.createElement("select");
+  select.id = "lang";
+  select.className = "lang";
+  select.setAttribute("aria-label", t("Language"));
+  for (const [code, label] of Object.entries(LANGUAGES)) select.add(new Option(label, code, false, code === lang()));
+  select.addEventListener("change", () => setLang(select.value));
+  return select;
+}
