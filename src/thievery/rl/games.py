@@ -1,0 +1,404 @@
+"""Each game's fixed action space and observation layout (see docs/rl.md).
+
+An adapter takes the player count and a freshly started state (for what the options fix,
+like Thieves Den's card set, which is public) and returns every action the game can
+ever ask for at that player count, in a fixed order, and the observation's fields. The
+fields read only the seat's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from thievery.core.protocol import Action, State
+from thievery.rl.encoding import (
+    Field,
+    Vector,
+    bag,
+    custom,
+    number,
+    one_hot,
+    per_seat,
+    per_seat_bag,
+    per_seat_one_hot,
+    seat,
+    seats,
+    vocabulary,
+)
+
+Adapter = Callable[[int, State], tuple[list[Action], list[Field]]]
+
+
+def schattendieb(players: int, probe: State) -> tuple[list[Action], list[Field]]:
+    """Der Schattendieb: play / steal / add one of the 105 cards, or done."""
+    from thievery.games.schattendieb import actions as A
+    from thievery.games.schattendieb.cards import CARD_ID, KINDS
+    from thievery.games.schattendieb.view import PHASE_NAMES
+
+    acts: list[Action] = [*A.PLAYS, *A.STEALS, *A.ADDS, A.DONE]
+    cards = vocabulary(CARD_ID)
+    n = players
+
+    def thieves(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        # the steal queue: per relative seat, the thieves it has waiting
+        for s, t in v["thieves"]:
+            out[at + ((s - me) % n) * len(cards) + cards[t]] += 1.0
+
+    fields = [
+        one_hot("phase", PHASE_NAMES),
+        seats("to_act", n),
+        seat("dealer", n),
+        number("round", 20),
+        number("game_no", 1),
+        number("games", 1),
+        number("pile_size", 105),
+        number("discard_size", 105),
+        bag("hand", cards),
+        per_seat("hand_sizes", n, 10),
+        per_seat_bag("safes", n, cards),
+        per_seat_bag("closed", n, cards, "closed: per relative seat, its Close Safe card"),
+        bag("discard", cards),
+        per_seat("chosen", n, 1, "chosen: per relative seat, has played its sealed card"),
+        bag("my_choice", cards),
+        per_seat_bag("revealed", n, cards),
+        per_seat_bag("front", n, cards),
+        per_seat_bag("table", n, cards),
+        custom("thieves", n * len(cards), thieves, "thieves: per relative seat, its thieves"),
+        bag("steal_candidates", cards),
+        per_seat_one_hot("add_kinds", n, KINDS),
+        per_seat("add_asked", n),
+        per_seat("add_done", n),
+        bag("my_adds", cards),
+        per_seat("scores", n, 50),
+    ]
+    return acts, fields
+
+
+def thieves(players: int, probe: State) -> tuple[list[Action], list[Field]]:
+    """Thieves!: play a card (money to a seat), remove a police card, move loot, pass."""
+    from thievery.games.thieves import actions as A
+    from thievery.games.thieves.cards import (
+        ALL_CARDS,
+        CARD_ID,
+        FINAL_VALUE,
+        POLICE,
+        RAID_VALUE,
+    )
+    from thievery.games.thieves.cards import KIND as CARD_KIND
+    from thievery.games.thieves.view import PENDING, PHASE_NAMES
+
+    n = players
+    acts: list[Action] = []
+    for c in ALL_CARDS:
+        acts += A.PLAYABLE[n][c]
+    acts += [A.REMOVES[c] for c in ALL_CARDS if CARD_KIND[c] == POLICE]
+    acts += [
+        A.MOVES[f][slot][t]
+        for f in range(n)
+        for slot in range(A.MAX_SLOTS)
+        for t in range(n)
+        if t != f
+    ]
+    acts.append(A.PASS)
+    cards = vocabulary(CARD_ID)
+    slots = A.MAX_SLOTS
+    per_slot = 5
+
+    def loot(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        # per relative seat, per slot: [occupied, face up, known, final value/3, raid value/3]
+        for s in range(n):
+            row = v["loot"][(me + s) % n]
+            base = at + s * slots * per_slot
+            for i, slot in enumerate(row):
+                o = base + i * per_slot
+                out[o] = 1.0
+                out[o + 1] = 1.0 if slot["face_up"] else 0.0
+                card = slot["card"]
+                if card is not None:
+                    c = cards[card]
+                    out[o + 2] = 1.0
+                    out[o + 3] = FINAL_VALUE[c] / 3
+                    out[o + 4] = RAID_VALUE[c] / 3
+
+    def known_loot(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        for s in range(n):
+            base = at + s * len(cards)
+            for slot in v["loot"][(me + s) % n]:
+                if slot["card"] is not None:
+                    out[base + cards[slot["card"]]] += 1.0
+
+    fields = [
+        one_hot("phase", PHASE_NAMES),
+        one_hot("pending", [p for p in PENDING if p is not None]),
+        seats("to_act", n),
+        seat("current", n),
+        seat("first_player", n),
+        number("turn", 100),
+        bag("hand", cards),
+        per_seat("hand_sizes", n, 4),
+        custom(
+            "loot",
+            n * slots * per_slot,
+            loot,
+            f"loot: per relative seat, per slot (0-{slots - 1}): occupied, face up, "
+            "card known to the viewer, its final value / 3, its raid value / 3",
+        ),
+        custom(
+            "loot_cards",
+            n * len(cards),
+            known_loot,
+            "loot_cards: per relative seat, count per card id of the loot the viewer can see",
+        ),
+        bag("police", cards),
+        number("cars", 4),
+        bag("getaways", cards),
+        number("deck_size", 52),
+        bag("discard", cards),
+        bag("resolving", cards),
+        bag("drawn", cards),
+        number("double_loot_draws", 2),
+        per_seat("police_free", n, 4),
+    ]
+    return acts, fields
+
+
+def thieves_den(players: int, probe: State) -> tuple[list[Action], list[Field]]:
+    """Thieves Den: the card set's Locations, Fences and Power tiles fix the actions."""
+    from thievery.games.thieves_den import actions as A
+    from thievery.games.thieves_den.cards import TREASURES
+    from thievery.games.thieves_den.effects import OP_NAMES
+    from thievery.games.thieves_den.view import PHASE_NAMES
+
+    cs = probe.cs  # type: ignore[attr-defined]  # the public card set the options chose
+    table = A.interned(cs)
+    n = players
+    acts: list[Action] = [
+        *table["pick"],
+        *table["steal"],
+        *table["location"],
+        *table["fence"],
+        *table["return_fence"],
+        *(p for row in table["power"] for p in row),
+        *A.WITCHES,
+        *A.BURGLES,
+        *A.TREASURE_CHOICES,
+        *(A.RECRUITS[pair] for pair in A.RECRUIT_PAIRS),
+        *A.OPPONENTS[:n],
+        *A.GIVES[:n],
+        A.PASS,
+        A.SKIP,
+    ]
+    locs = vocabulary(cs.loc_id)
+    fences = vocabulary(cs.fence_id)
+    powers = vocabulary(cs.power_id)
+    schemes = vocabulary(cs.scheme_id)
+    ops = vocabulary(OP_NAMES)
+    treasures = vocabulary(TREASURES)
+    n_seat = 5 + 3 + 2 * len(locs) + 2 * len(fences) + len(schemes)
+
+    def seat_boards(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        for s in range(n):
+            x = v["seats"][(me + s) % n]
+            o = at + s * n_seat
+            for t, count in x["treasures"].items():
+                out[o + treasures[t]] = count / 5
+            out[o + 5] = x["prestige"] / 50
+            out[o + 6] = x["thieves"] / 5
+            out[o + 7] = x["hand_size"] / 5
+            o += 8
+            for y in x["locations"]:
+                out[o + locs[y["card"]]] = 1.0 + y["thieves"]
+            o += len(locs)
+            for c in x["collected"]:
+                out[o + locs[c]] = 1.0
+            o += len(locs)
+            for y in x["fences"]:
+                out[o + fences[y["card"]]] = 1.0 + y["uses"]
+            o += len(fences)
+            for f in x["fences_collected"]:
+                out[o + fences[f]] = 1.0
+            o += len(fences)
+            if x["scheme"] is not None:
+                out[o + schemes[x["scheme"]]] = 1.0
+
+    def seat_flags(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        for s in range(n):
+            x = v["seats"][(me + s) % n]
+            out[at + 2 * s] = 1.0 if x["passed"] else 0.0
+            out[at + 2 * s + 1] = 1.0 if x["picked"] else 0.0
+
+    def power_row(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        # per Power tile of the set: face up, paid (one of 5 treasures), tiles below / 3
+        for p in v["powers"]:
+            if p["tile"] is None:
+                continue
+            o = at + powers[p["tile"]] * 7
+            out[o] = 1.0
+            if p["paid"] is not None:
+                out[o + 1 + treasures[p["paid"]]] = 1.0
+            out[o + 6] = p["below"] / 3
+
+    def supply(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        sup = v["supply"]
+        for t, count in sup["treasures"].items():
+            out[at + treasures[t]] = count / 10
+        out[at + 5] = sup["thieves"] / 10
+        for t, free in v["witch"].items():
+            out[at + 6 + treasures[t]] = 1.0 if free else 0.0
+        for t, count in v["recruit"].items():
+            out[at + 11 + treasures[t]] = count / 5
+
+    def neutral(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        for y in v["neutral"]:
+            out[at + locs[y["card"]]] = 1.0 + y["thieves"]
+
+    def stack(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        st = v["stack"]
+        for i, entry in enumerate(st):
+            o = at if i == 0 else at + len(ops)
+            out[o + ops[entry[0]]] += 1.0
+
+    fields = [
+        one_hot("phase", PHASE_NAMES),
+        seats("to_act", n),
+        seat("holder", n),
+        seat("current", n),
+        seat("decider", n),
+        one_hot("direction", ("clockwise", "counterclockwise")),
+        number("round", 10),
+        custom(
+            "supply",
+            16,
+            supply,
+            "supply: treasures / 10 (5), thieves / 10, Witch spot free (5), Recruit row / 5 (5)",
+        ),
+        number("burgle", 5),
+        number("location_deck", 40),
+        bag("location_deck_top", locs),
+        number("fence_deck", 40),
+        bag("fence_row", fences),
+        custom(
+            "powers",
+            7 * len(powers),
+            power_row,
+            "powers: per Power tile of the set: face up, paid treasure (one-hot 5), below / 3",
+        ),
+        bag("powers_gone", powers),
+        custom("neutral", len(locs), neutral, "neutral: per Location, 1 + thieves on it"),
+        custom(
+            "seats",
+            n * n_seat,
+            seat_boards,
+            "seats: per relative seat: treasures / 5 (5), prestige / 50, thieves / 5, "
+            "hand size / 5, Locations up (1 + thieves), collected, Fences (1 + uses), "
+            "Fences collected, scheme (known: own, or at the end)",
+        ),
+        custom("seat_flags", 2 * n, seat_flags, "seat_flags: per relative seat: passed, picked"),
+        bag("hand", locs),
+        bag("my_pick", locs),
+        custom(
+            "stack",
+            2 * len(ops),
+            stack,
+            "stack: the next effect's op (one-hot), then counts of the later ones' ops",
+        ),
+        seats("tied", n),
+    ]
+    return acts, fields
+
+
+def schatz_rabatz(players: int, probe: State) -> tuple[list[Action], list[Field]]:
+    """Schatz-Rabatz: drop a treasure (rotation, column), close the lid, be ready."""
+    from thievery.games.schatz_rabatz import actions as A
+    from thievery.games.schatz_rabatz.data import SHIP_PARTS
+    from thievery.games.schatz_rabatz.pieces import BOARD_ID, CARD_ID, TREASURE_ID
+    from thievery.games.schatz_rabatz.view import PHASE_NAMES
+
+    width = int(probe.options["width"])
+    depth = int(probe.options["depth"])
+    acts: list[Action] = [
+        A.DROPS[t][r * A.MAX_WIDTH + c]
+        for t in range(len(TREASURE_ID))
+        for r in range(4)
+        for c in range(width)
+    ]
+    acts += [A.CLOSE, A.READY]
+    n = players
+    treasures = vocabulary(TREASURE_ID)
+    boards = vocabulary(BOARD_ID)
+    parts = vocabulary(CARD_ID)
+    per_chest = 3 + width + width * depth
+
+    def clock(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        now = v["now_ms"]
+        glass = v["hourglass"]
+        if glass is not None:
+            out[at] = max(0, glass["ends_ms"] - now) / max(1, glass["length_ms"])
+        ready = v["hand_ready_ms"]
+        out[at + 1] = max(0, ready - now) / 1000 if isinstance(ready, int) else 0.0
+
+    def chests(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+        now = v["now_ms"]
+        for s in range(n):
+            chest = v["chests"][(me + s) % n]
+            o = at + s * per_chest
+            out[o] = 1.0 if chest["open"] else 0.0
+            out[o + 1] = 1.0 if chest["closed_ms"] is not None else 0.0
+            out[o + 2] = max(0, chest["hand_ready_ms"] - now) / 1000
+            for x, h in enumerate(chest["heights"][:width]):
+                out[o + 3 + x] = h / depth
+            grid = o + 3 + width
+            for t in chest["treasures"]:
+                for x, y in t["cells"]:
+                    if 0 <= x < width and 0 <= y < depth:
+                        out[grid + y * width + x] = 1.0
+
+    fields = [
+        one_hot("phase", PHASE_NAMES),
+        seats("to_act", n),
+        number("round", 10),
+        custom(
+            "clock",
+            2,
+            clock,
+            "clock: hourglass time left / its length, own hand busy for (s)",
+        ),
+        bag("pool", treasures),
+        custom(
+            "chests",
+            n * per_chest,
+            chests,
+            f"chests: per relative seat: open, closed, hand busy for (s), column heights / "
+            f"depth ({width}), cells filled (row-major, {depth} rows of {width})",
+        ),
+        per_seat_bag("out", n, treasures),
+        per_seat_bag("jack", n, treasures),
+        bag("board.claims", treasures),
+        one_hot("board.id", BOARD_ID),
+        bag("boards_turned", boards),
+        number("stack_size", len(BOARD_ID)),
+        per_seat_bag("ships", n, parts),
+        bag("supply", parts),
+        per_seat("ready", n),
+        custom(
+            "ship_parts",
+            len(SHIP_PARTS),
+            lambda v, me, n, out, at: _parts(v, out, at, SHIP_PARTS),
+            "ship_parts: which ship parts this game uses",
+        ),
+    ]
+    return acts, fields
+
+
+def _parts(v: Mapping[str, Any], out: Vector, at: int, names: tuple[str, ...]) -> None:
+    for p in v["ship_parts"]:
+        out[at + names.index(p)] = 1.0
+
+
+ADAPTERS: dict[str, Adapter] = {
+    "schattendieb": schattendieb,
+    "thieves": thieves,
+    "thieves-den": thieves_den,
+    "schatz-rabatz": schatz_rabatz,
+}

@@ -1,0 +1,185 @@
+"""One game as the RL faces drive it: whose decision it is, observations, masks, rewards.
+
+Turn order. A turn-based decision goes to the first seat in ``state.to_act``; when
+several seats decide at once (sealed choices: Der Schattendieb's cards, Thieves Den's
+Scouting pick) they decide one after another, each seeing only its own view, so none
+learns what the others chose before its own choice is sealed.
+
+Real time (Schatz-Rabatz). Time moves in fixed steps of ``step_ms`` milliseconds
+(:data:`STEP_MS` unless told otherwise). At each moment every seat that may act gets one
+decision, in an order that rotates by one seat per moment; a decision may be ``WAIT``
+(the last action index). When all of them have decided the clock moves on by
+``step_ms`` (and on again while nobody may act), through the clock pseudo-seat's tick,
+so the state's record replays exactly.
+
+Rewards: 0 until the end, then :func:`thievery.core.search.share` (the winners share 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from thievery.core.errors import IllegalAction
+from thievery.core.protocol import CLOCK, ClockedState, GameSpec, State, Tick
+from thievery.core.registry import plugin
+from thievery.core.search import share
+from thievery.rl.encoding import ActionCodec, Mask, ObservationLayout, Vector
+from thievery.rl.games import ADAPTERS
+
+STEP_MS = 250  # milliseconds of game time per decision moment in a real-time game
+
+
+def spaces(
+    game: str, players: int, options: Mapping[str, Any] | None = None
+) -> tuple[ActionCodec, ObservationLayout]:
+    """The action space and observation layout of ``game`` at ``players`` (and options)."""
+    spec = plugin(game).spec
+    adapter = ADAPTERS.get(game)
+    if adapter is None:
+        raise ValueError(f"no RL adapter for game {game!r} (adapters: {sorted(ADAPTERS)})")
+    probe = spec.new(players, 0, options)
+    actions, fields = adapter(players, probe)
+    return ActionCodec(actions), ObservationLayout(fields)
+
+
+class Match:
+    """A game for the RL faces; :meth:`start` begins one from a seed."""
+
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        step_ms: int | None = None,
+    ) -> None:
+        self.game = game
+        self.spec: GameSpec = plugin(game).spec
+        self.players = players
+        self.options = dict(options or {})
+        self.codec, self.layout = spaces(game, players, self.options)
+        self.state: State = self.spec.new(players, 0, self.options)
+        self.clocked = isinstance(self.state, ClockedState)
+        self.step_ms = int(step_ms or STEP_MS)
+        if self.step_ms <= 0:
+            raise ValueError(f"step_ms must be positive, not {step_ms!r}")
+        self._cycle: list[int] = []
+        self._fresh = True  # no seat has decided at this moment yet
+        self._moment = 0
+
+    # ------------------------------------------------------------ running
+
+    def start(self, seed: int) -> None:
+        """A new game from ``seed`` (the same seed, the same game)."""
+        self.state = self.spec.new(self.players, int(seed), self.options)
+        self._cycle = []
+        self._fresh = True
+        self._moment = 0
+        self._settle()
+
+    @property
+    def over(self) -> bool:
+        return self.state.result() is not None
+
+    def current(self) -> int | None:
+        """The seat whose decision it is (``None``: the game is over)."""
+        if self.clocked:
+            return self._cycle[0] if self._cycle else None
+        to_act = self.state.to_act
+        return to_act[0] if to_act else None
+
+    def act(self, seat: int, index: int) -> None:
+        """``seat`` takes action ``index`` (it must be the current seat's legal action)."""
+        if seat != self.current():
+            raise IllegalAction(f"seat {seat} is not to decide now (seat {self.current()} is)")
+        action = self.codec.action(index)
+        if action is None:
+            if not self.clocked:
+                raise IllegalAction("wait is legal only in a real-time game")
+        else:
+            self.state.apply(seat, action)
+        if self.clocked:
+            if self._cycle and self._cycle[0] == seat:
+                self._cycle.pop(0)
+            self._settle()
+
+    def act_together(self, actions: Mapping[int, int]) -> list[int]:
+        """Every seat to act takes its action at once (the Parallel API): in seat order,
+        rotating by one seat per moment in a real-time game; an action no longer legal
+        when its turn comes (or never legal) is ignored. A real-time game's clock then
+        moves on by ``step_ms``. Returns the seats whose action was ignored."""
+        state = self.state
+        ignored: list[int] = []
+        for s in self._order(state.to_act):
+            if s not in actions:
+                continue
+            action = self.codec.action(int(actions[s]))
+            if action is None:
+                if not self.clocked:
+                    ignored.append(s)
+                continue
+            if s in state.to_act and state.is_legal(s, action):
+                state.apply(s, action)
+            else:
+                ignored.append(s)
+        if self.clocked and not self.over:
+            self._tick()
+            while not self.over and not state.to_act:
+                self._tick()
+        return ignored
+
+    def _order(self, to_act: tuple[int, ...]) -> list[int]:
+        first = self._moment % self.players if self.clocked else 0
+        return sorted(to_act, key=lambda s: (s - first) % self.players)
+
+    def _tick(self) -> None:
+        assert isinstance(self.state, ClockedState)
+        self.state.apply(CLOCK, Tick(self.state.now_ms + self.step_ms))
+        self._moment += 1
+
+    def _settle(self) -> None:
+        """Real time: drop seats that may no longer act from this moment's turn; once the
+        moment's turn is done, move the clock on until somebody may act."""
+        if not self.clocked:
+            return
+        state = self.state
+        while not self.over:
+            to_act = state.to_act
+            while self._cycle and self._cycle[0] not in to_act:
+                self._cycle.pop(0)
+            if self._cycle:
+                return
+            if self._fresh and to_act:
+                self._cycle = self._order(to_act)
+                self._fresh = False
+                continue
+            self._tick()
+            self._fresh = True
+
+    # ------------------------------------------------------------ reading
+
+    def observation(self, seat: int) -> Vector:
+        """``seat``'s observation vector, from its view only."""
+        return self.layout.encode(self.state.view(seat), seat)
+
+    def mask(self, seat: int, *, together: bool = False) -> Mask:
+        """``seat``'s legal action indices. Turn by turn: only the current seat has any.
+        Together (Parallel): every seat to act has its legal actions, the others ``WAIT``
+        only. ``WAIT`` is legal to every seat to act in a real-time game."""
+        if together:
+            if seat in self.state.to_act:
+                return self.codec.mask(self.state.legal_actions(seat), wait=self.clocked)
+            out = np.zeros(self.codec.size, dtype=np.int8)
+            out[self.codec.wait] = 1
+            return out
+        if seat != self.current():
+            return np.zeros(self.codec.size, dtype=np.int8)
+        return self.codec.mask(self.state.legal_actions(seat), wait=self.clocked)
+
+    def rewards(self) -> list[float]:
+        """0 each while running; at the end, the winners share 1."""
+        if not self.over:
+            return [0.0] * self.players
+        return share(self.state)
