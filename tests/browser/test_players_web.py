@@ -4,11 +4,15 @@ German and English. Screenshots go to test-output/screenshots (gitignored)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+import thievery
+from thievery.core import GameRecord, Rng
 
 pytestmark = pytest.mark.browser
 
@@ -88,3 +92,82 @@ def test_how_to_play_at_the_table_and_the_markdown_is_escaped(
     assert "<code>&lt;i&gt;</code>" in html
     assert html.startswith("<h3>T &lt;b&gt;x&lt;/b&gt;</h3>")
     assert errors == []
+
+
+HANDS = {
+    "schattendieb": ".sd-handbox",
+    "thieves": ".tv-handbox",
+    "thieves-den": ".td-handbox",
+    "schatz-rabatz": ".sr-controls",
+}
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+
+def sideways(page: Page) -> int:
+    """How many pixels the page is wider than the window (0: no sideways scrolling)."""
+    width: int = page.evaluate(
+        "Math.max(document.documentElement.scrollWidth - innerWidth, innerWidth - screen.width)"
+    )
+    return width
+
+
+def finished_record(game: str, path: Path) -> Path:
+    """A whole game between random players, saved as a record file."""
+    players = GAMES[game][1]
+    state = thievery.game(game).new(players, 1, {"games": 1} if game == "schattendieb" else {})
+    rng = Rng(1)
+    while state.to_act:
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    GameRecord.of(state, None).save(path)
+    return path
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
+    server: str, browser: Browser, game: str, tmp_path: Path
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    made = make_table(server, game)
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(server + "/")
+        page.select_option("#game", game)
+        expect(page.locator("#seat-rows .seat-row").first).to_be_visible()
+        assert sideways(page) <= 0, f"the lobby is {sideways(page)} px too wide"
+        page.click("#how-to-play")
+        expect(page.locator("#help-rules li").first).to_be_visible()
+        assert sideways(page) <= 0, "the How to play panel is too wide"
+        page.keyboard.press("Escape")
+
+        page.goto(made["seats"][0]["invite"])
+        hand = page.locator(HANDS[game]).first
+        expect(hand).to_be_visible()
+        page.wait_for_timeout(150)  # the renderer's first frames
+        assert sideways(page) <= 0, f"the table is {sideways(page)} px too wide"
+        box = hand.bounding_box()
+        assert box is not None
+        assert box["y"] >= 0 and box["y"] + min(box["height"], 80) <= PHONE["height"], box
+        header = page.locator("header.top").bounding_box()
+        page.mouse.wheel(0, 2000)
+        page.wait_for_timeout(100)
+        assert page.evaluate("window.scrollY") > 0  # the page did scroll ...
+        top = page.locator("header.top").bounding_box()
+        assert header is not None and top is not None and top["y"] == 0  # ... the header stayed
+        box = hand.bounding_box()
+        assert box is not None and box["y"] + min(box["height"], 80) <= PHONE["height"], box
+        page.screenshot(path=str(SHOTS / f"{game}-phone-table.png"))
+
+        page.goto(server + "/replay")
+        page.set_input_files("#file", str(finished_record(game, tmp_path / "record.json")))
+        expect(page.locator("#step")).to_contain_text("step 0")
+        page.click("#last")
+        expect(page.locator("#step")).to_contain_text("step")
+        page.wait_for_timeout(150)
+        assert sideways(page) <= 0, f"the replay is {sideways(page)} px too wide"
+        page.screenshot(path=str(SHOTS / f"{game}-phone-replay.png"))
+        assert errors == []
+    finally:
+        context.close()

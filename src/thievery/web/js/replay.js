@@ -52,6 +52,7 @@ function whole(view, first) {
 }
 
 function go(step) {
+  if (!state.replay) return; // still loading
   const steps = state.replay.steps;
   state.step = Math.max(0, Math.min(step, steps.length - 1));
   const s = steps[state.step];
