@@ -27,10 +27,13 @@ from thievery.rl.encoding import (
     vocabulary,
 )
 
-Adapter = Callable[[int, State], tuple[list[Action], list[Field]]]
+# (every action, the observation's fields, and for a real-time game whether a seat to act
+# may wait now: time must then still change something, so that no game waits forever)
+Spaces = tuple[list[Action], list[Field], Callable[[State, int], bool] | None]
+Adapter = Callable[[int, State], Spaces]
 
 
-def schattendieb(players: int, probe: State) -> tuple[list[Action], list[Field]]:
+def schattendieb(players: int, probe: State) -> Spaces:
     """Der Schattendieb: play / steal / add one of the 105 cards, or done."""
     from thievery.games.schattendieb import actions as A
     from thievery.games.schattendieb.cards import CARD_ID, KINDS
@@ -72,10 +75,10 @@ def schattendieb(players: int, probe: State) -> tuple[list[Action], list[Field]]
         bag("my_adds", cards),
         per_seat("scores", n, 50),
     ]
-    return acts, fields
+    return acts, fields, None
 
 
-def thieves(players: int, probe: State) -> tuple[list[Action], list[Field]]:
+def thieves(players: int, probe: State) -> Spaces:
     """Thieves!: play a card (money to a seat), remove a police card, move loot, pass."""
     from thievery.games.thieves import actions as A
     from thievery.games.thieves.cards import (
@@ -160,10 +163,10 @@ def thieves(players: int, probe: State) -> tuple[list[Action], list[Field]]:
         number("double_loot_draws", 2),
         per_seat("police_free", n, 4),
     ]
-    return acts, fields
+    return acts, fields, None
 
 
-def thieves_den(players: int, probe: State) -> tuple[list[Action], list[Field]]:
+def thieves_den(players: int, probe: State) -> Spaces:
     """Thieves Den: the card set's Locations, Fences and Power tiles fix the actions."""
     from thievery.games.thieves_den import actions as A
     from thievery.games.thieves_den.cards import TREASURES
@@ -305,10 +308,10 @@ def thieves_den(players: int, probe: State) -> tuple[list[Action], list[Field]]:
         ),
         seats("tied", n),
     ]
-    return acts, fields
+    return acts, fields, None
 
 
-def schatz_rabatz(players: int, probe: State) -> tuple[list[Action], list[Field]]:
+def schatz_rabatz(players: int, probe: State) -> Spaces:
     """Schatz-Rabatz: drop a treasure (rotation, column), close the lid, be ready."""
     from thievery.games.schatz_rabatz import actions as A
     from thievery.games.schatz_rabatz.data import SHIP_PARTS
@@ -388,7 +391,16 @@ def schatz_rabatz(players: int, probe: State) -> tuple[list[Action], list[Field]
             "ship_parts: which ship parts this game uses",
         ),
     ]
-    return acts, fields
+    return acts, fields, _may_wait
+
+
+def _may_wait(state: State, seat: int) -> bool:
+    """Schatz-Rabatz: a seat may wait while packing if the hourglass runs or its hand is
+    busy (after the scoring, time changes nothing: a seat must say it is ready)."""
+    from thievery.games.schatz_rabatz.rules import PACKING
+
+    s: Any = state
+    return bool(s.phase == PACKING and (s.ends_ms >= 0 or s.now_ms < s.hand_ready[seat]))
 
 
 def _parts(v: Mapping[str, Any], out: Vector, at: int, names: tuple[str, ...]) -> None:

@@ -8,16 +8,17 @@ learns what the others chose before its own choice is sealed.
 Real time (Schatz-Rabatz). Time moves in fixed steps of ``step_ms`` milliseconds
 (:data:`STEP_MS` unless told otherwise). At each moment every seat that may act gets one
 decision, in an order that rotates by one seat per moment; a decision may be ``WAIT``
-(the last action index). When all of them have decided the clock moves on by
-``step_ms`` (and on again while nobody may act), through the clock pseudo-seat's tick,
-so the state's record replays exactly.
+(the last action index) while time still changes something (the game adapter's rule:
+Schatz-Rabatz while packing with the hourglass running or the seat's hand busy). When
+all of them have decided the clock moves on by ``step_ms`` (and on again while nobody
+may act), through the clock pseudo-seat's tick, so the state's record replays exactly.
 
 Rewards: 0 until the end, then :func:`thievery.core.search.share` (the winners share 1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -36,13 +37,20 @@ def spaces(
     game: str, players: int, options: Mapping[str, Any] | None = None
 ) -> tuple[ActionCodec, ObservationLayout]:
     """The action space and observation layout of ``game`` at ``players`` (and options)."""
+    codec, layout, _ = _spaces(game, players, options)
+    return codec, layout
+
+
+def _spaces(
+    game: str, players: int, options: Mapping[str, Any] | None
+) -> tuple[ActionCodec, ObservationLayout, Callable[[State, int], bool] | None]:
     spec = plugin(game).spec
     adapter = ADAPTERS.get(game)
     if adapter is None:
         raise ValueError(f"no RL adapter for game {game!r} (adapters: {sorted(ADAPTERS)})")
     probe = spec.new(players, 0, options)
-    actions, fields = adapter(players, probe)
-    return ActionCodec(actions), ObservationLayout(fields)
+    actions, fields, waits = adapter(players, probe)
+    return ActionCodec(actions), ObservationLayout(fields), waits
 
 
 class Match:
@@ -59,7 +67,7 @@ class Match:
         self.spec: GameSpec = plugin(game).spec
         self.players = players
         self.options = dict(options or {})
-        self.codec, self.layout = spaces(game, players, self.options)
+        self.codec, self.layout, self._waits = _spaces(game, players, self.options)
         self.state: State = self.spec.new(players, 0, self.options)
         self.clocked = isinstance(self.state, ClockedState)
         self.step_ms = int(step_ms or STEP_MS)
@@ -96,8 +104,8 @@ class Match:
             raise IllegalAction(f"seat {seat} is not to decide now (seat {self.current()} is)")
         action = self.codec.action(index)
         if action is None:
-            if not self.clocked:
-                raise IllegalAction("wait is legal only in a real-time game")
+            if not self.may_wait(seat):
+                raise IllegalAction(f"seat {seat} may not wait now")
         else:
             self.state.apply(seat, action)
         if self.clocked:
@@ -117,7 +125,7 @@ class Match:
                 continue
             action = self.codec.action(int(actions[s]))
             if action is None:
-                if not self.clocked:
+                if not self.may_wait(s):
                     ignored.append(s)
                 continue
             if s in state.to_act and state.is_legal(s, action):
@@ -129,6 +137,11 @@ class Match:
             while not self.over and not state.to_act:
                 self._tick()
         return ignored
+
+    def may_wait(self, seat: int) -> bool:
+        """Whether ``seat`` (to act) may take ``WAIT``: only in a real-time game, and only
+        while time still changes something (the game's rule)."""
+        return self._waits is not None and self._waits(self.state, seat)
 
     def _order(self, to_act: tuple[int, ...]) -> list[int]:
         first = self._moment % self.players if self.clocked else 0
@@ -158,6 +171,24 @@ class Match:
             self._tick()
             self._fresh = True
 
+    def copy(self) -> Match:
+        """An independent copy of the game in progress (spaces shared, state cloned)."""
+        out = object.__new__(Match)
+        out.__dict__.update(self.__dict__)
+        out.state = self.state.clone()
+        out._cycle = self._cycle[:]
+        return out
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
+        return self.copy()
+
+    def with_state(self, state: State) -> Match:
+        """A copy of this match (its turn order at this moment) around another state of
+        the same game, e.g. one determinized from a seat's view."""
+        out = self.copy()
+        out.state = state
+        return out
+
     # ------------------------------------------------------------ reading
 
     def observation(self, seat: int) -> Vector:
@@ -170,13 +201,13 @@ class Match:
         only. ``WAIT`` is legal to every seat to act in a real-time game."""
         if together:
             if seat in self.state.to_act:
-                return self.codec.mask(self.state.legal_actions(seat), wait=self.clocked)
+                return self.codec.mask(self.state.legal_actions(seat), wait=self.may_wait(seat))
             out = np.zeros(self.codec.size, dtype=np.int8)
             out[self.codec.wait] = 1
             return out
         if seat != self.current():
             return np.zeros(self.codec.size, dtype=np.int8)
-        return self.codec.mask(self.state.legal_actions(seat), wait=self.clocked)
+        return self.codec.mask(self.state.legal_actions(seat), wait=self.may_wait(seat))
 
     def rewards(self) -> list[float]:
         """0 each while running; at the end, the winners share 1."""

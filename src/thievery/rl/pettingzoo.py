@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import wrappers
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped, unused-ignore]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 
 from thievery.core.registry import plugin
 from thievery.rl.encoding import Mask, Vector
@@ -83,7 +83,10 @@ class _Spaces:
 class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
     """The AEC environment of one game (use :func:`env` for the wrapped one)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": True}
+    metadata: dict[str, Any] = {  # noqa: RUF012
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": True,
+    }
 
     def __init__(
         self,
@@ -208,7 +211,7 @@ class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[
     the seats to act act together (sealed choices, real time), the others send ``WAIT``
     (their only legal action). An illegal action is ignored (``info["ignored"]``)."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}  # noqa: RUF012
 
     def __init__(
         self,

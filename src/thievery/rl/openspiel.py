@@ -1,0 +1,229 @@
+"""The four games as OpenSpiel Python games: :func:`register`, then
+``pyspiel.load_game("python_thievery_<game>", {"players": 4})`` (``<game>`` with ``_`` for
+``-``: ``python_thievery_thieves_den``).
+
+>>> import pyspiel
+>>> from thievery.rl.openspiel import register
+>>> register()
+>>> game = pyspiel.load_game("python_thievery_thieves", {"players": 3})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 1024)
+
+Each game is sequential (sealed simultaneous choices are taken one seat after another,
+each seat seeing only its own view), imperfect information, constant-sum (the winners
+share 1), terminal rewards. The first node is a chance node that draws the game's seed
+among ``deals`` equally likely ones (parameter, default 1024); the engines draw every
+later card from that seed, so there are no later chance nodes. Actions are the indices
+of :func:`thievery.rl.action_table` (a real-time game's ``WAIT`` included; time moves
+``step_ms`` per moment as in :mod:`thievery.rl.match`). Information-state and
+observation tensors are both the seat's observation vector (docs/rl.md); the
+information-state string is the seat's view as JSON with the seat's own actions so far,
+the observation string its view. ``resample_from_infostate`` draws a full state from the
+seat's view with the game's determinizer, so OpenSpiel's ISMCTS bot runs on them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+from thievery.core.plugin import GamePlugin
+from thievery.core.registry import plugin
+from thievery.core.rng import Rng
+from thievery.rl.encoding import ObservationLayout
+from thievery.rl.match import Match
+
+DEALS = 1024  # chance outcomes of the first node: the game's seed
+GAMES = ("schattendieb", "thieves", "thieves-den", "schatz-rabatz")
+# Generous bounds on a game's length in decisions (the longest random games seen were
+# well under a quarter of these).
+_PROTOTYPES: dict[tuple[str, int, int], Match] = {}  # per (game, players, step_ms)
+MAX_GAME_LENGTH = {
+    "schattendieb": 4_000,
+    "thieves": 2_000,
+    "thieves-den": 4_000,
+    "schatz-rabatz": 20_000,
+}
+
+
+def short_name(game: str) -> str:
+    """``python_thievery_thieves_den`` for ``thieves-den``."""
+    return "python_thievery_" + game.replace("-", "_")
+
+
+def _game_type(p: GamePlugin) -> Any:
+    spec = p.spec
+    params: dict[str, Any] = {"players": max(spec.min_players, 4), "deals": DEALS}
+    if p.name == "schatz-rabatz":
+        params["step_ms"] = 250
+    return pyspiel.GameType(
+        short_name=short_name(p.name),
+        long_name=f"Python Thievery {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=spec.max_players,
+        min_num_players=spec.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+class ThieveryGame(pyspiel.Game):  # type: ignore[misc]
+    """One Thievery game for OpenSpiel (made by ``pyspiel.load_game``)."""
+
+    game_name: str = ""
+    game_type: Any = None
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        defaults = self.game_type.parameter_specification
+        players = int(params.get("players", defaults["players"]))
+        self.deals = int(params.get("deals", defaults["deals"]))
+        self.step_ms = int(params.get("step_ms", 250))
+        key = (self.game_name, players, self.step_ms)
+        if key not in _PROTOTYPES:
+            _PROTOTYPES[key] = Match(self.game_name, players, None, self.step_ms)
+        self.key = key
+        self.match = _PROTOTYPES[key]
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.match.codec.size,
+            max_chance_outcomes=self.deals,
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=MAX_GAME_LENGTH[self.game_name],
+        )
+        super().__init__(self.game_type, info, params)
+
+    def new_initial_state(self) -> ThieveryState:
+        return ThieveryState(self, None)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> ThieveryObserver:
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return ThieveryObserver(self.match.layout, perfect_recall)
+
+
+class ThieveryState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress: a chance node for the seed, then the seats' decisions."""
+
+    def __init__(self, game: ThieveryGame, match: Match | None) -> None:
+        super().__init__(game)
+        self.deals = game.deals
+        self.match = match  # None: the seed is not drawn yet
+        self.own: list[list[int]] = [[] for _ in range(game.num_players())]
+        self.game_name = game.game_name
+        self.key = game.key  # its prototype match: spaces shared, never copied
+
+    def current_player(self) -> int:
+        m = self.match
+        if m is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        current = m.current()
+        return int(pyspiel.PlayerId.TERMINAL) if current is None else current
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.match is not None
+        return [int(i) for i in np.flatnonzero(self.match.mask(player))]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        p = 1.0 / self.deals
+        return [(d, p) for d in range(self.deals)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.match is None:
+            m = _PROTOTYPES[self.key].copy()
+            m.start(int(action))
+            self.match = m
+            return
+        seat = self.match.current()
+        assert seat is not None
+        self.own[seat].append(int(action))
+        self.match.act(seat, int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed {action}"
+        return json.dumps(_PROTOTYPES[self.key].codec.to_json(int(action)), sort_keys=True)
+
+    def is_terminal(self) -> bool:
+        return self.match is not None and self.match.over
+
+    def returns(self) -> list[float]:
+        if self.match is None:
+            return [0.0] * self.get_game().num_players()
+        return self.match.rewards()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> Any:
+        """A state the seat cannot tell from this one: everything it cannot see
+        re-sampled by the game's determinizer (its history of moves is this state's)."""
+        out = self.clone()
+        if self.match is not None and not self.match.over:
+            rng = Rng(int(probability_sampler() * 2**53))
+            view = self.match.state.view(player_id)
+            out.match = self.match.with_state(plugin(self.game_name).spec.determinize(view, rng))
+        return out
+
+    def __str__(self) -> str:
+        if self.match is None:
+            return "(the seed is not drawn yet)"
+        return json.dumps(self.match.state.view(None), sort_keys=True)
+
+
+class ThieveryObserver:
+    """Tensors and strings from one seat's view (``perfect_recall``: the string adds the
+    seat's own actions so far)."""
+
+    def __init__(self, layout: ObservationLayout, perfect_recall: bool) -> None:
+        self.layout = layout
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = {
+            row["name"]: self.tensor[row["offset"] : row["offset"] + row["size"]]
+            for row in layout.describe()
+        }
+
+    def set_from(self, state: ThieveryState, player: int) -> None:
+        if state.match is None:
+            self.tensor.fill(0.0)
+            return
+        self.tensor[:] = state.match.observation(player)
+
+    def string_from(self, state: ThieveryState, player: int) -> str:
+        if state.match is None:
+            return f"seat {player}: the seed is not drawn yet"
+        view = json.dumps(state.match.state.view(player), sort_keys=True)
+        if self.perfect_recall:
+            return f"{view} own={state.own[player]}"
+        return view
+
+
+def register() -> None:
+    """Register the four games with OpenSpiel (idempotent)."""
+    known = set(pyspiel.registered_names())
+    for name in GAMES:
+        p = plugin(name)
+        if short_name(name) in known:
+            continue
+        game_type = _game_type(p)
+        cls = type(
+            f"Thievery{p.spec.title.replace(' ', '').replace('!', '').replace('-', '')}Game",
+            (ThieveryGame,),
+            {"game_name": name, "game_type": game_type},
+        )
+        pyspiel.register_game(game_type, cls)
+
+
+__all__ = ["ThieveryGame", "ThieveryObserver", "ThieveryState", "register", "short_name"]
