@@ -315,15 +315,21 @@ def schatz_rabatz(players: int, probe: State) -> Spaces:
     """Schatz-Rabatz: drop a treasure (rotation, column), close the lid, be ready."""
     from thievery.games.schatz_rabatz import actions as A
     from thievery.games.schatz_rabatz.data import SHIP_PARTS
-    from thievery.games.schatz_rabatz.pieces import BOARD_ID, CARD_ID, TREASURE_ID
+    from thievery.games.schatz_rabatz.pieces import (
+        BOARD_ID,
+        CARD_ID,
+        DISTINCT,
+        SHAPE_OF,
+        TREASURE_ID,
+    )
     from thievery.games.schatz_rabatz.view import PHASE_NAMES
 
     width = int(probe.options["width"])
     depth = int(probe.options["depth"])
-    acts: list[Action] = [
+    acts: list[Action] = [  # each treasure's distinct rotations only (a circle has one)
         A.DROPS[t][r * A.MAX_WIDTH + c]
         for t in range(len(TREASURE_ID))
-        for r in range(4)
+        for r in DISTINCT[SHAPE_OF[t]]
         for c in range(width)
     ]
     acts += [A.CLOSE, A.READY]

@@ -29,8 +29,7 @@ from thievery.bots import make_bot
 from thievery.bots.realtime import due_ms
 from thievery.core.plugin import Bot
 from thievery.rl.encoding import Mask, Vector
-from thievery.rl.match import Match
-from thievery.rl.pettingzoo import render_text
+from thievery.rl.match import Match, Seeds, render
 
 ILLEGAL_REWARD = -1.0
 ENV_IDS = {
@@ -72,7 +71,7 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
         self.action_space = spaces.Discrete(self.match.codec.size)
         self._bots: dict[int, Bot] = {}
         self._due: dict[int, int] = {}
-        self._seeds = np.random.default_rng()
+        self._seeds = Seeds()
         self.game_seed = 0
 
     # ------------------------------------------------------------ gymnasium API
@@ -81,11 +80,7 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Vector, dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seeds.integers(2**31))
+        game_seed = self._seeds.next(seed)
         self.game_seed = game_seed
         self.match.start(game_seed)
         self._bots = {
@@ -113,13 +108,7 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
         return self._obs(), reward, m.over, False, self._info()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.match)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.match, self.render_mode)
 
     # ------------------------------------------------------------ inside
 

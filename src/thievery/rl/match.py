@@ -18,6 +18,7 @@ Rewards: 0 until the end, then :func:`thievery.core.search.share` (the winners s
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -51,6 +52,48 @@ def _spaces(
     probe = spec.new(players, 0, options)
     actions, fields, waits = adapter(players, probe)
     return ActionCodec(actions), ObservationLayout(fields), waits
+
+
+class Seeds:
+    """The game seeds of successive resets: ``next(s)`` is ``s`` itself (the same seed,
+    the same game); ``next(None)`` draws the next seed from the last seed given (from
+    fresh entropy if none was ever given)."""
+
+    def __init__(self) -> None:
+        self._rng = np.random.default_rng()
+
+    def next(self, seed: int | None) -> int:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            return int(seed)
+        return int(self._rng.integers(2**31))
+
+
+def render(match: Match, mode: str | None) -> str | None:
+    """``render()`` of every face: ``"ansi"`` returns the terminal text of the public
+    view with whose decision it is, ``"human"`` prints it, ``None`` does nothing."""
+    if mode is None:
+        return None
+    text = render_text(match)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
+def render_text(match: Match) -> str:
+    """The game as the terminal shows it to a spectator (no hidden information), with
+    whose decision it is (agents are named ``seat_N``)."""
+    from rich.console import Console
+
+    renderer = plugin(match.game).terminal()
+    view = match.state.view(None)
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=110, color_system=None, force_terminal=False)
+    console.print(renderer.table(view) if renderer is not None else view)
+    current = match.current()
+    console.print("game over" if current is None else f"to decide: seat_{current}")
+    return buffer.getvalue()
 
 
 class Match:

@@ -22,7 +22,6 @@ games do. See docs/rl.md.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,9 +30,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped, unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 
-from thievery.core.registry import plugin
 from thievery.rl.encoding import Mask, Vector
-from thievery.rl.match import Match
+from thievery.rl.match import Match, Seeds, render
 
 Obs = dict[str, Any]
 ILLEGAL_REWARD = -1.0
@@ -42,24 +40,6 @@ ILLEGAL_REWARD = -1.0
 def agent_name(seat: int) -> str:
     """The agent id of a seat: ``seat_2``."""
     return f"seat_{seat}"
-
-
-def render_text(match: Match) -> str:
-    """The game as the terminal shows it to a spectator (no hidden information), with
-    whose decision it is."""
-    from rich.console import Console
-
-    renderer = plugin(match.game).terminal()
-    view = match.state.view(None)
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=110, color_system=None, force_terminal=False)
-    if renderer is not None:
-        console.print(renderer.table(view))
-    else:  # pragma: no cover - every built-in game has a renderer
-        console.print(view)
-    current = match.current()
-    console.print("game over" if current is None else f"to decide: {agent_name(current)}")
-    return buffer.getvalue()
 
 
 class _Spaces:
@@ -107,7 +87,7 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         self._make_spaces()
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
-        self._seeds = np.random.default_rng()
+        self._seeds = Seeds()
         self._cache: dict[int, Obs] = {}
         self.decisions = 0
 
@@ -118,11 +98,7 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         return self._act_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seeds.integers(2**31))
+        game_seed = self._seeds.next(seed)
         self.match.start(game_seed)
         self.game_seed = game_seed
         self.decisions = 0
@@ -178,13 +154,7 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.match)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.match, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -234,7 +204,7 @@ class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[
         self._make_spaces()
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
-        self._seeds = np.random.default_rng()
+        self._seeds = Seeds()
         self.steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -254,11 +224,7 @@ class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Obs], dict[str, dict[str, Any]]]:
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            game_seed = int(seed)
-        else:
-            game_seed = int(self._seeds.integers(2**31))
+        game_seed = self._seeds.next(seed)
         self.match.start(game_seed)
         self.game_seed = game_seed
         self.steps = 0
@@ -293,13 +259,7 @@ class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[
         return obs, rew, term, trunc, infos
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.match)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.match, self.render_mode)
 
     def close(self) -> None:
         pass

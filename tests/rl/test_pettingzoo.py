@@ -1,0 +1,167 @@
+"""The PettingZoo environments beyond PettingZoo's suites: exact seeding, rewards from the
+result, truncation, terminal rendering, the action table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import thievery
+from tests.rl.helpers import GAMES, PLAYERS, play_random, random_index
+from thievery.core.protocol import ClockedState
+from thievery.rl import action_table, observation_layout
+from thievery.rl.match import STEP_MS, Match
+from thievery.rl.pettingzoo import env, parallel_env, raw_env
+
+
+def _episode(game: str, seed: int) -> tuple[list[np.ndarray], dict[str, float]]:
+    e = env(game, PLAYERS[game])
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen: list[np.ndarray] = []
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        seen.append(obs["observation"])
+        e.step(random_index(obs["action_mask"], rng))
+    return seen, total
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reset_with_a_seed_replays_the_game_exactly_and_rewards_come_from_the_result(
+    game: str,
+) -> None:
+    first, rewards = _episode(game, 11)
+    again, rewards_again = _episode(game, 11)
+    assert len(first) == len(again) > 0
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert rewards == rewards_again
+    assert sum(rewards.values()) == pytest.approx(1.0)  # the winners share 1
+    assert max(rewards.values()) > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_seed_is_the_engines_seed(game: str) -> None:
+    e = raw_env(game, PLAYERS[game])
+    e.reset(seed=5)
+    state = thievery.game(game).new(PLAYERS[game], 5)
+    seat = e.match.current()
+    assert seat is not None
+    assert e.match.state.view(seat) == state.view(seat) or isinstance(state, ClockedState)
+    # reset() without a seed continues deterministically from the last seed
+    e.reset(seed=5)
+    e.reset()
+    following = e.game_seed
+    e.reset(seed=5)
+    e.reset()
+    assert e.game_seed == following
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_illegal_action_ends_the_game_against_its_seat(game: str) -> None:
+    e = env(game, PLAYERS[game])
+    e.reset(seed=2)
+    obs, *_ = e.last()
+    agent = e.agent_selection
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_max_cycles_truncates_both_apis(game: str) -> None:
+    e = env(game, PLAYERS[game], max_cycles=5)
+    e.reset(seed=1)
+    rng = np.random.default_rng(1)
+    decisions = 0
+    for _ in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(random_index(obs["action_mask"], rng))
+        decisions += 1
+    assert decisions == 5
+    p = parallel_env(game, PLAYERS[game], max_cycles=3)
+    observations, _ = p.reset(seed=1)
+    for step in range(3):
+        acts = {a: random_index(o["action_mask"], rng) for a, o in observations.items()}
+        observations, _, terms, truncs, _ = p.step(acts)
+        assert all(truncs.values()) == (step == 2)
+        assert not any(terms.values())
+    assert p.agents == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_render_gives_the_terminal_text_of_the_public_view(game: str) -> None:
+    e = env(game, PLAYERS[game], render_mode="ansi")
+    e.reset(seed=4)
+    text = e.render()
+    assert isinstance(text, str)
+    assert "to decide: seat_" in text
+    assert len(text.splitlines()) > 3
+    p = parallel_env(game, PLAYERS[game], render_mode="ansi")
+    p.reset(seed=4)
+    assert p.render() == text
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_legal_action_has_one_index_and_the_table_round_trips(game: str) -> None:
+    n = PLAYERS[game]
+    table = action_table(game, n)
+    assert table[-1] == {"type": "wait"}
+    match = Match(game, n)
+    spec = match.spec
+    for i, entry in enumerate(table[:-1]):
+        assert spec.parse_action(entry) == match.codec.actions[i]
+    rng = np.random.default_rng(0)
+    match.start(3)
+    checked = 0
+    while not match.over and checked < 300:
+        seat = match.current()
+        assert seat is not None
+        legal = match.state.legal_actions(seat)
+        mask = match.mask(seat)
+        assert {match.codec.actions[i] for i in np.flatnonzero(mask[:-1])} == set(legal)
+        match.act(seat, random_index(mask, rng))
+        checked += 1
+    assert checked > 10
+
+
+def test_the_layout_is_documented_field_by_field() -> None:
+    for game in GAMES:
+        rows = observation_layout(game, PLAYERS[game])
+        offsets = [r["offset"] for r in rows]
+        assert offsets == sorted(offsets) and offsets[0] == 0
+        size = Match(game, PLAYERS[game]).layout.size
+        assert rows[-1]["offset"] + rows[-1]["size"] == size
+        assert all(r["doc"] for r in rows)
+
+
+def test_real_time_moves_a_fixed_step_per_moment() -> None:
+    match = Match("schatz-rabatz", 2)
+    match.start(0)
+    state = match.state
+    assert isinstance(state, ClockedState)
+    start = state.now_ms
+    # both seats wait: one moment passes
+    for _ in range(2):
+        seat = match.current()
+        assert seat is not None
+        match.act(seat, match.codec.wait)
+    assert match.state.now_ms == start + STEP_MS  # type: ignore[attr-defined]
+    fast = Match("schatz-rabatz", 2, step_ms=50)
+    fast.start(0)
+    for _ in range(2):
+        seat = fast.current()
+        assert seat is not None
+        fast.act(seat, fast.codec.wait)
+    assert fast.state.now_ms == 50  # type: ignore[attr-defined]
+    # and whole games end, turn-based or not
+    rng = np.random.default_rng(0)
+    assert play_random(match, 3, rng) > 0 and match.over
