@@ -165,3 +165,20 @@ def test_real_time_moves_a_fixed_step_per_moment() -> None:
     # and whole games end, turn-based or not
     rng = np.random.default_rng(0)
     assert play_random(match, 3, rng) > 0 and match.over
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_legal_indices_agree_with_the_mask(game: str) -> None:
+    match = Match(game, PLAYERS[game])
+    rng = np.random.default_rng(4)
+    match.start(4)
+    for _ in range(60):
+        if match.over:
+            break
+        seat = match.current()
+        assert seat is not None
+        mask = match.mask(seat)
+        assert match.legal_indices(seat) == [int(i) for i in np.flatnonzero(mask)]
+        other = (seat + 1) % match.players
+        assert match.legal_indices(other) == [] or other == match.current()
+        match.act(seat, random_index(mask, rng))

@@ -25,8 +25,21 @@ from thievery.core.protocol import JSON, Action
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
-# A field's writer: (view, viewer's seat, players, vector, offset) -> None
-Writer = Callable[[Mapping[str, Any], int, int, Vector, int], None]
+# A field's writer: (view, viewer's seat, players, sink, offset) -> None; it appends each
+# nonzero number's position (offset + i) to ``sink.at`` and the number to ``sink.value``
+# (a position given twice adds up).
+Writer = Callable[[Mapping[str, Any], int, int, "Sink", int], None]
+
+
+class Sink:
+    """Where writers put the nonzero numbers of one observation."""
+
+    __slots__ = ("at", "value")
+
+    def __init__(self) -> None:
+        self.at: list[int] = []
+        self.value: list[float] = []
+
 
 WAIT_JSON: JSON = {"type": "wait"}
 
@@ -57,11 +70,14 @@ class ObservationLayout:
 
     def encode(self, view: Mapping[str, Any], seat: int) -> Vector:
         """The vector of ``seat``'s view (``view`` must be ``state.view(seat)``)."""
-        out = np.zeros(self.size, dtype=np.float32)
+        sink = Sink()
         n = int(view["players"])
         for f, at in self._plan:
-            f.write(view, seat, n, out, at)
-        return out
+            f.write(view, seat, n, sink, at)
+        if not sink.at:
+            return np.zeros(self.size, dtype=np.float32)
+        summed = np.bincount(sink.at, weights=sink.value, minlength=self.size)
+        return summed.astype(np.float32)
 
     def describe(self) -> list[JSON]:
         """The layout as rows ``{"name", "offset", "size", "doc"}`` (for docs and users)."""
@@ -88,8 +104,7 @@ class ActionCodec:
         """1 for every legal action's index (and ``WAIT`` if ``wait``), else 0."""
         out = np.zeros(self.size, dtype=np.int8)
         index = self.index
-        for a in legal:
-            out[index[a]] = 1
+        out[[index[a] for a in legal]] = 1
         if wait:
             out[self.wait] = 1
         return out
@@ -113,14 +128,29 @@ class ActionCodec:
 # ---------------------------------------------------------------- field builders
 
 
-def _get(view: Mapping[str, Any], path: str) -> Any:
-    """``view["a"]["b"]`` for ``"a.b"``; ``None`` where a step is missing or ``None``."""
-    node: Any = view
-    for key in path.split("."):
-        if node is None:
-            return None
-        node = node.get(key)
-    return node
+def _getter(path: str) -> Callable[[Mapping[str, Any]], Any]:
+    """A reader of ``view["a"]["b"]`` for ``"a.b"`` (``None`` where a step is missing)."""
+    keys = path.split(".")
+    if len(keys) == 1:
+        key = keys[0]
+        return lambda view: view.get(key)
+
+    def get(view: Mapping[str, Any]) -> Any:
+        node: Any = view
+        for key in keys:
+            if node is None:
+                return None
+            node = node.get(key)
+        return node
+
+    return get
+
+
+def put(out: Sink, at: int, x: float) -> None:
+    """Put number ``x`` at position ``at`` (nothing for 0)."""
+    if x:
+        out.at.append(at)
+        out.value.append(x)
 
 
 def vocabulary(ids: Iterable[str]) -> dict[str, int]:
@@ -130,99 +160,108 @@ def vocabulary(ids: Iterable[str]) -> dict[str, int]:
 
 def number(path: str, scale: float = 1.0, doc: str = "") -> Field:
     """One number (``None``: 0; ``True``: 1), divided by ``scale``."""
+    get = _getter(path)
 
-    def write(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
-        x = _get(v, path)
-        if x is not None:
-            out[at] = float(x) / scale
+    def write(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        x = get(v)
+        if x:
+            out.at.append(at)
+            out.value.append(float(x) / scale)
 
     return Field(path, 1, write, doc or f"{path} / {scale:g}")
 
 
 def one_hot(path: str, choices: Sequence[Any], doc: str = "") -> Field:
     """One position per choice; the value's is 1 (none for ``None`` or an unknown value)."""
+    get = _getter(path)
     where = {c: i for i, c in enumerate(choices)}
 
-    def write(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
-        i = where.get(_get(v, path), -1)
+    def write(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        i = where.get(get(v), -1)
         if i >= 0:
-            out[at + i] = 1.0
+            out.at.append(at + i)
+            out.value.append(1.0)
 
     return Field(path, len(choices), write, doc or f"{path}: one of {list(choices)}")
 
 
+def _count(out: Sink, base: int, vocab: Mapping[str, int], x: Any) -> None:
+    """Count an id, or each id of a list, at ``base`` + its position."""
+    if x is None:
+        return
+    if isinstance(x, str):
+        out.at.append(base + vocab[x])
+        out.value.append(1.0)
+        return
+    for item in x:
+        if item is not None:
+            out.at.append(base + vocab[item])
+            out.value.append(1.0)
+
+
 def bag(path: str, vocab: Mapping[str, int], doc: str = "") -> Field:
     """Counts of the ids in a list (or a single id) over a vocabulary."""
+    get = _getter(path)
 
-    def write(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
-        x = _get(v, path)
-        if x is None:
-            return
-        if isinstance(x, str):
-            out[at + vocab[x]] += 1.0
-            return
-        for item in x:
-            if item is not None:
-                out[at + vocab[item]] += 1.0
+    def write(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        _count(out, at, vocab, get(v))
 
     return Field(path, len(vocab), write, doc or f"{path}: count per id ({len(vocab)} ids)")
 
 
 def seat(path: str, players: int, doc: str = "") -> Field:
     """A seat number as one-hot over relative seats (0: the viewer)."""
+    get = _getter(path)
 
-    def write(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
-        x = _get(v, path)
+    def write(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        x = get(v)
         if isinstance(x, int):
-            out[at + (x - me) % n] = 1.0
+            out.at.append(at + (x - me) % n)
+            out.value.append(1.0)
 
     return Field(path, players, write, doc or f"{path}: relative seat, one-hot")
 
 
 def seats(path: str, players: int, doc: str = "") -> Field:
     """A list of seat numbers as multi-hot over relative seats."""
+    get = _getter(path)
 
-    def write(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
-        for x in _get(v, path) or ():
-            out[at + (x - me) % n] = 1.0
+    def write(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        for x in get(v) or ():
+            out.at.append(at + (x - me) % n)
+            out.value.append(1.0)
 
     return Field(path, players, write, doc or f"{path}: relative seats, multi-hot")
 
 
 def per_seat(path: str, players: int, scale: float = 1.0, doc: str = "") -> Field:
     """A list with one number (or flag) per seat, in relative seat order."""
+    get = _getter(path)
 
-    def write(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
-        xs = _get(v, path)
+    def write(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        xs = get(v)
         if not xs:
             return
         for s in range(n):
             x = xs[(me + s) % n]
-            if x is not None:
-                out[at + s] = float(x) / scale
+            if x:
+                out.at.append(at + s)
+                out.value.append(float(x) / scale)
 
     return Field(path, players, write, doc or f"{path}: per relative seat, / {scale:g}")
 
 
 def per_seat_bag(path: str, players: int, vocab: Mapping[str, int], doc: str = "") -> Field:
     """A list with one id-list (or one id) per seat: counts per id, in relative seat order."""
+    get = _getter(path)
     k = len(vocab)
 
-    def write(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
-        xs = _get(v, path)
+    def write(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        xs = get(v)
         if not xs:
             return
         for s in range(n):
-            x = xs[(me + s) % n]
-            if x is None:
-                continue
-            base = at + s * k
-            if isinstance(x, str):
-                out[base + vocab[x]] += 1.0
-                continue
-            for item in x:
-                if item is not None:
-                    out[base + vocab[item]] += 1.0
+            _count(out, at + s * k, vocab, xs[(me + s) % n])
 
     return Field(
         path, players * k, write, doc or f"{path}: per relative seat, count per id ({k} ids)"
@@ -231,17 +270,19 @@ def per_seat_bag(path: str, players: int, vocab: Mapping[str, int], doc: str = "
 
 def per_seat_one_hot(path: str, players: int, choices: Sequence[Any], doc: str = "") -> Field:
     """A list with one value per seat, each one-hot over ``choices``."""
+    get = _getter(path)
     where = {c: i for i, c in enumerate(choices)}
     k = len(choices)
 
-    def write(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
-        xs = _get(v, path)
+    def write(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        xs = get(v)
         if not xs:
             return
         for s in range(n):
             i = where.get(xs[(me + s) % n], -1)
             if i >= 0:
-                out[at + s * k + i] = 1.0
+                out.at.append(at + s * k + i)
+                out.value.append(1.0)
 
     return Field(
         path, players * k, write, doc or f"{path}: per relative seat, one of {list(choices)}"

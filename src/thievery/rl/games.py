@@ -14,7 +14,7 @@ from typing import Any
 from thievery.core.protocol import Action, State
 from thievery.rl.encoding import (
     Field,
-    Vector,
+    Sink,
     bag,
     custom,
     number,
@@ -22,6 +22,7 @@ from thievery.rl.encoding import (
     per_seat,
     per_seat_bag,
     per_seat_one_hot,
+    put,
     seat,
     seats,
     vocabulary,
@@ -43,10 +44,10 @@ def schattendieb(players: int, probe: State) -> Spaces:
     cards = vocabulary(CARD_ID)
     n = players
 
-    def thieves(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def thieves(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         # the steal queue: per relative seat, the thieves it has waiting
         for s, t in v["thieves"]:
-            out[at + ((s - me) % n) * len(cards) + cards[t]] += 1.0
+            put(out, at + ((s - me) % n) * len(cards) + cards[t], 1.0)
 
     fields = [
         one_hot("phase", PHASE_NAMES),
@@ -108,28 +109,28 @@ def thieves(players: int, probe: State) -> Spaces:
     slots = A.MAX_SLOTS
     per_slot = 5
 
-    def loot(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def loot(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         # per relative seat, per slot: [occupied, face up, known, final value/3, raid value/3]
         for s in range(n):
             row = v["loot"][(me + s) % n]
             base = at + s * slots * per_slot
             for i, slot in enumerate(row):
                 o = base + i * per_slot
-                out[o] = 1.0
-                out[o + 1] = 1.0 if slot["face_up"] else 0.0
+                put(out, o, 1.0)
+                put(out, o + 1, 1.0 if slot["face_up"] else 0.0)
                 card = slot["card"]
                 if card is not None:
                     c = cards[card]
-                    out[o + 2] = 1.0
-                    out[o + 3] = FINAL_VALUE[c] / 3
-                    out[o + 4] = RAID_VALUE[c] / 3
+                    put(out, o + 2, 1.0)
+                    put(out, o + 3, FINAL_VALUE[c] / 3)
+                    put(out, o + 4, RAID_VALUE[c] / 3)
 
-    def known_loot(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def known_loot(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         for s in range(n):
             base = at + s * len(cards)
             for slot in v["loot"][(me + s) % n]:
                 if slot["card"] is not None:
-                    out[base + cards[slot["card"]]] += 1.0
+                    put(out, base + cards[slot["card"]], 1.0)
 
     fields = [
         one_hot("phase", PHASE_NAMES),
@@ -200,67 +201,67 @@ def thieves_den(players: int, probe: State) -> Spaces:
     treasures = vocabulary(TREASURES)
     n_seat = 5 + 3 + 2 * len(locs) + 2 * len(fences) + len(schemes)
 
-    def seat_boards(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def seat_boards(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         for s in range(n):
             x = v["seats"][(me + s) % n]
             o = at + s * n_seat
             for t, count in x["treasures"].items():
-                out[o + treasures[t]] = count / 5
-            out[o + 5] = x["prestige"] / 50
-            out[o + 6] = x["thieves"] / 5
-            out[o + 7] = x["hand_size"] / 5
+                put(out, o + treasures[t], count / 5)
+            put(out, o + 5, x["prestige"] / 50)
+            put(out, o + 6, x["thieves"] / 5)
+            put(out, o + 7, x["hand_size"] / 5)
             o += 8
             for y in x["locations"]:
-                out[o + locs[y["card"]]] = 1.0 + y["thieves"]
+                put(out, o + locs[y["card"]], 1.0 + y["thieves"])
             o += len(locs)
             for c in x["collected"]:
-                out[o + locs[c]] = 1.0
+                put(out, o + locs[c], 1.0)
             o += len(locs)
             for y in x["fences"]:
-                out[o + fences[y["card"]]] = 1.0 + y["uses"]
+                put(out, o + fences[y["card"]], 1.0 + y["uses"])
             o += len(fences)
             for f in x["fences_collected"]:
-                out[o + fences[f]] = 1.0
+                put(out, o + fences[f], 1.0)
             o += len(fences)
             if x["scheme"] is not None:
-                out[o + schemes[x["scheme"]]] = 1.0
+                put(out, o + schemes[x["scheme"]], 1.0)
 
-    def seat_flags(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def seat_flags(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         for s in range(n):
             x = v["seats"][(me + s) % n]
-            out[at + 2 * s] = 1.0 if x["passed"] else 0.0
-            out[at + 2 * s + 1] = 1.0 if x["picked"] else 0.0
+            put(out, at + 2 * s, 1.0 if x["passed"] else 0.0)
+            put(out, at + 2 * s + 1, 1.0 if x["picked"] else 0.0)
 
-    def power_row(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def power_row(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         # per Power tile of the set: face up, paid (one of 5 treasures), tiles below / 3
         for p in v["powers"]:
             if p["tile"] is None:
                 continue
             o = at + powers[p["tile"]] * 7
-            out[o] = 1.0
+            put(out, o, 1.0)
             if p["paid"] is not None:
-                out[o + 1 + treasures[p["paid"]]] = 1.0
-            out[o + 6] = p["below"] / 3
+                put(out, o + 1 + treasures[p["paid"]], 1.0)
+            put(out, o + 6, p["below"] / 3)
 
-    def supply(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def supply(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         sup = v["supply"]
         for t, count in sup["treasures"].items():
-            out[at + treasures[t]] = count / 10
-        out[at + 5] = sup["thieves"] / 10
+            put(out, at + treasures[t], count / 10)
+        put(out, at + 5, sup["thieves"] / 10)
         for t, free in v["witch"].items():
-            out[at + 6 + treasures[t]] = 1.0 if free else 0.0
+            put(out, at + 6 + treasures[t], 1.0 if free else 0.0)
         for t, count in v["recruit"].items():
-            out[at + 11 + treasures[t]] = count / 5
+            put(out, at + 11 + treasures[t], count / 5)
 
-    def neutral(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def neutral(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         for y in v["neutral"]:
-            out[at + locs[y["card"]]] = 1.0 + y["thieves"]
+            put(out, at + locs[y["card"]], 1.0 + y["thieves"])
 
-    def stack(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def stack(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         st = v["stack"]
         for i, entry in enumerate(st):
             o = at if i == 0 else at + len(ops)
-            out[o + ops[entry[0]]] += 1.0
+            put(out, o + ops[entry[0]], 1.0)
 
     fields = [
         one_hot("phase", PHASE_NAMES),
@@ -339,29 +340,29 @@ def schatz_rabatz(players: int, probe: State) -> Spaces:
     parts = vocabulary(CARD_ID)
     per_chest = 3 + width + width * depth
 
-    def clock(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def clock(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         now = v["now_ms"]
         glass = v["hourglass"]
         if glass is not None:
-            out[at] = max(0, glass["ends_ms"] - now) / max(1, glass["length_ms"])
+            put(out, at, max(0, glass["ends_ms"] - now) / max(1, glass["length_ms"]))
         ready = v["hand_ready_ms"]
-        out[at + 1] = max(0, ready - now) / 1000 if isinstance(ready, int) else 0.0
+        put(out, at + 1, max(0, ready - now) / 1000 if isinstance(ready, int) else 0.0)
 
-    def chests(v: Mapping[str, Any], me: int, n: int, out: Vector, at: int) -> None:
+    def chests(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         now = v["now_ms"]
         for s in range(n):
             chest = v["chests"][(me + s) % n]
             o = at + s * per_chest
-            out[o] = 1.0 if chest["open"] else 0.0
-            out[o + 1] = 1.0 if chest["closed_ms"] is not None else 0.0
-            out[o + 2] = max(0, chest["hand_ready_ms"] - now) / 1000
+            put(out, o, 1.0 if chest["open"] else 0.0)
+            put(out, o + 1, 1.0 if chest["closed_ms"] is not None else 0.0)
+            put(out, o + 2, max(0, chest["hand_ready_ms"] - now) / 1000)
             for x, h in enumerate(chest["heights"][:width]):
-                out[o + 3 + x] = h / depth
+                put(out, o + 3 + x, h / depth)
             grid = o + 3 + width
             for t in chest["treasures"]:
                 for x, y in t["cells"]:
                     if 0 <= x < width and 0 <= y < depth:
-                        out[grid + y * width + x] = 1.0
+                        put(out, grid + y * width + x, 1.0)
 
     fields = [
         one_hot("phase", PHASE_NAMES),
@@ -409,9 +410,9 @@ def _may_wait(state: State, seat: int) -> bool:
     return bool(s.phase == PACKING and (s.ends_ms >= 0 or s.now_ms < s.hand_ready[seat]))
 
 
-def _parts(v: Mapping[str, Any], out: Vector, at: int, names: tuple[str, ...]) -> None:
+def _parts(v: Mapping[str, Any], out: Sink, at: int, names: tuple[str, ...]) -> None:
     for p in v["ship_parts"]:
-        out[at + names.index(p)] = 1.0
+        put(out, at + names.index(p), 1.0)
 
 
 ADAPTERS: dict[str, Adapter] = {

@@ -252,6 +252,16 @@ class Match:
             return np.zeros(self.codec.size, dtype=np.int8)
         return self.codec.mask(self.state.legal_actions(seat), wait=self.may_wait(seat))
 
+    def legal_indices(self, seat: int) -> list[int]:
+        """The current seat's legal action indices, ascending (others: none)."""
+        if seat != self.current():
+            return []
+        index = self.codec.index
+        out = sorted([index[a] for a in self.state.legal_actions(seat)])
+        if self.may_wait(seat):
+            out.append(self.codec.wait)
+        return out
+
     def rewards(self) -> list[float]:
         """0 each while running; at the end, the winners share 1."""
         if not self.over:

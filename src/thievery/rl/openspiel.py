@@ -136,7 +136,7 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.match is not None
-        return [int(i) for i in np.flatnonzero(self.match.mask(player))]
+        return self.match.legal_indices(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         p = 1.0 / self.deals

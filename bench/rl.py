@@ -1,0 +1,163 @@
+"""The research interfaces' speed beside their peers, measured in the same run.
+
+PettingZoo: AEC decisions/s of ``thievery.rl.pettingzoo.env(game, players)`` with random
+legal actions drawn from the action masks (the documented AEC loop: ``agent_iter``,
+``last``, ``step``; the environment as ``env()`` wraps it), against PettingZoo's own
+``leduc_holdem_v4.env()`` played by the same loop. OpenSpiel: steps/s (chance and
+decisions) of random playouts of ``python_thievery_<game>`` against OpenSpiel's
+``python_block_dominoes``. Each repetition does a fixed, seeded amount of work; the
+cases alternate repetition by repetition (so machine noise falls on all alike) and the
+medians are printed as one JSON line with the ratios:
+
+    python bench/rl.py --players 4 --reps 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from thievery.rl.pettingzoo import env
+
+GAMES = ("schattendieb", "thieves", "thieves-den", "schatz-rabatz")
+# games per repetition at --scale 1 (about a second each on a 2-core machine)
+PZ_GAMES = {"schattendieb": 12, "thieves": 50, "thieves-den": 10, "schatz-rabatz": 25}
+OS_GAMES = {"schattendieb": 40, "thieves": 200, "thieves-den": 40, "schatz-rabatz": 60}
+LEDUC_GAMES = 1500
+DOMINOES_GAMES = 150
+
+
+def aec_case(make: Callable[[], Any], games: int, seed: int) -> Callable[[], int]:
+    """A repetition: ``games`` seeded games of an AEC env; returns the decisions."""
+    e = make()
+
+    def run() -> int:
+        rng = np.random.default_rng(seed)
+        decisions = 0
+        e.reset(seed=seed)
+        for g in range(games):
+            if g:
+                e.reset()
+            for _agent in e.agent_iter():
+                obs, _reward, terminated, truncated, _info = e.last()
+                if terminated or truncated:
+                    e.step(None)
+                    continue
+                e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                decisions += 1
+        return decisions
+
+    return run
+
+
+def spiel_case(name: str, params: dict[str, Any], games: int, seed: int) -> Callable[[], int]:
+    """A repetition: ``games`` random playouts of an OpenSpiel game; returns the steps."""
+    import open_spiel.python.games  # noqa: F401  registers OpenSpiel's python_* games
+    import pyspiel
+
+    game = pyspiel.load_game(name, params)
+
+    def run() -> int:
+        rng = random.Random(seed)
+        steps = 0
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(actions, weights=probs)[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+            state.returns()
+        return steps
+
+    return run
+
+
+def measure(cases: dict[str, Callable[[], int]], reps: int) -> dict[str, dict[str, float]]:
+    """Run every case once to warm up, then ``reps`` times in turn; rates per second."""
+    for run in cases.values():
+        run()
+    rates: dict[str, list[float]] = {name: [] for name in cases}
+    counts: dict[str, int] = {}
+    for _ in range(reps):
+        for name, run in cases.items():
+            t0 = time.perf_counter()
+            count = run()
+            rates[name].append(count / (time.perf_counter() - t0))
+            counts[name] = count
+    return {
+        name: {
+            "median": round(statistics.median(r)),
+            "min": round(min(r)),
+            "max": round(max(r)),
+            "count_per_rep": counts[name],
+        }
+        for name, r in rates.items()
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--scale", type=float, default=1.0, help="work per repetition")
+    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--no-openspiel", action="store_true")
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")
+
+    def n(x: int) -> int:
+        return max(1, round(x * args.scale))
+
+    from pettingzoo.classic import leduc_holdem_v4
+
+    pz: dict[str, Callable[[], int]] = {
+        "leduc_holdem_v4": aec_case(leduc_holdem_v4.env, n(LEDUC_GAMES), args.seed)
+    }
+    for g in GAMES:
+        pz[g] = aec_case(lambda g=g: env(g, args.players), n(PZ_GAMES[g]), args.seed)  # type: ignore[misc]
+    pz_rates = measure(pz, args.reps)
+    leduc = pz_rates["leduc_holdem_v4"]["median"]
+    out: dict[str, Any] = {
+        "bench": "rl",
+        "players": args.players,
+        "reps": args.reps,
+        "python": platform.python_version(),
+        "pettingzoo_aec_decisions_per_s": pz_rates,
+        "pettingzoo_ratio_vs_leduc": {g: round(pz_rates[g]["median"] / leduc, 2) for g in GAMES},
+    }
+    if not args.no_openspiel:
+        from thievery.rl.openspiel import register, short_name
+
+        register()
+        spiel: dict[str, Callable[[], int]] = {
+            "python_block_dominoes": spiel_case(
+                "python_block_dominoes", {}, n(DOMINOES_GAMES), args.seed
+            )
+        }
+        for g in GAMES:
+            spiel[g] = spiel_case(
+                short_name(g), {"players": args.players}, n(OS_GAMES[g]), args.seed
+            )
+        os_rates = measure(spiel, args.reps)
+        dominoes = os_rates["python_block_dominoes"]["median"]
+        out["openspiel_steps_per_s"] = os_rates
+        out["openspiel_ratio_vs_block_dominoes"] = {
+            g: round(os_rates[g]["median"] / dominoes, 2) for g in GAMES
+        }
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
