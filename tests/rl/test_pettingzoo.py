@@ -182,3 +182,13 @@ def test_legal_indices_agree_with_the_mask(game: str) -> None:
         other = (seat + 1) % match.players
         assert match.legal_indices(other) == [] or other == match.current()
         match.act(seat, random_index(mask, rng))
+
+
+def test_docs_list_every_field_and_table_size_at_four_players() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "rl.md").read_text()
+    for game in GAMES:
+        for r in observation_layout(game, 4):
+            assert f"| {r['offset']} | {r['size']} | {r['doc'].replace('|', '/')} |" in doc
+        assert f"| {len(action_table(game, 4))} |" in doc
