@@ -42,6 +42,12 @@ def simulate_cmd(
         help="play every deal once per seat rotation (GAMES a multiple of the seats), "
         "with intervals over the deals; the design effect says whether that paid off",
     ),
+    export: Path | None = typer.Option(
+        None,
+        "--export",
+        help="write every decision (seat, view, legal actions, action, result) to this "
+        "Parquet file, for offline learning (needs thievery[rl]; schema: docs/rl.md)",
+    ),
 ) -> None:
     """Play GAMES games between bots (seats rotate each game) and report win rates.
 
@@ -121,6 +127,16 @@ def simulate_cmd(
                 indent=1,
             )
         )
+    if export is not None:
+        try:
+            from thievery.rl.export import export_parquet
+        except ImportError as e:
+            fail(f"--export needs the extra thievery[rl] (pip install 'thievery[rl]'): {e}")
+        done = sorted(outcomes, key=lambda o: o.index)
+        count = export_parquet(
+            export, spec.name, [(o.index, o.seating, o.seed) for o in done], options
+        )
+        console.print(f"Exported {count} decisions of {len(done)} games to {export}")
     if report is not None:
         from thievery.sim.report import summarise, write_report
 

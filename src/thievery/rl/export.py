@@ -1,0 +1,170 @@
+"""Decision data for offline learning: every decision of simulated games as Parquet rows
+(``thievery simulate GAME --bots ... --export FILE.parquet``; needs ``pyarrow``).
+
+One row per decision of a seat (the clock's ticks are not decisions), in play order:
+
+========================  ==================  ==============================================
+column                    type                meaning
+========================  ==================  ==============================================
+``game``                  string              the game's name
+``game_index``            int32               the game's number in the run
+``game_seed``             int64               its seed (``spec.new(players, seed, options)``)
+``players``               int8                seats
+``decision``              int32               the decision's number in its game (from 0)
+``seat``                  int8                who decided
+``bot``                   string              the bot in that seat
+``now_ms``                int64 (nullable)    game time, real-time games only
+``view``                  string              the seat's view then, JSON
+``legal``                 list<string>        its legal actions, JSON each
+``legal_indices``         list<int32>         their indices in :func:`thievery.rl.action_table`
+``action``                string              the action taken, JSON
+``action_index``          int32               its index in the action table
+``scores``                list<double>        the final scores, by seat
+``winners``               list<int8>          the winning seats
+``reward``                double              the seat's share of the win (winners share 1)
+========================  ==================  ==============================================
+
+The observation vector of a row is ``spaces(game, players, options)[1].encode(
+json.loads(row["view"]), row["seat"])`` (docs/rl.md), so the file stays small.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from thievery.bots import make_bot
+from thievery.core.protocol import CLOCK, ClockedState, State
+from thievery.core.registry import plugin
+from thievery.core.rng import Rng
+from thievery.core.search import share
+from thievery.rl.match import spaces
+
+COLUMNS = (
+    "game",
+    "game_index",
+    "game_seed",
+    "players",
+    "decision",
+    "seat",
+    "bot",
+    "now_ms",
+    "view",
+    "legal",
+    "legal_indices",
+    "action",
+    "action_index",
+    "scores",
+    "winners",
+    "reward",
+)
+
+
+def play(game: str, seating: Sequence[str], seed: int, options: Mapping[str, Any]) -> State:
+    """Play one game between bots as ``thievery simulate`` does (the same seeds, so the
+    same game) and return the finished state."""
+    spec = plugin(game).spec
+    state = spec.new(len(seating), seed, options)
+    bots = [make_bot(name, game, seat, seed) for seat, name in enumerate(seating)]
+    if isinstance(state, ClockedState):
+        from thievery.bots.realtime import play_simulated
+
+        play_simulated(state, dict(enumerate(bots)), Rng(seed))
+    while state.to_act:
+        seat = state.to_act[0]
+        state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
+    return state
+
+
+def rows(
+    game: str,
+    seating: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any],
+    index: int,
+) -> Iterator[dict[str, Any]]:
+    """Every decision of one game, replayed from the finished game's history."""
+    spec = plugin(game).spec
+    finished = play(game, seating, seed, options)
+    result = finished.result()
+    assert result is not None
+    rewards = share(finished)
+    codec, _ = spaces(game, len(seating), options)
+    state = spec.new(len(seating), seed, options)
+    clocked = isinstance(state, ClockedState)
+    n = 0
+    for seat, action in finished.history():
+        if seat == CLOCK:
+            state.apply(seat, action)
+            continue
+        legal = state.legal_actions(seat)
+        yield {
+            "game": game,
+            "game_index": index,
+            "game_seed": seed,
+            "players": len(seating),
+            "decision": n,
+            "seat": seat,
+            "bot": seating[seat],
+            "now_ms": state.now_ms if clocked else None,  # type: ignore[attr-defined]
+            "view": json.dumps(state.view(seat), separators=(",", ":")),
+            "legal": [json.dumps(a.to_json(), separators=(",", ":")) for a in legal],
+            "legal_indices": sorted(codec.index[a] for a in legal),
+            "action": json.dumps(action.to_json(), separators=(",", ":")),
+            "action_index": codec.index[action],
+            "scores": [float(x) for x in result["scores"]],
+            "winners": list(result["winners"]),
+            "reward": rewards[seat],
+        }
+        state.apply(seat, action)
+        n += 1
+
+
+def schema() -> Any:
+    """The Parquet schema (pyarrow)."""
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+
+    return pa.schema(
+        [
+            ("game", pa.string()),
+            ("game_index", pa.int32()),
+            ("game_seed", pa.int64()),
+            ("players", pa.int8()),
+            ("decision", pa.int32()),
+            ("seat", pa.int8()),
+            ("bot", pa.string()),
+            ("now_ms", pa.int64()),
+            ("view", pa.string()),
+            ("legal", pa.list_(pa.string())),
+            ("legal_indices", pa.list_(pa.int32())),
+            ("action", pa.string()),
+            ("action_index", pa.int32()),
+            ("scores", pa.list_(pa.float64())),
+            ("winners", pa.list_(pa.int8())),
+            ("reward", pa.float64()),
+        ]
+    )
+
+
+def export_parquet(
+    path: Path,
+    game: str,
+    games: Iterable[tuple[int, Sequence[str], int]],
+    options: Mapping[str, Any] | None = None,
+) -> int:
+    """Write every decision of ``games`` ((index, seating, seed) each) to ``path``, one
+    row group per game; returns the rows written."""
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+    import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+
+    schema_ = schema()
+    written = 0
+    with pq.ParquetWriter(str(path), schema_) as writer:
+        for index, seating, seed in games:
+            batch = list(rows(game, seating, seed, dict(options or {}), index))
+            if batch:
+                writer.write_table(pa.Table.from_pylist(batch, schema=schema_))
+                written += len(batch)
+    return written
