@@ -5,8 +5,8 @@
 >>> e = env("thieves", players=3)
 >>> e.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = e.last()
->>> sorted(obs), obs["action_mask"].sum() > 0
-(['action_mask', 'observation'], np.True_)
+>>> sorted(obs), bool(obs["action_mask"].sum() > 0)
+(['action_mask', 'observation'], True)
 
 Agents are ``seat_0`` .. ``seat_{n-1}``. Observations are
 ``{"observation": float32 vector, "action_mask": int8 vector}`` built from that seat's view
