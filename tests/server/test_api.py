@@ -117,6 +117,12 @@ def test_act_over_http_legal_illegal_malformed_stale_and_wrong_token(
     made = create_table(client, ["human", "human", "bot:heuristic"])
     tid = made["table"]["id"]
     t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
+    # The bot chooses at once, but its action is stored by the writer thread: wait for
+    # it, so seat 0's version below is the one it acts against.
+    for _ in range(500):
+        if 2 not in client.get(f"/api/tables/{tid}").json()["to_act"]:
+            break
+        time.sleep(0.01)
     s0 = state(client, tid, t0)
     assert s0["seat"] == 0 and len(s0["view"]["hand"]) == 4
     url = f"/api/tables/{tid}/actions"

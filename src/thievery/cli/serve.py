@@ -8,10 +8,14 @@ import typer
 
 from thievery.cli.app import app
 
+_CAPS = "Limits (per client = per address)"
+
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", help="address to listen on"),
+    host: str = typer.Option(
+        "127.0.0.1", help="address to listen on (0.0.0.0: every interface, for a LAN)"
+    ),
     port: int = typer.Option(8000, help="port to listen on (0: any free port, printed)"),
     db: str | None = typer.Option(
         None, help="database URL (default: $THIEVERY_DATABASE_URL, else sqlite thievery.db)"
@@ -21,25 +25,90 @@ def serve(
     files_dir: Path | None = typer.Option(
         None, "--files-dir", help="folder of card set files tables may choose by name"
     ),
+    public_url: str | None = typer.Option(
+        None,
+        "--public-url",
+        help="the address friends reach the server at (e.g. https://games.example.org); "
+        "invite links use it",
+    ),
+    live_tables: int = typer.Option(
+        1000, help="unfinished tables in memory", rich_help_panel=_CAPS
+    ),
+    tables_per_client: int = typer.Option(
+        20, help="unfinished tables one client may have made", rich_help_panel=_CAPS
+    ),
+    tables_per_minute: float = typer.Option(
+        12.0, help="tables one client may make a minute", rich_help_panel=_CAPS
+    ),
+    actions_per_second: float = typer.Option(
+        20.0, help="HTTP actions one client may send a second", rich_help_panel=_CAPS
+    ),
+    bots_per_table: int = typer.Option(8, help="bot seats at one table", rich_help_panel=_CAPS),
+    connections_per_client: int = typer.Option(
+        32, help="websockets one client may hold", rich_help_panel=_CAPS
+    ),
+    connections_per_table: int = typer.Option(
+        64, help="websockets at one table", rich_help_panel=_CAPS
+    ),
+    spectators: int = typer.Option(50, help="spectators at one table", rich_help_panel=_CAPS),
+    idle_minutes: float = typer.Option(
+        10.0, help="an unused table is unloaded from memory after this", rich_help_panel=_CAPS
+    ),
+    expire_days: float = typer.Option(
+        7.0, help="a table without an action this long is closed", rich_help_panel=_CAPS
+    ),
+    header_timeout: float = typer.Option(
+        10.0, help="seconds a client has to send a request's headers", rich_help_panel=_CAPS
+    ),
+    limit_concurrency: int | None = typer.Option(
+        None, help="connections and requests at once, past which 503", rich_help_panel=_CAPS
+    ),
 ) -> None:
     """Start the web server and print the URL to open."""
     import gc
-    import socket
+    from dataclasses import replace
 
     import uvicorn
 
     from thievery.server import create_app
-    from thievery.server.storage import database_url
+    from thievery.server.limits import Caps
+    from thievery.server.run import bind, server_config
+    from thievery.server.storage import StorageError, database_url
 
     url = database_url(db)
-    application = create_app(url, bot_delay=max(0.0, bot_delay), files_dir=files_dir)
-    # Bind first, so the URL printed is the port really listened on (also for --port 0).
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    caps = replace(
+        Caps(),
+        live_tables=live_tables,
+        tables_per_client=tables_per_client,
+        tables_per_minute=tables_per_minute,
+        actions_per_second=actions_per_second,
+        actions_burst=max(1.0, 2 * actions_per_second),
+        bots_per_table=bots_per_table,
+        connections_per_client=connections_per_client,
+        connections_per_table=connections_per_table,
+        spectators_per_table=spectators,
+        idle_unload_seconds=idle_minutes * 60,
+        expire_seconds=expire_days * 86400,
+        header_timeout=header_timeout,
+    )
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        typer.secho("error: --public-url starts with http:// or https://", fg="red", err=True)
+        raise typer.Exit(2)
     try:
-        listener.bind((host, port))
+        application = create_app(
+            url,
+            bot_delay=max(0.0, bot_delay),
+            files_dir=files_dir,
+            caps=caps,
+            public_url=public_url,
+        )
+    except StorageError as e:
+        typer.secho(f"error: {e}", fg="red", err=True)
+        raise typer.Exit(2) from None
+    # Bind first, so the URL printed is the port really listened on (also for --port 0).
+    try:
+        listener = bind(host, port)
     except OSError as e:
-        listener.close()
         typer.secho(f"error: cannot listen on {host}:{port}: {e.strerror}", fg="red", err=True)
         raise typer.Exit(2) from None
     port = listener.getsockname()[1]
@@ -47,6 +116,13 @@ def serve(
     if ":" in shown and not shown.startswith("["):
         shown = f"[{shown}]"
     typer.echo(f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {url})")
+    if public_url:
+        typer.echo(f"Invite links point to {public_url.rstrip('/')}/")
+    elif host in ("0.0.0.0", "::"):
+        typer.echo(
+            "Listening on every interface: friends on your network use this machine's "
+            f"address (port {port}); --public-url sets the address invite links use."
+        )
     typer.echo("Press Ctrl+C to stop.")
     # Tables hold many small, long-lived objects that reference counting already frees; a
     # full collection over them stalls every table at once. Collect young objects rarely
@@ -54,13 +130,11 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
-    config = uvicorn.Config(
+    config = server_config(
         application,
-        host=host,
-        port=port,
+        listener,
+        caps=caps,
         log_level=log_level,
-        ws_max_size=1 << 20,
-        ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU
-        timeout_graceful_shutdown=5,
+        limit_concurrency=limit_concurrency,
     )
     uvicorn.Server(config).run(sockets=[listener])

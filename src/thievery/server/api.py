@@ -11,7 +11,7 @@ import asyncio
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, Query, Request, WebSocket
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
@@ -22,7 +22,7 @@ from thievery.core.registry import playable, plugin
 from thievery.server.audience import describe_all
 from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
-from thievery.server.replay import parse_perspective, record_from_json, replay_steps
+from thievery.server.replay import parse_perspective, record_from_json
 from thievery.server.sockets import Limits, table_socket
 from thievery.server.storage import TableRecord
 
@@ -106,8 +106,14 @@ class Error(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Error} for code in (400, 403, 404, 409, 503)
+    code: {"model": Error} for code in (400, 403, 404, 409, 413, 422, 429, 503)
 }
+
+
+def client_of(request: Request) -> str:
+    """Who is asking, for rate limits and caps: the client's address (behind a reverse
+    proxy, uvicorn takes it from ``X-Forwarded-For`` when the proxy is trusted)."""
+    return request.client.host if request.client else "?"
 
 
 def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -115,7 +121,7 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
 
 
 def stored_summary(record: TableRecord) -> JSON:
-    """A finished table from storage, for listings."""
+    """A table from storage (finished, or not loaded yet), for listings."""
     spec = get_game(record.game)
     return {
         "id": record.id,
@@ -126,7 +132,8 @@ def stored_summary(record: TableRecord) -> JSON:
             {"seat": i, "kind": s["kind"], "name": s["name"], "bot": s.get("bot")}
             for i, s in enumerate(record.seats)
         ],
-        "over": True,
+        "over": record.finished,
+        "loaded": False,
         "result": record.result,
         "actions": record.actions,
         "created_at": record.created_at,
@@ -159,7 +166,12 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
 
     @router.post("/tables", tags=["tables"], status_code=201)
     async def create_table(body: CreateTable, request: Request) -> CreatedTable:
-        """Create a table; returns an invite token for every human seat, and a host token."""
+        """Create a table; returns an invite token for every human seat, and a host token.
+
+        Capped per client (a rate, and unfinished tables at once), per server (live
+        tables), per table (bot seats) and in the options' size: 429 or 413 past them."""
+        client = client_of(request)
+        hub.check_create(client, [s.model_dump() for s in body.seats], body.options)
         table, tokens, host = await hub.create(
             body.game,
             [s.model_dump() for s in body.seats],
@@ -168,8 +180,9 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
             scenario=body.scenario,
             turn_seconds=body.turn_seconds,
             timeout_bot=body.timeout_bot,
+            client=client,
         )
-        base = str(request.base_url).rstrip("/")
+        base = hub.public_url or str(request.base_url).rstrip("/")
         seats = [
             SeatToken(
                 seat=i,
@@ -184,11 +197,15 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
 
     @router.get("/tables", tags=["tables"])
     async def list_tables(finished: int = Query(20, ge=0, le=200)) -> JSON:
-        """Running tables (to watch or rejoin) and the most recently finished ones."""
-        live = sorted(hub.live(), key=lambda t: -t.record.created_at)
+        """Running tables (to watch or rejoin; the newest 200, stored ones not loaded
+        yet among them) and the most recently finished ones."""
+        live = sorted(hub.live(), key=lambda t: -t.record.created_at)[:200]
+        stored = await asyncio.to_thread(hub.storage.unfinished, 200)
+        known = {t.id for t in hub.tables.values()}
+        waiting = [r for r in stored if r.id not in known and r.id not in hub.quarantined]
         done = await asyncio.to_thread(hub.storage.finished, finished) if finished else []
         return {
-            "live": [t.summary() for t in live],
+            "live": [t.summary() for t in live] + [stored_summary(r) for r in waiting],
             "finished": [stored_summary(r) for r in done],
         }
 
@@ -208,8 +225,11 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         return table.welcome(seat)
 
     @router.post("/tables/{table_id}/actions", tags=["play"])
-    async def act(table_id: str, body: ActRequest, credentials: Token) -> ActResponse:
+    async def act(
+        table_id: str, body: ActRequest, credentials: Token, request: Request
+    ) -> ActResponse:
         """Act for the token's seat. Malformed, illegal and stale actions change nothing."""
+        hub.action_limit.check(client_of(request))
         table, seat = await hub.authorize(table_id, _token(credentials))
         version, events = await table.act(seat, body.action, body.version)
         return ActResponse(
@@ -235,6 +255,16 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
             raise bad_token()
         return (await hub.again(table)).summary()
 
+    @router.post("/tables/{table_id}/close", tags=["tables"])
+    async def close_table(table_id: str, credentials: Token) -> JSON:
+        """Close a running table for good (the host's token only): its bots stop, every
+        connection gets a ``closed`` frame, and it is stored as finished without a result."""
+        table = await hub.get(table_id)
+        if not table.is_host(_token(credentials)):
+            raise bad_token()
+        await hub.close_table(table)
+        return table.summary()
+
     @router.get("/tables/{table_id}/record", tags=["records"])
     async def get_record(table_id: str, download: bool = False) -> JSONResponse:
         """The game record of a finished table (replays with ``thievery replay FILE``)."""
@@ -246,24 +276,55 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         )
         return JSONResponse(hub.record(table).to_json(), headers=headers)
 
+    def replay_response(body: tuple[bytes, bytes], request: Request) -> Response:
+        raw, packed = body
+        if "gzip" in request.headers.get("accept-encoding", "") and len(raw) > 2000:
+            return Response(
+                packed,
+                media_type="application/json",
+                headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"},
+            )
+        return Response(raw, media_type="application/json")
+
+    PAGE = Query(0, ge=0, le=1_000_000, description="the first step to send (pages)")
+    LIMIT = Query(None, ge=1, le=5000, description="how many steps (default: all)")
+
     @router.get("/tables/{table_id}/replay", tags=["records"])
     async def get_replay(
         table_id: str,
+        request: Request,
         perspective: str | None = Query(None, description="a seat, 'spectator' or 'all'"),
-    ) -> JSON:
-        """A finished table step by step, as one seat saw it (or everything)."""
+        start: int = PAGE,
+        limit: int | None = LIMIT,
+    ) -> Response:
+        """A finished table step by step, as one seat saw it (or everything).
+
+        Worked out off the event loop within a time budget, at most ``replay_bytes`` of
+        JSON (past it: 413, ask for pages with ``start`` and ``limit``), cached."""
         table = await hub.get(table_id)
         record = hub.record(table)
-        return replay_steps(record, parse_perspective(perspective, record.players))
+        seen = parse_perspective(perspective, record.players)
+        key = ("table", table.id)
+        if (*key, seen, start, limit) not in hub.replayer.cache:
+            hub.replay_limit.check(client_of(request))
+        body = await hub.replayer.steps(record, seen, key=key, start=start, limit=limit)
+        return replay_response(body, request)
 
     @router.post("/replay", tags=["records"])
-    def post_replay(
+    async def post_replay(
         record: Annotated[JSON, Body(description="a game record")],
+        request: Request,
         perspective: str | None = Query(None, description="a seat, 'spectator' or 'all'"),
-    ) -> JSON:
-        """Any game record step by step, as one seat saw it (or everything)."""
-        parsed = record_from_json(record)
-        return replay_steps(parsed, parse_perspective(perspective, parsed.players))
+        start: int = PAGE,
+        limit: int | None = LIMIT,
+    ) -> Response:
+        """Any game record step by step, as one seat saw it (or everything); bounded
+        like a table's replay."""
+        hub.replay_limit.check(client_of(request))
+        parsed = await asyncio.to_thread(record_from_json, record)
+        seen = parse_perspective(perspective, parsed.players)
+        body = await hub.replayer.steps(parsed, seen, start=start, limit=limit)
+        return replay_response(body, request)
 
     @router.websocket("/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str) -> None:

@@ -1,12 +1,19 @@
 """The FastAPI application: the API, the table websocket, the pages and their files.
 
-``create_app(db_url)`` builds one; ``thievery serve`` runs it on uvicorn. On start it
-restores every unfinished table from storage; on stop it stores what is queued.
+``create_app(db_url)`` builds one; ``thievery serve`` runs it on uvicorn. Stored tables
+are loaded when first used (lazy restore); on stop it stores what is queued.
+
+Every refusal, from any route (unknown paths and methods too) and any websocket frame, is
+``{"type": "error", "code": …, "message": …}`` (a frame also carries the request's
+``id``). The API docs at ``/docs`` are one page made here from the OpenAPI schema (no
+script, nothing from a CDN); the schema itself is ``/openapi.json``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,8 +21,9 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import thievery
@@ -24,6 +32,7 @@ from thievery.core.registry import plugin
 from thievery.server.api import make_router
 from thievery.server.errors import ServerError, from_game_error
 from thievery.server.hub import Hub
+from thievery.server.limits import Caps, RateLimited
 from thievery.server.sockets import Limits
 from thievery.server.storage import Storage
 
@@ -31,8 +40,10 @@ MAX_BODY = 4 << 20  # bytes in a request body (a long game record fits)
 WEB = Path(__file__).resolve().parent.parent / "web"
 PAGE_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-    "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
+API_POLICY = "default-src 'none'; frame-ancestors 'none'"
+log = logging.getLogger("thievery.server")
 
 
 class PageHeaders:
@@ -70,8 +81,15 @@ class PageHeaders:
                     return {"type": "http.disconnect"}
             return message
 
-        extra: list[tuple[bytes, bytes]] = [(b"x-content-type-options", b"nosniff")]
-        if not path.startswith(("/api", "/docs", "/openapi", "/redoc")):
+        # Tokens ride in invite URLs: no page sends its address on as a referrer.
+        extra: list[tuple[bytes, bytes]] = [
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"no-referrer"),
+            (b"x-frame-options", b"DENY"),
+        ]
+        if path.startswith(("/api", "/openapi")):
+            extra.append((b"content-security-policy", API_POLICY.encode()))
+        else:
             extra.append((b"cache-control", b"no-cache"))
             extra.append((b"content-security-policy", PAGE_POLICY.encode()))
 
@@ -98,7 +116,44 @@ async def _disconnected() -> Message:
 
 
 def _error(e: ServerError) -> JSONResponse:
-    return JSONResponse(e.to_json(), status_code=e.status)
+    headers = (
+        {"Retry-After": str(max(1, round(e.retry_after)))} if isinstance(e, RateLimited) else None
+    )
+    return JSONResponse(e.to_json(), status_code=e.status, headers=headers)
+
+
+def docs_page(schema: dict[str, object]) -> str:
+    """The API docs: every route of the OpenAPI schema with its summary and description,
+    as one HTML page (no script, nothing fetched)."""
+    esc = html.escape
+    info = schema.get("info") or {}
+    assert isinstance(info, dict)
+    rows = []
+    paths = schema.get("paths") or {}
+    assert isinstance(paths, dict)
+    for path, methods in paths.items():
+        for method, op in methods.items():
+            params = ", ".join(f"{p.get('name')} ({p.get('in')})" for p in op.get("parameters", []))
+            rows.append(
+                f"<section><h2><code>{esc(method.upper())} {esc(path)}</code></h2>"
+                f"<p><b>{esc(str(op.get('summary', '')))}</b></p>"
+                f"<pre>{esc(str(op.get('description', '')))}</pre>"
+                + (f"<p>parameters: {esc(params)}</p>" if params else "")
+                + "</section>"
+            )
+    return (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{esc(str(info.get('title', 'API')))} API</title>"
+        "<style>body{font:15px/1.45 system-ui,sans-serif;max-width:60rem;margin:2rem auto;"
+        "padding:0 1rem}pre{white-space:pre-wrap}section{border-top:1px solid #ccc}</style>"
+        "</head><body>"
+        f"<h1>{esc(str(info.get('title', '')))} API {esc(str(info.get('version', '')))}</h1>"
+        f"<p>{esc(str(info.get('description', '')))}</p>"
+        "<p>The machine-readable schema: <a href='/openapi.json'>/openapi.json</a>. Errors "
+        'are <code>{"type": "error", "code": …, "message": …}</code>.</p>'
+        + "".join(rows)
+        + "</body></html>"
+    )
 
 
 def create_app(
@@ -108,19 +163,28 @@ def create_app(
     bot_threads: bool = True,
     limits: Limits | None = None,
     files_dir: str | Path | None = None,
+    caps: Caps | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The server for one database (``None``: ``$THIEVERY_DATABASE_URL`` or ``thievery.db``).
 
     ``bot_delay`` is how long bots wait before moving, so people can follow (tests use 0).
     ``files_dir``: the folder whose files options that name files (a Thieves Den card
     set) may name, by file name; without it such options are refused.
+    ``caps``: the limits (:class:`~thievery.server.limits.Caps`); ``public_url``: the
+    address invite links use (else the address the request came to).
+    Raises :class:`~thievery.server.storage.StorageError` if the database cannot be
+    written (read-only, full).
     """
-    storage = Storage(db_url)
+    caps = caps or Caps()
+    storage = Storage(db_url, lock_seconds=caps.storage_seconds)
     hub = Hub(
         storage,
         bot_delay=bot_delay,
         bot_threads=bot_threads,
         files_dir=Path(files_dir) if files_dir is not None else None,
+        caps=caps,
+        public_url=public_url,
     )
 
     @asynccontextmanager
@@ -137,6 +201,8 @@ def create_app(
         description="Play Thievery's games together: tables, seats, invite tokens, live "
         "play over websockets (`/api/tables/{id}/ws`), game records and replays.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.hub = hub
     app.add_middleware(GZipMiddleware, minimum_size=2000)
@@ -154,7 +220,25 @@ def create_app(
         first = e.errors()[0] if e.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()))
         message = f"{where}: {first.get('msg', 'invalid request')}"
-        return _error(ServerError("request/invalid", message, 422))
+        return _error(ServerError("request/invalid", message[:200], 422))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
+        words = {404: "no such page or route", 405: "that method is not allowed here"}
+        message = words.get(e.status_code, str(e.detail)[:200])
+        response = _error(ServerError(f"http/{e.status_code}", message, e.status_code))
+        for key, value in (e.headers or {}).items():
+            response.headers[key] = value
+        return response
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, e: Exception) -> JSONResponse:
+        log.exception("%s %s failed", request.method, request.url.path)
+        return _error(ServerError("server/internal", "the server failed on this request", 500))
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return HTMLResponse(docs_page(app.openapi()))
 
     app.add_middleware(PageHeaders)
     app.include_router(make_router(hub, limits or Limits()))

@@ -2,9 +2,12 @@
 
 That is a bot seat, a human seat handed to a bot, and a human seat whose turn timer ran
 out (the table's timeout bot stands in). A bot decides from its seat's view and legal
-actions only; a slow one thinks in a thread, and its action is refused if the table moved
-meanwhile. In a real-time game the same task ticks the clock when no bot is due, and a
-bot with a reaction time of its own (:class:`PacedBot`) waits that long.
+actions only, in a worker thread (a bot runs on the event loop only if it is named quick
+in ``Caps.inline_bots`` or has shown itself quick, and goes back to a thread for good the
+first time it is not), within a time budget past which a random legal action is played;
+its action is refused if the table moved meanwhile. In a real-time game the same task
+ticks the clock when no bot is due, and a bot with a reaction time of its own
+(:class:`PacedBot`) waits that long.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("thievery.server")
 
 SLOW_BOT = 0.02  # a bot that thinks longer than this (seconds) thinks in a thread
+QUICK_PROOF = 5  # decisions under SLOW_BOT in a thread before a bot may think on the loop
 TIMER = "timer"  # who moved: the stand-in for a human seat whose timer ran out
 
 
@@ -163,10 +167,32 @@ class Driver:
         if not legal:
             return
         bot = self.bot(seat, by)
-        if hub.bot_threads and bot.name in hub.slow_bots:
-            action = await asyncio.to_thread(bot.act, view, legal)
+        quick = hub.quick_bots.get(bot.name, 0)
+        began = time.perf_counter()
+        trusted = bot.name in hub.caps.inline_bots or quick >= QUICK_PROOF
+        if hub.bot_threads and (bot.name in hub.slow_bots or not trusted):
+            async with hub.bot_gate:
+                began = time.perf_counter()
+                try:
+                    action = await asyncio.wait_for(
+                        asyncio.to_thread(bot.act, view, legal), hub.caps.bot_seconds
+                    )
+                except TimeoutError:
+                    log.warning(
+                        "table %s: bot %s thought over %g s; a random legal action instead",
+                        table.id,
+                        bot.name,
+                        hub.caps.bot_seconds,
+                    )
+                    action = self._jitter.choice(legal)
+                    # The late thread may still run: the next decision gets a fresh bot.
+                    self.bots = {k: b for k, b in self.bots.items() if b is not bot}
+                took = time.perf_counter() - began
+            if took < SLOW_BOT and bot.name not in hub.slow_bots:
+                hub.quick_bots[bot.name] = quick + 1
+            else:
+                hub.slow_bots.add(bot.name)
         else:
-            began = time.perf_counter()
             action = bot.act(view, legal)
             if time.perf_counter() - began > SLOW_BOT:
                 hub.slow_bots.add(bot.name)  # think off the event loop from now on

@@ -1,13 +1,17 @@
 """The hub: every table the server knows. It makes new tables (and the table that plays
-again), restores unfinished ones from storage on start by replaying their logs, loads
-finished ones on demand and forgets them again when too many are kept.
+again) within the server's caps, loads stored tables when first used by replaying their
+logs (nothing is loaded at start: lazy restore), unloads tables nobody uses, closes
+abandoned ones and forgets finished ones again when too many are kept.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import secrets
+import time
 from collections.abc import Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -15,14 +19,23 @@ from typing import Any
 
 from thievery.bots.base import make_bot
 from thievery.core.errors import InvalidOption, InvalidRecord, ThieveryError
-from thievery.core.protocol import JSON, GameSpec
+from thievery.core.protocol import JSON, GameSpec, State
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
 from thievery.server.errors import ServerError, bad_token, from_game_error, unknown_table
+from thievery.server.limits import Caps, RateLimiter, too_many
 from thievery.server.live import LiveTable
-from thievery.server.seats import check_names, hash_token, make_seat, new_token, timeout_bot_for
-from thievery.server.storage import Storage, TableRecord, make_writer
+from thievery.server.replay import Replayer
+from thievery.server.seats import (
+    Seat,
+    check_names,
+    hash_token,
+    make_seat,
+    new_token,
+    timeout_bot_for,
+)
+from thievery.server.storage import Storage, StoredRowError, TableRecord, make_writer
 
 log = logging.getLogger("thievery.server")
 
@@ -38,16 +51,33 @@ class Hub:
         bot_threads: bool = True,
         finished_cache: int = 64,
         files_dir: Path | None = None,
+        caps: Caps | None = None,
+        public_url: str | None = None,
     ) -> None:
         self.storage = storage
+        self.caps = caps or Caps()
+        self.public_url = public_url.rstrip("/") if public_url else None
         self.files_dir = files_dir.resolve() if files_dir is not None else None
         self.writer = make_writer(storage)
         self.bot_delay = bot_delay
         self.bot_threads = bot_threads
         self.slow_bots: set[str] = set()
+        self.quick_bots: dict[str, int] = {}  # bot name -> quick decisions in a thread
+        self.bot_gate = asyncio.Semaphore(2)  # bots thinking at once (threads share a GIL)
         self.finished_cache = finished_cache
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
+        self.replayer = Replayer(self.caps)
+        caps = self.caps
+        self.create_limit = RateLimiter(
+            "new tables", caps.tables_per_minute / 60, caps.tables_burst
+        )
+        self.action_limit = RateLimiter("actions", caps.actions_per_second, caps.actions_burst)
+        self.replay_limit = RateLimiter("replays", caps.replays_per_minute / 60, caps.replays_burst)
+        self.owned: dict[str, set[str]] = {}  # client -> its unfinished tables
+        self.connections: dict[str, int] = {}  # client -> open websockets
+        self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded
+        self._sweeper: asyncio.Task[None] | None = None
 
     def local_files(self, spec: GameSpec, options: Mapping[str, Any] | None) -> JSON:
         """Options that name files on this machine (a card set) may only name a file in
@@ -76,32 +106,61 @@ class Hub:
                 )
         return plugin(spec.name).inline_options(out, self.files_dir)
 
-    async def start(self) -> int:
-        """Restore every unfinished table by replaying its log; how many were restored."""
-        records = await asyncio.to_thread(self.storage.unfinished)
-        restored = 0
-        for record in records:
-            try:
-                table = await self._load(record)
-            except Exception:
-                log.exception("table %s could not be restored", record.id)
-                continue
-            self.tables[record.id] = table
-            table.start()
-            restored += 1
-        if restored:
-            log.info("restored %d unfinished tables", restored)
-        return restored
+    async def start(self) -> None:
+        """Start the sweeper. Stored tables are not loaded here: each is loaded (its log
+        replayed) when first used, so a start costs the same with 10 tables or 100,000."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def close(self) -> None:
         """Stop every driver, then the writer (after it stored what was queued)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for table in list(self.tables.values()):
             await table.stop()
         await self.writer.aclose()
         self.storage.close()
 
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.caps.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the sweep of idle tables failed")
+
+    async def sweep(self) -> None:
+        """Unload unfinished tables nobody has used for ``idle_unload_seconds`` (they are
+        loaded again when used) and close stored tables abandoned for ``expire_seconds``."""
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            idle = now - max(table.changed_at, table.used_at)
+            if not table.is_over and not table.listeners and idle > self.caps.idle_unload_seconds:
+                async with table.lock:
+                    await table.stop()
+                    self.tables.pop(table.id, None)
+                log.info("table %s unloaded (idle)", table.id)
+        cutoff = time.time() - self.caps.expire_seconds
+        expired = await asyncio.to_thread(self.storage.expire, cutoff)
+        for table_id in expired:
+            gone = self.tables.pop(table_id, None)
+            if gone is not None:
+                await gone.stop()
+            self._disown(table_id)
+        if expired:
+            log.info("closed %d abandoned tables", len(expired))
+
+    def _disown(self, table_id: str) -> None:
+        for owned in self.owned.values():
+            owned.discard(table_id)
+
     async def _load(self, record: TableRecord) -> LiveTable:
-        rows = await asyncio.to_thread(self.storage.actions, record.id)
+        """The table with its log replayed, in a worker thread (a long log is slow)."""
+        return await asyncio.to_thread(self._load_sync, record)
+
+    def _load_sync(self, record: TableRecord) -> LiveTable:
+        rows = self.storage.actions(record.id)
         spec = get_game(record.game)
         # A table stored under older rules plays on under the options that keep them; a
         # version the game cannot map plays on under today's rules (or is marked broken
@@ -120,12 +179,15 @@ class Hub:
                 table.broken = f"the stored action {row.n} no longer replays: {e}"
                 log.error("table %s: %s", record.id, table.broken)
                 break
+        # Closed by its host or as abandoned: stored as finished, its game not over.
+        table.closed = record.finished and not table.state.is_over
         return table
 
     async def get(self, table_id: str) -> LiveTable:
         """A table by id (finished tables are loaded from storage and kept a while)."""
         table = self.tables.get(table_id)
         if table is not None:
+            table.used_at = time.monotonic()
             return table
         if not isinstance(table_id, str) or len(table_id) > 32:
             raise unknown_table(str(table_id)[:40])
@@ -135,10 +197,26 @@ class Hub:
         future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
-            record = await asyncio.to_thread(self.storage.table, table_id)
+            if table_id in self.quarantined:
+                raise _quarantined(table_id, self.quarantined[table_id])
+            try:
+                record = await asyncio.to_thread(self.storage.table, table_id)
+            except StoredRowError as e:
+                self.quarantined[table_id] = str(e)
+                log.error("table %s quarantined: %s", table_id, e)
+                raise _quarantined(table_id, str(e)) from None
             if record is None:
                 raise unknown_table(table_id)
-            table = await self._load(record)
+            if not record.finished and len(self.live()) >= self.caps.live_tables:
+                raise too_many("live tables on this server", self.caps.live_tables)
+            try:
+                table = await self._load(record)
+            except ServerError:
+                raise
+            except Exception as e:  # a row that does not make a table: set it aside
+                self.quarantined[table_id] = f"{type(e).__name__}: {str(e)[:200]}"
+                log.exception("table %s quarantined: it could not be loaded", table_id)
+                raise _quarantined(table_id, self.quarantined[table_id]) from None
             self.tables[table_id] = table
             table.start()
             self._evict()
@@ -152,7 +230,8 @@ class Hub:
             del self._loading[table_id]
 
     def finished(self, table: LiveTable) -> None:
-        """A table's game just ended."""
+        """A table's game just ended (or it was closed)."""
+        self._disown(table.id)
         self._evict()
 
     def _evict(self) -> None:
@@ -161,8 +240,48 @@ class Hub:
             del self.tables[table.id]
 
     def live(self) -> list[LiveTable]:
-        """Tables whose game is still running."""
+        """Tables in memory whose game is still running."""
         return [t for t in self.tables.values() if not t.is_over]
+
+    async def close_table(self, table: LiveTable) -> None:
+        """Close a table for good (its host asked): stored as finished without a result,
+        its bots stopped, everyone connected told (a ``closed`` frame) and let go."""
+        async with table.lock:
+            if table.is_over:
+                raise ServerError("table/over", "the game is over already", 409)
+            await self.writer.submit(
+                partial(Storage.finish_table, table_id=table.id, result=None, actions=table.version)
+            )
+            table.closed = True
+            table.record.finished = True
+        await table.driver.stop()
+        table.broadcast_json({"type": "closed", "table": table.id})
+        for listener in list(table.listeners):
+            listener.close()
+        self.finished(table)
+
+    def check_create(self, client: str, seats: Sequence[Mapping[str, Any]], options: Any) -> None:
+        """The caps a new table must keep: the client's rate and count, the server's
+        count, bots per table, inline options' size. Refused with 429 or 413."""
+        caps = self.caps
+        self.create_limit.check(client)
+        owned = self.owned.get(client, set())
+        if len(owned) >= caps.tables_per_client:
+            raise too_many("unfinished tables per client", caps.tables_per_client)
+        if len(self.live()) >= caps.live_tables:
+            raise too_many("live tables on this server", caps.live_tables)
+        bots = sum(1 for s in seats if s.get("kind") == "bot")
+        if bots > caps.bots_per_table:
+            raise ServerError(
+                "limit/bots", f"a table has at most {caps.bots_per_table} bot seats", 400
+            )
+        size = len(json.dumps(options or {}, separators=(",", ":")))
+        if size > caps.inline_option_bytes:
+            raise ServerError(
+                "options/too_large",
+                f"a table's options are at most {caps.inline_option_bytes} bytes as JSON",
+                413,
+            )
 
     async def create(
         self,
@@ -177,6 +296,7 @@ class Hub:
         token_hashes: Sequence[str | None] | None = None,
         host_hash: str | None = None,
         prev_id: str | None = None,
+        client: str | None = None,
     ) -> tuple[LiveTable, list[str | None], str | None]:
         """A new table; returns it, a token per human seat (``None`` for bots) and the host's.
 
@@ -205,16 +325,23 @@ class Hub:
         # commitment is published now and the salt revealed with the finished record.
         seed = secrets.randbelow(2**53) if seed is None else seed
         salt = secrets.token_hex(16)
-        try:
+
+        def setup() -> tuple[JSON, State, str, list[tuple[Seat, str | None]]]:
+            # Reading a card set, checking and hashing it and dealing run in a worker
+            # thread: a large card set must not stall other tables.
             spec.check_players(players)
             resolved = spec.resolve_options(self.local_files(spec, options))
             state = spec.new(players, seed, resolved)
-            timeout_bot = timeout_bot or timeout_bot_for(spec.name)
-            make_bot(timeout_bot, spec.name, 0, seed)
+            bot = timeout_bot or timeout_bot_for(spec.name)
+            make_bot(bot, spec.name, 0, seed)
             made = [
                 make_seat(spec.name, i, seat, seed, token_hashes[i] if token_hashes else None)
                 for i, seat in enumerate(seats)
             ]
+            return resolved, state, bot, made
+
+        try:
+            resolved, state, chosen_bot, made = await asyncio.to_thread(setup)
         except ThieveryError as e:
             raise from_game_error(e) from None
         if prev_id is None:  # a table played again keeps the names it had
@@ -232,7 +359,7 @@ class Hub:
             seats=[seat.stored() for seat, _ in made],
             host_hash=host_hash or hash_token(host_token or ""),
             turn_seconds=turn_seconds,
-            timeout_bot=timeout_bot,
+            timeout_bot=chosen_bot,
             prev_id=prev_id,
             scenario=scenario,
             salt=salt,
@@ -240,6 +367,8 @@ class Hub:
         await self.writer.submit(partial(Storage.insert_table, record=record))
         table = LiveTable(self, record, state)
         self.tables[record.id] = table
+        if client is not None:
+            self.owned.setdefault(client, set()).add(record.id)
         table.start()
         return table, [token for _, token in made], host_token
 
@@ -283,3 +412,12 @@ class Hub:
         if seat is None:
             raise bad_token()
         return table, seat
+
+
+def _quarantined(table_id: str, why: str) -> ServerError:
+    return ServerError(
+        "table/quarantined",
+        f"table {table_id} is stored in a form this server cannot load ({why[:120]}); "
+        "it is set aside, the rest of the server runs on",
+        503,
+    )

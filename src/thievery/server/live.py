@@ -70,11 +70,16 @@ class LiveTable:
         self._seen: dict[Audience, JSON] = {a: self._snapshot(a) for a in self.audiences}
         self.log: deque[Event] = deque(maxlen=LOG_KEEP)
         self.listeners: set[Listener] = set()
+        self.sessions = 0  # open websockets, joined or not
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.changed_at = time.monotonic()
         self.waiting_since: dict[int, float] = dict.fromkeys(state.to_act, self.changed_at)
         self.broken: str | None = None
+        self.closed = False  # by its host, or as abandoned
+        self.used_at = self.changed_at  # last looked at or joined (monotonic)
+        self._presence: asyncio.TimerHandle | None = None
+        self._presence_at = 0.0
         self.clock = TableClock(state)  # real-time games: the server's clock is the game's
         self.driver = Driver(self)
 
@@ -82,8 +87,8 @@ class LiveTable:
 
     @property
     def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.state.is_over
+        """Whether the game has ended (or the table was closed)."""
+        return self.closed or self.state.is_over
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token acts for, or ``None``."""
@@ -131,6 +136,7 @@ class LiveTable:
             "to_act": list(self.state.to_act),
             "actions": self.version,
             "over": self.is_over,
+            "closed": self.closed,
             "result": self.state.result(),
             "turn_seconds": self.record.turn_seconds,
             "spectators": sum(1 for listener in self.listeners if listener.seat is None),
@@ -369,7 +375,27 @@ class LiveTable:
         self.wake.set()
 
     def broadcast_seats(self) -> None:
-        """Tell everyone who sits where and who is connected."""
+        """Tell everyone who sits where and who is connected, now."""
+        if self._presence is not None:
+            self._presence.cancel()
+        self._send_seats()
+
+    def presence_changed(self) -> None:
+        """Someone came or left: tell everyone at once if no seats frame went out in the
+        last ``presence_interval``, else once when it is over, so a burst of joins and
+        leaves costs each connection one frame, not one per join (N connections coming
+        cost O(N) frames, not O(N²))."""
+        if self._presence is not None:
+            return  # one is due; it will say everything
+        wait = self._presence_at + self.hub.caps.presence_interval - time.monotonic()
+        if wait <= 0:
+            self._send_seats()
+            return
+        self._presence = asyncio.get_running_loop().call_later(wait, self._send_seats)
+
+    def _send_seats(self) -> None:
+        self._presence = None
+        self._presence_at = time.monotonic()
         self.broadcast_json({"type": "seats", "table": self.id, "seats": self.seats_json()})
 
     # ---------------------------------------------------------------- real time
@@ -391,18 +417,19 @@ class LiveTable:
 
     def attach(self, listener: Listener) -> None:
         """A connection joins (its welcome frame goes first)."""
+        self.used_at = time.monotonic()
         listener.push(json.dumps(self.welcome(listener.seat), separators=(",", ":")))
         self.listeners.add(listener)
         if listener.seat is not None:
             self.clock.arrived.add(listener.seat)
             self.start_clock()
-        self.broadcast_seats()
+        self.presence_changed()
 
     def detach(self, listener: Listener) -> None:
         """A connection leaves."""
         if listener in self.listeners:
             self.listeners.discard(listener)
-            self.broadcast_seats()
+            self.presence_changed()
 
     # ---------------------------------------------------------------- running
 
@@ -413,5 +440,8 @@ class LiveTable:
     async def stop(self) -> None:
         """Stop the bot driver and close every connection."""
         await self.driver.stop()
+        if self._presence is not None:
+            self._presence.cancel()
+            self._presence = None
         for listener in list(self.listeners):
             listener.close()

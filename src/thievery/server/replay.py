@@ -8,7 +8,11 @@ are folded into the next one. Uploaded records may hold a local option's content
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import json
+import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,6 +22,7 @@ from thievery.core.record import GameRecord
 from thievery.core.registry import plugin
 from thievery.server.audience import describe_all, without
 from thievery.server.errors import ServerError
+from thievery.server.limits import Caps
 
 Perspective = int | str | None
 MAX_STEPS = 20_000
@@ -32,7 +37,7 @@ def parse_perspective(value: str | None, players: int) -> Perspective:
     try:
         seat = int(value)
     except ValueError:
-        raise ServerError("replay/perspective", f"no perspective {value!r}") from None
+        raise ServerError("replay/perspective", f"no perspective {value[:40]!r}") from None
     if not 0 <= seat < players:
         raise ServerError("replay/perspective", f"there is no seat {seat}")
     return seat
@@ -54,12 +59,26 @@ def _frame(state: State, perspective: Perspective, leave_out: tuple[str, ...] = 
     return {"view": without(state.view(seat), leave_out)}
 
 
-def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
+def replay_steps(
+    record: GameRecord,
+    perspective: Perspective,
+    *,
+    start: int = 0,
+    limit: int | None = None,
+    max_bytes: int | None = None,
+    seconds: float | None = None,
+) -> JSON:
     """Every step of ``record`` as ``perspective`` saw it: views, actions and events, the
     events' words naming seats by the record's names (a record without them: "seat N").
 
     The views' ``static`` keys (the game's ``static_view``, e.g. its options) are in the
-    first step only: they never change."""
+    first step only: they never change.
+
+    Bounded: only steps ``start`` to ``start + limit`` are kept (``page`` says where the
+    next page starts); past ``max_bytes`` of kept JSON it refuses with ``replay/too_large``
+    (413, ask for pages), past ``seconds`` of work with ``replay/too_slow`` (503)."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    end = None if limit is None else start + limit
     if len(record.actions) > MAX_STEPS:
         raise ServerError("record/too_long", f"a replay has at most {MAX_STEPS} actions")
     try:
@@ -70,11 +89,21 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
     see_all = perspective == "all"
     names = record.names
     static = plugin(state.spec.name).static_view  # in the first step's views only
-    steps: list[JSON] = [{"n": 0, "actions": [], "events": [], **_frame(state, perspective)}]
+    first = {"n": 0, "actions": [], "events": [], **_frame(state, perspective)}
+    steps: list[JSON] = [first] if start == 0 and end != 0 else []
+    size = len(json.dumps(first)) if steps else 0
+    index = 0  # of the step made last
     last_text = json.dumps(_frame(state, perspective, static), sort_keys=True)
     pending_actions: list[JSON] = []
     pending_events: list[JSON] = []
     for i, (seat_i, action) in enumerate(record.actions):
+        if deadline is not None and time.monotonic() > deadline:
+            raise ServerError(
+                "replay/too_slow",
+                f"the replay took more than {seconds:g} s of work; ask for fewer steps "
+                "(?start=&limit=)",
+                503,
+            )
         try:
             events = state.apply(seat_i, action)
         except ThieveryError as e:
@@ -98,14 +127,18 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
         if text == last_text and not pending_events and not pending_actions:
             continue
         last_text = text
-        steps.append(
-            {
-                "n": i + 1,
-                "actions": pending_actions,
-                "events": pending_events,
-                **frame,
-            }
-        )
+        index += 1
+        if index >= start and (end is None or index < end):
+            step = {"n": i + 1, "actions": pending_actions, "events": pending_events, **frame}
+            size += len(text) + len(json.dumps(pending_events)) + len(json.dumps(pending_actions))
+            if max_bytes is not None and size > max_bytes:
+                raise ServerError(
+                    "replay/too_large",
+                    f"the replay is over {max_bytes} bytes; ask for it in pages "
+                    "(?start=0&limit=200, then the page's 'next')",
+                    413,
+                )
+            steps.append(step)
         pending_actions, pending_events = [], []
     return {
         "game": record.game,
@@ -123,6 +156,12 @@ def replay_steps(record: GameRecord, perspective: Perspective) -> JSON:
         },
         "static": list(static),
         "steps": steps,
+        "page": {
+            "start": start,
+            "limit": limit,
+            "total": index + 1,
+            "next": end if end is not None and end <= index else None,
+        },
     }
 
 
@@ -136,3 +175,57 @@ def record_from_json(data: Any) -> GameRecord:
         return record
     except ThieveryError as e:
         raise ServerError(e.code, str(e)) from None
+
+
+class Replayer:
+    """Replays off the event loop: one worker at a time (``Caps.replay_workers``), each
+    bounded in work and size, its JSON (and gzipped JSON) cached per finished table."""
+
+    def __init__(self, caps: Caps) -> None:
+        self.caps = caps
+        self.cache: OrderedDict[tuple[Any, ...], tuple[bytes, bytes]] = OrderedDict()
+        self._gate: asyncio.Semaphore | None = None
+
+    async def steps(
+        self,
+        record: GameRecord,
+        perspective: Perspective,
+        *,
+        key: tuple[Any, ...] | None = None,
+        start: int = 0,
+        limit: int | None = None,
+    ) -> tuple[bytes, bytes]:
+        """The replay as JSON bytes, plain and gzipped; ``key`` (a finished table's)
+        caches it."""
+        full_key = None if key is None else (*key, perspective, start, limit)
+        if full_key is not None and full_key in self.cache:
+            self.cache.move_to_end(full_key)
+            return self.cache[full_key]
+        if self._gate is None:
+            self._gate = asyncio.Semaphore(self.caps.replay_workers)
+        async with self._gate:
+            body = await asyncio.to_thread(self._work, record, perspective, start, limit)
+        if full_key is not None:
+            self.cache[full_key] = body
+            while len(self.cache) > self.caps.replay_cache:
+                self.cache.popitem(last=False)
+        return body
+
+    def _work(
+        self, record: GameRecord, perspective: Perspective, start: int, limit: int | None
+    ) -> tuple[bytes, bytes]:
+        data = replay_steps(
+            record,
+            perspective,
+            start=start,
+            limit=limit,
+            max_bytes=self.caps.replay_bytes,
+            seconds=self.caps.replay_seconds,
+        )
+        # Step by step: one json.dumps of the whole would hold the GIL (and so the event
+        # loop) for the length of a long replay.
+        steps = data.pop("steps")
+        head = json.dumps(data, separators=(",", ":"))[:-1]
+        body = ",".join(json.dumps(step, separators=(",", ":")) for step in steps)
+        raw = f'{head},"steps":[{body}]}}'.encode()
+        return raw, gzip.compress(raw, compresslevel=5)

@@ -10,7 +10,12 @@ Frames are JSON text. From the client::
 From the server: ``welcome`` (everything the audience may know, the seats and the log),
 ``update`` (a change it can see: new view, legal actions and visible events), ``seats``,
 ``next`` (a new table plays again), ``ack`` (to an ``act`` with an ``id``), ``pong`` and
-``error`` (``code`` and ``message``; nothing changed, the connection stays open).
+``error`` (``code`` and ``message``, and the request's ``id`` if it had one; nothing
+changed, the connection stays open) and ``closed`` (the host closed the table).
+
+Caps (:class:`~thievery.server.limits.Caps`): connections per client and per table,
+spectators per table, and the bytes queued for a connection: a client that stops reading
+is cut off (close code 1008) once its queue is full.
 
 A ``welcome`` frame lists the view's ``static`` keys (e.g. Thieves Den's ``options`` and
 card ``catalogue``): they never change, so ``update`` views leave them out and a client
@@ -22,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
+from thievery.server.limits import Bucket, too_many
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 
@@ -44,25 +49,6 @@ class Limits:
     max_refusals: int = 500  # rate-limited frames in a row before the connection is closed
 
 
-class Bucket:
-    """A token bucket: ``rate`` frames a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 def error_frame(code: str, message: str, ref: Any = None) -> str:
     """An error frame as text."""
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -73,7 +59,7 @@ def error_frame(code: str, message: str, ref: Any = None) -> str:
 
 async def _sender(websocket: WebSocket, listener: Listener) -> None:
     while True:
-        text = await listener.queue.get()
+        text = await listener.next()
         if text is None:
             with contextlib.suppress(Exception):
                 await websocket.close(1008 if listener.overflowed else 1000)
@@ -86,7 +72,7 @@ class Session:
 
     def __init__(self, hub: Hub, table: LiveTable, websocket: WebSocket, limits: Limits) -> None:
         self.hub, self.table, self.websocket, self.limits = hub, table, websocket, limits
-        self.listener = Listener(None)
+        self.listener = Listener(None, max_bytes=hub.caps.send_queue_bytes)
         self.joined = False
         self.bucket = Bucket(limits.rate, limits.burst)
         self.refusals = 0
@@ -171,6 +157,11 @@ class Session:
         seat = self.table.seat_of(token) if token else None
         if token and seat is None:
             raise bad_token()
+        if seat is None and not (self.joined and self.listener.seat is None):
+            caps = self.hub.caps
+            watching = sum(1 for x in self.table.listeners if x.seat is None)
+            if watching >= caps.spectators_per_table:
+                raise too_many("spectators per table", caps.spectators_per_table)
         if self.joined:
             self.table.detach(self.listener)
         self.listener.seat = seat
@@ -203,12 +194,28 @@ class Session:
 
 
 async def table_socket(websocket: WebSocket, hub: Hub, table_id: str, limits: Limits) -> None:
-    """Serve one websocket connection to a table."""
+    """Serve one websocket connection to a table (within the caps on connections)."""
     await websocket.accept()
+    client = websocket.client.host if websocket.client else "?"
+    caps = hub.caps
     try:
+        if hub.connections.get(client, 0) >= caps.connections_per_client:
+            raise too_many("connections per client", caps.connections_per_client)
         table = await hub.get(table_id)
+        if table.sessions >= caps.connections_per_table:
+            raise too_many("connections per table", caps.connections_per_table)
     except ServerError as e:
         await websocket.send_text(error_frame(e.code, e.message))
-        await websocket.close(4404)
+        await websocket.close(4404 if e.status == 404 else 4000 + e.status)
         return
-    await Session(hub, table, websocket, limits).run()
+    hub.connections[client] = hub.connections.get(client, 0) + 1
+    table.sessions += 1
+    try:
+        await Session(hub, table, websocket, limits).run()
+    finally:
+        table.sessions -= 1
+        left = hub.connections.get(client, 1) - 1
+        if left > 0:
+            hub.connections[client] = left
+        else:
+            hub.connections.pop(client, None)

@@ -6,7 +6,13 @@ keyed by (table, n), never updated or deleted, so a table is restored by replayi
 
 Writes go through :class:`Writer`: one thread that commits whatever is queued in one
 transaction (group commit) and then resolves each caller's future, so the event loop never
-blocks on the database and a burst of actions costs one commit.
+blocks on the database (not even on a lock another process holds) and a burst of actions
+costs one commit. A commit that waits on a lock longer than the storage budget fails and
+the caller is told (503), never left silent.
+
+Opening checks that the database can be written (a read-only file or a full disk is said
+at start, clearly); a stored row that does not parse is reported as such
+(:class:`StoredRowError`) so one bad table is set aside, not the server stopped.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import json
 import logging
 import os
 import queue
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -37,13 +44,16 @@ from sqlalchemy import (
     String,
     Table,
     create_engine,
+    delete,
     event,
+    exists,
     insert,
     inspect,
     select,
     text,
     update,
 )
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("thievery.server")
@@ -98,7 +108,23 @@ actions_t = Table(
 )
 
 
+meta_t = Table(
+    "thievery_meta",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", String(256), nullable=False),
+)
+
 _INSERT_ACTION = insert(actions_t)
+MIN_FREE_BYTES = 16 << 20  # a SQLite file's disk needs at least this much free at start
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used (read-only, full, unreachable): said at start."""
+
+
+class StoredRowError(ValueError):
+    """A stored table row that does not parse (the table is set aside)."""
 
 
 def database_url(url: str | None = None) -> str:
@@ -106,13 +132,14 @@ def database_url(url: str | None = None) -> str:
     return url or os.environ.get(ENV_URL) or DEFAULT_URL
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL mode (durable when the process is killed)."""
+def make_engine(url: str, lock_seconds: float = 10.0) -> Engine:
+    """An engine for ``url``; SQLite gets WAL mode (durable when the process is killed).
+    A statement waits at most ``lock_seconds`` for a lock another connection holds."""
     if url.startswith("sqlite"):
         memory = url in ("sqlite://", "sqlite:///:memory:")
         engine = create_engine(
             url,
-            connect_args={"check_same_thread": False, "timeout": 30},
+            connect_args={"check_same_thread": False, "timeout": lock_seconds},
             poolclass=StaticPool if memory else None,
         )
 
@@ -127,6 +154,9 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
+    if url.startswith("postgresql"):
+        wait = f"-c lock_timeout={int(lock_seconds * 1000)}"
+        return create_engine(url, pool_pre_ping=True, connect_args={"options": wait})
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -160,12 +190,20 @@ class TableRecord:
 
     @classmethod
     def from_row(cls, row: Any) -> TableRecord:
-        """From a result row."""
+        """From a result row; :class:`StoredRowError` if it does not make a table."""
         data = dict(row._mapping)
-        for key in ("options", "seats", "result"):
-            if isinstance(data[key], str):  # some drivers hand JSON back as text
-                data[key] = json.loads(data[key])
-        return cls(**data)
+        try:
+            for key in ("options", "seats", "result"):
+                if isinstance(data[key], str):  # some drivers hand JSON back as text
+                    data[key] = json.loads(data[key])
+            record = cls(**data)
+            if not isinstance(record.options, dict) or not isinstance(record.seats, list):
+                raise TypeError("options must be an object and seats a list")
+            if not all(isinstance(s, dict) and "kind" in s for s in record.seats):
+                raise TypeError("every seat must be an object with a kind")
+        except (ValueError, TypeError, KeyError) as e:
+            raise StoredRowError(f"table {data.get('id')!r}: {str(e)[:200]}") from None
+        return record
 
 
 @dataclass(frozen=True)
@@ -182,12 +220,20 @@ class ActionRow:
 class Storage:
     """Synchronous access to the tables and the action log (run it off the event loop)."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, lock_seconds: float = 10.0) -> None:
         self.url = database_url(url)
-        self.engine = make_engine(self.url)
-        metadata.create_all(self.engine)
-        self._add_columns()
         self.is_sqlite = self.url.startswith("sqlite")
+        self.engine = make_engine(self.url, lock_seconds)
+        try:
+            metadata.create_all(self.engine)
+            self._add_columns()
+            self.check_writable()
+        except StorageError:
+            self.engine.dispose()
+            raise
+        except Exception as e:
+            self.engine.dispose()
+            raise StorageError(_why(self.url, e)) from None
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if self.is_sqlite and self.url not in ("sqlite://", "sqlite:///:memory:"):
@@ -195,6 +241,22 @@ class Storage:
                 target=self._checkpoints, name="thievery-checkpoints", daemon=True
             )
             self._checkpointer.start()
+
+    def check_writable(self) -> None:
+        """Write and read back a probe row; :class:`StorageError` if the database is
+        read-only or its disk (for a SQLite file) nearly full."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(meta_t).where(meta_t.c.key == "probe"))
+            conn.execute(insert(meta_t).values(key="probe", value=str(time.time())))
+        path = self.engine.url.database
+        if self.is_sqlite and path and path != ":memory:" and not path.startswith("file:"):
+            folder = os.path.dirname(os.path.abspath(path))
+            free = shutil.disk_usage(folder).free
+            if free < MIN_FREE_BYTES:
+                raise StorageError(
+                    f"storage {self.url}: the disk has only {free >> 20} MiB free; "
+                    "free some space (games are stored as they are played)"
+                )
 
     def _add_columns(self) -> None:
         """Bring a database made by an earlier version up to date (new columns only)."""
@@ -278,20 +340,47 @@ class Storage:
     # ---------------------------------------------------------------- reads
 
     def table(self, table_id: str) -> TableRecord | None:
-        """One table, or ``None``."""
+        """One table, or ``None``; :class:`StoredRowError` if its row does not parse."""
         with self.engine.connect() as conn:
             row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
         return TableRecord.from_row(row) if row is not None else None
 
-    def unfinished(self) -> list[TableRecord]:
-        """Every table whose game is not over."""
+    def unfinished(self, limit: int | None = None) -> list[TableRecord]:
+        """Tables whose game is not over, oldest first (``limit``: the newest that many).
+        A row that does not parse is left out with a log line."""
+        query = select(tables_t).where(tables_t.c.finished.is_(False))
+        if limit is not None:
+            query = query.order_by(tables_t.c.created_at.desc()).limit(limit)
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(tables_t)
-                .where(tables_t.c.finished.is_(False))
-                .order_by(tables_t.c.created_at)
-            ).all()
-        return [TableRecord.from_row(r) for r in rows]
+            rows = conn.execute(query).all()
+        out = []
+        for row in rows:
+            try:
+                out.append(TableRecord.from_row(row))
+            except StoredRowError as e:
+                log.error("storage: %s; the table is set aside", e)
+        return sorted(out, key=lambda r: r.created_at)
+
+    def expire(self, cutoff: float, limit: int = 1000) -> list[str]:
+        """Close unfinished tables made before ``cutoff`` (a wall time) with no action
+        since: stored as finished without a result. Their ids."""
+        recent = exists().where(actions_t.c.table_id == tables_t.c.id, actions_t.c.at >= cutoff)
+        with self.engine.begin() as conn:
+            ids = [
+                r[0]
+                for r in conn.execute(
+                    select(tables_t.c.id)
+                    .where(tables_t.c.finished.is_(False), tables_t.c.created_at < cutoff, ~recent)
+                    .limit(limit)
+                ).all()
+            ]
+            if ids:
+                conn.execute(
+                    update(tables_t)
+                    .where(tables_t.c.id.in_(ids))
+                    .values(finished=True, finished_at=time.time(), result=None)
+                )
+        return ids
 
     def finished(self, limit: int = 50) -> list[TableRecord]:
         """The most recently finished tables."""
@@ -433,9 +522,11 @@ class Writer:
             with self.storage.engine.begin() as conn:
                 results = [op(conn) for op, _, _ in batch]
         except Exception as e:
-            if len(batch) == 1:
-                _, future, loop = batch[0]
-                _resolve(loop, future, None, e)
+            if len(batch) == 1 or isinstance(e, OperationalError):
+                # One write failed, or the database did (locked, read-only, full): every
+                # caller is told, at once (not one lock wait after another).
+                for _, future, loop in batch:
+                    _resolve(loop, future, None, e)
                 return
             for item in batch:  # isolate the failing write: each on its own
                 self._commit([item])
@@ -463,5 +554,18 @@ def _resolve(
 
 
 def make_writer(storage: Storage) -> LoopWriter | Writer:
-    """The writer that suits the database: on the loop for SQLite, a thread for servers."""
-    return LoopWriter(storage) if storage.is_sqlite else Writer(storage)
+    """The server's writer: a thread, for SQLite too (a commit that waits on a lock must
+    not stall the event loop; :class:`LoopWriter` is kept for tests and benchmarks)."""
+    return Writer(storage)
+
+
+def _why(url: str, error: Exception) -> str:
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    low = text.lower()
+    if "readonly" in low or "read-only" in low or "read only" in low:
+        what = "is read-only; give the server a database it can write"
+    elif "full" in low or "no space" in low:
+        what = "is full; free some space"
+    else:
+        what = "cannot be used"
+    return f"storage {url} {what} ({text[:200]})"

@@ -1,0 +1,107 @@
+"""Running the app on uvicorn as ``thievery serve`` does (tests and benchmarks use it too).
+
+uvicorn times out idle keep-alive connections but not a request whose headers never
+finish: 20,000 sockets each sending a header line now and then (slowloris) held every
+connection slot. :func:`guarded` gives uvicorn's HTTP protocol a deadline for a request's
+headers; a connection that misses it is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+from thievery.server.limits import Caps
+
+
+def guarded(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protocol]:
+    """``base`` (uvicorn's h11 or httptools protocol) with a deadline of ``seconds`` for
+    each request's headers, from the connection's start or from the first byte of a later
+    request on a kept-alive connection."""
+
+    class HeaderDeadline(base):  # type: ignore[valid-type,misc]
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._waiting():
+                self._arm()
+            else:
+                self._disarm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _waiting(self) -> bool:
+            cycle = getattr(self, "cycle", None)
+            return cycle is None or bool(cycle.response_complete)
+
+        def _arm(self) -> None:
+            if self._deadline is None:
+                loop = asyncio.get_running_loop()
+                self._deadline = loop.call_later(seconds, self._expired)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expired(self) -> None:
+            self._deadline = None
+            transport = self.transport
+            if transport.is_closing() or transport.get_protocol() is not self:
+                return  # closed already, or upgraded to a websocket
+            if self._waiting():
+                transport.close()
+
+    HeaderDeadline.__name__ = f"HeaderDeadline{base.__name__}"
+    return HeaderDeadline
+
+
+def server_config(
+    app: Any,
+    listener: socket.socket,
+    *,
+    caps: Caps | None = None,
+    log_level: str = "warning",
+    limit_concurrency: int | None = None,
+) -> uvicorn.Config:
+    """uvicorn's configuration for ``app`` on a bound socket: the header deadline, a
+    websocket frame cap, keep-alive and shutdown timeouts, optionally a concurrency cap
+    (past it uvicorn answers 503)."""
+    caps = caps or Caps()
+    host, port = listener.getsockname()[:2]
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        http=guarded(AutoHTTPProtocol, caps.header_timeout),
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=5,
+        limit_concurrency=limit_concurrency,
+        h11_max_incomplete_event_size=64 << 10,
+    )
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (0: any free port)."""
+    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError:
+        listener.close()
+        raise
+    return listener
