@@ -18,7 +18,7 @@ register()
 @pytest.mark.parametrize("game", GAMES)
 def test_random_sim_test(game: str) -> None:
     g = pyspiel.load_game(short_name(game), {"players": PLAYERS[game]})
-    pyspiel.random_sim_test(g, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(g, num_sims=3, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -192,3 +192,21 @@ def test_docs_list_every_field_and_table_size_at_four_players() -> None:
         for r in observation_layout(game, 4):
             assert f"| {r['offset']} | {r['size']} | {r['doc'].replace('|', '/')} |" in doc
         assert f"| {len(action_table(game, 4))} |" in doc
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_match_pickles_as_its_seed_and_history(game: str) -> None:
+    import pickle
+
+    match = Match(game, PLAYERS[game])
+    rng = np.random.default_rng(2)
+    match.start(9)
+    for _ in range(25):
+        seat = match.current()
+        assert seat is not None
+        match.act(seat, random_index(match.mask(seat), rng))
+    again = pickle.loads(pickle.dumps(match))
+    seat = match.current()
+    assert seat is not None and again.current() == seat
+    assert again.state.view(seat) == match.state.view(seat)
+    assert np.array_equal(again.mask(seat), match.mask(seat))

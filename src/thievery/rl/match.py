@@ -19,13 +19,14 @@ Rewards: 0 until the end, then :func:`thievery.core.search.share` (the winners s
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from thievery.core.errors import IllegalAction
-from thievery.core.protocol import CLOCK, ClockedState, GameSpec, State, Tick
+from thievery.core.protocol import CLOCK, JSON, ClockedState, GameSpec, State, Tick
 from thievery.core.registry import plugin
 from thievery.core.search import share
 from thievery.rl.encoding import ActionCodec, Mask, ObservationLayout, Vector
@@ -42,9 +43,19 @@ def spaces(
     return codec, layout
 
 
-def _spaces(
-    game: str, players: int, options: Mapping[str, Any] | None
-) -> tuple[ActionCodec, ObservationLayout, Callable[[State, int], bool] | None]:
+_Spaces = tuple[ActionCodec, ObservationLayout, Callable[[State, int], bool] | None]
+_MADE: dict[str, _Spaces] = {}  # by game, players and options: the spaces never change
+
+
+def _spaces(game: str, players: int, options: Mapping[str, Any] | None) -> _Spaces:
+    key = json.dumps([game, players, options or {}], sort_keys=True, default=str)
+    made = _MADE.get(key)
+    if made is None:
+        made = _MADE[key] = _make_spaces(game, players, options)
+    return made
+
+
+def _make_spaces(game: str, players: int, options: Mapping[str, Any] | None) -> _Spaces:
     spec = plugin(game).spec
     adapter = ADAPTERS.get(game)
     if adapter is None:
@@ -225,6 +236,16 @@ class Match:
     def __deepcopy__(self, memo: dict[int, Any]) -> Match:
         return self.copy()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game, seed and history, replayed on loading (a game played
+        from its seed, not a determinized sample), so that the spaces' functions need
+        not be pickled (OpenSpiel serializes states so)."""
+        state = self.state
+        history = [(seat, action.to_json()) for seat, action in state.history()]
+        turn = (self._cycle[:], self._fresh, self._moment)
+        setup = (self.game, self.players, self.options, self.step_ms)
+        return (_rebuild, (setup, state.seed, history, turn))
+
     def with_state(self, state: State) -> Match:
         """A copy of this match (its turn order at this moment) around another state of
         the same game, e.g. one determinized from a seat's view."""
@@ -267,3 +288,20 @@ class Match:
         if not self.over:
             return [0.0] * self.players
         return share(self.state)
+
+
+def _rebuild(
+    setup: tuple[str, int, dict[str, Any], int],
+    seed: int,
+    history: list[tuple[int, JSON]],
+    turn: tuple[list[int], bool, int],
+) -> Match:
+    """A pickled :class:`Match`: its game replayed from the seed and history."""
+    game, players, options, step_ms = setup
+    match = Match(game, players, options, step_ms)
+    state = match.spec.new(players, seed, options)
+    for seat, action in history:
+        state.apply(seat, action)
+    match.state = state
+    match._cycle, match._fresh, match._moment = list(turn[0]), turn[1], turn[2]
+    return match
