@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console, Group
@@ -19,11 +20,13 @@ from rich.text import Text
 
 from thievery.bots import Bot, make_bot
 from thievery.bots.realtime import play_simulated
+from thievery.cli import menu
 from thievery.cli.app import app
 from thievery.cli.common import fail, load_game, parse_options
 from thievery.cli.render import renderer
 from thievery.core.errors import ThieveryError
 from thievery.core.protocol import (
+    JSON,
     ClockedState,
     Event,
     GameSpec,
@@ -35,7 +38,11 @@ from thievery.core.record import GameRecord
 from thievery.core.registry import plugin
 from thievery.core.rng import Rng
 
-LOG_LINES = 14
+LOG_LINES = 14  # the most log lines a screen shows
+MIN_LOG = 2  # the fewest, however full the screen
+MENU_LINES = 10  # longer menus are chosen in steps
+SCREEN_HEIGHT = 40  # the screen's height when the console is not a terminal
+WIPE_SCROLLBACK = "\x1b[3J"  # xterm's "erase saved lines"
 
 
 class Quit(Exception):
@@ -113,7 +120,14 @@ def play(
 
 class Session:
     """One terminal game: bots move at once, humans are asked through menus; the logs name
-    seats by ``names``."""
+    seats by ``names``.
+
+    Every human turn is one screen that fits the terminal (the log gets the lines the
+    table and the menu leave, at least ``MIN_LOG``); menus longer than ``MENU_LINES`` are
+    chosen in steps (:mod:`thievery.cli.menu`). ``?`` shows the game's legend. At a
+    hot-seat handover the screen and the scrollback are wiped, so the next player cannot
+    scroll up to the last hand.
+    """
 
     def __init__(
         self,
@@ -150,49 +164,146 @@ class Session:
             self.human_turn(state.to_act[0])
         self.show(None if self.humans != 1 else 0, final=True)
 
-    def show(self, seat: int | None, final: bool = False) -> None:
-        view = self.state.view(seat)
-        log = Text("\n".join(self.logs[seat]) or "—")
-        title = (
-            "Final standings"
-            if final
-            else (f"Seat {seat} — your turn" if seat is not None else "Table")
-        )
-        self.console.print(
-            Group(
-                self.render.table(view),
-                Panel(log, title="What happened", border_style="dim"),
+    def name(self, seat: int) -> str:
+        return seat_name(seat, None, self.names)
+
+    @staticmethod
+    def seat(seat: int) -> str:
+        return f"Seat {seat}"
+
+    def screen_height(self) -> int:
+        return self.console.height if self.console.is_terminal else SCREEN_HEIGHT
+
+    def lines_of(self, renderable: Any) -> int:
+        """How many lines ``renderable`` takes at the console's width."""
+        options = self.console.options.update_width(self.console.width)
+        return len(self.console.render_lines(renderable, options, pad=False))
+
+    def wipe(self) -> None:
+        """Clear the screen and the terminal's scrollback (a hot-seat handover)."""
+        self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write(WIPE_SCROLLBACK)
+            self.console.file.flush()
+
+    def show(
+        self, seat: int | None, final: bool = False, menu_lines: int = 0, board: Any = None
+    ) -> None:
+        """The table as ``seat`` sees it (``board``, if drawn already) and the log, in the
+        lines ``menu_lines`` leave."""
+        if board is None:
+            board = self.render.table(self.state.view(seat))
+        room = self.screen_height() - self.lines_of(board) - menu_lines - 1
+        title = "What happened" + ("" if final or not self.render.legend else " (? for a legend)")
+        lines = self.logs[seat]
+        count = min(LOG_LINES, len(lines))
+        while True:  # the newest lines that fit (a long line wraps), at least MIN_LOG
+            panel = Panel(
+                Text("\n".join(lines[len(lines) - count :]) or "—"),
+                title=title,
+                border_style="dim",
             )
-        )
+            if count <= MIN_LOG or self.lines_of(panel) <= room:
+                break
+            count -= 1
+        self.console.print(Group(board, panel))
         if final:
             result = self.state.result() or {}
-            winners = ", ".join(seat_name(w, None, self.names) for w in result.get("winners", []))
+            winners = ", ".join(self.name(w) for w in result.get("winners", []))
             self.console.print(
                 Panel(
                     Text(f"Scores: {result.get('scores')}\nWinner: {winners}"),
-                    title=title,
+                    title="Final standings",
                     border_style="green",
                 )
             )
 
     def human_turn(self, seat: int) -> None:
         if self.humans > 1 and seat != self.last_human:
-            self.console.clear()
+            self.wipe()
             self.console.input(f"[bold]Pass the terminal to seat {seat}[/] and press Enter ")
-            self.console.clear()
+            self.wipe()
         self.last_human = seat
-        self.show(seat)
         view = self.state.view(seat)
         legal = self.state.legal_actions(seat)
-        for i, action in enumerate(legal, 1):
-            self.console.print(
-                f"  [bold cyan]{i:>2}[/] {self.render.action(action.to_json(), view)}"
-            )
+        group = self.render.group or type_group
+        root = menu.build(
+            [(self.render.action(a.to_json(), view), group(a.to_json(), view)) for a in legal],
+            MENU_LINES,
+        )
+        path: list[tuple[menu.Node, int]] = [(root, 0)]  # headings opened, pages turned
         while True:
-            answer = self.console.input(f"Seat {seat}, choose 1-{len(legal)} (q to quit): ").strip()
+            node, first = path[-1]
+            back = len(path) > 1
+            board = self.render.table(view)
+            room = self.screen_height() - self.lines_of(board) - (MIN_LOG + 2) - 1
+            entries, more, lines = self.page(seat, room, path, node.entries()[first:], back)
+            self.show(seat, menu_lines=self.lines_of(lines), board=board)
+            self.console.print(lines)
+            choice = self.ask(seat, len(entries) + int(more), back)
+            if choice == 0:
+                path.pop()
+            elif choice > len(entries):
+                path.append((node, first + len(entries)))
+            elif (entry := entries[choice - 1]).node is not None:
+                path.append((entry.node, 0))
+            else:
+                assert entry.index is not None
+                self.record(self.state.apply(seat, legal[entry.index]))
+                return
+
+    def page(
+        self,
+        seat: int,
+        room: int,
+        path: list[tuple[menu.Node, int]],
+        entries: list[menu.Entry],
+        back: bool,
+    ) -> tuple[list[menu.Entry], bool, Text]:
+        """The menu's lines for one screen: as many ``entries`` as fit in ``room`` lines
+        (at least one), then "more" if some are left."""
+        titles = [node.title for node, _ in path[1:] if node.title]
+        heading = " › ".join(dict.fromkeys(titles))
+
+        def draw(count: int, more: bool) -> Text:
+            lines = Text.from_markup(
+                f"[bold]{self.seat(seat)} — your turn[/]" + (f": {heading}" if heading else "")
+            )
+            for i, entry in enumerate(entries[:count], 1):
+                lines.append(f"\n  {i:>2} ", style="bold cyan").append(entry.label)
+            if more:
+                lines.append(f"\n  {count + 1:>2} ", style="bold cyan")
+                lines.append(f"more choices ({len(entries) - count} on the next page)")
+            if back:
+                lines.append("\n   0 ", style="bold cyan").append("back")
+            return lines
+
+        count = len(entries)
+        lines = draw(count, False)
+        while count > 1 and self.lines_of(lines) > room:
+            count -= 1
+            lines = draw(count, True)
+        return entries[:count], count < len(entries), lines
+
+    def ask(self, seat: int, count: int, back: bool) -> int:
+        """A number from the menu (0: back), after any number of ``?`` for the legend."""
+        low = 0 if back else 1
+        while True:
+            answer = self.console.input(
+                f"{self.seat(seat)}, choose {low}-{count} (? legend, q quit): "
+            ).strip()
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                break
-            self.console.print(f"[red]Please type a number from 1 to {len(legal)}.[/]")
-        self.record(self.state.apply(seat, legal[int(answer) - 1]))
+            if answer == "?":
+                legend = self.render.legend or "This game's screen has no symbols to explain."
+                self.console.print(Panel(Text(legend), title="Legend", border_style="dim"))
+                continue
+            if answer.isdigit() and low <= int(answer) <= count:
+                return int(answer)
+            self.console.print(f"[red]Please type a number from {low} to {count}.[/]")
+
+
+def type_group(action: JSON, view: JSON) -> tuple[str, ...]:
+    """The default menu heading of an action: its type (``steal``, ``move`` …)."""
+    kind = action.get("type")
+    return (str(kind).replace("_", " ").capitalize(),) if isinstance(kind, str) else ()

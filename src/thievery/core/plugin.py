@@ -52,12 +52,17 @@ class TerminalRenderer:
     ``table`` turns a seat's (or the spectator's) view into a rich renderable; ``action``
     turns (an action's JSON, the view) into a menu line. A real-time game gives ``live``:
     (state, the human seat or None, bots by seat, console, seed, names) -> None, played
-    live instead of turn-by-turn menus.
+    live instead of turn-by-turn menus. ``legend`` explains the screen's symbols (shown
+    at the start and on ``?``). ``group`` files an action under a path of menu headings
+    (``("Move a card from seat 2", "Ring (slot 1)")``; ``()``: at the top), so a long
+    menu is chosen in steps; without it, long menus are grouped by action type.
     """
 
     table: Callable[[JSON], Any]
     action: Callable[[JSON, JSON], str]
     live: Callable[..., None] | None = None
+    legend: str = ""
+    group: Callable[[JSON, JSON], tuple[str, ...]] | None = None
 
 
 class FileOptions:

@@ -33,7 +33,7 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     state.advance(12_300)
     shown = text(renderer("schatz-rabatz").table(state.view(0)))
     assert "pool (37)" in shown and "17.7 s left" in shown
-    assert "seat 0 (you) — open" in shown and "rim" in shown
+    assert "seat 0 (you)" in shown and "│ open" in shown and "rim" in shown
     assert "│K · K · · S │" in shown  # the crown's cup, the sword on end
     assert "ship 0/4 ▱▱▱▱" in shown
     state.advance(31_000)
@@ -185,3 +185,27 @@ def test_a_drop_before_the_hand_is_ready_is_refused_with_the_reason() -> None:
     assert "hand busy" not in text(game.render())
     game.key("enter")
     assert len(cells(game.state, 0)) == 2 and game.message == ""
+
+
+def test_the_live_screen_fits_100_by_40_and_question_mark_shows_the_legend() -> None:
+    """Four chests, a full log, Big Pirates' board and the last round's line: every frame
+    of a match watched to the end fits a 100×40 terminal."""
+    state = new(4, hourglass_seconds=4, short_game=True, big_pirates=True)
+    bots = {s: make_bot("packer-expert", SPEC.name, s, 5) for s in range(1, 4)}
+    game = LiveGame(state, 0, bots, Rng(2))
+    now = [0.0]
+    heights: list[int] = []
+
+    def keys(timeout: float) -> str | None:
+        now[0] += timeout
+        return "enter"  # drop whatever is picked, say ready after the scoring
+
+    def display(frame: RenderableType) -> None:
+        heights.append(text(frame, width=100).count("\n"))
+
+    run(game, keys, lambda: now[0], display, fps=4)
+    assert state.is_over and len(heights) > 20
+    assert max(heights) <= 40, max(heights)
+    legend = renderer("schatz-rabatz").legend
+    assert game.key("?") and legend.splitlines()[1] in text(game.render(), width=100)
+    assert game.key("?") and "What happened" in text(game.render(), width=100)

@@ -140,4 +140,15 @@ def _nothing_to_add(view: JSON) -> str:
     return f"Nothing to add (you hold no {str(kind).capitalize()})"
 
 
-RENDERER = TerminalRenderer(table=table, action=action)
+LEGEND = """\
+✿6 ○6 ◷6 ◆6   jewellery: Brooch, Ring, Watch, Cufflink, with its value
+⊠12            a Close Safe card: it closes your safe if the safe holds 1 to 12 cards
+☠shadow        a Thief card (the Shadow Thief or a specialist thief)
+(you) D        your own seat; the dealer
+status         open, or closed with the Close Safe card that closed it
+this round     chose ✓: the seat has chosen its card this round, … it is still choosing;
+               then the revealed card → the jewellery in front of the seat
+n/sum          how many cards are in the safe, and their total value
+match          the scores of the games played so far"""
+
+RENDERER = TerminalRenderer(table=table, action=action, legend=LEGEND)

@@ -39,12 +39,12 @@ from thievery.games.schatz_rabatz.pieces import (
     cells_at,
     resting_row,
 )
-from thievery.games.schatz_rabatz.render import pool_text, table, treasure_words
+from thievery.games.schatz_rabatz.render import LEGEND, pool_text, table, treasure_words
 from thievery.games.schatz_rabatz.rules import SchatzRabatz
 
 JSON = dict[str, Any]
 LOG_LINES = 6
-HELP = "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  q quit"
+HELP = "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  ? legend  q quit"
 ALIASES = {
     "w": "up",
     "s": "down",
@@ -77,6 +77,7 @@ class LiveGame:
         self.column = 0
         self.message = ""
         self.log: list[str] = []
+        self.legend = False  # ``?`` shows the legend in place of the log
         self._pick(0)
 
     # ------------------------------------------------------------ time and events
@@ -102,6 +103,9 @@ class LiveGame:
         key = ALIASES.get(key, key)
         if key == "q":
             return False
+        if key == "?":
+            self.legend = not self.legend
+            return True
         if self.human is None or self.state.is_over:
             return True
         phase = self.state.view(None)["phase"]
@@ -198,7 +202,10 @@ class LiveGame:
             if self.message:
                 parts.append(Text(self.message, style="bold red"))
             parts.append(Text(HELP, style="dim"))
-        parts.append(Panel(Text("\n".join(self.log) or "—"), title="What happened"))
+        if self.legend:
+            parts.append(Panel(Text(LEGEND), title="Legend (? to close)"))
+        else:
+            parts.append(Panel(Text("\n".join(self.log) or "—"), title="What happened"))
         return Group(*parts)
 
 

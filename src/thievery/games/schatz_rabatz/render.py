@@ -138,13 +138,18 @@ def ship_text(view: JSON, seat: int) -> Text:
 
 
 def chest_panel(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> Panel:
-    """One seat's chest with its state, its ship, and what came out of it."""
+    """One seat's chest with its state (a line of its own, so four chests fit side by
+    side in 100 columns), its ship, and what came out of it."""
     chest = view["chests"][seat]
     me = view["seat"]
     state = "open" if chest["open"] else f"closed at {seconds(chest['closed_ms'])}"
     if view["phase"] == "scored":
         state = "ready" if view["ready"][seat] else "counting…"
-    parts: list[RenderableType] = [chest_text(view, seat, ghost), ship_text(view, seat)]
+    parts: list[RenderableType] = [
+        Text(state, style="italic"),
+        chest_text(view, seat, ghost),
+        ship_text(view, seat),
+    ]
     count = len(chest["treasures"])
     parts.append(Text(f"{count} treasure{'s' if count != 1 else ''}"))
     for label, pile in (("above the rim", view["out"][seat]), ("Jack took", view["jack"][seat])):
@@ -153,7 +158,7 @@ def chest_panel(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) ->
             for t in pile:
                 line.append_text(treasure_text(t)).append(" ")
             parts.append(line)
-    title = f"seat {seat}" + (" (you)" if seat == me else "") + f" — {state}"
+    title = f"seat {seat}" + (" (you)" if seat == me else "")
     return Panel(
         Group(*parts), title=title, border_style="bold" if seat == me else "dim", expand=False
     )
@@ -220,4 +225,11 @@ def _live(*args: Any, **kwargs: Any) -> None:
     play_live(*args, **kwargs)
 
 
-RENDERER = TerminalRenderer(table=table, action=action, live=_live)
+LEGEND = """\
+Treasures are letters in their colour (red, blue, green, yellow, purple):
+C circle  H hexagon  R ring  P pearls  G goblet  S sword  B gold bar  K crown
+In a chest: ░ where your pick would come to rest; ╾──╼ rim marks the rim (what sticks
+out above it is taken out when the lid closes). "hand busy": your next drop waits for
+your hand (the hand_ms option)."""
+
+RENDERER = TerminalRenderer(table=table, action=action, live=_live, legend=LEGEND)

@@ -145,4 +145,32 @@ def action(action: JSON, view: JSON) -> str:
     return f"Give {name} face up to seat {action['to']}"
 
 
-RENDERER = TerminalRenderer(table=table, action=action)
+def group(action: JSON, view: JSON) -> tuple[str, ...]:
+    """Menu headings: a money card's plays under the card, the Thief's moves under the
+    seat they take from and then the card."""
+    kind = action["type"]
+    me = view["seat"]
+    if kind == "move":
+        src = "your loot" if action["from"] == me else f"seat {action['from']}'s loot"
+        slot = view["loot"][action["from"]][action["slot"]]
+        what = describe_card(CARD_INDEX[slot["card"]]) if slot["card"] else "a face-down card"
+        return (f"Move a card from {src}", f"Move {what} (slot {action['slot']})")
+    if kind == "play" and KIND[CARD_INDEX[action["card"]]] == MONEY:
+        return (f"Play {describe_card(CARD_INDEX[action['card']])}",)
+    if kind == "remove":
+        return ("Remove a police card",)
+    return ()
+
+
+LEGEND = """\
+$3      a money card worth 3; in a loot row [$3] is face down but known to you, ▒ face
+        down and unknown (its value is counted as "+1?" in the value column)
+◇Ring   Diamond Ring (worth 1 at the end, 3 in a raid); ∩Shoe Horseshoe (3 at the end, 1
+        in a raid)
+P1 P2   police cards with 1 or 2 cars; "Police: 3 car(s)" counts the cars in play
+(you)   your own seat; ◀ the seat whose turn it is
+value   what you can count of a loot row: "7 (raid 5)" its value at the end and in a
+        raid, "+2?" cards you cannot see
+Getaways 3/7   getaway cards played; the 7th ends the game"""
+
+RENDERER = TerminalRenderer(table=table, action=action, legend=LEGEND, group=group)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -60,6 +62,19 @@ def desires_text(cs: CardSet, f: int) -> str:
     return " + ".join(f"{desire[t]} {TREASURES[t]}" for t in range(5) if desire[t])
 
 
+def fence_text(cs: CardSet, card: str) -> Text:
+    """A Fence in short: ``Inventor (Tinkerer) T A F P → 11★``, its desires as treasure
+    letters."""
+    f = cs.fence_index[card]
+    desire = cs.fence_desire[f]
+    out = Text(f"{cs.fence_name[f]} ({FENCE_TYPES[cs.fence_type[f]].capitalize()}) ")
+    for t in range(5):
+        for _ in range(desire[t]):
+            out.append(LETTER[TREASURES[t]], style=COLOUR[TREASURES[t]]).append(" ")
+    out.append(f"→ {cs.fence_prestige[f]}★")
+    return out
+
+
 def location_text(cs: CardSet, card: str, thieves: int | None = None) -> Text:
     """A Location card's name in its type's colour, with thieves on it."""
     c = cs.loc_index[card]
@@ -89,11 +104,10 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
-    fences = Text()
-    for i, card in enumerate(view["fence_row"]):
-        if i:
-            fences.append("\n")
-        fences.append(describe_fence(cs, card) if card else "(empty slot)")
+    fences = Table.grid(padding=(0, 3))
+    row = [fence_text(cs, c) if c else Text("(empty slot)", style="dim") for c in view["fence_row"]]
+    for i in range(0, len(row), 2):
+        fences.add_row(*row[i : i + 2])
     grid.add_row("Fences", fences)
     powers = Text()
     for i, p in enumerate(view["powers"]):
@@ -133,9 +147,9 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
 
 def _players(cs: CardSet, view: JSON) -> RenderableType:
     me = view["seat"]
-    grid = Table(expand=True)
-    for col in ("seat", "prestige", "treasures", "thieves", "Locations (this round)", "collected"):
-        grid.add_column(col, overflow="fold")
+    grid = Table(expand=True, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for col in ("seat", "★", "treasures", "thieves", "Locations (this round)", "collected"):
+        grid.add_column(col, overflow="fold", ratio=3 if col.startswith("Loc") else None)
     for s, x in enumerate(view["seats"]):
         name = f"{s}" + (" (you)" if s == me else "") + (" ◆" if s == view["holder"] else "")
         if x["passed"]:
@@ -194,7 +208,7 @@ def _mine(cs: CardSet, view: JSON) -> RenderableType:
     if view["my_pick"]:
         lines.append("You keep: " + describe_location(cs, view["my_pick"]) + "\n")
     lines.append(f"Now: {view['decision']}", style="italic")
-    return Panel(lines, title="You", border_style="bold")
+    return Group(Rule("You", style="bold"), lines)
 
 
 def table(view: JSON) -> RenderableType:
@@ -225,6 +239,11 @@ def table(view: JSON) -> RenderableType:
             )
         )
     return Panel(Group(*parts), title=f"Thieves Den — {head}")
+
+
+def a(word: str) -> str:
+    """``word`` with its indefinite article: ``a tome``, ``an artifact``."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
 def _bonus(cs: CardSet, c: int) -> str:
@@ -261,14 +280,14 @@ def action(action: JSON, view: JSON) -> str:
         return "Sell to " + describe_fence(cs, action["card"])
     if kind == "power":
         k = cs.power_index[action["tile"]]
-        return f"Power tile {cs.power_name[k]}, paying a {action['pay']}: {cs.power_text[k]}"
+        return f"Power tile {cs.power_name[k]}, paying {a(action['pay'])}: {cs.power_text[k]}"
     if kind == "witch":
         t = action["treasure"]
-        return f"Deliver a {t} to the Witch: +{cs.witch[TREASURES.index(t)]} Prestige"
+        return f"Deliver {a(t)} to the Witch: +{cs.witch[TREASURES.index(t)]} Prestige"
     if kind == "burgle":
         return f"Burgle: 2 of your Thieves → 1 {action['treasure']}"
     if kind == "recruit":
-        return f"Recruit: a {action['first']} and a {action['second']} → 1 Thief"
+        return f"Recruit: {a(action['first'])} and {a(action['second'])} → 1 Thief"
     if kind == "pass":
         return "Pass (no more actions this round; nobody can target you)"
     if kind == "skip":
@@ -294,14 +313,14 @@ def action(action: JSON, view: JSON) -> str:
 def _treasure_line(t: str, top: list[Any] | None) -> str:
     op = top[0] if top else ""
     if op == "limit":
-        return f"Return a {t} to the supply (you are over 8 treasures)"
+        return f"Return {a(t)} to the supply (you are over 8 treasures)"
     if op == "pay":
-        return f"Pay a {t}"
+        return f"Pay {a(t)}"
     if op == "destroy":
         return f"Destroy seat {top[2]}'s {t}" if top else t
     if op == "take":
         return f"Take seat {top[2]}'s {t}" if top else t
-    return f"Take a {t} from the supply"
+    return f"Take {a(t)} from the supply"
 
 
 def _location_line(cs: CardSet, view: JSON, card: str, top: list[Any] | None) -> str:
@@ -324,4 +343,31 @@ def _location_line(cs: CardSet, view: JSON, card: str, top: list[Any] | None) ->
     return describe_location(cs, card)
 
 
-RENDERER = TerminalRenderer(table=table, action=action)
+def group(action: JSON, view: JSON) -> tuple[str, ...]:
+    """Menu headings for the thieving phase's long menus: one per kind of action, Power
+    tiles by tile."""
+    kind = action["type"]
+    if kind == "power":
+        cs = cards_of(view)
+        return (f"Use the Power tile {cs.power_name[cs.power_index[action['tile']]]}",)
+    return {
+        "steal": ("Steal at a Location",),
+        "fence": ("Sell to a Fence",),
+        "witch": ("Deliver a treasure to the Witch",),
+        "burgle": ("Burgle (2 Thieves for a treasure)",),
+        "recruit": ("Recruit (2 treasures for a Thief)",),
+        "treasure": ("Choose a treasure",),
+        "location": ("Choose a Location",),
+    }.get(kind, ())
+
+
+LEGEND = """\
+T J A F P   treasures: Tome, Jewel, Artifact, Fossil, Potion (J2: two Jewels)
+★           Prestige; a Fence "T A F P → 11★" wants those treasures and gives 11 Prestige
+☻           a Thief on a Location card (its Action Spots)
+◆ …         the seat holding the Direction tile; a seat still to act
+Witch T→4   delivering a Tome to the Witch gives 4 Prestige (struck through: taken)
+collected   Locations kept, by type (vil village, sha shadow, rui ruins, hol holy, cit
+            city) | Fences sold to, by type"""
+
+RENDERER = TerminalRenderer(table=table, action=action, legend=LEGEND, group=group)

@@ -1,0 +1,183 @@
+"""The terminal's turn-by-turn screens: every screen fits 100×40, long menus are chosen in
+steps, ``?`` shows a legend, and a hot-seat handover wipes the screen and the scrollback."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+
+import pyte
+import pytest
+from rich.console import Console
+
+import thievery
+from thievery.cli import menu
+from thievery.cli.play import MENU_LINES, Session
+from thievery.cli.render import renderer
+
+WIDTH, HEIGHT = 100, 40
+TURN_BASED = ["schattendieb", "thieves", "thieves-den"]
+CHOICE = re.compile(r"choose (\d+)-(\d+)")
+
+
+SHORT = {"schattendieb": {"games": 1}}  # one game of the match: the same screens
+
+
+def hot_seat(game: str, players: int, seed: int, console: Console) -> Session:
+    spec = thievery.game(game)
+    state = spec.new(players, seed, SHORT.get(game, {}))
+    return Session(console, spec, state, {}, humans=players)
+
+
+def answer_randomly(console: Console, rng: random.Random, on_screen: list[str]) -> None:
+    """Answer every prompt with a random valid number, keeping the text each prompt
+    ends (one screen) in ``on_screen``."""
+    out = console.file
+    assert isinstance(out, io.StringIO)
+    start = [0]
+
+    def fake_input(prompt: str = "", **_: object) -> str:
+        console.print(prompt, end="")
+        text = out.getvalue()[start[0] :]
+        start[0] = len(out.getvalue())
+        on_screen.append(text)
+        found = CHOICE.search(prompt)
+        if found is None:  # "Pass the terminal to seat N and press Enter"
+            return ""
+        low, high = int(found[1]), int(found[2])
+        return str(rng.randint(max(low, 1), high))
+
+    console.input = fake_input  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("game", TURN_BASED)
+def test_every_screen_fits_100_by_40_at_every_player_count(game: str) -> None:
+    spec = thievery.game(game)
+    worst = (0, "")
+    menus_in_steps = 0
+    for players in range(spec.min_players, spec.max_players + 1):
+        console = Console(file=io.StringIO(), width=WIDTH, height=HEIGHT, color_system=None)
+        screens: list[str] = []
+        answer_randomly(console, random.Random(players), screens)
+        session = hot_seat(game, players, seed=players, console=console)
+        session.run()
+        for text in screens:
+            lines = text.count("\n") + 1
+            if lines > worst[0]:
+                worst = (lines, text)
+            menus_in_steps += "choices)" in text
+            assert max(len(line) for line in text.splitlines()) <= WIDTH
+    assert worst[0] <= HEIGHT, f"a {worst[0]}-line screen:\n{worst[1]}"
+    assert session.state.result() is not None
+
+
+def test_a_long_menu_is_chosen_in_steps_and_can_go_back() -> None:
+    # Thieves!: a Thief's move lists every loot card and every destination (13-55 lines);
+    # here it is a menu of seats, then cards, then destinations.
+    spec = thievery.game("thieves")
+    rng = random.Random(3)
+    for seed in range(40):
+        state = spec.new(4, seed, {})
+        while state.to_act and len(state.legal_actions(state.to_act[0])) <= MENU_LINES:
+            seat = state.to_act[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        if state.to_act:
+            break
+    seat = state.to_act[0]
+    legal = state.legal_actions(seat)
+    view = state.view(seat)
+    draw = renderer("thieves")
+    assert draw.group is not None
+    root = menu.build(
+        [(draw.action(a.to_json(), view), draw.group(a.to_json(), view)) for a in legal],
+        MENU_LINES,
+    )
+    top = root.entries()
+    assert len(top) <= MENU_LINES < len(legal)
+    # every action is reachable through the steps, once
+    reached: list[int] = []
+
+    def walk(node: menu.Node) -> None:
+        for entry in node.entries():
+            if entry.node is not None:
+                walk(entry.node)
+            else:
+                assert entry.index is not None
+                reached.append(entry.index)
+
+    walk(root)
+    labels = [draw.action(a.to_json(), view) for a in legal]
+    assert sorted({labels[i] for i in reached}) == sorted(set(labels))
+    assert len(reached) == len(set(reached))
+
+    # Played through the Session: open a heading, go back, open it again, choose.
+    console = Console(file=io.StringIO(), width=WIDTH, height=HEIGHT, color_system=None)
+    heading = next(i for i, e in enumerate(top, 1) if e.node is not None)
+    answers = iter([str(heading), "0", str(heading), "1", "1", "1", "1"])
+    console.input = lambda prompt="", **_: next(answers)  # type: ignore[method-assign]
+    before = json.dumps(state.view(None), sort_keys=True)
+    session = Session(console, spec, state, {}, humans=4)
+    session.human_turn(seat)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert " back" in text and "choices)" in text
+    assert json.dumps(state.view(None), sort_keys=True) != before  # a move was made
+
+
+@pytest.mark.parametrize("game", [*TURN_BASED, "schatz-rabatz"])
+def test_every_game_has_a_legend_and_question_mark_shows_it(game: str) -> None:
+    legend = renderer(game).legend
+    assert len(legend.splitlines()) >= 3
+    if game == "schatz-rabatz":
+        return  # live screen: tested in tests/games/schatz_rabatz/test_terminal.py
+    spec = thievery.game(game)
+    state = spec.new(spec.min_players, 1, {})
+    console = Console(file=io.StringIO(), width=WIDTH, height=HEIGHT, color_system=None)
+    answers = iter(["?", "1"])
+    console.input = lambda prompt="", **_: next(answers)  # type: ignore[method-assign]
+    Session(console, spec, state, {}, humans=1).human_turn(state.to_act[0])
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "Legend" in text and legend.splitlines()[0] in text
+
+
+def test_a_hot_seat_handover_wipes_the_screen_and_the_scrollback() -> None:
+    """In a terminal emulator with scrollback (pyte's HistoryScreen), nothing of seat 0's
+    hand is left on screen or in the history once seat 1 is asked to take the terminal."""
+    spec = thievery.game("schattendieb")
+    state = spec.new(3, 5, {})
+    screen = pyte.HistoryScreen(WIDTH, HEIGHT, history=5000)
+    stream = pyte.Stream(screen)
+
+    class Terminal(io.StringIO):
+        def write(self, s: str) -> int:
+            stream.feed(s.replace("\n", "\r\n"))
+            return len(s)
+
+        def isatty(self) -> bool:
+            return True
+
+    console = Console(
+        file=Terminal(), width=WIDTH, height=HEIGHT, force_terminal=True, color_system=None
+    )
+    session = Session(console, spec, state, {}, humans=3)
+    seen: list[tuple[str, list[str]]] = []
+
+    def lines() -> list[str]:
+        history = ["".join(ch.data for ch in row.values()) for row in screen.history.top]
+        return [*history, *screen.display]
+
+    def fake_input(prompt: str = "", **_: object) -> str:
+        console.print(prompt, end="")
+        seen.append((prompt, lines()))
+        return "" if "Pass the terminal" in prompt else "1"
+
+    console.input = fake_input  # type: ignore[method-assign]
+    hand0 = " ".join(state.view(0)["hand"])
+    session.human_turn(0)
+    assert any("Your hand" in line for line in seen[-1][1])  # seat 0 saw its hand
+    session.human_turn(1)
+    handover = next(text for prompt, text in seen if "Pass the terminal to seat 1" in prompt)
+    assert not any("Your hand" in line for line in handover), "seat 0's screen survived"
+    assert len([line for line in handover if line.strip()]) == 1
+    assert hand0  # seat 0 had cards to hide
