@@ -4,6 +4,7 @@ German and English. Screenshots go to test-output/screenshots (gitignored)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +172,35 @@ def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_tab_shows_your_turn_and_a_notice_says_when_the_timer_played_for_you(
+    server: str, browser: Browser
+) -> None:
+    # Der Schattendieb: everyone chooses at once, so Ada is asked at once; her timer is 2 s.
+    made = make_table(server, "schattendieb", turn_seconds=2, options={"games": 1})
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    errors = watch_errors(page)
+    page.goto(made["seats"][0]["invite"])
+    expect(page).to_have_title(re.compile(r"^● Your turn — Der Schattendieb"))
+    icon = page.locator("link[rel=icon]")
+    assert (icon.get_attribute("href") or "").startswith("data:image/svg+xml")
+    notice = page.locator("#turn-notice")
+    expect(notice).to_be_visible(timeout=8000)
+    expect(notice).to_contain_text("Time ran out: a bot played for you.")
+    expect(page.locator("#announce")).to_have_text("Time ran out: a bot played for you.")
+    page.click("#turn-notice-ok")
+    expect(notice).to_be_hidden()
+    # Handing the seat to a bot: not your turn any more, the plain title and icon again.
+    page.click("#to-bot")
+    expect(page).to_have_title("Der Schattendieb — Thievery")
+    assert icon.get_attribute("href") == "/static/favicon.svg"
+
+    # Playing yourself, in time: no notice.
+    made = make_table(server, "schattendieb", turn_seconds=30, options={"games": 1})
+    page.goto(made["seats"][0]["invite"])
+    page.locator(".sd-hand [data-action]").first.click()
+    expect(page.locator("#log")).to_contain_text("You chose")
+    page.wait_for_timeout(300)
+    expect(notice).to_be_hidden()
+    assert errors == []

@@ -4,6 +4,7 @@
 import { LOGO, api, copy, esc, loadRenderer, rememberToken, seatName, toast, tokens } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
+import { t } from "/static/js/i18n.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const $ = (id) => document.getElementById(id);
@@ -75,6 +76,7 @@ function onFrame(frame) {
       drawAll();
       break;
     case "update":
+      noticeTimeout(frame);
       if (frame.seat !== null && (!page.frame?.to_act.includes(frame.seat) || page.pending)) page.deadline = null;
       page.frame = { ...frame, view: { ...page.static, ...frame.view } };
       page.log.push(...frame.events);
@@ -84,6 +86,7 @@ function onFrame(frame) {
     case "seats":
       page.seats = frame.seats;
       drawSeats();
+      drawAttention();
       break;
     case "next":
       page.next = frame.next;
@@ -164,6 +167,7 @@ function drawGame() {
   }
   const you = f.seat === null ? "watching" : `you are ${seatName(page.seats, f.seat)}`;
   $("who").textContent = you;
+  drawAttention();
 }
 
 function drawSeats() {
@@ -204,6 +208,49 @@ async function hostBot(seat) {
   }
 }
 
+// Never miss your turn: the tab's title and icon say so while this seat must act.
+const FAVICON = "/static/favicon.svg";
+const TURN_ICON = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="5" fill="#12151f"/><path d="M2 10c3-3 7-3 10-1 3-2 7-2 10 1-1 4-4 6-7 5l-3-2-3 2c-3 1-6-1-7-5z" fill="#e2b650"/><ellipse cx="7.5" cy="11" rx="2" ry="1.3" fill="#12151f"/><ellipse cx="16.5" cy="11" rx="2" ry="1.3" fill="#12151f"/><circle cx="19" cy="5" r="5" fill="#e46a5e" stroke="#12151f" stroke-width="1.5"/></svg>`)}`;
+
+function myTurn() {
+  const f = page.frame;
+  return !!(f && f.seat !== null && !f.result && f.to_act.includes(f.seat) && !page.pending && !page.seats[f.seat]?.bot);
+}
+
+function drawAttention() {
+  if (!page.summary) return;
+  const base = `${page.summary.title} — Thievery`;
+  const mine = myTurn();
+  document.title = mine ? `● ${t("Your turn")} — ${base}` : base;
+  const icon = document.querySelector("link[rel=icon]");
+  const href = mine ? TURN_ICON : FAVICON;
+  if (icon && icon.getAttribute("href") !== href) {
+    icon.setAttribute("href", href);
+    icon.setAttribute("type", "image/svg+xml");
+  }
+}
+
+/** A visible notice when the turn timer let a bot play for this seat. The server does not
+ * say who moved, so the page works it out: this seat was asked to act, sent nothing, its
+ * timer had run out (give or take 2 s for when this page first saw the question), and the
+ * update brings events of this seat's own doing. */
+function noticeTimeout(frame) {
+  const before = page.frame;
+  const seat = frame.seat;
+  const limit = page.summary?.turn_seconds;
+  if (!limit || seat === null || !before || !before.to_act.includes(seat) || page.pending || page.seats[seat]?.bot) return;
+  if (!page.deadline || Date.now() < page.deadline - 2000) return;
+  const mine = (frame.events || []).filter((e) => e.seat === seat);
+  if (!mine.length) return;
+  page.deadline = null; // asked again: the timer starts afresh
+  const box = $("turn-notice");
+  box.hidden = false;
+  box.innerHTML = `<span>${esc(t("Time ran out: a bot played for you."))} <span class="help">${esc(mine.map((e) => e.text).join(" · "))}</span></span>
+    <button type="button" class="small" id="turn-notice-ok">${esc(t("OK"))}</button>`;
+  $("turn-notice-ok").addEventListener("click", () => { box.hidden = true; });
+  announce(t("Time ran out: a bot played for you."));
+}
+
 // The turn timer (if the table has one): counted from when this seat was asked to act.
 function drawTimer() {
   const f = page.frame;
@@ -216,7 +263,7 @@ function drawTimer() {
   }
   if (!page.deadline) page.deadline = Date.now() + limit * 1000;
   const left = Math.max(0, Math.ceil((page.deadline - Date.now()) / 1000));
-  el.textContent = `your turn: ${left}s left`;
+  el.textContent = t("your turn: {left}s left", { left });
   el.className = `meta ${left <= 10 ? "hurry" : ""}`;
 }
 setInterval(drawTimer, 500);
@@ -292,4 +339,10 @@ function showDeal(summary) {
   box.innerHTML = parts.join(" · ");
   box.title = summary.commitment ? `Commitment to this table's deal: ${summary.commitment}` : "";
   box.hidden = parts.length === 0;
+}
+
+/** Say something to screen readers, through the page's one polite live region. */
+function announce(text) {
+  const region = $("announce");
+  if (region) region.textContent = text;
 }
