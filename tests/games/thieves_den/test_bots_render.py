@@ -100,6 +100,15 @@ def test_events_read_as_sentences_for_each_reader() -> None:
     assert gains == ["Seat 0 takes 2 jewels", "Seat 1 takes 2 thieves"]
 
 
+def test_an_artifact_not_a_artifact() -> None:
+    burgle = Event("burgle", {"seat": 1, "treasure": "artifact"})
+    assert SPEC.describe(burgle, 0) == "Seat 1 burgles an artifact with 2 Thieves"
+    recruit = Event("recruit", {"seat": 0, "pay": ["jewel", "artifact"]})
+    assert SPEC.describe(recruit, 0) == "You recruit a Thief with a jewel and an artifact"
+    witch = Event("witch", {"seat": 0, "treasure": "tome", "prestige": 4})
+    assert SPEC.describe(witch, None) == "Seat 0 delivers a tome to the Witch for 4 Prestige"
+
+
 def test_events_name_the_seats_given_their_names() -> None:
     names = ["Ann", "Bo", "cy"]
     state = arrange(new(3), up={1: ["market-a"]})

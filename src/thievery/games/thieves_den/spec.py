@@ -3,6 +3,7 @@ parsing actions, determinizing a view (delegated to ``view.py``) and events in w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -232,7 +233,7 @@ class ThievesDenSpec(GameSpec):
         template = EVENT_WORDS.get(t)
         if template is None:
             return f"{t}: {d}"
-        return template.format_map(fields)
+        return _articles(template.format_map(fields))
 
 
 EVENT_WORDS = {
@@ -271,6 +272,11 @@ EVENT_WORDS = {
     "cleanup": "Round {round} cleaned up",
     "direction": "{Seat} take{s} the Direction tile",
 }
+
+
+def _articles(text: str) -> str:
+    """The article made "an" before a vowel: "burgles an artifact", "paying an artifact"."""
+    return re.sub(r"\ba (?=[aeiou])", "an ", text)
 
 
 def _card_name(card: str) -> str:
