@@ -13,6 +13,13 @@ server and prints one JSON line:
 - ``memory_per_table_kb``: the server's resident memory growth per live table.
 
     python bench/server_load.py --tables 200 --seconds 20
+
+``--workload bgio`` runs the boardgame.io harness's workload instead
+(``../shared/peers/bgio``, ``bench.js --mode churn``): every seat of every table is a
+scripted client that acts as soon as it is its turn (``--think-ms 0``), ``--tables`` live
+tables, each finished table replaced by a new one. Our game is Der Schattendieb, one game a
+table (``games=1``); every accepted action is committed to the database before anyone
+hears of it (boardgame.io keeps its matches in memory). ``--db URL`` runs on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -60,8 +67,31 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_server(db: str, port: int, bot_delay: float, log: Path) -> subprocess.Popen[bytes]:
-    """`thievery serve` in a child process; returns once it answers."""
+LIFTED = {  # flag: value, for the limits a host sets per client address
+    "--live-tables": "100000",
+    "--tables-per-client": "100000",
+    "--tables-per-minute": "1000000",
+    "--actions-per-second": "1000000",
+    "--connections-per-client": "100000",
+}
+
+
+def lifted_limits(cli: Path) -> list[str]:
+    """The limit flags this `thievery serve` has, set out of the benchmark's way."""
+    help_text = subprocess.run(
+        [str(cli), "serve", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    ).stdout
+    return [x for flag, value in LIFTED.items() if flag in help_text for x in (flag, value)]
+
+
+def start_server(
+    db: str, port: int, bot_delay: float, log: Path, extra: list[str] | None = None
+) -> subprocess.Popen[bytes]:
+    """`thievery serve` in a child process (with the host's limits lifted: every client
+    of the benchmark comes from one address); returns once it answers."""
     cli = Path(sys.executable).with_name("thievery")
     command = [
         str(cli),
@@ -74,6 +104,8 @@ def start_server(db: str, port: int, bot_delay: float, log: Path) -> subprocess.
         db,
         "--bot-delay",
         str(bot_delay),
+        *lifted_limits(cli),
+        *(extra or []),
     ]
     with log.open("wb") as err:  # the child keeps its own copy of the file
         proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
@@ -97,12 +129,26 @@ class Stats:
         self.stale = 0
         self.errors: dict[str, int] = {}
         self.frames = 0
+        self.acks: list[float] = []  # when each scripted action was acknowledged
+        self.tables_made = 0
+
+
+def pause(think: float, rng: random.Random) -> float:
+    """A scripted player's pause before it acts: exponential of mean ``think`` (0: none)."""
+    return pause(think, rng) if think > 0 else 0.0
 
 
 async def player(
-    url: str, token: str, think: float, stop: asyncio.Event, stats: Stats, rng: random.Random
+    url: str,
+    token: str,
+    think: float,
+    stop: asyncio.Event,
+    stats: Stats,
+    rng: random.Random,
+    leave_at_end: bool = False,
 ) -> None:
-    """One scripted seat: after each update, wait ``think`` seconds and act at random."""
+    """One scripted seat: after each update, wait ``think`` seconds and act at random;
+    with ``leave_at_end``, leave once the game is over."""
     await asyncio.sleep(rng.uniform(0, 2 * think))  # people do not all sit down at once
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
@@ -128,14 +174,17 @@ async def player(
                 if kind in ("welcome", "update"):
                     latest = frame
                     updated_at = now
+                    if leave_at_end and frame["result"] is not None:
+                        return
                     if pending is None and frame["legal"] and frame["result"] is None:
-                        act_at = now + rng.expovariate(1 / think)
+                        act_at = now + pause(think, rng)
                 elif kind == "ack" and pending and frame["id"] == pending[0]:
+                    stats.acks.append(now)
                     if pending[1] >= stats.measure_from:  # the update came just before the ack
                         stats.latencies.append(max(updated_at, pending[1]) - pending[1])
                     pending = None
                     if latest.get("legal") and latest["result"] is None:
-                        act_at = now + rng.expovariate(1 / think)
+                        act_at = now + pause(think, rng)
                 elif kind == "error":
                     if frame["code"] == "action/stale":
                         stats.stale += 1
@@ -143,7 +192,7 @@ async def player(
                         stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
                     pending = None
                     if latest.get("legal"):
-                        act_at = now + rng.expovariate(1 / think)
+                        act_at = now + pause(think, rng)
             if act_at is not None and now >= act_at and pending is None:
                 act_at = None
                 if latest.get("legal"):
@@ -162,50 +211,91 @@ async def player(
                     )
 
 
+async def slot(
+    http: httpx2.AsyncClient,
+    url: str,
+    body: dict[str, Any],
+    think: float,
+    stop: asyncio.Event,
+    stats: Stats,
+    rng: random.Random,
+) -> None:
+    """One live table at a time: play it to the end with its scripted seats, then make
+    the next (boardgame.io's churn mode)."""
+    while not stop.is_set():
+        r = await http.post("/api/tables", json=body)
+        if r.status_code >= 400:
+            code = f"create/{r.status_code}"
+            stats.errors[code] = stats.errors.get(code, 0) + 1
+            await asyncio.sleep(0.5)
+            continue
+        made = r.json()
+        stats.tables_made += 1
+        ws = f"{url}/api/tables/{made['table']['id']}/ws"
+        await asyncio.gather(
+            *(
+                player(ws, s["token"], think, stop, stats, random.Random(rng.random()), True)
+                for s in made["seats"]
+            )
+        )
+
+
 async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     url = f"ws://{HOST}:{base.rsplit(':', 1)[1]}"
-    seats = [{"kind": "human"}] * args.humans + [{"kind": "bot", "bot": args.bot}] * (
-        args.players - args.humans
+    churn = args.workload == "bgio"
+    humans = args.players if churn else args.humans
+    seats = [{"kind": "human"}] * humans + [{"kind": "bot", "bot": args.bot}] * (
+        args.players - humans
     )
-    body = {"game": "schattendieb", "seats": seats, "options": {"games": 99}}
+    games = 1 if churn else 99
+    body = {"game": "schattendieb", "seats": seats, "options": {"games": games}}
+    think = args.think_ms / 1000
     async with httpx2.AsyncClient(base_url=base, timeout=30) as http:
         await http.get("/api/tables")  # warm up
         rss_before = rss_kb(pid)
-        made = []
-        for _ in range(args.tables):
-            r = await http.post("/api/tables", json=body)
-            r.raise_for_status()
-            made.append(r.json())
         stats = Stats()
         stop = asyncio.Event()
         rng = random.Random(args.seed)
-        players = [
-            asyncio.create_task(
-                player(
-                    f"{url}/api/tables/{m['table']['id']}/ws",
-                    s["token"],
-                    args.think_ms / 1000,
-                    stop,
-                    stats,
-                    random.Random(rng.random()),
+        if churn:
+            players = [
+                asyncio.create_task(slot(http, url, body, think, stop, stats, rng))
+                for _ in range(args.tables)
+            ]
+        else:
+            made = []
+            for _ in range(args.tables):
+                r = await http.post("/api/tables", json=body)
+                r.raise_for_status()
+                made.append(r.json())
+            players = [
+                asyncio.create_task(
+                    player(
+                        f"{url}/api/tables/{m['table']['id']}/ws",
+                        s["token"],
+                        think,
+                        stop,
+                        stats,
+                        random.Random(rng.random()),
+                    )
                 )
-            )
-            for m in made
-            for s in m["seats"]
-        ]
+                for m in made
+                for s in m["seats"]
+            ]
         # Warm up: everyone connected, and the first wave (every table starting at once) over.
-        await asyncio.sleep(args.warmup + 3 * args.think_ms / 1000)
+        await asyncio.sleep(args.warmup + 3 * think)
+        rss_live = rss_kb(pid)
         stats.measure_from = asyncio.get_running_loop().time()
-        start_actions = sum(
-            t["actions"] for t in (await http.get("/api/tables?finished=0")).json()["live"]
-        )
+        start_actions = 0 if churn else await live_actions(http)
+        acks_before = len(stats.acks)
+        made_before = stats.tables_made
         t0 = time.perf_counter()
         cpu0 = cpu_seconds(pid)
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - t0
         cpu = cpu_seconds(pid) - cpu0
-        listing = (await http.get("/api/tables?finished=0")).json()["live"]
-        end_actions = sum(t["actions"] for t in listing)
+        acks = len(stats.acks) - acks_before
+        end_actions = acks if churn else await live_actions(http)
+        live = len((await http.get("/api/tables?finished=0")).json()["live"])
         rss_after = rss_kb(pid)
         latencies = sorted(stats.latencies)
         stop.set()
@@ -216,29 +306,39 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
             return float("nan")
         return round(1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))], 2)
 
+    actions = end_actions - start_actions
     return {
         "bench": "server_load",
+        "workload": args.workload,
+        "database": "postgresql" if args.db.startswith("postgresql") else "sqlite",
         "tables": args.tables,
-        "live_tables": len(listing),
-        "seats": f"{args.humans} scripted + {args.players - args.humans} {args.bot} bots",
+        "live_tables": live,
+        "tables_finished_and_replaced": stats.tables_made - made_before if churn else None,
+        "seats": f"{humans} scripted + {args.players - humans} {args.bot} bots",
         "seconds": round(elapsed, 2),
         "think_ms": args.think_ms,
         "bot_delay": args.bot_delay,
-        "actions_per_s": round((end_actions - start_actions) / elapsed, 1),
-        "scripted_actions_per_s": round(len(latencies) / elapsed, 1),
+        "actions_per_s": round(actions / elapsed, 1),
+        "scripted_actions_per_s": round(acks / elapsed, 1),
         "p50_ms": pct(0.50),
         "p99_ms": pct(0.99),
         "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
         "stale": stats.stale,
         "errors": stats.errors,
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
-        "server_cpu_ms_per_action": round(1000 * cpu / max(1, end_actions - start_actions), 3),
+        "server_cpu_ms_per_action": round(1000 * cpu / max(1, actions), 3),
         "load_average": round(os.getloadavg()[0], 2),
-        "memory_per_table_kb": round((rss_after - rss_before) / args.tables, 1),
+        "memory_per_table_kb": round((rss_live - rss_before) / args.tables, 1),
         "server_rss_mb": round(rss_after / 1024, 1),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
     }
+
+
+async def live_actions(http: httpx2.AsyncClient) -> int:
+    """Every action taken so far at the live tables."""
+    listing = (await http.get("/api/tables?finished=0")).json()["live"]
+    return sum(int(t["actions"]) for t in listing)
 
 
 def main() -> None:
@@ -257,12 +357,21 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
+    parser.add_argument(
+        "--workload",
+        choices=("think", "bgio"),
+        default="think",
+        help="think: scripted seats with think time beside server bots, tables kept; bgio: "
+        "every seat scripted, acting at once, finished tables replaced",
+    )
+    parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file)")
     args = parser.parse_args()
+    if args.workload == "bgio" and "--think-ms" not in sys.argv:
+        args.think_ms = 0.0
     with tempfile.TemporaryDirectory(prefix="thievery-bench-") as tmp:
         port = free_port()
-        proc = start_server(
-            f"sqlite:///{tmp}/bench.db", port, args.bot_delay, Path(tmp) / "server.log"
-        )
+        args.db = args.db or f"sqlite:///{tmp}/bench.db"
+        proc = start_server(args.db, port, args.bot_delay, Path(tmp) / "server.log")
         try:
             result = asyncio.run(
                 asyncio.wait_for(
