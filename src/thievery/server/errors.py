@@ -6,7 +6,21 @@ adds what only a server can get wrong: unknown tables, tokens, stale versions, f
 
 from __future__ import annotations
 
+import re
+
 from thievery.core.errors import ThieveryError
+
+MESSAGE_LIMIT = 400  # characters in an error message
+_LONG_RUN = re.compile(r"\S{61,}")
+
+
+def shorten(message: str) -> str:
+    """A message that echoes at most a short prefix of any input: every run of more
+    than 60 characters without a space is cut to its first 40, and the whole to
+    ``MESSAGE_LIMIT``."""
+    short = _LONG_RUN.sub(lambda m: m.group(0)[:40] + "…", message)
+    return short if len(short) <= MESSAGE_LIMIT else short[: MESSAGE_LIMIT - 1] + "…"
+
 
 # HTTP status for each game error code.
 GAME_STATUS = {
@@ -22,6 +36,7 @@ class ServerError(Exception):
     """A refused request: ``code`` for programs, ``message`` for people."""
 
     def __init__(self, code: str, message: str, status: int = 400) -> None:
+        message = shorten(message)
         super().__init__(message)
         self.code = code
         self.message = message

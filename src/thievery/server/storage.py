@@ -342,8 +342,32 @@ class Storage:
     def table(self, table_id: str) -> TableRecord | None:
         """One table, or ``None``; :class:`StoredRowError` if its row does not parse."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            try:
+                row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            except (ValueError, TypeError) as e:  # a JSON column that does not decode
+                raise StoredRowError(f"table {table_id!r}: {str(e)[:200]}") from None
         return TableRecord.from_row(row) if row is not None else None
+
+    def _records(self, query: Any) -> list[TableRecord]:
+        """The tables a query selects; rows that do not parse left out, each logged."""
+        with self.engine.connect() as conn:
+            try:
+                rows = conn.execute(query).all()
+            except (ValueError, TypeError):  # some row's JSON does not decode: one by one
+                ids = conn.execute(query.with_only_columns(tables_t.c.id)).scalars().all()
+                rows = []
+                for table_id in ids:
+                    try:
+                        rows.extend(conn.execute(select(tables_t).where(tables_t.c.id == table_id)))
+                    except (ValueError, TypeError) as e:
+                        log.error("storage: table %r: %s; the table is set aside", table_id, e)
+        out = []
+        for row in rows:
+            try:
+                out.append(TableRecord.from_row(row))
+            except StoredRowError as e:
+                log.error("storage: %s; the table is set aside", e)
+        return out
 
     def unfinished(self, limit: int | None = None) -> list[TableRecord]:
         """Tables whose game is not over, oldest first (``limit``: the newest that many).
@@ -351,15 +375,7 @@ class Storage:
         query = select(tables_t).where(tables_t.c.finished.is_(False))
         if limit is not None:
             query = query.order_by(tables_t.c.created_at.desc()).limit(limit)
-        with self.engine.connect() as conn:
-            rows = conn.execute(query).all()
-        out = []
-        for row in rows:
-            try:
-                out.append(TableRecord.from_row(row))
-            except StoredRowError as e:
-                log.error("storage: %s; the table is set aside", e)
-        return sorted(out, key=lambda r: r.created_at)
+        return sorted(self._records(query), key=lambda r: r.created_at)
 
     def expire(self, cutoff: float, limit: int = 1000) -> list[str]:
         """Close unfinished tables made before ``cutoff`` (a wall time) with no action
@@ -384,14 +400,12 @@ class Storage:
 
     def finished(self, limit: int = 50) -> list[TableRecord]:
         """The most recently finished tables."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(tables_t)
-                .where(tables_t.c.finished.is_(True))
-                .order_by(tables_t.c.finished_at.desc())
-                .limit(limit)
-            ).all()
-        return [TableRecord.from_row(r) for r in rows]
+        return self._records(
+            select(tables_t)
+            .where(tables_t.c.finished.is_(True))
+            .order_by(tables_t.c.finished_at.desc())
+            .limit(limit)
+        )
 
     def actions(self, table_id: str) -> list[ActionRow]:
         """A table's action log, oldest first."""

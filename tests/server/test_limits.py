@@ -1,0 +1,162 @@
+"""Issue 17, caps and rate limits: what one client may make and use, closing a table,
+lazy restore and the expiry of abandoned tables. Each refusal is a JSON error (429 with
+Retry-After for rates, 413 for sizes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tests.server.conftest import FAST, Player, create_table
+from thievery.server import Caps, create_app
+
+HUMANS = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3}
+
+
+def app_client(url: str, **caps: Any) -> TestClient:
+    return TestClient(create_app(url, bot_delay=0, limits=FAST, caps=Caps(**caps)))
+
+
+def refused(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert body["type"] == "error" and body["code"] == code and body["message"]
+    return body
+
+
+def test_table_creation_is_rate_limited_per_client(sqlite_url: str) -> None:
+    """10,000 tables in 51 s were all accepted."""
+    with app_client(sqlite_url, tables_burst=3, tables_per_minute=0.01) as client:
+        for _ in range(3):
+            assert client.post("/api/tables", json=HUMANS).status_code == 201
+        r = client.post("/api/tables", json=HUMANS)
+        refused(r, 429, "rate/limited")
+        assert int(r.headers["retry-after"]) >= 1
+        assert len(client.get("/api/tables").json()["live"]) == 3
+
+
+def test_caps_on_tables_per_client_live_tables_bots_and_option_size(sqlite_url: str) -> None:
+    with app_client(sqlite_url, tables_per_client=2) as client:
+        made = [client.post("/api/tables", json=HUMANS).json() for _ in range(2)]
+        refused(client.post("/api/tables", json=HUMANS), 429, "limit/unfinished_tables_per_client")
+        # Closing one makes room again.
+        host = {"Authorization": f"Bearer {made[0]['host_token']}"}
+        assert client.post(f"/api/tables/{made[0]['table']['id']}/close", headers=host).json()[
+            "closed"
+        ]
+        assert client.post("/api/tables", json=HUMANS).status_code == 201
+    with app_client(sqlite_url, live_tables=1) as client:
+        assert client.post("/api/tables", json=HUMANS).status_code == 201
+        refused(client.post("/api/tables", json=HUMANS), 429, "limit/live_tables_on_this_server")
+    with app_client(sqlite_url, bots_per_table=1) as client:
+        bots = {"game": "schattendieb", "seats": [{"kind": "bot"}] * 2 + [{"kind": "human"}]}
+        refused(client.post("/api/tables", json=bots), 400, "limit/bots")
+    with app_client(sqlite_url, inline_option_bytes=1000) as client:
+        big = {**HUMANS, "game": "thieves-den", "options": {"cards": {"pad": "x" * 2000}}}
+        refused(client.post("/api/tables", json=big), 413, "options/too_large")
+
+
+def test_http_actions_are_rate_limited_per_client(sqlite_url: str) -> None:
+    with app_client(sqlite_url, actions_burst=2, actions_per_second=0.01) as client:
+        made = create_table(client, ["human", "human", "human"])
+        url = f"/api/tables/{made['table']['id']}/actions"
+        auth = {"Authorization": f"Bearer {made['seats'][0]['token']}"}
+        for _ in range(2):
+            assert client.post(url, json={"action": {"type": "x"}}, headers=auth).status_code == 400
+        refused(client.post(url, json={"action": {"type": "x"}}, headers=auth), 429, "rate/limited")
+
+
+def test_the_host_closes_a_table(sqlite_url: str) -> None:
+    with app_client(sqlite_url) as client:
+        made = create_table(client, ["human", "human", "bot:random"])
+        tid, token = made["table"]["id"], made["seats"][0]["token"]
+        close = f"/api/tables/{tid}/close"
+        refused(client.post(close, headers={"Authorization": f"Bearer {token}"}), 403, "auth/token")
+        with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            player = Player(ws, token)
+            host = {"Authorization": f"Bearer {made['host_token']}"}
+            summary = client.post(close, headers=host).json()
+            assert summary["over"] and summary["closed"] and summary["result"] is None
+            player.read_until(lambda f: f["type"] == "closed")
+        refused(client.post(close, headers=host), 409, "table/over")
+        act = client.post(
+            f"/api/tables/{tid}/actions",
+            json={"action": player.latest["legal"][0]},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        refused(act, 409, "table/over")
+    with app_client(sqlite_url) as client:  # closed for good
+        summary = client.get(f"/api/tables/{tid}").json()
+        assert summary["over"] and summary["closed"]
+        assert tid not in [t["id"] for t in client.get("/api/tables").json()["live"]]
+
+
+def test_stored_tables_are_loaded_when_first_used(sqlite_url: str) -> None:
+    """12,000 stored tables took 37 s and 1 GB to start: now nothing is loaded at start."""
+    with app_client(sqlite_url) as client:
+        ids = [create_table(client, ["human", "human", "human"])["table"]["id"] for _ in range(3)]
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST)
+    with TestClient(app) as client:
+        hub = app.state.hub
+        assert hub.tables == {}
+        listed = [t["id"] for t in client.get("/api/tables").json()["live"]]
+        assert sorted(listed) == sorted(ids)
+        assert hub.tables == {}  # listing loads nothing
+        assert client.get(f"/api/tables/{ids[0]}").json()["over"] is False
+        assert list(hub.tables) == [ids[0]]
+
+
+def test_idle_tables_are_unloaded_and_abandoned_ones_closed(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps(idle_unload_seconds=0))
+    with TestClient(app) as client:
+        hub = app.state.hub
+        made = create_table(client, ["human", "human", "human"])
+        tid, token = made["table"]["id"], made["seats"][0]["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        before = client.get(f"/api/tables/{tid}/state", headers=auth).json()
+        assert (
+            client.post(
+                f"/api/tables/{tid}/actions", json={"action": before["legal"][0]}, headers=auth
+            ).status_code
+            == 200
+        )
+        assert client.portal is not None
+        client.portal.call(hub.sweep)
+        assert tid not in hub.tables  # unloaded, not lost
+        after = client.get(f"/api/tables/{tid}/state", headers=auth).json()
+        assert after["version"] == before["version"] + 1 and not after["summary"]["over"]
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps(expire_seconds=-60))
+    with TestClient(app) as client:
+        assert client.portal is not None
+        client.portal.call(app.state.hub.sweep)
+        summary = client.get(f"/api/tables/{tid}").json()
+        assert summary["over"] and summary["closed"]
+
+
+def test_caps_on_connections_and_spectators(sqlite_url: str) -> None:
+    with app_client(sqlite_url, connections_per_client=2, spectators_per_table=1) as client:
+        tid = create_table(client, ["human", "human", "human"])["table"]["id"]
+        url = f"/api/tables/{tid}/ws"
+        with client.websocket_connect(url) as a, client.websocket_connect(url) as b:
+            Player(a, None)
+            second = b
+            second.send_json({"type": "join", "id": "j"})
+            frame = second.receive_json()
+            assert frame["type"] == "error" and frame["code"] == "limit/spectators_per_table"
+            assert frame["id"] == "j"
+            with client.websocket_connect(url) as c:
+                frame = c.receive_json()
+                assert frame["code"] == "limit/connections_per_client"
+                try:
+                    c.receive_json()
+                    raise AssertionError("the third connection stayed open")
+                except WebSocketDisconnect as closed:
+                    assert closed.code == 4429
+    with app_client(sqlite_url, connections_per_table=1) as client:
+        tid = create_table(client, ["human", "human", "human"])["table"]["id"]
+        url = f"/api/tables/{tid}/ws"
+        with client.websocket_connect(url) as a, client.websocket_connect(url) as b:
+            Player(a, None)
+            assert b.receive_json()["code"] == "limit/connections_per_table"
