@@ -204,3 +204,57 @@ def test_the_tab_shows_your_turn_and_a_notice_says_when_the_timer_played_for_you
     page.wait_for_timeout(300)
     expect(notice).to_be_hidden()
     assert errors == []
+
+
+def test_player_words_levels_seats_from_one_and_no_json_in_the_replay(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    errors = watch_errors(page)
+    page.goto(server + "/")
+    page.select_option("#game", "thieves")
+    rows = page.locator("#seat-rows .seat-row")
+    expect(rows).to_have_count(4)
+    assert rows.locator(".n").all_inner_texts() == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    labels = rows.first.locator("option").all_inner_texts()
+    assert labels == [
+        "Human (invite)",
+        "Bot: Casual",
+        "Bot: Strong",
+        "Bot: Expert",
+        "Bot: Beginner",
+    ]
+    titles = rows.first.locator("option[value^=bot]").evaluate_all("os => os.map(o => o.title)")
+    assert titles == [f"engine: {b}" for b in ("heuristic", "ismcts", "ismcts-strong", "random")]
+    expect(rows.nth(1).locator("select")).to_have_attribute("title", "engine: heuristic")
+
+    # At the table: default names count from 1 and say the bot's level, everywhere.
+    seats: list[dict[str, Any]] = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    seats += [{"kind": "bot", "bot": "heuristic"}]
+    made = httpx2.post(f"{server}/api/tables", json={"game": "thieves", "seats": seats}).json()
+    page.goto(made["seats"][0]["invite"])
+    expect(page.locator("#who")).to_have_text("you are Seat 1")
+    names = page.locator("#seats .name")
+    expect(names).to_have_text(["Seat 1", "Seat 2 (Beginner)", "Seat 3 (Casual)"])
+    kinds = page.locator("#seats .k")
+    expect(kinds.nth(2)).to_have_text("Casual bot")
+    expect(kinds.nth(2)).to_have_attribute("title", "engine: heuristic")
+    expect(page.locator(".tv-seat .tv-chip").first).to_have_text("#2")
+    expect(page.locator("#log")).to_contain_text("Seat")
+    log = page.locator("#log").inner_text()
+    assert "Seat 0" not in log and "(random)" not in log and "(heuristic)" not in log, log
+
+    # The replay's step panel: words, never JSON.
+    page.goto(server + "/replay")
+    page.set_input_files("#file", str(finished_record("thieves-den", tmp_path / "den.json")))
+    expect(page.locator("#step")).to_contain_text("step 0")
+    page.select_option("#perspective", "0")
+    expect(page.locator("#perspective")).to_have_value("0")
+    seen = 0
+    for _ in range(25):
+        page.click("#next")
+        text = page.locator("#actions").inner_text()
+        assert "{" not in text and '"' not in text, text
+        seen += text.startswith("Seat 1:")
+    assert seen > 0  # seat 1's own moves, in words
+    assert errors == []

@@ -41,7 +41,7 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     page.click("#sit")
     page.wait_for_url(re.compile(r"/table/"))
     expect(page.locator(".sd-seat")).to_have_count(4)
-    expect(page.locator("#who")).to_have_text("you are Seat 0")
+    expect(page.locator("#who")).to_have_text("you are Seat 1")
 
     clicks = 0
     shot = False
@@ -87,7 +87,7 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     page.goto(table_url)
     page.locator("#result .again").click()
     page.wait_for_url(lambda url: url != table_url and "/table/" in url)
-    expect(page.locator("#who")).to_have_text("you are Seat 0")
+    expect(page.locator("#who")).to_have_text("you are Seat 1")
     expect(page.locator(".sd-hand [data-card]")).to_have_count(4)
     assert errors == []
     if not shot:
@@ -161,7 +161,7 @@ def test_a_name_with_html_shows_as_text_in_the_log_and_the_replay(
     page.goto(made["seats"][0]["invite"])
     log = page.locator("#log")
     expect(log).to_contain_text(f"{evil} chose a card")
-    expect(log).to_contain_text("Seat 2 (random) chose a card")
+    expect(log).to_contain_text("Seat 3 (Beginner) chose a card")
     page.locator("#game [data-action]").first.click()
     expect(log).to_contain_text("Revealed — you: ")
     expect(log).to_contain_text(f"; {evil}: ")

@@ -51,7 +51,7 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     page.click("#sit")
     page.wait_for_url(re.compile(r"/table/"))
     expect(page.locator(".tv-seat")).to_have_count(4)
-    expect(page.locator("#who")).to_have_text("you are Seat 0")
+    expect(page.locator("#who")).to_have_text("you are Seat 1")
     expect(page.locator(".tv-getaways")).to_contain_text("Getaway cars")
 
     rng = random.Random(7)

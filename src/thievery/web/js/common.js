@@ -1,4 +1,7 @@
-// Thievery pages: small shared helpers — the JSON API, tokens kept in this browser, HTML escaping.
+// Thievery pages: small shared helpers — the JSON API, tokens kept in this browser, HTML
+// escaping, and the words players read for seats and bots.
+
+import { t } from "/static/js/i18n.js";
 
 /** Escape text for HTML. Every string from the server or a user goes through this. */
 export function esc(value) {
@@ -129,8 +132,62 @@ export async function loadRenderer(game) {
   }
 }
 
+// ------------------------------------------------------------------ player words
+
+// Bot levels a player understands; the engine's own name goes in a tooltip (botTitle).
+const LEVELS = {
+  random: "Beginner",
+  heuristic: "Casual",
+  ismcts: "Strong",
+  "ismcts-strong": "Expert",
+  "packer-child": "Child packer",
+  "packer-adult": "Adult packer",
+  "packer-expert": "Expert packer",
+  "packer-instant": "Instant packer",
+};
+
+/** A bot's level in words ("Casual"), or its engine name for a bot we have no word for. */
+export function botLevel(bot) {
+  return LEVELS[bot] ? t(LEVELS[bot]) : String(bot);
+}
+
+/** The tooltip naming a bot's engine. */
+export function botTitle(bot) {
+  return t("engine: {name}", { name: bot });
+}
+
+// The names the server gives seats nobody named count from 0: "Seat 0", "Seat 2 (heuristic)".
+const DEFAULT_NAME = /^Seat (\d+)(?: \((.+)\))?$/;
+
+/** A seat's name as players read it: a default name counted from 1 with the bot's level
+ * ("Seat 3 (Casual)"); a name someone gave is shown as given. */
+export function displayName(s, index) {
+  const seat = s?.seat ?? index;
+  const m = DEFAULT_NAME.exec(s?.name ?? "");
+  if (!s) return t("Seat {n}", { n: seat + 1 });
+  if (!m || Number(m[1]) !== seat) return s.name;
+  const base = t("Seat {n}", { n: seat + 1 });
+  return m[2] ? `${base} (${botLevel(m[2])})` : base;
+}
+
+/** Seats with their display names (for renderers, lists and the log). */
+export function displaySeats(seats) {
+  return (seats || []).map((s, i) => ({ ...s, seat: s.seat ?? i, name: displayName(s, i) }));
+}
+
+/** Text from the server (a log line) with the seats' default names as players read them. */
+export function renameInText(text, seats) {
+  const swaps = new Map();
+  (seats || []).forEach((s, i) => {
+    const shown = displayName(s, i);
+    if (shown !== s.name) swaps.set(s.name, shown);
+  });
+  if (!swaps.size) return String(text ?? "");
+  const names = [...swaps.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return String(text ?? "").replace(new RegExp(`\\b(?:${names.join("|")})(?!\\d)`, "g"), (n) => swaps.get(n));
+}
+
 /** A seat's display name. */
 export function seatName(seats, seat) {
-  const s = seats?.[seat];
-  return s ? s.name : `Seat ${seat}`;
+  return displayName(seats?.[seat], seat);
 }

@@ -33,7 +33,7 @@ export default {
     const acts = ctx.legal.map((a) =>
       `<button data-action='${esc(JSON.stringify(a))}'>${esc(describe(a))}</button>`).join("");
     root.innerHTML = `<div class="generic card-panel">
-      <h2>${ctx.seat === null ? "Spectating" : `You are ${esc(ctx.seats?.[ctx.seat]?.name ?? "seat " + ctx.seat)}`}</h2>
+      <h2>${ctx.seat === null ? "Spectating" : `You are ${esc(ctx.seats?.[ctx.seat]?.name ?? "seat " + (ctx.seat + 1))}`}</h2>
       ${acts ? `<div class="acts">${acts}</div>` : `<p class="help">Waiting for ${ctx.toAct.map((s) => esc(ctx.seats?.[s]?.name ?? s)).join(", ") || "nobody"}.</p>`}
       <pre>${esc(JSON.stringify(ctx.view, null, 1))}</pre>
     </div>`;

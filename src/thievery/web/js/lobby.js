@@ -1,7 +1,8 @@
 // The lobby: pick a game, seats (human or which bot) and options; create a table and hand out
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
-import { LOGO, api, copy, esc, rememberToken, toast, tokens } from "/static/js/common.js";
+import { LOGO, api, botLevel, botTitle, copy, displayName, esc, rememberToken, toast, tokens } from "/static/js/common.js";
+import { t } from "/static/js/i18n.js";
 import { helpButton } from "/static/js/help.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,14 +39,19 @@ function drawSeats() {
   rows.innerHTML = "";
   for (let i = 0; i < n; i++) {
     const prev = old[i] || { who: i === 0 ? "human" : `bot:${preferred}`, name: "" };
-    const choices = [`<option value="human">Human (invite)</option>`,
-      ...g.bots.map((b) => `<option value="bot:${esc(b)}">Bot: ${esc(b)}</option>`)].join("");
+    const choices = [`<option value="human">${esc(t("Human (invite)"))}</option>`,
+      ...g.bots.map((b) => `<option value="bot:${esc(b)}" title="${esc(botTitle(b))}">${esc(t("Bot: {level}", { level: botLevel(b) }))}</option>`)].join("");
     const row = document.createElement("div");
     row.className = "seat-row";
-    row.innerHTML = `<span class="n">Seat ${i}</span><select aria-label="seat ${i}">${choices}</select>
-      <input type="text" maxlength="40" placeholder="name (optional)" aria-label="seat ${i} name" value="${esc(prev.name)}">`;
+    const n = esc(t("Seat {n}", { n: i + 1 }));
+    row.innerHTML = `<span class="n">${n}</span><select aria-label="${n}">${choices}</select>
+      <input type="text" maxlength="40" placeholder="${esc(t("name (optional)"))}" aria-label="${esc(t("{seat}: name", { seat: n }))}" value="${esc(prev.name)}">`;
     row.querySelector("select").value = prev.who;
     if (!row.querySelector("select").value) row.querySelector("select").value = `bot:${preferred}`;
+    const pick = row.querySelector("select");
+    const tip = () => { pick.title = pick.value.startsWith("bot:") ? botTitle(pick.value.slice(4)) : ""; };
+    pick.addEventListener("change", tip);
+    tip();
     rows.appendChild(row);
   }
 }
@@ -126,8 +132,9 @@ function showCreated(made) {
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
 
-function seatText(t) {
-  return t.seats.map((s) => esc(s.name) + (s.kind === "human" && s.bot ? ` <span class="help">(${esc(s.bot)} plays)</span>` : "")).join(", ");
+function seatText(tb) {
+  return tb.seats.map((s) => esc(displayName(s)) + (s.kind === "human" && s.bot
+    ? ` <span class="help" title="${esc(botTitle(s.bot))}">(${esc(t("{level} bot plays", { level: botLevel(s.bot) }))})</span>` : "")).join(", ");
 }
 
 async function refresh() {
@@ -138,20 +145,20 @@ async function refresh() {
     return;
   }
   const mine = tokens();
-  $("live").innerHTML = data.live.map((t) => {
-    const held = mine[t.id]?.token;
-    const waiting = t.to_act.map((s) => esc(t.seats[s]?.name ?? s)).join(", ");
-    return `<div class="table-item"><div><b>${esc(t.title)}</b> · ${esc(t.id)}
-        <div class="who">${seatText(t)}</div><div class="who">${t.actions} moves · waiting for ${waiting || "—"}</div></div>
-      <div class="acts">${held ? `<a href="/table/${encodeURIComponent(t.id)}"><button class="small primary">Rejoin</button></a>` : ""}
-        <a href="/table/${encodeURIComponent(t.id)}?watch"><button class="small">Watch</button></a></div></div>`;
+  $("live").innerHTML = data.live.map((tb) => {
+    const held = mine[tb.id]?.token;
+    const waiting = tb.to_act.map((s) => esc(displayName(tb.seats[s], s))).join(", ");
+    return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
+        <div class="who">${seatText(tb)}</div><div class="who">${tb.actions} moves · waiting for ${waiting || "—"}</div></div>
+      <div class="acts">${held ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">Rejoin</button></a>` : ""}
+        <a href="/table/${encodeURIComponent(tb.id)}?watch"><button class="small">Watch</button></a></div></div>`;
   }).join("") || `<p class="empty">No tables yet — create one.</p>`;
-  $("finished").innerHTML = data.finished.map((t) => {
-    const winners = (t.result?.winners || []).map((s) => esc(t.seats[s]?.name ?? s)).join(" and ");
-    return `<div class="table-item"><div><b>${esc(t.title)}</b> · ${esc(t.id)}
-        <div class="who">${seatText(t)}</div><div class="who">won by ${winners || "—"} · ${(t.result?.scores || []).join(" / ")}</div></div>
-      <div class="acts"><a href="/replay/${encodeURIComponent(t.id)}"><button class="small">Replay</button></a>
-        <a href="/api/tables/${encodeURIComponent(t.id)}/record?download=true" download><button class="small">Record</button></a></div></div>`;
+  $("finished").innerHTML = data.finished.map((tb) => {
+    const winners = (tb.result?.winners || []).map((s) => esc(displayName(tb.seats[s], s))).join(" and ");
+    return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
+        <div class="who">${seatText(tb)}</div><div class="who">won by ${winners || "—"} · ${(tb.result?.scores || []).join(" / ")}</div></div>
+      <div class="acts"><a href="/replay/${encodeURIComponent(tb.id)}"><button class="small">Replay</button></a>
+        <a href="/api/tables/${encodeURIComponent(tb.id)}/record?download=true" download><button class="small">Record</button></a></div></div>`;
   }).join("") || `<p class="empty">None yet.</p>`;
 }
 

@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished table (or a record file) as one seat saw it,
 // as a spectator, or with everything shown. The server replays; the game's renderer draws.
 
-import { LOGO, api, esc, loadRenderer } from "/static/js/common.js";
+import { LOGO, api, displaySeats, esc, loadRenderer, renameInText, seatName } from "/static/js/common.js";
 import { helpButton } from "/static/js/help.js";
 
 const $ = (id) => document.getElementById(id);
@@ -41,7 +41,7 @@ function showDeal(deal) {
 
 function perspectives(players) {
   const seats = Array.from({ length: players }, (_, s) =>
-    `<option value="${s}">${esc(state.seats?.[s]?.name ?? `Seat ${s}`)}</option>`).join("");
+    `<option value="${s}">${esc(seatName(state.seats, s))}</option>`).join("");
   $("perspective").innerHTML = `<option value="all">everything</option><option value="spectator">a spectator</option>${seats}`;
 }
 
@@ -59,19 +59,36 @@ function go(step) {
   const p = state.replay.perspective;
   const seat = typeof p === "number" ? p : null;
   const view = whole(s.view, steps[0].view);
+  const seats = displaySeats(state.seats || Array.from({ length: state.replay.players }, (_, i) => ({ seat: i, name: `Seat ${i}` })));
   state.renderer.render($("game"), {
-    view, legal: [], seat, seats: state.seats, toAct: view.to_act || [], mode: "replay",
+    view, legal: [], seat, seats, toAct: view.to_act || [], mode: "replay",
     views: s.views?.map((v, i) => whole(v, steps[0].views[i])),
   });
   $("slider").value = String(state.step);
   $("step").textContent = `step ${state.step} of ${steps.length - 1}`;
-  $("actions").innerHTML = s.actions.map((a) =>
-    `<div>${esc(state.seats?.[a.seat]?.name ?? `Seat ${a.seat}`)}: <code>${esc(JSON.stringify(a.action))}</code></div>`).join("")
-    || (state.step === 0 ? "The start." : "—");
+  // The step in words: who did what (no JSON), then what it brought about.
+  const did = s.actions.map((a) => `<div><b>${esc(seatName(state.seats, a.seat))}</b>: ${esc(actionWords(a.action))}</div>`);
+  const happened = s.events.map((e) => `<div class="step-event">${esc(renameInText(e.text, state.seats))}</div>`);
+  $("actions").innerHTML = [...did, ...happened].join("") || (state.step === 0 ? "The start." : "—");
   const log = steps.slice(1, state.step + 1).flatMap((x) => x.events);
   $("log").innerHTML = log.slice(-300).map((e) =>
-    `<div class="e ${e.audience !== null ? "private" : ""}">${esc(e.text)}</div>`).join("");
+    `<div class="e ${e.audience !== null ? "private" : ""}">${esc(renameInText(e.text, state.seats))}</div>`).join("");
   $("log").scrollTop = $("log").scrollHeight;
+}
+
+/** An action in words, without JSON: its kind, then its fields ("play · card money 2c · to Seat 2"). */
+function actionWords(action) {
+  const value = (key, v) => {
+    if (typeof v === "number" && ["to", "from", "seat", "target", "owner", "with"].includes(key)) return seatName(state.seats, v);
+    if (Array.isArray(v)) return v.map((x) => value(key, x)).join(", ");
+    if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${k.replaceAll("_", " ")} ${value(k, x)}`).join(", ");
+    return String(v).replaceAll("_", " ").replaceAll("-", " ");
+  };
+  const parts = [String(action?.type ?? "").replaceAll("_", " ")];
+  for (const [key, v] of Object.entries(action || {})) {
+    if (key !== "type") parts.push(`${key.replaceAll("_", " ")} ${value(key, v)}`);
+  }
+  return parts.join(" · ");
 }
 
 function toggle() {

@@ -1,7 +1,9 @@
 // The table page: connect as your seat (token from the invite link, kept in this browser) or
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
-import { LOGO, api, copy, esc, loadRenderer, rememberToken, seatName, toast, tokens } from "/static/js/common.js";
+import {
+  LOGO, api, botLevel, botTitle, copy, displayName, displaySeats, esc, loadRenderer, rememberToken, renameInText, seatName, toast, tokens,
+} from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
 import { t } from "/static/js/i18n.js";
@@ -153,7 +155,7 @@ function drawGame() {
     view: f.view,
     legal: page.pending ? [] : f.legal,
     seat: f.seat,
-    seats: page.seats,
+    seats: displaySeats(page.seats),
     toAct: f.to_act,
     mode: "play",
     clockMs: f.clock_ms ?? null, // real-time games: the server's game time at this frame
@@ -176,8 +178,8 @@ function drawSeats() {
   $("seats").innerHTML = page.seats.map((s) => `
     <div class="s ${f && s.seat === f.seat ? "me" : ""} ${toAct.has(s.seat) ? "turn" : ""}" data-seat="${s.seat}">
       <span class="dot ${s.kind === "bot" || s.bot || s.connected ? "on" : ""}"></span>
-      <span class="name">${esc(s.name)}</span>
-      <span class="k">${s.bot ? `bot: ${esc(s.bot)}` : s.kind === "human" ? (s.connected ? "here" : "away") : ""}</span>
+      <span class="name">${esc(displayName(s))}</span>
+      <span class="k" ${s.bot ? `title="${esc(botTitle(s.bot))}"` : ""}>${s.bot ? esc(t("{level} bot", { level: botLevel(s.bot) })) : s.kind === "human" ? esc(s.connected ? t("here") : t("away")) : ""}</span>
       ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result
         ? `<button class="small host-bot" data-seat="${s.seat}" title="as the host">${s.bot ? "give back" : "to bot"}</button>` : ""}
     </div>`).join("");
@@ -245,7 +247,7 @@ function noticeTimeout(frame) {
   page.deadline = null; // asked again: the timer starts afresh
   const box = $("turn-notice");
   box.hidden = false;
-  box.innerHTML = `<span>${esc(t("Time ran out: a bot played for you."))} <span class="help">${esc(mine.map((e) => e.text).join(" · "))}</span></span>
+  box.innerHTML = `<span>${esc(t("Time ran out: a bot played for you."))} <span class="help">${esc(mine.map((e) => renameInText(e.text, page.seats)).join(" · "))}</span></span>
     <button type="button" class="small" id="turn-notice-ok">${esc(t("OK"))}</button>`;
   $("turn-notice-ok").addEventListener("click", () => { box.hidden = true; });
   announce(t("Time ran out: a bot played for you."));
@@ -273,7 +275,7 @@ function drawLog() {
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   box.innerHTML = page.log.slice(-300).map((e) => {
     const big = ["game_over", "match_over", "new_game", "reveal"].includes(e.type);
-    return `<div class="e ${e.audience !== null ? "private" : ""} ${big ? "big" : ""}">${esc(e.text)}</div>`;
+    return `<div class="e ${e.audience !== null ? "private" : ""} ${big ? "big" : ""}">${esc(renameInText(e.text, page.seats))}</div>`;
   }).join("");
   if (atBottom || page.log.length < 30) box.scrollTop = box.scrollHeight;
 }

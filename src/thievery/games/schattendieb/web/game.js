@@ -136,7 +136,7 @@ function seatPanel(ctx, seat, steals) {
   const who = ctx.seats?.[seat];
   return `<div class="sd-seat ${turn ? "turn" : ""} ${closed ? "closed" : ""} ${me ? "me" : ""}" data-seat="${seat}">
     <div class="sd-head"><span class="sd-name-l">${name(ctx, seat)}</span>
-      <span class="sd-chip" title="seat number">#${seat}</span>
+      <span class="sd-chip" title="seat number">#${seat + 1}</span>
       ${who && (who.kind === "bot" || who.bot) ? `<span class="sd-chip" title="played by a bot">bot</span>` : ""}
       ${v.dealer === seat ? `<span class="sd-chip" title="dealer">dealer</span>` : ""}
       <span class="sd-grow"></span>${status(v, seat)}<span class="sd-score" title="match total">${v.scores[seat]}</span></div>

@@ -247,7 +247,7 @@ function seatPanel(ctx, seat, idx, tgt) {
   const isTarget = tgt.some((t) => t.seat === seat);
   return `<div class="tv-seat ${turn ? "turn" : ""} ${me ? "me" : ""} ${isTarget ? "target" : ""}${busted}" data-seat="${seat}">
     <div class="tv-head"><span class="tv-who">${name(ctx, seat)}</span>
-      <span class="tv-chip" title="seat number">#${seat}</span>
+      <span class="tv-chip" title="seat number">#${seat + 1}</span>
       ${who && (who.kind === "bot" || who.bot) ? `<span class="tv-chip" title="played by a bot">bot</span>` : ""}
       ${me ? `<span class="tv-chip you">you</span>` : ""}
       <span class="tv-grow"></span>${seatStatus(ctx, seat)}
