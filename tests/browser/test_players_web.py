@@ -4,7 +4,9 @@ German and English. Screenshots go to test-output/screenshots (gitignored)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +114,25 @@ def sideways(page: Page) -> int:
     return width
 
 
+LIVE = (
+    "[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]:not([aria-live=off])"
+)
+
+
+def live_regions(page: Page) -> list[str]:
+    """The ids (or tags) of the page's live regions, which screen readers read out."""
+    found: list[str] = page.locator(LIVE).evaluate_all("els => els.map(e => e.id || e.tagName)")
+    return found
+
+
+HEAR = """() => {
+  const region = document.getElementById("announce");
+  window.heard = [];
+  new MutationObserver(() => window.heard.push(region.textContent))
+    .observe(region, { childList: true, characterData: true, subtree: true });
+}"""
+
+
 def finished_record(game: str, path: Path) -> Path:
     """A whole game between random players, saved as a record file."""
     players = GAMES[game][1]
@@ -148,6 +169,7 @@ def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
         expect(hand).to_be_visible()
         page.wait_for_timeout(150)  # the renderer's first frames
         assert sideways(page) <= 0, f"the table is {sideways(page)} px too wide"
+        assert live_regions(page) == ["announce"]
         box = hand.bounding_box()
         assert box is not None
         assert box["y"] >= 0 and box["y"] + min(box["height"], 80) <= PHONE["height"], box
@@ -182,13 +204,14 @@ def test_the_tab_shows_your_turn_and_a_notice_says_when_the_timer_played_for_you
     page = browser.new_page(viewport=DESKTOP, locale="en-GB")
     errors = watch_errors(page)
     page.goto(made["seats"][0]["invite"])
+    page.evaluate(HEAR)  # every announcement, as a screen reader hears them one by one
     expect(page).to_have_title(re.compile(r"^● Your turn — Der Schattendieb"))
     icon = page.locator("link[rel=icon]")
     assert (icon.get_attribute("href") or "").startswith("data:image/svg+xml")
     notice = page.locator("#turn-notice")
     expect(notice).to_be_visible(timeout=8000)
     expect(notice).to_contain_text("Time ran out: a bot played for you.")
-    expect(page.locator("#announce")).to_have_text("Time ran out: a bot played for you.")
+    page.wait_for_function("window.heard.some(s => s.startsWith('Time ran out: a bot played'))")
     page.click("#turn-notice-ok")
     expect(notice).to_be_hidden()
     # Handing the seat to a bot: not your turn any more, the plain title and icon again.
@@ -257,4 +280,46 @@ def test_player_words_levels_seats_from_one_and_no_json_in_the_replay(
         assert "{" not in text and '"' not in text, text
         seen += text.startswith("Seat 1:")
     assert seen > 0  # seat 1's own moves, in words
+    assert errors == []
+
+
+PLAY = """.sd-hand .sd-card[data-action*='"play"']"""
+
+
+def test_schattendieb_cards_answer_enter_and_space_and_one_live_region_speaks(
+    server: str, browser: Browser
+) -> None:
+    made = make_table(server, "schattendieb", options={"games": 1})
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    errors = watch_errors(page)
+    page.goto(made["seats"][0]["invite"])
+    announce = page.locator("#announce")
+    expect(announce).to_contain_text("Choose a card", timeout=5000)
+    assert live_regions(page) == ["announce"]
+    log = page.locator("#log .e")
+    pressed = []
+    for key in ("Enter", " "):
+        chosen = log.filter(has_text="You chose").count()
+        card = page.locator(PLAY).first
+        expect(card).to_be_visible(timeout=8000)
+        card.focus()
+        page.keyboard.press(key)
+        expect(log.filter(has_text="You chose")).to_have_count(chosen + 1)
+        pressed.append(key)
+        expect(announce).not_to_be_empty()
+        # On to the next time a card is to be played (adding cards or nothing in between).
+        deadline = time.time() + 30
+        while page.locator(PLAY).count() == 0:
+            assert time.time() < deadline, "no card to play came"
+            if page.locator("#result").count():
+                break
+            other = page.locator("#game [data-action]")  # adding nothing, a thief's pick
+            if other.count():
+                with contextlib.suppress(Exception):  # the table moved on under the pointer
+                    other.last.click(timeout=500)
+            page.wait_for_timeout(50)
+        if page.locator("#result").count():
+            break
+    # A game never ends in its first round (every safe is empty then), so both keys played.
+    assert pressed == ["Enter", " "]
     assert errors == []

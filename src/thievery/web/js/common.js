@@ -91,9 +91,18 @@ export function toast(message, kind = "error", ms = 3500) {
   const el = document.createElement("div");
   el.className = `toast ${kind === "error" ? "" : "info"}`;
   el.textContent = message;
-  el.setAttribute("role", "status");
   document.body.appendChild(el);
+  announce(message);
   setTimeout(() => el.remove(), ms);
+}
+
+/** Say something to screen readers through the page's one polite live region (#announce). */
+export function announce(text) {
+  const region = document.getElementById("announce");
+  if (!region || !text) return;
+  // The same words twice are still read: empty the region first.
+  region.textContent = "";
+  setTimeout(() => { region.textContent = text; }, 30);
 }
 
 /** Copy text to the clipboard (with a fallback for plain-http pages). */

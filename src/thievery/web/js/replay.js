@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished table (or a record file) as one seat saw it,
 // as a spectator, or with everything shown. The server replays; the game's renderer draws.
 
-import { LOGO, api, displaySeats, esc, loadRenderer, renameInText, seatName } from "/static/js/common.js";
+import { LOGO, announce, api, displaySeats, esc, loadRenderer, renameInText, seatName } from "/static/js/common.js";
 import { helpButton } from "/static/js/help.js";
 
 const $ = (id) => document.getElementById(id);
@@ -70,6 +70,7 @@ function go(step) {
   const did = s.actions.map((a) => `<div><b>${esc(seatName(state.seats, a.seat))}</b>: ${esc(actionWords(a.action))}</div>`);
   const happened = s.events.map((e) => `<div class="step-event">${esc(renameInText(e.text, state.seats))}</div>`);
   $("actions").innerHTML = [...did, ...happened].join("") || (state.step === 0 ? "The start." : "—");
+  announce(`${$("step").textContent}. ${$("actions").textContent}`);
   const log = steps.slice(1, state.step + 1).flatMap((x) => x.events);
   $("log").innerHTML = log.slice(-300).map((e) =>
     `<div class="e ${e.audience !== null ? "private" : ""}">${esc(renameInText(e.text, state.seats))}</div>`).join("");

@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, api, botLevel, botTitle, copy, displayName, displaySeats, esc, loadRenderer, rememberToken, renameInText, seatName, toast, tokens,
+  LOGO, announce, api, botLevel, botTitle, copy, displayName, displaySeats, esc, loadRenderer, rememberToken, renameInText, seatName, toast, tokens,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -35,6 +35,9 @@ const page = {
   next: null,
   dismissed: false,
   bot: "random",
+  heard: [], // new log lines not yet announced
+  urgent: "", // said first at the next announcement
+  prompt: "", // the renderer's prompt as last announced
 };
 
 $("brand").innerHTML = `${LOGO}Thievery`;
@@ -82,6 +85,7 @@ function onFrame(frame) {
       if (frame.seat !== null && (!page.frame?.to_act.includes(frame.seat) || page.pending)) page.deadline = null;
       page.frame = { ...frame, view: { ...page.static, ...frame.view } };
       page.log.push(...frame.events);
+      page.heard.push(...frame.events.map((e) => renameInText(e.text, page.seats)));
       page.pending = null;
       drawAll();
       break;
@@ -161,8 +165,10 @@ function drawGame() {
     clockMs: f.clock_ms ?? null, // real-time games: the server's game time at this frame
     send,
   };
+  const focus = focusKey();
   try {
     page.renderer.render($("game"), ctx);
+    refocus(focus);
   } catch (error) {
     console.error(error);
     $("game").textContent = `The renderer failed: ${error}`;
@@ -170,6 +176,38 @@ function drawGame() {
   const you = f.seat === null ? "watching" : `you are ${seatName(page.seats, f.seat)}`;
   $("who").textContent = you;
   drawAttention();
+  speak();
+}
+
+// A renderer draws anew on every change: keep the keyboard focus on the same card or button.
+const FOCUS_KEYS = ["id", "data-action", "data-pick", "data-card", "data-ui"];
+
+function focusKey() {
+  const el = document.activeElement;
+  if (!el || el === $("game") || !$("game").contains(el)) return null;
+  for (const name of FOCUS_KEYS) {
+    const value = el.getAttribute(name);
+    if (value) return [name, value];
+  }
+  return null;
+}
+
+function refocus(key) {
+  if (!key || $("game").contains(document.activeElement)) return;
+  const [name, value] = key;
+  const el = [...$("game").querySelectorAll(`[${name}]`)].find((e) => e.getAttribute(name) === value);
+  el?.focus({ preventScroll: true });
+}
+
+/** The one polite live region says the new log lines and the renderer's prompt (the
+ * element it marks data-prompt) when it has changed; nothing else on the page is live. */
+function speak() {
+  const prompt = $("game").querySelector("[data-prompt]")?.textContent.trim() || "";
+  const lines = [page.urgent, ...page.heard.splice(0).slice(-4)].filter(Boolean);
+  page.urgent = "";
+  const changed = prompt && prompt !== page.prompt;
+  page.prompt = prompt || page.prompt;
+  if (lines.length || changed) announce([...lines, changed ? prompt : ""].filter(Boolean).join(" · "));
 }
 
 function drawSeats() {
@@ -250,7 +288,7 @@ function noticeTimeout(frame) {
   box.innerHTML = `<span>${esc(t("Time ran out: a bot played for you."))} <span class="help">${esc(mine.map((e) => renameInText(e.text, page.seats)).join(" · "))}</span></span>
     <button type="button" class="small" id="turn-notice-ok">${esc(t("OK"))}</button>`;
   $("turn-notice-ok").addEventListener("click", () => { box.hidden = true; });
-  announce(t("Time ran out: a bot played for you."));
+  page.urgent = t("Time ran out: a bot played for you.");
 }
 
 // The turn timer (if the table has one): counted from when this seat was asked to act.
@@ -268,7 +306,7 @@ function drawTimer() {
   el.textContent = t("your turn: {left}s left", { left });
   el.className = `meta ${left <= 10 ? "hurry" : ""}`;
 }
-setInterval(drawTimer, 500);
+setInterval(() => { drawTimer(); speak(); }, 500);
 
 function drawLog() {
   const box = $("log");
@@ -343,8 +381,3 @@ function showDeal(summary) {
   box.hidden = parts.length === 0;
 }
 
-/** Say something to screen readers, through the page's one polite live region. */
-function announce(text) {
-  const region = $("announce");
-  if (region) region.textContent = text;
-}

@@ -54,6 +54,20 @@ function icon(card) {
   return `<svg viewBox="0 0 40 40" aria-hidden="true">${ICONS[key]}${sub}</svg>`;
 }
 
+/** Enter or Space on a focused card plays it, as a click does (once per root). */
+const keyed = new WeakSet();
+function listenForKeys(root) {
+  if (keyed.has(root)) return;
+  keyed.add(root);
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const el = event.target.closest("[data-action]");
+    if (!el || el.tagName === "BUTTON" || !root.contains(el)) return;
+    event.preventDefault();
+    el.click();
+  });
+}
+
 /** One face-up card; `action` makes it clickable (a legal action). */
 function card(id, { size = "", action = null, note = "" } = {}) {
   const c = parseCard(id);
@@ -201,6 +215,7 @@ function standings(ctx) {
 
 function render(root, ctx) {
   injectStyle();
+  listenForKeys(root);
   const v = ctx.view;
   const n = v.players;
   const steals = new Map(ctx.legal.filter((a) => a.type === "steal").map((a) => [a.card, a]));
@@ -229,7 +244,7 @@ function render(root, ctx) {
       <span title="cards in the draw pile">Pile ${back("tiny")} <b>${v.pile_size}</b></span>
       <span title="cards in the discard pile (face down ones included)">Discard <b>${v.discard_size}</b> ${cards(lastDiscard, { size: "tiny" })}</span>
     </div>
-    <div class="sd-prompt ${p.you ? "you" : ""}" role="status">${p.text}</div>
+    <div class="sd-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>
     <div class="sd-felt">
       <div class="sd-seats">${order.map((s) => seatPanel(ctx, s, steals)).join("")}</div>
       ${revealStrip(ctx)}

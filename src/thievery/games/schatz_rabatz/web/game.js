@@ -689,8 +689,8 @@ function render(root, ctx) {
   // A message takes the prompt's place for a moment (nothing below it moves).
   const msg = ui.msg && ui.msg.until > performance.now() ? ui.msg : null;
   const line = msg
-    ? `<div class="sr-prompt sr-msg ${msg.kind}" role="alert">${esc(msg.text)}</div>`
-    : `<div class="sr-prompt ${p.you ? "you" : ""}" role="status">${p.text}</div>`;
+    ? `<div class="sr-prompt sr-msg ${msg.kind}" data-prompt>${esc(msg.text)}</div>`
+    : `<div class="sr-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>`;
   const ready = idx.ready ? `<button class="primary sr-ready" data-action='${esc(JSON.stringify(idx.ready))}'>Ready for round ${v.round + 1} (Y)</button>` : "";
   const mine = me === null ? "" : `
     <div class="sr-mine ${v.chests[me].open ? "open" : "closed"}">

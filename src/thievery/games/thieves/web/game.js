@@ -427,7 +427,7 @@ function render(root, ctx) {
       <span class="tv-pile" title="cards in the deck">Deck ${back("tiny", { note: "the deck" })} <b class="tv-deck">${v.deck_size}</b></span>
       <span class="tv-pile" title="cards in the discard pile; the top one is shown">Discard ${top ? card(top, { size: "tiny", note: "top of the discard pile" }) : ""} <b class="tv-discard">${v.discard.length}</b></span>
     </div>
-    <div class="tv-prompt ${p.you ? "you" : ""}" role="status">${p.text}</div>
+    <div class="tv-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>
     <div class="tv-felt">
       ${street(ctx, idx)}
       <div class="tv-seats">${order.map((s) => seatPanel(ctx, s, idx, tgt)).join("")}</div>

@@ -626,7 +626,7 @@ function render(root, ctx) {
       <span class="td-grow"></span>
       ${v.unofficial ? `<span class="td-chip td-unofficial" title="${esc(v.card_set)}: our own card set, not the publisher's">unofficial cards</span>` : `<span class="td-chip">${esc(v.card_set)}</span>`}
     </div>
-    <div class="td-prompt ${p.you ? "you" : ""}" role="status">${p.text}</div>
+    <div class="td-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>
     ${decisionPanel(ctx, C, idx)}
     ${handPanel(ctx, C, idx)}
     ${finalPanel(ctx, C)}
