@@ -181,7 +181,22 @@ def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
         assert header is not None and top is not None and top["y"] == 0  # ... the header stayed
         box = hand.bounding_box()
         assert box is not None and box["y"] + min(box["height"], 80) <= PHONE["height"], box
-        page.screenshot(path=str(SHOTS / f"{game}-phone-table.png"))
+        page.screenshot(path=str(SHOTS / f"{game}-phone-table-en.png"))
+        page.set_viewport_size(DESKTOP)
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"{game}-desktop-table-en.png"))
+        # The same in German (the switcher's choice, kept in this browser).
+        page.evaluate("localStorage.setItem('thievery.lang', 'de')")
+        page.reload()
+        expect(hand).to_be_visible()
+        expect(page.locator("#seats h2, aside h2").first).to_have_text("Plätze")
+        page.wait_for_timeout(150)
+        page.screenshot(path=str(SHOTS / f"{game}-desktop-table-de.png"))
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(100)
+        assert sideways(page) <= 0, f"the German table is {sideways(page)} px too wide"
+        page.screenshot(path=str(SHOTS / f"{game}-phone-table-de.png"))
+        page.evaluate("localStorage.setItem('thievery.lang', 'en')")
 
         page.goto(server + "/replay")
         page.set_input_files("#file", str(finished_record(game, tmp_path / "record.json")))
@@ -190,7 +205,7 @@ def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
         expect(page.locator("#step")).to_contain_text("step")
         page.wait_for_timeout(150)
         assert sideways(page) <= 0, f"the replay is {sideways(page)} px too wide"
-        page.screenshot(path=str(SHOTS / f"{game}-phone-replay.png"))
+        page.screenshot(path=str(SHOTS / f"{game}-phone-replay-en.png"))
         assert errors == []
     finally:
         context.close()
@@ -254,7 +269,8 @@ def test_player_words_levels_seats_from_one_and_no_json_in_the_replay(
     # At the table: default names count from 1 and say the bot's level, everywhere.
     seats: list[dict[str, Any]] = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
     seats += [{"kind": "bot", "bot": "heuristic"}]
-    made = httpx2.post(f"{server}/api/tables", json={"game": "thieves", "seats": seats}).json()
+    body = {"game": "thieves", "seats": seats, "options": {"first_player": 1}}  # bots first
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
     page.goto(made["seats"][0]["invite"])
     expect(page.locator("#who")).to_have_text("you are Seat 1")
     names = page.locator("#seats .name")
@@ -263,7 +279,7 @@ def test_player_words_levels_seats_from_one_and_no_json_in_the_replay(
     expect(kinds.nth(2)).to_have_text("Casual bot")
     expect(kinds.nth(2)).to_have_attribute("title", "engine: heuristic")
     expect(page.locator(".tv-seat .tv-chip").first).to_have_text("#2")
-    expect(page.locator("#log")).to_contain_text("Seat")
+    expect(page.locator("#log")).to_contain_text("Seat 2 (Beginner)")
     log = page.locator("#log").inner_text()
     assert "Seat 0" not in log and "(random)" not in log and "(heuristic)" not in log, log
 
@@ -323,3 +339,123 @@ def test_schattendieb_cards_answer_enter_and_space_and_one_live_region_speaks(
     # A game never ends in its first round (every safe is empty then), so both keys played.
     assert pressed == ["Enter", " "]
     assert errors == []
+
+
+# The page's own words: every visible text and title outside what the game's renderer, the
+# server (log lines, rules page) or the players (names) wrote.
+CHROME_WORDS = """() => {
+  const skip = ["#game", "#log", "#actions", "#help-rules", "#seats .name", ".invite b", "code",
+    "#title", "select#lang", "#announce"].join(", ");
+  const words = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(skip) || !el.getClientRects().length) continue;
+    const text = n.textContent.trim();
+    if (text) words.push(text);
+  }
+  for (const el of document.querySelectorAll("[title], [placeholder], [aria-label]")) {
+    if (el.closest(skip)) continue;
+    for (const a of ["title", "placeholder", "aria-label"]) {
+      if (el.getAttribute(a)) words.push(el.getAttribute(a));
+    }
+  }
+  for (const o of document.querySelectorAll("option")) {
+    if (!o.closest(skip)) words.push(o.textContent.trim());
+  }
+  return words;
+}"""
+NOT_WORDS = re.compile(
+    r"^[\W\d_]*$|^(Thievery|API|OK|Ada|Bo|Der Schattendieb|Thieves!|Thieves Den"
+    r"|Schatz-Rabatz|Bot: .*|engine: .*|Engine: .*|\d+ s|\d+ min|· \S+)$"
+)
+
+
+def chrome_words(page: Page) -> set[str]:
+    """The page's own words, less those that read the same in every language."""
+    words: list[str] = page.evaluate(CHROME_WORDS)
+    return {w for w in words if not NOT_WORDS.match(w)}
+
+
+def untranslated(page: Page) -> list[str]:
+    """The strings the page asked German for and found none."""
+    found: list[str] = page.evaluate(
+        "async () => [...(await import('/static/js/i18n.js')).missing]"
+    )
+    return found
+
+
+def test_the_shared_pages_speak_german_and_english_with_nothing_left_untranslated(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    made = make_table(server, "thieves", turn_seconds=600)
+    record = finished_record("thieves", tmp_path / "thieves.json")
+    seen: dict[str, dict[str, set[str]]] = {}
+    for lang, locale in (("en", "en-GB"), ("de", "de-DE")):
+        context = browser.new_context(viewport=DESKTOP, locale=locale)
+        page = context.new_page()
+        errors = watch_errors(page)
+        words: dict[str, set[str]] = {}
+        try:
+            page.goto(server + "/")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            expect(page.locator("#lang")).to_have_value(lang)
+            lobby: set[str] = set()
+            for game in GAMES:
+                page.select_option("#game", game)
+                expect(page.locator("#seat-rows .seat-row").first).to_be_visible()
+                page.wait_for_timeout(100)
+                lobby |= chrome_words(page)
+                page.click("#how-to-play")
+                expect(page.locator("#help-rules li").first).to_be_visible()
+                lobby |= chrome_words(page)
+                page.keyboard.press("Escape")
+            page.click("#create")
+            expect(page.locator("#created .invite")).to_have_count(1)
+            lobby |= chrome_words(page)
+            words["lobby"] = lobby
+
+            page.goto(made["seats"][0]["invite"])
+            expect(page.locator(".tv-handbox")).to_be_visible()
+            expect(page.locator("#timer")).not_to_be_empty()
+            words["table"] = chrome_words(page)
+            if lang == "de":
+                expect(page.locator("#who")).to_have_text("du bist Ada")
+                expect(page.locator("#seats .name").nth(1)).to_have_text("Platz 2 (Anfänger)")
+
+            page.goto(server + "/replay")
+            words["replay"] = chrome_words(page)
+            page.set_input_files("#file", str(record))
+            expect(page.locator("#step")).not_to_be_empty()
+            page.click("#last")
+            words["replay"] |= chrome_words(page)
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"replay-{lang}.png"))
+            assert untranslated(page) == [] and errors == []
+        finally:
+            context.close()
+        seen[lang] = words
+    for name in ("lobby", "table", "replay"):
+        same = seen["en"][name] & seen["de"][name]
+        assert not same, f"the {name} shows these words in both languages: {sorted(same)}"
+        assert seen["de"][name] and seen["en"][name]
+
+
+def test_the_language_switcher_changes_the_page_and_remembers(
+    server: str, browser: Browser
+) -> None:
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(server + "/")
+        expect(page.locator("#create")).to_have_text("Create table")
+        page.select_option("#lang", "de")
+        expect(page.locator("#create")).to_have_text("Tisch eröffnen")
+        expect(page.locator("#seat-rows .seat-row .n").first).to_have_text("Platz 1")
+        page.goto(server + "/replay")  # the choice is kept in this browser
+        expect(page.locator("#intro")).to_have_text(
+            "Wähle eine Protokolldatei (oben rechts), um sie nachzuspielen."
+        )
+        assert sideways(page) <= 0
+    finally:
+        context.close()

@@ -117,7 +117,7 @@ export async function copy(text) {
     document.execCommand("copy");
     area.remove();
   }
-  toast("Copied", "info", 1200);
+  toast(t("Copied"), "info", 1200);
 }
 
 /** The thief's-mask logo as SVG. */

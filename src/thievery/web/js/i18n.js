@@ -58,6 +58,12 @@ export function translatePage(root = document) {
   }
 }
 
+/** A page's start: its static words translated, the switcher in its place (#lang-slot). */
+export function setUpPage() {
+  translatePage();
+  document.getElementById("lang-slot")?.replaceWith(languageSwitcher());
+}
+
 /** The language switcher for a page's header: a small select that reloads the page. */
 export function languageSwitcher() {
   const select = document.createElement("select");

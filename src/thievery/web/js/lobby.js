@@ -2,13 +2,30 @@
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
 import { LOGO, api, botLevel, botTitle, copy, displayName, esc, rememberToken, toast, tokens } from "/static/js/common.js";
-import { t } from "/static/js/i18n.js";
+import { setUpPage, t } from "/static/js/i18n.js";
 import { helpButton } from "/static/js/help.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
 
+setUpPage();
 $("brand").innerHTML = `${LOGO}Thievery`;
+
+// The built-in games' options in player words (label, help, choices); another game's
+// options show the name and help its plug-in gives (in English).
+const OPTION_WORDS = {
+  games: ["Games in the match", "Scores add up over the games."],
+  all_close_rule: ["When everyone closes", "If everyone still in shows a Close Safe card in the same round, the game ends.", { revealed: "as soon as all show one", would_succeed: "only if every close would succeed" }],
+  raid_ties: ["Ties in a raid", "When several players tie for the richest loot in a raid.", { all_busted: "all of them are busted", none_busted: "nobody is busted" }],
+  first_player: ["First player", "Empty: drawn at random."],
+  hourglass_seconds: ["Hourglass (seconds)", "How long the hourglass runs."],
+  hand_ms: ["Hand speed (ms)", "The least time between two drops of one player (0: none)."],
+  width: ["Chest width", "In cells."],
+  depth: ["Chest depth", "In cells, up to the rim."],
+  little_pirates: ["Little Pirates", "The hourglass starts when the first player closes."],
+  big_pirates: ["Big Pirates", "The Jack-board is turned before packing."],
+  short_game: ["Short game", "One middle part: a ship of 3 cards."],
+};
 
 function current() {
   return games.find((g) => g.name === $("game").value) || games[0];
@@ -16,7 +33,7 @@ function current() {
 
 function drawGame() {
   const g = current();
-  $("game-help").textContent = `${g.min_players} to ${g.max_players} players.`;
+  $("game-help").textContent = t("{min} to {max} players.", { min: g.min_players, max: g.max_players });
   const players = $("players");
   const keep = Number(players.value) || Math.min(Math.max(4, g.min_players), g.max_players);
   players.innerHTML = "";
@@ -63,10 +80,11 @@ function drawOptions() {
     const row = document.createElement("div");
     row.className = "row";
     const id = `opt-${o.name}`;
+    const words = OPTION_WORDS[o.name];
     let input;
     if (o.choices) {
       input = `<select id="${id}" data-opt="${esc(o.name)}" data-kind="choice">${o.choices.map((c) =>
-        `<option value='${esc(JSON.stringify(c))}' ${c === o.default ? "selected" : ""}>${esc(c)}</option>`).join("")}</select>`;
+        `<option value='${esc(JSON.stringify(c))}' ${c === o.default ? "selected" : ""}>${esc(words?.[2]?.[c] ? t(words[2][c]) : c)}</option>`).join("")}</select>`;
     } else if (typeof o.default === "boolean") {
       input = `<input type="checkbox" id="${id}" data-opt="${esc(o.name)}" data-kind="bool" ${o.default ? "checked" : ""}>`;
     } else if (typeof o.default === "number") {
@@ -74,10 +92,11 @@ function drawOptions() {
     } else {
       continue; // options without a simple form (stacked decks) are for the API
     }
-    row.innerHTML = `<label for="${id}">${esc(o.name.replaceAll("_", " "))}</label>${input}<span class="help">${esc(o.help)}</span>`;
+    const label = words ? t(words[0]) : o.name.replaceAll("_", " ");
+    row.innerHTML = `<label for="${id}">${esc(label)}</label>${input}<span class="help">${esc(words ? t(words[1]) : o.help)}</span>`;
     box.appendChild(row);
   }
-  if (!box.children.length) box.innerHTML = `<p class="help">This game has no options.</p>`;
+  if (!box.children.length) box.innerHTML = `<p class="help">${esc(t("This game has no options."))}</p>`;
 }
 
 function readForm() {
@@ -118,16 +137,16 @@ function showCreated(made) {
   const mine = made.seats[0];
   if (mine) rememberToken(id, { token: mine.token, seat: mine.seat });
   const invites = made.seats.map((s, i) => `
-    <div class="invite"><b>${esc(s.name)}</b><code>${esc(s.invite)}</code>
-      <button type="button" class="small" data-copy="${esc(s.invite)}">Copy link</button>
-      ${i === 0 ? `<a href="/table/${encodeURIComponent(id)}"><button type="button" class="small primary" id="sit">Sit here</button></a>` : `<span></span>`}
+    <div class="invite"><b>${esc(displayName(s, s.seat))}</b><code>${esc(s.invite)}</code>
+      <button type="button" class="small" data-copy="${esc(s.invite)}">${esc(t("Copy link"))}</button>
+      ${i === 0 ? `<a href="/table/${encodeURIComponent(id)}"><button type="button" class="small primary" id="sit">${esc(t("Sit here"))}</button></a>` : `<span></span>`}
     </div>`).join("");
   box.hidden = false;
-  box.innerHTML = `<h3>Table ${esc(id)} is ready</h3>
-    ${made.seats.length ? `<p class="help">Each link is the only key to its seat: send it to that player only. You sit at the first human seat from this browser.</p><div class="invites">${invites}</div>`
-      : `<p class="help">Only bots play here.</p>`}
-    <div class="row"><a href="/table/${encodeURIComponent(id)}?watch"><button type="button">Watch</button></a>
-      <button type="button" class="small" data-copy="${esc(location.origin)}/table/${encodeURIComponent(id)}?watch">Copy watch link</button></div>`;
+  box.innerHTML = `<h3>${esc(t("Table {id} is ready", { id }))}</h3>
+    ${made.seats.length ? `<p class="help">${esc(t("Each link is the only key to its seat: send it to that player only. You sit at the first human seat from this browser."))}</p><div class="invites">${invites}</div>`
+      : `<p class="help">${esc(t("Only bots play here."))}</p>`}
+    <div class="row"><a href="/table/${encodeURIComponent(id)}?watch"><button type="button">${esc(t("Watch"))}</button></a>
+      <button type="button" class="small" data-copy="${esc(location.origin)}/table/${encodeURIComponent(id)}?watch">${esc(t("Copy watch link"))}</button></div>`;
   box.querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", () => copy(b.dataset.copy)));
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
 }
@@ -147,19 +166,19 @@ async function refresh() {
   const mine = tokens();
   $("live").innerHTML = data.live.map((tb) => {
     const held = mine[tb.id]?.token;
-    const waiting = tb.to_act.map((s) => esc(displayName(tb.seats[s], s))).join(", ");
+    const waiting = tb.to_act.map((s) => displayName(tb.seats[s], s)).join(", ");
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
-        <div class="who">${seatText(tb)}</div><div class="who">${tb.actions} moves · waiting for ${waiting || "—"}</div></div>
-      <div class="acts">${held ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">Rejoin</button></a>` : ""}
-        <a href="/table/${encodeURIComponent(tb.id)}?watch"><button class="small">Watch</button></a></div></div>`;
-  }).join("") || `<p class="empty">No tables yet — create one.</p>`;
+        <div class="who">${seatText(tb)}</div><div class="who">${esc(t("{n} moves · waiting for {who}", { n: tb.actions, who: waiting || "—" }))}</div></div>
+      <div class="acts">${held ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">${esc(t("Rejoin"))}</button></a>` : ""}
+        <a href="/table/${encodeURIComponent(tb.id)}?watch"><button class="small">${esc(t("Watch"))}</button></a></div></div>`;
+  }).join("") || `<p class="empty">${esc(t("No tables yet — create one."))}</p>`;
   $("finished").innerHTML = data.finished.map((tb) => {
-    const winners = (tb.result?.winners || []).map((s) => esc(displayName(tb.seats[s], s))).join(" and ");
+    const winners = (tb.result?.winners || []).map((s) => displayName(tb.seats[s], s)).join(t(" and "));
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
-        <div class="who">${seatText(tb)}</div><div class="who">won by ${winners || "—"} · ${(tb.result?.scores || []).join(" / ")}</div></div>
-      <div class="acts"><a href="/replay/${encodeURIComponent(tb.id)}"><button class="small">Replay</button></a>
-        <a href="/api/tables/${encodeURIComponent(tb.id)}/record?download=true" download><button class="small">Record</button></a></div></div>`;
-  }).join("") || `<p class="empty">None yet.</p>`;
+        <div class="who">${seatText(tb)}</div><div class="who">${esc(t("won by {who}", { who: winners || "—" }))} · ${(tb.result?.scores || []).join(" / ")}</div></div>
+      <div class="acts"><a href="/replay/${encodeURIComponent(tb.id)}"><button class="small">${esc(t("Replay"))}</button></a>
+        <a href="/api/tables/${encodeURIComponent(tb.id)}/record?download=true" download><button class="small">${esc(t("Record"))}</button></a></div></div>`;
+  }).join("") || `<p class="empty">${esc(t("None yet."))}</p>`;
 }
 
 async function start() {

@@ -3,11 +3,13 @@
 
 import { LOGO, announce, api, displaySeats, esc, loadRenderer, renameInText, seatName } from "/static/js/common.js";
 import { helpButton } from "/static/js/help.js";
+import { setUpPage, t } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const state = { replay: null, step: 0, renderer: null, seats: null, record: null, timer: null };
 
+setUpPage();
 $("brand").innerHTML = `${LOGO}Thievery`;
 
 async function load(perspective) {
@@ -30,10 +32,10 @@ function showDeal(deal) {
   const box = $("deal");
   if (!deal) { box.hidden = true; return; }
   const parts = [];
-  if (deal.commitment) parts.push(`Deal commitment <code>${esc(deal.commitment.slice(0, 16))}…</code> (seed and salt match it; compare with the one shown when the table was made)`);
-  else parts.push("This record holds no deal commitment.");
-  if (deal.scenario) parts.push("A scenario table: its creator chose the deal.");
-  parts.push(deal.result_matches ? "Replays to the result it states ✓" : "Does NOT replay to the result it states ✗");
+  if (deal.commitment) parts.push(`${esc(t("Deal commitment"))} <code>${esc(deal.commitment.slice(0, 16))}…</code> ${esc(t("(seed and salt match it; compare with the one shown when the table was made)"))}`);
+  else parts.push(esc(t("This record holds no deal commitment.")));
+  if (deal.scenario) parts.push(esc(t("A scenario table: its creator chose the deal.")));
+  parts.push(esc(deal.result_matches ? t("Replays to the result it states ✓") : t("Does NOT replay to the result it states ✗")));
   box.innerHTML = parts.join(" · ");
   box.title = deal.commitment || "";
   box.hidden = false;
@@ -42,7 +44,7 @@ function showDeal(deal) {
 function perspectives(players) {
   const seats = Array.from({ length: players }, (_, s) =>
     `<option value="${s}">${esc(seatName(state.seats, s))}</option>`).join("");
-  $("perspective").innerHTML = `<option value="all">everything</option><option value="spectator">a spectator</option>${seats}`;
+  $("perspective").innerHTML = `<option value="all">${esc(t("everything"))}</option><option value="spectator">${esc(t("a spectator"))}</option>${seats}`;
 }
 
 // A step's view with the static keys (e.g. the options), which only the first step carries.
@@ -65,11 +67,11 @@ function go(step) {
     views: s.views?.map((v, i) => whole(v, steps[0].views[i])),
   });
   $("slider").value = String(state.step);
-  $("step").textContent = `step ${state.step} of ${steps.length - 1}`;
+  $("step").textContent = t("step {n} of {total}", { n: state.step, total: steps.length - 1 });
   // The step in words: who did what (no JSON), then what it brought about.
   const did = s.actions.map((a) => `<div><b>${esc(seatName(state.seats, a.seat))}</b>: ${esc(actionWords(a.action))}</div>`);
   const happened = s.events.map((e) => `<div class="step-event">${esc(renameInText(e.text, state.seats))}</div>`);
-  $("actions").innerHTML = [...did, ...happened].join("") || (state.step === 0 ? "The start." : "—");
+  $("actions").innerHTML = [...did, ...happened].join("") || esc(state.step === 0 ? t("The start.") : "—");
   announce(`${$("step").textContent}. ${$("actions").textContent}`);
   const log = steps.slice(1, state.step + 1).flatMap((x) => x.events);
   $("log").innerHTML = log.slice(-300).map((e) =>
@@ -96,10 +98,10 @@ function toggle() {
   if (state.timer) {
     clearInterval(state.timer);
     state.timer = null;
-    $("play").textContent = "▶ Play";
+    $("play").textContent = `▶ ${t("Play")}`;
     return;
   }
-  $("play").textContent = "❚❚ Pause";
+  $("play").textContent = `❚❚ ${t("Pause")}`;
   state.timer = setInterval(() => {
     if (state.step >= state.replay.steps.length - 1) toggle();
     else go(state.step + 1);
@@ -130,7 +132,7 @@ async function start() {
       state.seats = Array.isArray(names) ? names.map((name, seat) => ({ seat, name: String(name) })) : null;
       state.renderer = null;
       state.step = 0;
-      $("title").textContent = `Replay of ${file.name}`;
+      $("title").textContent = t("Replay of {file}", { file: file.name });
       perspectives(state.record.players);
       await load("all");
     } catch (error) {
@@ -138,14 +140,14 @@ async function start() {
     }
   };
   if (!tableId) {
-    $("intro").textContent = "Choose a game record file (top right) to replay it.";
+    $("intro").textContent = t("Choose a game record file (top right) to replay it.");
     return;
   }
   try {
     const summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     state.seats = summary.seats;
     state.title = summary.title;
-    $("title").textContent = `Replay · ${summary.title} · table ${tableId}`;
+    $("title").textContent = `${t("Replay")} · ${summary.title} · ${t("table {id}", { id: tableId })}`;
     perspectives(summary.players);
     await load("all");
   } catch (error) {
@@ -154,7 +156,7 @@ async function start() {
 }
 
 function fail(error) {
-  $("game").innerHTML = `<div class="card-panel"><h2>Cannot replay</h2><p>${esc(error.message)}</p><p><a href="/">Back to the lobby</a></p></div>`;
+  $("game").innerHTML = `<div class="card-panel"><h2>${esc(t("Cannot replay"))}</h2><p>${esc(error.message)}</p><p><a href="/">${esc(t("Back to the lobby"))}</a></p></div>`;
 }
 
 start();

@@ -6,7 +6,7 @@ import {
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
-import { t } from "/static/js/i18n.js";
+import { setUpPage, t } from "/static/js/i18n.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const $ = (id) => document.getElementById(id);
@@ -40,19 +40,20 @@ const page = {
   prompt: "", // the renderer's prompt as last announced
 };
 
+setUpPage();
 $("brand").innerHTML = `${LOGO}Thievery`;
 
 async function start() {
   try {
     page.summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (error) {
-    $("game").innerHTML = `<div class="card-panel"><h2>No such table</h2><p>${esc(error.message)}</p><p><a href="/">Back to the lobby</a></p></div>`;
+    $("game").innerHTML = `<div class="card-panel"><h2>${esc(t("No such table"))}</h2><p>${esc(error.message)}</p><p><a href="/">${esc(t("Back to the lobby"))}</a></p></div>`;
     return;
   }
   page.seats = page.summary.seats;
   page.next = page.summary.next_id;
   document.title = `${page.summary.title} — Thievery`;
-  $("title").textContent = `${page.summary.title} · table ${tableId}`;
+  $("title").textContent = `${page.summary.title} · ${t("table {id}", { id: tableId })}`;
   showDeal(page.summary);
   $("help-slot").replaceWith(helpButton(() => [page.summary.game, page.summary.title]));
   page.renderer = await loadRenderer(page.summary.game);
@@ -64,7 +65,7 @@ async function start() {
 }
 
 function onStatus(status) {
-  $("status").textContent = { open: "connected", closed: "reconnecting…", connecting: "connecting…" }[status];
+  $("status").textContent = t({ open: "connected", closed: "reconnecting…", connecting: "connecting…" }[status]);
   $("status-dot").className = `dot ${status === "open" ? "on" : "off"}`;
 }
 
@@ -77,7 +78,7 @@ function onFrame(frame) {
       page.next = frame.summary.next_id;
       page.log = frame.log;
       page.pending = null;
-      if (token && frame.seat === null) toast("This browser's token is not valid here: you are watching.");
+      if (token && frame.seat === null) toast(t("This browser's token is not valid here: you are watching."));
       drawAll();
       break;
     case "update":
@@ -128,7 +129,7 @@ function send(action) {
   page.pending = action;
   if (!page.conn.send({ type: "act", action, version: page.frame.version })) {
     page.pending = null;
-    toast("Not connected — reconnecting…");
+    toast(t("Not connected — reconnecting…"));
   }
   drawGame();
 }
@@ -171,9 +172,9 @@ function drawGame() {
     refocus(focus);
   } catch (error) {
     console.error(error);
-    $("game").textContent = `The renderer failed: ${error}`;
+    $("game").textContent = `${t("The renderer failed:")} ${error}`;
   }
-  const you = f.seat === null ? "watching" : `you are ${seatName(page.seats, f.seat)}`;
+  const you = f.seat === null ? t("watching") : t("you are {name}", { name: seatName(page.seats, f.seat) });
   $("who").textContent = you;
   drawAttention();
   speak();
@@ -219,19 +220,19 @@ function drawSeats() {
       <span class="name">${esc(displayName(s))}</span>
       <span class="k" ${s.bot ? `title="${esc(botTitle(s.bot))}"` : ""}>${s.bot ? esc(t("{level} bot", { level: botLevel(s.bot) })) : s.kind === "human" ? esc(s.connected ? t("here") : t("away")) : ""}</span>
       ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result
-        ? `<button class="small host-bot" data-seat="${s.seat}" title="as the host">${s.bot ? "give back" : "to bot"}</button>` : ""}
+        ? `<button class="small host-bot" data-seat="${s.seat}" title="${esc(t("as the host"))}">${esc(s.bot ? t("give back") : t("to bot"))}</button>` : ""}
     </div>`).join("");
   document.querySelectorAll(".host-bot").forEach((b) => b.addEventListener("click", () => hostBot(Number(b.dataset.seat))));
   const controls = [];
   if (f && f.seat !== null && !f.result) {
     const me = page.seats[f.seat];
-    if (me?.bot) controls.push(`<button class="small" id="take-back">Take my seat back</button>`);
-    else controls.push(`<button class="small" id="to-bot">Let a bot play for me</button>`);
-    controls.push(`<button class="small" id="my-link">Copy my seat link</button>`);
+    if (me?.bot) controls.push(`<button class="small" id="take-back">${esc(t("Take my seat back"))}</button>`);
+    else controls.push(`<button class="small" id="to-bot">${esc(t("Let a bot play for me"))}</button>`);
+    controls.push(`<button class="small" id="my-link">${esc(t("Copy my seat link"))}</button>`);
   }
-  if (f && !f.result) controls.push(`<button class="small" id="watch-link">Copy watch link</button>`);
+  if (f && !f.result) controls.push(`<button class="small" id="watch-link">${esc(t("Copy watch link"))}</button>`);
   $("seat-controls").innerHTML = controls.join("");
-  $("to-bot")?.addEventListener("click", () => page.conn.send({ type: "bot", bot: page.bot }) || toast("Not connected"));
+  $("to-bot")?.addEventListener("click", () => page.conn.send({ type: "bot", bot: page.bot }) || toast(t("Not connected")));
   $("take-back")?.addEventListener("click", () => page.conn.send({ type: "bot", bot: null }));
   $("my-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}#token=${token}`));
   $("watch-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}?watch`));
@@ -327,13 +328,13 @@ function drawResult() {
     return;
   }
   const links = `
-    <a href="/replay/${encodeURIComponent(tableId)}"><button>Watch the replay</button></a>
-    <a href="/api/tables/${encodeURIComponent(tableId)}/record?download=true" download><button>Download the record</button></a>`;
+    <a href="/replay/${encodeURIComponent(tableId)}"><button>${esc(t("Watch the replay"))}</button></a>
+    <a href="/api/tables/${encodeURIComponent(tableId)}/record?download=true" download><button>${esc(t("Download the record"))}</button></a>`;
   const again = page.next
-    ? `<button class="primary go-next">Go to the next game</button>`
-    : token && f.seat !== null ? `<button class="primary again">Play again</button>` : "";
+    ? `<button class="primary go-next">${esc(t("Go to the next game"))}</button>`
+    : token && f.seat !== null ? `<button class="primary again">${esc(t("Play again"))}</button>` : "";
   after.hidden = false;
-  after.innerHTML = `<h2>Game over</h2><div class="controls">${again}${links}</div>`;
+  after.innerHTML = `<h2>${esc(t("Game over"))}</h2><div class="controls">${again}${links}</div>`;
   const scores = f.result.scores || [];
   const winners = new Set(f.result.winners || []);
   const rows = scores.map((score, seat) =>
@@ -341,10 +342,10 @@ function drawResult() {
   const names = [...winners].map((s) => seatName(page.seats, s));
   const youWon = f.seat !== null && winners.has(f.seat);
   $("overlay").innerHTML = page.dismissed ? "" : `<div class="overlay" id="result"><div class="box">
-      <h2>${youWon ? "You win!" : `${esc(names.join(" and "))} ${names.length > 1 ? "win" : "wins"}`}</h2>
-      <div class="help">Final scores</div>
+      <h2>${esc(youWon ? t("You win!") : t(names.length > 1 ? "{names} win" : "{names} wins", { names: names.join(t(" and ")) }))}</h2>
+      <div class="help">${esc(t("Final scores"))}</div>
       <table>${rows}</table>
-      <div class="acts">${again}${links}<button id="close-result">Look at the table</button></div>
+      <div class="acts">${again}${links}<button id="close-result">${esc(t("Look at the table"))}</button></div>
     </div></div>`;
   document.querySelectorAll(".again").forEach((b) => b.addEventListener("click", playAgain));
   document.querySelectorAll(".go-next").forEach((b) => b.addEventListener("click", goNext));
@@ -374,10 +375,10 @@ start();
 function showDeal(summary) {
   const box = $("deal");
   const parts = [];
-  if (summary.scenario) parts.push(`<b>Scenario table</b>: its creator chose the deal (seed ${esc(summary.scenario_seed)})`);
-  if (summary.commitment) parts.push(`deal <code>${esc(summary.commitment.slice(0, 12))}…</code>`);
+  if (summary.scenario) parts.push(`<b>${esc(t("Scenario table"))}</b>: ${esc(t("its creator chose the deal (seed {seed})", { seed: summary.scenario_seed }))}`);
+  if (summary.commitment) parts.push(`${esc(t("deal"))} <code>${esc(summary.commitment.slice(0, 12))}…</code>`);
   box.innerHTML = parts.join(" · ");
-  box.title = summary.commitment ? `Commitment to this table's deal: ${summary.commitment}` : "";
+  box.title = summary.commitment ? t("Commitment to this table's deal: {c}", { c: summary.commitment }) : "";
   box.hidden = parts.length === 0;
 }
 
