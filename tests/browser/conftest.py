@@ -1,7 +1,15 @@
-"""Browser test fixtures: a live server on 127.0.0.1 and Debian's Chromium through Playwright."""
+"""Browser test fixtures: a live server on 127.0.0.1 and a Chromium through Playwright.
+
+The browser is Playwright's own if it is installed (``playwright install chromium``), else
+the system's Chromium or Chrome. Without one the browser tests are skipped with one line on
+how to get one — or fail with it where THIEVERY_REQUIRE_BROWSER=1 (CI, which installs
+Debian's Chromium).
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import threading
 import time
@@ -14,8 +22,19 @@ from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from thievery.server import create_app
 
-CHROMIUM = "/usr/bin/chromium"
+SYSTEM_BROWSERS = (
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "chrome",
+)
+HOW_TO_GET_ONE = (
+    "no Chromium for the browser tests: `apt install chromium` (Debian/Ubuntu) or "
+    "`.venv/bin/playwright install chromium`"
+)
 ARGS = [
+    "--lang=en-GB",
     "--no-sandbox",
     "--disable-gpu",
     "--disable-background-networking",
@@ -53,6 +72,37 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread.join(10)
 
 
+def playwright_chromium() -> str | None:
+    """Playwright's own Chromium, if it has been installed."""
+    try:
+        with sync_playwright() as p:
+            path = p.chromium.executable_path
+    except Exception:  # no driver, or no browser for this platform
+        return None
+    return path if path and Path(path).exists() else None
+
+
+def find_browser() -> tuple[str, str | None] | None:
+    """The browser to use: ("playwright", None), ("system", path), or None."""
+    if playwright_chromium():
+        return ("playwright", None)
+    for name in SYSTEM_BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return ("system", path)
+    return None
+
+
+FOUND = find_browser()
+
+
+def pytest_report_header() -> str:
+    """One line saying which browser the browser tests use (or how to get one)."""
+    if FOUND is None:
+        return HOW_TO_GET_ONE
+    return f"browser tests: {FOUND[1] or 'the Chromium Playwright installed'}"
+
+
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
@@ -61,10 +111,12 @@ def playwright() -> Iterator[Playwright]:
 
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
-    """Debian's Chromium, launched by path (no browser is ever downloaded)."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"the browser tests need Chromium at {CHROMIUM} (apt install chromium)")
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    """Playwright's Chromium, else the system's Chromium or Chrome (never downloaded here)."""
+    if FOUND is None:
+        if os.environ.get("THIEVERY_REQUIRE_BROWSER") == "1":
+            pytest.fail(HOW_TO_GET_ONE, pytrace=False)
+        pytest.skip(HOW_TO_GET_ONE)
+    browser = playwright.chromium.launch(executable_path=FOUND[1], args=ARGS)
     yield browser
     browser.close()
 
