@@ -8,7 +8,7 @@ and against Thievery's heuristic bots (through the Gymnasium environment, the sa
 observation and action table). Writes a learning-curve plot (PNG) and prints one JSON
 line with the win shares and 95% intervals.
 
-    python examples/rl/learn_dqn.py --episodes 20000 --plot docs/rl-learning-curve.png
+    python examples/rl/learn_dqn.py --plot examples/rl/learning-curve.png
 
 Needs ``pip install -e '.[rl-example]'`` (jax, flax, optax, chex, orbax; CPU only).
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from typing import Any
 
@@ -106,10 +107,10 @@ def against_heuristic(agent: dqn.DQN, players: int, games: int, seed: int) -> li
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--episodes", type=int, default=20_000)
+    parser.add_argument("--episodes", type=int, default=6_000)
     parser.add_argument("--eval-every", type=int, default=1_000)
     parser.add_argument("--eval-games", type=int, default=200)
-    parser.add_argument("--final-games", type=int, default=1_000)
+    parser.add_argument("--final-games", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", default=None, help="write the learning curve here (PNG)")
     args = parser.parse_args()
@@ -145,7 +146,7 @@ def main() -> None:
         if episode % args.eval_every == 0:
             shares = [play(env, agents, learn=False) for _ in range(args.eval_games)]
             curve.append((episode, interval(shares)))
-            print(f"# episode {episode}: {curve[-1][1]}", flush=True)
+            print(f"# episode {episode}: {curve[-1][1]}", file=sys.stderr, flush=True)
         if episode < args.episodes:
             play(env, agents, learn=True)
     trained = time.perf_counter() - t0
