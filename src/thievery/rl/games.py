@@ -109,21 +109,30 @@ def thieves(players: int, probe: State) -> Spaces:
     slots = A.MAX_SLOTS
     per_slot = 5
 
+    # what a known card adds to its slot: (position in the slot, number), nonzero only
+    known = {
+        cid: [(d, x) for d, x in ((2, 1.0), (3, FINAL_VALUE[c] / 3), (4, RAID_VALUE[c] / 3)) if x]
+        for cid, c in cards.items()
+    }
+
     def loot(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         # per relative seat, per slot: [occupied, face up, known, final value/3, raid value/3]
+        ats, values = out.at, out.value
         for s in range(n):
             row = v["loot"][(me + s) % n]
             base = at + s * slots * per_slot
             for i, slot in enumerate(row):
                 o = base + i * per_slot
-                put(out, o, 1.0)
-                put(out, o + 1, 1.0 if slot["face_up"] else 0.0)
+                ats.append(o)
+                values.append(1.0)
+                if slot["face_up"]:
+                    ats.append(o + 1)
+                    values.append(1.0)
                 card = slot["card"]
                 if card is not None:
-                    c = cards[card]
-                    put(out, o + 2, 1.0)
-                    put(out, o + 3, FINAL_VALUE[c] / 3)
-                    put(out, o + 4, RAID_VALUE[c] / 3)
+                    for d, x in known[card]:
+                        ats.append(o + d)
+                        values.append(x)
 
     def known_loot(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         for s in range(n):
@@ -359,10 +368,14 @@ def schatz_rabatz(players: int, probe: State) -> Spaces:
             for x, h in enumerate(chest["heights"][:width]):
                 put(out, o + 3 + x, h / depth)
             grid = o + 3 + width
-            for t in chest["treasures"]:
-                for x, y in t["cells"]:
-                    if 0 <= x < width and 0 <= y < depth:
-                        put(out, grid + y * width + x, 1.0)
+            cells = [
+                grid + y * width + x
+                for t in chest["treasures"]
+                for x, y in t["cells"]
+                if 0 <= x < width and 0 <= y < depth
+            ]
+            out.at.extend(cells)
+            out.value.extend([1.0] * len(cells))
 
     fields = [
         one_hot("phase", PHASE_NAMES),
