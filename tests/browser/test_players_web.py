@@ -459,3 +459,52 @@ def test_the_language_switcher_changes_the_page_and_remembers(
         assert sideways(page) <= 0
     finally:
         context.close()
+
+
+ENGLISH_LEFT = """async () => {
+  const { DE } = await import("/static/js/i18n-de.js");
+  const english = new Set(Object.entries(DE).filter(([en, de]) => en !== de && !en.includes("{"))
+    .map(([en]) => en));
+  const left = [];
+  const walk = document.createTreeWalker(document.getElementById("game"), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    if (english.has(n.textContent.trim())) left.push(n.textContent.trim());
+  }
+  for (const el of document.querySelectorAll("#game [title]")) {
+    if (english.has(el.title)) left.push(el.title);
+  }
+  return left;
+}"""
+
+
+def test_der_schattendieb_is_drawn_in_german(server: str, browser: Browser) -> None:
+    made = make_table(server, "schattendieb", options={"games": 1})
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        expect(page.locator(".sd-prompt")).to_have_text(
+            "Wähle eine Karte zum Ausspielen — sie bleibt verdeckt, bis alle gewählt haben."
+        )
+        expect(page.locator(".sd-handbox h4")).to_have_text("Deine Hand")
+        names = page.locator(".sd-hand .sd-card .sd-name").all_inner_texts()
+        assert names and set(names) <= {
+            "Brosche",
+            "Ring",
+            "Uhr",
+            "Manschettenknopf",
+            "Tresor zu",
+            "Schattendieb",
+            "Brosche-Dieb",
+            "Ring-Dieb",
+            "Uhr-Dieb",
+            "Manschettenknopf-Dieb",
+        }, names
+        page.locator(PLAY).first.click()
+        expect(page.locator(".sd-strip, .sd-prompt").first).to_be_visible()
+        page.wait_for_timeout(300)
+        assert page.evaluate(ENGLISH_LEFT) == []
+        assert untranslated(page) == [] and errors == []
+    finally:
+        context.close()

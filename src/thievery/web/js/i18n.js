@@ -3,9 +3,10 @@
 // switcher (kept in this browser), else the browser's (navigator.language), else English.
 //
 // What is translated: the shared pages (lobby, table, replay: every label, button, prompt
-// and message they draw themselves) and the "How to play" introductions. What is not: the
-// words the server sends (event lines in the log, error messages, option help), the games'
-// rules pages (RULES.md, English only) and the game renderers' own words.
+// and message they draw themselves), the "How to play" introductions, and the renderers
+// that add their German with addGerman() (Der Schattendieb's so far). What is not: the
+// words the server sends (event lines in the log, error messages, other plug-ins' option
+// help), the games' rules pages (RULES.md, English only) and the other renderers' words.
 
 import { DE } from "/static/js/i18n-de.js";
 
@@ -14,6 +15,11 @@ export const LANGUAGES = { en: "English", de: "Deutsch" };
 
 /** Strings asked for in German that have no German yet (the tests look here). */
 export const missing = new Set();
+
+/** A game renderer's own German (English string -> German), added to the pages'. */
+export function addGerman(strings) {
+  Object.assign(DE, strings);
+}
 
 /** The page's language: "en" or "de". */
 export function lang() {

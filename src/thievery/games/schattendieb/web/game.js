@@ -3,19 +3,58 @@
 // view it is given, and every legal action becomes an element with data-action.
 
 import { esc } from "/static/js/common.js";
+import { addGerman, t } from "/static/js/i18n.js";
+
+// German: the game is German, so are its card names (Amigo's).
+addGerman({
+  "Brooch": "Brosche", "Ring": "Ring", "Watch": "Uhr", "Cufflink": "Manschettenknopf",
+  "Play": "Ausspielen", "Thieves": "Diebe", "Add": "Anlegen", "Over": "Vorbei",
+  "Shadow Thief": "Schattendieb", "{kind} Thief": "{kind}-Dieb", "Close Safe": "Tresor zu", "Close Safe {n}": "Tresor zu {n}",
+  "closed": "geschlossen", "a hidden card": "eine verdeckte Karte",
+  "safe closed": "Tresor zu", "✓ chosen": "✓ gewählt", "choosing…": "wählt …", "stealing…": "stiehlt …",
+  "adding…": "legt an …", "✓ done": "✓ fertig",
+  "sealed until everyone has chosen": "verdeckt, bis alle gewählt haben",
+  "chosen — sealed until the reveal": "gewählt — verdeckt bis zum Aufdecken",
+  "added — sealed until the reveal": "angelegt — verdeckt bis zum Aufdecken",
+  "revealed {card}": "aufgedeckt: {card}", "{card} — gone": "{card} — weg",
+  "no cards": "keine Karten", "seat number": "Platznummer", "played by a bot": "von einem Bot gespielt",
+  "bot": "Bot", "dealer": "Geber", "match total": "Gesamtpunkte", "Hand": "Hand", "In front": "Vor sich",
+  "Safe": "Tresor", "empty": "leer", "closed the safe": "hat den Tresor geschlossen",
+  "closed: this safe scores its jewels": "geschlossen: Dieser Tresor zählt seinen Schmuck",
+  "open: scores 0 unless it is closed": "offen: zählt 0, wenn er nicht geschlossen wird", "open": "offen",
+  "The match is over.": "Die Partie ist vorbei.",
+  "Choose a card to play — it stays hidden until everyone has chosen.": "Wähle eine Karte zum Ausspielen — sie bleibt verdeckt, bis alle gewählt haben.",
+  "thief": "Dieb", "Your {thief} strikes: click the card to steal.": "Dein {thief} schlägt zu: Klick die Karte, die er stehlen soll.",
+  "matching": "passende",
+  "Your {kind} is still in front, but you hold no {kind} to add: click Nothing to add.": "Dein Schmuck ({kind}) liegt noch vor dir, aber du hast keine Karte dieser Sorte zum Anlegen: Klick „Nichts anzulegen“.",
+  "Add more {kind} cards to your jewel (click them), then Done.": "Leg weitere Karten der Sorte {kind} an deinen Schmuck (anklicken), dann „Fertig“.",
+  "Your safe is closed. Waiting for {who}…": "Dein Tresor ist zu. Warte auf {who} …",
+  "You chose. Waiting for {who}…": "Du hast gewählt. Warte auf {who} …",
+  "Waiting for {who}…": "Warte auf {who} …",
+  "Round {n} — revealed": "Runde {n} — aufgedeckt",
+  "the pile ran out": "der Stapel war leer", "everyone wanted to close": "alle wollten schließen",
+  "one safe was left open": "nur ein Tresor war noch offen",
+  "closed: {who}": "geschlossen: {who}", "game ended: {why}": "Spiel beendet: {why}", "Last round ({n})": "Letzte Runde ({n})",
+  "G{n}": "S{n}", "Standings": "Stand", "Total": "Summe",
+  "Done adding": "Fertig mit Anlegen", "Nothing to add": "Nichts anzulegen", "Your hand": "Deine Hand",
+  "Game {n}": "Spiel {n}", "of {n}": "von {n}", "Round {n}": "Runde {n}", "Step:": "Schritt:",
+  "cards in the draw pile": "Karten im Nachziehstapel", "Pile": "Stapel",
+  "cards in the discard pile (face down ones included)": "Karten im Ablagestapel (verdeckte mitgezählt)", "Discard": "Ablage",
+});
 
 const KIND_NAMES = { brooch: "Brooch", ring: "Ring", watch: "Watch", cufflink: "Cufflink" };
 const PHASES = { play: "Play", steal: "Thieves", add: "Add", over: "Over" };
+const kindName = (kind) => (KIND_NAMES[kind] ? t(KIND_NAMES[kind]) : kind);
 
 /** A card id as its parts: ring-6b, close-12a, thief-shadow. */
 export function parseCard(id) {
   const [kind, rest] = String(id).split("-");
   if (kind === "thief") {
-    return { cat: "thief", kind: rest, value: 0, label: rest === "shadow" ? "Shadow Thief" : `${KIND_NAMES[rest] || rest} Thief` };
+    return { cat: "thief", kind: rest, value: 0, label: rest === "shadow" ? t("Shadow Thief") : t("{kind} Thief", { kind: kindName(rest) }) };
   }
   const value = parseInt(rest, 10);
-  if (kind === "close") return { cat: "close", kind, value, label: `Close Safe ${value}` };
-  return { cat: "jewel", kind, value, label: `${KIND_NAMES[kind] || kind} ${value}` };
+  if (kind === "close") return { cat: "close", kind, value, label: t("Close Safe {n}", { n: value }) };
+  return { cat: "jewel", kind, value, label: `${kindName(kind)} ${value}` };
 }
 
 // ------------------------------------------------------------------ drawing (our own SVG)
@@ -73,16 +112,16 @@ function card(id, { size = "", action = null, note = "" } = {}) {
   const c = parseCard(id);
   const cls = ["sd-card", `sd-${c.cat}`, c.cat === "jewel" ? `sd-k-${c.kind}` : "", c.cat === "thief" ? `sd-t-${c.kind}` : "", size, action ? "legal" : ""].join(" ");
   const corner = c.cat === "thief" ? "" : `<span class="sd-v">${c.value}</span>`;
-  const name = c.cat === "jewel" ? KIND_NAMES[c.kind] : c.cat === "close" ? "Close Safe" : c.label;
+  const name = c.cat === "jewel" ? kindName(c.kind) : c.cat === "close" ? t("Close Safe") : c.label;
   const act = action ? ` data-action='${esc(JSON.stringify(action))}' tabindex="0" role="button"` : "";
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(c.label)}${note ? " — " + esc(note) : ""}"${act}>
     ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(name)}</span>${corner ? `<span class="sd-v2">${c.value}</span>` : ""}</div>`;
 }
 
-const LOCK = ` <svg width="10" height="12" viewBox="0 0 10 12" aria-label="closed"><rect x="1" y="5" width="8" height="7" rx="1" fill="#e2b650"/><path d="M3 5V3.5a2 2 0 0 1 4 0V5" stroke="#e2b650" stroke-width="1.5" fill="none"/></svg>`;
+const LOCK = () => ` <svg width="10" height="12" viewBox="0 0 10 12" aria-label="${t("closed")}"><rect x="1" y="5" width="8" height="7" rx="1" fill="#e2b650"/><path d="M3 5V3.5a2 2 0 0 1 4 0V5" stroke="#e2b650" stroke-width="1.5" fill="none"/></svg>`;
 
 function back(size = "small", note = "") {
-  return `<div class="sd-card sd-back ${size}" title="${esc(note || "a hidden card")}"></div>`;
+  return `<div class="sd-card sd-back ${size}" title="${esc(note || t("a hidden card"))}"></div>`;
 }
 
 function cards(ids, opts = {}) {
@@ -103,18 +142,18 @@ function name(ctx, seat) {
 function status(view, seat) {
   const v = view;
   const chosen = v.chosen[seat];
-  if (v.closed[seat]) return `<span class="sd-badge closed">safe closed</span>`;
+  if (v.closed[seat]) return `<span class="sd-badge closed">${t("safe closed")}</span>`;
   if (v.phase === "play") {
-    if (chosen) return `<span class="sd-badge done">✓ chosen</span>`;
-    if (v.to_act.includes(seat)) return `<span class="sd-badge wait">choosing…</span>`;
+    if (chosen) return `<span class="sd-badge done">${t("✓ chosen")}</span>`;
+    if (v.to_act.includes(seat)) return `<span class="sd-badge wait">${t("choosing…")}</span>`;
     return "";
   }
-  if (v.phase === "steal" && v.to_act.includes(seat)) return `<span class="sd-badge wait">stealing…</span>`;
+  if (v.phase === "steal" && v.to_act.includes(seat)) return `<span class="sd-badge wait">${t("stealing…")}</span>`;
   if (v.phase === "add") {
     // Every seat whose jewel is still in front is asked, whether or not it holds one of
     // its kind: the badges look alike for all of them, so they tell nothing.
-    if (v.to_act.includes(seat)) return `<span class="sd-badge wait">adding…</span>`;
-    if (v.add_done[seat]) return `<span class="sd-badge done">✓ done</span>`;
+    if (v.to_act.includes(seat)) return `<span class="sd-badge wait">${t("adding…")}</span>`;
+    if (v.add_done[seat]) return `<span class="sd-badge done">${t("✓ done")}</span>`;
   }
   return "";
 }
@@ -124,14 +163,14 @@ function frontRow(ctx, seat, view, own, steals) {
   const parts = [];
   if (v.phase === "play") {
     const choice = own?.my_choice;
-    if (choice) parts.push(card(choice, { size: "small sealed", note: "sealed until everyone has chosen" }));
-    else if (v.chosen[seat]) parts.push(back("small", "chosen — sealed until the reveal"));
+    if (choice) parts.push(card(choice, { size: "small sealed", note: t("sealed until everyone has chosen") }));
+    else if (v.chosen[seat]) parts.push(back("small", t("chosen — sealed until the reveal")));
   } else {
     for (const id of v.front[seat]) parts.push(card(id, { size: "small", action: steals.get(id) || null }));
     if (v.table[seat]) parts.push(card(v.table[seat], { size: "small" }));
-    for (const id of own?.my_adds || []) parts.push(card(id, { size: "small sealed", note: "added — sealed until the reveal" }));
+    for (const id of own?.my_adds || []) parts.push(card(id, { size: "small sealed", note: t("added — sealed until the reveal") }));
     if (v.phase !== "over" && v.revealed[seat] && !v.front[seat].length && !v.table[seat]) {
-      parts.push(`<span class="sd-gone" title="revealed ${esc(parseCard(v.revealed[seat]).label)}">${esc(parseCard(v.revealed[seat]).label)} — gone</span>`);
+      parts.push(`<span class="sd-gone" title="${esc(t("revealed {card}", { card: parseCard(v.revealed[seat]).label }))}">${esc(t("{card} — gone", { card: parseCard(v.revealed[seat]).label }))}</span>`);
     }
   }
   return parts.join("") || `<span class="sd-none">—</span>`;
@@ -146,49 +185,49 @@ function seatPanel(ctx, seat, steals) {
   const turn = v.to_act.includes(seat);
   const hand = own && !me
     ? cards(own.hand, { size: "small" })
-    : me ? "" : Array.from({ length: v.hand_sizes[seat] }, () => back("tiny")).join("") || `<span class="sd-none">no cards</span>`;
+    : me ? "" : Array.from({ length: v.hand_sizes[seat] }, () => back("tiny")).join("") || `<span class="sd-none">${t("no cards")}</span>`;
   const who = ctx.seats?.[seat];
   return `<div class="sd-seat ${turn ? "turn" : ""} ${closed ? "closed" : ""} ${me ? "me" : ""}" data-seat="${seat}">
     <div class="sd-head"><span class="sd-name-l">${name(ctx, seat)}</span>
-      <span class="sd-chip" title="seat number">#${seat + 1}</span>
-      ${who && (who.kind === "bot" || who.bot) ? `<span class="sd-chip" title="played by a bot">bot</span>` : ""}
-      ${v.dealer === seat ? `<span class="sd-chip" title="dealer">dealer</span>` : ""}
-      <span class="sd-grow"></span>${status(v, seat)}<span class="sd-score" title="match total">${v.scores[seat]}</span></div>
-    ${me ? "" : `<div class="sd-row"><label>Hand</label><div class="sd-cards">${hand}</div></div>`}
-    <div class="sd-row"><label>In front</label><div class="sd-cards">${frontRow(ctx, seat, v, own, steals)}</div></div>
-    <div class="sd-row"><label>Safe${closed ? LOCK : ""}</label><div class="sd-cards sd-safe">${cards(safe, { size: "tiny" }) || `<span class="sd-none">empty</span>`}
-      ${closed ? card(closed, { size: "tiny", note: "closed the safe" }) : ""}</div>
-      <span class="sd-worth ${closed ? "banked" : ""}" title="${closed ? "closed: this safe scores its jewels" : "open: scores 0 unless it is closed"}">${closed ? "" : "open "}${worth(safe)}</span></div>
+      <span class="sd-chip" title="${t("seat number")}">#${seat + 1}</span>
+      ${who && (who.kind === "bot" || who.bot) ? `<span class="sd-chip" title="${t("played by a bot")}">${t("bot")}</span>` : ""}
+      ${v.dealer === seat ? `<span class="sd-chip" title="${t("dealer")}">${t("dealer")}</span>` : ""}
+      <span class="sd-grow"></span>${status(v, seat)}<span class="sd-score" title="${t("match total")}">${v.scores[seat]}</span></div>
+    ${me ? "" : `<div class="sd-row"><label>${t("Hand")}</label><div class="sd-cards">${hand}</div></div>`}
+    <div class="sd-row"><label>${t("In front")}</label><div class="sd-cards">${frontRow(ctx, seat, v, own, steals)}</div></div>
+    <div class="sd-row"><label>${t("Safe")}${closed ? LOCK() : ""}</label><div class="sd-cards sd-safe">${cards(safe, { size: "tiny" }) || `<span class="sd-none">${t("empty")}</span>`}
+      ${closed ? card(closed, { size: "tiny", note: t("closed the safe") }) : ""}</div>
+      <span class="sd-worth ${closed ? "banked" : ""}" title="${closed ? t("closed: this safe scores its jewels") : t("open: scores 0 unless it is closed")}">${closed ? "" : `${t("open")} `}${worth(safe)}</span></div>
   </div>`;
 }
 
 function prompt(ctx, kinds) {
   const v = ctx.view;
   const legal = ctx.legal;
-  if (v.result) return { text: "The match is over.", you: false };
-  if (legal.some((a) => a.type === "play")) return { text: "Choose a card to play — it stays hidden until everyone has chosen.", you: true };
+  if (v.result) return { text: t("The match is over."), you: false };
+  if (legal.some((a) => a.type === "play")) return { text: t("Choose a card to play — it stays hidden until everyone has chosen."), you: true };
   if (legal.some((a) => a.type === "steal")) {
-    const thief = v.thieves[0] ? parseCard(v.thieves[0][1]).label : "thief";
-    return { text: `Your ${thief} strikes: click the card to steal.`, you: true };
+    const thief = v.thieves[0] ? parseCard(v.thieves[0][1]).label : t("thief");
+    return { text: t("Your {thief} strikes: click the card to steal.", { thief }), you: true };
   }
   if (legal.some((a) => a.type === "done")) {
-    const kind = KIND_NAMES[v.add_kinds[ctx.seat]] || "matching";
+    const kind = KIND_NAMES[v.add_kinds[ctx.seat]] ? kindName(v.add_kinds[ctx.seat]) : t("matching");
     if (!legal.some((a) => a.type === "add")) {
-      return { text: `Your ${kind} is still in front, but you hold no ${kind} to add: click Nothing to add.`, you: true };
+      return { text: t("Your {kind} is still in front, but you hold no {kind} to add: click Nothing to add.", { kind }), you: true };
     }
-    return { text: `Add more ${kind} cards to your jewel (click them), then Done.`, you: true };
+    return { text: t("Add more {kind} cards to your jewel (click them), then Done.", { kind }), you: true };
   }
   const waiting = v.to_act.map((s) => name(ctx, s));
-  if (ctx.seat !== null && v.closed[ctx.seat]) return { text: `Your safe is closed. Waiting for ${waiting.join(", ")}…`, you: false };
-  if (v.phase === "play" && ctx.seat !== null && v.chosen[ctx.seat]) return { text: `You chose. Waiting for ${waiting.join(", ")}…`, you: false };
-  return { text: waiting.length ? `Waiting for ${waiting.join(", ")}…` : "…", you: false };
+  if (ctx.seat !== null && v.closed[ctx.seat]) return { text: t("Your safe is closed. Waiting for {who}…", { who: waiting.join(", ") }), you: false };
+  if (v.phase === "play" && ctx.seat !== null && v.chosen[ctx.seat]) return { text: t("You chose. Waiting for {who}…", { who: waiting.join(", ") }), you: false };
+  return { text: waiting.length ? t("Waiting for {who}…", { who: waiting.join(", ") }) : "…", you: false };
 }
 
 function revealStrip(ctx) {
   const v = ctx.view;
   if (v.phase !== "play" && v.phase !== "over") {
     const items = v.revealed.map((id, seat) => (id ? `<div class="sd-rv"><div>${card(id, { size: "small" })}</div><span>${name(ctx, seat)}</span></div>` : "")).join("");
-    return `<div class="sd-strip"><h4>Round ${v.round} — revealed</h4><div class="sd-rvs">${items}</div></div>`;
+    return `<div class="sd-strip"><h4>${t("Round {n} — revealed", { n: v.round })}</h4><div class="sd-rvs">${items}</div></div>`;
   }
   const last = v.last_round;
   if (!last) return "";
@@ -197,20 +236,20 @@ function revealStrip(ctx) {
     const added = last.added[seat] || [];
     return `<div class="sd-rv"><div>${card(id, { size: "tiny" })}${cards(added, { size: "tiny" })}</div><span>${name(ctx, seat)}</span></div>`;
   }).join("");
-  const ended = { no_cards: "the pile ran out", all_close: "everyone wanted to close", one_open: "one safe was left open" }[last.ended];
-  const closed = last.closed.length ? ` · closed: ${last.closed.map((s) => name(ctx, s)).join(", ")}` : "";
-  return `<div class="sd-strip past"><h4>Last round (${last.round})${closed}${ended ? ` · game ended: ${ended}` : ""}</h4><div class="sd-rvs">${items}</div></div>`;
+  const ended = { no_cards: t("the pile ran out"), all_close: t("everyone wanted to close"), one_open: t("one safe was left open") }[last.ended];
+  const closed = last.closed.length ? ` · ${t("closed: {who}", { who: last.closed.map((s) => name(ctx, s)).join(", ") })}` : "";
+  return `<div class="sd-strip past"><h4>${t("Last round ({n})", { n: last.round })}${closed}${ended ? ` · ${t("game ended: {why}", { why: ended })}` : ""}</h4><div class="sd-rvs">${items}</div></div>`;
 }
 
 function standings(ctx) {
   const v = ctx.view;
   const n = v.players;
   const games = v.game_scores;
-  const head = games.map((_, i) => `<th>G${i + 1}</th>`).join("");
+  const head = games.map((_, i) => `<th>${t("G{n}", { n: i + 1 })}</th>`).join("");
   const best = Math.max(...v.scores);
   const rows = Array.from({ length: n }, (_, s) =>
     `<tr class="${v.scores[s] === best && games.length ? "lead" : ""}"><td>${name(ctx, s)}</td>${games.map((g) => `<td>${g[s]}</td>`).join("")}<td class="tot">${v.scores[s]}</td></tr>`).join("");
-  return `<table class="sd-standings"><thead><tr><th>Standings</th>${head}<th>Total</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<table class="sd-standings"><thead><tr><th>${t("Standings")}</th>${head}<th>${t("Total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function render(root, ctx) {
@@ -222,7 +261,7 @@ function render(root, ctx) {
   const byCard = new Map(ctx.legal.filter((a) => a.card && a.type !== "steal").map((a) => [a.card, a]));
   const done = ctx.legal.find((a) => a.type === "done");
   // Step 4 asks every seat with its jewel in front; with nothing to add, one click.
-  const doneLabel = ctx.legal.some((a) => a.type === "add") ? "Done adding" : "Nothing to add";
+  const doneLabel = ctx.legal.some((a) => a.type === "add") ? t("Done adding") : t("Nothing to add");
   const p = prompt(ctx);
   const me = ctx.seat;
   const order = me === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
@@ -231,18 +270,18 @@ function render(root, ctx) {
     <div class="sd-mine">
       ${seatPanel(ctx, me, steals)}
       <div class="sd-handbox">
-        <h4>Your hand</h4>
-        <div class="sd-hand">${v.hand.map((id) => card(id, { size: "big", action: byCard.get(id) || null })).join("") || `<span class="sd-none">no cards</span>`}</div>
+        <h4>${t("Your hand")}</h4>
+        <div class="sd-hand">${v.hand.map((id) => card(id, { size: "big", action: byCard.get(id) || null })).join("") || `<span class="sd-none">${t("no cards")}</span>`}</div>
         ${done ? `<div class="sd-done"><button class="primary" data-action='${esc(JSON.stringify(done))}'>${doneLabel}</button></div>` : ""}
       </div>
     </div>`;
   root.innerHTML = `<div class="sd">
     <div class="sd-top">
-      <span><b>Game ${v.game_no}</b> of ${v.games}</span><span>Round ${v.round}</span>
-      <span>Step: <b>${PHASES[v.phase] || esc(v.phase)}</b></span>
+      <span><b>${t("Game {n}", { n: v.game_no })}</b> ${t("of {n}", { n: v.games })}</span><span>${t("Round {n}", { n: v.round })}</span>
+      <span>${t("Step:")} <b>${PHASES[v.phase] ? t(PHASES[v.phase]) : esc(v.phase)}</b></span>
       <span class="sd-grow"></span>
-      <span title="cards in the draw pile">Pile ${back("tiny")} <b>${v.pile_size}</b></span>
-      <span title="cards in the discard pile (face down ones included)">Discard <b>${v.discard_size}</b> ${cards(lastDiscard, { size: "tiny" })}</span>
+      <span title="${t("cards in the draw pile")}">${t("Pile")} ${back("tiny")} <b>${v.pile_size}</b></span>
+      <span title="${t("cards in the discard pile (face down ones included)")}">${t("Discard")} <b>${v.discard_size}</b> ${cards(lastDiscard, { size: "tiny" })}</span>
     </div>
     <div class="sd-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>
     <div class="sd-felt">
