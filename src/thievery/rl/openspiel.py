@@ -50,6 +50,16 @@ MAX_GAME_LENGTH = {
 }
 
 
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def _player(match: Match) -> int:
+    """OpenSpiel's current player of a started game: a seat, or ``TERMINAL``."""
+    current = match.current()
+    return TERMINAL if current is None else current
+
+
 def short_name(game: str) -> str:
     """``python_thievery_thieves_den`` for ``thieves-den``."""
     return "python_thievery_" + game.replace("-", "_")
@@ -126,13 +136,10 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
         self.own: list[list[int]] = [[] for _ in range(game.num_players())]
         self.game_name = game.game_name
         self.key = game.key  # its prototype match: spaces shared, never copied
+        self.player = CHANCE if match is None else _player(match)  # asked often: kept
 
     def current_player(self) -> int:
-        m = self.match
-        if m is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        current = m.current()
-        return int(pyspiel.PlayerId.TERMINAL) if current is None else current
+        return self.player
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.match is not None
@@ -147,11 +154,11 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
             m = _PROTOTYPES[self.key].copy()
             m.start(int(action))
             self.match = m
-            return
-        seat = self.match.current()
-        assert seat is not None
-        self.own[seat].append(int(action))
-        self.match.act(seat, int(action))
+        else:
+            seat = self.player
+            self.own[seat].append(int(action))
+            self.match.act(seat, int(action))
+        self.player = _player(self.match)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -159,7 +166,7 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(_PROTOTYPES[self.key].codec.to_json(int(action)), sort_keys=True)
 
     def is_terminal(self) -> bool:
-        return self.match is not None and self.match.over
+        return self.player == TERMINAL
 
     def returns(self) -> list[float]:
         if self.match is None:
