@@ -508,3 +508,30 @@ def test_der_schattendieb_is_drawn_in_german(server: str, browser: Browser) -> N
         assert untranslated(page) == [] and errors == []
     finally:
         context.close()
+
+
+def test_thieves_is_drawn_in_german(server: str, browser: Browser, tmp_path: Path) -> None:
+    made = make_table(server, "thieves", options={"first_player": 0})
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        expect(page.locator(".tv-prompt")).to_have_text(
+            "Du bist dran: Wähl eine Karte aus deiner Hand."
+        )
+        expect(page.locator(".tv-handbox h4")).to_have_text("Deine Hand")
+        page.locator(".tv-hand .tv-card").first.click()  # picked: the action panel speaks too
+        expect(page.locator(".tv-act button").first).to_be_visible()
+        assert page.evaluate(ENGLISH_LEFT) == [] and untranslated(page) == []
+        page.screenshot(path=str(SHOTS / "thieves-desktop-picked-de.png"))
+        # The replay, everything shown, at its end (final values, the last raid).
+        page.goto(server + "/replay")
+        page.set_input_files("#file", str(finished_record("thieves", tmp_path / "t.json")))
+        expect(page.locator("#step")).to_contain_text("Schritt 0")
+        page.click("#last")
+        expect(page.locator(".tv-prompt")).to_contain_text("Das Spiel ist vorbei")
+        assert page.evaluate(ENGLISH_LEFT) == []
+        assert untranslated(page) == [] and errors == []
+    finally:
+        context.close()

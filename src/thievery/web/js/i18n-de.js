@@ -102,6 +102,7 @@ export const DE = {
   "Let a bot play for me": "Einen Bot für mich spielen lassen",
   "Copy my seat link": "Meinen Platz-Link kopieren",
   "Your turn": "Du bist dran",
+  "to act": "am Zug",
   "Time ran out: a bot played for you.": "Die Zeit ist abgelaufen: Ein Bot hat für dich gespielt.",
   "OK": "OK",
   "your turn: {left}s left": "du bist dran: noch {left} s",

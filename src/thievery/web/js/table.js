@@ -217,7 +217,7 @@ function drawSeats() {
   $("seats").innerHTML = page.seats.map((s) => `
     <div class="s ${f && s.seat === f.seat ? "me" : ""} ${toAct.has(s.seat) ? "turn" : ""}" data-seat="${s.seat}">
       <span class="dot ${s.kind === "bot" || s.bot || s.connected ? "on" : ""}"></span>
-      <span class="name">${esc(displayName(s))}</span>
+      <span class="name" data-turn="${esc(t("to act"))}">${esc(displayName(s))}</span>
       <span class="k" ${s.bot ? `title="${esc(botTitle(s.bot))}"` : ""}>${s.bot ? esc(t("{level} bot", { level: botLevel(s.bot) })) : s.kind === "human" ? esc(s.connected ? t("here") : t("away")) : ""}</span>
       ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result
         ? `<button class="small host-bot" data-seat="${s.seat}" title="${esc(t("as the host"))}">${esc(s.bot ? t("give back") : t("to bot"))}</button>` : ""}

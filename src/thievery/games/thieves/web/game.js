@@ -7,35 +7,106 @@
 // (they send nothing); the pick is forgotten as soon as the legal actions change.
 
 import { esc, listenForPicks } from "/static/js/common.js";
+import { addGerman, t } from "/static/js/i18n.js";
+
+// German (Piatnik published the game as "Fladeranti"; these are our German card names).
+addGerman({
+  "Diamond Ring": "Diamantring", "Horseshoe": "Hufeisen", "Money {n}": "Geld {n}",
+  "Police (1 car)": "Polizei (1 Auto)", "Police ({n} cars)": "Polizei ({n} Autos)",
+  "Getaway car": "Fluchtauto", "Roadblock": "Straßensperre", "Alarm": "Alarm", "Thief": "Dieb", "Double Loot": "Doppelte Beute",
+  "Money: worth 3 in a police raid, only 1 at the end.": "Geld: bei einer Razzia 3 wert, am Ende nur 1.",
+  "Money: worth only 1 in a police raid, 3 at the end.": "Geld: bei einer Razzia nur 1 wert, am Ende 3.",
+  "Money worth {n}: keep it face down, or give it face up to another player.": "Geld im Wert {n}: verdeckt behalten oder offen einem anderen Spieler geben.",
+  "1 police car. At 4 or more cars in play the police raid: the richest loot is busted.": "1 Polizeiauto. Ab 4 Autos im Spiel gibt es eine Razzia: Die reichste Beute wird geschnappt.",
+  "{n} police cars. At 4 or more cars in play the police raid: the richest loot is busted.": "{n} Polizeiautos. Ab 4 Autos im Spiel gibt es eine Razzia: Die reichste Beute wird geschnappt.",
+  "The 7th getaway car ends the game.": "Das 7. Fluchtauto beendet das Spiel.",
+  "Discard one police card in play.": "Wirf eine Polizeikarte im Spiel ab.",
+  "Everyone puts all police cards from their hands into play, starting with you.": "Alle spielen alle Polizeikarten aus ihrer Hand aus, beginnend bei dir.",
+  "You may move one loot card from one player to a different player.": "Du darfst eine Beutekarte von einem Spieler zu einem anderen verschieben.",
+  "Draw a card and play it at once — then do it again.": "Zieh eine Karte und spiel sie sofort — dann noch einmal.",
+  "Roadblock…": "Straßensperre …", "Thief…": "Dieb …", "Double Loot…": "Doppelte Beute …", "to play": "am Zug",
+  "winner": "Sieger", "★ wins": "★ gewinnt", "face up": "offen",
+  "face down (slot {n}) — only its owner knows it": "verdeckt (Platz {n}) — nur der Besitzer kennt sie",
+  "was face down": "lag verdeckt", "face down, but everyone saw it in the raid": "verdeckt, aber alle haben sie bei der Razzia gesehen",
+  "face down — only you know it": "verdeckt — nur du kennst sie", "face down": "verdeckt",
+  "Keep<br>face down": "Verdeckt<br>behalten", "Give here<br>face up": "Offen<br>hierher geben", "Move<br>here": "Hierher<br>verschieben",
+  "no loot": "keine Beute", "a card in hand": "eine Karte auf der Hand", "Hand": "Hand", "empty": "leer",
+  "face-down cards you cannot see": "verdeckte Karten, die du nicht sehen kannst", "+{n} hidden": "+{n} verdeckt",
+  "seat number": "Platznummer", "played by a bot": "von einem Bot gespielt", "bot": "Bot", "you": "du",
+  "loot value at the end of the game (what you can see)": "Wert der Beute am Spielende (was du sehen kannst)",
+  "Loot": "Beute", "what the police count in a raid: Diamond Ring 3, Horseshoe 1": "was die Polizei bei einer Razzia zählt: Diamantring 3, Hufeisen 1",
+  "raid value": "Razziawert", "what counts at the end: Diamond Ring 1, Horseshoe 3": "was am Ende zählt: Diamantring 1, Hufeisen 3", "end value": "Endwert",
+  "click to remove it with your Roadblock": "anklicken, um sie mit deiner Straßensperre zu entfernen", "in play": "im Spiel",
+  "no police in play": "keine Polizei im Spiel", "being played": "wird gespielt", "playing": "wird gespielt",
+  "getaway car placed": "Fluchtauto liegt", "not yet": "noch nicht", "Police in play": "Polizei im Spiel",
+  "at 4 or more cars the police raid": "ab 4 Autos gibt es eine Razzia", "of 4 cars": "von 4 Autos", " — a raid is near!": " — eine Razzia droht!",
+  "Getaway cars": "Fluchtautos", "The 7th car ends the game.": "Das 7. Auto beendet das Spiel.",
+  "none": "keine", "BUSTED": "GESCHNAPPT", " and ": " und ", "nobody": "niemand",
+  " — called by {who}": " — ausgelöst von {who}", " with {n} cars": " mit {n} Autos",
+  "Last police raid{by} · busted: {who}": "Letzte Razzia{by} · geschnappt: {who}",
+  "The 7th getaway car is placed: the game is over. {names} share the win.": "Das 7. Fluchtauto liegt: Das Spiel ist vorbei. {names} teilen sich den Sieg.",
+  "The 7th getaway car is placed: the game is over. {names} wins.": "Das 7. Fluchtauto liegt: Das Spiel ist vorbei. {names} gewinnt.",
+  " (1 more Double Loot draw to come)": " (noch 1 Karte durch Doppelte Beute)", " ({n} more Double Loot draws to come)": " (noch {n} Karten durch Doppelte Beute)",
+  "Roadblock: click the police card to remove from play.": "Straßensperre: Klick die Polizeikarte, die aus dem Spiel soll.",
+  "Thief: now click “Move here” on the player who gets it (or a button below).": "Dieb: Klick jetzt „Hierher verschieben“ beim Spieler, der sie bekommt (oder einen Knopf unten).",
+  "Thief: click a loot card on the table to move (face-down ones are taken blind), or don’t move anything.": "Dieb: Klick eine Beutekarte auf dem Tisch zum Verschieben (verdeckte werden blind genommen) oder verschieb nichts.",
+  "Double Loot drew {card}: choose where it goes{draws}.": "Doppelte Beute zog {card}: Wähl, wohin sie kommt{draws}.",
+  "{card}: keep it face down, or give it face up to someone.": "{card}: verdeckt behalten oder offen jemandem geben.",
+  "Play {card}? Click it again or press the button.": "{card} spielen? Klick sie noch einmal oder drück den Knopf.",
+  "Your turn: pick a card from your hand to play.": "Du bist dran: Wähl eine Karte aus deiner Hand.",
+  "Sending your move…": "Dein Zug wird gesendet …", "You": "Du",
+  "played a Roadblock and is choosing a police card to remove": "hat eine Straßensperre gespielt und wählt eine Polizeikarte zum Entfernen",
+  "played a Thief and is choosing a loot card to move": "hat einen Dieb gespielt und wählt eine Beutekarte zum Verschieben",
+  "is playing a card drawn with Double Loot{draws}": "spielt eine mit Doppelter Beute gezogene Karte{draws}",
+  "is choosing a card to play": "wählt eine Karte", "{who} {what}…": "{who} {what} …",
+  "Cancel": "Abbrechen", "the Thief's move is optional": "das Verschieben mit dem Dieb ist freiwillig", "Don’t move anything": "Nichts verschieben",
+  "Play {card}": "{card} spielen", "Keep it face down": "Verdeckt behalten", "Give to {who}": "An {who} geben",
+  "To {who}": "An {who}", "Thief: move {what} from {who}": "Dieb: {what} von {who} verschieben",
+  "It will lie face up in front of the player you choose.": "Sie liegt dann offen vor dem Spieler, den du wählst.",
+  "Thief: click a loot card on the table, or move nothing.": "Dieb: Klick eine Beutekarte auf dem Tisch oder verschieb nichts.",
+  "Roadblock: click a police card in play (above).": "Straßensperre: Klick eine Polizeikarte im Spiel (oben).",
+  "Click a card in your hand.": "Klick eine Karte in deiner Hand.",
+  "Your turn": "Du bist dran", "{who}’s turn": "{who} ist dran", "Drawn by Double Loot": "Gezogen durch Doppelte Beute",
+  "Your hand": "Deine Hand", "no cards": "keine Karten", "Turn": "Zug", "cards in the deck": "Karten im Stapel", "Deck": "Stapel",
+  "the deck": "der Stapel", "cards in the discard pile; the top one is shown": "Karten im Ablagestapel; die oberste ist zu sehen",
+  "Discard": "Ablage", "top of the discard pile": "oben auf dem Ablagestapel",
+});
+
 
 /** A card id as its parts: money-2c, diamond-ring, horseshoe, police-1a, getaway-e, thief-b. */
 export function parseCard(id) {
   const s = String(id);
-  if (s === "diamond-ring") return { cat: "money", kind: "ring", value: 1, raid: 3, label: "Diamond Ring" };
-  if (s === "horseshoe") return { cat: "money", kind: "horseshoe", value: 3, raid: 1, label: "Horseshoe" };
+  if (s === "diamond-ring") return { cat: "money", kind: "ring", value: 1, raid: 3, label: t("Diamond Ring") };
+  if (s === "horseshoe") return { cat: "money", kind: "horseshoe", value: 3, raid: 1, label: t("Horseshoe") };
   const m = /^(money|police|getaway|roadblock|alarm|thief|double-loot)-(\d?)[a-z]$/.exec(s);
   if (!m) return { cat: "unknown", kind: s, value: 0, raid: 0, label: s };
   const [, kind, digit] = m;
   const n = digit === "" ? 0 : Number(digit);
-  if (kind === "money") return { cat: "money", kind: "money", value: n, raid: n, label: `Money ${n}` };
-  if (kind === "police") return { cat: "police", kind, cars: n, value: 0, raid: 0, label: `Police (${n} car${n > 1 ? "s" : ""})` };
-  const label = { getaway: "Getaway car", roadblock: "Roadblock", alarm: "Alarm", thief: "Thief", "double-loot": "Double Loot" }[kind];
+  if (kind === "money") return { cat: "money", kind: "money", value: n, raid: n, label: t("Money {n}", { n }) };
+  if (kind === "police") return { cat: "police", kind, cars: n, value: 0, raid: 0, label: n > 1 ? t("Police ({n} cars)", { n }) : t("Police (1 car)") };
+  const label = t({ getaway: "Getaway car", roadblock: "Roadblock", alarm: "Alarm", thief: "Thief", "double-loot": "Double Loot" }[kind] || kind);
   return { cat: kind === "getaway" ? "getaway" : "action", kind, value: 0, raid: 0, label };
 }
 
 /** What a card does, in words (its card text). */
 function cardText(c) {
-  if (c.kind === "ring") return "Money: worth 3 in a police raid, only 1 at the end.";
-  if (c.kind === "horseshoe") return "Money: worth only 1 in a police raid, 3 at the end.";
-  if (c.cat === "money") return `Money worth ${c.value}: keep it face down, or give it face up to another player.`;
-  if (c.cat === "police") return `${c.cars} police car${c.cars > 1 ? "s" : ""}. At 4 or more cars in play the police raid: the richest loot is busted.`;
+  if (c.kind === "ring") return t("Money: worth 3 in a police raid, only 1 at the end.");
+  if (c.kind === "horseshoe") return t("Money: worth only 1 in a police raid, 3 at the end.");
+  if (c.cat === "money") return t("Money worth {n}: keep it face down, or give it face up to another player.", { n: c.value });
+  if (c.cat === "police") return c.cars > 1 ? t("{n} police cars. At 4 or more cars in play the police raid: the richest loot is busted.", { n: c.cars }) : t("1 police car. At 4 or more cars in play the police raid: the richest loot is busted.");
   return {
     getaway: "The 7th getaway car ends the game.",
     roadblock: "Discard one police card in play.",
     alarm: "Everyone puts all police cards from their hands into play, starting with you.",
     thief: "You may move one loot card from one player to a different player.",
     "double-loot": "Draw a card and play it at once — then do it again.",
-  }[c.kind] || "";
+  }[c.kind] ? t({
+    getaway: "The 7th getaway car ends the game.",
+    roadblock: "Discard one police card in play.",
+    alarm: "Everyone puts all police cards from their hands into play, starting with you.",
+    thief: "You may move one loot card from one player to a different player.",
+    "double-loot": "Draw a card and play it at once — then do it again.",
+  }[c.kind]) : "";
 }
 
 // ------------------------------------------------------------------ drawing (our own SVG)
@@ -195,10 +266,10 @@ function targets(ctx, idx) {
 function seatStatus(ctx, seat) {
   const v = ctx.view;
   if (v.result) {
-    return v.result.winners.includes(seat) ? `<span class="tv-badge win" title="winner">★ wins</span>` : "";
+    return v.result.winners.includes(seat) ? `<span class="tv-badge win" title="${t("winner")}">${t("★ wins")}</span>` : "";
   }
   if (!v.to_act.includes(seat)) return "";
-  const text = { remove: "Roadblock…", move: "Thief…", double_loot: "Double Loot…" }[v.pending] || "to play";
+  const text = t({ remove: "Roadblock…", move: "Thief…", double_loot: "Double Loot…" }[v.pending] || "to play");
   return `<span class="tv-badge wait">${text}</span>`;
 }
 
@@ -213,19 +284,19 @@ function lootRow(ctx, seat, idx, tgt) {
     const pick = canMove ? { from: seat, slot: i } : null;
     const selected = picked && picked.from === seat && picked.slot === i;
     const id = slot.card ?? (own ? own.loot[seat][i].card : null);
-    if (slot.face_up) return card(id, { size: "small", pick, selected, note: "face up" });
-    if (id === null) return back("small", { note: `face down (slot ${i + 1}) — only its owner knows it`, pick, selected });
-    const note = v.result ? "was face down" : exposed.has(i) ? "face down, but everyone saw it in the raid" : seat === ctx.seat ? "face down — only you know it" : "face down";
+    if (slot.face_up) return card(id, { size: "small", pick, selected, note: t("face up") });
+    if (id === null) return back("small", { note: t("face down (slot {n}) — only its owner knows it", { n: i + 1 }), pick, selected });
+    const note = t(v.result ? "was face down" : exposed.has(i) ? "face down, but everyone saw it in the raid" : seat === ctx.seat ? "face down — only you know it" : "face down");
     return card(id, { size: "small", pick, selected, down: !v.result, note, extra: exposed.has(i) ? "seen" : "" });
   });
-  const drop = tgt.find((t) => t.seat === seat);
+  const drop = tgt.find((x) => x.seat === seat);
   if (drop) {
     const what = ui.pick.card !== undefined
-      ? seat === ctx.seat ? "Keep<br>face down" : "Give here<br>face up"
-      : "Move<br>here";
+      ? seat === ctx.seat ? t("Keep<br>face down") : t("Give here<br>face up")
+      : t("Move<br>here");
     items.push(`<button class="tv-drop" ${actionAttr(drop.action)}>${what}</button>`);
   }
-  return items.join("") || `<span class="tv-none">no loot</span>`;
+  return items.join("") || `<span class="tv-none">${t("no loot")}</span>`;
 }
 
 function seatPanel(ctx, seat, idx, tgt) {
@@ -238,24 +309,24 @@ function seatPanel(ctx, seat, idx, tgt) {
   if (!me) {
     hand = own
       ? own.hand.map((id) => card(id, { size: "tiny" })).join("")
-      : Array.from({ length: v.hand_sizes[seat] }, () => back("tiny", { note: "a card in hand" })).join("");
-    hand = `<div class="tv-row"><label>Hand</label><div class="tv-cards">${hand || `<span class="tv-none">empty</span>`}</div></div>`;
+      : Array.from({ length: v.hand_sizes[seat] }, () => back("tiny", { note: t("a card in hand") })).join("");
+    hand = `<div class="tv-row"><label>${t("Hand")}</label><div class="tv-cards">${hand || `<span class="tv-none">${t("empty")}</span>`}</div></div>`;
   }
   const w = worth(own ? own.loot[seat] : v.loot[seat]);
   const busted = v.last_raid && !v.result && v.last_raid.busted.includes(seat) ? " busted" : "";
-  const hiddenNote = w.hidden ? ` <span class="tv-q" title="face-down cards you cannot see">+${w.hidden} hidden</span>` : "";
-  const isTarget = tgt.some((t) => t.seat === seat);
+  const hiddenNote = w.hidden ? ` <span class="tv-q" title="${t("face-down cards you cannot see")}">${t("+{n} hidden", { n: w.hidden })}</span>` : "";
+  const isTarget = tgt.some((x) => x.seat === seat);
   return `<div class="tv-seat ${turn ? "turn" : ""} ${me ? "me" : ""} ${isTarget ? "target" : ""}${busted}" data-seat="${seat}">
     <div class="tv-head"><span class="tv-who">${name(ctx, seat)}</span>
-      <span class="tv-chip" title="seat number">#${seat + 1}</span>
-      ${who && (who.kind === "bot" || who.bot) ? `<span class="tv-chip" title="played by a bot">bot</span>` : ""}
-      ${me ? `<span class="tv-chip you">you</span>` : ""}
+      <span class="tv-chip" title="${t("seat number")}">#${seat + 1}</span>
+      ${who && (who.kind === "bot" || who.bot) ? `<span class="tv-chip" title="${t("played by a bot")}">${t("bot")}</span>` : ""}
+      ${me ? `<span class="tv-chip you">${t("you")}</span>` : ""}
       <span class="tv-grow"></span>${seatStatus(ctx, seat)}
-      <span class="tv-worth" title="loot value at the end of the game (what you can see)">${v.result ? v.result.scores[seat] : w.value}${!v.result && w.hidden ? "+" : ""}</span></div>
+      <span class="tv-worth" title="${t("loot value at the end of the game (what you can see)")}">${v.result ? v.result.scores[seat] : w.value}${!v.result && w.hidden ? "+" : ""}</span></div>
     ${hand}
-    <div class="tv-row tv-lootrow"><label>Loot</label><div class="tv-cards">${lootRow(ctx, seat, idx, tgt)}</div></div>
-    <div class="tv-foot"><span title="what the police count in a raid: Diamond Ring 3, Horseshoe 1">raid value <b>${w.raid}</b>${hiddenNote}</span>
-      <span title="what counts at the end: Diamond Ring 1, Horseshoe 3">end value <b>${w.value}</b>${w.hidden ? "+?" : ""}</span></div>
+    <div class="tv-row tv-lootrow"><label>${t("Loot")}</label><div class="tv-cards">${lootRow(ctx, seat, idx, tgt)}</div></div>
+    <div class="tv-foot"><span title="${t("what the police count in a raid: Diamond Ring 3, Horseshoe 1")}">${t("raid value")} <b>${w.raid}</b>${hiddenNote}</span>
+      <span title="${t("what counts at the end: Diamond Ring 1, Horseshoe 3")}">${t("end value")} <b>${w.value}</b>${w.hidden ? "+?" : ""}</span></div>
   </div>`;
 }
 
@@ -267,20 +338,20 @@ function street(ctx, idx) {
   const v = ctx.view;
   const police = v.police.map((id) => card(id, {
     size: "small", action: idx.removes.get(id) || null,
-    note: idx.removes.has(id) ? "click to remove it with your Roadblock" : "in play",
-  })).join("") || `<span class="tv-none">no police in play</span>`;
-  const resolving = v.resolving ? `<div class="tv-resolving">${card(v.resolving, { size: "small", note: "being played" })}<span>playing</span></div>` : "";
+    note: t(idx.removes.has(id) ? "click to remove it with your Roadblock" : "in play"),
+  })).join("") || `<span class="tv-none">${t("no police in play")}</span>`;
+  const resolving = v.resolving ? `<div class="tv-resolving">${card(v.resolving, { size: "small", note: t("being played") })}<span>${t("playing")}</span></div>` : "";
   const cars = Math.min(v.cars, 4);
   const getaways = Array.from({ length: 7 }, (_, i) =>
-    `<span class="tv-slot ${i < v.getaways.length ? "on" : ""}" title="${i < v.getaways.length ? "getaway car placed" : "not yet"}">${i < v.getaways.length ? `<svg viewBox="0 0 40 40">${car("#c23b2e", "")}</svg>` : i + 1}</span>`).join("");
+    `<span class="tv-slot ${i < v.getaways.length ? "on" : ""}" title="${t(i < v.getaways.length ? "getaway car placed" : "not yet")}">${i < v.getaways.length ? `<svg viewBox="0 0 40 40">${car("#c23b2e", "")}</svg>` : i + 1}</span>`).join("");
   return `<div class="tv-street">
-    <div class="tv-box tv-policebox ${idx.removes.size ? "choosing" : ""}"><h4>Police in play</h4>
+    <div class="tv-box tv-policebox ${idx.removes.size ? "choosing" : ""}"><h4>${t("Police in play")}</h4>
       <div class="tv-cards">${police}${resolving}</div>
-      <div class="tv-meter" title="at 4 or more cars the police raid">${pips(cars, 4, "car")}<span><b class="tv-cars">${v.cars}</b> of 4 cars${v.cars >= 3 ? " — a raid is near!" : ""}</span></div>
+      <div class="tv-meter" title="${t("at 4 or more cars the police raid")}">${pips(cars, 4, "car")}<span><b class="tv-cars">${v.cars}</b> ${t("of 4 cars")}${v.cars >= 3 ? t(" — a raid is near!") : ""}</span></div>
     </div>
-    <div class="tv-box tv-getaways"><h4>Getaway cars <b class="tv-gcount">${v.getaways.length}/7</b></h4>
+    <div class="tv-box tv-getaways"><h4>${t("Getaway cars")} <b class="tv-gcount">${v.getaways.length}/7</b></h4>
       <div class="tv-slots">${getaways}</div>
-      <div class="help">The 7th car ends the game.</div>
+      <div class="help">${t("The 7th car ends the game.")}</div>
     </div>
   </div>`;
 }
@@ -290,47 +361,47 @@ function raidStrip(ctx) {
   if (!r) return "";
   const cols = r.values.map((value, seat) => {
     const busted = r.busted.includes(seat);
-    const loot = (r.loot?.[seat] || []).map((id) => card(id, { size: "tiny" })).join("") || `<span class="tv-none">none</span>`;
+    const loot = (r.loot?.[seat] || []).map((id) => card(id, { size: "tiny" })).join("") || `<span class="tv-none">${t("none")}</span>`;
     return `<div class="tv-rseat ${busted ? "busted" : ""}"><div class="tv-rname">${name(ctx, seat)} <b>${value}</b></div>
-      <div class="tv-cards">${loot}</div>${busted ? `<span class="tv-stamp">BUSTED</span>` : ""}</div>`;
+      <div class="tv-cards">${loot}</div>${busted ? `<span class="tv-stamp">${t("BUSTED")}</span>` : ""}</div>`;
   }).join("");
-  const who = r.busted.length ? r.busted.map((s) => name(ctx, s)).join(" and ") : "nobody";
-  const by = r.seat !== undefined ? ` — called by ${name(ctx, r.seat)}${r.cars ? ` with ${r.cars} cars` : ""}` : "";
-  return `<div class="tv-raidbox"><h4>Last police raid${by} · busted: ${who}</h4><div class="tv-rseats">${cols}</div></div>`;
+  const who = r.busted.length ? r.busted.map((s) => name(ctx, s)).join(t(" and ")) : t("nobody");
+  const by = r.seat !== undefined ? `${t(" — called by {who}", { who: name(ctx, r.seat) })}${r.cars ? t(" with {n} cars", { n: r.cars }) : ""}` : "";
+  return `<div class="tv-raidbox"><h4>${t("Last police raid{by} · busted: {who}", { by, who })}</h4><div class="tv-rseats">${cols}</div></div>`;
 }
 
 function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
-    const names = v.result.winners.map((s) => name(ctx, s)).join(" and ");
-    return { text: `The 7th getaway car is placed: the game is over. ${names} ${v.result.winners.length > 1 ? "share the win" : "wins"}.`, you: false };
+    const names = v.result.winners.map((s) => name(ctx, s)).join(t(" and "));
+    return { text: v.result.winners.length > 1 ? t("The 7th getaway car is placed: the game is over. {names} share the win.", { names }) : t("The 7th getaway car is placed: the game is over. {names} wins.", { names }), you: false };
   }
   const mine = ctx.legal.length > 0;
   const actor = v.to_act[0];
-  const draws = v.double_loot_draws ? ` (${v.double_loot_draws} more Double Loot draw${v.double_loot_draws > 1 ? "s" : ""} to come)` : "";
+  const draws = !v.double_loot_draws ? "" : v.double_loot_draws > 1 ? t(" ({n} more Double Loot draws to come)", { n: v.double_loot_draws }) : t(" (1 more Double Loot draw to come)");
   if (mine) {
-    if (v.pending === "remove") return { text: "Roadblock: click the police card to remove from play.", you: true };
+    if (v.pending === "remove") return { text: t("Roadblock: click the police card to remove from play."), you: true };
     if (v.pending === "move") {
       return ui.pick && ui.pick.from !== undefined
-        ? { text: `Thief: now click “Move here” on the player who gets it (or a button below).`, you: true }
-        : { text: "Thief: click a loot card on the table to move (face-down ones are taken blind), or don’t move anything.", you: true };
+        ? { text: t("Thief: now click “Move here” on the player who gets it (or a button below)."), you: true }
+        : { text: t("Thief: click a loot card on the table to move (face-down ones are taken blind), or don’t move anything."), you: true };
     }
-    if (v.pending === "double_loot") return { text: `Double Loot drew ${esc(parseCard(v.drawn || ctx.legal[0].card).label)}: choose where it goes${draws}.`, you: true };
+    if (v.pending === "double_loot") return { text: t("Double Loot drew {card}: choose where it goes{draws}.", { card: esc(parseCard(v.drawn || ctx.legal[0].card).label), draws }), you: true };
     if (ui.pick && ui.pick.card !== undefined) {
       const c = parseCard(ui.pick.card);
-      return { text: c.cat === "money" ? `${esc(c.label)}: keep it face down, or give it face up to someone.` : `Play ${esc(c.label)}? Click it again or press the button.`, you: true };
+      return { text: c.cat === "money" ? t("{card}: keep it face down, or give it face up to someone.", { card: esc(c.label) }) : t("Play {card}? Click it again or press the button.", { card: esc(c.label) }), you: true };
     }
-    return { text: "Your turn: pick a card from your hand to play.", you: true };
+    return { text: t("Your turn: pick a card from your hand to play."), you: true };
   }
   if (actor === undefined) return { text: "…", you: false };
-  if (actor === ctx.seat && ctx.mode === "play") return { text: "Sending your move…", you: false };
-  const who = actor === ctx.seat ? "You" : name(ctx, actor);
+  if (actor === ctx.seat && ctx.mode === "play") return { text: t("Sending your move…"), you: false };
+  const who = actor === ctx.seat ? t("You") : name(ctx, actor);
   const what = {
-    remove: "played a Roadblock and is choosing a police card to remove",
-    move: "played a Thief and is choosing a loot card to move",
-    double_loot: `is playing a card drawn with Double Loot${draws}`,
-  }[v.pending] || "is choosing a card to play";
-  return { text: `${who} ${what}…`, you: false };
+    remove: t("played a Roadblock and is choosing a police card to remove"),
+    move: t("played a Thief and is choosing a loot card to move"),
+    double_loot: t("is playing a card drawn with Double Loot{draws}", { draws }),
+  }[v.pending] || t("is choosing a card to play");
+  return { text: t("{who} {what}…", { who, what }), you: false };
 }
 
 /** The box beside your hand: what the picked card does and where it can go. */
@@ -338,22 +409,22 @@ function actionPanel(ctx, idx, tgt) {
   const v = ctx.view;
   if (!ctx.legal.length) return "";
   const p = ui.pick;
-  const cancel = `<button class="small" data-pick='{"clear":1}'>Cancel</button>`;
+  const cancel = `<button class="small" data-pick='{"clear":1}'>${t("Cancel")}</button>`;
   // The Thief's move is optional: declining is always one click away while it waits.
   const decline = idx.pass
-    ? `<button class="tv-pass" ${actionAttr(idx.pass)} title="the Thief's move is optional">Don’t move anything</button>`
+    ? `<button class="tv-pass" ${actionAttr(idx.pass)} title="${t("the Thief's move is optional")}">${t("Don’t move anything")}</button>`
     : "";
   if (p && p.card !== undefined && idx.plays.has(p.card)) {
     const c = parseCard(p.card);
     const opts = idx.plays.get(p.card);
     let buttons;
     if (opts.length === 1 && opts[0].to === undefined) {
-      buttons = `<button class="primary" ${actionAttr(opts[0])}>Play ${esc(c.label)}</button>`;
+      buttons = `<button class="primary" ${actionAttr(opts[0])}>${t("Play {card}", { card: esc(c.label) })}</button>`;
     } else {
       const sorted = [...opts].sort((a, b) => (a.to === ctx.seat ? -1 : b.to === ctx.seat ? 1 : a.to - b.to));
       buttons = sorted.map((a) => a.to === ctx.seat
-        ? `<button class="primary" ${actionAttr(a)}>Keep it face down</button>`
-        : `<button ${actionAttr(a)}>Give to ${name(ctx, a.to)}</button>`).join("");
+        ? `<button class="primary" ${actionAttr(a)}>${t("Keep it face down")}</button>`
+        : `<button ${actionAttr(a)}>${t("Give to {who}", { who: name(ctx, a.to) })}</button>`).join("");
     }
     const canCancel = v.pending !== "double_loot";
     return `<div class="tv-act"><div class="tv-act-card">${card(p.card, { size: "mid" })}</div>
@@ -362,16 +433,16 @@ function actionPanel(ctx, idx, tgt) {
   if (p && p.from !== undefined && tgt.length) {
     const slot = v.loot[p.from][p.slot];
     const what = slot.card ? parseCard(slot.card).label : "a face-down card";
-    const buttons = tgt.map((t) => `<button ${actionAttr(t.action)}>To ${t.seat === ctx.seat ? "you" : name(ctx, t.seat)}</button>`).join("");
-    return `<div class="tv-act"><div><b>Thief: move ${esc(what)} from ${p.from === ctx.seat ? "you" : name(ctx, p.from)}</b>
-      <p class="help">It will lie face up in front of the player you choose.</p><div class="tv-buttons">${buttons}${cancel}${decline}</div></div></div>`;
+    const buttons = tgt.map((x) => `<button ${actionAttr(x.action)}>${t("To {who}", { who: x.seat === ctx.seat ? t("you") : name(ctx, x.seat) })}</button>`).join("");
+    return `<div class="tv-act"><div><b>${t("Thief: move {what} from {who}", { what: esc(what), who: p.from === ctx.seat ? t("you") : name(ctx, p.from) })}</b>
+      <p class="help">${t("It will lie face up in front of the player you choose.")}</p><div class="tv-buttons">${buttons}${cancel}${decline}</div></div></div>`;
   }
   if (v.pending === "move") {
-    return `<div class="tv-act"><div><p class="help">Thief: click a loot card on the table, or move nothing.</p>
+    return `<div class="tv-act"><div><p class="help">${t("Thief: click a loot card on the table, or move nothing.")}</p>
       <div class="tv-buttons">${decline}</div></div></div>`;
   }
-  if (v.pending === "remove") return `<div class="tv-act"><p class="help">Roadblock: click a police card in play (above).</p></div>`;
-  return `<div class="tv-act"><p class="help">Click a card in your hand.</p></div>`;
+  if (v.pending === "remove") return `<div class="tv-act"><p class="help">${t("Roadblock: click a police card in play (above).")}</p></div>`;
+  return `<div class="tv-act"><p class="help">${t("Click a card in your hand.")}</p></div>`;
 }
 
 function render(root, ctx) {
@@ -389,13 +460,13 @@ function render(root, ctx) {
   if (v.pending === "double_loot" && idx.plays.size === 1) ui.pick = { card: [...idx.plays.keys()][0] };
   if (ui.pick && ui.pick.card !== undefined && !idx.plays.has(ui.pick.card)) ui.pick = null;
   if (ui.pick && ui.pick.from !== undefined && !idx.moves.has(`${ui.pick.from}:${ui.pick.slot}`)) ui.pick = null;
-  const tgt = targets(ctx, idx).filter((t) => t.seat !== null);
+  const tgt = targets(ctx, idx).filter((x) => x.seat !== null);
   const p = prompt(ctx, idx);
   const n = v.players;
   const me = ctx.seat;
   const order = me === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, i) => (me + 1 + i) % n);
   const top = v.discard.slice(-1)[0];
-  const current = v.result ? "" : `<span>${v.current === me ? "<b>Your turn</b>" : `<b>${name(ctx, v.current)}</b>’s turn`}</span>`;
+  const current = v.result ? "" : `<span>${v.current === me ? `<b>${t("Your turn")}</b>` : t("{who}’s turn", { who: `<b>${name(ctx, v.current)}</b>` })}</span>`;
 
   let mine = "";
   if (me !== null) {
@@ -410,22 +481,22 @@ function render(root, ctx) {
       });
     }).join("");
     const drawn = v.pending === "double_loot" && v.drawn
-      ? `<div class="tv-drawn"><span>Drawn by Double Loot</span>${card(v.drawn, { size: "big", selected: true })}</div>` : "";
+      ? `<div class="tv-drawn"><span>${t("Drawn by Double Loot")}</span>${card(v.drawn, { size: "big", selected: true })}</div>` : "";
     mine = `<div class="tv-mine">
       ${seatPanel(ctx, me, idx, tgt)}
       <div class="tv-handbox ${ctx.legal.length ? "active" : ""}">
-        <h4>Your hand</h4>
-        <div class="tv-hand">${handCards || `<span class="tv-none">no cards</span>`}${drawn}</div>
+        <h4>${t("Your hand")}</h4>
+        <div class="tv-hand">${handCards || `<span class="tv-none">${t("no cards")}</span>`}${drawn}</div>
         ${actionPanel(ctx, idx, tgt)}
       </div>
     </div>`;
   }
   root.innerHTML = `<div class="tv">
     <div class="tv-top">
-      <span class="tv-title">Thieves!</span><span>Turn <b>${v.turn}</b></span>${current}
+      <span class="tv-title">Thieves!</span><span>${t("Turn")} <b>${v.turn}</b></span>${current}
       <span class="tv-grow"></span>
-      <span class="tv-pile" title="cards in the deck">Deck ${back("tiny", { note: "the deck" })} <b class="tv-deck">${v.deck_size}</b></span>
-      <span class="tv-pile" title="cards in the discard pile; the top one is shown">Discard ${top ? card(top, { size: "tiny", note: "top of the discard pile" }) : ""} <b class="tv-discard">${v.discard.length}</b></span>
+      <span class="tv-pile" title="${t("cards in the deck")}">${t("Deck")} ${back("tiny", { note: t("the deck") })} <b class="tv-deck">${v.deck_size}</b></span>
+      <span class="tv-pile" title="${t("cards in the discard pile; the top one is shown")}">${t("Discard")} ${top ? card(top, { size: "tiny", note: t("top of the discard pile") }) : ""} <b class="tv-discard">${v.discard.length}</b></span>
     </div>
     <div class="tv-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>
     <div class="tv-felt">
