@@ -20,7 +20,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-from thievery.server import create_app
+from thievery.server import Caps, create_app
 
 SYSTEM_BROWSERS = (
     "chromium",
@@ -57,7 +57,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a free loopback port (uvicorn in a thread), bots moving at once."""
     db = tmp_path_factory.mktemp("browser") / "thievery.db"
     port = free_port()
-    app = create_app(f"sqlite:///{db}", bot_delay=0)
+    app = create_app(f"sqlite:///{db}", bot_delay=0, caps=Caps.lifted())  # one address
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)

@@ -12,11 +12,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 
-from thievery.server import Limits, create_app
+from thievery.server import Caps, Limits, create_app
 from thievery.server.storage import metadata
 
 POSTGRES_ENV = "THIEVERY_TEST_POSTGRES_URL"
 FAST = Limits(rate=10_000, burst=10_000)  # scripted players send far faster than people
+LIFTED = Caps.lifted()  # and every test client comes from one address
 
 
 def reset_postgres(url: str) -> None:
@@ -47,7 +48,7 @@ def sqlite_url(tmp_path: Path) -> str:
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
     """The app with bots moving at once."""
-    with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as c:
+    with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED)) as c:
         yield c
 
 

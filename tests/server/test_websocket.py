@@ -93,6 +93,12 @@ def test_bad_frames_get_error_frames_and_change_nothing(client: TestClient) -> N
             assert anon.receive_json()["code"] == "auth/token"
             anon.send_json({"type": "act", "action": {"type": "done"}})
             assert anon.receive_json()["code"] == "join/first"  # a wrong token acts for nobody
+        # The bot chooses at once, but its action is stored by the writer thread: wait
+        # for it, so the version below is the one seat 0 keeps.
+        for _ in range(500):
+            if 2 not in client.get(f"/api/tables/{tid}").json()["to_act"]:
+                break
+            time.sleep(0.01)
         p = Player(w0, t0)
         version = p.latest["version"]
         hand = p.latest["view"]["hand"]

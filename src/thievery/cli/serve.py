@@ -66,6 +66,7 @@ def serve(
 ) -> None:
     """Start the web server and print the URL to open."""
     import gc
+    import sys
     from dataclasses import replace
 
     import uvicorn
@@ -130,6 +131,9 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
+    # Bots and replays think in worker threads; a short switch interval lets the event
+    # loop have the GIL back within a millisecond, so tables keep answering meanwhile.
+    sys.setswitchinterval(0.001)
     config = server_config(
         application,
         listener,

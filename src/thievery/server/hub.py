@@ -63,7 +63,7 @@ class Hub:
         self.bot_threads = bot_threads
         self.slow_bots: set[str] = set()
         self.quick_bots: dict[str, int] = {}  # bot name -> quick decisions in a thread
-        self.bot_gate = asyncio.Semaphore(2)  # bots thinking at once (threads share a GIL)
+        self.bot_gate = asyncio.Semaphore(1)  # bots thinking at once (threads share a GIL)
         self.finished_cache = finished_cache
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}

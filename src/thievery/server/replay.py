@@ -179,11 +179,13 @@ def record_from_json(data: Any) -> GameRecord:
 
 class Replayer:
     """Replays off the event loop: one worker at a time (``Caps.replay_workers``), each
-    bounded in work and size, its JSON (and gzipped JSON) cached per finished table."""
+    bounded in work and size, its JSON (and gzipped JSON) cached per finished table (at
+    most ``replay_cache`` of them and ``replay_cache_bytes`` in all)."""
 
     def __init__(self, caps: Caps) -> None:
         self.caps = caps
         self.cache: OrderedDict[tuple[Any, ...], tuple[bytes, bytes]] = OrderedDict()
+        self.cached_bytes = 0
         self._gate: asyncio.Semaphore | None = None
 
     async def steps(
@@ -205,10 +207,16 @@ class Replayer:
             self._gate = asyncio.Semaphore(self.caps.replay_workers)
         async with self._gate:
             body = await asyncio.to_thread(self._work, record, perspective, start, limit)
-        if full_key is not None:
+        size = len(body[0]) + len(body[1])
+        if full_key is not None and size <= self.caps.replay_cache_bytes // 2:
             self.cache[full_key] = body
-            while len(self.cache) > self.caps.replay_cache:
-                self.cache.popitem(last=False)
+            self.cached_bytes += size
+            while (
+                len(self.cache) > self.caps.replay_cache
+                or self.cached_bytes > self.caps.replay_cache_bytes
+            ):
+                _, (raw, packed) = self.cache.popitem(last=False)
+                self.cached_bytes -= len(raw) + len(packed)
         return body
 
     def _work(

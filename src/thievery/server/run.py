@@ -4,6 +4,10 @@ uvicorn times out idle keep-alive connections but not a request whose headers ne
 finish: 20,000 sockets each sending a header line now and then (slowloris) held every
 connection slot. :func:`guarded` gives uvicorn's HTTP protocol a deadline for a request's
 headers; a connection that misses it is closed.
+
+uvicorn's websocket protocol parses whatever one read brought (up to 256 KiB) at once: a
+client streaming tiny frames made one such parse take 0.3 s, every table waiting.
+:func:`paced` feeds it at most ``WS_CHUNK`` bytes per turn of the event loop.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from thievery.server.limits import Caps
 
@@ -67,6 +72,46 @@ def guarded(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protoc
     return HeaderDeadline
 
 
+WS_CHUNK = 2048  # bytes of websocket input parsed per turn of the event loop
+
+
+def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.Protocol]:
+    """``base`` (uvicorn's websocket protocol) fed at most ``chunk`` bytes per turn of the
+    event loop; reading pauses while a backlog is worked through (so it is bounded)."""
+
+    class Paced(base):  # type: ignore[valid-type,misc]
+        _backlog: bytearray | None = None
+
+        def data_received(self, data: bytes) -> None:
+            if self._backlog is not None:
+                self._backlog += data
+                return
+            if len(data) <= chunk:
+                super().data_received(data)
+                return
+            self._backlog = bytearray(data)
+            self.transport.pause_reading()
+            asyncio.get_running_loop().call_soon(self._next)
+
+        def _next(self) -> None:
+            backlog = self._backlog
+            if backlog is None or self.transport.is_closing():
+                self._backlog = None
+                return
+            piece = bytes(backlog[:chunk])
+            del backlog[:chunk]
+            super().data_received(piece)
+            if backlog and not self.transport.is_closing():
+                asyncio.get_running_loop().call_soon(self._next)
+                return
+            self._backlog = None
+            if not getattr(self, "read_paused", False) and not self.transport.is_closing():
+                self.transport.resume_reading()
+
+    Paced.__name__ = f"Paced{base.__name__}"
+    return Paced
+
+
 def server_config(
     app: Any,
     listener: socket.socket,
@@ -86,6 +131,7 @@ def server_config(
         port=port,
         log_level=log_level,
         http=guarded(AutoHTTPProtocol, caps.header_timeout),
+        ws=paced(WebSocketsSansIOProtocol),
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,  # frames are small; compressing them costs more CPU
         timeout_keep_alive=5,

@@ -46,7 +46,12 @@ class Limits:
     max_frame: int = 4096
     rate: float = 20.0
     burst: float = 40.0
-    max_refusals: int = 500  # rate-limited frames in a row before the connection is closed
+    # Rate-limited frames tolerated: this many at once, refilled at ``rate`` a second; a
+    # client sending faster for long (a frame flood) is closed.
+    max_refusals: int = 500
+    # Joins (each sends a whole welcome frame, the costly one): a rate and a burst.
+    join_rate: float = 2.0
+    join_burst: float = 5.0
 
 
 def error_frame(code: str, message: str, ref: Any = None) -> str:
@@ -75,7 +80,8 @@ class Session:
         self.listener = Listener(None, max_bytes=hub.caps.send_queue_bytes)
         self.joined = False
         self.bucket = Bucket(limits.rate, limits.burst)
-        self.refusals = 0
+        self.refusals = Bucket(limits.rate, limits.max_refusals)
+        self.joins = Bucket(limits.join_rate, limits.join_burst)
 
     def send(self, text: str) -> None:
         """Queue a frame for this connection."""
@@ -84,13 +90,11 @@ class Session:
     async def handle(self, text: str) -> None:
         """One frame from the client."""
         if not self.bucket.take():
-            self.refusals += 1
-            if self.refusals > self.limits.max_refusals:
+            if not self.refusals.take():
                 self.listener.close()
                 return
             self.send(error_frame("rate/limited", "too many frames; slow down"))
             return
-        self.refusals = 0
         if len(text) > self.limits.max_frame:
             self.send(
                 error_frame(
@@ -120,6 +124,10 @@ class Session:
         if kind == "ping":
             self.send(json.dumps({"type": "pong", "id": ref}))
         elif kind == "join":
+            if not self.joins.take():
+                if not self.refusals.take():
+                    self.listener.close()
+                raise ServerError("rate/limited", "too many joins; slow down", 429)
             await self.join(frame.get("token"))
         elif kind == "act":
             seat = self._seat()
@@ -181,6 +189,9 @@ class Session:
                     self.send(error_frame("frame/malformed", "frames are JSON text"))
                     continue
                 await self.handle(text)
+                # One frame per turn of the event loop: a connection streaming frames
+                # takes its turn with every other table instead of before them.
+                await asyncio.sleep(0)
         except (WebSocketDisconnect, RuntimeError):
             pass  # RuntimeError: the sender closed the socket under us
         finally:
