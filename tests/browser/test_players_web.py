@@ -535,3 +535,40 @@ def test_thieves_is_drawn_in_german(server: str, browser: Browser, tmp_path: Pat
         assert untranslated(page) == [] and errors == []
     finally:
         context.close()
+
+
+def test_schatz_rabatz_is_drawn_in_german(server: str, browser: Browser, tmp_path: Path) -> None:
+    made = make_table(server, "schatz-rabatz")
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        expect(page.locator(".sr-prompt")).to_contain_text("Packen!")
+        expect(page.locator(".sr-pool h4")).to_contain_text("Der Haufen")
+        labels = set(page.locator(".sr-plabel").all_inner_texts())
+        assert labels == {
+            "Kreis",
+            "Sechseck",
+            "Ring",
+            "Perlen",
+            "Pokal",
+            "Schwert",
+            "Goldbarren",
+            "Krone",
+        }, labels
+        expect(page.locator(".sr-pick b")).to_have_text(
+            re.compile(r"^\w+ \((rot|blau|grün|gelb|lila)\)$")
+        )
+        assert page.evaluate(ENGLISH_LEFT) == [] and untranslated(page) == []
+        page.goto(server + "/replay")
+        record = finished_record("schatz-rabatz", tmp_path / "sr.json")
+        page.set_input_files("#file", str(record))
+        expect(page.locator("#step")).to_contain_text("Schritt 0")
+        page.click("#last")
+        expect(page.locator(".sr-prompt")).to_contain_text("Ein Schiff ist fertig!")
+        expect(page.locator(".sr-table th").nth(1)).to_have_text("herausgenommen")
+        assert page.evaluate(ENGLISH_LEFT) == [] and untranslated(page) == []
+        assert errors == []
+    finally:
+        context.close()

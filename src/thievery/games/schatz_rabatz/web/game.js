@@ -11,6 +11,56 @@
 // (to tell a lost race), the clock anchor and the reveal's steps; everything else is ctx.
 
 import { esc } from "/static/js/common.js";
+import { addGerman, t } from "/static/js/i18n.js";
+
+// German: the game is German (Noris), so the treasures and ship parts have German names.
+addGerman({
+  "circle": "Kreis", "hexagon": "Sechseck", "ring": "Ring", "pearls": "Perlen",
+  "goblet": "Pokal", "sword": "Schwert", "gold bar": "Goldbarren", "crown": "Krone",
+  "red": "rot", "blue": "blau", "green": "grün", "yellow": "gelb", "purple": "lila",
+  "{colour} {shape}": "{shape} ({colour})",
+  "bow": "Bug", "middle A": "Mittelteil A", "middle B": "Mittelteil B", "stern": "Heck",
+  "someone else": "jemand anderen",
+  "Too slow! The {what} went to {who} first — pick another.": "Zu langsam! {what} ging zuerst an {who} — nimm einen anderen.",
+  "Your hand is not ready yet: {s} s to wait between two drops.": "Deine Hand ist noch nicht bereit: {s} s Pause zwischen zwei Würfen.",
+  "That drop would rest wholly on top of the rim: move or turn it.": "So läge er ganz über dem Rand: verschieb oder dreh ihn.",
+  "Nothing picked: the pool is empty — close your lid (C).": "Nichts gewählt: Der Haufen ist leer — schließ deinen Deckel (C).",
+  "your chest": "deine Truhe", "a chest": "eine Truhe",
+  "game over": "Spiel vorbei", "time's up": "Zeit um", "waits for the first lid": "wartet auf den ersten Deckel", "waits for everyone": "wartet auf alle",
+  " (you)": " (du)", "none left": "keins mehr übrig",
+  "Round {n} — the scoring": "Runde {n} — die Wertung", "Last round ({n})": "Letzte Runde ({n})",
+  "Every lid is closed; what stuck out above the rim is taken out.": "Alle Deckel sind zu; was über den Rand ragte, wird herausgenommen.",
+  "Jack-board {board} is turned": "Jacks Tafel {board} wird umgedreht", ": it claims": ": sie beansprucht",
+  "The most treasures left: {who} with {n}.": "Die meisten Schätze übrig: {who} mit {n}.",
+  "taken out": "herausgenommen", "Jack claims": "Jack nimmt", "count": "Zahl", "ship part": "Schiffsteil",
+  " (needed)": " (fehlt)", "ship parts: {n} of {total}": "Schiffsteile: {n} von {total}",
+  "packing": "packt", "lid closed": "Deckel zu", "✓ ready": "✓ bereit", "counting…": "zählt …",
+  "you": "du", " and ": " und ",
+  "A ship is complete! {who} win.": "Ein Schiff ist fertig! {who} gewinnen.", "A ship is complete! {who} wins.": "Ein Schiff ist fertig! {who} gewinnt.",
+  "A ship is complete! You win.": "Ein Schiff ist fertig! Du gewinnst.",
+  "Round {n}, {phase}.": "Runde {n}, {phase}.", "You are watching.": "Du schaust zu.",
+  "Your lid is closed. Waiting for the others and the hourglass…": "Dein Deckel ist zu. Warte auf die anderen und die Sanduhr …",
+  "The pool is empty: close your lid (C).": "Der Haufen ist leer: Schließ deinen Deckel (C).",
+  "Pack! ↑↓ pick · R rotate · ←→ or hover a column · Enter/Space/click drop · C close the lid": "Packen! ↑↓ wählen · R drehen · ←→ oder Maus über eine Spalte · Enter/Leertaste/Klick fallen lassen · C Deckel schließen",
+  "Round counted. Ready for the next round? Press Y (or Enter).": "Runde gezählt. Bereit für die nächste Runde? Drück Y (oder Enter).",
+  "the next round": "die nächste Runde", "You are ready. Waiting for {who}…": "Du bist bereit. Warte auf {who} …",
+  " (no room for it)": " (kein Platz dafür)", " — Jack's board claims it": " — Jacks Tafel beansprucht ihn",
+  "The pile": "Der Haufen", "{n} left": "noch {n}",
+  "Enter or Space": "Enter oder Leertaste", "Drop ⏎": "Fallen lassen ⏎", "Close the lid (C)": "Deckel schließen (C)",
+  "turned {deg}° · column {col}": "gedreht {deg}° · Spalte {col}",
+  "sticks out above the rim: it comes out when you close": "ragt über den Rand: kommt beim Schließen heraus",
+  "no room there": "dort ist kein Platz", "Nothing to pick.": "Nichts zu wählen.",
+  "column left (←)": "Spalte links (←)", "⟳ Rotate (R)": "⟳ Drehen (R)", "rotate (R)": "drehen (R)", "column right (→)": "Spalte rechts (→)",
+  "your hand is busy: ready in {s} seconds": "deine Hand ist beschäftigt: bereit in {s} Sekunden",
+  "A hand needs {ms} ms between two drops": "Eine Hand braucht {ms} ms zwischen zwei Würfen",
+  "bot": "Bot", "treasures in the chest": "Schätze in der Truhe",
+  "Ready for round {n} (Y)": "Bereit für Runde {n} (Y)", "Ship": "Schiff", "Round": "Runde",
+  "the turned Jack-board": "die umgedrehte Tafel von Jack", "Jack-board": "Jacks Tafel",
+  "face-down Jack-boards": "verdeckte Tafeln von Jack", "{n} boards": "{n} Tafeln",
+  "Little Pirates": "Kleine Piraten", "Big Pirates": "Große Piraten",
+  "scored": "gewertet", "over": "vorbei", "ship:": "Schiff:",
+});
+
 
 // ------------------------------------------------------------------ components
 
@@ -38,6 +88,7 @@ const COLOURS = {
   purple: { fill: "#9a5bd6", dark: "#52227f", light: "#d6b4ff" },
 };
 const PART_WORDS = { bow: "bow", "middle-a": "middle A", "middle-b": "middle B", stern: "stern" };
+const partWords = (p) => (PART_WORDS[p] ? t(PART_WORDS[p]) : p);
 const ABOVE = 3; // rows drawn above the rim (a treasure resting on the rim sticks out ≤ 3)
 const STEP_MS = 750; // the scoring's steps
 
@@ -49,7 +100,7 @@ function parse(id) {
 
 function words(id) {
   const { shape, colour } = parse(id);
-  return `${colour} ${SHAPE_WORDS[shape] || shape}`;
+  return t("{colour} {shape}", { colour: t(colour), shape: SHAPE_WORDS[shape] ? t(SHAPE_WORDS[shape]) : shape });
 }
 
 // Rotations as the engine turns them: (x, y) → (y, −x), moved to start at (0, 0), sorted.
@@ -219,7 +270,7 @@ function followSent(ctx) {
   if (!ctx.legal.length) return; // still on its way
   if (!v.pool.includes(id)) {
     const holder = holderOf(v, id);
-    say(`Too slow! The ${words(id)} went to ${holder === null ? "someone else" : name(ctx, holder)} first — pick another.`, "lost", 5000);
+    say(t("Too slow! The {what} went to {who} first — pick another.", { what: words(id), who: holder === null ? t("someone else") : name(ctx, holder) }), "lost", 5000);
     ui.sent = null;
     return;
   }
@@ -320,14 +371,14 @@ function command(what) {
     if (!ctx.legal.length) { say("Sending…", "info", 800); redraw(); return; }
     const wait = handWait(v);
     if (wait > 0) {
-      say(`Your hand is not ready yet: ${(wait / 1000).toFixed(1)} s to wait between two drops.`, "warn", 1500);
+      say(t("Your hand is not ready yet: {s} s to wait between two drops.", { s: (wait / 1000).toFixed(1) }), "warn", 1500);
       redraw();
       return;
     }
     const cur = current(ctx, idx);
     if (cur?.action) sendDrop(ctx, cur.action);
     else {
-      say(cur ? "That drop would rest wholly on top of the rim: move or turn it." : "Nothing picked: the pool is empty — close your lid (C).", "warn", 2500);
+      say(t(cur ? "That drop would rest wholly on top of the rim: move or turn it." : "Nothing picked: the pool is empty — close your lid (C)."), "warn", 2500);
       redraw();
     }
     return;
@@ -427,7 +478,7 @@ function chestSVG(ctx, seat, cs, mine, cur, idx) {
   const lid = chest.open
     ? `<g class="sr-lid open"><rect x="${-wall}" y="${rimY - wall * 1.2}" width="${wall * 1.6}" height="${wall * 1.2}" rx="2"/></g>`
     : `<g class="sr-lid shut"><rect x="${-wall}" y="${rimY - wall * 1.6}" width="${W * cs + 2 * wall}" height="${wall * 1.6}" rx="${wall / 2}"/><circle cx="${W * cs / 2}" cy="${rimY - wall * 0.8}" r="${wall * 0.45}" /></g>`;
-  return `<svg class="sr-chest-svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${mine ? "your chest" : "a chest"}">
+  return `<svg class="sr-chest-svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${t(mine ? "your chest" : "a chest")}">
     <g transform="${inner}">
       <rect class="sr-above" x="0" y="0" width="${W * cs}" height="${rimY}"/>
       <rect class="sr-wood" x="${-wall}" y="${rimY}" width="${W * cs + 2 * wall}" height="${D * cs + wall}" rx="${wall / 2}"/>
@@ -455,9 +506,9 @@ function hourglassSVG() {
 /** The hourglass's reading now: {text, frac (sand left), hurry, running}. */
 function glassNow(view) {
   const g = view.hourglass;
-  if (view.phase !== "packing") return { text: view.phase === "over" ? "game over" : "time's up", frac: 0, running: false };
-  if (g.ends_ms === null) return { text: "waits for the first lid", frac: 1, running: false };
-  if (ui.absent) return { text: "waits for everyone", frac: 1, running: false };
+  if (view.phase !== "packing") return { text: t(view.phase === "over" ? "game over" : "time's up"), frac: 0, running: false };
+  if (g.ends_ms === null) return { text: t("waits for the first lid"), frac: 1, running: false };
+  if (ui.absent) return { text: t("waits for everyone"), frac: 1, running: false };
   const left = Math.max(0, g.ends_ms - serverNow());
   const frac = Math.min(1, left / Math.max(1, g.length_ms));
   return { text: `${(left / 1000).toFixed(1)} s`, frac, hurry: left < 5000, running: left > 0 };
@@ -528,22 +579,22 @@ function scoring(ctx) {
   const rows = Array.from({ length: n }, (_, s) => {
     const best = last.best.includes(s);
     return `<tr class="${best && step >= 4 ? "best" : ""}" data-seat="${s}">
-      <td class="who">${name(ctx, s)}${s === ctx.seat ? " (you)" : ""}</td>
+      <td class="who">${name(ctx, s)}${s === ctx.seat ? t(" (you)") : ""}</td>
       <td class="sr-c${show(1)}${anim(1)}">${chips(last.out[s], "out") || `<span class="sr-none">—</span>`}</td>
       <td class="sr-c${show(3)}${anim(3)}">${chips(last.jack[s], "jack") || `<span class="sr-none">—</span>`}</td>
       <td class="sr-c num${show(4)}${anim(4)}"><span class="sr-bar" style="width:${Math.round(60 * last.counts[s] / Math.max(1, top))}px"></span><b>${last.counts[s]}</b></td>
-      <td class="sr-c${show(5)}${anim(5)}">${last.parts[s] ? `<span class="sr-part-won">⚓ ${esc(PART_WORDS[last.parts[s].replace(/-\d+$/, "")] || last.parts[s])}</span>` : best ? `<span class="sr-none">none left</span>` : ""}</td>
+      <td class="sr-c${show(5)}${anim(5)}">${last.parts[s] ? `<span class="sr-part-won">⚓ ${esc(partWords(last.parts[s].replace(/-\d+$/, "")))}</span>` : best ? `<span class="sr-none">${t("none left")}</span>` : ""}</td>
     </tr>`;
   }).join("");
   const boardClaims = v.board && v.board.id === last.board ? v.board.claims : null;
   return `<div class="sr-score ${live ? "live" : "past"}" data-step="${step}" data-round="${last.round}">
-    <h3>${live ? `Round ${last.round} — the scoring` : `Last round (${last.round})`}</h3>
+    <h3>${live ? t("Round {n} — the scoring", { n: last.round }) : t("Last round ({n})", { n: last.round })}</h3>
     <div class="sr-steps">
-      <div class="sr-step${show(0)}${anim(0)}">Every lid is closed; what stuck out above the rim is taken out.</div>
-      <div class="sr-step sr-board${show(2)}${anim(2)}">${BOARD_ICON} Jack-board <b>${esc(last.board)}</b> is turned${boardClaims ? `: it claims ${chips(boardClaims, "claim")}` : ""}</div>
-      <div class="sr-step${show(4)}${anim(4)}">The most treasures left: <b>${last.best.map((s) => name(ctx, s)).join(", ")}</b> with ${top}.</div>
+      <div class="sr-step${show(0)}${anim(0)}">${t("Every lid is closed; what stuck out above the rim is taken out.")}</div>
+      <div class="sr-step sr-board${show(2)}${anim(2)}">${BOARD_ICON} ${t("Jack-board {board} is turned", { board: `<b>${esc(last.board)}</b>` })}${boardClaims ? `${t(": it claims")} ${chips(boardClaims, "claim")}` : ""}</div>
+      <div class="sr-step${show(4)}${anim(4)}">${t("The most treasures left: {who} with {n}.", { who: `<b>${last.best.map((s) => name(ctx, s)).join(", ")}</b>`, n: top })}</div>
     </div>
-    <table class="sr-table"><thead><tr><th></th><th>taken out</th><th>Jack claims</th><th>count</th><th>ship part</th></tr></thead><tbody>${rows}</tbody></table>
+    <table class="sr-table"><thead><tr><th></th><th>${t("taken out")}</th><th>${t("Jack claims")}</th><th>${t("count")}</th><th>${t("ship part")}</th></tr></thead><tbody>${rows}</tbody></table>
   </div>`;
 }
 
@@ -562,9 +613,9 @@ function ship(view, seat, size = 1) {
       : p === "stern"
         ? `M${x} ${h * 0.35} H${x + w * 0.75} L${x + w} ${h * 0.05} V${h} H${x} Z`
         : `M${x} ${h * 0.35} H${x + w} V${h} H${x} Z`;
-    return `<path d="${path}" class="${got ? "got" : "need"}"><title>${esc(PART_WORDS[p] || p)}${got ? "" : " (needed)"}</title></path>`;
+    return `<path d="${path}" class="${got ? "got" : "need"}"><title>${esc(partWords(p))}${got ? "" : t(" (needed)")}</title></path>`;
   }).join("");
-  return `<svg class="sr-ship" width="${parts.length * w}" height="${h}" viewBox="0 0 ${parts.length * w} ${h}" data-parts="${view.ships[seat].length}" aria-label="ship parts: ${view.ships[seat].length} of ${parts.length}">${shapes}</svg>`;
+  return `<svg class="sr-ship" width="${parts.length * w}" height="${h}" viewBox="0 0 ${parts.length * w} ${h}" data-parts="${view.ships[seat].length}" aria-label="${t("ship parts: {n} of {total}", { n: view.ships[seat].length, total: parts.length })}">${shapes}</svg>`;
 }
 
 // ------------------------------------------------------------------ the whole table
@@ -572,28 +623,31 @@ function ship(view, seat, size = 1) {
 function status(ctx, seat) {
   const v = ctx.view;
   const c = v.chests[seat];
-  if (v.phase === "packing") return c.open ? `<span class="sr-badge packing">packing</span>` : `<span class="sr-badge closed">lid closed</span>`;
-  if (v.phase === "scored") return v.ready[seat] ? `<span class="sr-badge ok">✓ ready</span>` : `<span class="sr-badge wait">counting…</span>`;
+  if (v.phase === "packing") return c.open ? `<span class="sr-badge packing">${t("packing")}</span>` : `<span class="sr-badge closed">${t("lid closed")}</span>`;
+  if (v.phase === "scored") return v.ready[seat] ? `<span class="sr-badge ok">${t("✓ ready")}</span>` : `<span class="sr-badge wait">${t("counting…")}</span>`;
   return "";
 }
 
 function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
-    const winners = v.result.winners.map((s) => (s === ctx.seat ? "you" : name(ctx, s)));
-    return { text: `A ship is complete! ${winners.join(" and ")} ${winners.length > 1 || winners[0] === "you" ? "win" : "wins"}.`, you: v.result.winners.includes(ctx.seat) };
+    const ws = v.result.winners;
+    const who = ws.map((s) => (s === ctx.seat ? t("you") : name(ctx, s))).join(t(" and "));
+    const text = ws.length === 1 && ws[0] === ctx.seat ? t("A ship is complete! You win.")
+      : t(ws.length > 1 ? "A ship is complete! {who} win." : "A ship is complete! {who} wins.", { who });
+    return { text, you: ws.includes(ctx.seat) };
   }
-  if (ctx.mode !== "play") return { text: `Round ${v.round}, ${v.phase}.`, you: false };
-  if (ctx.seat === null) return { text: "You are watching.", you: false };
+  if (ctx.mode !== "play") return { text: t("Round {n}, {phase}.", { n: v.round, phase: t(v.phase) }), you: false };
+  if (ctx.seat === null) return { text: t("You are watching."), you: false };
   const mine = v.chests[ctx.seat];
   if (v.phase === "packing") {
-    if (!mine.open) return { text: "Your lid is closed. Waiting for the others and the hourglass…", you: false };
-    if (!v.pool.length) return { text: "The pool is empty: close your lid (C).", you: true };
-    return { text: "Pack! ↑↓ pick · R rotate · ←→ or hover a column · Enter/Space/click drop · C close the lid", you: true };
+    if (!mine.open) return { text: t("Your lid is closed. Waiting for the others and the hourglass…"), you: false };
+    if (!v.pool.length) return { text: t("The pool is empty: close your lid (C)."), you: true };
+    return { text: t("Pack! ↑↓ pick · R rotate · ←→ or hover a column · Enter/Space/click drop · C close the lid"), you: true };
   }
-  if (idx.ready) return { text: "Round counted. Ready for the next round? Press Y (or Enter).", you: true };
+  if (idx.ready) return { text: t("Round counted. Ready for the next round? Press Y (or Enter)."), you: true };
   const waiting = v.to_act.map((s) => name(ctx, s));
-  return { text: `You are ready. Waiting for ${waiting.join(", ") || "the next round"}…`, you: false };
+  return { text: t("You are ready. Waiting for {who}…", { who: waiting.join(", ") || t("the next round") }), you: false };
 }
 
 function pool(ctx, idx) {
@@ -610,28 +664,28 @@ function pool(ctx, idx) {
       const fits = idx.fits.has(id) || !ctx.legal.length || v.hand_ready_ms != null;
       const attrs = canPick ? ` data-pick="${esc(id)}" role="button" tabindex="-1"` : "";
       const jack = claimed.has(id);
-      return `<div class="sr-slot ${sel ? "sel" : ""} ${fits ? "" : "nofit"} ${jack ? "claimed" : ""}" data-treasure="${esc(id)}" title="${esc(words(id))}${fits ? "" : " (no room for it)"}${jack ? " — Jack's board claims it" : ""}"${attrs}>${loose(v, id, 0, 13)}</div>`;
+      return `<div class="sr-slot ${sel ? "sel" : ""} ${fits ? "" : "nofit"} ${jack ? "claimed" : ""}" data-treasure="${esc(id)}" title="${esc(words(id))}${fits ? "" : t(" (no room for it)")}${jack ? t(" — Jack's board claims it") : ""}"${attrs}>${loose(v, id, 0, 13)}</div>`;
     }).join("");
-    return `<div class="sr-prow"><span class="sr-plabel">${esc(SHAPE_WORDS[shape] || shape)}</span>${slots}</div>`;
+    return `<div class="sr-prow"><span class="sr-plabel">${esc(SHAPE_WORDS[shape] ? t(SHAPE_WORDS[shape]) : shape)}</span>${slots}</div>`;
   }).join("");
-  return `<div class="sr-pool"><h4>The pile <span class="sr-muted">${v.pool.length} left</span></h4>${rows}</div>`;
+  return `<div class="sr-pool"><h4>${t("The pile")} <span class="sr-muted">${t("{n} left", { n: v.pool.length })}</span></h4>${rows}</div>`;
 }
 
 function pickPanel(ctx, idx, cur) {
   const v = ctx.view;
   const b = (cmd, label, title) => `<button class="small" data-ui="${cmd}" title="${title}">${label}</button>`;
-  const drop = cur?.action ? `<button class="primary sr-drop" data-action='${esc(JSON.stringify(cur.action))}' title="Enter or Space">Drop ⏎</button>` : `<button class="primary sr-drop" disabled>Drop ⏎</button>`;
-  const close = idx.close ? `<button class="sr-close" data-action='${esc(JSON.stringify(idx.close))}' title="C">Close the lid (C)</button>` : "";
+  const drop = cur?.action ? `<button class="primary sr-drop" data-action='${esc(JSON.stringify(cur.action))}' title="${t("Enter or Space")}">${t("Drop ⏎")}</button>` : `<button class="primary sr-drop" disabled>${t("Drop ⏎")}</button>`;
+  const close = idx.close ? `<button class="sr-close" data-action='${esc(JSON.stringify(idx.close))}' title="C">${t("Close the lid (C)")}</button>` : "";
   const what = ui.sel
     ? `<div class="sr-pick" data-treasure="${esc(ui.sel)}" data-rotation="${ui.rotation}" data-column="${ui.column}">
         <div class="sr-pick-art">${loose(v, ui.sel, ui.rotation, 20)}</div>
-        <div><b>${esc(words(ui.sel))}</b><br><span class="sr-muted">turned ${ui.rotation * 90}° · column ${ui.column + 1}</span>
-        ${cur?.ghost?.sticksOut && cur.action ? `<br><span class="sr-warn">sticks out above the rim: it comes out when you close</span>` : ""}
-        ${cur && !cur.fits ? `<br><span class="sr-bad">no room there</span>` : ""}</div>
+        <div><b>${esc(words(ui.sel))}</b><br><span class="sr-muted">${t("turned {deg}° · column {col}", { deg: ui.rotation * 90, col: ui.column + 1 })}</span>
+        ${cur?.ghost?.sticksOut && cur.action ? `<br><span class="sr-warn">${t("sticks out above the rim: it comes out when you close")}</span>` : ""}
+        ${cur && !cur.fits ? `<br><span class="sr-bad">${t("no room there")}</span>` : ""}</div>
       </div>`
-    : `<div class="sr-pick empty">Nothing to pick.</div>`;
+    : `<div class="sr-pick empty">${t("Nothing to pick.")}</div>`;
   return `<div class="sr-controls">${what}
-    <div class="sr-btns">${b("left", "◀", "column left (←)")}${b("rotate", "⟳ Rotate (R)", "rotate (R)")}${b("right", "▶", "column right (→)")}${handRing(v)}${drop}${close}</div></div>`;
+    <div class="sr-btns">${b("left", "◀", t("column left (←)"))}${b("rotate", t("⟳ Rotate (R)"), t("rotate (R)"))}${b("right", "▶", t("column right (→)"))}${handRing(v)}${drop}${close}</div></div>`;
 }
 
 /** While the seat's hand is busy (a hand needs `hand_ms` between two drops): a small
@@ -641,7 +695,7 @@ function handRing(view) {
   if (wait <= 0) return "";
   const total = Math.max(1, view.options?.hand_ms || wait);
   const left = Math.min(100, (100 * wait) / total);
-  return `<span class="sr-hand" role="timer" aria-label="your hand is busy: ready in ${(wait / 1000).toFixed(1)} seconds" title="A hand needs ${total} ms between two drops">
+  return `<span class="sr-hand" role="timer" aria-label="${t("your hand is busy: ready in {s} seconds", { s: (wait / 1000).toFixed(1) })}" title="${t("A hand needs {ms} ms between two drops", { ms: total })}">
     <svg width="26" height="26" viewBox="0 0 26 26" aria-hidden="true"><circle class="sr-hand-track" cx="13" cy="13" r="10"/><circle class="sr-hand-arc" cx="13" cy="13" r="10" pathLength="100" stroke-dasharray="${left.toFixed(1)} 100" transform="rotate(-90 13 13)"/></svg>
     <span class="sr-hand-secs">${(wait / 1000).toFixed(1)} s</span></span>`;
 }
@@ -650,9 +704,9 @@ function seatHead(ctx, seat) {
   const v = ctx.view;
   const who = ctx.seats?.[seat];
   const count = v.chests[seat].treasures.length;
-  return `<div class="sr-head"><span class="sr-name">${name(ctx, seat)}${seat === ctx.seat ? " (you)" : ""}</span>
-    ${who && (who.kind === "bot" || who.bot) ? `<span class="sr-tag">bot</span>` : ""}
-    <span class="sr-grow"></span>${status(ctx, seat)}<span class="sr-count" title="treasures in the chest">${count}</span></div>`;
+  return `<div class="sr-head"><span class="sr-name">${name(ctx, seat)}${seat === ctx.seat ? t(" (you)") : ""}</span>
+    ${who && (who.kind === "bot" || who.bot) ? `<span class="sr-tag">${t("bot")}</span>` : ""}
+    <span class="sr-grow"></span>${status(ctx, seat)}<span class="sr-count" title="${t("treasures in the chest")}">${count}</span></div>`;
 }
 
 function render(root, ctx) {
@@ -691,22 +745,22 @@ function render(root, ctx) {
   const line = msg
     ? `<div class="sr-prompt sr-msg ${msg.kind}" data-prompt>${esc(msg.text)}</div>`
     : `<div class="sr-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>`;
-  const ready = idx.ready ? `<button class="primary sr-ready" data-action='${esc(JSON.stringify(idx.ready))}'>Ready for round ${v.round + 1} (Y)</button>` : "";
+  const ready = idx.ready ? `<button class="primary sr-ready" data-action='${esc(JSON.stringify(idx.ready))}'>${t("Ready for round {n} (Y)", { n: v.round + 1 })}</button>` : "";
   const mine = me === null ? "" : `
     <div class="sr-mine ${v.chests[me].open ? "open" : "closed"}">
       ${seatHead(ctx, me)}
       <div class="sr-chest me" data-seat="${me}" data-count="${v.chests[me].treasures.length}">${chestSVG(ctx, me, 40, true, cur, idx)}</div>
-      <div class="sr-shiprow"><span class="sr-muted">Ship</span>${ship(v, me, 1.3)}</div>
+      <div class="sr-shiprow"><span class="sr-muted">${t("Ship")}</span>${ship(v, me, 1.3)}</div>
       ${v.phase === "packing" && v.chests[me].open && ctx.mode === "play" ? pickPanel(ctx, idx, cur) : ready ? `<div class="sr-controls">${ready}</div>` : ""}
     </div>`;
   root.innerHTML = `<div class="sr" data-phase="${esc(v.phase)}" data-round="${v.round}">
     <div class="sr-top">
-      <span class="sr-round">Round <b>${v.round}</b></span>
+      <span class="sr-round">${t("Round")} <b>${v.round}</b></span>
       <span class="sr-hg ${g.running ? "running" : ""}">${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""} ${g.running || /^[\d.]+ s$/.test(g.text) ? "" : "word"}">${esc(g.text)}</span></span>
       <span class="sr-grow"></span>
-      ${v.board ? `<span title="the turned Jack-board">Jack-board <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="face-down Jack-boards">${BOARD_ICON} ${v.stack_size} boards</span>`}
-      <span class="sr-muted">ship: ${v.ship_parts.map((x) => esc(PART_WORDS[x] || x)).join(" + ")}</span>
-      ${v.options?.little_pirates ? `<span class="sr-tag">Little Pirates</span>` : ""}${v.options?.big_pirates ? `<span class="sr-tag">Big Pirates</span>` : ""}
+      ${v.board ? `<span title="${t("the turned Jack-board")}">${t("Jack-board")} <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="${t("face-down Jack-boards")}">${BOARD_ICON} ${t("{n} boards", { n: v.stack_size })}</span>`}
+      <span class="sr-muted">${t("ship:")} ${v.ship_parts.map((x) => esc(partWords(x))).join(" + ")}</span>
+      ${v.options?.little_pirates ? `<span class="sr-tag">${t("Little Pirates")}</span>` : ""}${v.options?.big_pirates ? `<span class="sr-tag">${t("Big Pirates")}</span>` : ""}
     </div>
     ${line}
     <div class="sr-felt">
