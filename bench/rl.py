@@ -114,29 +114,35 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0, help="work per repetition")
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--no-openspiel", action="store_true")
+    parser.add_argument("--no-pettingzoo", action="store_true")
+    parser.add_argument("--games", default=",".join(GAMES), help="comma-separated subset")
     args = parser.parse_args()
+    games = tuple(g for g in GAMES if g in args.games.split(","))
     warnings.filterwarnings("ignore")
 
     def n(x: int) -> int:
         return max(1, round(x * args.scale))
 
-    from pettingzoo.classic import leduc_holdem_v4
-
-    pz: dict[str, Callable[[], int]] = {
-        "leduc_holdem_v4": aec_case(leduc_holdem_v4.env, n(LEDUC_GAMES), args.seed)
-    }
-    for g in GAMES:
-        pz[g] = aec_case(lambda g=g: env(g, args.players), n(PZ_GAMES[g]), args.seed)  # type: ignore[misc]
-    pz_rates = measure(pz, args.reps)
-    leduc = pz_rates["leduc_holdem_v4"]["median"]
     out: dict[str, Any] = {
         "bench": "rl",
         "players": args.players,
         "reps": args.reps,
         "python": platform.python_version(),
-        "pettingzoo_aec_decisions_per_s": pz_rates,
-        "pettingzoo_ratio_vs_leduc": {g: round(pz_rates[g]["median"] / leduc, 2) for g in GAMES},
     }
+    if not args.no_pettingzoo:
+        from pettingzoo.classic import leduc_holdem_v4
+
+        pz: dict[str, Callable[[], int]] = {
+            "leduc_holdem_v4": aec_case(leduc_holdem_v4.env, n(LEDUC_GAMES), args.seed)
+        }
+        for g in games:
+            pz[g] = aec_case(lambda g=g: env(g, args.players), n(PZ_GAMES[g]), args.seed)  # type: ignore[misc]
+        pz_rates = measure(pz, args.reps)
+        leduc = pz_rates["leduc_holdem_v4"]["median"]
+        out["pettingzoo_aec_decisions_per_s"] = pz_rates
+        out["pettingzoo_ratio_vs_leduc"] = {
+            g: round(pz_rates[g]["median"] / leduc, 2) for g in games
+        }
     if not args.no_openspiel:
         from thievery.rl.openspiel import register, short_name
 
@@ -146,7 +152,7 @@ def main() -> None:
                 "python_block_dominoes", {}, n(DOMINOES_GAMES), args.seed
             )
         }
-        for g in GAMES:
+        for g in games:
             spiel[g] = spiel_case(
                 short_name(g), {"players": args.players}, n(OS_GAMES[g]), args.seed
             )
@@ -154,7 +160,7 @@ def main() -> None:
         dominoes = os_rates["python_block_dominoes"]["median"]
         out["openspiel_steps_per_s"] = os_rates
         out["openspiel_ratio_vs_block_dominoes"] = {
-            g: round(os_rates[g]["median"] / dominoes, 2) for g in GAMES
+            g: round(os_rates[g]["median"] / dominoes, 2) for g in games
         }
     print(json.dumps(out))
 

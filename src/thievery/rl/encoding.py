@@ -97,14 +97,27 @@ class ActionCodec:
             if a in self.index:
                 raise ValueError(f"action {a.to_json()} is listed twice")
             self.index[a] = i
+        # The engines hand out interned action values: most lookups go by identity (the
+        # codec keeps every listed value alive, so an id found here is that very value),
+        # which spares hashing a dataclass per legal action.
+        self._by_id: dict[int, int] = {id(a): i for i, a in enumerate(self.actions)}
         self.wait = len(self.actions)
         self.size = self.wait + 1
+
+    def indices(self, legal: Iterable[Action]) -> list[int]:
+        """The index of each action of ``legal``, in its order."""
+        if not isinstance(legal, list | tuple):
+            legal = list(legal)
+        try:
+            return list(map(self._by_id.__getitem__, map(id, legal)))
+        except KeyError:  # an equal value that is not the interned one
+            by_id, index = self._by_id, self.index
+            return [i if (i := by_id.get(id(a))) is not None else index[a] for a in legal]
 
     def mask(self, legal: Iterable[Action], *, wait: bool = False) -> Mask:
         """1 for every legal action's index (and ``WAIT`` if ``wait``), else 0."""
         out = np.zeros(self.size, dtype=np.int8)
-        index = self.index
-        out[[index[a] for a in legal]] = 1
+        out[self.indices(legal)] = 1
         if wait:
             out[self.wait] = 1
         return out

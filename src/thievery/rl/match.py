@@ -277,8 +277,8 @@ class Match:
         """The current seat's legal action indices, ascending (others: none)."""
         if seat != self.current():
             return []
-        index = self.codec.index
-        out = sorted([index[a] for a in self.state.legal_actions(seat)])
+        out = self.codec.indices(self.state.legal_actions(seat))
+        out.sort()
         if self.may_wait(seat):
             out.append(self.codec.wait)
         return out

@@ -42,6 +42,7 @@ GAMES = ("schattendieb", "thieves", "thieves-den", "schatz-rabatz")
 # Generous bounds on a game's length in decisions (the longest random games seen were
 # well under a quarter of these).
 _PROTOTYPES: dict[tuple[str, int, int], Match] = {}  # per (game, players, step_ms)
+_OUTCOMES: dict[int, tuple[tuple[int, float], ...]] = {}  # the seed's, per number of deals
 MAX_GAME_LENGTH = {
     "schattendieb": 4_000,
     "thieves": 2_000,
@@ -105,6 +106,9 @@ class ThieveryGame(pyspiel.Game):  # type: ignore[misc]
             _PROTOTYPES[key] = Match(self.game_name, players, None, self.step_ms)
         self.key = key
         self.match = _PROTOTYPES[key]
+        if self.deals not in _OUTCOMES:
+            p = 1.0 / self.deals
+            _OUTCOMES[self.deals] = tuple((d, p) for d in range(self.deals))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.match.codec.size,
             max_chance_outcomes=self.deals,
@@ -146,19 +150,20 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
         return self.match.legal_indices(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self.deals
-        return [(d, p) for d in range(self.deals)]
+        return list(_OUTCOMES[self.deals])  # the same every game: made once
 
     def _apply_action(self, action: int) -> None:
-        if self.match is None:
-            m = _PROTOTYPES[self.key].copy()
-            m.start(int(action))
-            self.match = m
+        action = int(action)
+        match = self.match
+        if match is None:
+            match = self.match = _PROTOTYPES[self.key].copy()
+            match.start(action)
         else:
             seat = self.player
-            self.own[seat].append(int(action))
-            self.match.act(seat, int(action))
-        self.player = _player(self.match)
+            self.own[seat].append(action)
+            match.act(seat, action)
+        current = match.current()
+        self.player = TERMINAL if current is None else current
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
