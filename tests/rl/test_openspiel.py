@@ -65,3 +65,24 @@ def test_openspiels_ismcts_bot_plays_through_evaluate_bots() -> None:
         g.new_initial_state(), [searcher, *uniform], np.random.RandomState(2)
     )
     assert len(returns) == 3 and sum(returns) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_python_fast_paths_answer_as_openspiel_does(game: str) -> None:
+    """legal_actions and is_chance_node answer in Python what OpenSpiel's C++ answers."""
+    g = pyspiel.load_game(short_name(game), {"players": PLAYERS[game], "deals": 8})
+    state = g.new_initial_state()
+    rng = np.random.default_rng(3)
+    steps = 0
+    while steps < 150:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for p in range(g.num_players()):
+            assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            assert state.chance_outcomes() == [(d, 1 / 8) for d in range(8)]
+        state.apply_action(int(rng.choice(state.legal_actions())))
+        steps += 1
+    assert steps > 20

@@ -210,3 +210,63 @@ def test_a_match_pickles_as_its_seed_and_history(game: str) -> None:
     assert seat is not None and again.current() == seat
     assert again.state.view(seat) == match.state.view(seat)
     assert np.array_equal(again.mask(seat), match.mask(seat))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_compiled_encoder_writes_what_the_fields_write(game: str) -> None:
+    """ObservationLayout.encode (the fields' code inlined into one function) gives exactly
+    what calling each field's writer gives, for every seat of every decision."""
+    for players in (PLAYERS[game], 4):
+        match = Match(game, players)
+        rng = np.random.default_rng(8)
+        compared = 0
+        for seed in range(3):
+            match.start(seed)
+            while not match.over:
+                for s in range(players):
+                    view = match.state.view(s)
+                    fast = match.layout.encode(view, s)
+                    slow = match.layout.encode_by_fields(view, s)
+                    assert fast.dtype == slow.dtype == np.float32
+                    assert fast.tobytes() == slow.tobytes()
+                    compared += 1
+                seat = match.current()
+                assert seat is not None
+                match.act(seat, random_index(match.mask(seat), rng))
+        assert compared > 50
+
+
+def test_env_enforces_the_order_and_the_bounds_as_pettingzoos_wrappers_do(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    e = env("thieves", 3)
+    with pytest.raises(AssertionError, match="before step"):
+        e.step(0)
+    with pytest.raises(AssertionError, match="before observe"):
+        e.observe("seat_0")
+    with pytest.raises(AssertionError, match="before render"):
+        e.render()
+    with pytest.raises(AssertionError, match="before agent_iter"):
+        e.agent_iter()
+    with pytest.raises(AttributeError):
+        _ = e.rewards
+    e.reset(seed=3)
+    with pytest.raises(AssertionError, match="not in action space"):
+        e.step(e.action_space(e.agent_selection).n)
+    with pytest.raises(AssertionError, match="not in action space"):
+        e.step(None)  # only a terminated or truncated agent may pass None
+    with pytest.raises(AssertionError, match="step\\(\\) or reset\\(\\)"):
+        for _ in e.agent_iter():
+            pass  # no step between two agents
+    # an illegal action: every agent terminated and truncated, -1 for its seat only
+    agent = e.agent_selection
+    obs, *_ = e.last()
+    e.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert all(e.terminations.values()) and all(e.truncations.values())
+    assert e.rewards == {a: (-1.0 if a == agent else 0) for a in e.possible_agents}
+    for _ in e.agent_iter():
+        e.step(None)
+    assert e.agents == []
+    caplog.clear()
+    e.step(None)  # no agents left: a warning, nothing done
+    assert "step() called after all agents are terminated" in caplog.text

@@ -9,6 +9,7 @@ fields read only the seat's view.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from thievery.core.protocol import Action, State
@@ -417,10 +418,15 @@ def schatz_rabatz(players: int, probe: State) -> Spaces:
 def _may_wait(state: State, seat: int) -> bool:
     """Schatz-Rabatz: a seat may wait while packing if the hourglass runs or its hand is
     busy (after the scoring, time changes nothing: a seat must say it is ready)."""
+    s: Any = state
+    return bool(s.phase == _packing() and (s.ends_ms >= 0 or s.now_ms < s.hand_ready[seat]))
+
+
+@cache
+def _packing() -> Any:
     from thievery.games.schatz_rabatz.rules import PACKING
 
-    s: Any = state
-    return bool(s.phase == PACKING and (s.ends_ms >= 0 or s.now_ms < s.hand_ready[seat]))
+    return PACKING
 
 
 def _parts(v: Mapping[str, Any], out: Sink, at: int, names: tuple[str, ...]) -> None:

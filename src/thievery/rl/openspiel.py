@@ -145,6 +145,22 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         return self.player
 
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE  # as OpenSpiel's own, without the trip through C++
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The current seat's legal actions straight from the match (what OpenSpiel's
+        ``legal_actions`` gives through ``_legal_actions``, without converting the list
+        to C++ and back); OpenSpiel answers the other cases."""
+        current = self.player
+        if current >= 0 and (player is None or player == current):
+            assert self.match is not None
+            return self.match.legal_indices(current)
+        out: list[int] = (
+            super().legal_actions() if player is None else super().legal_actions(player)
+        )
+        return out
+
     def _legal_actions(self, player: int) -> list[int]:
         assert self.match is not None
         return self.match.legal_indices(player)

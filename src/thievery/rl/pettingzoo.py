@@ -14,10 +14,10 @@ only; the action space is ``Discrete(n)`` with the mapping of
 :func:`thievery.rl.action_table` (the last index is ``WAIT``). Rewards come at the end:
 the winners share 1. ``reset(seed=s)`` plays the game ``thievery.game(name).new(players,
 s, options)`` exactly; ``reset()`` without a seed draws the next game's seed from the
-last one. ``env()`` wraps the raw environment in PettingZoo's own
-``TerminateIllegalWrapper`` (an illegal action ends the game, -1 for its seat),
-``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, as PettingZoo's classic
-games do. See docs/rl.md.
+last one. ``env()`` gives the guarantees of PettingZoo's ``TerminateIllegalWrapper`` (an
+illegal action ends the game, -1 for its seat), ``AssertOutOfBoundsWrapper`` and
+``OrderEnforcingWrapper`` (the wrappers PettingZoo's classic games use) natively, without
+their chain of attribute look-ups. See docs/rl.md.
 """
 
 from __future__ import annotations
@@ -28,7 +28,13 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped, unused-ignore]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
+from pettingzoo.utils.env import (  # type: ignore[import-untyped, unused-ignore]
+    AECIterable,
+    AECIterator,
+)
+from pettingzoo.utils.env_logger import (  # type: ignore[import-untyped, unused-ignore]
+    EnvLogger,
+)
 
 from thievery.rl.encoding import Mask, Vector
 from thievery.rl.match import Match, Seeds, render
@@ -88,7 +94,8 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._seeds = Seeds()
-        self._cache: dict[int, Obs] = {}
+        self._cache: dict[str, Obs] = {}  # per agent, for the state as it is now
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.decisions = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -113,14 +120,23 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         self.agent_selection = self.agents[current if current is not None else 0]
 
     def observe(self, agent: str) -> Obs:
-        seat = int(agent[5:])
-        found = self._cache.get(seat)
+        found = self._cache.get(agent)
         if found is None:
+            seat = self._seat[agent]
             vec: Vector = self.match.observation(seat)
             mask: Mask = self.match.mask(seat)
-            found = {"observation": vec, "action_mask": mask}
-            self._cache[seat] = found
+            found = self._cache[agent] = {"observation": vec, "action_mask": mask}
         return found
+
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -129,12 +145,15 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is to decide: None is no action")
-        seat = int(agent[5:])
+        self._act(agent, int(action))
+
+    def _act(self, agent: str, action: int) -> None:
+        """The live ``agent`` takes ``action`` (legal or raising)."""
+        match = self.match
         self._cumulative_rewards[agent] = 0.0
-        self.match.act(seat, int(action))
+        match.act(self._seat[agent], action)
         self.decisions += 1
         self._cache = {}
-        match = self.match
         if match.over:
             for a, r in zip(self.agents, match.rewards(), strict=True):
                 self.rewards[a] = r
@@ -149,7 +168,8 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[current]
         else:
             self._deads_step_first()
-        self._accumulate_rewards()
+        if match.over:  # (before the end every reward is 0: nothing to add up)
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -165,15 +185,122 @@ def raw_env(game: str, players: int = 4, **kwargs: Any) -> RawEnv:
     return RawEnv(game, players, **kwargs)
 
 
-def env(game: str, players: int = 4, **kwargs: Any) -> AECEnv[str, Obs, int]:
-    """The AEC environment of ``game`` for ``players`` seats, wrapped as PettingZoo's
-    classic games are. Keywords: ``render_mode`` ("ansi" or "human"), ``max_cycles``
-    (truncate after that many decisions), ``step_ms`` (real time: game milliseconds per
-    moment), and the game's own options."""
-    e: AECEnv[str, Obs, int] = RawEnv(game, players, **kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+class GuardedEnv(RawEnv):
+    """The AEC environment :func:`env` gives: the raw one with the guarantees of
+    PettingZoo's ``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper`` and
+    ``TerminateIllegalWrapper(illegal_reward=-1)`` (in that order, outermost first), done
+    in the environment itself, with the same errors, warnings and outcomes:
+
+    - before ``reset()``: ``step``, ``observe``, ``render``, ``state`` and ``agent_iter``
+      raise, and ``rewards``, ``agents``, ``agent_selection``, ... do not exist yet;
+      ``step`` with no agents left warns and does nothing; ``agent_iter`` asserts that
+      ``step`` (or ``reset``) came between two agents;
+    - an action outside the action space (``None`` only for a terminated or truncated
+      agent) raises ``AssertionError``;
+    - an action its mask forbids ends the game: every agent terminated and truncated,
+      ``-1`` for the agent that took it, 0 for the others.
+    """
+
+    def __init__(self, game: str, players: int = 4, **kwargs: Any) -> None:
+        super().__init__(game, players, **kwargs)
+        self._has_reset = False
+        self._has_updated = False
+        self._terminated = False  # ended by an illegal action
+        self._n_actions = self.match.codec.size
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self._has_reset = True
+        self._has_updated = True
+        self._terminated = False
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent: str) -> Obs:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return super().observe(agent)
+
+    def step(self, action: int | None) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        if not self.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        agent = self.agent_selection
+        dead = self.terminations[agent] or self.truncations[agent]
+        # the out-of-bounds assertion (kept under ``python -O`` too)
+        if type(action) is int:
+            inside = 0 <= action < self._n_actions
+        else:
+            inside = (action is None and dead) or self._act_space.contains(action)
+        if not inside:
+            raise AssertionError("action is not in action space")
+        if dead:
+            self._was_dead_step(action)
+            return
+        assert action is not None
+        cached = self._cache.get(agent)
+        mask = cached["action_mask"] if cached is not None else self.match.mask(self._seat[agent])
+        if not mask[action]:
+            self._illegal(agent)
+            return
+        self._act(agent, int(action))
+
+    def _illegal(self, agent: str) -> None:
+        """As ``TerminateIllegalWrapper`` ends a game on an action its mask forbids."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.truncations, 0)
+        self.rewards[agent] = float(ILLEGAL_REWARD)
+        self._accumulate_rewards()
+        self._deads_step_first()
+        self._terminated = True
+
+    def render(self) -> str | None:
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return super().render()
+
+    def state(self) -> Any:
+        if not self._has_reset:
+            EnvLogger.error_state_before_reset()
+        return super().state()
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderedTurns:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderedTurns(self, max_iter)
+
+
+class _OrderedTurns(AECIterable):  # type: ignore[misc]
+    def __iter__(self) -> _OrderedTurn:
+        return _OrderedTurn(self.env, self.max_iter)
+
+
+class _OrderedTurn(AECIterator):  # type: ignore[misc]
+    """The agents in turn, as ``OrderEnforcingWrapper``'s iterator gives them."""
+
+    def __next__(self) -> str:
+        env = self.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        agent: str = env.agent_selection
+        return agent
+
+
+def env(game: str, players: int = 4, **kwargs: Any) -> GuardedEnv:
+    """The AEC environment of ``game`` for ``players`` seats, with the guarantees of the
+    wrappers PettingZoo's classic games use (:class:`GuardedEnv`). Keywords:
+    ``render_mode`` ("ansi" or "human"), ``max_cycles`` (truncate after that many
+    decisions), ``step_ms`` (real time: game milliseconds per moment), and the game's own
+    options."""
+    return GuardedEnv(game, players, **kwargs)
 
 
 class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
