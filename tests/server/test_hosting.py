@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -45,6 +47,19 @@ def test_read_only_storage_is_said_at_start(tmp_path: Path) -> None:
         Storage(f"sqlite:///file:{path}?mode=ro&uri=true")
     with pytest.raises(StorageError, match="read-only"):
         create_app(f"sqlite:///file:{path}?mode=ro&uri=true")
+
+
+def test_a_nearly_full_disk_is_said_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from thievery.server import storage
+
+    def full(path: str) -> Any:
+        return shutil._ntuple_diskusage(10 << 30, 10 << 30, 1 << 20)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(storage.shutil, "disk_usage", full)
+    with pytest.raises(StorageError, match="free"):
+        Storage(f"sqlite:///{tmp_path / 'full.db'}")
 
 
 def test_every_refusal_has_one_json_shape(client: TestClient) -> None:

@@ -152,8 +152,10 @@ class Hub:
             log.info("closed %d abandoned tables", len(expired))
 
     def _disown(self, table_id: str) -> None:
-        for owned in self.owned.values():
+        for client, owned in list(self.owned.items()):
             owned.discard(table_id)
+            if not owned:
+                del self.owned[client]
 
     async def _load(self, record: TableRecord) -> LiveTable:
         """The table with its log replayed, in a worker thread (a long log is slow)."""

@@ -18,6 +18,7 @@ restores and forgets tables.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -127,7 +128,7 @@ class LiveTable:
             "game": self.spec.name,
             "title": self.spec.title,
             "players": self.state.players,
-            "options": plugin(self.spec.name).listing_options(self.record.options),
+            "options": self._listing[0],
             # Fair deals: the commitment to the deal, and a scenario's chosen deal in the
             # open (its seed and every option, stacked ones included).
             "commitment": self.commitment,
@@ -147,12 +148,19 @@ class LiveTable:
                 {
                     "scenario_seed": self.record.seed,
                     # every option, stacked ones too (bulky inline values shortened)
-                    "scenario_options": plugin(self.spec.name).files.listing(self.record.options),
+                    "scenario_options": self._listing[1],
                 }
                 if self.record.scenario
                 else {}
             ),
         }
+
+    @functools.cached_property
+    def _listing(self) -> tuple[JSON, JSON]:
+        """The options as listings show them, public and (scenarios) all: worked out once,
+        as shortening an inline card set hashes it, and options never change."""
+        game = plugin(self.spec.name)
+        return game.listing_options(self.record.options), game.files.listing(self.record.options)
 
     @property
     def commitment(self) -> str | None:

@@ -72,17 +72,23 @@ def guarded(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protoc
     return HeaderDeadline
 
 
-WS_CHUNK = 2048  # bytes of websocket input parsed per turn of the event loop
+WS_CHUNK = 512  # bytes of websocket input parsed per turn of the event loop
 
 
 def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.Protocol]:
     """``base`` (uvicorn's websocket protocol) fed at most ``chunk`` bytes per turn of the
-    event loop; reading pauses while a backlog is worked through (so it is bounded)."""
+    event loop; reading pauses while a backlog is worked through (so it is bounded). Once
+    the server has closed the connection (a flood, a reader too slow), whatever else the
+    client sends is dropped unparsed."""
 
     class Paced(base):  # type: ignore[valid-type,misc]
         _backlog: bytearray | None = None
 
         def data_received(self, data: bytes) -> None:
+            if getattr(self, "close_sent", False):
+                self._backlog = None
+                super().data_received(data[:chunk])  # the client's close reply, if any
+                return
             if self._backlog is not None:
                 self._backlog += data
                 return
@@ -95,7 +101,7 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
 
         def _next(self) -> None:
             backlog = self._backlog
-            if backlog is None or self.transport.is_closing():
+            if backlog is None or self.transport.is_closing() or getattr(self, "close_sent", False):
                 self._backlog = None
                 return
             piece = bytes(backlog[:chunk])
