@@ -136,11 +136,16 @@ def thieves(players: int, probe: State) -> Spaces:
                         values.append(x)
 
     def known_loot(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        add_at, add_value = out.at.append, out.value.append
+        rows = v["loot"]
+        k = len(cards)
         for s in range(n):
-            base = at + s * len(cards)
-            for slot in v["loot"][(me + s) % n]:
-                if slot["card"] is not None:
-                    put(out, base + cards[slot["card"]], 1.0)
+            base = at + s * k
+            for slot in rows[(me + s) % n]:
+                card = slot["card"]
+                if card is not None:
+                    add_at(base + cards[card])
+                    add_value(1.0)
 
     fields = [
         one_hot("phase", PHASE_NAMES),
@@ -211,36 +216,55 @@ def thieves_den(players: int, probe: State) -> Spaces:
     treasures = vocabulary(TREASURES)
     n_seat = 5 + 3 + 2 * len(locs) + 2 * len(fences) + len(schemes)
 
+    n_locs, n_fences = len(locs), len(fences)
+
     def seat_boards(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        add_at, add_value = out.at.append, out.value.append
+        boards = v["seats"]
         for s in range(n):
-            x = v["seats"][(me + s) % n]
+            x = boards[(me + s) % n]
             o = at + s * n_seat
             for t, count in x["treasures"].items():
-                put(out, o + treasures[t], count / 5)
-            put(out, o + 5, x["prestige"] / 50)
-            put(out, o + 6, x["thieves"] / 5)
-            put(out, o + 7, x["hand_size"] / 5)
+                if y := count / 5:
+                    add_at(o + treasures[t])
+                    add_value(y)
+            for d, key, scale in ((5, "prestige", 50), (6, "thieves", 5), (7, "hand_size", 5)):
+                if y := x[key] / scale:
+                    add_at(o + d)
+                    add_value(y)
             o += 8
-            for y in x["locations"]:
-                put(out, o + locs[y["card"]], 1.0 + y["thieves"])
-            o += len(locs)
+            for loc in x["locations"]:
+                if y := 1.0 + loc["thieves"]:
+                    add_at(o + locs[loc["card"]])
+                    add_value(y)
+            o += n_locs
             for c in x["collected"]:
-                put(out, o + locs[c], 1.0)
-            o += len(locs)
-            for y in x["fences"]:
-                put(out, o + fences[y["card"]], 1.0 + y["uses"])
-            o += len(fences)
+                add_at(o + locs[c])
+                add_value(1.0)
+            o += n_locs
+            for fence in x["fences"]:
+                if y := 1.0 + fence["uses"]:
+                    add_at(o + fences[fence["card"]])
+                    add_value(y)
+            o += n_fences
             for f in x["fences_collected"]:
-                put(out, o + fences[f], 1.0)
-            o += len(fences)
+                add_at(o + fences[f])
+                add_value(1.0)
+            o += n_fences
             if x["scheme"] is not None:
-                put(out, o + schemes[x["scheme"]], 1.0)
+                add_at(o + schemes[x["scheme"]])
+                add_value(1.0)
 
     def seat_flags(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        boards = v["seats"]
         for s in range(n):
-            x = v["seats"][(me + s) % n]
-            put(out, at + 2 * s, 1.0 if x["passed"] else 0.0)
-            put(out, at + 2 * s + 1, 1.0 if x["picked"] else 0.0)
+            x = boards[(me + s) % n]
+            if x["passed"]:
+                out.at.append(at + 2 * s)
+                out.value.append(1.0)
+            if x["picked"]:
+                out.at.append(at + 2 * s + 1)
+                out.value.append(1.0)
 
     def power_row(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         # per Power tile of the set: face up, paid (one of 5 treasures), tiles below / 3
@@ -359,15 +383,25 @@ def schatz_rabatz(players: int, probe: State) -> Spaces:
         put(out, at + 1, max(0, ready - now) / 1000 if isinstance(ready, int) else 0.0)
 
     def chests(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
+        add_at, add_value = out.at.append, out.value.append
         now = v["now_ms"]
+        all_chests = v["chests"]
         for s in range(n):
-            chest = v["chests"][(me + s) % n]
+            chest = all_chests[(me + s) % n]
             o = at + s * per_chest
-            put(out, o, 1.0 if chest["open"] else 0.0)
-            put(out, o + 1, 1.0 if chest["closed_ms"] is not None else 0.0)
-            put(out, o + 2, max(0, chest["hand_ready_ms"] - now) / 1000)
+            if chest["open"]:
+                add_at(o)
+                add_value(1.0)
+            if chest["closed_ms"] is not None:
+                add_at(o + 1)
+                add_value(1.0)
+            if y := max(0, chest["hand_ready_ms"] - now) / 1000:
+                add_at(o + 2)
+                add_value(y)
             for x, h in enumerate(chest["heights"][:width]):
-                put(out, o + 3 + x, h / depth)
+                if y := h / depth:
+                    add_at(o + 3 + x)
+                    add_value(y)
             grid = o + 3 + width
             cells = [
                 grid + y * width + x
