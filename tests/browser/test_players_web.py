@@ -572,3 +572,32 @@ def test_schatz_rabatz_is_drawn_in_german(server: str, browser: Browser, tmp_pat
         assert errors == []
     finally:
         context.close()
+
+
+def test_thieves_den_board_is_drawn_in_german(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    made = make_table(server, "thieves-den")
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        expect(page.locator(".td-prompt")).to_contain_text("Auskundschaften: Wähl eine Ortskarte")
+        expect(page.locator(".td-handbox h4")).to_contain_text("Deine Hand")
+        expect(page.locator(".td-supply h4")).to_contain_text("Vorrat")
+        assert page.evaluate(ENGLISH_LEFT) == [] and untranslated(page) == []
+        page.goto(server + "/replay")
+        record = finished_record("thieves-den", tmp_path / "td.json")
+        page.set_input_files("#file", str(record))
+        expect(page.locator("#step")).to_contain_text("Schritt 0")
+        page.click("#last")
+        expect(page.locator(".td-final h4")).to_have_text("Schlusswertung")
+        # A record without names: the log counts seats from 1 like the board does.
+        log = page.locator("#log").inner_text()
+        assert "Platz 1" in log and not re.search(r"\b[Ss]eat \d", log), log
+        assert page.evaluate(ENGLISH_LEFT) == [] and untranslated(page) == []
+        page.screenshot(path=str(SHOTS / "thieves-den-desktop-final-de.png"), full_page=True)
+        assert errors == []
+    finally:
+        context.close()

@@ -189,7 +189,10 @@ export function renameInText(text, seats) {
   const swaps = new Map();
   (seats || []).forEach((s, i) => {
     const shown = displayName(s, i);
-    if (shown !== s.name) swaps.set(s.name, shown);
+    if (shown === s.name) return;
+    swaps.set(s.name, shown);
+    // Without names the server's words say "Seat 2" or, mid-sentence, "seat 2".
+    if (/^Seat \d+$/.test(s.name)) swaps.set(s.name.toLowerCase(), shown);
   });
   if (!swaps.size) return String(text ?? "");
   const names = [...swaps.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));

@@ -129,7 +129,9 @@ async function start() {
       state.record = JSON.parse(await file.text());
       // A record may name its seats (the server checks them; the page escapes them).
       const names = state.record.names;
-      state.seats = Array.isArray(names) ? names.map((name, seat) => ({ seat, name: String(name) })) : null;
+      // Without names, the seats go by the server's words for them ("Seat 0", shown "Seat 1").
+      state.seats = Array.isArray(names) ? names.map((name, seat) => ({ seat, name: String(name) }))
+        : Array.from({ length: state.record.players }, (_, seat) => ({ seat, name: `Seat ${seat}` }));
       state.renderer = null;
       state.step = 0;
       $("title").textContent = t("Replay of {file}", { file: file.name });

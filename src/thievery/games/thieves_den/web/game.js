@@ -13,6 +13,108 @@
 // nothing); the pick is forgotten as soon as the legal actions change.
 
 import { esc, listenForPicks } from "/static/js/common.js";
+import { addGerman, lang, t as tr } from "/static/js/i18n.js";
+
+// German for the board's own words (the card set's names and texts come from the server's
+// catalogue and stay as the card set words them: English for our unofficial set).
+addGerman({
+  "Tome": "Foliant", "Jewel": "Juwel", "Artifact": "Artefakt", "Fossil": "Fossil", "Potion": "Trank",
+  "Tomes": "Folianten", "Jewels": "Juwelen", "Artifacts": "Artefakte", "Fossils": "Fossilien", "Potions": "Tränke",
+  "Thief": "Dieb", "Thieves": "Diebe", "thief": "Dieb", "thieves": "Diebe", "treasure": "Schatz", "treasures": "Schätze",
+  "Prestige": "Prestige", "Wild": "Beliebig",
+  "Village": "Dorf", "Shadow": "Schatten", "Ruins": "Ruinen", "Holy": "Heilig", "City": "Stadt",
+  "Noble": "Adliger", "Agent": "Agent", "Collector": "Sammler", "Warlock": "Hexer", "Mercenary": "Söldner",
+  "Peddler": "Hausierer", "Tinkerer": "Tüftler", "Fence": "Hehler",
+  "Scouting": "Auskundschaften", "Thieving": "Stehlen", "Cleanup": "Aufräumen", "Game over": "Spiel vorbei",
+  "{n} of your choice": "{n} nach Wahl",
+  "Instant: its ability happens when it is revealed": "Sofort: Die Fähigkeit wirkt beim Aufdecken",
+  "{n} Thieves on the Action Spot": "{n} Diebe auf dem Aktionsfeld", "1 Thief on the Action Spot": "1 Dieb auf dem Aktionsfeld",
+  "Action Spot: free": "Aktionsfeld: frei",
+  "Owner Bonus (for the card's owner when an opponent steals here): {b}": "Besitzerbonus (für den Besitzer, wenn ein Gegner hier stiehlt): {b}",
+  "owner": "Besitzer", "instant": "sofort", " — Instant": " — Sofort", " — Owner Bonus: {b}": " — Besitzerbonus: {b}",
+  "Fence {name}": "Hehler {name}", " — sold to {n} times": " — {n}-mal beliefert", " — sold to once": " — einmal beliefert",
+  "Thieves on it": "Diebe darauf", "desires: {d}": "will: {d}", "wants {n}": "will {n}", "a face-down card": "eine verdeckte Karte",
+  "the neutral": "die neutrale", "your": "deine", "{who}’s": "{who}s",
+  "Keep {card}": "{card} behalten",
+  " (you get the Owner Bonus: {b})": " (du bekommst den Besitzerbonus: {b})", " ({who} gets {b})": " ({who} bekommt {b})",
+  "Steal at {whose} {card}: {text}{bonus}": "Stehlen bei {whose} {card}: {text}{bonus}",
+  " (above {whose} board)": " (über {whose} Tableau)", "Sell {d} to {card}{where} for {n} Prestige": "{d} an {card}{where} für {n} Prestige verkaufen",
+  "{tile}, paying {pay}: {text}": "{tile}, bezahlt mit {pay}: {text}",
+  "Deliver {what} to the Witch: +{n} Prestige": "{what} an die Hexe liefern: +{n} Prestige",
+  "Burgle: 2 of your Thieves → 1 {what}": "Einbrechen: 2 deiner Diebe → 1 {what}",
+  "Recruit: {a} and {b} → 1 Thief": "Anwerben: {a} und {b} → 1 Dieb",
+  "Pass (no more actions this round; nobody can target you)": "Passen (keine Aktionen mehr in dieser Runde; niemand kann dich angreifen)",
+  "Stop: take no more": "Aufhören: nichts mehr nehmen", "Skip the follow-up action": "Folgeaktion auslassen", "Skip": "Auslassen",
+  "Keep the Direction tile": "Richtungsplättchen behalten", "Give the Direction tile to {who}": "Richtungsplättchen an {who} geben",
+  "{who} ({n}, {thieves})": "{who} ({n}, {thieves})",
+  "Return {card} to the bottom of the Fence deck": "{card} unter den Hehlerstapel legen",
+  "Return {what} (you hold more than 8)": "{what} zurückgeben (du hast mehr als 8)", "Pay {what}": "{what} bezahlen",
+  "Destroy {who}’s {what}": "{what} von {who} zerstören", "Take {who}’s {what}": "{what} von {who} nehmen",
+  "Take {what} from the supply": "{what} aus dem Vorrat nehmen",
+  "Take a Thief off {whose} {card} (the card goes on top of the deck)": "Einen Dieb von {whose} {card} nehmen (die Karte kommt oben auf den Stapel)",
+  "Move the Thief from {whose} {card}": "Den Dieb von {whose} {card} versetzen", "Move it to {whose} {card}: {text}": "Auf {whose} {card} versetzen: {text}",
+  "Give away your {card}": "Deine {card} abgeben", "Take {whose} {card} in exchange": "{whose} {card} im Tausch nehmen",
+  "a Thief": "einen Dieb", "a treasure": "einen Schatz",
+  "choose the opponent to take {what} from": "wähl den Gegner, von dem du {what} nimmst",
+  "choose the opponent to destroy {what} from": "wähl den Gegner, dessen {what} du zerstörst",
+  "choose which of {who}’s treasures to take": "wähl, welchen Schatz von {who} du nimmst",
+  "choose which of {who}’s treasures to destroy": "wähl, welchen Schatz von {who} du zerstörst",
+  "choose where to move the Thief from {card}": "wähl, wohin der Dieb von {card} geht",
+  "choose an opponent’s Location to take in exchange": "wähl einen Ort eines Gegners zum Tausch",
+  "empty slot": "leerer Platz", "Fences": "Hehler", "sell their desires for Prestige": "verkauf, was sie wollen, für Prestige",
+  "Fence cards in the deck": "Hehlerkarten im Stapel", "stack {n} is empty": "Stapel {n} ist leer",
+  "Use, paying": "Nutzen, bezahlt mit", "Use {tile}, paying {pay}": "{tile} nutzen, bezahlt mit {pay}",
+  "used this round (paid with {pay})": "in dieser Runde genutzt (bezahlt mit {pay})", "used": "genutzt",
+  "face-down tiles below: one comes up each round": "verdeckte Plättchen darunter: jede Runde kommt eins hoch",
+  "{n} below": "{n} darunter", "last tile": "letztes Plättchen", "Gone: {list}": "Weg: {list}",
+  "Power tiles": "Machtplättchen", "pay 1 treasure, once a round each": "1 Schatz bezahlen, je einmal pro Runde",
+  "taken this round": "in dieser Runde belegt", "deliver {what}: +{n} Prestige": "{what} liefern: +{n} Prestige",
+  "The Witch": "Die Hexe", "1 treasure → Prestige": "1 Schatz → Prestige",
+  "Thieves spent on Burgle this round": "in dieser Runde fürs Einbrechen ausgegebene Diebe", "no Thieves yet": "noch keine Diebe",
+  "Take": "Nehmen", "Burgle: 2 Thieves → 1 {what}": "Einbrechen: 2 Diebe → 1 {what}", "Burgle": "Einbrechen", "2": "2",
+  "→ 1 treasure": "→ 1 Schatz", "and": "und", "Cancel": "Abbrechen", "Pay": "Bezahlen",
+  "Recruit: pay {what} and one more treasure": "Anwerben: {what} und einen weiteren Schatz bezahlen",
+  "Recruit": "Anwerben", "2 treasures → 1": "2 Schätze → 1", "no treasures yet": "noch keine Schätze",
+  "{what}: {n} in the supply": "{what}: {n} im Vorrat", "Known on top: {list}": "Bekannt oben: {list}",
+  "Supply": "Vorrat", "limited": "begrenzt", "Thieves: {n} in the supply": "Diebe: {n} im Vorrat",
+  "Location cards in the deck": "Ortskarten im Stapel", "Locations": "Orte", "click: {what}": "Klick: {what}",
+  "neutral: no Owner Bonus": "neutral: kein Besitzerbonus", "Neutral Locations": "Neutrale Orte",
+  "anyone may steal here; no Owner Bonus": "alle dürfen hier stehlen; kein Besitzerbonus",
+  "★ wins": "★ gewinnt", "✓ picked": "✓ gewählt", "choosing…": "wählt …", "passed": "gepasst", "to act": "am Zug", "deciding…": "entscheidet …",
+  "a secret Scheme": "ein geheimer Plan", "Scheme hidden": "Plan verdeckt",
+  "scored 1 set: +{n}": "1 Satz gewertet: +{n}", "scored {k} sets: +{n}": "{k} Sätze gewertet: +{n}",
+  "1 set so far": "bisher 1 Satz", "{k} sets so far": "bisher {k} Sätze",
+  "Scheme: {n} Prestige for each set of {a} and {b} Location collected": "Plan: {n} Prestige für jeden gesammelten Satz aus {a}- und {b}-Ort",
+  "Scheme": "Plan", "/set": "/Satz", "Keep the tile": "Plättchen behalten", "Give the tile": "Plättchen abgeben", "Target": "Ziel",
+  "has the Direction tile ({dir}): first in turn order": "hat das Richtungsplättchen ({dir}): zuerst an der Reihe",
+  "Fence {name} ({type}): {n} Prestige": "Hehler {name} ({type}): {n} Prestige",
+  "Collected over the game": "Im Spiel gesammelt", "{n} cards in hand": "{n} Karten auf der Hand",
+  "you": "du", "bot": "Bot", "treasures held (at most 8)": "gehaltene Schätze (höchstens 8)",
+  "Thieves on the board: {n}": "Diebe auf dem Tableau: {n}", "Thieves (at most 6)": "Diebe (höchstens 6)",
+  "Collected": "Gesammelt", "no Locations": "keine Orte", "none": "keine",
+  "Locations appear here when revealed": "Orte erscheinen hier, wenn sie aufgedeckt werden",
+  "no Locations or Fences this round": "keine Orte oder Hehler in dieser Runde",
+  "a type of your Scheme": "eine Art deines Plans", "You keep (sealed)": "Du behältst (verdeckt)",
+  "clockwise": "im Uhrzeigersinn", "counter-clockwise": "gegen den Uhrzeigersinn",
+  "Your hand": "Deine Hand", "keep 1, pass the rest {dir}": "1 behalten, den Rest {dir} weitergeben",
+  " and ": " und ", "The game is over: {who} share the win.": "Das Spiel ist vorbei: {who} teilen sich den Sieg.",
+  "The game is over: you win.": "Das Spiel ist vorbei: Du gewinnst.", "The game is over: {who} wins.": "Das Spiel ist vorbei: {who} gewinnt.",
+  "Scouting: choose a Location card to keep — it stays sealed until everyone has chosen.": "Auskundschaften: Wähl eine Ortskarte zum Behalten — sie bleibt verdeckt, bis alle gewählt haben.",
+  "Your turn: steal at a Location, sell to a Fence, use a Power tile, deliver to the Witch, Burgle or Recruit — or pass.": "Du bist dran: an einem Ort stehlen, an einen Hehler verkaufen, ein Machtplättchen nutzen, an die Hexe liefern, einbrechen oder anwerben — oder passen.",
+  "the reveal": "das Aufdecken", "You chose. Waiting for {who}…": "Du hast gewählt. Warte auf {who} …",
+  "Scouting: {who} is choosing…": "Auskundschaften: {who} wählt …", "Scouting: {who} are choosing…": "Auskundschaften: {who} wählen …",
+  "Sending your move…": "Dein Zug wird gesendet …", "give the Direction tile to a tied player": "gibt das Richtungsplättchen einem Gleichstehenden",
+  "take an action or pass": "macht eine Aktion oder passt",
+  "Click a highlighted Location, Fence, Power tile, Witch spot, Burgle or Recruit treasure.": "Klick einen hervorgehobenen Ort, Hehler, ein Machtplättchen, ein Hexenfeld oder einen Schatz bei Einbrechen oder Anwerben.",
+  "Pass": "Passen", "most {type} Fences: +{n} Prestige": "die meisten {type}-Hehler: +{n} Prestige", "tie / none": "Gleichstand / keiner",
+  "Final scoring": "Schlusswertung", "Most Fences of a type:": "Die meisten Hehler einer Art:",
+  "Player": "Spieler", "In play": "Im Spiel", "Majorities": "Mehrheiten", "Sets": "Sätze", "Final": "Ende",
+  "Your turn": "Du bist dran", "{who}’s turn": "{who} ist dran", "Round {n} of 3": "Runde {n} von 3",
+  "the Direction tile: turn order and passing direction": "das Richtungsplättchen: Zugreihenfolge und Weitergaberichtung",
+  "↻ clockwise": "↻ im Uhrzeigersinn", "↺ counter-clockwise": "↺ gegen den Uhrzeigersinn", "from {who}": "ab {who}",
+  "{set}: our own card set, not the publisher's": "{set}: unser eigener Kartensatz, nicht der des Verlags", "unofficial cards": "inoffizielle Karten",
+});
+
 
 const TREASURES = ["tome", "jewel", "artifact", "fossil", "potion"];
 const LOC_TYPES = ["village", "shadow", "ruins", "holy", "city"];
@@ -22,9 +124,11 @@ const PHASES = { scouting: "Scouting", thieving: "Thieving", direction: "Cleanup
 // ------------------------------------------------------------------ words
 
 const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
-const plural = (n, word) => (n === 1 ? `1 ${word}` : `${n} ${word === "Thief" ? "Thieves" : word === "thief" ? "thieves" : word + "s"}`);
-/** "a Jewel", "an Artifact". */
-const an = (t, upper = false) => `${/^[aeiou]/i.test(t) ? (upper ? "An" : "an") : upper ? "A" : "a"} ${cap(t)}`;
+const plural = (n, word) => (n === 1 ? `1 ${tr(word)}` : `${n} ${tr(word === "Thief" ? "Thieves" : word === "thief" ? "thieves" : word + "s")}`);
+/** "a Jewel", "an Artifact" (German: "1 Juwel"). */
+const an = (t, upper = false) => (lang() === "de" ? `1 ${tr(cap(t))}` : `${/^[aeiou]/i.test(t) ? (upper ? "An" : "an") : upper ? "A" : "a"} ${cap(t)}`);
+/** A treasure, type or phase word in the page's language ("Jewel", "Juwel"). */
+const word = (s) => tr(cap(s));
 const baseId = (id) => String(id).replace(/-[a-j]$/, "");
 const titled = (s) => s.split("-").map(cap).join(" ");
 
@@ -65,7 +169,7 @@ function plainName(ctx, seat) {
 }
 
 function whom(ctx, seat) {
-  return seat === ctx.seat ? "you" : name(ctx, seat);
+  return seat === ctx.seat ? tr("you") : name(ctx, seat);
 }
 
 function attr(action) {
@@ -80,11 +184,11 @@ function pickAttr(pick) {
 function desireWords(desires) {
   const counts = {};
   for (const t of desires) counts[t] = (counts[t] || 0) + 1;
-  return TREASURES.filter((t) => counts[t]).map((t) => plural(counts[t], cap(t))).join(" + ");
+  return TREASURES.filter((x) => counts[x]).map((x) => plural(counts[x], cap(x))).join(" + ");
 }
 
 function bonusWords(bonus) {
-  return bonus.map(([what, n]) => (what === "wild" ? plural(n, "treasure") + " of your choice" : plural(n, cap(what)))).join(" + ");
+  return bonus.map(([what, n]) => (what === "wild" ? tr("{n} of your choice", { n: plural(n, "treasure") }) : plural(n, cap(what)))).join(" + ");
 }
 
 // ------------------------------------------------------------------ drawing (our own SVG)
@@ -125,7 +229,7 @@ function svg(key, cls = "td-ico") {
 
 /** A token with an optional count; clickable with `action` (or `pick`). */
 function token(kind, { n = null, action = null, pick = null, title = "", dim = false, extra = "" } = {}) {
-  const label = title || (kind === "thief" ? "Thief" : kind === "prestige" ? "Prestige" : cap(kind));
+  const label = title || word(kind);
   const click = action ? ` ${attr(action)} tabindex="0" role="button"` : pick ? ` ${pickAttr(pick)} tabindex="0" role="button"` : "";
   const cls = ["td-tok", `td-t-${kind}`, dim ? "dim" : "", action || pick ? "legal" : "", extra].join(" ");
   return `<span class="${cls}" data-token="${kind}" title="${esc(label)}"${click}>${svg(kind)}${n === null ? "" : `<b>${n}</b>`}</span>`;
@@ -133,19 +237,19 @@ function token(kind, { n = null, action = null, pick = null, title = "", dim = f
 
 function typeChip(type, text = null) {
   if (!type) return "";
-  return `<span class="td-type td-ty-${type}">${esc(text ?? cap(type))}</span>`;
+  return `<span class="td-type td-ty-${type}">${esc(text ?? word(type))}</span>`;
 }
 
 /** A Location card. `action`: clicking it sends this action. */
 function locationCard(C, id, { thieves = null, action = null, size = "", note = "", extra = "", tag = "", neutral = false } = {}) {
   const L = loc(C, id);
   const spot = L.instant
-    ? `<span class="td-spot instant" title="Instant: its ability happens when it is revealed">${svg("instant")}</span>`
-    : `<span class="td-spot ${thieves ? "taken" : ""}" title="${thieves ? `${thieves} Thie${thieves > 1 ? "ves" : "f"} on the Action Spot` : "Action Spot: free"}">${thieves ? `${svg("thief")}${thieves > 1 ? `<b>${thieves}</b>` : ""}` : svg("spot")}</span>`;
+    ? `<span class="td-spot instant" title="${tr("Instant: its ability happens when it is revealed")}">${svg("instant")}</span>`
+    : `<span class="td-spot ${thieves ? "taken" : ""}" title="${thieves ? (thieves > 1 ? tr("{n} Thieves on the Action Spot", { n: thieves }) : tr("1 Thief on the Action Spot")) : tr("Action Spot: free")}">${thieves ? `${svg("thief")}${thieves > 1 ? `<b>${thieves}</b>` : ""}` : svg("spot")}</span>`;
   const bonus = !L.instant && L.bonus?.length
-    ? `<span class="td-bonus ${neutral ? "off" : ""}" title="Owner Bonus (for the card's owner when an opponent steals here): ${esc(L.bonus_text || bonusWords(L.bonus))}"><i>owner</i>${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b>${k}</b>` : ""}`).join("")}</span>`
-    : L.instant ? `<span class="td-bonus instant" title="Instant: its ability happens when it is revealed">instant</span>` : "<span></span>";
-  const title = `${L.name}${L.type ? ` (${cap(L.type)})` : ""}: ${L.text || "?"}${L.instant ? " — Instant" : L.bonus_text ? ` — Owner Bonus: ${L.bonus_text}` : ""}${note ? ` — ${note}` : ""}`;
+    ? `<span class="td-bonus ${neutral ? "off" : ""}" title="${esc(tr("Owner Bonus (for the card's owner when an opponent steals here): {b}", { b: L.bonus_text || bonusWords(L.bonus) }))}"><i>${tr("owner")}</i>${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b>${k}</b>` : ""}`).join("")}</span>`
+    : L.instant ? `<span class="td-bonus instant" title="${tr("Instant: its ability happens when it is revealed")}">${tr("instant")}</span>` : "<span></span>";
+  const title = `${L.name}${L.type ? ` (${word(L.type)})` : ""}: ${L.text || "?"}${L.instant ? tr(" — Instant") : L.bonus_text ? tr(" — Owner Bonus: {b}", { b: L.bonus_text }) : ""}${note ? ` — ${note}` : ""}`;
   const cls = ["td-card", "td-loc", L.type ? `td-ty-${L.type}` : "", size, action ? "legal" : "", extra].join(" ");
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
     <div class="td-lhead">${typeChip(L.type)}${tag}</div>
@@ -158,19 +262,19 @@ function locationCard(C, id, { thieves = null, action = null, size = "", note = 
 function fenceCard(C, id, { uses = null, action = null, size = "", extra = "" } = {}) {
   const F = fence(C, id);
   const desires = F.desires.map((t) => svg(t)).join("");
-  const title = `Fence ${F.name}${F.type ? ` (${cap(F.type)})` : ""}: ${desireWords(F.desires) || "?"} → ${F.prestige} Prestige${uses ? ` — sold to ${uses} time${uses > 1 ? "s" : ""}` : ""}`;
+  const title = `${tr("Fence {name}", { name: F.name })}${F.type ? ` (${word(F.type)})` : ""}: ${desireWords(F.desires) || "?"} → ${F.prestige} ${tr("Prestige")}${uses ? (uses > 1 ? tr(" — sold to {n} times", { n: uses }) : tr(" — sold to once")) : ""}`;
   const cls = ["td-card", "td-fence", F.type ? `td-fy-${F.type}` : "", size, action ? "legal" : "", extra].join(" ");
-  const used = uses ? `<span class="td-spot taken" title="Thieves on it">${svg("thief")}${uses > 1 ? `<b>${uses}</b>` : ""}</span>` : `<span class="td-spot">${svg("spot")}</span>`;
+  const used = uses ? `<span class="td-spot taken" title="${tr("Thieves on it")}">${svg("thief")}${uses > 1 ? `<b>${uses}</b>` : ""}</span>` : `<span class="td-spot">${svg("spot")}</span>`;
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
-    <div class="td-fhead"><span class="td-ftype">${esc(cap(F.type || "Fence"))}</span></div>
-    <div class="td-fnamerow"><span class="td-fname">${esc(F.name)}</span><span class="td-prest" title="${esc(F.prestige)} Prestige">${svg("prestige")}<b>${F.prestige}</b></span></div>
-    <div class="td-fdeal" title="desires: ${esc(desireWords(F.desires))}"><span class="td-desires">${desires}</span></div>
-    <div class="td-lfoot"><span class="td-wants">wants ${F.desires.length}</span>${used}</div>
+    <div class="td-fhead"><span class="td-ftype">${esc(word(F.type || "Fence"))}</span></div>
+    <div class="td-fnamerow"><span class="td-fname">${esc(F.name)}</span><span class="td-prest" title="${esc(F.prestige)} ${tr("Prestige")}">${svg("prestige")}<b>${F.prestige}</b></span></div>
+    <div class="td-fdeal" title="${esc(tr("desires: {d}", { d: desireWords(F.desires) }))}"><span class="td-desires">${desires}</span></div>
+    <div class="td-lfoot"><span class="td-wants">${tr("wants {n}", { n: F.desires.length })}</span>${used}</div>
   </div>`;
 }
 
-function back(kind = "loc", title = "a face-down card") {
-  return `<span class="td-back td-back-${kind}" title="${esc(title)}"></span>`;
+function back(kind = "loc", title = "") {
+  return `<span class="td-back td-back-${kind}" title="${esc(title || tr("a face-down card"))}"></span>`;
 }
 
 // ------------------------------------------------------------------ picking (page state)
@@ -243,59 +347,59 @@ function label(ctx, C, a) {
   const v = ctx.view;
   const top = stackTop(v);
   const op = top ? top[0] : "";
-  const whose = (owner) => (owner === "neutral" || owner === null ? "the neutral" : owner === ctx.seat ? "your" : `${plainName(ctx, owner)}’s`);
+  const whose = (owner) => (owner === "neutral" || owner === null ? tr("the neutral") : owner === ctx.seat ? tr("your") : tr("{who}’s", { who: plainName(ctx, owner) }));
   switch (a.type) {
     case "pick": {
       const L = loc(C, a.card);
-      return `Keep ${L.name}`;
+      return tr("Keep {card}", { card: L.name });
     }
     case "steal": {
       const L = loc(C, a.card);
       const owner = ownerOf(v, a.card);
       let bonus = "";
-      if (op === "action" && top[3] & 2 && owner !== "neutral" && L.bonus_text) bonus = ` (you get the Owner Bonus: ${bonusWords(L.bonus)})`;
-      else if (typeof owner === "number" && owner !== ctx.seat && L.bonus?.length) bonus = ` (${plainName(ctx, owner)} gets ${bonusWords(L.bonus)})`;
-      return `Steal at ${whose(owner)} ${L.name}: ${L.text}${bonus}`;
+      if (op === "action" && top[3] & 2 && owner !== "neutral" && L.bonus_text) bonus = tr(" (you get the Owner Bonus: {b})", { b: bonusWords(L.bonus) });
+      else if (typeof owner === "number" && owner !== ctx.seat && L.bonus?.length) bonus = tr(" ({who} gets {b})", { who: plainName(ctx, owner), b: bonusWords(L.bonus) });
+      return tr("Steal at {whose} {card}: {text}{bonus}", { whose: whose(owner), card: L.name, text: L.text, bonus });
     }
     case "fence": {
       const F = fence(C, a.card);
       const above = fenceAbove(v, a.card);
-      const where = above === null ? "" : ` (above ${whose(above)} board)`;
-      return `Sell ${desireWords(F.desires)} to ${F.name}${where} for ${F.prestige} Prestige`;
+      const where = above === null ? "" : tr(" (above {whose} board)", { whose: whose(above) });
+      return tr("Sell {d} to {card}{where} for {n} Prestige", { d: desireWords(F.desires), card: F.name, where, n: F.prestige });
     }
     case "power": {
       const P = power(C, a.tile);
-      return `${P.name}, paying ${an(a.pay)}: ${P.text}`;
+      return tr("{tile}, paying {pay}: {text}", { tile: P.name, pay: an(a.pay), text: P.text });
     }
-    case "witch": return `Deliver ${an(a.treasure)} to the Witch: +${C.witch[a.treasure] ?? "?"} Prestige`;
-    case "burgle": return `Burgle: 2 of your Thieves → 1 ${cap(a.treasure)}`;
-    case "recruit": return `Recruit: ${an(a.first)} and ${an(a.second)} → 1 Thief`;
-    case "pass": return "Pass (no more actions this round; nobody can target you)";
+    case "witch": return tr("Deliver {what} to the Witch: +{n} Prestige", { what: an(a.treasure), n: C.witch[a.treasure] ?? "?" });
+    case "burgle": return tr("Burgle: 2 of your Thieves → 1 {what}", { what: word(a.treasure) });
+    case "recruit": return tr("Recruit: {a} and {b} → 1 Thief", { a: an(a.first), b: an(a.second) });
+    case "pass": return tr("Pass (no more actions this round; nobody can target you)");
     case "skip":
-      if (op === "wild") return "Stop: take no more";
-      if (op === "action") return "Skip the follow-up action";
-      return "Skip";
-    case "give": return a.seat === ctx.seat ? "Keep the Direction tile" : `Give the Direction tile to ${plainName(ctx, a.seat)}`;
+      if (op === "wild") return tr("Stop: take no more");
+      if (op === "action") return tr("Skip the follow-up action");
+      return tr("Skip");
+    case "give": return a.seat === ctx.seat ? tr("Keep the Direction tile") : tr("Give the Direction tile to {who}", { who: plainName(ctx, a.seat) });
     case "opponent": {
       const x = v.seats[a.seat];
       const held = Object.values(x.treasures).reduce((p, q) => p + q, 0);
-      return `${plainName(ctx, a.seat)} (${held} treasure${held === 1 ? "" : "s"}, ${plural(x.thieves, "Thief")})`;
+      return tr("{who} ({n}, {thieves})", { who: plainName(ctx, a.seat), n: plural(held, "treasure"), thieves: plural(x.thieves, "Thief") });
     }
-    case "return_fence": return `Return ${fence(C, a.card).name} to the bottom of the Fence deck`;
+    case "return_fence": return tr("Return {card} to the bottom of the Fence deck", { card: fence(C, a.card).name });
     case "treasure": {
-      const t = cap(a.treasure);
-      if (op === "limit") return `Return ${an(a.treasure)} (you hold more than 8)`;
-      if (op === "pay") return `Pay ${an(a.treasure)}`;
-      if (op === "destroy") return `Destroy ${plainName(ctx, top[2])}’s ${t}`;
-      if (op === "take") return `Take ${plainName(ctx, top[2])}’s ${t}`;
-      return `Take ${an(a.treasure)} from the supply`;
+      const what = word(a.treasure);
+      if (op === "limit") return tr("Return {what} (you hold more than 8)", { what: an(a.treasure) });
+      if (op === "pay") return tr("Pay {what}", { what: an(a.treasure) });
+      if (op === "destroy") return tr("Destroy {who}’s {what}", { who: plainName(ctx, top[2]), what });
+      if (op === "take") return tr("Take {who}’s {what}", { who: plainName(ctx, top[2]), what });
+      return tr("Take {what} from the supply", { what: an(a.treasure) });
     }
     case "location": {
       const L = loc(C, a.card);
       const owner = ownerOf(v, a.card);
-      if (op === "recall_thief") return `Take a Thief off ${whose(owner)} ${L.name} (the card goes on top of the deck)`;
-      if (op === "move_thief") return top[2] < 0 ? `Move the Thief from ${whose(owner)} ${L.name}` : `Move it to ${whose(owner)} ${L.name}: ${L.text}`;
-      if (op === "swap_location") return top[2] < 0 ? `Give away your ${L.name}` : `Take ${whose(owner)} ${L.name} in exchange`;
+      if (op === "recall_thief") return tr("Take a Thief off {whose} {card} (the card goes on top of the deck)", { whose: whose(owner), card: L.name });
+      if (op === "move_thief") return top[2] < 0 ? tr("Move the Thief from {whose} {card}", { whose: whose(owner), card: L.name }) : tr("Move it to {whose} {card}: {text}", { whose: whose(owner), card: L.name, text: L.text });
+      if (op === "swap_location") return top[2] < 0 ? tr("Give away your {card}", { card: L.name }) : tr("Take {whose} {card} in exchange", { whose: whose(owner), card: L.name });
       return L.name;
     }
     default:
@@ -311,12 +415,12 @@ function decisionWords(ctx) {
   if (!top) return esc(v.decision);
   const [op, , a] = top;
   if ((op === "take" || op === "destroy") && a < 0) {
-    const what = top[3] === 5 ? "a Thief" : "a treasure";
-    return `choose the opponent to ${op} ${what} from`;
+    const what = tr(top[3] === 5 ? "a Thief" : "a treasure");
+    return tr(op === "take" ? "choose the opponent to take {what} from" : "choose the opponent to destroy {what} from", { what });
   }
-  if (op === "take" || op === "destroy") return `choose which of ${name(ctx, a)}’s treasures to ${op}`;
-  if (op === "move_thief" && a >= 0) return `choose where to move the Thief from ${esc(loc(C, idOf(C, v, a)).name)}`;
-  if (op === "swap_location" && a >= 0) return "choose an opponent’s Location to take in exchange";
+  if (op === "take" || op === "destroy") return tr(op === "take" ? "choose which of {who}’s treasures to take" : "choose which of {who}’s treasures to destroy", { who: name(ctx, a) });
+  if (op === "move_thief" && a >= 0) return tr("choose where to move the Thief from {card}", { card: esc(loc(C, idOf(C, v, a)).name) });
+  if (op === "swap_location" && a >= 0) return tr("choose an opponent’s Location to take in exchange");
   return esc(v.decision).replace(/seat (\d)/g, (_, s) => name(ctx, Number(s)));
 }
 
@@ -332,28 +436,28 @@ function fenceRow(ctx, C, idx) {
   const v = ctx.view;
   const cards = v.fence_row.map((id) => (id
     ? fenceCard(C, id, { action: idx.byCard.get(id) || null })
-    : `<div class="td-card td-empty">empty slot</div>`)).join("");
-  return `<div class="td-box td-fences"><h4>Fences <span class="td-sub">sell their desires for Prestige</span>
-      <span class="td-grow"></span><span class="td-deck" title="Fence cards in the deck">${svg("deck")} <b>${v.fence_deck}</b></span></h4>
+    : `<div class="td-card td-empty">${tr("empty slot")}</div>`)).join("");
+  return `<div class="td-box td-fences"><h4>${tr("Fences")} <span class="td-sub">${tr("sell their desires for Prestige")}</span>
+      <span class="td-grow"></span><span class="td-deck" title="${tr("Fence cards in the deck")}">${svg("deck")} <b>${v.fence_deck}</b></span></h4>
     <div class="td-row-cards">${cards}</div></div>`;
 }
 
 function powerTiles(ctx, C, idx) {
   const v = ctx.view;
   const tiles = v.powers.map((p, i) => {
-    if (!p.tile) return `<div class="td-tile empty"><span class="td-sub">stack ${i + 1} is empty</span></div>`;
+    if (!p.tile) return `<div class="td-tile empty"><span class="td-sub">${tr("stack {n} is empty", { n: i + 1 })}</span></div>`;
     const P = power(C, p.tile);
     const acts = idx.power.get(p.tile) || [];
     const pay = acts.length
-      ? `<div class="td-pay"><span>Use, paying</span>${acts.map((a) => token(a.pay, { action: a, title: `Use ${P.name}, paying ${an(a.pay)}` })).join("")}</div>`
+      ? `<div class="td-pay"><span>${tr("Use, paying")}</span>${acts.map((a) => token(a.pay, { action: a, title: tr("Use {tile}, paying {pay}", { tile: P.name, pay: an(a.pay) }) })).join("")}</div>`
       : "";
-    const paid = p.paid ? `<span class="td-paid" title="used this round (paid with ${esc(an(p.paid))})">${token(p.paid)}used</span>` : "";
+    const paid = p.paid ? `<span class="td-paid" title="${esc(tr("used this round (paid with {pay})", { pay: an(p.paid) }))}">${token(p.paid)}${tr("used")}</span>` : "";
     return `<div class="td-tile ${acts.length ? "can" : ""} ${p.paid ? "used" : ""}" data-tile="${esc(p.tile)}" title="${esc(`${P.name}: ${P.text}`)}">
       <div class="td-tname">${esc(P.name)}${paid}</div><div class="td-ttext">${esc(P.text)}</div>${pay}
-      <div class="td-below" title="face-down tiles below: one comes up each round">${"▰".repeat(p.below)}${p.below ? ` ${p.below} below` : "last tile"}</div></div>`;
+      <div class="td-below" title="${tr("face-down tiles below: one comes up each round")}">${"▰".repeat(p.below)}${p.below ? ` ${tr("{n} below", { n: p.below })}` : tr("last tile")}</div></div>`;
   }).join("");
-  const gone = v.powers_gone.length ? `<div class="td-sub">Gone: ${v.powers_gone.map((t) => esc(power(C, t).name)).join(", ")}</div>` : "";
-  return `<div class="td-box td-powers"><h4>Power tiles <span class="td-sub">pay 1 treasure, once a round each</span></h4><div class="td-tiles">${tiles}</div>${gone}</div>`;
+  const gone = v.powers_gone.length ? `<div class="td-sub">${tr("Gone: {list}", { list: v.powers_gone.map((x) => esc(power(C, x).name)).join(", ") })}</div>` : "";
+  return `<div class="td-box td-powers"><h4>${tr("Power tiles")} <span class="td-sub">${tr("pay 1 treasure, once a round each")}</span></h4><div class="td-tiles">${tiles}</div>${gone}</div>`;
 }
 
 function witchBox(ctx, C, idx) {
@@ -361,18 +465,18 @@ function witchBox(ctx, C, idx) {
   const spots = TREASURES.map((t) => {
     const a = idx.witch.get(t);
     const taken = v.witch[t];
-    return `<div class="td-wspot ${taken ? "taken" : ""} ${a ? "legal" : ""}" data-witch="${t}" title="${esc(taken ? `taken this round` : `deliver ${an(t)}: +${C.witch[t] ?? "?"} Prestige`)}"${a ? ` ${attr(a)} tabindex="0" role="button"` : ""}>
+    return `<div class="td-wspot ${taken ? "taken" : ""} ${a ? "legal" : ""}" data-witch="${t}" title="${esc(taken ? tr("taken this round") : tr("deliver {what}: +{n} Prestige", { what: an(t), n: C.witch[t] ?? "?" }))}"${a ? ` ${attr(a)} tabindex="0" role="button"` : ""}>
       ${svg(t)}<span class="td-wp">${svg("prestige", "td-ico small")}${C.witch[t] ?? "?"}</span></div>`;
   }).join("");
-  return `<div class="td-box td-witch"><h4>The Witch <span class="td-sub">1 treasure → Prestige</span></h4><div class="td-wspots">${spots}</div></div>`;
+  return `<div class="td-box td-witch"><h4>${tr("The Witch")} <span class="td-sub">${tr("1 treasure → Prestige")}</span></h4><div class="td-wspots">${spots}</div></div>`;
 }
 
 function burgleBox(ctx, idx) {
   const v = ctx.view;
   const opts = TREASURES.filter((t) => idx.burgle.has(t));
-  const on = v.burgle ? `${token("thief", { n: v.burgle, title: "Thieves spent on Burgle this round" })}` : `<span class="td-none">no Thieves yet</span>`;
-  const buttons = opts.length ? `<div class="td-pay"><span>Take</span>${opts.map((t) => token(t, { action: idx.burgle.get(t), title: `Burgle: 2 Thieves → 1 ${cap(t)}` })).join("")}</div>` : "";
-  return `<div class="td-box td-burgle ${opts.length ? "can" : ""}"><h4>Burgle <span class="td-sub">2 ${svg("thief", "td-ico small")} → 1 treasure</span></h4><div class="td-on">${on}</div>${buttons}</div>`;
+  const on = v.burgle ? `${token("thief", { n: v.burgle, title: tr("Thieves spent on Burgle this round") })}` : `<span class="td-none">${tr("no Thieves yet")}</span>`;
+  const buttons = opts.length ? `<div class="td-pay"><span>${tr("Take")}</span>${opts.map((x) => token(x, { action: idx.burgle.get(x), title: tr("Burgle: 2 Thieves → 1 {what}", { what: word(x) }) })).join("")}</div>` : "";
+  return `<div class="td-box td-burgle ${opts.length ? "can" : ""}"><h4>${tr("Burgle")} <span class="td-sub">2 ${svg("thief", "td-ico small")} ${tr("→ 1 treasure")}</span></h4><div class="td-on">${on}</div>${buttons}</div>`;
 }
 
 function recruitBox(ctx, idx) {
@@ -383,17 +487,17 @@ function recruitBox(ctx, idx) {
     const first = ui.pick?.recruit;
     if (first && idx.recruit.some((a) => a.first === first || a.second === first)) {
       const pairs = idx.recruit.filter((a) => a.first === first || a.second === first);
-      body = `<div class="td-pay"><span>${token(first, { extra: "chosen" })} and</span>${pairs.map((a) => {
+      body = `<div class="td-pay"><span>${token(first, { extra: "chosen" })} ${tr("and")}</span>${pairs.map((a) => {
         const other = a.first === first ? a.second : a.first;
-        return token(other, { action: a, title: `Recruit: ${an(a.first)} and ${an(a.second)} → 1 Thief` });
-      }).join("")}<button class="small" ${pickAttr({ clear: 1 })}>Cancel</button></div>`;
+        return token(other, { action: a, title: tr("Recruit: {a} and {b} → 1 Thief", { a: an(a.first), b: an(a.second) }) });
+      }).join("")}<button class="small" ${pickAttr({ clear: 1 })}>${tr("Cancel")}</button></div>`;
     } else {
       const firsts = TREASURES.filter((t) => idx.recruit.some((a) => a.first === t || a.second === t));
-      body = `<div class="td-pay"><span>Pay</span>${firsts.map((t) => token(t, { pick: { recruit: t }, title: `Recruit: pay ${an(t)} and one more treasure` })).join("")}</div>`;
+      body = `<div class="td-pay"><span>${tr("Pay")}</span>${firsts.map((x) => token(x, { pick: { recruit: x }, title: tr("Recruit: pay {what} and one more treasure", { what: an(x) }) })).join("")}</div>`;
     }
   }
-  return `<div class="td-box td-recruit ${idx.recruit.length ? "can" : ""}"><h4>Recruit <span class="td-sub">2 treasures → 1 ${svg("thief", "td-ico small")}</span></h4>
-    <div class="td-on">${held || `<span class="td-none">no treasures yet</span>`}</div>${body}</div>`;
+  return `<div class="td-box td-recruit ${idx.recruit.length ? "can" : ""}"><h4>${tr("Recruit")} <span class="td-sub">${tr("2 treasures → 1")} ${svg("thief", "td-ico small")}</span></h4>
+    <div class="td-on">${held || `<span class="td-none">${tr("no treasures yet")}</span>`}</div>${body}</div>`;
 }
 
 function supplyBox(ctx, C, idx) {
@@ -402,13 +506,13 @@ function supplyBox(ctx, C, idx) {
   const tokens = TREASURES.map((t) => token(t, {
     n: v.supply.treasures[t], dim: !v.supply.treasures[t],
     action: fromSupply ? idx.treasure.get(t) || null : null,
-    title: `${cap(t)}: ${v.supply.treasures[t]} in the supply`,
+    title: tr("{what}: {n} in the supply", { what: word(t), n: v.supply.treasures[t] }),
   })).join("");
   const top = v.location_deck_top.length
-    ? `<div class="td-sub">Known on top: ${v.location_deck_top.map((id) => esc(loc(C, id).name)).join(", ")}</div>` : "";
-  return `<div class="td-box td-supply ${fromSupply && idx.treasure.size ? "can" : ""}"><h4>Supply <span class="td-sub">limited</span></h4>
-    <div class="td-on">${tokens}<span class="td-sep"></span>${token("thief", { n: v.supply.thieves, title: `Thieves: ${v.supply.thieves} in the supply` })}</div>
-    <div class="td-on"><span class="td-deck" title="Location cards in the deck">${svg("deck")} Locations <b>${v.location_deck}</b></span></div>${top}</div>`;
+    ? `<div class="td-sub">${tr("Known on top: {list}", { list: v.location_deck_top.map((id) => esc(loc(C, id).name)).join(", ") })}</div>` : "";
+  return `<div class="td-box td-supply ${fromSupply && idx.treasure.size ? "can" : ""}"><h4>${tr("Supply")} <span class="td-sub">${tr("limited")}</span></h4>
+    <div class="td-on">${tokens}<span class="td-sep"></span>${token("thief", { n: v.supply.thieves, title: tr("Thieves: {n} in the supply", { n: v.supply.thieves }) })}</div>
+    <div class="td-on"><span class="td-deck" title="${tr("Location cards in the deck")}">${svg("deck")} ${tr("Locations")} <b>${v.location_deck}</b></span></div>${top}</div>`;
 }
 
 function neutralBox(ctx, C, idx) {
@@ -416,9 +520,9 @@ function neutralBox(ctx, C, idx) {
   if (!v.neutral.length) return "";
   const cards = v.neutral.map((x) => {
     const action = idx.byCard.get(x.card) || null;
-    return locationCard(C, x.card, { thieves: x.thieves, action, neutral: true, note: action ? `click: ${label(ctx, C, action)}` : "neutral: no Owner Bonus" });
+    return locationCard(C, x.card, { thieves: x.thieves, action, neutral: true, note: action ? tr("click: {what}", { what: label(ctx, C, action) }) : tr("neutral: no Owner Bonus") });
   }).join("");
-  return `<div class="td-box td-neutral"><h4>Neutral Locations <span class="td-sub">anyone may steal here; no Owner Bonus</span></h4><div class="td-row-cards">${cards}</div></div>`;
+  return `<div class="td-box td-neutral"><h4>${tr("Neutral Locations")} <span class="td-sub">${tr("anyone may steal here; no Owner Bonus")}</span></h4><div class="td-row-cards">${cards}</div></div>`;
 }
 
 // ------------------------------------------------------------------ players
@@ -426,14 +530,14 @@ function neutralBox(ctx, C, idx) {
 function seatStatus(ctx, s) {
   const v = ctx.view;
   const x = v.seats[s];
-  if (v.result) return v.result.winners.includes(s) ? `<span class="td-badge win">★ wins</span>` : "";
+  if (v.result) return v.result.winners.includes(s) ? `<span class="td-badge win">${tr("★ wins")}</span>` : "";
   if (v.phase === "scouting") {
-    if (x.picked) return `<span class="td-badge done">✓ picked</span>`;
-    if (v.to_act.includes(s)) return `<span class="td-badge wait">choosing…</span>`;
+    if (x.picked) return `<span class="td-badge done">${tr("✓ picked")}</span>`;
+    if (v.to_act.includes(s)) return `<span class="td-badge wait">${tr("choosing…")}</span>`;
     return "";
   }
-  if (x.passed) return `<span class="td-badge passed">passed</span>`;
-  if (v.to_act.includes(s)) return `<span class="td-badge wait">${v.current === s && !v.stack.length ? "to act" : "deciding…"}</span>`;
+  if (x.passed) return `<span class="td-badge passed">${tr("passed")}</span>`;
+  if (v.to_act.includes(s)) return `<span class="td-badge wait">${tr(v.current === s && !v.stack.length ? "to act" : "deciding…")}</span>`;
   return "";
 }
 
@@ -448,13 +552,13 @@ function collectedChips(C, ids, kind) {
   }
   const order = kind === "loc" ? [...LOC_TYPES, "?"] : [...FENCE_TYPES, "?"];
   return order.filter((t) => counts[t]).map((t) =>
-    `<span class="td-chip ${kind === "loc" ? `td-ty-${t}` : `td-fy-${t}`}" title="${esc(names[t].join(", "))}">${esc(cap(t))} <b>${counts[t]}</b></span>`).join("");
+    `<span class="td-chip ${kind === "loc" ? `td-ty-${t}` : `td-fy-${t}`}" title="${esc(names[t].join(", "))}">${esc(word(t))} <b>${counts[t]}</b></span>`).join("");
 }
 
 function schemeLine(ctx, C, s, id) {
   const v = ctx.view;
   const x = v.seats[s];
-  if (!id) return `<span class="td-scheme hidden" title="a secret Scheme">${back("scheme", "a secret Scheme")} Scheme hidden</span>`;
+  if (!id) return `<span class="td-scheme hidden" title="${tr("a secret Scheme")}">${back("scheme", tr("a secret Scheme"))} ${tr("Scheme hidden")}</span>`;
   const S = scheme(C, id);
   const counts = {};
   for (const c of [...x.collected, ...x.locations.map((y) => y.card)]) {
@@ -464,9 +568,9 @@ function schemeLine(ctx, C, s, id) {
   const [a, b] = S.types;
   const sets = Math.min(counts[a] || 0, counts[b] || 0);
   const final = v.final?.schemes?.[s];
-  const got = final ? `scored ${final.sets} set${final.sets === 1 ? "" : "s"}: +${final.prestige}` : `${sets} set${sets === 1 ? "" : "s"} so far`;
-  return `<span class="td-scheme" data-scheme="${esc(id)}" title="Scheme: ${esc(S.prestige)} Prestige for each set of ${esc(an(a))} and ${esc(an(b))} Location collected">
-    Scheme ${typeChip(a)} + ${typeChip(b)} ${svg("prestige", "td-ico small")}<b>${esc(S.prestige)}</b>/set</span><span class="td-sub td-got">${got}</span>`;
+  const got = final ? (final.sets === 1 ? tr("scored 1 set: +{n}", { n: final.prestige }) : tr("scored {k} sets: +{n}", { k: final.sets, n: final.prestige })) : sets === 1 ? tr("1 set so far") : tr("{k} sets so far", { k: sets });
+  return `<span class="td-scheme" data-scheme="${esc(id)}" title="${esc(tr("Scheme: {n} Prestige for each set of {a} and {b} Location collected", { n: S.prestige, a: an(a), b: an(b) }))}">
+    ${tr("Scheme")} ${typeChip(a)} + ${typeChip(b)} ${svg("prestige", "td-ico small")}<b>${esc(S.prestige)}</b>${tr("/set")}</span><span class="td-sub td-got">${got}</span>`;
 }
 
 function seatPanel(ctx, C, idx, s) {
@@ -480,26 +584,26 @@ function seatPanel(ctx, C, idx, s) {
   const treasures = TREASURES.map((t) => token(t, {
     n: x.treasures[t], dim: !x.treasures[t],
     action: treasureActs ? idx.treasure.get(t) || null : null,
-    title: `${cap(t)}: ${x.treasures[t]}`,
+    title: `${word(t)}: ${x.treasures[t]}`,
   })).join("");
   const turn = v.to_act.includes(s) && !v.result;
   const target = idx.opponent.get(s) || idx.give.get(s);
-  const targetBtn = target ? `<button class="small td-target" ${attr(target)}>${target.type === "give" ? (s === ctx.seat ? "Keep the tile" : "Give the tile") : "Target"}</button>` : "";
+  const targetBtn = target ? `<button class="small td-target" ${attr(target)}>${tr(target.type === "give" ? (s === ctx.seat ? "Keep the tile" : "Give the tile") : "Target")}</button>` : "";
   const holder = v.holder === s
-    ? `<span class="td-dir" title="has the Direction tile (${esc(v.direction)}): first in turn order">${v.direction === "clockwise" ? "↻" : "↺"}</span>` : "";
+    ? `<span class="td-dir" title="${esc(tr("has the Direction tile ({dir}): first in turn order", { dir: tr(v.direction) }))}">${v.direction === "clockwise" ? "↻" : "↺"}</span>` : "";
   const here = [
     ...x.locations.map((y) => {
       const action = idx.byCard.get(y.card) || null;
-      return locationCard(C, y.card, { thieves: y.thieves, action, size: "mid", note: action ? `click: ${label(ctx, C, action)}` : "" });
+      return locationCard(C, y.card, { thieves: y.thieves, action, size: "mid", note: action ? tr("click: {what}", { what: label(ctx, C, action) }) : "" });
     }),
     ...x.fences.map((y) => fenceCard(C, y.card, { uses: y.uses, action: idx.byCard.get(y.card) || null, size: "mid" })),
   ];
   if (v.result && !here.length) {
     const minis = [
       ...x.collected.map((id) => { const L = loc(C, id); return `<span class="td-mini td-ty-${L.type}" title="${esc(`${L.name}: ${L.text}`)}">${esc(L.name)}</span>`; }),
-      ...x.fences_collected.map((id) => { const F = fence(C, id); return `<span class="td-mini td-fy-${F.type} fence" title="${esc(`Fence ${F.name} (${cap(F.type || "")}): ${F.prestige} Prestige`)}">${esc(F.name)}</span>`; }),
+      ...x.fences_collected.map((id) => { const F = fence(C, id); return `<span class="td-mini td-fy-${F.type} fence" title="${esc(tr("Fence {name} ({type}): {n} Prestige", { name: F.name, type: word(F.type || ""), n: F.prestige }))}">${esc(F.name)}</span>`; }),
     ];
-    if (minis.length) here.push(`<div class="td-minis"><span class="td-sub">Collected over the game</span>${minis.join("")}</div>`);
+    if (minis.length) here.push(`<div class="td-minis"><span class="td-sub">${tr("Collected over the game")}</span>${minis.join("")}</div>`);
   }
   let scouting = "";
   const seen = ctx.views?.[s]; // a replay of everything: every seat's own view
@@ -507,7 +611,7 @@ function seatPanel(ctx, C, idx, s) {
     const mini = (id, cls = "") => { const L = loc(C, id); return `<span class="td-mini td-ty-${L.type} ${cls}" title="${esc(`${L.name}: ${L.text}`)}">${esc(L.name)}</span>`; };
     scouting = `<span class="td-minis">${seen.hand.map((id) => mini(id)).join("")}${seen.my_pick ? mini(seen.my_pick, "sealed") : ""}</span>`;
   } else if (v.phase === "scouting" && !me) {
-    scouting = `<span class="td-hand-backs" title="${x.hand_size} cards in hand">${Array.from({ length: x.hand_size }, () => back()).join("")}</span>`;
+    scouting = `<span class="td-hand-backs" title="${tr("{n} cards in hand", { n: x.hand_size })}">${Array.from({ length: x.hand_size }, () => back()).join("")}</span>`;
   }
   const own = me ? x.scheme : x.scheme ?? ctx.views?.[s]?.seats?.[s]?.scheme ?? null;
   const collectedLoc = collectedChips(C, x.collected, "loc");
@@ -515,16 +619,16 @@ function seatPanel(ctx, C, idx, s) {
   return `<div class="td-seat ${turn ? "turn" : ""} ${me ? "me" : ""} ${x.passed && !v.result ? "passed" : ""} ${target ? "target" : ""}" data-seat="${s}">
     <div class="td-seatinfo">
       <div class="td-head"><span class="td-who">${name(ctx, s)}</span>${holder}
-        ${me ? `<span class="td-chip you">you</span>` : ""}${who && (who.kind === "bot" || who.bot) ? `<span class="td-chip">bot</span>` : ""}
-        <span class="td-grow"></span><span class="td-score" title="Prestige">${svg("prestige", "td-ico small")}${x.prestige}</span></div>
+        ${me ? `<span class="td-chip you">${tr("you")}</span>` : ""}${who && (who.kind === "bot" || who.bot) ? `<span class="td-chip">${tr("bot")}</span>` : ""}
+        <span class="td-grow"></span><span class="td-score" title="${tr("Prestige")}">${svg("prestige", "td-ico small")}${x.prestige}</span></div>
       <div class="td-status">${seatStatus(ctx, s)}${targetBtn}${scouting}</div>
-      <div class="td-tr ${treasureActs && idx.treasure.size ? "can" : ""}">${treasures}<span class="td-lim ${held > 8 ? "over" : ""}" title="treasures held (at most 8)">${held}/8</span></div>
-      <div class="td-tr">${token("thief", { n: x.thieves, title: `Thieves on the board: ${x.thieves}` })}<span class="td-lim" title="Thieves (at most 6)">${x.thieves}/6</span></div>
-      <div class="td-coll"><label>Collected</label>${collectedLoc || `<span class="td-none">no Locations</span>`}</div>
-      <div class="td-coll"><label>Fences</label>${collectedFence || `<span class="td-none">none</span>`}</div>
+      <div class="td-tr ${treasureActs && idx.treasure.size ? "can" : ""}">${treasures}<span class="td-lim ${held > 8 ? "over" : ""}" title="${tr("treasures held (at most 8)")}">${held}/8</span></div>
+      <div class="td-tr">${token("thief", { n: x.thieves, title: tr("Thieves on the board: {n}", { n: x.thieves }) })}<span class="td-lim" title="${tr("Thieves (at most 6)")}">${x.thieves}/6</span></div>
+      <div class="td-coll"><label>${tr("Collected")}</label>${collectedLoc || `<span class="td-none">${tr("no Locations")}</span>`}</div>
+      <div class="td-coll"><label>${tr("Fences")}</label>${collectedFence || `<span class="td-none">${tr("none")}</span>`}</div>
       <div class="td-coll">${schemeLine(ctx, C, s, own)}</div>
     </div>
-    <div class="td-above"><div class="td-row-cards">${here.join("") || `<span class="td-none">${v.phase === "scouting" ? "Locations appear here when revealed" : "no Locations or Fences this round"}</span>`}</div></div>
+    <div class="td-above"><div class="td-row-cards">${here.join("") || `<span class="td-none">${tr(v.phase === "scouting" ? "Locations appear here when revealed" : "no Locations or Fences this round")}</span>`}</div></div>
   </div>`;
 }
 
@@ -535,33 +639,36 @@ function handPanel(ctx, C, idx) {
   if (ctx.seat === null || (!v.hand.length && !v.my_pick)) return "";
   const mine = v.seats[ctx.seat].scheme;
   const wanted = mine ? scheme(C, mine).types : [];
-  const fits = (id) => (wanted.includes(loc(C, id).type) ? `<span class="td-fits" title="a type of your Scheme">${svg("prestige", "td-ico small")}Scheme</span>` : "");
+  const fits = (id) => (wanted.includes(loc(C, id).type) ? `<span class="td-fits" title="${tr("a type of your Scheme")}">${svg("prestige", "td-ico small")}${tr("Scheme")}</span>` : "");
   const cards = v.hand.map((id) => locationCard(C, id, { action: idx.byCard.get(id) || null, size: "big", tag: fits(id) })).join("");
-  const kept = v.my_pick ? `<div class="td-kept"><span>You keep (sealed)</span>${locationCard(C, v.my_pick, { size: "big", extra: "sealed" })}</div>` : "";
-  const next = v.direction === "clockwise" ? "clockwise" : "counter-clockwise";
-  return `<div class="td-handbox ${idx.byCard.size ? "active" : ""}"><h4>Your hand <span class="td-sub">keep 1, pass the rest ${next}</span></h4>
+  const kept = v.my_pick ? `<div class="td-kept"><span>${tr("You keep (sealed)")}</span>${locationCard(C, v.my_pick, { size: "big", extra: "sealed" })}</div>` : "";
+  const next = tr(v.direction === "clockwise" ? "clockwise" : "counter-clockwise");
+  return `<div class="td-handbox ${idx.byCard.size ? "active" : ""}"><h4>${tr("Your hand")} <span class="td-sub">${tr("keep 1, pass the rest {dir}", { dir: next })}</span></h4>
     <div class="td-hand">${cards}${kept}</div></div>`;
 }
 
 function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
-    const names = v.result.winners.map((s) => whom(ctx, s));
-    return { text: `The game is over: ${names.join(" and ")} ${names.length > 1 ? "share the win" : names[0] === "you" ? "win" : "wins"}.`, you: false };
+    const ws = v.result.winners;
+    const who = ws.map((s) => whom(ctx, s)).join(tr(" and "));
+    const text = ws.length > 1 ? tr("The game is over: {who} share the win.", { who })
+      : ws[0] === ctx.seat ? tr("The game is over: you win.") : tr("The game is over: {who} wins.", { who });
+    return { text, you: false };
   }
   if (ctx.legal.length) {
-    if (v.phase === "scouting") return { text: "Scouting: choose a Location card to keep — it stays sealed until everyone has chosen.", you: true };
-    if (idx.main) return { text: "Your turn: steal at a Location, sell to a Fence, use a Power tile, deliver to the Witch, Burgle or Recruit — or pass.", you: true };
+    if (v.phase === "scouting") return { text: tr("Scouting: choose a Location card to keep — it stays sealed until everyone has chosen."), you: true };
+    if (idx.main) return { text: tr("Your turn: steal at a Location, sell to a Fence, use a Power tile, deliver to the Witch, Burgle or Recruit — or pass."), you: true };
     return { text: cap(decisionWords(ctx)) + ".", you: true };
   }
   const waiting = v.to_act.map((s) => whom(ctx, s));
   if (v.phase === "scouting") {
-    if (ctx.seat !== null && v.my_pick) return { text: `You chose. Waiting for ${waiting.join(", ") || "the reveal"}…`, you: false };
-    return { text: `Scouting: ${waiting.join(", ")} ${waiting.length === 1 ? "is" : "are"} choosing…`, you: false };
+    if (ctx.seat !== null && v.my_pick) return { text: tr("You chose. Waiting for {who}…", { who: waiting.join(", ") || tr("the reveal") }), you: false };
+    return { text: tr(waiting.length === 1 ? "Scouting: {who} is choosing…" : "Scouting: {who} are choosing…", { who: waiting.join(", ") }), you: false };
   }
   if (!waiting.length) return { text: "…", you: false };
-  if (v.to_act[0] === ctx.seat && ctx.mode === "play") return { text: "Sending your move…", you: false };
-  const what = v.stack.length ? decisionWords(ctx) : v.phase === "direction" ? "give the Direction tile to a tied player" : "take an action or pass";
+  if (v.to_act[0] === ctx.seat && ctx.mode === "play") return { text: tr("Sending your move…"), you: false };
+  const what = v.stack.length ? decisionWords(ctx) : tr(v.phase === "direction" ? "give the Direction tile to a tied player" : "take an action or pass");
   return { text: `${cap(waiting[0])}: ${what}…`, you: false };
 }
 
@@ -569,8 +676,8 @@ function decisionPanel(ctx, C, idx) {
   const v = ctx.view;
   if (!ctx.legal.length || v.phase === "scouting") return "";
   if (idx.main) {
-    return `<div class="td-act"><span class="help">Click a highlighted Location, Fence, Power tile, Witch spot, Burgle or Recruit treasure.</span>
-      <span class="td-grow"></span><button class="td-pass" ${attr(idx.pass)} title="${esc(label(ctx, C, idx.pass))}">Pass</button></div>`;
+    return `<div class="td-act"><span class="help">${tr("Click a highlighted Location, Fence, Power tile, Witch spot, Burgle or Recruit treasure.")}</span>
+      <span class="td-grow"></span><button class="td-pass" ${attr(idx.pass)} title="${esc(label(ctx, C, idx.pass))}">${tr("Pass")}</button></div>`;
   }
   const buttons = ctx.legal.map((a) => {
     const icon = a.type === "treasure" ? svg(a.treasure) : "";
@@ -585,7 +692,7 @@ function finalPanel(ctx, C) {
   if (!v.final) return "";
   const maj = FENCE_TYPES.map((t) => {
     const w = v.final.majorities[t];
-    return `<span class="td-chip td-fy-${t}" title="most ${esc(cap(t))} Fences: +${C.majority[t] ?? "?"} Prestige">${esc(cap(t))}: ${w === null || w === undefined ? "tie / none" : `${whom(ctx, w)} +${C.majority[t] ?? "?"}`}</span>`;
+    return `<span class="td-chip td-fy-${t}" title="${esc(tr("most {type} Fences: +{n} Prestige", { type: word(t), n: C.majority[t] ?? "?" }))}">${esc(word(t))}: ${w === null || w === undefined ? tr("tie / none") : `${whom(ctx, w)} +${C.majority[t] ?? "?"}`}</span>`;
   }).join("");
   const rows = v.final.schemes.map((x, s) => {
     const S = scheme(C, x.scheme);
@@ -595,8 +702,8 @@ function finalPanel(ctx, C) {
     return `<tr class="${win ? "win" : ""}"><td>${win ? "★ " : ""}${name(ctx, s)}</td><td>${before}</td><td>+${major}</td>
       <td>${typeChip(S.types[0])} + ${typeChip(S.types[1])}</td><td>${x.sets} × ${esc(S.prestige)} = +${x.prestige}</td><td class="tot">${v.result.scores[s]}</td></tr>`;
   }).join("");
-  return `<div class="td-box td-final"><h4>Final scoring</h4><div class="td-on"><span class="td-sub">Most Fences of a type:</span>${maj}</div>
-    <table class="td-ftable"><thead><tr><th>Player</th><th>In play</th><th>Majorities</th><th>Scheme</th><th>Sets</th><th>Final</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return `<div class="td-box td-final"><h4>${tr("Final scoring")}</h4><div class="td-on"><span class="td-sub">${tr("Most Fences of a type:")}</span>${maj}</div>
+    <table class="td-ftable"><thead><tr><th>${tr("Player")}</th><th>${tr("In play")}</th><th>${tr("Majorities")}</th><th>${tr("Scheme")}</th><th>${tr("Sets")}</th><th>${tr("Final")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 function render(root, ctx) {
@@ -614,17 +721,17 @@ function render(root, ctx) {
   const p = prompt(ctx, idx);
   const n = v.players;
   const turn = v.current !== null && v.current !== undefined && !v.result
-    ? `<span>${v.current === ctx.seat ? "<b>Your turn</b>" : `<b>${name(ctx, v.current)}</b>’s turn`}</span>` : "";
+    ? `<span>${v.current === ctx.seat ? `<b>${tr("Your turn")}</b>` : tr("{who}’s turn", { who: `<b>${name(ctx, v.current)}</b>` })}</span>` : "";
   const order = [...Array(n).keys()];
   root.innerHTML = `<div class="td">
     <div class="td-top">
       <span class="td-title">Thieves Den</span>
-      <span>Round <b class="td-round">${v.round}</b> of 3</span>
-      <span class="td-phase">${esc(PHASES[v.phase] || v.phase)}</span>
-      <span title="the Direction tile: turn order and passing direction">${v.direction === "clockwise" ? "↻ clockwise" : "↺ counter-clockwise"} from <b>${name(ctx, v.holder)}</b></span>
+      <span>${tr("Round {n} of 3", { n: `<b class="td-round">${v.round}</b>` })}</span>
+      <span class="td-phase">${esc(PHASES[v.phase] ? tr(PHASES[v.phase]) : v.phase)}</span>
+      <span title="${tr("the Direction tile: turn order and passing direction")}">${tr(v.direction === "clockwise" ? "↻ clockwise" : "↺ counter-clockwise")} ${tr("from {who}", { who: `<b>${name(ctx, v.holder)}</b>` })}</span>
       ${turn}
       <span class="td-grow"></span>
-      ${v.unofficial ? `<span class="td-chip td-unofficial" title="${esc(v.card_set)}: our own card set, not the publisher's">unofficial cards</span>` : `<span class="td-chip">${esc(v.card_set)}</span>`}
+      ${v.unofficial ? `<span class="td-chip td-unofficial" title="${esc(tr("{set}: our own card set, not the publisher's", { set: v.card_set }))}">${tr("unofficial cards")}</span>` : `<span class="td-chip">${esc(v.card_set)}</span>`}
     </div>
     <div class="td-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>
     ${decisionPanel(ctx, C, idx)}
