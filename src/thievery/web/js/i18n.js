@@ -4,10 +4,10 @@
 //
 // What is translated: the shared pages (lobby, table, replay: every label, button, prompt
 // and message they draw themselves), the "How to play" introductions, and the renderers
-// that add their German with addGerman(): Der Schattendieb, Thieves! and Schatz-Rabatz.
-// What is not: the words the server sends (event lines in the log, error messages, other
-// plug-ins' option help), the games' rules pages (RULES.md, English only), Thieves Den's
-// renderer and its card set's names and texts (data from the server).
+// that add their German with addGerman(): all four games' (their own words). What is not:
+// the words the server sends (event lines in the log, error messages, other plug-ins'
+// option help, Thieves Den's card names and ability texts from its card set, the engine's
+// decision texts), and the games' rules pages (RULES.md, English only).
 
 import { DE } from "/static/js/i18n-de.js";
 
