@@ -504,5 +504,7 @@ def test_event_words_name_the_seats_given_their_names() -> None:
     new_game = Event("new_game", {"game": 2, "dealer": 0})
     assert SPEC.describe(new_game, 1) == "Game 2 begins; seat 0 deals"
     assert SPEC.describe(new_game, 1, names) == "Game 2 begins; Ann deals"
+    assert SPEC.describe(new_game, 0, names) == "Game 2 begins; you deal"  # not "Ann deals"
+    assert SPEC.describe(new_game, None) == "Game 2 begins; seat 0 deals"
     over = Event("match_over", {"scores": [38, 40, 40], "winners": [1, 2]})
     assert SPEC.describe(over, 1, names) == "The match is over. Winner: you and cy"

@@ -181,7 +181,8 @@ class SchattendiebSpec(GameSpec):
         if t == "dealt":
             return f"You were dealt {cards(d['cards'])}"
         if t == "new_game":
-            return f"Game {d['game']} begins; {seat_name(d['dealer'], None, names)} deals"
+            deals = "you deal" if d["dealer"] == seat else f"{who(d['dealer'])} deals"
+            return f"Game {d['game']} begins; {deals}"
         if t == "match_over":
             winners = " and ".join(who(s) for s in d["winners"])
             return f"The match is over. Winner: {winners}"
