@@ -601,3 +601,36 @@ def test_thieves_den_board_is_drawn_in_german(
         assert errors == []
     finally:
         context.close()
+
+
+def test_six_and_nine_are_underlined_on_cards(server: str, browser: Browser) -> None:
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    errors = watch_errors(page)
+    page.goto(server + "/")
+    # The renderer and its stylesheet, drawing a hand on a page of this server (no table).
+    html = page.evaluate(
+        """async () => {
+          const r = await (await import('/static/js/common.js')).loadRenderer('schattendieb');
+          const root = document.createElement('div');
+          document.body.appendChild(root);
+          const view = { players: 3, phase: 'over', result: null, hand: ['ring-6a', 'watch-9b',
+            'brooch-8a', 'close-6a'], chosen: [false, false, false], closed: [null, null, null],
+            front: [[], [], []], table: [null, null, null], revealed: [null, null, null],
+            safes: [[], [], []], hand_sizes: [4, 4, 4], scores: [0, 0, 0], to_act: [],
+            add_done: [false, false, false], thieves: [], add_kinds: [], discard: [],
+            discard_size: 0, pile_size: 10, game_no: 1, games: 1, round: 1, dealer: 2,
+            game_scores: [], last_round: null };
+          r.render(root, { view, legal: [], seat: 0, seats: null, toAct: [], mode: 'replay' });
+          return [...root.querySelectorAll('.sd-hand .sd-card')].map((c) =>
+            [c.dataset.card, c.querySelector('.sd-v').classList.contains('u'),
+             c.querySelector('.sd-v2').classList.contains('u'),
+             getComputedStyle(c.querySelector('.sd-v')).textDecorationLine]);
+        }"""
+    )
+    assert html == [
+        ["ring-6a", True, True, "underline"],
+        ["watch-9b", True, True, "underline"],
+        ["brooch-8a", False, False, "none"],
+        ["close-6a", True, True, "underline"],
+    ], html
+    assert errors == []

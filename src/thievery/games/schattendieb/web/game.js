@@ -111,11 +111,13 @@ function listenForKeys(root) {
 function card(id, { size = "", action = null, note = "" } = {}) {
   const c = parseCard(id);
   const cls = ["sd-card", `sd-${c.cat}`, c.cat === "jewel" ? `sd-k-${c.kind}` : "", c.cat === "thief" ? `sd-t-${c.kind}` : "", size, action ? "legal" : ""].join(" ");
-  const corner = c.cat === "thief" ? "" : `<span class="sd-v">${c.value}</span>`;
+  // 6 and 9 are underlined, as on printed cards: the corner upside down reads the same.
+  const u = c.value === 6 || c.value === 9 ? " u" : "";
+  const corner = c.cat === "thief" ? "" : `<span class="sd-v${u}">${c.value}</span>`;
   const name = c.cat === "jewel" ? kindName(c.kind) : c.cat === "close" ? t("Close Safe") : c.label;
   const act = action ? ` data-action='${esc(JSON.stringify(action))}' tabindex="0" role="button"` : "";
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(c.label)}${note ? " — " + esc(note) : ""}"${act}>
-    ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(name)}</span>${corner ? `<span class="sd-v2">${c.value}</span>` : ""}</div>`;
+    ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(name)}</span>${corner ? `<span class="sd-v2${u}">${c.value}</span>` : ""}</div>`;
 }
 
 const LOCK = () => ` <svg width="10" height="12" viewBox="0 0 10 12" aria-label="${t("closed")}"><rect x="1" y="5" width="8" height="7" rx="1" fill="#e2b650"/><path d="M3 5V3.5a2 2 0 0 1 4 0V5" stroke="#e2b650" stroke-width="1.5" fill="none"/></svg>`;
