@@ -135,7 +135,7 @@ class Stats:
 
 def pause(think: float, rng: random.Random) -> float:
     """A scripted player's pause before it acts: exponential of mean ``think`` (0: none)."""
-    return pause(think, rng) if think > 0 else 0.0
+    return rng.expovariate(1 / think) if think > 0 else 0.0
 
 
 async def player(
