@@ -634,3 +634,64 @@ def test_six_and_nine_are_underlined_on_cards(server: str, browser: Browser) -> 
         ["close-6a", True, True, "underline"],
     ], html
     assert errors == []
+
+
+STUB_ALERTS = """
+window.alerted = { notes: [], tones: 0, asked: 0 };
+window.Notification = class {
+  static permission = "default";
+  static async requestPermission() {
+    window.alerted.asked++;
+    this.permission = "granted";
+    return "granted";
+  }
+  constructor(title, options) { window.alerted.notes.push([title, options.body]); }
+};
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.destination = {}; }
+  createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} },
+    connect: (x) => x }; }
+  createOscillator() {
+    return { frequency: {}, connect: (x) => x, start: () => window.alerted.tones++, stop() {} };
+  }
+};
+Object.defineProperty(document, "hidden", { get: () => true });
+"""
+
+
+def test_a_sound_and_a_notification_when_your_turn_comes_if_asked_for(
+    server: str, browser: Browser
+) -> None:
+    made = make_table(server, "schattendieb", options={"games": 1})
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    context.add_init_script(STUB_ALERTS)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        bell = page.locator("#alerts")
+        expect(bell).to_have_attribute("aria-pressed", "false")  # off until asked for
+        card = page.locator(PLAY).first
+        card.click()
+        expect(page.locator("#log")).to_contain_text("You chose")
+        expect(page).to_have_title(re.compile("^● Your turn"), timeout=8000)  # asked again
+        assert page.evaluate("window.alerted") == {"notes": [], "tones": 0, "asked": 0}
+        bell.click()  # on: the browser is asked for the permission now, not before
+        expect(bell).to_have_attribute("aria-pressed", "true")
+        page.wait_for_function("window.alerted.asked === 1")
+        deadline = time.time() + 30
+        while True:  # play on until the turn comes back
+            assert time.time() < deadline, "the turn never came back"
+            expect(page).to_have_title(re.compile("^● Your turn"), timeout=8000)
+            if page.evaluate("window.alerted.tones") > 0:
+                break
+            target = page.locator("#game [data-action]").last
+            with contextlib.suppress(Exception):  # the table moved on under the pointer
+                target.click(timeout=500)
+            page.wait_for_timeout(100)
+        alerted = page.evaluate("window.alerted")
+        assert alerted["tones"] >= 1 and len(alerted["notes"]) >= 1
+        assert alerted["notes"][0][0] == "Der Schattendieb: Your turn"
+        assert errors == []
+    finally:
+        context.close()

@@ -102,6 +102,8 @@ export const DE = {
   "Let a bot play for me": "Einen Bot für mich spielen lassen",
   "Copy my seat link": "Meinen Platz-Link kopieren",
   "Your turn": "Du bist dran",
+  "Sound and notification on your turn: on": "Ton und Benachrichtigung, wenn du dran bist: an",
+  "Sound and notification on your turn: off": "Ton und Benachrichtigung, wenn du dran bist: aus",
   "to act": "am Zug",
   "Time ran out: a bot played for you.": "Die Zeit ist abgelaufen: Ein Bot hat für dich gespielt.",
   "OK": "OK",

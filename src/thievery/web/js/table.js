@@ -36,6 +36,8 @@ const page = {
   dismissed: false,
   bot: "random",
   heard: [], // new log lines not yet announced
+  wasMine: undefined, // whether it was this seat's turn at the last drawing
+  audio: null,
   urgent: "", // said first at the next announcement
   prompt: "", // the renderer's prompt as last announced
 };
@@ -56,6 +58,15 @@ async function start() {
   $("title").textContent = `${page.summary.title} · ${t("table {id}", { id: tableId })}`;
   showDeal(page.summary);
   $("help-slot").replaceWith(helpButton(() => [page.summary.game, page.summary.title]));
+  if (token) {
+    const bell = document.createElement("button");
+    bell.type = "button";
+    bell.className = "small bell";
+    bell.id = "alerts";
+    bell.addEventListener("click", toggleAlerts);
+    $("timer").before(bell);
+    drawBell();
+  }
   page.renderer = await loadRenderer(page.summary.game);
   const games = await api("/api/games").catch(() => []);
   const bots = games.find((g) => g.name === page.summary.game)?.bots || ["random"];
@@ -268,6 +279,59 @@ function drawAttention() {
   if (icon && icon.getAttribute("href") !== href) {
     icon.setAttribute("href", href);
     icon.setAttribute("type", "image/svg+xml");
+  }
+  if (mine && page.wasMine === false) alertTurn();
+  page.wasMine = mine;
+}
+
+// Optional: a sound, and a browser notification while the tab is hidden, when a turn
+// comes. Off until the player switches it on (the bell in the header); the browser asks
+// for the notification permission only then, and a refusal leaves the sound.
+const ALERTS = "thievery.alerts";
+
+function alertsOn() {
+  try { return localStorage.getItem(ALERTS) === "on"; } catch { return false; }
+}
+
+function drawBell() {
+  const bell = $("alerts");
+  if (!bell) return;
+  const on = alertsOn();
+  bell.textContent = on ? "🔔" : "🔕";
+  bell.setAttribute("aria-pressed", String(on));
+  bell.title = on ? t("Sound and notification on your turn: on") : t("Sound and notification on your turn: off");
+}
+
+async function toggleAlerts() {
+  const on = !alertsOn();
+  try { localStorage.setItem(ALERTS, on ? "on" : "off"); } catch { /* no storage */ }
+  drawBell();
+  if (on && "Notification" in window && Notification.permission === "default") {
+    try { await Notification.requestPermission(); } catch { /* refused or unsupported */ }
+  }
+}
+
+function alertTurn() {
+  if (!alertsOn()) return;
+  try {
+    const Audio = window.AudioContext || window.webkitAudioContext;
+    if (Audio) {
+      page.audio = page.audio || new Audio();
+      const tone = page.audio.createOscillator();
+      const gain = page.audio.createGain();
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.12, page.audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, page.audio.currentTime + 0.35);
+      tone.connect(gain).connect(page.audio.destination);
+      tone.start();
+      tone.stop(page.audio.currentTime + 0.35);
+    }
+  } catch { /* no sound here */ }
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    const prompt = $("game").querySelector("[data-prompt]")?.textContent.trim() || "";
+    try {
+      new Notification(`${page.summary.title}: ${t("Your turn")}`, { body: prompt, tag: `thievery-${tableId}` });
+    } catch { /* notifications unavailable */ }
   }
 }
 
