@@ -8,15 +8,17 @@ travels in the ``Authorization: Bearer …`` header.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Query, Request, WebSocket
+from fastapi import APIRouter, Depends, Query, Request, WebSocket
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from thievery.bots.base import bot_names
 from thievery.core.protocol import NAME_LIMIT
+from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import playable, plugin
 from thievery.server.audience import describe_all
@@ -108,6 +110,17 @@ class Error(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": Error} for code in (400, 403, 404, 409, 413, 422, 429, 503)
 }
+
+
+def _record_body(body: bytes) -> GameRecord:
+    """An uploaded record from its JSON body; 422 if it is no JSON object."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise ServerError("request/invalid", "the body is a game record (JSON)", 422) from None
+    if not isinstance(data, dict):
+        raise ServerError("request/invalid", "the body is a game record (a JSON object)", 422)
+    return record_from_json(data)
 
 
 def client_of(request: Request) -> str:
@@ -310,18 +323,29 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         body = await hub.replayer.steps(record, seen, key=key, start=start, limit=limit)
         return replay_response(body, request)
 
-    @router.post("/replay", tags=["records"])
+    @router.post(
+        "/replay",
+        tags=["records"],
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": {"type": "object", "title": "a game record"}}
+                },
+            }
+        },
+    )
     async def post_replay(
-        record: Annotated[JSON, Body(description="a game record")],
         request: Request,
         perspective: str | None = Query(None, description="a seat, 'spectator' or 'all'"),
         start: int = PAGE,
         limit: int | None = LIMIT,
     ) -> Response:
         """Any game record step by step, as one seat saw it (or everything); bounded
-        like a table's replay."""
+        like a table's replay. The rate limit is checked before the body is read, and
+        the record is parsed in a worker thread."""
         hub.replay_limit.check(client_of(request))
-        parsed = await asyncio.to_thread(record_from_json, record)
+        parsed = await asyncio.to_thread(_record_body, await request.body())
         seen = parse_perspective(perspective, parsed.players)
         body = await hub.replayer.steps(parsed, seen, start=start, limit=limit)
         return replay_response(body, request)
