@@ -154,14 +154,18 @@ class Match:
 
     def act(self, seat: int, index: int) -> None:
         """``seat`` takes action ``index`` (it must be the current seat's legal action)."""
-        if seat != self.current():
-            raise IllegalAction(f"seat {seat} is not to decide now (seat {self.current()} is)")
-        action = self.codec.action(index)
-        if action is None:
-            if not self.may_wait(seat):
-                raise IllegalAction(f"seat {seat} may not wait now")
+        if self.clocked:
+            current = self._cycle[0] if self._cycle else None
         else:
-            self.state.apply(seat, action)
+            to_act = self.state.to_act
+            current = to_act[0] if to_act else None
+        if seat != current:
+            raise IllegalAction(f"seat {seat} is not to decide now (seat {current} is)")
+        codec = self.codec
+        if 0 <= index < codec.wait:
+            self.state.apply(seat, codec.actions[index])
+        elif codec.action(index) is None and not self.may_wait(seat):  # (raises if out of range)
+            raise IllegalAction(f"seat {seat} may not wait now")
         if self.clocked:
             if self._cycle and self._cycle[0] == seat:
                 self._cycle.pop(0)
@@ -225,6 +229,13 @@ class Match:
             self._tick()
             self._fresh = True
 
+    def fresh(self, seed: int) -> Match:
+        """A new match of the same game, spaces and timing, started from ``seed``."""
+        out = object.__new__(Match)
+        out.__dict__.update(self.__dict__)
+        out.start(seed)
+        return out
+
     def copy(self) -> Match:
         """An independent copy of the game in progress (spaces shared, state cloned)."""
         out = object.__new__(Match)
@@ -279,7 +290,7 @@ class Match:
             return []
         out = self.codec.indices(self.state.legal_actions(seat))
         out.sort()
-        if self.may_wait(seat):
+        if self._waits is not None and self._waits(self.state, seat):
             out.append(self.codec.wait)
         return out
 

@@ -172,8 +172,7 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
         action = int(action)
         match = self.match
         if match is None:
-            match = self.match = _PROTOTYPES[self.key].copy()
-            match.start(action)
+            match = self.match = _PROTOTYPES[self.key].fresh(action)
         else:
             seat = self.player
             self.own[seat].append(action)
