@@ -8,7 +8,7 @@ import contextlib
 import re
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import httpx2
 import pytest
@@ -692,6 +692,39 @@ def test_a_sound_and_a_notification_when_your_turn_comes_if_asked_for(
         alerted = page.evaluate("window.alerted")
         assert alerted["tones"] >= 1 and len(alerted["notes"]) >= 1
         assert alerted["notes"][0][0] == "Der Schattendieb: Your turn"
+        assert errors == []
+    finally:
+        context.close()
+
+
+CARD_MOVES = """() => document.getAnimations().filter((a) =>
+  !(a instanceof CSSAnimation) && !(a instanceof CSSTransition) && a.effect?.target?.dataset?.card
+).length"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_played_card_glides_unless_motion_is_reduced(
+    server: str, browser: Browser, motion: Literal["no-preference", "reduce"]
+) -> None:
+    made = make_table(server, "schattendieb", options={"games": 1})
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion=motion)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        page.evaluate(
+            """() => { window.glides = 0; const o = Element.prototype.animate;
+              Element.prototype.animate = function (...a) {
+                if (this.dataset.card) window.glides++; return o.apply(this, a); }; }"""
+        )
+        page.locator(PLAY).first.click()  # from the hand to the front of the seat, sealed
+        expect(page.locator("#log")).to_contain_text("You chose")
+        page.wait_for_timeout(100)
+        glides: int = page.evaluate("window.glides")
+        if motion == "reduce":
+            assert glides == 0 and page.evaluate(CARD_MOVES) == 0
+        else:
+            assert glides > 0
         assert errors == []
     finally:
         context.close()

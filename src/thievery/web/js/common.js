@@ -55,6 +55,44 @@ export function listenForPicks(root, ui, rerender) {
   });
 }
 
+/** Where each card (an element with data-card; the first of each id) is drawn now. */
+export function cardPlaces(root) {
+  const places = new Map();
+  for (const el of root.querySelectorAll("[data-card]")) {
+    if (!places.has(el.dataset.card)) places.set(el.dataset.card, el.getBoundingClientRect());
+  }
+  return places;
+}
+
+/**
+ * See what happened: after a renderer drew anew, a card that moved (dealt, played, stolen,
+ * raided: the same data-card somewhere else) glides from where it was, and a card that
+ * came glides in. Nothing at all under prefers-reduced-motion. Returns how many moved.
+ */
+export function animateCards(root, before) {
+  if (!before?.size || !root.animate || matchMedia("(prefers-reduced-motion: reduce)").matches) return 0;
+  let moved = 0;
+  const seen = new Set();
+  for (const el of root.querySelectorAll("[data-card]")) {
+    const id = el.dataset.card;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const now = el.getBoundingClientRect();
+    if (!now.width) continue;
+    const was = before.get(id);
+    if (was) {
+      const dx = was.left - now.left;
+      const dy = was.top - now.top;
+      if (Math.abs(dx) + Math.abs(dy) < 2) continue;
+      el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 380, easing: "ease-out" });
+    } else {
+      el.animate([{ opacity: 0, transform: "translateY(-10px) scale(.9)" }, { opacity: 1, transform: "none" }], { duration: 260, easing: "ease-out" });
+    }
+    moved += 1;
+  }
+  return moved;
+}
+
 /** Call the JSON API; throws an Error with `.code` on a refused request. */
 export async function api(path, { method = "GET", body, token } = {}) {
   const headers = { Accept: "application/json" };

@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished table (or a record file) as one seat saw it,
 // as a spectator, or with everything shown. The server replays; the game's renderer draws.
 
-import { LOGO, announce, api, displaySeats, esc, loadRenderer, renameInText, seatName } from "/static/js/common.js";
+import { LOGO, animateCards, announce, api, cardPlaces, displaySeats, esc, loadRenderer, renameInText, seatName } from "/static/js/common.js";
 import { helpButton } from "/static/js/help.js";
 import { setUpPage, t } from "/static/js/i18n.js";
 
@@ -62,10 +62,12 @@ function go(step) {
   const seat = typeof p === "number" ? p : null;
   const view = whole(s.view, steps[0].view);
   const seats = displaySeats(state.seats || Array.from({ length: state.replay.players }, (_, i) => ({ seat: i, name: `Seat ${i}` })));
+  const places = cardPlaces($("game"));
   state.renderer.render($("game"), {
     view, legal: [], seat, seats, toAct: view.to_act || [], mode: "replay",
     views: s.views?.map((v, i) => whole(v, steps[0].views[i])),
   });
+  animateCards($("game"), places);
   $("slider").value = String(state.step);
   $("step").textContent = t("step {n} of {total}", { n: state.step, total: steps.length - 1 });
   // The step in words: who did what (no JSON), then what it brought about.

@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, announce, api, botLevel, botTitle, copy, displayName, displaySeats, esc, loadRenderer, rememberToken, renameInText, seatName, toast, tokens,
+  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, loadRenderer, rememberToken, renameInText, seatName, toast, tokens,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -178,9 +178,11 @@ function drawGame() {
     send,
   };
   const focus = focusKey();
+  const places = cardPlaces($("game"));
   try {
     page.renderer.render($("game"), ctx);
     refocus(focus);
+    animateCards($("game"), places);
   } catch (error) {
     console.error(error);
     $("game").textContent = `${t("The renderer failed:")} ${error}`;
