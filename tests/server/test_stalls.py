@@ -4,6 +4,7 @@ requests cost the server bounded memory and time."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -302,3 +303,50 @@ def test_half_sent_requests_time_out(sqlite_url: str) -> None:
             ws.send(json.dumps({"type": "ping", "id": 1}))
             while json.loads(ws.recv(timeout=5))["type"] != "pong":
                 pass  # the seats frame came first
+
+
+def test_a_frame_flood_is_paced_and_closed(sqlite_url: str) -> None:
+    """Clients streaming tiny frames: uvicorn parsed each whole 256 KiB read at once (0.3 s
+    and more with every table waiting). Their input is paced, and the floods closed."""
+    app = create_app(sqlite_url, bot_delay=0, caps=Caps())
+    with serving(app) as port:
+        import httpx2
+
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3}
+        base = f"http://127.0.0.1:{port}"
+        flooded = httpx2.post(f"{base}/api/tables", json=body).json()["table"]["id"]
+        quiet = httpx2.post(f"{base}/api/tables", json=body).json()["table"]["id"]
+        hub = app.state.hub
+        worst = 0.0
+        with ws_client.connect(f"ws://127.0.0.1:{port}/api/tables/{quiet}/ws") as pinger:
+            pinger.send(json.dumps({"type": "join"}))
+            while json.loads(pinger.recv(timeout=5))["type"] != "welcome":
+                pass
+            stop = threading.Event()
+
+            def flood() -> None:
+                url = f"ws://127.0.0.1:{port}/api/tables/{flooded}/ws"
+                frame = json.dumps({"type": "ping"})
+                with contextlib.suppress(Exception), ws_client.connect(url) as ws:
+                    while not stop.is_set():
+                        ws.send(frame)
+
+            threads = [threading.Thread(target=flood, daemon=True) for _ in range(5)]
+            for thread in threads:
+                thread.start()
+            deadline = time.monotonic() + 3
+            n = 0
+            while time.monotonic() < deadline:
+                n += 1
+                began = time.perf_counter()
+                pinger.send(json.dumps({"type": "ping", "id": n}))
+                while json.loads(pinger.recv(timeout=10)).get("id") != n:
+                    pass
+                worst = max(worst, time.perf_counter() - began)
+                time.sleep(0.06)
+            closed = hub.tables[flooded].sessions == 0
+            stop.set()
+            for thread in threads:
+                thread.join(15)
+        assert worst < STALL, f"a ping took {worst:.3f} s during the flood"
+        assert closed, "the floods were not closed"
