@@ -67,6 +67,10 @@ def test_how_to_play_from_the_lobby_for_every_game(server: str, browser: Browser
         assert panel.locator("#help-rules li").count() > 3
         page.keyboard.press("Escape")
         expect(page.locator("#help")).to_have_count(0)
+    # Finished tables are out of the way: folded until asked for.
+    expect(page.locator("#finished")).to_be_hidden()
+    page.click("#finished-box summary")
+    expect(page.locator("#finished")).to_be_visible()
     assert errors == []
 
 

@@ -179,6 +179,7 @@ async function refresh() {
       <div class="acts"><a href="/replay/${encodeURIComponent(tb.id)}"><button class="small">${esc(t("Replay"))}</button></a>
         <a href="/api/tables/${encodeURIComponent(tb.id)}/record?download=true" download><button class="small">${esc(t("Record"))}</button></a></div></div>`;
   }).join("") || `<p class="empty">${esc(t("None yet."))}</p>`;
+  $("finished-count").textContent = data.finished.length ? `(${data.finished.length})` : "";
 }
 
 async function start() {
