@@ -732,3 +732,19 @@ def test_a_played_card_glides_unless_motion_is_reduced(
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_end_screen_says_how_the_game_ended(server: str, browser: Browser) -> None:
+    seats = [{"kind": "bot", "bot": "random"} for _ in range(3)]
+    body = {"game": "schattendieb", "seats": seats, "options": {"games": 1}}
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
+    page = browser.new_page(viewport=PHONE, locale="en-GB")
+    errors = watch_errors(page)
+    page.goto(f"{server}/table/{made['table']['id']}?watch")
+    result = page.locator("#result")
+    expect(result).to_be_visible(timeout=20000)
+    expect(result.locator(".ended")).to_contain_text("How it ended")
+    # Der Schattendieb's words give the reason the game ended and every seat's score.
+    expect(result.locator(".ended p").first).to_contain_text(re.compile(r"Game 1 over \(.+\)"))
+    assert sideways(page) <= 0
+    assert errors == []

@@ -117,6 +117,7 @@ export const DE = {
   "{names} win": "{names} gewinnen",
   "{names} wins": "{names} gewinnt",
   "Final scores": "Endstand",
+  "How it ended": "Wie es endete",
   "Look at the table": "Tisch ansehen",
   "Scenario table": "Szenario-Tisch",
   "its creator chose the deal (seed {seed})": "sein Ersteller hat die Verteilung gewählt (Seed {seed})",

@@ -410,12 +410,20 @@ function drawResult() {
   $("overlay").innerHTML = page.dismissed ? "" : `<div class="overlay" id="result"><div class="box">
       <h2>${esc(youWon ? t("You win!") : t(names.length > 1 ? "{names} win" : "{names} wins", { names: names.join(t(" and ")) }))}</h2>
       <div class="help">${esc(t("Final scores"))}</div>
-      <table>${rows}</table>
+      <table>${rows}</table>${endWords()}
       <div class="acts">${again}${links}<button id="close-result">${esc(t("Look at the table"))}</button></div>
     </div></div>`;
   document.querySelectorAll(".again").forEach((b) => b.addEventListener("click", playAgain));
   document.querySelectorAll(".go-next").forEach((b) => b.addEventListener("click", goNext));
   $("close-result")?.addEventListener("click", () => { page.dismissed = true; drawResult(); });
+}
+
+/** How the game ended, in the game's own words: the last lines of its ending events. */
+function endWords() {
+  const lines = page.log.filter((e) => ["game_over", "match_over", "final"].includes(e.type)).slice(-4);
+  if (!lines.length) return "";
+  return `<div class="ended"><div class="help">${esc(t("How it ended"))}</div>
+    ${lines.map((e) => `<p>${esc(renameInText(e.text, page.seats))}</p>`).join("")}</div>`;
 }
 
 async function playAgain() {
