@@ -302,6 +302,7 @@ function drawBell() {
   bell.textContent = on ? "🔔" : "🔕";
   bell.setAttribute("aria-pressed", String(on));
   bell.title = on ? t("Sound and notification on your turn: on") : t("Sound and notification on your turn: off");
+  bell.setAttribute("aria-label", bell.title);
 }
 
 async function toggleAlerts() {
