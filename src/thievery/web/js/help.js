@@ -75,8 +75,8 @@ const INTROS = {
     de: [
       ["Ziel", "Fülle deinen Tresor mit Schmuck und schließe ihn rechtzeitig: Der Wert des Schmucks in einem geschlossenen Tresor sind deine Punkte. Eine Partie hat 3 Spiele."],
       ["Eine Runde", "Alle wählen geheim eine Handkarte; alle werden zugleich aufgedeckt. Schmuck eines Werts, der mehrfach gezeigt wird, wird abgeworfen (Gleichstand). Dann stehlen die Diebe: Der Schattendieb nimmt irgendeinen Schmuck, jeder andere Dieb einen seiner Sorte. Liegt dein Schmuck noch vor dir, darfst du weitere Karten derselben Sorte anlegen. Dann kommt aller Schmuck in den Tresor seines Besitzers, und alle ziehen auf 4 Karten nach."],
-      ["Die Karten", "Schmuck: Brosche, Ring, Uhr und Manschettenknopf, Werte 1 bis 10. Tresor-schließen-Karten (4 bis 15): Ein Tresor schließt, wenn die Karte mindestens so hoch ist wie die Zahl der Karten im Tresor. Diebe: der Schattendieb und je einer für jede Schmucksorte."],
-      ["Ende und Wertung", "Ein geschlossener Tresor zählt die Summe seines Schmucks, ein offener 0. Das Spiel endet, wenn nur noch ein Tresor offen ist, wenn alle noch Spielenden in derselben Runde eine Tresor-schließen-Karte zeigen (alle bekommen 0) oder wenn der Stapel leer ist und jemand keine Karten mehr hat. Nach 3 Spielen gewinnt die höchste Summe."],
+      ["Die Karten", "Schmuck: Brosche, Ring, Uhr und Manschettenknopf, Werte 1 bis 10. „Tresor zu“-Karten (4 bis 15): Ein Tresor schließt, wenn die Karte mindestens so hoch ist wie die Zahl der Karten im Tresor. Diebe: der Schattendieb und je einer für jede Schmucksorte."],
+      ["Ende und Wertung", "Ein geschlossener Tresor zählt die Summe seines Schmucks, ein offener 0. Das Spiel endet, wenn nur noch ein Tresor offen ist, wenn alle noch Spielenden in derselben Runde eine „Tresor zu“-Karte zeigen (alle bekommen 0) oder wenn der Stapel leer ist und jemand keine Karten mehr hat. Nach 3 Spielen gewinnt die höchste Summe."],
     ],
   },
   thieves: {

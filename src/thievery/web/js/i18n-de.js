@@ -45,7 +45,7 @@ export const DE = {
   "Games in the match": "Spiele in der Partie",
   "Scores add up over the games.": "Die Punkte werden über die Spiele addiert.",
   "When everyone closes": "Wenn alle schließen",
-  "If everyone still in shows a Close Safe card in the same round, the game ends.": "Zeigen alle noch Spielenden in derselben Runde eine Tresor-schließen-Karte, endet das Spiel.",
+  "If everyone still in shows a Close Safe card in the same round, the game ends.": "Zeigen alle noch Spielenden in derselben Runde eine „Tresor zu“-Karte, endet das Spiel.",
   "as soon as all show one": "sobald alle eine zeigen",
   "only if every close would succeed": "nur wenn jedes Schließen gelänge",
   "Ties in a raid": "Gleichstand bei einer Razzia",
@@ -70,7 +70,7 @@ export const DE = {
   "One middle part: a ship of 3 cards.": "Ein Mittelteil: ein Schiff aus 3 Karten.",
   // Bots and seats
   "Beginner": "Anfänger",
-  "Casual": "Gelegenheit",
+  "Casual": "Amateur",
   "Strong": "Stark",
   "Expert": "Experte",
   "Child packer": "Packer (Kind)",
