@@ -748,3 +748,26 @@ def test_the_end_screen_says_how_the_game_ended(server: str, browser: Browser) -
     expect(result.locator(".ended p").first).to_contain_text(re.compile(r"Game 1 over \(.+\)"))
     assert sideways(page) <= 0
     assert errors == []
+
+
+def test_schatz_rabatz_plays_by_touch_on_a_phone(server: str, browser: Browser) -> None:
+    made = make_table(server, "schatz-rabatz")
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True)
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        chest = page.locator(".sr-chest.me")
+        expect(chest).to_have_attribute("data-count", "0")
+        sword = page.locator(".sr-slot[data-pick^='sword-']").first  # one the bot left
+        picked = sword.get_attribute("data-pick")
+        sword.tap()  # pick it from the pile
+        expect(page.locator(".sr-pick")).to_have_attribute("data-treasure", picked or "")
+        page.locator("button[data-ui=rotate]").tap()  # turn it upright
+        expect(page.locator(".sr-pick")).to_have_attribute("data-rotation", "1")
+        page.locator(".sr-chest.me rect.sr-col[data-action]").nth(2).tap()  # drop it there
+        expect(chest).to_have_attribute("data-count", "1")
+        assert sideways(page) <= 0
+        assert errors == []
+    finally:
+        context.close()
