@@ -127,6 +127,10 @@ def test_idle_tables_are_unloaded_and_abandoned_ones_closed(sqlite_url: str) -> 
         assert tid not in hub.tables  # unloaded, not lost
         after = client.get(f"/api/tables/{tid}/state", headers=auth).json()
         assert after["version"] == before["version"] + 1 and not after["summary"]["over"]
+        # A table whose turn timer runs stays: the timer moves it on.
+        timed = create_table(client, ["human", "human", "human"], turn_seconds=3600)
+        client.portal.call(hub.sweep)
+        assert timed["table"]["id"] in hub.tables
     app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps(expire_seconds=-60))
     with TestClient(app) as client:
         assert client.portal is not None

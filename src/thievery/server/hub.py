@@ -132,10 +132,14 @@ class Hub:
 
     async def sweep(self) -> None:
         """Unload unfinished tables nobody has used for ``idle_unload_seconds`` (they are
-        loaded again when used) and close stored tables abandoned for ``expire_seconds``."""
+        loaded again when used; not while a turn timer runs) and close stored tables
+        abandoned for ``expire_seconds``."""
         now = time.monotonic()
         for table in list(self.tables.values()):
             idle = now - max(table.changed_at, table.used_at)
+            timer = bool(table.record.turn_seconds) and bool(table.state.to_act)
+            if timer:
+                continue  # a turn timer is due: the table moves on by itself
             if not table.is_over and not table.listeners and idle > self.caps.idle_unload_seconds:
                 async with table.lock:
                     await table.stop()
