@@ -82,7 +82,36 @@ def test_the_python_fast_paths_answer_as_openspiel_does(game: str) -> None:
         if state.is_terminal():
             break
         if state.is_chance_node():
-            assert state.chance_outcomes() == [(d, 1 / 8) for d in range(8)]
+            assert state.chance_outcomes() == [(d, 1 / 8) for d in range(8)]  # one node
         state.apply_action(int(rng.choice(state.legal_actions())))
         steps += 1
     assert steps > 20
+
+
+def test_many_deals_are_drawn_in_two_small_chance_nodes_every_seed_equally_likely() -> None:
+    from thievery.rl.openspiel import seed_parts
+
+    assert seed_parts(1024) == (32, 32)
+    assert seed_parts(64) == (64, 1)  # up to SPLIT_ABOVE: one node
+    assert seed_parts(96) == (12, 8)
+    assert seed_parts(101) == (101, 1)  # a prime: one node
+    g = pyspiel.load_game(short_name("thieves"), {"players": 3, "deals": 96})
+    assert g.max_chance_outcomes() == 12
+    seeds = set()
+    for high in range(12):
+        for low in range(8):
+            state = g.new_initial_state()
+            assert state.chance_outcomes() == [(d, 1 / 12) for d in range(12)]
+            state.apply_action(high)
+            assert state.is_chance_node() and state.match is None
+            assert state.chance_outcomes() == [(d, 1 / 8) for d in range(8)]
+            state.apply_action(low)
+            assert not state.is_chance_node()
+            seeds.add(state.match.state.seed)
+    assert seeds == set(range(96))  # each seed once: 1/96 each, as one node of 96 gives
+    state = g.new_initial_state()
+    state.apply_action(5)
+    state.apply_action(3)
+    again = pyspiel.load_game(short_name("thieves"), {"players": 3, "deals": 96})
+    replay = again.deserialize_state(state.serialize())
+    assert replay.match.state.seed == state.match.state.seed == 5 * 8 + 3

@@ -8,12 +8,15 @@
 >>> game = pyspiel.load_game("python_thievery_thieves", {"players": 3})
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
-(True, 1024)
+(True, 32)
 
 Each game is sequential (sealed simultaneous choices are taken one seat after another,
 each seat seeing only its own view), imperfect information, constant-sum (the winners
-share 1), terminal rewards. The first node is a chance node that draws the game's seed
-among ``deals`` equally likely ones (parameter, default 1024); the engines draw every
+share 1), terminal rewards. The first nodes are chance nodes that draw the game's seed
+among ``deals`` equally likely ones (parameter, default 1024): one node for up to
+:data:`SPLIT_ABOVE` deals, above that two, the seed's high part then its low part
+(:func:`seed_parts`: 32 and 32 outcomes for 1024 deals, so that sampling a chance node
+the usual way, ``zip(*state.chance_outcomes())``, stays cheap); the engines draw every
 later card from that seed, so there are no later chance nodes. Actions are the indices
 of :func:`thievery.rl.action_table` (a real-time game's ``WAIT`` included; time moves
 ``step_ms`` per moment as in :mod:`thievery.rl.match`). Information-state and
@@ -26,6 +29,7 @@ seat's view with the game's determinizer, so OpenSpiel's ISMCTS bot runs on them
 from __future__ import annotations
 
 import json
+from math import isqrt
 from typing import Any
 
 import numpy as np
@@ -42,7 +46,30 @@ GAMES = ("schattendieb", "thieves", "thieves-den", "schatz-rabatz")
 # Generous bounds on a game's length in decisions (the longest random games seen were
 # well under a quarter of these).
 _PROTOTYPES: dict[tuple[str, int, int], Match] = {}  # per (game, players, step_ms)
-_OUTCOMES: dict[int, tuple[tuple[int, float], ...]] = {}  # the seed's, per number of deals
+_OUTCOMES: dict[int, tuple[tuple[int, float], ...]] = {}  # n equally likely, per n
+SPLIT_ABOVE = 64  # more deals than this are drawn in two chance nodes
+
+
+def seed_parts(deals: int) -> tuple[int, int]:
+    """The outcomes of the seed's chance nodes: ``(high, low)``, seed ``= h * low + l``;
+    ``low == 1``: one node of ``deals`` outcomes (up to :data:`SPLIT_ABOVE` deals, or
+    when ``deals`` has no divisor but 1 and itself). ``low`` is the largest divisor of
+    ``deals`` up to its square root: 1024 deals are 32 high parts of 32 low parts."""
+    if deals <= SPLIT_ABOVE:
+        return deals, 1
+    low = max(d for d in range(1, isqrt(deals) + 1) if deals % d == 0)
+    return deals // low, low
+
+
+def _outcomes(n: int) -> tuple[tuple[int, float], ...]:
+    """``n`` equally likely chance outcomes (made once per ``n``)."""
+    found = _OUTCOMES.get(n)
+    if found is None:
+        p = 1.0 / n
+        found = _OUTCOMES[n] = tuple((d, p) for d in range(n))
+    return found
+
+
 MAX_GAME_LENGTH = {
     "schattendieb": 4_000,
     "thieves": 2_000,
@@ -106,12 +133,12 @@ class ThieveryGame(pyspiel.Game):  # type: ignore[misc]
             _PROTOTYPES[key] = Match(self.game_name, players, None, self.step_ms)
         self.key = key
         self.match = _PROTOTYPES[key]
-        if self.deals not in _OUTCOMES:
-            p = 1.0 / self.deals
-            _OUTCOMES[self.deals] = tuple((d, p) for d in range(self.deals))
+        if self.deals < 1:
+            raise ValueError(f"deals must be at least 1, not {self.deals}")
+        self.parts = seed_parts(self.deals)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.match.codec.size,
-            max_chance_outcomes=self.deals,
+            max_chance_outcomes=self.parts[0],
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
@@ -131,11 +158,13 @@ class ThieveryGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class ThieveryState(pyspiel.State):  # type: ignore[misc]
-    """A game in progress: a chance node for the seed, then the seats' decisions."""
+    """A game in progress: chance nodes for the seed, then the seats' decisions."""
 
     def __init__(self, game: ThieveryGame, match: Match | None) -> None:
         super().__init__(game)
         self.deals = game.deals
+        self.parts = game.parts
+        self.high: int | None = None  # the seed's high part, once drawn (two nodes)
         self.match = match  # None: the seed is not drawn yet
         self.own: list[list[int]] = [[] for _ in range(game.num_players())]
         self.game_name = game.game_name
@@ -166,13 +195,22 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
         return self.match.legal_indices(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(_OUTCOMES[self.deals])  # the same every game: made once
+        high, low = self.parts
+        return list(_outcomes(high if self.high is None else low))
 
     def _apply_action(self, action: int) -> None:
         action = int(action)
         match = self.match
         if match is None:
-            match = self.match = _PROTOTYPES[self.key].fresh(action)
+            low = self.parts[1]
+            if low == 1:
+                seed = action
+            elif self.high is None:
+                self.high = action  # the seed's low part is drawn next
+                return
+            else:
+                seed = self.high * low + action
+            match = self.match = _PROTOTYPES[self.key].fresh(seed)
         else:
             seat = self.player
             self.own[seat].append(action)
@@ -182,7 +220,12 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            low = self.parts[1]
+            if low == 1:
+                return f"seed {action}"
+            if self.high is None:
+                return f"seed {action * low} to {action * low + low - 1}"
+            return f"seed {self.high * low + action}"
         return json.dumps(_PROTOTYPES[self.key].codec.to_json(int(action)), sort_keys=True)
 
     def is_terminal(self) -> bool:
@@ -253,4 +296,12 @@ def register() -> None:
         pyspiel.register_game(game_type, cls)
 
 
-__all__ = ["ThieveryGame", "ThieveryObserver", "ThieveryState", "register", "short_name"]
+__all__ = [
+    "SPLIT_ABOVE",
+    "ThieveryGame",
+    "ThieveryObserver",
+    "ThieveryState",
+    "register",
+    "seed_parts",
+    "short_name",
+]
