@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.games.thieves.helpers import SPEC, kinds, loot_ids, new, of_type, play
-from thievery.core import Event
+from thievery.core import Event, Rng
 from thievery.games.thieves.cards import CARD_INDEX, GETAWAY, KIND
 from thievery.games.thieves.rules import Thieves
 
@@ -594,5 +594,37 @@ def test_event_words_name_the_seats_given_their_names() -> None:
     assert SPEC.describe(turn, 2, names) == "Turn 2: your turn (drew 1 card)"
     raid = Event("raid", {"seat": 2, "cars": 4, "police": [], "values": [2, 5, 0], "busted": [1]})
     assert SPEC.describe(raid, 0, names) == (
-        "Police raid! Loot values: you 2, Bo 5, cy 0. Busted: Bo"
+        "Police raid: 4 cars in play (4 or more). Loot in a raid: you 2, Bo 5, cy 0. "
+        "Busted: Bo, with the richest loot (5); it goes into the deck"
     )
+
+
+def test_a_raid_says_why_it_came_and_why_the_busted_are_busted() -> None:
+    def raid(values: list[int], busted: list[int], cars: int = 5) -> str:
+        event = Event(
+            "raid", {"seat": 0, "cars": cars, "police": [], "values": values, "busted": busted}
+        )
+        return SPEC.describe(event, 0)
+
+    assert raid([7, 7, 1], [0, 1]).endswith(
+        "Busted: you and seat 1, all with the richest loot (7); their loot goes into the deck"
+    )
+    assert raid([7, 7, 1], []).endswith(
+        "Nobody is busted: you and seat 1 tie for the richest loot (7)"
+    )
+    assert raid([0, 0, 0], []).endswith("Nobody is busted: there is no loot worth anything")
+    assert raid([0, 3, 0], [1]).startswith("Police raid: 5 cars in play (4 or more).")
+    # and from a real game: the words match what the raid did
+    state = SPEC.new(3, 4, {})
+    rng = Rng(2)
+    raids = []
+    while state.to_act and len(raids) < 3:
+        seat = state.to_act[0]
+        events = state.apply(seat, rng.choice(state.legal_actions(seat)))
+        raids += [e for e in events if e.type == "raid"]
+    assert raids
+    for e in raids:
+        words = SPEC.describe(e, None)
+        assert (
+            ("Busted: " in words) == bool(e.data["busted"])
+        ) and f"{e.data['cars']} cars" in words

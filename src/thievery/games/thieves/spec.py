@@ -3,7 +3,7 @@ actions, determinizing a view (delegated to ``view.py``) and events in words."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
@@ -185,9 +185,7 @@ class ThievesSpec(GameSpec):
         if t == "pass":
             return f"{who(d['seat'], True)} declined the Thief's move: nothing moved"
         if t == "raid":
-            values = ", ".join(f"{who(s)} {v}" for s, v in enumerate(d["values"]))
-            busted = " and ".join(who(s) for s in d["busted"]) or "nobody"
-            return f"Police raid! Loot values: {values}. Busted: {busted}"
+            return raid_words(d, who)
         if t == "game_over":
             scores = ", ".join(f"{who(s)} {v}" for s, v in enumerate(d["scores"]))
             winners = " and ".join(who(s) for s in d["winners"])
@@ -195,4 +193,26 @@ class ThievesSpec(GameSpec):
         return f"{t}: {d}"
 
 
-__all__ = ["CARD_ID", "ThievesSpec"]
+def raid_words(d: Mapping[str, Any], who: Callable[..., str]) -> str:
+    """A raid in words, with why it came and why the busted are busted: "Police raid: 4
+    cars in play. Loot in a raid: you 3, seat 1 7. Busted: seat 1, the richest loot (7);
+    it goes into the deck"."""
+    values: list[int] = d["values"]
+    worth = ", ".join(f"{who(s)} {v}" for s, v in enumerate(values))
+    head = f"Police raid: {d['cars']} cars in play (4 or more). Loot in a raid: {worth}. "
+    top = max(values) if values else 0
+    busted = [who(s) for s in d["busted"]]
+    if busted:
+        tie = " all" if len(busted) > 1 else ""
+        loot = "their loot goes" if len(busted) > 1 else "it goes"
+        return (
+            head + f"Busted: {' and '.join(busted)},{tie} with the richest loot ({top}); "
+            f"{loot} into the deck"
+        )
+    if top <= 0:
+        return head + "Nobody is busted: there is no loot worth anything"
+    richest = " and ".join(who(s) for s, v in enumerate(values) if v == top)
+    return head + f"Nobody is busted: {richest} tie for the richest loot ({top})"
+
+
+__all__ = ["CARD_ID", "ThievesSpec", "raid_words"]
