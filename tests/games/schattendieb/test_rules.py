@@ -508,3 +508,26 @@ def test_event_words_name_the_seats_given_their_names() -> None:
     assert SPEC.describe(new_game, None) == "Game 2 begins; seat 0 deals"
     over = Event("match_over", {"scores": [38, 40, 40], "winners": [1, 2]})
     assert SPEC.describe(over, 1, names) == "The match is over. Winner: you and cy"
+
+
+def test_the_end_of_a_game_says_why_a_safe_scores_0() -> None:
+    over = Event(
+        "game_over",
+        {"game": 2, "reason": "one_open", "scores": [12, 0, 9], "totals": [12, 0, 9]},
+    )
+    assert SPEC.describe(over, 1).endswith(
+        "Scores: seat 0 12, you 0, seat 2 9 — you score 0: your safe was still open"
+    )
+    assert SPEC.describe(over, 0).endswith("— seat 1 scores 0: the safe was still open")
+    everyone = Event(
+        "game_over",
+        {"game": 1, "reason": "all_close", "scores": [0, 0, 0], "totals": [0, 0, 0]},
+    )
+    words = SPEC.describe(everyone, None)
+    assert "(everyone still in wanted to close)" in words
+    assert words.endswith("seat 0 and seat 1 and seat 2 score 0: the safes were still open")
+    closed = Event(
+        "game_over",
+        {"game": 1, "reason": "no_cards", "scores": [3, 4], "totals": [3, 4]},
+    )
+    assert "score 0" not in SPEC.describe(closed, 0)

@@ -177,7 +177,17 @@ class SchattendiebSpec(GameSpec):
                 "one_open": "only one safe is still open",
             }
             scores = ", ".join(f"{who(s)} {v}" for s, v in enumerate(d["scores"]))
-            return f"Game {d['game']} over ({reasons[d['reason']]}). Scores: {scores}"
+            # A closed safe holds at least one jewel, so a 0 is an open safe's score.
+            zero = [s for s, v in enumerate(d["scores"]) if v == 0]
+            why = ""
+            if zero == [seat]:
+                why = " — you score 0: your safe was still open"
+            elif zero:
+                verb, safes = (
+                    ("scores", "the safe was") if len(zero) == 1 else ("score", "the safes were")
+                )
+                why = f" — {' and '.join(who(s) for s in zero)} {verb} 0: {safes} still open"
+            return f"Game {d['game']} over ({reasons[d['reason']]}). Scores: {scores}{why}"
         if t == "dealt":
             return f"You were dealt {cards(d['cards'])}"
         if t == "new_game":
