@@ -270,3 +270,30 @@ def test_env_enforces_the_order_and_the_bounds_as_pettingzoos_wrappers_do(
     caplog.clear()
     e.step(None)  # no agents left: a warning, nothing done
     assert "step() called after all agents are terminated" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("players", "options"),
+    [(2, {}), (4, {}), (3, {"width": 3, "depth": 2}), (4, {"width": 8, "hand_ms": 0})],
+)
+def test_schatz_rabatz_quick_legal_indices_are_its_legal_actions(
+    players: int, options: dict[str, int]
+) -> None:
+    """The remembered drop-table rows give exactly the indices of legal_actions, for every
+    seat of every state of random games (waits, drops and closes)."""
+    match = Match("schatz-rabatz", players, options)
+    assert match._legal is not None
+    rng = np.random.default_rng(players)
+    compared = 0
+    for seed in range(3):
+        match.start(seed)
+        while not match.over:
+            state = match.state
+            for s in range(players):
+                expected = match.codec.indices(state.legal_actions(s))
+                assert sorted(match._legal(state, s)) == sorted(expected)
+                compared += 1
+            seat = match.current()
+            assert seat is not None
+            match.act(seat, random_index(match.mask(seat), rng))
+    assert compared > 150

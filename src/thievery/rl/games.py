@@ -14,6 +14,7 @@ from typing import Any
 
 from thievery.core.protocol import Action, State
 from thievery.rl.encoding import (
+    ActionCodec,
     Field,
     Sink,
     bag,
@@ -33,6 +34,9 @@ from thievery.rl.encoding import (
 # may wait now: time must then still change something, so that no game waits forever)
 Spaces = tuple[list[Action], list[Field], Callable[[State, int], bool] | None]
 Adapter = Callable[[int, State], Spaces]
+# The indices of ``state.legal_actions(seat)`` (any order), faster than mapping each
+# action: made from the game's action codec (a test keeps it equal to the mapping).
+LegalIndices = Callable[[State, int], list[int]]
 
 
 def schattendieb(players: int, probe: State) -> Spaces:
@@ -473,4 +477,46 @@ ADAPTERS: dict[str, Adapter] = {
     "thieves": thieves,
     "thieves-den": thieves_den,
     "schatz-rabatz": schatz_rabatz,
+}
+
+
+def schatz_rabatz_legal(codec: ActionCodec) -> LegalIndices:
+    """Schatz-Rabatz's legal indices as its ``legal_actions`` makes the actions: a seat
+    packing may drop each treasure still in the pool wherever the engine's drop table for
+    its chest's skyline allows (hundreds of actions), or close. Each table row's indices
+    are looked up once and remembered with the row (the engine shares the rows between
+    states), instead of mapping hundreds of actions per decision."""
+    from thievery.games.schatz_rabatz.actions import CLOSE, READY
+    from thievery.games.schatz_rabatz.rules import SCORED, _drop_table
+
+    close, ready = codec.index[CLOSE], codec.index[READY]
+    rows: dict[int, tuple[list[Action], list[int]]] = {}  # id(row) -> (row, its indices)
+
+    def legal(state: State, seat: int) -> list[int]:
+        s: Any = state
+        if seat not in s.to_act:
+            return []
+        if s.phase == SCORED:
+            return [ready]
+        if s.now_ms < s.hand_ready[seat]:
+            return [close]
+        table = _drop_table(s.depth, s.heights[seat])
+        out: list[int] = []
+        for t, in_pool in enumerate(s.in_pool):
+            if in_pool:
+                row = table[t]
+                known = rows.get(id(row))
+                if known is None or known[0] is not row:
+                    if len(rows) > 100_000:
+                        rows.clear()
+                    known = rows[id(row)] = (row, codec.indices(row))
+                out += known[1]
+        out.append(close)
+        return out
+
+    return legal
+
+
+LEGAL_INDICES: dict[str, Callable[[ActionCodec], LegalIndices]] = {
+    "schatz-rabatz": schatz_rabatz_legal,
 }

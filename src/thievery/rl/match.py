@@ -30,7 +30,7 @@ from thievery.core.protocol import CLOCK, JSON, ClockedState, GameSpec, State, T
 from thievery.core.registry import plugin
 from thievery.core.search import share
 from thievery.rl.encoding import ActionCodec, Mask, ObservationLayout, Vector
-from thievery.rl.games import ADAPTERS
+from thievery.rl.games import ADAPTERS, LEGAL_INDICES, LegalIndices
 
 STEP_MS = 250  # milliseconds of game time per decision moment in a real-time game
 
@@ -39,11 +39,13 @@ def spaces(
     game: str, players: int, options: Mapping[str, Any] | None = None
 ) -> tuple[ActionCodec, ObservationLayout]:
     """The action space and observation layout of ``game`` at ``players`` (and options)."""
-    codec, layout, _ = _spaces(game, players, options)
+    codec, layout, _, _ = _spaces(game, players, options)
     return codec, layout
 
 
-_Spaces = tuple[ActionCodec, ObservationLayout, Callable[[State, int], bool] | None]
+_Spaces = tuple[
+    ActionCodec, ObservationLayout, Callable[[State, int], bool] | None, LegalIndices | None
+]
 _MADE: dict[str, _Spaces] = {}  # by game, players and options: the spaces never change
 
 
@@ -62,7 +64,9 @@ def _make_spaces(game: str, players: int, options: Mapping[str, Any] | None) -> 
         raise ValueError(f"no RL adapter for game {game!r} (adapters: {sorted(ADAPTERS)})")
     probe = spec.new(players, 0, options)
     actions, fields, waits = adapter(players, probe)
-    return ActionCodec(actions), ObservationLayout(fields), waits
+    codec = ActionCodec(actions)
+    fast = LEGAL_INDICES.get(game)
+    return codec, ObservationLayout(fields), waits, fast(codec) if fast is not None else None
 
 
 class Seeds:
@@ -121,7 +125,7 @@ class Match:
         self.spec: GameSpec = plugin(game).spec
         self.players = players
         self.options = dict(options or {})
-        self.codec, self.layout, self._waits = _spaces(game, players, self.options)
+        self.codec, self.layout, self._waits, self._legal = _spaces(game, players, self.options)
         self.state: State = self.spec.new(players, 0, self.options)
         self.clocked = isinstance(self.state, ClockedState)
         self.step_ms = int(step_ms or STEP_MS)
@@ -274,25 +278,34 @@ class Match:
         """``seat``'s legal action indices. Turn by turn: only the current seat has any.
         Together (Parallel): every seat to act has its legal actions, the others ``WAIT``
         only. ``WAIT`` is legal to every seat to act in a real-time game."""
+        out = np.zeros(self.codec.size, dtype=np.int8)
         if together:
-            if seat in self.state.to_act:
-                return self.codec.mask(self.state.legal_actions(seat), wait=self.may_wait(seat))
-            out = np.zeros(self.codec.size, dtype=np.int8)
-            out[self.codec.wait] = 1
+            if seat not in self.state.to_act:
+                out[self.codec.wait] = 1
+                return out
+        elif seat != self.current():
             return out
-        if seat != self.current():
-            return np.zeros(self.codec.size, dtype=np.int8)
-        return self.codec.mask(self.state.legal_actions(seat), wait=self.may_wait(seat))
+        out[self._indices(seat)] = 1
+        if self.may_wait(seat):
+            out[self.codec.wait] = 1
+        return out
 
     def legal_indices(self, seat: int) -> list[int]:
         """The current seat's legal action indices, ascending (others: none)."""
         if seat != self.current():
             return []
-        out = self.codec.indices(self.state.legal_actions(seat))
+        out = self._indices(seat)
         out.sort()
         if self._waits is not None and self._waits(self.state, seat):
             out.append(self.codec.wait)
         return out
+
+    def _indices(self, seat: int) -> list[int]:
+        """The indices of ``state.legal_actions(seat)`` (the game's own quicker way to
+        them where it has one: :data:`thievery.rl.games.LEGAL_INDICES`)."""
+        if self._legal is not None:
+            return self._legal(self.state, seat)
+        return self.codec.indices(self.state.legal_actions(seat))
 
     def rewards(self) -> list[float]:
         """0 each while running; at the end, the winners share 1."""
