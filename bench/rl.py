@@ -2,12 +2,14 @@
 
 PettingZoo: AEC decisions/s of ``thievery.rl.pettingzoo.env(game, players)`` with random
 legal actions drawn from the action masks (the documented AEC loop: ``agent_iter``,
-``last``, ``step``; the environment as ``env()`` wraps it), against PettingZoo's own
-``leduc_holdem_v4.env()`` played by the same loop. OpenSpiel: steps/s (chance and
-decisions) of random playouts of ``python_thievery_<game>`` against OpenSpiel's
-``python_block_dominoes``. Each repetition does a fixed, seeded amount of work; the
-cases alternate repetition by repetition (so machine noise falls on all alike) and the
-medians are printed as one JSON line with the ratios:
+``last``, ``step``; the environment as ``env()`` gives it, with the guarantees of
+PettingZoo's wrappers), against PettingZoo's own ``leduc_holdem_v4.env()`` played by the
+same loop. OpenSpiel: steps/s (chance and decisions: the seed's two chance nodes count as
+two steps, the dominoes' draws as one each) of random playouts of
+``python_thievery_<game>`` against OpenSpiel's ``python_block_dominoes``. Each
+repetition does a fixed, seeded amount of work; the cases alternate repetition by
+repetition (so machine noise falls on all alike) and the medians are printed as one JSON
+line with the ratios:
 
     python bench/rl.py --players 4 --reps 5
 """
