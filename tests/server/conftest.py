@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,13 +53,27 @@ def client(sqlite_url: str) -> Iterator[TestClient]:
         yield c
 
 
+def settle(client: TestClient, table_id: str, seconds: float = 5.0) -> None:
+    """Wait until no bot of a table with people at it is to act: bots (at delay 0) move at
+    once, but their actions reach everyone only once the writer thread has stored them."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        table = client.get(f"/api/tables/{table_id}").json()
+        bots = {s["seat"] for s in table["seats"] if s["bot"]}
+        people = len(bots) < len(table["seats"])
+        if table["over"] or not people or not set(table["to_act"]) & bots:
+            return
+        time.sleep(0.005)
+
+
 def create_table(
     client: TestClient,
     seats: list[str],
     options: dict[str, Any] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """Create a Schattendieb table; ``seats`` like ``["human", "bot:heuristic"]``."""
+    """Create a Schattendieb table; ``seats`` like ``["human", "bot:heuristic"]``. With
+    people and bots at it, it returns once the bots have made their first moves."""
     spec = [
         {"kind": "human"} if s == "human" else {"kind": "bot", "bot": s.split(":", 1)[1]}
         for s in seats
@@ -67,6 +82,7 @@ def create_table(
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.text
     data: dict[str, Any] = response.json()
+    settle(client, data["table"]["id"])
     return data
 
 
@@ -116,11 +132,18 @@ class Player:
         return self.read_until(lambda f: f["type"] in ("ack", "error") and f.get("id") == ref)
 
     def act(self, action: Any, version: int | None = -1) -> dict[str, Any]:
-        """Act against our latest version (or the one given); the ack or error."""
-        if version == -1:
+        """Act against our latest version (or the one given); the ack or error.
+
+        Against the latest version, a stale answer means a bot's move (stored by the
+        writer thread) landed between our sync and our action: look again and retry."""
+        if version != -1:
+            return self.send({"type": "act", "action": action, "version": version})
+        for _ in range(5):
             self.sync()
-        v = self.latest["version"] if version == -1 else version
-        return self.send({"type": "act", "action": action, "version": v})
+            answer = self.send({"type": "act", "action": action, "version": self.latest["version"]})
+            if answer.get("code") != "action/stale":
+                break
+        return answer
 
     def error(self, frame: Any) -> dict[str, Any]:
         """Send raw text or JSON that should be refused; the error frame."""

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
-from tests.server.conftest import FAST, Player
+from tests.server.conftest import FAST, Player, settle
 from tests.server.test_api import auth, play_to_end, state
 from thievery.core.record import GameRecord, replay
 from thievery.games.thieves_den.cards import DEFAULT_PATH, card_set_digest, inline_card_set
@@ -47,6 +47,7 @@ def new_table(client: TestClient, cards: Any, seed: int = 21) -> dict[str, Any]:
     made = client.post("/api/tables", json=body)
     assert made.status_code == 201, made.text
     data: dict[str, Any] = made.json()
+    settle(client, data["table"]["id"])
     return data
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import Player, create_table
+from tests.server.conftest import Player, create_table, settle
 from thievery.core.record import GameRecord
 from thievery.games.schattendieb.cards import CARD_ID, CARD_INDEX
 from thievery.server import Limits, create_app
@@ -60,6 +60,7 @@ def test_live_events_name_the_seats(client: TestClient) -> None:
     seats.append({"kind": "bot", "bot": "random", "name": "<b>Robo</b>"})
     made = client.post("/api/tables", json={"game": "schattendieb", "seats": seats}).json()
     tid, token = made["table"]["id"], made["seats"][0]["token"]
+    settle(client, tid)
 
     def words(player: Player) -> list[str]:
         """The texts of every event the player was sent: its welcome log and updates."""
