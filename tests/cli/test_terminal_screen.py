@@ -14,7 +14,7 @@ from rich.console import Console
 
 import thievery
 from thievery.cli import menu
-from thievery.cli.play import MENU_LINES, Session
+from thievery.cli.play import MENU_LINES, Quit, Session
 from thievery.cli.render import renderer
 
 WIDTH, HEIGHT = 100, 40
@@ -181,3 +181,17 @@ def test_a_hot_seat_handover_wipes_the_screen_and_the_scrollback() -> None:
     assert not any("Your hand" in line for line in handover), "seat 0's screen survived"
     assert len([line for line in handover if line.strip()]) == 1
     assert hand0  # seat 0 had cards to hide
+
+
+def test_a_non_number_answer_is_asked_again_and_changes_nothing() -> None:
+    """'²' is a digit to Python but no number: it is refused like 'x', not a crash."""
+    spec = thievery.game("thieves")
+    state = spec.new(3, 1, {})
+    before = json.dumps(state.view(None), sort_keys=True)
+    console = Console(file=io.StringIO(), width=WIDTH, height=HEIGHT, color_system=None)
+    answers = iter(["²", "x", "99", "q"])
+    console.input = lambda prompt="", **_: next(answers)  # type: ignore[method-assign]
+    with pytest.raises(Quit):
+        Session(console, spec, state, {}, humans=1).human_turn(state.to_act[0])
+    assert console.file.getvalue().count("Please type a number") == 3  # type: ignore[attr-defined]
+    assert json.dumps(state.view(None), sort_keys=True) == before

@@ -298,7 +298,7 @@ class Session:
                 legend = self.render.legend or "This game's screen has no symbols to explain."
                 self.console.print(Panel(Text(legend), title="Legend", border_style="dim"))
                 continue
-            if answer.isdigit() and low <= int(answer) <= count:
+            if answer.isascii() and answer.isdigit() and low <= int(answer) <= count:
                 return int(answer)
             self.console.print(f"[red]Please type a number from {low} to {count}.[/]")
 
