@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from tests.rl.helpers import GAMES, PLAYERS
 from thievery.cli import app
-from thievery.rl.export import COLUMNS, export_parquet
+from thievery.rl.export import ALL_COLUMNS, COLUMNS, SEED_COLUMN, export_parquet
 from thievery.rl.match import spaces
 from thievery.sim import simulate
 
@@ -33,6 +33,19 @@ def test_the_cli_exports_every_decision_of_the_run(tmp_path: Path) -> None:
     rows = table.to_pylist()
     assert sorted({r["game_index"] for r in rows}) == list(range(6))
     assert f"Exported {len(rows)} decisions of 6 games" in result.output.replace("\n", " ")
+
+
+def test_the_seeds_are_exported_only_when_asked_for(tmp_path: Path) -> None:
+    """A seed rebuilds every hidden card, so by default no row carries it."""
+    quiet, loud = tmp_path / "quiet.parquet", tmp_path / "loud.parquet"
+    base = ["simulate", "thieves", "--games", "2", "--bots", "random,random,random"]
+    assert CliRunner().invoke(app, [*base, "--export", str(quiet)]).exit_code == 0
+    assert SEED_COLUMN not in pq.read_table(quiet).column_names
+    result = CliRunner().invoke(app, [*base, "--export", str(loud), "--export-seeds"])
+    assert result.exit_code == 0, result.output
+    table = pq.read_table(loud)
+    assert tuple(table.column_names) == ALL_COLUMNS
+    assert len(set(table.column(SEED_COLUMN).to_pylist())) == 2
 
 
 @pytest.mark.parametrize("game", GAMES)

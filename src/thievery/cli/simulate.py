@@ -48,6 +48,12 @@ def simulate_cmd(
         help="write every decision (seat, view, legal actions, action, result) to this "
         "Parquet file, for offline learning (needs thievery[rl]; schema: docs/rl.md)",
     ),
+    export_seeds: bool = typer.Option(
+        False,
+        "--export-seeds",
+        help="also write each game's seed (it rebuilds every hidden card: to reproduce "
+        "games, never as a learner's input)",
+    ),
 ) -> None:
     """Play GAMES games between bots (seats rotate each game) and report win rates.
 
@@ -134,7 +140,11 @@ def simulate_cmd(
             fail(f"--export needs the extra thievery[rl] (pip install 'thievery[rl]'): {e}")
         done = sorted(outcomes, key=lambda o: o.index)
         count = export_parquet(
-            export, spec.name, [(o.index, o.seating, o.seed) for o in done], options
+            export,
+            spec.name,
+            [(o.index, o.seating, o.seed) for o in done],
+            options,
+            seeds=export_seeds,
         )
         console.print(f"Exported {count} decisions of {len(done)} games to {export}")
     if report is not None:

@@ -8,7 +8,7 @@ column                    type                meaning
 ========================  ==================  ==============================================
 ``game``                  string              the game's name
 ``game_index``            int32               the game's number in the run
-``game_seed``             int64               its seed (``spec.new(players, seed, options)``)
+``game_seed``             int64               its seed (only with ``seeds=True``, see below)
 ``players``               int8                seats
 ``decision``              int32               the decision's number in its game (from 0)
 ``seat``                  int8                who decided
@@ -23,6 +23,10 @@ column                    type                meaning
 ``winners``               list<int8>          the winning seats
 ``reward``                double              the seat's share of the win (winners share 1)
 ========================  ==================  ==============================================
+
+The seed rebuilds the whole deal (``spec.new(players, seed, options)``): every hand and
+every face-down card. So it is left out unless asked for (``seeds=True``, the CLI's
+``--export-seeds``), to reproduce games; never give it to a learner.
 
 The observation vector of a row is ``spaces(game, players, options)[1].encode(
 json.loads(row["view"]), row["seat"])`` (docs/rl.md), so the file stays small.
@@ -42,10 +46,11 @@ from thievery.core.rng import Rng
 from thievery.core.search import share
 from thievery.rl.match import spaces
 
-COLUMNS = (
+SEED_COLUMN = "game_seed"
+ALL_COLUMNS = (
     "game",
     "game_index",
-    "game_seed",
+    SEED_COLUMN,
     "players",
     "decision",
     "seat",
@@ -60,6 +65,7 @@ COLUMNS = (
     "winners",
     "reward",
 )
+COLUMNS = tuple(c for c in ALL_COLUMNS if c != SEED_COLUMN)  # the default: no seeds
 
 
 def play(game: str, seating: Sequence[str], seed: int, options: Mapping[str, Any]) -> State:
@@ -84,8 +90,10 @@ def rows(
     seed: int,
     options: Mapping[str, Any],
     index: int,
+    seeds: bool = False,
 ) -> Iterator[dict[str, Any]]:
-    """Every decision of one game, replayed from the finished game's history."""
+    """Every decision of one game, replayed from the finished game's history (with the
+    game's seed only if ``seeds``: it rebuilds every hidden card)."""
     spec = plugin(game).spec
     finished = play(game, seating, seed, options)
     result = finished.result()
@@ -100,7 +108,7 @@ def rows(
             state.apply(seat, action)
             continue
         legal = state.legal_actions(seat)
-        yield {
+        row = {
             "game": game,
             "game_index": index,
             "game_seed": seed,
@@ -118,34 +126,36 @@ def rows(
             "winners": list(result["winners"]),
             "reward": rewards[seat],
         }
+        if not seeds:
+            del row[SEED_COLUMN]
+        yield row
         state.apply(seat, action)
         n += 1
 
 
-def schema() -> Any:
-    """The Parquet schema (pyarrow)."""
+def schema(seeds: bool = False) -> Any:
+    """The Parquet schema (pyarrow), with the seed column only if ``seeds``."""
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
 
-    return pa.schema(
-        [
-            ("game", pa.string()),
-            ("game_index", pa.int32()),
-            ("game_seed", pa.int64()),
-            ("players", pa.int8()),
-            ("decision", pa.int32()),
-            ("seat", pa.int8()),
-            ("bot", pa.string()),
-            ("now_ms", pa.int64()),
-            ("view", pa.string()),
-            ("legal", pa.list_(pa.string())),
-            ("legal_indices", pa.list_(pa.int32())),
-            ("action", pa.string()),
-            ("action_index", pa.int32()),
-            ("scores", pa.list_(pa.float64())),
-            ("winners", pa.list_(pa.int8())),
-            ("reward", pa.float64()),
-        ]
-    )
+    fields = [
+        ("game", pa.string()),
+        ("game_index", pa.int32()),
+        ("game_seed", pa.int64()),
+        ("players", pa.int8()),
+        ("decision", pa.int32()),
+        ("seat", pa.int8()),
+        ("bot", pa.string()),
+        ("now_ms", pa.int64()),
+        ("view", pa.string()),
+        ("legal", pa.list_(pa.string())),
+        ("legal_indices", pa.list_(pa.int32())),
+        ("action", pa.string()),
+        ("action_index", pa.int32()),
+        ("scores", pa.list_(pa.float64())),
+        ("winners", pa.list_(pa.int8())),
+        ("reward", pa.float64()),
+    ]
+    return pa.schema([f for f in fields if seeds or f[0] != SEED_COLUMN])
 
 
 def export_parquet(
@@ -153,17 +163,19 @@ def export_parquet(
     game: str,
     games: Iterable[tuple[int, Sequence[str], int]],
     options: Mapping[str, Any] | None = None,
+    seeds: bool = False,
 ) -> int:
     """Write every decision of ``games`` ((index, seating, seed) each) to ``path``, one
-    row group per game; returns the rows written."""
+    row group per game (the seeds as a column only if ``seeds``); returns the rows
+    written."""
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
     import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
-    schema_ = schema()
+    schema_ = schema(seeds)
     written = 0
     with pq.ParquetWriter(str(path), schema_) as writer:
         for index, seating, seed in games:
-            batch = list(rows(game, seating, seed, dict(options or {}), index))
+            batch = list(rows(game, seating, seed, dict(options or {}), index, seeds))
             if batch:
                 writer.write_table(pa.Table.from_pylist(batch, schema=schema_))
                 written += len(batch)
