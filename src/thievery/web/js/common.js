@@ -1,7 +1,7 @@
 // Thievery pages: small shared helpers — the JSON API, tokens kept in this browser, HTML
 // escaping, and the words players read for seats and bots.
 
-import { t } from "/static/js/i18n.js";
+import { lang, missingWords, t } from "/static/js/i18n.js";
 
 /** Escape text for HTML. Every string from the server or a user goes through this. */
 export function esc(value) {
@@ -240,4 +240,58 @@ export function renameInText(text, seats) {
 /** A seat's display name. */
 export function seatName(seats, seat) {
   return displayName(seats?.[seat], seat);
+}
+
+// ------------------------------------------------------------------ event lines
+
+/**
+ * An event's log line in the page's language. English: the server's text (made for this
+ * seat) with the seats renamed. German: the game renderer's words(event, ctx) builds it from
+ * the event's type and data (only what this seat's frame carries); when it has none (null)
+ * the English text is shown and the event type is noted in `missingWords` (i18n.js).
+ * `ctx`: { seat (the viewer's, or null), seats (as the page has them), view (if handy) }.
+ */
+export function eventText(renderer, e, { seat = null, seats = [], view = null } = {}) {
+  if (lang() === "de" && typeof renderer?.words === "function") {
+    let line = null;
+    try {
+      line = renderer.words(e, { seat, seats: displaySeats(seats), view, audience: e.audience ?? null });
+    } catch (error) {
+      console.warn(`no German words for ${e.type}`, error);
+    }
+    if (line !== null && line !== undefined) return String(line);
+    missingWords.add(String(e.type));
+  }
+  return renameInText(e.text, seats);
+}
+
+/** An event's data: the frames carry its fields beside type, audience and text. */
+export function eventData(e) {
+  return e && e.data && typeof e.data === "object" ? e.data : e || {};
+}
+
+/**
+ * German seat words for a renderer's words(): "du"/"dir"/"dich"/"dein…" for the viewer's own
+ * seat, else its display name ("Platz 2", "Ada"); `v(seat, du, er)` picks the verb form.
+ */
+export function germanSeats(ctx) {
+  const me = (s) => ctx.seat !== null && ctx.seat !== undefined && Number(s) === ctx.seat;
+  const name = (s) => ctx.seats?.[Number(s)]?.name ?? t("Seat {n}", { n: Number(s) + 1 });
+  const up = (w, cap) => (cap ? w.charAt(0).toUpperCase() + w.slice(1) : w);
+  return {
+    me,
+    name,
+    /** Nominative: "du" / "Du" / "Platz 2". */
+    nom: (s, cap = false) => (me(s) ? up("du", cap) : name(s)),
+    /** Dative: "dir" / "Platz 2". */
+    dat: (s) => (me(s) ? "dir" : name(s)),
+    /** Accusative: "dich" / "Platz 2". */
+    acc: (s) => (me(s) ? "dich" : name(s)),
+    /** "von dir" / "von Platz 2" (whose, before a noun). */
+    von: (s) => (me(s) ? "von dir" : `von ${name(s)}`),
+    /** The verb for the seat: v(s, "hast", "hat"). */
+    v: (s, du, er) => (me(s) ? du : er),
+    /** "A, B und C". */
+    list: (items) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} und ${items[items.length - 1]}` : items.join("")),
+  };
 }

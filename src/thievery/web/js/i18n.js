@@ -4,10 +4,12 @@
 //
 // What is translated: the shared pages (lobby, table, replay: every label, button, prompt
 // and message they draw themselves), the "How to play" introductions, and the renderers
-// that add their German with addGerman(): all four games' (their own words). What is not:
-// the words the server sends (event lines in the log, error messages, other plug-ins'
-// option help, Thieves Den's card names and ability texts from its card set, the engine's
-// decision texts), and the games' rules pages (RULES.md, English only).
+// that add their German with addGerman(): all four games' (their own words), and the event
+// lines (log, replay, the timer's notice, the end screen: each game's words(event, ctx)
+// builds them from the event's type and data, see common.js eventText). What is not: the
+// words the server sends otherwise (error messages, other plug-ins' option help, Thieves
+// Den's card names and ability texts from its card set, the engine's decision texts), and
+// the games' rules pages (RULES.md, English only).
 
 import { DE } from "/static/js/i18n-de.js";
 
@@ -16,6 +18,10 @@ export const LANGUAGES = { en: "English", de: "Deutsch" };
 
 /** Strings asked for in German that have no German yet (the tests look here). */
 export const missing = new Set();
+
+/** Event types shown in German without German words from their game (the English text
+ * was shown instead; the tests look here). */
+export const missingWords = new Set();
 
 /** A game renderer's own German (English string -> German), added to the pages'. */
 export function addGerman(strings) {

@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished table (or a record file) as one seat saw it,
 // as a spectator, or with everything shown. The server replays; the game's renderer draws.
 
-import { LOGO, animateCards, announce, api, cardPlaces, displaySeats, esc, loadRenderer, renameInText, seatName } from "/static/js/common.js";
+import { LOGO, animateCards, announce, api, cardPlaces, displaySeats, esc, eventText, loadRenderer, seatName } from "/static/js/common.js";
 import { helpButton } from "/static/js/help.js";
 import { setUpPage, t } from "/static/js/i18n.js";
 
@@ -72,12 +72,13 @@ function go(step) {
   $("step").textContent = t("step {n} of {total}", { n: state.step, total: steps.length - 1 });
   // The step in words: who did what (no JSON), then what it brought about.
   const did = s.actions.map((a) => `<div><b>${esc(seatName(state.seats, a.seat))}</b>: ${esc(actionWords(a.action))}</div>`);
-  const happened = s.events.map((e) => `<div class="step-event">${esc(renameInText(e.text, state.seats))}</div>`);
+  const line = (e) => eventText(state.renderer, e, { seat, seats: state.seats || seats, view });
+  const happened = s.events.map((e) => `<div class="step-event">${esc(line(e))}</div>`);
   $("actions").innerHTML = [...did, ...happened].join("") || esc(state.step === 0 ? t("The start.") : "—");
   announce(`${$("step").textContent}. ${$("actions").textContent}`);
   const log = steps.slice(1, state.step + 1).flatMap((x) => x.events);
   $("log").innerHTML = log.slice(-300).map((e) =>
-    `<div class="e ${e.audience !== null ? "private" : ""}">${esc(renameInText(e.text, state.seats))}</div>`).join("");
+    `<div class="e ${e.audience !== null ? "private" : ""}">${esc(line(e))}</div>`).join("");
   $("log").scrollTop = $("log").scrollHeight;
 }
 

@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, loadRenderer, rememberToken, renameInText, seatName, toast, tokens,
+  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, loadRenderer, rememberToken, seatName, toast, tokens,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -97,7 +97,7 @@ function onFrame(frame) {
       if (frame.seat !== null && (!page.frame?.to_act.includes(frame.seat) || page.pending)) page.deadline = null;
       page.frame = { ...frame, view: { ...page.static, ...frame.view } };
       page.log.push(...frame.events);
-      page.heard.push(...frame.events.map((e) => renameInText(e.text, page.seats)));
+      page.heard.push(...frame.events.map(line));
       page.pending = null;
       drawAll();
       break;
@@ -353,7 +353,7 @@ function noticeTimeout(frame) {
   page.deadline = null; // asked again: the timer starts afresh
   const box = $("turn-notice");
   box.hidden = false;
-  box.innerHTML = `<span>${esc(t("Time ran out: a bot played for you."))} <span class="help">${esc(mine.map((e) => renameInText(e.text, page.seats)).join(" · "))}</span></span>
+  box.innerHTML = `<span>${esc(t("Time ran out: a bot played for you."))} <span class="help">${esc(mine.map(line).join(" · "))}</span></span>
     <button type="button" class="small" id="turn-notice-ok">${esc(t("OK"))}</button>`;
   $("turn-notice-ok").addEventListener("click", () => { box.hidden = true; });
   page.urgent = t("Time ran out: a bot played for you.");
@@ -376,12 +376,17 @@ function drawTimer() {
 }
 setInterval(() => { drawTimer(); speak(); }, 500);
 
+/** An event's log line in the page's language (German from the game's words()). */
+function line(e) {
+  return eventText(page.renderer, e, { seat: page.frame?.seat ?? null, seats: page.seats, view: page.frame?.view ?? null });
+}
+
 function drawLog() {
   const box = $("log");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   box.innerHTML = page.log.slice(-300).map((e) => {
     const big = ["game_over", "match_over", "new_game", "reveal"].includes(e.type);
-    return `<div class="e ${e.audience !== null ? "private" : ""} ${big ? "big" : ""}">${esc(renameInText(e.text, page.seats))}</div>`;
+    return `<div class="e ${e.audience !== null ? "private" : ""} ${big ? "big" : ""}">${esc(line(e))}</div>`;
   }).join("");
   if (atBottom || page.log.length < 30) box.scrollTop = box.scrollHeight;
 }
@@ -424,7 +429,7 @@ function endWords() {
   const lines = page.log.filter((e) => ["game_over", "match_over", "final"].includes(e.type)).slice(-4);
   if (!lines.length) return "";
   return `<div class="ended"><div class="help">${esc(t("How it ended"))}</div>
-    ${lines.map((e) => `<p>${esc(renameInText(e.text, page.seats))}</p>`).join("")}</div>`;
+    ${lines.map((e) => `<p>${esc(line(e))}</p>`).join("")}</div>`;
 }
 
 async function playAgain() {

@@ -2,7 +2,7 @@
 // It follows the renderer interface documented in generic.js: render(root, ctx) draws the
 // view it is given, and every legal action becomes an element with data-action.
 
-import { esc } from "/static/js/common.js";
+import { esc, eventData, germanSeats } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
 
 // German: the game is German, so are its card names (Amigo's).
@@ -300,5 +300,77 @@ function render(root, ctx) {
 function injectStyle() {
 }
 
+// ------------------------------------------------------------------ the log in German
 
-export default { render };
+const END_REASONS = {
+  no_cards: "der Stapel ist leer und jemand hat keine Karten",
+  all_close: "alle, die noch dabei sind, wollten schließen",
+  one_open: "nur noch ein Tresor ist offen",
+};
+
+/** An event's log line in German, from its type and data (what this seat's frame holds);
+ * null for an event it has no words for (the page shows the English). */
+export function words(e, ctx) {
+  const d = eventData(e);
+  const w = germanSeats(ctx);
+  const card = (id) => parseCard(id).label;
+  const cards = (ids) => ids.map(card).join(", ");
+  // A private event (dealt, drew, added) names its one reader, "du" for this seat.
+  const reader = e.audience ?? ctx.seat;
+  switch (e.type) {
+    case "chose":
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} eine Karte gewählt`;
+    case "reveal": {
+      const parts = Object.entries(d.cards || {}).map(([s, c]) => `${w.nom(s)}: ${card(c)}`);
+      return parts.length ? `Aufgedeckt — ${parts.join("; ")}` : "Niemand konnte eine Karte spielen";
+    }
+    case "tie":
+      return `Gleichstand! ${cards(d.cards)} ${d.cards.length === 1 ? "kommt" : "kommen"} auf den Ablagestapel`;
+    case "steal": {
+      const thief = card(d.thief);
+      const head = `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} den ${thief} gespielt`;
+      if (d.card === null || d.card === undefined) return `${head}, der nichts findet`;
+      return `${head} und ${card(d.card)} ${w.von(d.from)} genommen`;
+    }
+    case "adding":
+      return `Dürfen Schmuck ihrer Sorte anlegen: ${(d.seats || []).map((s) => w.nom(s)).join(", ")}`;
+    case "added":
+      return reader === null ? `Angelegt: ${card(d.card)}` : `${w.nom(reader, true)} ${w.v(reader, "legst", "legt")} ${card(d.card)} an`;
+    case "done":
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "bist", "ist")} fertig mit Anlegen`;
+    case "add":
+      return Object.entries(d.cards || {}).map(([s, cs], i) => `${w.nom(s, i === 0)} ${w.v(s, "hast", "hat")} ${cards(cs)} angelegt`).join("; ");
+    case "close":
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} den Tresor mit ${card(d.card)} geschlossen und ${d.under_pile} ${d.under_pile === 1 ? "Karte" : "Karten"} unter den Stapel gelegt`;
+    case "close_failed":
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "konntest", "konnte")} mit ${card(d.card)} nicht schließen: Sie wird abgeworfen`;
+    case "drew":
+      return reader === null ? `Gezogen: ${card(d.card)}` : `${w.nom(reader, true)} ${w.v(reader, "hast", "hat")} ${card(d.card)} gezogen`;
+    case "draw": {
+      const parts = Object.entries(d.counts || {}).map(([s, k]) => `${w.nom(s)} ${k}`);
+      return parts.length ? `Karten gezogen — ${parts.join(", ")}` : "Niemand hat gezogen";
+    }
+    case "pile_discarded":
+      return `Der Stapel reichte nicht für alle Hände: ${d.count} ${d.count === 1 ? "Karte" : "Karten"} abgeworfen`;
+    case "game_over": {
+      const scores = (d.scores || []).map((v, s) => `${w.nom(s)} ${v}`).join(", ");
+      // A closed safe holds at least one jewel, so a 0 is an open safe's score.
+      const zero = (d.scores || []).map((v, s) => [v, s]).filter(([v]) => v === 0).map(([, s]) => s);
+      let why = "";
+      if (zero.length === 1 && w.me(zero[0])) why = " — du bekommst 0: Dein Tresor war noch offen";
+      else if (zero.length === 1) why = ` — ${w.nom(zero[0])} bekommt 0: Der Tresor war noch offen`;
+      else if (zero.length) why = ` — ${w.list(zero.map((s) => w.nom(s)))} bekommen 0: Die Tresore waren noch offen`;
+      return `Spiel ${d.game} vorbei (${END_REASONS[d.reason] ?? d.reason}). Punkte: ${scores}${why}`;
+    }
+    case "dealt":
+      return reader === null || w.me(reader) ? `Dir wurden ausgeteilt: ${cards(d.cards)}` : `${w.name(reader)} wurden ausgeteilt: ${cards(d.cards)}`;
+    case "new_game":
+      return `Spiel ${d.game} beginnt; ${w.me(d.dealer) ? "du gibst" : `${w.nom(d.dealer)} gibt`}`;
+    case "match_over":
+      return `Die Partie ist vorbei. ${(d.winners || []).length > 1 ? "Sieger" : "Sieger"}: ${w.list((d.winners || []).map((s) => w.nom(s)))}`;
+    default:
+      return null;
+  }
+}
+
+export default { render, words };

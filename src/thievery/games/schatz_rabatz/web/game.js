@@ -10,7 +10,7 @@
 // The page's state here is only the pick (treasure, rotation, column), the drop on its way
 // (to tell a lost race), the clock anchor and the reveal's steps; everything else is ctx.
 
-import { esc } from "/static/js/common.js";
+import { esc, eventData, germanSeats } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
 
 // German: the game is German (Noris), so the treasures and ship parts have German names.
@@ -783,5 +783,45 @@ function render(root, ctx) {
 function injectStyle() {
 }
 
+// ------------------------------------------------------------------ the log in German
 
-export default { render };
+/** An event's log line in German, from its type and data (what this seat's frame holds);
+ * null for an event it has no words for (the page shows the English). */
+function logWords(e, ctx) {
+  const d = eventData(e);
+  const w = germanSeats(ctx);
+  const when = (ms) => `${(Number(ms) / 1000).toFixed(1).replace(".", ",")} s`;
+  const list = (ids) => (ids || []).map(words).join(", ");
+  switch (e.type) {
+    case "round":
+      return `Runde ${d.round} beginnt bei ${when(d.at_ms)}: ${d.ends_ms === null || d.ends_ms === undefined ? "Die Sanduhr wartet auf den ersten Deckel" : `Die Sanduhr läuft bis ${when(d.ends_ms)}`}`;
+    case "board":
+      return `Jacks Tafel ${d.board} wird umgedreht: Sie beansprucht ${list(d.claims)}`;
+    case "drop":
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} ${words(d.treasure)} gepackt (Drehung ${d.rotation}, Spalte ${d.column}, Reihe ${d.row})`;
+    case "close": {
+      const removed = d.removed || [];
+      const extra = removed.length ? `; über den Rand herausgenommen: ${list(removed)}` : "";
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} den Deckel bei ${when(d.at_ms)} geschlossen${extra}`;
+    }
+    case "hourglass":
+      return `Die Sanduhr wird umgedreht: Sie läuft bei ${when(d.ends_ms)} ab`;
+    case "time_up":
+      return `Die Sanduhr ist bei ${when(d.at_ms)} abgelaufen: Alle Deckel sind zu`;
+    case "scored": {
+      const counts = (d.counts || []).map((c, s) => `${w.nom(s)} ${c}`).join(", ");
+      const parts = (d.parts || []).map((p, s) => [p, s]).filter(([p]) => p)
+        .map(([p, s], i) => `${w.nom(s, i === 0)} ${w.v(s, "nimmst", "nimmt")} ${partWords(String(p).replace(/-\d+$/, ""))}`);
+      return `Runde ${d.round} gezählt — ${counts}. ${parts.join(", ") || "Keine Schiffsteile mehr übrig"}`;
+    }
+    case "ready":
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "bist", "ist")} bereit`;
+    case "game_over":
+      return `Ein Schiff ist fertig! Sieger: ${w.list((d.winners || []).map((s) => w.nom(s)))}`;
+    default:
+      return null;
+  }
+}
+
+export { logWords as words };
+export default { render, words: logWords };

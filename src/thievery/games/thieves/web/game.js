@@ -6,7 +6,7 @@
 // keep one small piece of page state: what is picked. Elements with data-pick='{…}' pick
 // (they send nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc, listenForPicks } from "/static/js/common.js";
+import { esc, eventData, germanSeats, listenForPicks } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
 
 // German (Piatnik published the game as "Fladeranti"; these are our German card names).
@@ -513,5 +513,65 @@ function render(root, ctx) {
 function injectStyle() {
 }
 
+// ------------------------------------------------------------------ the log in German
 
-export default { render };
+const cars = (n) => `${n} ${n === 1 ? "Auto" : "Autos"}`;
+
+/** A raid in words, with why it came and why the busted are busted (as the server's). */
+function raidWords(d, w) {
+  const values = d.values || [];
+  const worth = values.map((v, s) => `${w.nom(s)} ${v}`).join(", ");
+  const head = `Razzia: ${cars(d.cars)} im Spiel (4 oder mehr). Beute bei der Razzia: ${worth}. `;
+  const top = values.length ? Math.max(...values) : 0;
+  const busted = (d.busted || []).map((s) => w.nom(s));
+  if (busted.length > 1) return `${head}Geschnappt: ${w.list(busted)}, alle mit der reichsten Beute (${top}); ihre Beute kommt in den Stapel`;
+  if (busted.length) return `${head}Geschnappt: ${busted[0]} mit der reichsten Beute (${top}); sie kommt in den Stapel`;
+  if (top <= 0) return `${head}Niemand wird geschnappt: Keine Beute ist etwas wert`;
+  const richest = values.map((v, s) => [v, s]).filter(([v]) => v === top).map(([, s]) => w.nom(s));
+  return `${head}Niemand wird geschnappt: ${w.list(richest)} liegen mit der reichsten Beute gleichauf (${top})`;
+}
+
+/** An event's log line in German, from its type and data (what this seat's frame holds);
+ * null for an event it has no words for (the page shows the English). */
+export function words(e, ctx) {
+  const d = eventData(e);
+  const w = germanSeats(ctx);
+  const card = (id) => parseCard(id).label;
+  const did = (s, rest) => `${w.nom(s, true)} ${w.v(s, "hast", "hat")} ${rest}`;
+  switch (e.type) {
+    case "turn":
+      return `Zug ${d.turn}: ${w.me(d.seat) ? "Du bist" : `${w.nom(d.seat)} ist`} dran (${d.drew} ${d.drew === 1 ? "Karte" : "Karten"} gezogen)`;
+    case "drew": {
+      const reader = e.audience ?? ctx.seat;
+      const list = (d.cards || []).map(card).join(", ");
+      return reader === null ? `Gezogen: ${list}` : `${did(reader, "gezogen")}: ${list}`;
+    }
+    case "double_draw":
+      return `Doppelte Beute: ${did(d.seat, "eine Karte gezogen")}`;
+    case "getaway":
+      return `${did(d.seat, "ein Fluchtauto gezogen")}: ${d.placed} von 7 liegen`;
+    case "loot":
+      if (d.card === null || d.card === undefined) return did(d.seat, "eine Geldkarte verdeckt abgelegt");
+      return did(d.seat, `${card(d.card)} an ${w.acc(d.to)} gegeben`);
+    case "police":
+      return `${did(d.seat, `${card(d.card)} ausgelegt`)}: ${cars(d.cars)} im Spiel`;
+    case "action":
+      return did(d.seat, `„${card(d.card)}“ gespielt`);
+    case "remove":
+      return `${did(d.seat, `${card(d.card)} mit der Straßensperre entfernt`)}: ${cars(d.cars)} im Spiel`;
+    case "move":
+      return did(d.seat, `${card(d.card)} von ${w.dat(d.from)} zu ${w.dat(d.to)} verschoben`);
+    case "pass":
+      return `${did(d.seat, "auf den Zug des Diebs verzichtet")}: Nichts wurde verschoben`;
+    case "raid":
+      return raidWords(d, w);
+    case "game_over": {
+      const scores = (d.scores || []).map((v, s) => `${w.nom(s)} ${v}`).join(", ");
+      return `Das 7. Fluchtauto! Spiel vorbei. Beute: ${scores}. Sieger: ${w.list((d.winners || []).map((s) => w.nom(s)))}`;
+    }
+    default:
+      return null;
+  }
+}
+
+export default { render, words };

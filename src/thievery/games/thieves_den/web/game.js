@@ -12,7 +12,7 @@
 // Recruit needs two treasures: elements with data-pick='{…}' pick the first one (they send
 // nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc, listenForPicks } from "/static/js/common.js";
+import { esc, eventData, germanSeats, listenForPicks } from "/static/js/common.js";
 import { addGerman, lang, t as tr } from "/static/js/i18n.js";
 
 // German for the board's own words (the card set's names and texts come from the server's
@@ -590,7 +590,7 @@ function seatPanel(ctx, C, idx, s) {
   const target = idx.opponent.get(s) || idx.give.get(s);
   const targetBtn = target ? `<button class="small td-target" ${attr(target)}>${tr(target.type === "give" ? (s === ctx.seat ? "Keep the tile" : "Give the tile") : "Target")}</button>` : "";
   const holder = v.holder === s
-    ? `<span class="td-dir" title="${esc(tr("has the Direction tile ({dir}): first in turn order", { dir: tr(v.direction) }))}">${v.direction === "clockwise" ? "↻" : "↺"}</span>` : "";
+    ? `<span class="td-dir" title="${esc(tr("has the Direction tile ({dir}): first in turn order", { dir: tr(v.direction === "clockwise" ? "clockwise" : "counter-clockwise") }))}">${v.direction === "clockwise" ? "↻" : "↺"}</span>` : "";
   const here = [
     ...x.locations.map((y) => {
       const action = idx.byCard.get(y.card) || null;
@@ -752,5 +752,122 @@ function render(root, ctx) {
 function injectStyle() {
 }
 
+// ------------------------------------------------------------------ the log in German
 
-export default { render };
+// "einen Dieb", "ein Juwel": a treasure or Thief with its article (accusative).
+const ACCUSATIVE = {
+  thief: "einen Dieb", tome: "einen Folianten", jewel: "ein Juwel", artifact: "ein Artefakt", fossil: "ein Fossil", potion: "einen Trank",
+};
+// The names of an ability step that came to nothing (no_effect).
+const EFFECTS = {
+  gain: "Nehmen", wild: "Beliebiger Schatz", prestige: "Prestige", take: "Wegnehmen", destroy: "Zerstören", pay: "Bezahlen",
+  draw_location: "Ort ziehen", action: "Aktion", recall_thief: "Dieb zurückholen", move_thief: "Dieb versetzen",
+  refresh_fences: "Hehler erneuern", swap_location: "Ort tauschen", limit: "Limit", unplace: "Dieb zurücknehmen",
+};
+
+/** An event's log line in German, from its type and data (what this seat's frame holds);
+ * null for an event it has no words for (the page shows the English). Card names stay as
+ * the card set gives them (the catalogue's, else the id in words). */
+export function words(e, ctx) {
+  const d = eventData(e);
+  const w = germanSeats(ctx);
+  const C = catalogue(ctx.view || {});
+  const place = (id) => loc(C, id).name;
+  const fenceName = (id) => C.fences[id]?.name || C.fences[baseId(id)]?.name || titled(baseId(id));
+  const acc = (what) => ACCUSATIVE[what] || an(what);
+  const things = (n, what) => (what === "thief" ? plural(Number(n), "Thief") : plural(Number(n), cap(what)));
+  // "Du nimmst" / "Platz 2 nimmt": the seat, then its verb.
+  const does = (s, du, er, rest) => `${w.nom(s, true)} ${w.v(s, du, er)}${rest ? ` ${rest}` : ""}`;
+  const seat = d.seat;
+  switch (e.type) {
+    case "round":
+      return `Runde ${d.round} beginnt; ${w.nom(d.holder)} ${w.v(d.holder, "hast", "hat")} das Richtungsplättchen (${d.direction === "clockwise" ? "im Uhrzeigersinn" : "gegen den Uhrzeigersinn"})`;
+    case "dealt": {
+      const cards = (d.cards || []).map(place).join(", ") || "keine";
+      const reader = seat ?? e.audience ?? ctx.seat;
+      return reader === null || reader === undefined || w.me(reader) ? `Dir wurden ausgeteilt: ${cards}` : `${w.name(reader)} wurden ausgeteilt: ${cards}`;
+    }
+    case "picked":
+      return does(seat, "hast", "hat", "eine Karte gewählt");
+    case "you_picked":
+      return does(seat, "behältst", "behält", place(d.card));
+    case "reveal":
+      return `Aufgedeckt — ${Object.entries(d.cards || {}).map(([s, c]) => `${w.nom(s)}: ${place(c)}`).join("; ")}`;
+    case "instant":
+      return does(seat, "nutzt", "nutzt", `sofort ${place(d.card)}`);
+    case "neutral":
+      return `Neutrale Orte in dieser Runde: ${(d.cards || []).map(place).join(", ") || "keine"}`;
+    case "steal":
+      if (d.owner === -1 || d.owner === seat || d.owner === undefined || d.owner === null) return does(seat, "stiehlst", "stiehlt", `bei ${place(d.card)}`);
+      return does(seat, "stiehlst", "stiehlt", `bei ${place(d.card)} ${w.von(d.owner)}`);
+    case "bonus":
+      return does(seat, "bekommst", "bekommt", `den Besitzerbonus von ${place(d.card)}`);
+    case "gain":
+      if (Number(d.count) === 0) return `${does(seat, "bekommst", "bekommt", `keine ${d.what === "thief" ? "Diebe" : tr(cap(d.what) + "s")}`)}: Der Vorrat ist leer`;
+      return does(seat, "nimmst", "nimmt", things(d.count, d.what));
+    case "prestige":
+      return does(seat, "bekommst", "bekommt", `${d.count} Prestige`);
+    case "pay":
+      return does(seat, "bezahlst", "bezahlt", things(d.count, d.what));
+    case "return":
+      return does(seat, "gibst", "gibt", `${things(d.count, d.what)} zurück (über dem Limit)`);
+    case "take":
+      return does(seat, "nimmst", "nimmt", `${acc(d.what)} ${w.von(d.from)}`);
+    case "destroy":
+      return does(seat, "zerstörst", "zerstört", `${acc(d.what)} ${w.von(d.from)}`);
+    case "fence":
+      return does(seat, "verkaufst", "verkauft", `an den Hehler ${fenceName(d.card)} für ${d.prestige} Prestige`);
+    case "fence_drawn":
+      return `Neuer Hehler: ${fenceName(d.card)}`;
+    case "fences_drawn":
+      return `Neue Hehler: ${(d.cards || []).map(fenceName).join(", ") || "keine"}`;
+    case "power":
+      return does(seat, "nutzt", "nutzt", `das Machtplättchen ${power(C, d.tile).name} (bezahlt mit ${an(d.pay)})`);
+    case "witch":
+      return does(seat, "lieferst", "liefert", `der Hexe ${an(d.treasure)} für ${d.prestige} Prestige`);
+    case "burgle":
+      return does(seat, "brichst", "bricht", `mit 2 Dieben ein: ${an(d.treasure)}`);
+    case "recruit":
+      return does(seat, "wirbst", "wirbt", `mit ${(d.pay || []).map((x) => an(x)).join(" und ")} einen Dieb an`);
+    case "pass":
+      return does(seat, "passt", "passt");
+    case "skip":
+      return does(seat, "lässt", "lässt", "die Folgeaktion aus");
+    case "draw_location":
+      return does(seat, "ziehst", "zieht", `${place(d.card)} vom Ortsstapel`);
+    case "recall":
+      return `${does(seat, "nimmst", "nimmt", `einen Dieb von ${place(d.card)}`)}; die Karte kommt oben auf den Stapel`;
+    case "move":
+      return does(seat, "versetzt", "versetzt", `einen Dieb von ${place(d.from)} nach ${place(d.to)}`);
+    case "unplace":
+      return does(seat, "nimmst", "nimmt", `den Dieb von ${place(d.card)} zurück`);
+    case "return_fence":
+      return does(seat, "gibst", "gibt", `den Hehler ${fenceName(d.card)} zurück`);
+    case "swap":
+      return does(seat, "tauschst", "tauscht", `${place(d.mine)} gegen ${place(d.theirs)} ${w.von(d.with)}`);
+    case "no_effect":
+      return `${w.nom(seat, true)}: ${EFFECTS[d.effect] || String(d.effect).replaceAll("_", " ")} hat keine Wirkung`;
+    case "cleanup":
+      return `Runde ${d.round} aufgeräumt`;
+    case "direction":
+      return does(seat, "nimmst", "nimmt", "das Richtungsplättchen");
+    case "final": {
+      const major = Object.entries(d.majorities || {}).filter(([, s]) => s !== null && s !== undefined)
+        .map(([type, s]) => `${word(type)} → ${w.nom(s)}`);
+      const schemes = (d.schemes || []).map((x, k) => {
+        const types = scheme(C, x.scheme).types || [];
+        const named = types.length ? types.map(word).join("+") : String(x.scheme);
+        return `${w.nom(k)}: Plan ${named} ×${x.sets} (+${x.prestige})`;
+      });
+      return `Schlusswertung — Mehrheiten: ${major.join(", ") || "keine"}; ${schemes.join("; ")}`;
+    }
+    case "game_over": {
+      const scores = (d.scores || []).map((v, s) => `${w.nom(s)} ${v}`).join(", ");
+      return `Das Spiel ist vorbei. Sieger: ${w.list((d.winners || []).map((s) => w.nom(s)))}. Punkte: ${scores}`;
+    }
+    default:
+      return null;
+  }
+}
+
+export default { render, words };
