@@ -450,7 +450,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=4.0, help="each attack's length")
     parser.add_argument("--stored", type=int, default=10_000, help="unfinished tables stored")
+    parser.add_argument("--only", default="", help="comma-separated attacks (default: all)")
     args = parser.parse_args()
+    if args.only:
+        chosen = args.only.split(",")
+        unknown = set(chosen) - set(ORDER)
+        if unknown:
+            parser.error(f"unknown attacks {sorted(unknown)}; attacks: {', '.join(ORDER)}")
+        ORDER[:] = [name for name in ORDER if name in chosen]
     runs = [run_once(args.seconds, args.stored) for _ in range(args.runs)]
     for i, run in enumerate(runs):
         print(f"run {i}: {json.dumps(run)}", file=sys.stderr)
