@@ -407,9 +407,11 @@ class Hub:
             raise ServerError(
                 "record/unfinished", "the record is available once the game is over", 409
             )
-        record = GameRecord.of(table.state, table.names)
-        record.salt, record.scenario = table.record.salt, table.record.scenario
-        return record
+        if table.final_record is None:  # the game is over: its record never changes
+            record = GameRecord.of(table.state, table.names)
+            record.salt, record.scenario = table.record.salt, table.record.scenario
+            table.final_record = record
+        return table.final_record
 
     async def authorize(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and the seat a token acts for; :func:`bad_token` if it acts for none."""

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from thievery.bots.base import make_bot
 from thievery.core.errors import MalformedAction, ThieveryError
 from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
-from thievery.core.record import deal_commitment
+from thievery.core.record import GameRecord, deal_commitment
 from thievery.core.registry import plugin
 from thievery.server.audience import Audience, event_words, without
 from thievery.server.clock import TableClock
@@ -78,6 +78,7 @@ class LiveTable:
         self.waiting_since: dict[int, float] = dict.fromkeys(state.to_act, self.changed_at)
         self.broken: str | None = None
         self.closed = False  # by its host, or as abandoned
+        self.final_record: GameRecord | None = None  # once over (see Hub.record)
         self.used_at = self.changed_at  # last looked at or joined (monotonic)
         self._presence: asyncio.TimerHandle | None = None
         self._presence_at = 0.0

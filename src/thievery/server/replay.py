@@ -222,14 +222,26 @@ class Replayer:
     def _work(
         self, record: GameRecord, perspective: Perspective, start: int, limit: int | None
     ) -> tuple[bytes, bytes]:
-        data = replay_steps(
-            record,
-            perspective,
-            start=start,
-            limit=limit,
-            max_bytes=self.caps.replay_bytes,
-            seconds=self.caps.replay_seconds,
-        )
+        try:
+            data = replay_steps(
+                record,
+                perspective,
+                start=start,
+                limit=limit,
+                max_bytes=self.caps.replay_bytes,
+                seconds=self.caps.replay_seconds,
+            )
+        except ServerError as e:
+            refused = ServerError(e.code, e.message, e.status)
+        else:
+            return self._encode(data)
+        # Raised afresh, here: the first error's traceback held the steps made so far
+        # (up to replay_bytes of small objects), and freeing them where the error is
+        # handled, on the event loop, stalled every table for a tenth of a second.
+        raise refused
+
+    @staticmethod
+    def _encode(data: JSON) -> tuple[bytes, bytes]:
         # Step by step: one json.dumps of the whole would hold the GIL (and so the event
         # loop) for the length of a long replay.
         steps = data.pop("steps")
