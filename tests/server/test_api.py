@@ -506,3 +506,36 @@ def test_seat_names_are_cleaned_before_the_clash_rules(client: TestClient) -> No
     made = make("\u202eAnn\x00", "  Bo   Bo ")
     assert made.status_code == 201
     assert [s["name"] for s in made.json()["table"]["seats"][:2]] == ["Ann", "Bo Bo"]
+
+
+def test_a_live_tables_public_summary_does_not_count_hidden_moves(client: TestClient) -> None:
+    """Non-interference for the listing: an action nobody else can see (a seat adding
+    jewellery in Der Schattendieb's step 4) leaves the public summary as it was."""
+    made = create_table(client, ["human", "human", "human"], {"games": 1}, scenario=True, seed=3)
+    tid = made["table"]["id"]
+    tokens = [s["token"] for s in made["seats"]]
+    for _ in range(400):
+        states = [state(client, tid, t) for t in tokens]
+        adder = next((s for s in states if any(a["type"] == "add" for a in s["legal"])), None)
+        if adder is not None:
+            break
+        for s, token in zip(states, tokens):
+            if s["legal"]:
+                client.post(
+                    f"/api/tables/{tid}/actions",
+                    json={"action": s["legal"][-1], "version": s["version"]},
+                    headers=auth(token),
+                )
+                break
+    assert adder is not None, "no seat could add in 400 moves"
+    public = client.get(f"/api/tables/{tid}").json()
+    spectator = state(client, tid)
+    add = next(a for a in adder["legal"] if a["type"] == "add")
+    r = client.post(
+        f"/api/tables/{tid}/actions",
+        json={"action": add, "version": adder["version"]},
+        headers=auth(tokens[adder["seat"]]),
+    )
+    assert r.status_code == 200, r.text
+    assert state(client, tid)["view"] == spectator["view"]  # nobody else saw it
+    assert client.get(f"/api/tables/{tid}").json() == public

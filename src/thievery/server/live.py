@@ -136,7 +136,9 @@ class LiveTable:
             "scenario": self.record.scenario,
             "seats": self.seats_json(),
             "to_act": list(self.state.to_act),
-            "actions": self.version,
+            # While the game runs, only the changes a spectator has seen: the count of
+            # actions would show hidden moves (the cards a seat adds in secret).
+            "actions": self.version if self.is_over else self.seq[None],
             "over": self.is_over,
             "closed": self.closed,
             "result": self.state.result(),
