@@ -105,3 +105,38 @@ def test_a_paced_bot_at_a_table_waits_for_its_hand() -> None:
     assert state.view(0)["hand_ready_ms"] == 800
     assert table.driver._bot_delay(0) == 0.8  # the hand, not the reaction time
     assert table.driver._bot_delay(1) == 0.0  # seat 1 has not dropped: its hand is free
+
+
+def test_a_refused_action_stores_no_clock_tick(sqlite_url: str) -> None:
+    """Bad input changes nothing in a real-time game either: a malformed or illegal drop
+    moves no clock, stores no row and gives the other seat no new version."""
+    app = create_app(sqlite_url, bot_delay=0)
+    with TestClient(app) as client:
+        body: dict[str, Any] = {
+            "game": "schatz-rabatz",
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "options": {"hourglass_seconds": 60},
+        }
+        made = client.post("/api/tables", json=body).json()
+        tid = made["table"]["id"]
+        url = f"/api/tables/{tid}/ws"
+        with client.websocket_connect(url) as ws0, client.websocket_connect(url) as ws1:
+            p0, p1 = Player(ws0, made["seats"][0]["token"]), Player(ws1, made["seats"][1]["token"])
+            table = app.state.hub.tables[tid]
+            assert table.clock.base is not None  # both came: the clock runs
+            time.sleep(0.3)
+            p0.sync()
+            p1.sync()
+            rows = len(app.state.hub.storage.actions(tid))
+            version1 = p1.latest["version"]
+            for bad in (
+                {"type": "drop", "treasure": "crown-red", "rotation": 0, "column": 99},
+                {"type": "drop", "treasure": "no-such", "rotation": 0, "column": 0},
+                {"type": "fly"},
+            ):
+                time.sleep(0.05)  # the clock has moved on: a tick would be stored
+                answer = p0.act(bad, version=p0.latest["version"])
+                assert answer["type"] == "error", answer
+            p1.sync()
+            assert len(app.state.hub.storage.actions(tid)) == rows
+            assert p1.latest["version"] == version1

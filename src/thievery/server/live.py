@@ -321,7 +321,18 @@ class LiveTable:
         """:meth:`act` without its checks, for the holder of :attr:`lock` (the table's own
         moves: bots, timers, the clock)."""
         if self.clock.realtime and seat != CLOCK:
-            await self.tick_locked(keep_silent=True)  # the action happens now
+            # The action happens now: tried first on a copy moved to now, so a refused one
+            # stores no clock tick either (bad input changes nothing).
+            tick = self.clock.tick(self.state, True)
+            try:
+                trial = self.state.clone()
+                if tick is not None:
+                    trial.apply(CLOCK, self._parse(tick))
+                trial.apply(seat, self._parse(data))
+            except ThieveryError as e:
+                raise from_game_error(e) from None
+            if tick is not None:
+                await self.act_locked(CLOCK, tick, "clock")
         try:
             action = self._parse(data)
             new = self.state.clone()
