@@ -519,7 +519,7 @@ def test_a_live_tables_public_summary_does_not_count_hidden_moves(client: TestCl
         adder = next((s for s in states if any(a["type"] == "add" for a in s["legal"])), None)
         if adder is not None:
             break
-        for s, token in zip(states, tokens):
+        for s, token in zip(states, tokens, strict=True):
             if s["legal"]:
                 client.post(
                     f"/api/tables/{tid}/actions",

@@ -58,6 +58,24 @@ def test_caps_on_tables_per_client_live_tables_bots_and_option_size(sqlite_url: 
         refused(client.post("/api/tables", json=big), 413, "options/too_large")
 
 
+def test_closing_and_playing_again_counts_against_the_caps(sqlite_url: str) -> None:
+    """A host looping close -> play again made 535 tables in 3 s past a 12-a-minute cap."""
+    with app_client(sqlite_url, tables_burst=3, tables_per_minute=0.01) as client:
+        made = client.post("/api/tables", json=HUMANS).json()
+        host = {"Authorization": f"Bearer {made['host_token']}"}
+        tid = made["table"]["id"]
+        answers = []
+        for _ in range(6):
+            assert client.post(f"/api/tables/{tid}/close", headers=host).status_code == 200
+            r = client.post(f"/api/tables/{tid}/again", headers=host)
+            answers.append(r.status_code)
+            if r.status_code != 200:
+                break
+            tid = r.json()["id"]
+        assert answers == [200, 200, 429], answers  # the burst of 3, the first table included
+        refused(r, 429, "rate/limited")
+
+
 def test_http_actions_are_rate_limited_per_client(sqlite_url: str) -> None:
     with app_client(sqlite_url, actions_burst=2, actions_per_second=0.01) as client:
         made = create_table(client, ["human", "human", "human"])

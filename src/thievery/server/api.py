@@ -260,13 +260,14 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         return table.summary()
 
     @router.post("/tables/{table_id}/again", tags=["tables"])
-    async def play_again(table_id: str, credentials: Token) -> JSON:
-        """Play again: a new table with the same seats; everyone keeps their token."""
+    async def play_again(table_id: str, credentials: Token, request: Request) -> JSON:
+        """Play again: a new table with the same seats; everyone keeps their token. It
+        counts against the caller's table caps like a new table."""
         table = await hub.get(table_id)
         token = _token(credentials)
         if table.seat_of(token) is None and not table.is_host(token):
             raise bad_token()
-        return (await hub.again(table)).summary()
+        return (await hub.again(table, client_of(request))).summary()
 
     @router.post("/tables/{table_id}/close", tags=["tables"])
     async def close_table(table_id: str, credentials: Token) -> JSON:

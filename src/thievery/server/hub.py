@@ -378,23 +378,28 @@ class Hub:
         table.start()
         return table, [token for _, token in made], host_token
 
-    async def again(self, table: LiveTable) -> LiveTable:
-        """The table that plays again after ``table``: same seats, tokens and options."""
+    async def again(self, table: LiveTable, client: str) -> LiveTable:
+        """The table that plays again after ``table``: same seats, tokens and options. A
+        new table counts against ``client``'s caps like any other (else closing and
+        playing again would make tables past every cap)."""
         if not table.is_over:
             raise ServerError("table/running", "the game is not over yet", 409)
         async with table.lock:
             if table.record.next_id:
                 return await self.get(table.record.next_id)
             seats = [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in table.seats]
+            options = table.spec.public_options(table.record.options)
+            self.check_create(client, seats, options)
             new, _, _ = await self.create(
                 table.spec.name,
                 seats,
-                table.spec.public_options(table.record.options),
+                options,
                 turn_seconds=table.record.turn_seconds,
                 timeout_bot=table.record.timeout_bot,
                 token_hashes=[s.token_hash for s in table.seats],
                 host_hash=table.record.host_hash,
                 prev_id=table.id,
+                client=client,
             )
             await self.writer.submit(partial(Storage.set_next, table_id=table.id, next_id=new.id))
             table.record.next_id = new.id
