@@ -31,7 +31,9 @@ class Caps:
     replays_per_minute: float = 30.0
     replays_burst: float = 10.0
     # Connections.
-    connections_per_table: int = 64
+    connections_per_table: int = 64  # spectators and sockets not joined yet (seats: any)
+    join_seconds: float = 10.0  # a socket not joined by then is closed
+    crowded_grace: float = 2.0  # seconds a socket over the table's cap has to join a seat
     connections_per_client: int = 32
     spectators_per_table: int = 50
     send_queue_bytes: int = 2 << 20  # queued for one connection before it is cut off
@@ -47,6 +49,7 @@ class Caps:
     replay_cache: int = 32  # replays kept, and at most this many bytes of them:
     replay_cache_bytes: int = 64 << 20
     replay_workers: int = 1
+    replay_queue: int = 4  # replays waiting for a worker; more are refused (503)
     bot_seconds: float = 30.0  # a bot thinking longer plays a random legal action instead
     inline_bots: tuple[str, ...] = ("random", "heuristic")  # quick: think on the loop
     storage_seconds: float = 10.0  # a commit waiting longer is reported as failed

@@ -187,6 +187,7 @@ class Replayer:
         self.cache: OrderedDict[tuple[Any, ...], tuple[bytes, bytes]] = OrderedDict()
         self.cached_bytes = 0
         self._gate: asyncio.Semaphore | None = None
+        self.waiting = 0  # replays waiting for a worker (at most Caps.replay_queue)
 
     async def steps(
         self,
@@ -205,8 +206,21 @@ class Replayer:
             return self.cache[full_key]
         if self._gate is None:
             self._gate = asyncio.Semaphore(self.caps.replay_workers)
-        async with self._gate:
+        if self.waiting >= self.caps.replay_queue:
+            raise ServerError(
+                "replay/busy",
+                "the server is busy with other replays: try again in a few seconds",
+                503,
+            )
+        self.waiting += 1
+        try:
+            await self._gate.acquire()
+        finally:
+            self.waiting -= 1
+        try:
             body = await asyncio.to_thread(self._work, record, perspective, start, limit)
+        finally:
+            self._gate.release()
         size = len(body[0]) + len(body[1])
         if full_key is not None and size <= self.caps.replay_cache_bytes // 2:
             self.cache[full_key] = body
