@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import FAST, Player, create_table
 from tests.server.helpers import Pinger, long_record, store_finished
 from tests.server.serving import serving
+from thievery.core.registry import plugin
 from thievery.server import create_app
 from thievery.server import driver as driver_module
 from thievery.server import replay as replay_module
@@ -350,3 +351,64 @@ def test_a_frame_flood_is_paced_and_closed(sqlite_url: str) -> None:
                 thread.join(15)
         assert worst < STALL, f"a ping took {worst:.3f} s during the flood"
         assert closed, "the floods were not closed"
+
+
+class ForcedQuickBot:
+    """Like a search bot: a forced move (one legal action) at once, a choice slowly."""
+
+    name = "ismcts"
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def act(self, view: Any, legal: Any) -> Any:
+        if len(legal) > 1:
+            time.sleep(0.8)
+        return self.inner.act(view, legal)
+
+
+def test_forced_moves_do_not_make_a_slow_bot_think_on_the_loop(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search bot answering forced moves at once used to earn the trust to think on
+    the event loop, and its next real choice then held every table (0.2-1.7 s)."""
+    real = driver_module.make_bot
+
+    def make(name: str, game: str, seat: int, seed: int) -> Any:
+        if name == "ismcts":
+            return ForcedQuickBot(real("random", game, seat, seed))
+        return real(name, game, seat, seed)
+
+    monkeypatch.setattr(driver_module, "make_bot", make)
+    # The bots' first decisions are forced: one legal action each, until ``forced`` ends.
+    forced = threading.Event()
+    forced.set()
+    state_class = type(plugin("schattendieb").spec.new(3, 1, {"games": 1}))
+    all_legal = state_class.legal_actions
+
+    def legal_actions(self: Any, seat: Any) -> Any:
+        legal = all_legal(self, seat)
+        return legal[:1] if forced.is_set() else legal
+
+    monkeypatch.setattr(state_class, "legal_actions", legal_actions)
+    with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as client:
+        other = create_table(client, ["human", "human", "human"])["table"]["id"]
+        with client.websocket_connect(ws_url(other)) as ws:
+            Player(ws, None)
+            body = {
+                "game": "schattendieb",
+                "seats": [{"kind": "bot", "bot": "ismcts"}] * 3,
+                "options": {"games": 5},
+            }
+            botted = client.post("/api/tables", json=body).json()["table"]["id"]
+            deadline = time.monotonic() + 10
+            while client.get(f"/api/tables/{botted}").json()["actions"] < 2 * 5:
+                assert time.monotonic() < deadline, "the bots made no forced moves"
+                time.sleep(0.02)
+            with Pinger(ws) as pinger:
+                forced.clear()  # real choices from now on
+                time.sleep(2.5)
+            assert pinger.count > 5
+            assert pinger.worst < STALL, f"a ping took {pinger.worst:.3f} s"
+        summary = client.get(f"/api/tables/{botted}").json()
+        assert not summary["over"]

@@ -3,11 +3,11 @@
 That is a bot seat, a human seat handed to a bot, and a human seat whose turn timer ran
 out (the table's timeout bot stands in). A bot decides from its seat's view and legal
 actions only, in a worker thread (a bot runs on the event loop only if it is named quick
-in ``Caps.inline_bots`` or has shown itself quick, and goes back to a thread for good the
-first time it is not), within a time budget past which a random legal action is played;
-its action is refused if the table moved meanwhile. In a real-time game the same task
-ticks the clock when no bot is due, and a bot with a reaction time of its own
-(:class:`PacedBot`) waits that long.
+in ``Caps.inline_bots`` or has shown itself quick in real choices of that game, forced
+moves not counted, and goes back to a thread for good the first time it is not), within
+a time budget past which a random legal action is played; its action is refused if the
+table moved meanwhile. In a real-time game the same task ticks the clock when no bot is
+due, and a bot with a reaction time of its own (:class:`PacedBot`) waits that long.
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("thievery.server")
 
 SLOW_BOT = 0.02  # a bot that thinks longer than this (seconds) thinks in a thread
-QUICK_PROOF = 5  # decisions under SLOW_BOT in a thread before a bot may think on the loop
+# Choices (decisions with more than one legal action) of one game under SLOW_BOT, in a
+# thread, before a bot may think on the loop in that game.
+QUICK_PROOF = 5
 TIMER = "timer"  # who moved: the stand-in for a human seat whose timer ran out
 
 
@@ -167,7 +169,11 @@ class Driver:
         if not legal:
             return
         bot = self.bot(seat, by)
-        quick = hub.quick_bots.get(bot.name, 0)
+        # The proof is earned per game, and only by real choices: a search bot answers a
+        # forced move (one legal action) at once, which says nothing of its next choice.
+        proof = f"{bot.name}/{table.spec.name}"
+        choice = len(legal) > 1
+        quick = hub.quick_bots.get(proof, 0)
         began = time.perf_counter()
         trusted = bot.name in hub.caps.inline_bots or quick >= QUICK_PROOF
         if hub.bot_threads and (bot.name in hub.slow_bots or not trusted):
@@ -188,10 +194,10 @@ class Driver:
                     # The late thread may still run: the next decision gets a fresh bot.
                     self.bots = {k: b for k, b in self.bots.items() if b is not bot}
                 took = time.perf_counter() - began
-            if took < SLOW_BOT and bot.name not in hub.slow_bots:
-                hub.quick_bots[bot.name] = quick + 1
-            else:
+            if took >= SLOW_BOT:
                 hub.slow_bots.add(bot.name)
+            elif choice and bot.name not in hub.slow_bots:
+                hub.quick_bots[proof] = quick + 1
         else:
             action = bot.act(view, legal)
             if time.perf_counter() - began > SLOW_BOT:
