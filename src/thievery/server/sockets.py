@@ -15,7 +15,11 @@ changed, the connection stays open) and ``closed`` (the host closed the table).
 
 Caps (:class:`~thievery.server.limits.Caps`): connections per client and per table,
 spectators per table, and the bytes queued for a connection: a client that stops reading
-is cut off (close code 1008) once its queue is full.
+is cut off (close code 1008) once its queue is full. The cap per table counts spectators
+and sockets that have not joined, never a seat's: a socket that comes when the table is
+full may still join with a seat's token as its first frame within ``crowded_grace``
+seconds (anything else is refused with ``limit/connections_per_table``, close code 4429).
+A socket that has not joined within ``join_seconds`` is closed (``join/timeout``, 4408).
 
 A ``welcome`` frame lists the view's ``static`` keys (e.g. Thieves Den's ``options`` and
 card ``catalogue``): they never change, so ``update`` views leave them out and a client
@@ -27,9 +31,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from thievery.server.errors import ServerError, bad_token
@@ -62,23 +68,45 @@ def error_frame(code: str, message: str, ref: Any = None) -> str:
     return json.dumps(frame)
 
 
-async def _sender(websocket: WebSocket, listener: Listener) -> None:
+async def _sender(session: Session) -> None:
+    websocket, listener = session.websocket, session.listener
     while True:
         text = await listener.next()
         if text is None:
             with contextlib.suppress(Exception):
-                await websocket.close(1008 if listener.overflowed else 1000)
+                await websocket.close(1008 if listener.overflowed else session.close_code)
             return
         await websocket.send_text(text)
 
 
-class Session:
-    """One websocket connection to one table."""
+async def _finished(sender: asyncio.Task[None]) -> None:
+    """Wait for a sender told to close to send what it has and close."""
+    await asyncio.wait({sender}, timeout=5.0)
 
-    def __init__(self, hub: Hub, table: LiveTable, websocket: WebSocket, limits: Limits) -> None:
+
+class Session:
+    """One websocket connection to one table.
+
+    ``crowded``: it came when the table had its cap of spectators and sockets not joined
+    yet, so its first frame must join a seat (with the seat's token) within the grace.
+    """
+
+    def __init__(
+        self,
+        hub: Hub,
+        table: LiveTable,
+        websocket: WebSocket,
+        limits: Limits,
+        crowded: bool = False,
+    ) -> None:
         self.hub, self.table, self.websocket, self.limits = hub, table, websocket, limits
         self.listener = Listener(None, max_bytes=hub.caps.send_queue_bytes)
         self.joined = False
+        self.crowded = crowded
+        self.told_full = False  # a crowded socket's refusal was sent already
+        self.close_code = 1000
+        wait = hub.caps.crowded_grace if crowded else hub.caps.join_seconds
+        self.join_by = time.monotonic() + wait
         self.bucket = Bucket(limits.rate, limits.burst)
         self.refusals = Bucket(limits.rate, limits.max_refusals)
         self.joins = Bucket(limits.join_rate, limits.join_burst)
@@ -165,8 +193,11 @@ class Session:
         seat = self.table.seat_of(token) if token else None
         if token and seat is None:
             raise bad_token()
+        caps = self.hub.caps
+        if seat is None and self.crowded:
+            self.told_full = True
+            raise too_many("connections per table", caps.connections_per_table)
         if seat is None and not (self.joined and self.listener.seat is None):
-            caps = self.hub.caps
             watching = sum(1 for x in self.table.listeners if x.seat is None)
             if watching >= caps.spectators_per_table:
                 raise too_many("spectators per table", caps.spectators_per_table)
@@ -176,19 +207,62 @@ class Session:
         self.joined = True
         self.table.attach(self.listener)
 
+    def refuse(self, error: ServerError, close_code: int) -> None:
+        """Send ``error``, then close the socket with ``close_code``."""
+        self.send(error_frame(error.code, error.message))
+        self.close_code = close_code
+        self.listener.close()
+
+    async def _receive(self) -> Message | None:
+        """The next message; ``None`` if the socket has not joined in time."""
+        if self.joined:
+            return await self.websocket.receive()
+        try:
+            return await asyncio.wait_for(
+                self.websocket.receive(), max(0.0, self.join_by - time.monotonic())
+            )
+        except TimeoutError:
+            return None
+
+    def _too_late(self) -> None:
+        caps = self.hub.caps
+        if self.crowded:
+            self.refuse(too_many("connections per table", caps.connections_per_table), 4429)
+        else:
+            message = f"join the table within {caps.join_seconds:g} s of connecting"
+            self.refuse(ServerError("join/timeout", message, 408), 4408)
+
     async def run(self) -> None:
         """Read frames until the client leaves (or is closed for being too slow)."""
-        sender = asyncio.create_task(_sender(self.websocket, self.listener))
+        sender = asyncio.create_task(_sender(self))
         try:
             while True:
-                message = await self.websocket.receive()
+                message = await self._receive()
+                if message is None:
+                    self._too_late()
+                    await _finished(sender)
+                    break
                 if message["type"] == "websocket.disconnect" or sender.done():
                     break
                 text = message.get("text")
                 if text is None:
                     self.send(error_frame("frame/malformed", "frames are JSON text"))
-                    continue
-                await self.handle(text)
+                else:
+                    await self.handle(text)
+                if self.crowded:  # its one frame did not join a seat
+                    if self.joined and self.listener.seat is not None:
+                        self.crowded = False
+                    else:
+                        error = too_many(
+                            "connections per table", self.hub.caps.connections_per_table
+                        )
+                        if self.told_full:
+                            self.close_code = 4429
+                            self.listener.close()
+                        else:
+                            self.refuse(error, 4429)
+                        await _finished(sender)
+                        break
                 # One frame per turn of the event loop: a connection streaming frames
                 # takes its turn with every other table instead of before them.
                 await asyncio.sleep(0)
@@ -213,16 +287,17 @@ async def table_socket(websocket: WebSocket, hub: Hub, table_id: str, limits: Li
         if hub.connections.get(client, 0) >= caps.connections_per_client:
             raise too_many("connections per client", caps.connections_per_client)
         table = await hub.get(table_id)
-        if table.sessions >= caps.connections_per_table:
-            raise too_many("connections per table", caps.connections_per_table)
     except ServerError as e:
         await websocket.send_text(error_frame(e.code, e.message))
         await websocket.close(4404 if e.status == 404 else 4000 + e.status)
         return
+    # Spectators and sockets not joined yet count toward the table's cap; seats do not.
+    seated = sum(1 for listener in table.listeners if listener.seat is not None)
+    crowded = table.sessions - seated >= caps.connections_per_table
     hub.connections[client] = hub.connections.get(client, 0) + 1
     table.sessions += 1
     try:
-        await Session(hub, table, websocket, limits).run()
+        await Session(hub, table, websocket, limits, crowded).run()
     finally:
         table.sessions -= 1
         left = hub.connections.get(client, 1) - 1
