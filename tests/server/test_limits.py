@@ -182,3 +182,30 @@ def test_caps_on_connections_and_spectators(sqlite_url: str) -> None:
         with client.websocket_connect(url) as a, client.websocket_connect(url) as b:
             Player(a, None)
             assert b.receive_json()["code"] == "limit/connections_per_table"
+
+
+def test_reads_are_rate_limited_per_client(sqlite_url: str) -> None:
+    """Listings, a table, its state and record cost work (a stored table is replayed to
+    answer): a client gets a burst of them, then 429."""
+    with app_client(sqlite_url, reads_per_second=0.01, reads_burst=4) as client:
+        tid = client.post("/api/tables", json=HUMANS).json()["table"]["id"]
+        for path in ("/api/tables", f"/api/tables/{tid}", f"/api/tables/{tid}/state"):
+            assert client.get(path).status_code == 200
+        assert client.get(f"/api/tables/{tid}/record").status_code == 409  # not over yet
+        for path in ("/api/tables", f"/api/tables/{tid}/state", f"/api/tables/{tid}/record"):
+            refused(client.get(path), 429, "rate/limited")
+
+
+def test_an_ipv6_client_counts_by_its_64_block() -> None:
+    from starlette.requests import Request
+
+    from thievery.server.api import client_of
+
+    def ask(host: str) -> str:
+        return client_of(Request({"type": "http", "client": (host, 1234), "headers": []}))
+
+    assert ask("2001:db8:1:2:aaaa::1") == ask("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
+    assert ask("2001:db8:1:3::1") != ask("2001:db8:1:2::1")
+    assert ask("192.0.2.7") == "192.0.2.7"
+    assert ask("::ffff:192.0.2.7") == "::ffff:192.0.2.7"
+    assert ask("testclient") == "testclient"

@@ -8,6 +8,7 @@ travels in the ``Authorization: Bearer …`` header.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 from typing import Annotated, Any, Literal
 
@@ -125,8 +126,17 @@ def _record_body(body: bytes) -> GameRecord:
 
 def client_of(request: Request) -> str:
     """Who is asking, for rate limits and caps: the client's address (behind a reverse
-    proxy, uvicorn takes it from ``X-Forwarded-For`` when the proxy is trusted)."""
-    return request.client.host if request.client else "?"
+    proxy, uvicorn takes it from ``X-Forwarded-For`` when the proxy is trusted). An IPv6
+    client counts by its /64, the block one host is usually given (else every address of
+    it would have buckets of its own)."""
+    host = request.client.host if request.client else "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return host
 
 
 def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -209,9 +219,10 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         return CreatedTable(table=table.summary(), seats=seats, host_token=host or "")
 
     @router.get("/tables", tags=["tables"])
-    async def list_tables(finished: int = Query(20, ge=0, le=200)) -> JSON:
+    async def list_tables(request: Request, finished: int = Query(20, ge=0, le=200)) -> JSON:
         """Running tables (to watch or rejoin; the newest 200, stored ones not loaded
         yet among them) and the most recently finished ones."""
+        hub.read_limit.check(client_of(request))
         live = sorted(hub.live(), key=lambda t: -t.record.created_at)[:200]
         stored = await asyncio.to_thread(hub.storage.unfinished, 200)
         known = {t.id for t in hub.tables.values()}
@@ -223,13 +234,15 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         }
 
     @router.get("/tables/{table_id}", tags=["tables"])
-    async def get_table(table_id: str) -> JSON:
+    async def get_table(table_id: str, request: Request) -> JSON:
         """One table: game, seats (who is connected), who is to act, the result."""
+        hub.read_limit.check(client_of(request))
         return (await hub.get(table_id)).summary()
 
     @router.get("/tables/{table_id}/state", tags=["play"])
-    async def get_state(table_id: str, credentials: Token) -> JSON:
+    async def get_state(table_id: str, credentials: Token, request: Request) -> JSON:
         """Everything the token's seat may know now (no token: the spectator's), with the log."""
+        hub.read_limit.check(client_of(request))
         table = await hub.get(table_id)
         token = _token(credentials)
         seat = table.seat_of(token)
@@ -280,8 +293,9 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         return table.summary()
 
     @router.get("/tables/{table_id}/record", tags=["records"])
-    async def get_record(table_id: str, download: bool = False) -> JSONResponse:
+    async def get_record(table_id: str, request: Request, download: bool = False) -> JSONResponse:
         """The game record of a finished table (replays with ``thievery replay FILE``)."""
+        hub.read_limit.check(client_of(request))
         table = await hub.get(table_id)
         headers = (
             {"Content-Disposition": f'attachment; filename="{table.spec.name}-{table.id}.json"'}

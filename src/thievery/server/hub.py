@@ -74,6 +74,7 @@ class Hub:
         )
         self.action_limit = RateLimiter("actions", caps.actions_per_second, caps.actions_burst)
         self.replay_limit = RateLimiter("replays", caps.replays_per_minute / 60, caps.replays_burst)
+        self.read_limit = RateLimiter("reads", caps.reads_per_second, caps.reads_burst)
         self.owned: dict[str, set[str]] = {}  # client -> its unfinished tables
         self.connections: dict[str, int] = {}  # client -> open websockets
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded

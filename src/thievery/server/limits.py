@@ -30,6 +30,9 @@ class Caps:
     actions_burst: float = 40.0
     replays_per_minute: float = 30.0
     replays_burst: float = 10.0
+    # HTTP requests of one client that read (listings, a table, its state or record).
+    reads_per_second: float = 20.0
+    reads_burst: float = 60.0
     # Connections.
     connections_per_table: int = 64  # spectators and sockets not joined yet (seats: any)
     join_seconds: float = 10.0  # a socket not joined by then is closed
@@ -67,6 +70,8 @@ class Caps:
             actions_burst=many,
             replays_per_minute=many,
             replays_burst=many,
+            reads_per_second=many,
+            reads_burst=many,
             connections_per_client=many,
         )
 
