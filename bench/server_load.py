@@ -72,6 +72,7 @@ LIFTED = {  # flag: value, for the limits a host sets per client address
     "--tables-per-client": "100000",
     "--tables-per-minute": "1000000",
     "--actions-per-second": "1000000",
+    "--reads-per-second": "1000000",
     "--connections-per-client": "100000",
 }
 

@@ -43,6 +43,11 @@ def serve(
     actions_per_second: float = typer.Option(
         20.0, help="HTTP actions one client may send a second", rich_help_panel=_CAPS
     ),
+    reads_per_second: float = typer.Option(
+        20.0,
+        help="HTTP reads (listings, a table, its state or record) one client may send a second",
+        rich_help_panel=_CAPS,
+    ),
     bots_per_table: int = typer.Option(8, help="bot seats at one table", rich_help_panel=_CAPS),
     connections_per_client: int = typer.Option(
         32, help="websockets one client may hold", rich_help_panel=_CAPS
@@ -84,6 +89,8 @@ def serve(
         tables_per_minute=tables_per_minute,
         actions_per_second=actions_per_second,
         actions_burst=max(1.0, 2 * actions_per_second),
+        reads_per_second=reads_per_second,
+        reads_burst=max(1.0, 3 * reads_per_second),
         bots_per_table=bots_per_table,
         connections_per_client=connections_per_client,
         connections_per_table=connections_per_table,
