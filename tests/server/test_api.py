@@ -539,3 +539,30 @@ def test_a_live_tables_public_summary_does_not_count_hidden_moves(client: TestCl
     assert r.status_code == 200, r.text
     assert state(client, tid)["view"] == spectator["view"]  # nobody else saw it
     assert client.get(f"/api/tables/{tid}").json() == public
+
+
+def test_an_action_is_stale_only_if_the_seats_choices_changed(client: TestClient) -> None:
+    """In a sealed, simultaneous step another seat's choice moves every version on (its
+    badge is public) but changes nobody else's choices: their actions against the version
+    they saw still count. Once a seat's own choices change, its old version is stale."""
+    made = create_table(client, ["human"] * 3, {"games": 1}, scenario=True, seed=5)
+    tid = made["table"]["id"]
+    tokens = [s["token"] for s in made["seats"]]
+    first = [state(client, tid, t) for t in tokens]
+    url = f"/api/tables/{tid}/actions"
+
+    def act(seat: int, action: Any, version: int) -> Any:
+        return client.post(
+            url, json={"action": action, "version": version}, headers=auth(tokens[seat])
+        )
+
+    assert act(0, first[0]["legal"][0], first[0]["version"]).status_code == 200
+    assert state(client, tid, tokens[1])["version"] > first[1]["version"]  # it moved on
+    r = act(1, first[1]["legal"][0], first[1]["version"])
+    assert r.status_code == 200, r.text  # seat 1's choices were the same: it counts
+    assert act(2, first[2]["legal"][0], first[2]["version"]).status_code == 200
+    now = state(client, tid, tokens[0])
+    assert now["legal"] != first[0]["legal"]  # the round went on: new choices for seat 0
+    old = act(0, now["legal"][0], first[0]["version"])
+    assert old.status_code == 409 and old.json()["code"] == "action/stale"
+    assert act(0, now["legal"][0], now["version"]).status_code == 200

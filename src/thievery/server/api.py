@@ -81,7 +81,8 @@ class CreatedTable(BaseModel):
 
 
 class ActRequest(BaseModel):
-    """An action in its JSON form, and the version the seat last saw (stale is refused)."""
+    """An action in its JSON form, and the version the seat last saw (refused as stale if
+    the seat's legal actions changed since, or it acted since)."""
 
     action: Any = Field(examples=[{"type": "play", "card": "ring-6b"}])
     version: int | None = Field(None, description="the seat's version; omit to skip the check")

@@ -8,7 +8,9 @@ and the events visible to it.
 
 Versions are counted per audience: a seat's version goes up only when something it can see
 changes, so numbers never reveal hidden moves (how many cards another seat sealed). An
-action must name the version its seat last saw; an older one is refused as stale.
+action names the version its seat last saw; it is refused as stale if the seat's legal
+actions changed since (or the seat acted since), not merely because others' visible moves
+moved the version on.
 
 Its real-time clock is a :class:`~thievery.server.clock.TableClock`, its bots a
 :class:`~thievery.server.driver.Driver`; the :class:`~thievery.server.hub.Hub` makes,
@@ -69,6 +71,9 @@ class LiveTable:
         self.seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
         self._cache: dict[Audience, tuple[int, JSON]] = {}
         self._seen: dict[Audience, JSON] = {a: self._snapshot(a) for a in self.audiences}
+        # Per audience, its version when its legal actions last changed (or it acted): an
+        # action against any version since then was chosen from the same choices.
+        self.legal_seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
         self.log: deque[Event] = deque(maxlen=LOG_KEEP)
         self.listeners: set[Listener] = set()
         self.sessions = 0  # open websockets, joined or not
@@ -242,9 +247,12 @@ class LiveTable:
         for audience in self.audiences:
             visible = [e for e in events if e.is_visible_to(audience)]
             parts = self._snapshot(audience)
-            if visible or audience == actor or parts != self._seen[audience]:
+            seen = self._seen[audience]
+            if visible or audience == actor or parts != seen:
                 self.seq[audience] += 1
                 changed[audience] = visible
+                if audience == actor or parts["legal"] != seen["legal"]:
+                    self.legal_seq[audience] = self.seq[audience]
             self._seen[audience] = parts
         return changed
 
@@ -306,7 +314,10 @@ class LiveTable:
                 raise ServerError("table/broken", self.broken, 409)
             if self.is_over:
                 raise ServerError("table/over", "the game is over", 409)
-            if version is not None and version != self.seq[seat]:
+            # Stale only if the seat's choices changed since that version (or it acted
+            # since): in sealed, simultaneous steps another seat's choice changes the
+            # version (its badge) but not what this seat may do.
+            if version is not None and not self.legal_seq[seat] <= version <= self.seq[seat]:
                 raise stale(version, self.seq[seat])
             if by == HUMAN and self.seats[seat].bot is not None:
                 raise ServerError(
