@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 import websockets.sync.client as ws_client
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocket
 
 from tests.server.conftest import FAST, Player, create_table
 from tests.server.helpers import Pinger, long_record, store_finished
@@ -24,6 +25,7 @@ from thievery.core.registry import plugin
 from thievery.server import create_app
 from thievery.server import driver as driver_module
 from thievery.server import replay as replay_module
+from thievery.server import sockets as sockets_module
 from thievery.server.limits import Caps
 from thievery.server.listeners import Listener
 
@@ -208,9 +210,33 @@ def test_a_listener_is_bounded_in_bytes() -> None:
     assert listener.queued == 0 and listener.queue.qsize() == 1  # only the close is left
 
 
-def test_a_client_that_stops_reading_is_cut_off(sqlite_url: str) -> None:
-    caps = Caps(send_queue_bytes=256 << 10)
-    limits = replace(FAST, max_frame=1 << 16)
+def test_a_client_that_stops_reading_is_cut_off(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cut off for its full queue (close code 1008), not for its rates: frames and joins
+    are unlimited here and the queue small, so nothing but the queue can close it. The
+    client joins until it is cut off (the kernel's buffers take a few MB first)."""
+    caps = Caps(send_queue_bytes=16 << 10)
+    many = 1_000_000.0
+    limits = replace(
+        FAST, max_frame=1 << 16, rate=many, burst=many, join_rate=many, join_burst=many
+    )
+    listeners: list[Listener] = []
+
+    class Kept(Listener):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            listeners.append(self)
+
+    monkeypatch.setattr(sockets_module, "Listener", Kept)
+    codes: list[int] = []
+    close = WebSocket.close
+
+    async def closing(self: WebSocket, code: int = 1000, reason: str | None = None) -> None:
+        codes.append(code)
+        await close(self, code, reason)
+
+    monkeypatch.setattr(WebSocket, "close", closing)
     app = create_app(sqlite_url, bot_delay=0, limits=limits, caps=caps)
     with serving(app, caps) as port:
         import httpx2
@@ -225,17 +251,20 @@ def test_a_client_that_stops_reading_is_cut_off(sqlite_url: str) -> None:
         hub = app.state.hub
         url = f"ws://127.0.0.1:{port}/api/tables/{tid}/ws"
         with ws_client.connect(url, sock=sock, max_queue=1) as stuck:
+            deadline = time.monotonic() + 30
             try:
-                for _ in range(3000):  # each join queues a welcome frame we never read
+                while time.monotonic() < deadline:  # each join queues a welcome never read
                     stuck.send(join)
             except Exception:
                 closed = True
+            assert closed, "the stuck client was never cut off"
             table = hub.tables[tid]
             deadline = time.monotonic() + 10
             while table.sessions and time.monotonic() < deadline:
                 time.sleep(0.05)
-            assert closed or table.sessions == 0, "the stuck client was never cut off"
             assert table.sessions == 0
+            assert [x.overflowed for x in listeners] == [True], "not cut off for its queue"
+            assert codes[:1] == [1008], codes  # closed first for its queue
         # The table is fine for everyone else.
         with ws_client.connect(f"ws://127.0.0.1:{port}/api/tables/{tid}/ws") as ok:
             ok.send(join)

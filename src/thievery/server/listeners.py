@@ -8,6 +8,7 @@ A table pushes frames without waiting; the connection's own task sends them (see
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 
 class Listener:
@@ -20,6 +21,9 @@ class Listener:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.queued = 0  # characters waiting to be sent
         self.overflowed = False
+        # Called once the queue overflows: its sender may be stuck sending to a client that
+        # reads nothing, and would never come to the close at the end of the queue.
+        self.on_overflow: Callable[[], None] | None = None
 
     def push(self, text: str) -> None:
         """Queue a frame; a connection too slow to keep up is told to close."""
@@ -31,6 +35,8 @@ class Listener:
                 self.queue.get_nowait()
             self.queued = 0
             self.queue.put_nowait(None)
+            if self.on_overflow is not None:
+                self.on_overflow()
             return
         self.queued += len(text)
         self.queue.put_nowait(text)

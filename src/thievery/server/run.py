@@ -79,7 +79,8 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
     """``base`` (uvicorn's websocket protocol) fed at most ``chunk`` bytes per turn of the
     event loop; reading pauses while a backlog is worked through (so it is bounded). Once
     the server has closed the connection (a flood, a reader too slow), whatever else the
-    client sends is dropped unparsed."""
+    client sends is dropped unparsed. A close while the client reads nothing (the send
+    buffer full) drops the connection instead of waiting for room for the close frame."""
 
     class Paced(base):  # type: ignore[valid-type,misc]
         _backlog: bytearray | None = None
@@ -98,6 +99,20 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
             self._backlog = bytearray(data)
             self.transport.pause_reading()
             asyncio.get_running_loop().call_soon(self._next)
+
+        async def send(self, message: Any) -> None:
+            writable = getattr(self, "writable", None)
+            if (
+                message.get("type") == "websocket.close"
+                and isinstance(writable, asyncio.Event)
+                and not writable.is_set()
+                and getattr(self, "handshake_complete", False)
+            ):
+                # A client that reads nothing (a full send buffer) would never get the
+                # close frame, and the close would wait for it: drop the connection.
+                self.transport.abort()
+                return
+            await super().send(message)
 
         def _next(self) -> None:
             backlog = self._backlog

@@ -107,9 +107,26 @@ class Session:
         self.close_code = 1000
         wait = hub.caps.crowded_grace if crowded else hub.caps.join_seconds
         self.join_by = time.monotonic() + wait
+        self.sender: asyncio.Task[None] | None = None
+        self.cutting: asyncio.Task[None] | None = None
+        self.listener.on_overflow = self._cut
         self.bucket = Bucket(limits.rate, limits.burst)
         self.refusals = Bucket(limits.rate, limits.max_refusals)
         self.joins = Bucket(limits.join_rate, limits.join_burst)
+
+    def _cut(self) -> None:
+        """The queue overflowed: stop sending (the sender may wait for a client that reads
+        nothing) and close with 1008; uvicorn's protocol (see :mod:`~.run`) drops the
+        connection if the close cannot be written either."""
+        if self.sender is None or self.sender.done() or self.cutting is not None:
+            return
+        self.sender.cancel()
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(1008)
+
+        self.cutting = asyncio.get_running_loop().create_task(close())
 
     def send(self, text: str) -> None:
         """Queue a frame for this connection."""
@@ -234,7 +251,7 @@ class Session:
 
     async def run(self) -> None:
         """Read frames until the client leaves (or is closed for being too slow)."""
-        sender = asyncio.create_task(_sender(self))
+        sender = self.sender = asyncio.create_task(_sender(self))
         try:
             while True:
                 message = await self._receive()
