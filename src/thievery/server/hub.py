@@ -62,7 +62,8 @@ class Hub:
         self.bot_delay = bot_delay
         self.bot_threads = bot_threads
         self.slow_bots: set[str] = set()
-        self.quick_bots: dict[str, int] = {}  # bot name -> quick decisions in a thread
+        # "bot/game" -> quick real choices (more than one legal action) made in a thread
+        self.quick_bots: dict[str, int] = {}
         self.bot_gate = asyncio.Semaphore(1)  # bots thinking at once (threads share a GIL)
         self.finished_cache = finished_cache
         self.tables: dict[str, LiveTable] = {}
