@@ -48,3 +48,20 @@ def snapshot(state: Thieves) -> Any:
     views = [state.view(s) for s in [None, *range(state.players)]]
     places = {k: list(v) for k, v in state.locations().items()}
     return views, places, state.to_act, len(state.history()), state.rng.state
+
+
+def double_loot_draws_the_thief() -> tuple[Thieves, list[Event]]:
+    """Seat 0's Double Loot draws a Thief (loot lies in front of seats 1 and 2), then money:
+    the state, and the events of playing the Double Loot."""
+    state = new(
+        [
+            ["double-loot-a", "money-0a", "money-0b"],
+            ["money-3a", "money-0c", "police-1h"],
+            ["money-1a", "police-1g", "police-1f"],
+        ],
+        ["money-1b", "money-1c", "money-1d", "thief-b", "money-2a", "money-1f"],
+        first=1,
+    )
+    play(state, "money-3a", 1)
+    play(state, "money-1a", 2)
+    return state, play(state, "double-loot-a")

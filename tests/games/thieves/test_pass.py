@@ -8,7 +8,16 @@ import json
 
 import pytest
 
-from tests.games.thieves.helpers import SPEC, kinds, loot_ids, new, of_type, play, snapshot
+from tests.games.thieves.helpers import (
+    SPEC,
+    double_loot_draws_the_thief,
+    kinds,
+    loot_ids,
+    new,
+    of_type,
+    play,
+    snapshot,
+)
 from thievery.core import Event, GameRecord, IllegalAction, InvalidRecord, MalformedAction, Rng
 from thievery.core import replay as replay_record
 from thievery.games.thieves import GAME, HeuristicBot
@@ -16,23 +25,6 @@ from thievery.games.thieves.actions import PASS, Move, Pass
 from thievery.games.thieves.model import level_one_action
 from thievery.games.thieves.rules import Thieves
 from thievery.games.thieves.search import RacingSearch, RolloutSearch, _distinct, action_class
-
-
-def double_loot_draws_the_thief() -> Thieves:
-    """Seat 0's Double Loot draws a Thief (loot lies in front of seats 1 and 2), then money."""
-    state = new(
-        [
-            ["double-loot-a", "money-0a", "money-0b"],
-            ["money-3a", "money-0c", "police-1h"],
-            ["money-1a", "police-1g", "police-1f"],
-        ],
-        ["money-1b", "money-1c", "money-1d", "thief-b", "money-2a", "money-1f"],
-        first=1,
-    )
-    play(state, "money-3a", 1)
-    play(state, "money-1a", 2)
-    play(state, "double-loot-a")
-    return state
 
 
 def thief_before_a_raid() -> Thieves:
@@ -102,7 +94,7 @@ def test_pass_is_offered_exactly_when_a_move_is() -> None:
 
 
 def test_pass_is_offered_when_double_loot_draws_the_thief() -> None:
-    state = double_loot_draws_the_thief()
+    state, _ = double_loot_draws_the_thief()
     view = state.view(0)
     assert view["pending"] == "move" and view["double_loot_draws"] == 1
     legal = state.legal_actions(0)
@@ -111,7 +103,7 @@ def test_pass_is_offered_when_double_loot_draws_the_thief() -> None:
 
 
 def test_pass_ends_the_thief_and_the_double_loot_goes_on() -> None:
-    state = double_loot_draws_the_thief()
+    state, _ = double_loot_draws_the_thief()
     loot = [list(row) for row in state.loot]
     events = state.apply(0, {"type": "pass"})
     assert kinds(events) == ["pass", "double_draw", "drew"]
@@ -169,7 +161,7 @@ def test_pass_is_refused_when_no_move_is_pending() -> None:
     assert state.view(None)["current"] == 1
     refused(state, 0, "not to act")
     # A Double Loot card to place.
-    state = double_loot_draws_the_thief()
+    state, _ = double_loot_draws_the_thief()
     state.apply(0, PASS)
     refused(state, 0, "no Thief's move to decline: now is the time to play money-2a")
     # A Roadblock's police card to pick.
@@ -209,7 +201,7 @@ def test_pass_in_words_for_every_reader() -> None:
 
 
 def test_a_record_with_a_pass_round_trips() -> None:
-    state = double_loot_draws_the_thief()
+    state, _ = double_loot_draws_the_thief()
     state.apply(0, PASS)
     play(state, "money-2a", 2)
     record = GameRecord.of(state)
@@ -225,7 +217,7 @@ def test_a_record_with_a_pass_round_trips() -> None:
 
 def test_records_of_version_1_replay_as_played() -> None:
     """Version 1 had no ``pass``: its records are version 2 games, played alike."""
-    state = double_loot_draws_the_thief()
+    state, _ = double_loot_draws_the_thief()
     state.apply(0, {"type": "move", "from": 1, "slot": 0, "to": 0})
     play(state, "money-2a", 0)
     data = {**GameRecord.of(state).to_json(), "version": 1}
@@ -259,7 +251,7 @@ def test_the_heuristic_declines_a_card_that_makes_it_the_raids_target() -> None:
 
 
 def test_the_heuristic_still_moves_when_a_move_helps() -> None:
-    state = double_loot_draws_the_thief()
+    state, _ = double_loot_draws_the_thief()
     action = heuristic(state)
     assert type(action) is Move and action.to == 0  # type: ignore[attr-defined]
 
@@ -269,7 +261,7 @@ def test_the_rollout_policy_and_the_model_pass_as_the_heuristic_does() -> None:
         for seed in range(5):
             assert GAME.hooks.rollout_action(state, 0, Rng(seed)) == PASS
             assert level_one_action(state, 0, Rng(seed)) == PASS
-    state = double_loot_draws_the_thief()
+    state, _ = double_loot_draws_the_thief()
     assert type(GAME.hooks.rollout_action(state, 0, Rng(0))) is Move
     assert type(level_one_action(state, 0, Rng(0))) is Move
 

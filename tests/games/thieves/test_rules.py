@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.thieves.helpers import SPEC, kinds, loot_ids, new, of_type, play
+from tests.games.thieves.helpers import (
+    SPEC,
+    double_loot_draws_the_thief,
+    kinds,
+    loot_ids,
+    new,
+    of_type,
+    play,
+)
 from thievery.core import Event, Rng
 from thievery.games.thieves.cards import CARD_INDEX, GETAWAY, KIND
 from thievery.games.thieves.rules import Thieves
@@ -558,18 +566,7 @@ def test_single_winner() -> None:
 
 
 def test_double_loot_drawing_a_thief_asks_then_draws_again() -> None:
-    state = new(
-        [
-            ["double-loot-a", "money-0a", "money-0b"],
-            ["money-3a", "money-0c", "police-1h"],
-            ["money-1a", "police-1g", "police-1f"],
-        ],
-        ["money-1b", "money-1c", "money-1d", "thief-b", "money-2a", "money-1f"],
-        first=1,
-    )
-    play(state, "money-3a", 1)
-    play(state, "money-1a", 2)
-    events = play(state, "double-loot-a")
+    state, events = double_loot_draws_the_thief()
     assert of_type(events, "action")[-1] == {"seat": 0, "card": "thief-b"}
     assert state.view(0)["pending"] == "move" and state.view(0)["double_loot_draws"] == 1
     state.apply(0, {"type": "move", "from": 1, "slot": 0, "to": 0})
