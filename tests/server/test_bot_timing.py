@@ -4,10 +4,17 @@ holds."""
 
 from __future__ import annotations
 
+import statistics
+import time
+from typing import Any
+
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import FAST, create_table
 from thievery.server import create_app
+from thievery.server.driver import Driver
+from thievery.server.live import LiveTable
 
 
 def test_each_decision_of_a_bot_waits_a_fresh_random_delay(sqlite_url: str) -> None:
@@ -23,3 +30,55 @@ def test_each_decision_of_a_bot_waits_a_fresh_random_delay(sqlite_url: str) -> N
             table.version += 1  # another position: new draws
         assert len(seen) > 60  # not one fixed delay
         assert len(table.driver._delays) == len(table.state.to_act)  # old draws dropped
+
+
+class _ThinksOnChoices:
+    """A bot that answers a forced move at once and thinks ``think`` seconds over a real
+    choice, as the search bots do."""
+
+    def __init__(self, inner: Any, think: float, choices: dict[int, bool], seat: int) -> None:
+        self.inner, self.think, self.choices, self.seat = inner, think, choices, seat
+        self.name = "thinker"
+
+    def act(self, view: Any, legal: Any) -> Any:
+        self.choices[self.seat] = len(legal) > 1
+        if len(legal) > 1:
+            time.sleep(self.think)
+        return self.inner.act(view, legal)
+
+
+def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot thinks while its delay runs: from the table's change to its answer is the
+    drawn delay, whether it had one legal action (a lone "done") or a choice to think over."""
+    delay, think = 0.5, 0.3
+    choices: dict[int, bool] = {}
+    gaps: list[tuple[bool, float]] = []
+    real_bot, real_act = Driver.bot, LiveTable.act_locked
+
+    def bot(self: Driver, seat: int, by: str) -> Any:
+        return _ThinksOnChoices(real_bot(self, seat, by), think, choices, seat)
+
+    async def act_locked(self: LiveTable, seat: int, data: Any, by: str) -> Any:
+        if seat in choices:
+            gaps.append((choices.pop(seat), time.monotonic() - self.changed_at))
+        return await real_act(self, seat, data, by)
+
+    monkeypatch.setattr(Driver, "bot", bot)
+    monkeypatch.setattr(Driver, "_bot_delay", lambda self, seat: delay)
+    monkeypatch.setattr(LiveTable, "act_locked", act_locked)
+    with TestClient(create_app(sqlite_url, bot_delay=delay, limits=FAST)) as client:
+        create_table(client, ["bot:random"] * 3)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+            sum(c for c, _ in gaps) >= 4 and sum(not c for c, _ in gaps) >= 4
+        ):
+            time.sleep(0.1)
+    forced = [g for c, g in gaps if not c]
+    chosen = [g for c, g in gaps if c]
+    assert len(forced) >= 4 and len(chosen) >= 4, gaps
+    # Both answer at the drawn delay (not delay + think for a choice): the spread a busy
+    # machine adds is well under the thinking time that used to show.
+    assert all(delay - 0.01 <= g < delay + think * 0.6 for g in forced + chosen), gaps
+    assert abs(statistics.median(chosen) - statistics.median(forced)) < think / 3, gaps

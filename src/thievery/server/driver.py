@@ -6,7 +6,9 @@ actions only, in a worker thread (a bot runs on the event loop only if it is nam
 in ``Caps.inline_bots`` or has shown itself quick in real choices of that game, forced
 moves not counted, and goes back to a thread for good the first time it is not), within
 a time budget past which a random legal action is played; its action is refused if the
-table moved meanwhile. In a real-time game the same task ticks the clock when no bot is
+table moved meanwhile. A bot seat's bot thinks while its drawn delay runs and answers
+when the delay is over, so a forced move and a real choice take the same time to come
+(unless the thinking outlasts the delay). In a real-time game the same task ticks the clock when no bot is
 due, and a bot with a reaction time of its own (:class:`PacedBot`) waits that long.
 """
 
@@ -21,7 +23,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from thievery.bots.base import Bot, make_bot
-from thievery.core.protocol import JSON
+from thievery.core.protocol import JSON, Action
 from thievery.server.clock import TICK
 from thievery.server.errors import ServerError
 from thievery.server.seats import BOT
@@ -144,14 +146,17 @@ class Driver:
                         await _shielded(table.tick_locked(keep_silent=False))
                 continue
             seat, by, due = turn
-            delay = due - time.monotonic()
-            if delay > 0:
-                try:
-                    await asyncio.wait_for(table.wake.wait(), delay)
-                    continue  # something changed: look again
-                except TimeoutError:
-                    pass
             try:
+                if by == BOT and not table.clock.realtime:
+                    await self._think_then_move(turn)
+                    continue
+                delay = due - time.monotonic()
+                if delay > 0:
+                    try:
+                        await asyncio.wait_for(table.wake.wait(), delay)
+                        continue  # something changed: look again
+                    except TimeoutError:
+                        pass
                 await self._bot_move(seat, by)
             except ServerError as e:
                 log.warning("table %s: bot move for seat %d refused: %s", table.id, seat, e)
@@ -160,14 +165,42 @@ class Driver:
                 log.exception("table %s: bot move for seat %d failed", table.id, seat)
                 await asyncio.sleep(1.0)
 
+    async def _think_then_move(self, turn: tuple[int, str, float]) -> None:
+        """A bot seat's turn: decide now, while its delay runs, and act when the delay is
+        over (or when the thinking is, if that takes longer). So a forced move and a real
+        choice are answered at the same drawn moment, and how long a search bot thinks
+        tells nobody whether it had a choice. Wake-ups that leave the turn as it was
+        (a presence frame, another seat's bot handed over) do not cut the wait short."""
+        table = self.table
+        seat, by, due = turn
+        version = table.version
+        action = await self._decide(seat, by)
+        while action is not None:
+            if table.version != version or table.is_over or self._next_turn() != turn:
+                return  # the table moved while the bot thought or waited: decide again
+            delay = due - time.monotonic()
+            if delay <= 0:
+                await self._act(seat, by, version, action)
+                return
+            table.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(table.wake.wait(), delay)
+
     async def _bot_move(self, seat: int, by: str) -> None:
         """A bot decides from the seat's view (off the loop), then acts if nothing moved."""
+        version = self.table.version
+        action = await self._decide(seat, by)
+        if action is not None:
+            await self._act(seat, by, version, action)
+
+    async def _decide(self, seat: int, by: str) -> Action | None:
+        """What the bot for ``seat`` plays from the seat's view and legal actions (in a
+        thread unless it is known to be quick), or ``None`` if the seat has none."""
         table, hub = self.table, self.table.hub
-        version = table.version
         view = table.state.view(seat)
         legal = table.state.legal_actions(seat)
         if not legal:
-            return
+            return None
         bot = self.bot(seat, by)
         # The proof is earned per game, and only by real choices: a search bot answers a
         # forced move (one legal action) at once, which says nothing of its next choice.
@@ -202,6 +235,11 @@ class Driver:
             action = bot.act(view, legal)
             if time.perf_counter() - began > SLOW_BOT:
                 hub.slow_bots.add(bot.name)  # think off the event loop from now on
+        return action
+
+    async def _act(self, seat: int, by: str, version: int, action: Action) -> None:
+        """Play ``action`` for ``seat`` if the table is still at ``version``."""
+        table = self.table
         async with table.lock:
             if table.version != version or table.is_over:
                 return  # the table moved while the bot thought: decide again
