@@ -189,3 +189,10 @@ def test_the_clock_seat_belongs_to_real_time_games_only() -> None:
         packing.apply(-1.0, {"type": "tick", "now_ms": 5})  # type: ignore[arg-type]
     packing.apply(CLOCK, {"type": "tick", "now_ms": 5})
     assert packing.now_ms == 5  # type: ignore[attr-defined]
+
+
+def test_a_rules_page_in_another_language_falls_back_to_the_page_itself() -> None:
+    game = thievery.plugin("thieves")
+    english = game.rules_text()
+    for lang in ("xx", "../RULES", ""):
+        assert game.rules_text(lang) == english, lang

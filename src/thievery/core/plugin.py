@@ -136,11 +136,18 @@ class GamePlugin:
         node = self.resource(self.web, name)
         return node if node.is_file() else None
 
-    def rules_text(self) -> str | None:
-        """The game's rules decisions (Markdown), if it has a page."""
+    def rules_text(self, lang: str = "en") -> str | None:
+        """The game's rules decisions (Markdown), if it has a page: in ``lang`` when the
+        package has that translation beside it (``RULES.de.md`` next to ``RULES.md``),
+        else the page itself."""
         if self.rules is None:
             return None
         page = self.resource(self.rules)
+        stem, dot, ext = self.rules.rpartition(".")
+        if lang != "en" and lang.isalpha() and dot:
+            translated = self.resource(f"{stem}.{lang.lower()}.{ext}")
+            if translated.is_file():
+                return translated.read_text(encoding="utf-8")
         return page.read_text(encoding="utf-8") if page.is_file() else None
 
     # ------------------------------------------------------------ options from files

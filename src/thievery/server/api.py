@@ -181,9 +181,10 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         response_class=PlainTextResponse,
         responses={200: {"content": {"text/markdown": {}}}},
     )
-    def game_rules(name: str) -> PlainTextResponse:
-        """A game's rules decisions (Markdown), from the game's own package."""
-        text = plugin(name).rules_text()
+    def game_rules(name: str, lang: str = "en") -> PlainTextResponse:
+        """A game's rules decisions (Markdown), from the game's own package; ``lang=de``
+        for its German page where the game has one (else the English one)."""
+        text = plugin(name).rules_text(lang[:8])
         if text is None:
             raise ServerError("game/no_rules", f"{name} has no rules page", 404)
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
