@@ -8,8 +8,9 @@ moves not counted, and goes back to a thread for good the first time it is not),
 a time budget past which a random legal action is played; its action is refused if the
 table moved meanwhile. A bot seat's bot thinks while its drawn delay runs and answers
 when the delay is over, so a forced move and a real choice take the same time to come
-(unless the thinking outlasts the delay). In a real-time game the same task ticks the clock when no bot is
-due, and a bot with a reaction time of its own (:class:`PacedBot`) waits that long.
+(unless the thinking outlasts the delay). In a real-time game the same task ticks the
+clock when no bot is due, and a bot with a reaction time of its own
+(:class:`PacedBot`) waits that long.
 """
 
 from __future__ import annotations
