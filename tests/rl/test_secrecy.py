@@ -1,7 +1,9 @@
 """Observation secrecy: every observation tensor and action mask a seat gets is a function
 of what it may know. Re-sample everything the seat cannot know (the game's determinizer,
 and its search hooks' sampler) and the seat's tensor and masks must not change, while the
-samples do differ in what the seat cannot see."""
+samples do differ in what the seat cannot see. Both ways to the observation vector are
+held to it: the game's seat encoder (``thievery.rl.direct``, which reads the state
+itself: ``Match.observation``) and the layout's encoding of the view."""
 
 from __future__ import annotations
 
@@ -39,7 +41,8 @@ def test_resampling_what_a_seat_cannot_know_changes_none_of_its_tensors(game: st
             if step % 3 == 0:
                 for seat in range(match.players):
                     view = match.state.view(seat)
-                    obs = match.observation(seat)
+                    obs = match.observation(seat)  # the seat encoder where there is one
+                    from_view = match.observation_from_view(seat)
                     mask = match.mask(seat)
                     together = match.mask(seat, together=True)
                     hidden = _hidden(match, seat)
@@ -48,6 +51,7 @@ def test_resampling_what_a_seat_cannot_know_changes_none_of_its_tensors(game: st
                     for sample in draws:
                         other = match.with_state(sample)
                         assert np.array_equal(other.observation(seat), obs), (game, seed, step)
+                        assert np.array_equal(other.observation_from_view(seat), from_view)
                         assert np.array_equal(other.mask(seat), mask), (game, seed, step)
                         assert np.array_equal(other.mask(seat, together=True), together)
                         checked += 1

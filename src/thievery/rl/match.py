@@ -29,6 +29,7 @@ from thievery.core.errors import IllegalAction
 from thievery.core.protocol import CLOCK, JSON, ClockedState, GameSpec, State, Tick
 from thievery.core.registry import plugin
 from thievery.core.search import share
+from thievery.rl.direct import SEAT_ENCODERS, SeatEncoder
 from thievery.rl.encoding import ActionCodec, Mask, ObservationLayout, Vector
 from thievery.rl.games import ADAPTERS, LEGAL_INDICES, LegalIndices
 
@@ -39,12 +40,16 @@ def spaces(
     game: str, players: int, options: Mapping[str, Any] | None = None
 ) -> tuple[ActionCodec, ObservationLayout]:
     """The action space and observation layout of ``game`` at ``players`` (and options)."""
-    codec, layout, _, _ = _spaces(game, players, options)
+    codec, layout, _, _, _ = _spaces(game, players, options)
     return codec, layout
 
 
 _Spaces = tuple[
-    ActionCodec, ObservationLayout, Callable[[State, int], bool] | None, LegalIndices | None
+    ActionCodec,
+    ObservationLayout,
+    Callable[[State, int], bool] | None,
+    LegalIndices | None,
+    SeatEncoder | None,
 ]
 _MADE: dict[str, _Spaces] = {}  # by game, players and options: the spaces never change
 
@@ -65,8 +70,16 @@ def _make_spaces(game: str, players: int, options: Mapping[str, Any] | None) -> 
     probe = spec.new(players, 0, options)
     actions, fields, waits = adapter(players, probe)
     codec = ActionCodec(actions)
+    layout = ObservationLayout(fields)
     fast = LEGAL_INDICES.get(game)
-    return codec, ObservationLayout(fields), waits, fast(codec) if fast is not None else None
+    direct = SEAT_ENCODERS.get(game)
+    return (
+        codec,
+        layout,
+        waits,
+        fast(codec) if fast is not None else None,
+        direct(layout) if direct is not None else None,
+    )
 
 
 class Seeds:
@@ -125,7 +138,8 @@ class Match:
         self.spec: GameSpec = plugin(game).spec
         self.players = players
         self.options = dict(options or {})
-        self.codec, self.layout, self._waits, self._legal = _spaces(game, players, self.options)
+        spaces = _spaces(game, players, self.options)
+        self.codec, self.layout, self._waits, self._legal, self._direct = spaces
         self.state: State = self.spec.new(players, 0, self.options)
         self.clocked = isinstance(self.state, ClockedState)
         self.step_ms = int(step_ms or STEP_MS)
@@ -271,7 +285,16 @@ class Match:
     # ------------------------------------------------------------ reading
 
     def observation(self, seat: int) -> Vector:
-        """``seat``'s observation vector, from its view only."""
+        """``seat``'s observation vector, from its view only: the game's seat encoder
+        (:mod:`thievery.rl.direct`, the view's numbers read from the state) where it has
+        one, else the layout's encoding of ``state.view(seat)``."""
+        if self._direct is not None:
+            return self._direct(self.state, seat)
+        return self.layout.encode(self.state.view(seat), seat)
+
+    def observation_from_view(self, seat: int) -> Vector:
+        """``seat``'s observation vector encoded from ``state.view(seat)`` (the reference
+        every seat encoder must equal)."""
         return self.layout.encode(self.state.view(seat), seat)
 
     def mask(self, seat: int, *, together: bool = False) -> Mask:

@@ -1,0 +1,50 @@
+"""The seat encoders (``thievery.rl.direct``: observations read straight from the state)
+are the view's twins: bit-identical to encoding ``state.view(seat)``. (That they read
+nothing the seat cannot know is ``tests/rl/test_secrecy.py``'s: it checks the seat encoder
+and the view's encoding alike.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.rl.helpers import PLAYERS, random_index
+from thievery.core.registry import plugin
+from thievery.rl.direct import SEAT_ENCODERS
+from thievery.rl.match import Match
+
+DIRECT = tuple(SEAT_ENCODERS)
+
+
+def test_the_fast_games_use_their_seat_encoder() -> None:
+    assert "schattendieb" in DIRECT
+    for game in DIRECT:
+        assert Match(game, PLAYERS[game])._direct is not None
+
+
+@pytest.mark.parametrize("game", DIRECT)
+def test_the_seat_encoder_writes_what_the_view_encodes(game: str) -> None:
+    """Every seat, every decision of random games, at several player counts: the seat
+    encoder's vector is byte for byte the layout's encoding of the seat's view."""
+    spec = plugin(game).spec
+    counts = sorted({spec.min_players, PLAYERS[game], 4, spec.max_players})
+    for players in counts:
+        match = Match(game, players)
+        assert match._direct is not None
+        rng = np.random.default_rng(players)
+        compared = 0
+        for seed in range(2):
+            match.start(seed)
+            while not match.over:
+                for s in range(players):
+                    fast = match.observation(s)
+                    slow = match.observation_from_view(s)
+                    assert fast.dtype == slow.dtype == np.float32
+                    assert fast.tobytes() == slow.tobytes(), (game, players, seed, s)
+                    compared += 1
+                seat = match.current()
+                assert seat is not None
+                match.act(seat, random_index(match.mask(seat), rng))
+            for s in range(players):  # the end, scores and all
+                assert match.observation(s).tobytes() == match.observation_from_view(s).tobytes()
+        assert compared > 100
