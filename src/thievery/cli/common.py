@@ -9,8 +9,11 @@ from typing import Any, NoReturn
 import typer
 
 from thievery.core.errors import ThieveryError
+from thievery.core.i18n import Translator
 from thievery.core.protocol import GameSpec
 from thievery.core.registry import game as get_game
+
+_ = Translator(__package__)
 
 
 def parse_options(pairs: list[str] | None, cards: Path | None = None) -> dict[str, Any]:
@@ -19,7 +22,7 @@ def parse_options(pairs: list[str] | None, cards: Path | None = None) -> dict[st
     options: dict[str, Any] = {} if cards is None else {"cards": str(cards)}
     for pair in pairs or []:
         if "=" not in pair:
-            raise typer.BadParameter(f"an option is NAME=VALUE, not {pair!r}")
+            raise typer.BadParameter(_("an option is NAME=VALUE, not {pair}", pair=repr(pair)))
         name, raw = pair.split("=", 1)
         try:
             options[name.strip()] = json.loads(raw)
@@ -38,5 +41,5 @@ def load_game(name: str) -> GameSpec:
 
 def fail(message: str) -> NoReturn:
     """Print an error and exit with status 2."""
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    typer.secho(_("error: {message}", message=message), fg=typer.colors.RED, err=True)
     raise typer.Exit(2)

@@ -11,15 +11,24 @@ import thievery
 from thievery.bots import bot_names
 from thievery.cli.app import app
 from thievery.cli.common import fail
+from thievery.cli.render import lang_option
 from thievery.core.errors import ThieveryError
+from thievery.core.i18n import Translator, use_language
+
+_ = Translator(__package__)
 
 
 @app.command("games")
-def list_games() -> None:
+def list_games(lang: str = lang_option()) -> None:
     """List every game, its player range, options and bots."""
-    table = Table(title="Thievery games")
+    with use_language(lang):
+        _list_games()
+
+
+def _list_games() -> None:
+    table = Table(title=_("Thievery games"))
     for col in ("name", "title", "players", "options", "bots"):
-        table.add_column(col)
+        table.add_column(_(col))
     broken: list[str] = []
     for name in thievery.game_names():
         try:
@@ -38,21 +47,24 @@ def list_games() -> None:
     console = Console()
     console.print(table)
     for problem in broken:
-        console.print(f"[red]not loaded:[/] {escape(problem)}")
+        console.print(f"[red]{_('not loaded:')}[/] {escape(problem)}")
 
 
 @app.command("rules")
 def rules(
     game: str = typer.Argument(..., help="the game's name (see `thievery games`)"),
     raw: bool = typer.Option(False, "--raw", help="print the Markdown as it is"),
+    lang: str = lang_option(),
 ) -> None:
-    """Show a game's rules decisions: what Thievery does where the rulebook is silent."""
+    """Show a game's rules decisions: what Thievery does where the rulebook is silent
+    (in German with ``--lang de`` where the game has a German page)."""
     try:
-        text = thievery.plugin(game).rules_text()
+        text = thievery.plugin(game).rules_text(lang)
     except ThieveryError as e:
         fail(str(e))
     if text is None:
-        fail(f"{game} has no rules page")
+        with use_language(lang):
+            fail(_("{game} has no rules page", game=game))
     if raw:
         typer.echo(text, nl=False)
     else:

@@ -18,6 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from thievery.core.i18n import Translator
+
+_ = Translator(__package__)
+
 
 @dataclass
 class Node:
@@ -50,7 +54,14 @@ class Node:
                 i, label = child.leaves()[0]
                 out.append((first, Entry(label, index=i)))
             else:
-                out.append((first, Entry(f"{title} … ({child.size()} choices)", node=child)))
+                out.append(
+                    (
+                        first,
+                        Entry(
+                            _("{title} … ({n} choices)", title=title, n=child.size()), node=child
+                        ),
+                    )
+                )
         return [e for _, e in sorted(out, key=lambda pair: pair[0])]
 
 

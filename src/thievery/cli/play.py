@@ -23,21 +23,22 @@ from thievery.bots.realtime import play_simulated
 from thievery.cli import menu
 from thievery.cli.app import app
 from thievery.cli.common import fail, load_game, parse_options
-from thievery.cli.render import renderer
+from thievery.cli.render import describe, lang_option, legend_of, renderer, seat_label
 from thievery.core.errors import ThieveryError
+from thievery.core.i18n import Translator, use_language
 from thievery.core.protocol import (
     JSON,
     ClockedState,
     Event,
     GameSpec,
     State,
-    default_seat_name,
     seat_name,
 )
 from thievery.core.record import GameRecord
 from thievery.core.registry import plugin
 from thievery.core.rng import Rng
 
+_ = Translator(__package__)
 LOG_LINES = 14  # the most log lines a screen shows
 MIN_LOG = 2  # the fewest, however full the screen
 MENU_LINES = 10  # longer menus are chosen in steps
@@ -62,16 +63,32 @@ def play(
         None, "--cards", help="a card set file, for games with one (Thieves Den)"
     ),
     save: Path | None = typer.Option(None, help="save the game record to this file"),
+    lang: str = lang_option(),
 ) -> None:
     """Play a game in the terminal."""
+    with use_language(lang):
+        _play(game, players, humans, bot, bots, seed, option, cards, save)
+
+
+def _play(
+    game: str,
+    players: int,
+    humans: int,
+    bot: str,
+    bots: str | None,
+    seed: int | None,
+    option: list[str],
+    cards: Path | None,
+    save: Path | None,
+) -> None:
     import secrets
 
     spec = load_game(game)
     if not 0 <= humans <= players:
-        fail(f"--humans must be between 0 and {players}")
+        fail(_("--humans must be between 0 and {n}", n=players))
     names = bots.split(",") if bots else [bot] * (players - humans)
     if len(names) != players - humans:
-        fail(f"--bots needs {players - humans} names, one per non-human seat")
+        fail(_("--bots needs {n} names, one per non-human seat", n=players - humans))
     bot_of = {humans + i: n.strip() for i, n in enumerate(names)}
     seed = secrets.randbelow(2**31) if seed is None else seed
     try:
@@ -83,39 +100,44 @@ def play(
         seats: dict[int, Bot] = {s: make_bot(n, spec.name, s, seed) for s, n in bot_of.items()}
     except ThieveryError as e:
         fail(str(e))
-    seat_names = [default_seat_name(s, bot_of.get(s)) for s in range(players)]
+    seat_names = [seat_label(s, bot_of.get(s)) for s in range(players)]
     console = Console()
     live = renderer(spec.name).live
     if isinstance(state, ClockedState) and live is None:  # real time, no live screen
         if humans:
             fail(
-                f"{spec.title} is played in real time and has no live terminal screen: "
-                "play it in the browser (thievery serve)"
+                _(
+                    "{title} is played in real time and has no live terminal screen: "
+                    "play it in the browser (thievery serve)",
+                    title=spec.title,
+                )
             )
         play_simulated(state, seats, Rng(seed))  # bots only: on simulated time
     elif live is not None:  # a real-time game: one human at most, on the live screen
         if humans > 1:
-            fail(f"{spec.title} is played live: at most one human per terminal")
+            fail(_("{title} is played live: at most one human per terminal", title=spec.title))
         try:
             live(state, 0 if humans else None, seats, console, seed=seed, names=seat_names)
         except (EOFError, KeyboardInterrupt):
-            console.print("\n[bold]Left the game.[/]")
+            console.print("\n[bold]" + _("Left the game.") + "[/]")
         except ValueError as e:
             fail(str(e))
         finally:
             if save is not None:
                 GameRecord.of(state, seat_names).save(save)
-                console.print(f"Game record saved to {save}")
+                console.print(_("Game record saved to {file}", file=save))
         return
     session = Session(console, spec, state, seats, humans, seat_names)
     try:
         session.run()
     except (Quit, EOFError, KeyboardInterrupt):
-        console.print("\n[bold]Left the game.[/]")
+        console.print("\n[bold]" + _("Left the game.") + "[/]")
     finally:
         if save is not None:
             GameRecord.of(state, seat_names).save(save)
-            console.print(f"Game record saved to {save} (replay: thievery replay {save})")
+            console.print(
+                _("Game record saved to {file} (replay: thievery replay {file})", file=save)
+            )
 
 
 class Session:
@@ -148,7 +170,7 @@ class Session:
     def record(self, events: list[Event]) -> None:
         for seat, log in self.logs.items():
             log.extend(
-                self.spec.describe(e, seat, self.names) for e in events if e.is_visible_to(seat)
+                describe(self.spec, e, seat, self.names) for e in events if e.is_visible_to(seat)
             )
             del log[:-LOG_LINES]
 
@@ -169,7 +191,7 @@ class Session:
 
     @staticmethod
     def seat(seat: int) -> str:
-        return f"Seat {seat}"
+        return _("Seat {n}", n=seat)
 
     def screen_height(self) -> int:
         return self.console.height if self.console.is_terminal else SCREEN_HEIGHT
@@ -194,7 +216,9 @@ class Session:
         if board is None:
             board = self.render.table(self.state.view(seat))
         room = self.screen_height() - self.lines_of(board) - menu_lines - 1
-        title = "What happened" + ("" if final or not self.render.legend else " (? for a legend)")
+        title = _("What happened") + (
+            "" if final or not self.render.legend else _(" (? for a legend)")
+        )
         lines = self.logs[seat]
         count = min(LOG_LINES, len(lines))
         while True:  # the newest lines that fit (a long line wraps), at least MIN_LOG
@@ -210,10 +234,11 @@ class Session:
         if final:
             result = self.state.result() or {}
             winners = ", ".join(self.name(w) for w in result.get("winners", []))
+            scores = ", ".join(str(v) for v in result.get("scores", []))
             self.console.print(
                 Panel(
-                    Text(f"Scores: {result.get('scores')}\nWinner: {winners}"),
-                    title="Final standings",
+                    Text(_("Scores: {scores}\nWinner: {winners}", scores=scores, winners=winners)),
+                    title=_("Final standings"),
                     border_style="green",
                 )
             )
@@ -221,7 +246,7 @@ class Session:
     def human_turn(self, seat: int) -> None:
         if self.humans > 1 and seat != self.last_human:
             self.wipe()
-            self.console.input(f"[bold]Pass the terminal to seat {seat}[/] and press Enter ")
+            self.console.input(_("[bold]Pass the terminal to seat {n}[/] and press Enter ", n=seat))
             self.wipe()
         self.last_human = seat
         view = self.state.view(seat)
@@ -267,15 +292,18 @@ class Session:
 
         def draw(count: int, more: bool) -> Text:
             lines = Text.from_markup(
-                f"[bold]{self.seat(seat)} — your turn[/]" + (f": {heading}" if heading else "")
+                "[bold]"
+                + _("{seat} — your turn", seat=self.seat(seat))
+                + "[/]"
+                + (f": {heading}" if heading else "")
             )
             for i, entry in enumerate(entries[:count], 1):
                 lines.append(f"\n  {i:>2} ", style="bold cyan").append(entry.label)
             if more:
                 lines.append(f"\n  {count + 1:>2} ", style="bold cyan")
-                lines.append(f"more choices ({len(entries) - count} on the next page)")
+                lines.append(_("more choices ({n} on the next page)", n=len(entries) - count))
             if back:
-                lines.append("\n   0 ", style="bold cyan").append("back")
+                lines.append("\n   0 ", style="bold cyan").append(_("back"))
             return lines
 
         count = len(entries)
@@ -290,20 +318,31 @@ class Session:
         low = 0 if back else 1
         while True:
             answer = self.console.input(
-                f"{self.seat(seat)}, choose {low}-{count} (? legend, q quit): "
+                _(
+                    "{seat}, choose {low}-{count} (? legend, q quit): ",
+                    seat=self.seat(seat),
+                    low=low,
+                    count=count,
+                )
             ).strip()
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
             if answer == "?":
-                legend = self.render.legend or "This game's screen has no symbols to explain."
-                self.console.print(Panel(Text(legend), title="Legend", border_style="dim"))
+                legend = legend_of(self.spec.name, self.render) or _(
+                    "This game's screen has no symbols to explain."
+                )
+                self.console.print(Panel(Text(legend), title=_("Legend"), border_style="dim"))
                 continue
             if answer.isascii() and answer.isdigit() and low <= int(answer) <= count:
                 return int(answer)
-            self.console.print(f"[red]Please type a number from {low} to {count}.[/]")
+            self.console.print(
+                "[red]"
+                + _("Please type a number from {low} to {count}.", low=low, count=count)
+                + "[/]"
+            )
 
 
 def type_group(action: JSON, view: JSON) -> tuple[str, ...]:
     """The default menu heading of an action: its type (``steal``, ``move`` …)."""
     kind = action.get("type")
-    return (str(kind).replace("_", " ").capitalize(),) if isinstance(kind, str) else ()
+    return (_(str(kind).replace("_", " ").capitalize()),) if isinstance(kind, str) else ()

@@ -1,17 +1,25 @@
 """Terminal renderers: each game's own (its plug-in's ``renderer``, imported on demand so
-``rich`` stays off the rules' import path), or a plain one for a game without."""
+``rich`` stays off the rules' import path), or a plain one for a game without; and the
+words the terminal shows in the player's language (``--lang``, else the environment's):
+a game's events, legend and seat names, from the game's ``lang_<code>`` module when it
+has one (see :mod:`thievery.core.i18n`), else in English."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
+import typer
 from rich.pretty import Pretty
 
+from thievery.core.i18n import LANGUAGES, Translator, check_language, language_from_env, localized
 from thievery.core.plugin import TerminalRenderer
+from thievery.core.protocol import Event, GameSpec
 from thievery.core.registry import plugin
 
 JSON = dict[str, Any]
+_ = Translator(__package__)
 
 
 def _plain_action(action: JSON, view: JSON) -> str:
@@ -24,3 +32,45 @@ PLAIN = TerminalRenderer(table=lambda view: Pretty(view), action=_plain_action)
 def renderer(game: str) -> TerminalRenderer:
     """The terminal renderer of ``game``, else a plain one."""
     return plugin(game).terminal() or PLAIN
+
+
+def describe(spec: GameSpec, event: Event, seat: int | None, names: Sequence[str] | None) -> str:
+    """``event`` in words for ``seat``, in the current language: the game's translation
+    of its events if it has one, else the spec's English."""
+    words = localized(plugin(spec.name).package, "describe")
+    if words is None:
+        return spec.describe(event, seat, names)
+    return str(words(event, seat, names))
+
+
+def legend_of(game: str, render: TerminalRenderer) -> str:
+    """The legend of ``game``'s screen in the current language (the renderer's English
+    legend when the game has no translation of it)."""
+    return str(localized(plugin(game).package, "LEGEND") or render.legend)
+
+
+def seat_label(seat: int, bot: str | None = None) -> str:
+    """The name a terminal seat gets: ``Seat 2`` or ``Seat 2 (heuristic)`` (in German
+    ``Platz 2 …``)."""
+    name = _("Seat {n}", n=seat)
+    return f"{name} ({bot})" if bot else name
+
+
+def _check_lang(value: str | None) -> str:
+    if value is None:
+        return language_from_env()
+    try:
+        return check_language(value)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+
+
+def lang_option() -> Any:
+    """The ``--lang`` option: ``de`` or ``en``; by default the environment's language
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``de_*`` is German, anything else English)."""
+    return typer.Option(
+        None,
+        "--lang",
+        help=f"language of the screens ({'|'.join(LANGUAGES)}; default: from LANG/LC_ALL)",
+        callback=_check_lang,
+    )

@@ -13,11 +13,21 @@ from rich.rule import Rule
 
 from thievery.cli.app import app
 from thievery.cli.common import fail
-from thievery.cli.render import renderer
+from thievery.cli.render import describe, lang_option, renderer
 from thievery.core.errors import ThieveryError
-from thievery.core.protocol import seat_name
+from thievery.core.i18n import Translator, use_language
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
+
+_ = Translator(__package__)
+
+
+def name_of(seat: int, names: list[str] | None, capital: bool = False) -> str:
+    """A seat as the replay names it: the record's name, else "seat N" ("Platz N")."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
+    word = _("seat {n}", n=seat)
+    return word[:1].upper() + word[1:] if capital else word
 
 
 @app.command()
@@ -30,8 +40,14 @@ def replay(
     everything: bool = typer.Option(
         False, "--everything", help="show every action and private event (the record has them)"
     ),
+    lang: str = lang_option(),
 ) -> None:
     """Replay a game record action by action."""
+    with use_language(lang):
+        _replay(file, seat, step, everything)
+
+
+def _replay(file: Path, seat: int | None, step: bool | None, everything: bool) -> None:
     console = Console()
     try:
         record = GameRecord.load(file)
@@ -40,7 +56,7 @@ def replay(
     except (ThieveryError, OSError) as e:
         fail(str(e))
     if seat is not None and not 0 <= seat < record.players:
-        fail(f"--seat must be between 0 and {record.players - 1}")
+        fail(_("--seat must be between 0 and {n}", n=record.players - 1))
     interactive = sys.stdin.isatty() if step is None else step
     render = renderer(spec.name)
     state = start
@@ -48,22 +64,22 @@ def replay(
     console.print(render.table(start.view(seat)))
     try:
         for i, (state, actor, action, events) in enumerate(record.steps(), 1):
-            who = "the clock" if actor < 0 else seat_name(actor, None, names)
+            who = _("the clock") if actor < 0 else name_of(actor, names)
             console.print(Rule(f"{i}/{len(record.actions)}: {escape(who)}"))
             if everything or actor == seat:
                 label = render.action(action, state.view(seat))
-                actor_name = seat_name(actor, None, names, capital=True)
+                actor_name = name_of(actor, names, capital=True)
                 console.print(f"{actor_name}: {label}", markup=False)
             for event in events:
                 if everything or event.is_visible_to(seat):
-                    console.print("  " + spec.describe(event, seat, names), markup=False)
+                    console.print("  " + describe(spec, event, seat, names), markup=False)
             if interactive:
                 console.print(render.table(state.view(seat)))
-                if console.input("Enter: next, q: quit ").strip().lower() == "q":
+                if console.input(_("Enter: next, q: quit ")).strip().lower() == "q":
                     return
         console.print(render.table(state.view(seat)))
     except ThieveryError as e:
         fail(str(e))
     except EOFError:
         return
-    console.print(f"Result: {record.result}")
+    console.print(_("Result: {result}", result=record.result))

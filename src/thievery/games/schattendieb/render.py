@@ -10,10 +10,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from thievery.core.i18n import Translator
 from thievery.core.plugin import TerminalRenderer
-from thievery.games.schattendieb.cards import CARD_INDEX, describe_card
 
 JSON = dict[str, Any]
+_ = Translator(__package__)
 COLOURS = {
     "brooch": "magenta",
     "ring": "yellow",
@@ -36,6 +37,34 @@ def card_text(card: str) -> Text:
     return Text(f"☠{rest}", style=COLOURS[kind])
 
 
+KIND_NAMES = {"brooch": "Brooch", "ring": "Ring", "watch": "Watch", "cufflink": "Cufflink"}
+THIEF_NAMES = {
+    "shadow": "Shadow Thief",
+    "brooch": "Brooch Thief",
+    "ring": "Ring Thief",
+    "watch": "Watch Thief",
+    "cufflink": "Cufflink Thief",
+}
+PHASES = {"play": "play", "steal": "steal", "add": "add", "over": "over"}
+
+
+def kind_name(kind: str) -> str:
+    """A jewellery kind in the current language: ``Ring``, ``Brosche``."""
+    return _(KIND_NAMES[kind]) if kind in KIND_NAMES else kind.capitalize()
+
+
+def card_name(card: str) -> str:
+    """A card in words in the current language: ``Ring 6``, ``Close Safe 12`` (``Tresor
+    zu 12``), ``Shadow Thief`` (``Schattendieb``)."""
+    kind, rest = card.split("-", 1)
+    if kind == "thief":
+        return _(THIEF_NAMES[rest])
+    value = rest.rstrip("ab")
+    if kind == "close":
+        return _("Close Safe {n}", n=value)
+    return f"{kind_name(kind)} {value}"
+
+
 def cards_text(cards: list[str]) -> Text:
     out = Text()
     for i, c in enumerate(cards):
@@ -55,7 +84,7 @@ def table(view: JSON) -> RenderableType:
     grid = Table(expand=True, show_lines=False)
     for col in ("seat", "status", "hand", "this round", "safe", "n/sum", "match"):
         grid.add_column(
-            col,
+            _(col),
             ratio=4 if col == "safe" else None,
             overflow="fold",
             no_wrap=col not in ("safe", "this round"),
@@ -63,23 +92,23 @@ def table(view: JSON) -> RenderableType:
     for s in range(n):
         closed = view["closed"][s]
         status = (
-            Text("closed ", style="bold blue").append_text(card_text(closed))
+            Text(_("closed") + " ", style="bold blue").append_text(card_text(closed))
             if closed
-            else Text("open")
+            else Text(_("open"))
         )
         if view["phase"] == "play":
-            now = Text("chose ✓" if view["chosen"][s] else ("…" if s in view["to_act"] else ""))
+            now = Text(_("chose ✓") if view["chosen"][s] else ("…" if s in view["to_act"] else ""))
             if s == me and view["my_choice"]:
-                now = Text("you: ").append_text(card_text(view["my_choice"]))
+                now = Text(_("you: ")).append_text(card_text(view["my_choice"]))
         else:
             revealed = view["revealed"][s]
             now = card_text(revealed) if revealed else Text("")
             if view["front"][s]:
                 now.append(" → ").append_text(cards_text(view["front"][s]))
             if view["phase"] == "add" and s in view["to_act"]:
-                now.append(" adding…", style="italic")
+                now.append(_(" adding…"), style="italic")
         name = Text(
-            f"{s}" + (" (you)" if s == me else "") + (" D" if s == view["dealer"] else ""),
+            f"{s}" + (_(" (you)") if s == me else "") + (_(" D") if s == view["dealer"] else ""),
             style="bold" if s == me else "",
         )
         safe = view["safes"][s]
@@ -92,39 +121,52 @@ def table(view: JSON) -> RenderableType:
             f"{len(safe)}/{safe_total(safe)}",
             str(view["scores"][s]),
         )
-    head = (
-        f"Game {view['game_no']} of {view['games']} · round {view['round']} · "
-        f"step: {view['phase']} · draw pile {view['pile_size']} · "
-        f"discard {view['discard_size']}"
+    head = _(
+        "Game {game} of {games} · round {round} · step: {phase} · draw pile {pile} · "
+        "discard {discard}",
+        game=view["game_no"],
+        games=view["games"],
+        round=view["round"],
+        phase=_(PHASES.get(view["phase"]) or str(view["phase"])),
+        pile=view["pile_size"],
+        discard=view["discard_size"],
     )
     parts: list[RenderableType] = [grid]
     if me is not None:
-        hand = cards_text(view["hand"]) if view["hand"] else Text("(empty)")
+        hand = cards_text(view["hand"]) if view["hand"] else Text(_("(empty)"))
         if view["my_adds"]:
-            hand.append("   adding: ").append_text(cards_text(view["my_adds"]))
-        parts.append(Panel(hand, title="Your hand", border_style="bold"))
+            hand.append(_("   adding: ")).append_text(cards_text(view["my_adds"]))
+        parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     if view["result"]:
-        winners = ", ".join(f"seat {w}" for w in view["result"]["winners"])
-        parts.append(Text(f"Match over — winner: {winners}", style="bold green"))
+        winners = ", ".join(_("seat {n}", n=w) for w in view["result"]["winners"])
+        parts.append(Text(_("Match over — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Der Schattendieb — {head}")
 
 
 def action(action: JSON, view: JSON) -> str:
     kind = action["type"]
     if kind == "done":
-        return "Done adding" if can_add(view) else _nothing_to_add(view)
-    card = describe_card(CARD_INDEX[action["card"]])
+        return _("Done adding") if can_add(view) else _nothing_to_add(view)
+    card = card_name(action["card"])
     if kind == "steal":
         owner = next((s for s, f in enumerate(view["front"]) if action["card"] in f), None)
-        return f"Steal {card}" + (f" from seat {owner}" if owner is not None else "")
+        if owner is None:
+            return _("Steal {card}", card=card)
+        return _("Steal {card} from seat {n}", card=card, n=owner)
     if kind == "add":
-        return f"Add {card}"
-    if card.startswith("Close Safe"):
+        return _("Add {card}", card=card)
+    if action["card"].startswith("close-"):
         n = len(view["safes"][view["seat"]])
-        value = int(card.split()[-1])
+        value = int(action["card"].split("-")[1].rstrip("ab"))
         works = 1 <= n <= value
-        return f"Play {card} ({'closes' if works else 'cannot close'}: {n} cards in your safe)"
-    return f"Play {card}"
+        return _(
+            "Play {card} (closes: {n} cards in your safe)"
+            if works
+            else "Play {card} (cannot close: {n} cards in your safe)",
+            card=card,
+            n=n,
+        )
+    return _("Play {card}", card=card)
 
 
 def can_add(view: JSON) -> bool:
@@ -137,7 +179,7 @@ def can_add(view: JSON) -> bool:
 def _nothing_to_add(view: JSON) -> str:
     """Step 4's one choice for a seat that holds no jewellery of its kind."""
     kind = view["add_kinds"][view["seat"]]
-    return f"Nothing to add (you hold no {str(kind).capitalize()})"
+    return _("Nothing to add (you hold no {kind})", kind=kind_name(str(kind)))
 
 
 LEGEND = """\

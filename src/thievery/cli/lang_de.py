@@ -1,0 +1,76 @@
+"""German for the terminal's own words (menus, prompts, the log's frame, errors); each
+game's words are in its own package's ``lang_de``. See :mod:`thievery.core.i18n`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+WORDS: Mapping[str, str] = {
+    # play
+    "--humans must be between 0 and {n}": "--humans muss zwischen 0 und {n} liegen",
+    "--bots needs {n} names, one per non-human seat": (
+        "--bots braucht {n} Namen, einen für jeden Platz ohne Menschen"
+    ),
+    "{title} is played in real time and has no live terminal screen: "
+    "play it in the browser (thievery serve)": (
+        "{title} wird in Echtzeit gespielt und hat keinen Live-Bildschirm im Terminal: "
+        "Spiel es im Browser (thievery serve)"
+    ),
+    "{title} is played live: at most one human per terminal": (
+        "{title} wird live gespielt: höchstens ein Mensch pro Terminal"
+    ),
+    "Left the game.": "Spiel verlassen.",
+    "Game record saved to {file}": "Spielprotokoll gespeichert in {file}",
+    "Game record saved to {file} (replay: thievery replay {file})": (
+        "Spielprotokoll gespeichert in {file} (nachspielen: thievery replay {file})"
+    ),
+    "Seat {n}": "Platz {n}",
+    "seat {n}": "Platz {n}",
+    "What happened": "Was geschah",
+    " (? for a legend)": " (? für die Legende)",
+    "Scores: {scores}\nWinner: {winners}": "Punkte: {scores}\nSieger: {winners}",
+    "Final standings": "Endstand",
+    "[bold]Pass the terminal to seat {n}[/] and press Enter ": (
+        "[bold]Gib das Terminal an Platz {n} weiter[/] und drück Enter "
+    ),
+    "{seat} — your turn": "{seat} — du bist dran",
+    "more choices ({n} on the next page)": "weitere Möglichkeiten ({n} auf der nächsten Seite)",
+    "back": "zurück",
+    "{seat}, choose {low}-{count} (? legend, q quit): ": (
+        "{seat}, wähl {low}-{count} (? Legende, q beenden): "
+    ),
+    "This game's screen has no symbols to explain.": (
+        "Der Bildschirm dieses Spiels hat keine Symbole, die zu erklären wären."
+    ),
+    "Legend": "Legende",
+    "Please type a number from {low} to {count}.": "Bitte gib eine Zahl von {low} bis {count} ein.",
+    # menus (and the default headings: an action's type)
+    "{title} … ({n} choices)": "{title} … ({n} Möglichkeiten)",
+    "Play": "Ausspielen",
+    "Steal": "Stehlen",
+    "Add": "Anlegen",
+    "Done": "Fertig",
+    "Move": "Verschieben",
+    "Remove": "Entfernen",
+    "Pass": "Passen",
+    "Drop": "Packen",
+    "Close": "Schließen",
+    "Ready": "Bereit",
+    "Tick": "Uhr",
+    # replay
+    "--seat must be between 0 and {n}": "--seat muss zwischen 0 und {n} liegen",
+    "the clock": "die Uhr",
+    "Enter: next, q: quit ": "Enter: weiter, q: beenden ",
+    "Result: {result}": "Ergebnis: {result}",
+    # games, rules, errors
+    "Thievery games": "Thievery-Spiele",
+    "name": "Name",
+    "title": "Titel",
+    "players": "Spieler",
+    "options": "Optionen",
+    "bots": "Bots",
+    "not loaded:": "nicht geladen:",
+    "{game} has no rules page": "{game} hat keine Regelseite",
+    "an option is NAME=VALUE, not {pair}": "eine Option ist NAME=WERT, nicht {pair}",
+    "error: {message}": "Fehler: {message}",
+}
