@@ -23,8 +23,10 @@ from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import playable, plugin
 from thievery.server.audience import describe_all
+from thievery.server.chat import Chat
 from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
+from thievery.server.lobby import Lobby
 from thievery.server.replay import parse_perspective, record_from_json
 from thievery.server.sockets import Limits, table_socket
 from thievery.server.storage import TableRecord
@@ -61,6 +63,13 @@ class CreateTable(BaseModel):
         None, description="on timeout a bot moves for the seat; default: no timer"
     )
     timeout_bot: str | None = Field(None, max_length=64)
+    listed: bool = Field(
+        False,
+        strict=True,
+        description="list the table in the lobby (GET /api/tables/open): strangers may "
+        "take its human seats but the first (the creator's) until they are used; "
+        "default: private, its seats reached only through their invite links",
+    )
 
 
 class SeatToken(BaseModel):
@@ -78,6 +87,7 @@ class CreatedTable(BaseModel):
     table: JSON
     seats: list[SeatToken]
     host_token: str
+    listed: bool = Field(False, description="whether the lobby lists it (free seats to take)")
 
 
 class ActRequest(BaseModel):
@@ -169,6 +179,12 @@ def stored_summary(record: TableRecord) -> JSON:
 def make_router(hub: Hub, limits: Limits) -> APIRouter:
     """The API's routes, bound to one hub."""
     router = APIRouter(prefix="/api", responses=ERRORS)
+    chat = Chat(limits.chat_rate, limits.chat_burst, rooms=hub.caps.live_tables)
+    lobby = Lobby(hub)
+
+    def invite(request: Request, table_id: str, token: str) -> str:
+        base = hub.public_url or str(request.base_url).rstrip("/")
+        return f"{base}/table/{table_id}#token={token}"
 
     @router.get("/games", tags=["games"])
     def list_games() -> list[JSON]:
@@ -207,18 +223,41 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
             timeout_bot=body.timeout_bot,
             client=client,
         )
-        base = hub.public_url or str(request.base_url).rstrip("/")
         seats = [
             SeatToken(
-                seat=i,
-                name=table.seats[i].name,
-                token=t,
-                invite=f"{base}/table/{table.id}#token={t}",
+                seat=i, name=table.seats[i].name, token=t, invite=invite(request, table.id, t)
             )
             for i, t in enumerate(tokens)
             if t is not None
         ]
-        return CreatedTable(table=table.summary(), seats=seats, host_token=host or "")
+        listed = await lobby.list_table(table) if body.listed else False
+        return CreatedTable(
+            table=table.summary(), seats=seats, host_token=host or "", listed=listed
+        )
+
+    @router.get("/tables/open", tags=["tables"])
+    async def open_tables(request: Request, limit: int = Query(50, ge=1, le=200)) -> list[JSON]:
+        """Tables waiting for players: those their host listed, with a free human seat
+        (newest first): game, seats (``free`` marks the ones to take), age. Finished and
+        full tables are not listed."""
+        hub.read_limit.check(client_of(request))
+        return await lobby.open_tables(limit)
+
+    @router.post("/tables/{table_id}/seats/{seat}/claim", tags=["tables"])
+    async def claim_seat(table_id: str, seat: int, request: Request) -> SeatToken:
+        """Take a free seat of a listed table: a fresh token for it (keep it: it is the
+        seat's only key; the seat's old invite link stops working). Only listed tables,
+        only free human seats; one claim wins a seat. Counts against the client's rate
+        of new tables."""
+        hub.create_limit.check(client_of(request))
+        table = await hub.get(table_id)
+        token = await lobby.claim(table, seat)
+        return SeatToken(
+            seat=seat,
+            name=table.seats[seat].name,
+            token=token,
+            invite=invite(request, table.id, token),
+        )
 
     @router.get("/tables", tags=["tables"])
     async def list_tables(request: Request, finished: int = Query(20, ge=0, le=200)) -> JSON:
@@ -250,6 +289,8 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         seat = table.seat_of(token)
         if token and seat is None:
             raise bad_token()
+        if seat is not None:
+            lobby.seat_used(table, seat)
         return table.welcome(seat)
 
     @router.post("/tables/{table_id}/actions", tags=["play"])
@@ -259,6 +300,7 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         """Act for the token's seat. Malformed, illegal and stale actions change nothing."""
         hub.action_limit.check(client_of(request))
         table, seat = await hub.authorize(table_id, _token(credentials))
+        lobby.seat_used(table, seat)
         version, events = await table.act(seat, body.action, body.version)
         return ActResponse(
             version=version, events=describe_all(table.spec, events, seat, table.names)
@@ -370,6 +412,6 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
     @router.websocket("/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         """Live play: see the module :mod:`thievery.server.sockets` for the frames."""
-        await table_socket(websocket, hub, table_id, limits)
+        await table_socket(websocket, hub, table_id, limits, chat, lobby)
 
     return router

@@ -5,13 +5,16 @@ Frames are JSON text. From the client::
     {"type": "join", "token": "…"}             # a seat's token; no token: spectator
     {"type": "act", "action": {…}, "version": 7, "id": "optional"}
     {"type": "bot", "bot": "heuristic"}         # hand my seat to a bot (null: take it back)
+    {"type": "chat", "text": "good luck!"}      # a seated player's chat line
     {"type": "ping"}
 
 From the server: ``welcome`` (everything the audience may know, the seats and the log),
 ``update`` (a change it can see: new view, legal actions and visible events), ``seats``,
-``next`` (a new table plays again), ``ack`` (to an ``act`` with an ``id``), ``pong`` and
-``error`` (``code`` and ``message``, and the request's ``id`` if it had one; nothing
-changed, the connection stays open) and ``closed`` (the host closed the table).
+``next`` (a new table plays again), ``chat`` (a line: ``seat``, ``name``, ``text``, ``at``),
+``chat_log`` (after the welcome: the table's last lines, see :mod:`~.chat`), ``ack`` (to an
+``act`` or ``chat`` with an ``id``), ``pong`` and ``error`` (``code`` and ``message``, and
+the request's ``id`` if it had one; nothing changed, the connection stays open) and
+``closed`` (the host closed the table).
 
 Caps (:class:`~thievery.server.limits.Caps`): connections per client and per table,
 spectators per table, and the bytes queued for a connection: a client that stops reading
@@ -38,11 +41,13 @@ from typing import Any
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from thievery.server.chat import Chat
 from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
 from thievery.server.limits import Bucket, too_many
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
+from thievery.server.lobby import Lobby
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,9 @@ class Limits:
     # Joins (each sends a whole welcome frame, the costly one): a rate and a burst.
     join_rate: float = 2.0
     join_burst: float = 5.0
+    # Chat lines of one seat (all its connections): a rate and a burst.
+    chat_rate: float = 1.0
+    chat_burst: float = 5.0
 
 
 def error_frame(code: str, message: str, ref: Any = None) -> str:
@@ -98,8 +106,11 @@ class Session:
         websocket: WebSocket,
         limits: Limits,
         crowded: bool = False,
+        chat: Chat | None = None,
+        lobby: Lobby | None = None,
     ) -> None:
         self.hub, self.table, self.websocket, self.limits = hub, table, websocket, limits
+        self.chat, self.lobby = chat, lobby
         self.listener = Listener(None, max_bytes=hub.caps.send_queue_bytes)
         self.joined = False
         self.crowded = crowded
@@ -190,10 +201,16 @@ class Session:
             if bot is not None and not isinstance(bot, str):
                 raise ServerError("frame/malformed", "'bot' is a bot's name or null")
             await self.table.set_bot(seat, bot)
+        elif kind == "chat" and self.chat is not None:
+            if not self.joined:
+                raise ServerError("join/first", "join the table first", 409)
+            self.chat.say(self.table, self.listener.seat, frame.get("text"))
+            if ref is not None:
+                self.send(json.dumps({"type": "ack", "id": ref}))
         else:
             raise ServerError(
                 "frame/unknown",
-                f"unknown frame type {str(kind)[:40]!r} (types: join, act, bot, ping)",
+                f"unknown frame type {str(kind)[:40]!r} (types: join, act, bot, chat, ping)",
             )
 
     def _seat(self) -> int:
@@ -223,6 +240,10 @@ class Session:
         self.listener.seat = seat
         self.joined = True
         self.table.attach(self.listener)
+        if self.chat is not None:
+            self.send(json.dumps(self.chat.history(self.table.id), separators=(",", ":")))
+        if seat is not None and self.lobby is not None:
+            self.lobby.seat_used(self.table, seat)
 
     def refuse(self, error: ServerError, close_code: int) -> None:
         """Send ``error``, then close the socket with ``close_code``."""
@@ -295,8 +316,16 @@ class Session:
                     await self.websocket.close()
 
 
-async def table_socket(websocket: WebSocket, hub: Hub, table_id: str, limits: Limits) -> None:
-    """Serve one websocket connection to a table (within the caps on connections)."""
+async def table_socket(
+    websocket: WebSocket,
+    hub: Hub,
+    table_id: str,
+    limits: Limits,
+    chat: Chat | None = None,
+    lobby: Lobby | None = None,
+) -> None:
+    """Serve one websocket connection to a table (within the caps on connections), with
+    its chat and, for a listed table, its seats' use told to the lobby."""
     await websocket.accept()
     client = websocket.client.host if websocket.client else "?"
     caps = hub.caps
@@ -314,7 +343,7 @@ async def table_socket(websocket: WebSocket, hub: Hub, table_id: str, limits: Li
     hub.connections[client] = hub.connections.get(client, 0) + 1
     table.sessions += 1
     try:
-        await Session(hub, table, websocket, limits, crowded).run()
+        await Session(hub, table, websocket, limits, crowded, chat, lobby).run()
     finally:
         table.sessions -= 1
         left = hub.connections.get(client, 1) - 1

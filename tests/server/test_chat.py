@@ -1,0 +1,180 @@
+"""The table chat over the websocket: who may write, what a line may hold, the rate per
+seat, what everyone at the table is sent, and the last lines a joining connection gets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.server.conftest import FAST, LIFTED, Player, create_table
+from thievery.server import Limits, create_app
+from thievery.server.chat import KEEP, LINE_LIMIT, clean_line
+from thievery.server.errors import ServerError
+
+
+def ws_url(table_id: str) -> str:
+    return f"/api/tables/{table_id}/ws"
+
+
+def chats(player: Player) -> list[dict[str, Any]]:
+    """The chat frames a player was sent (after reading all it was sent so far)."""
+    player.sync()
+    return [f for f in player.frames if f["type"] == "chat"]
+
+
+def chat_log(player: Player) -> list[dict[str, Any]]:
+    """The lines of the chat_log frame the player got when it joined."""
+    logs = [f for f in player.frames if f["type"] == "chat_log"]
+    if not logs:
+        player.read_until(lambda f: f["type"] == "chat_log")
+        logs = [f for f in player.frames if f["type"] == "chat_log"]
+    lines: list[dict[str, Any]] = logs[-1]["lines"]
+    return lines
+
+
+@contextmanager
+def two_and_a_spectator(client: TestClient) -> Iterator[tuple[Player, Player, Player]]:
+    """Seats 0 and 1 of a new table (seat 2 a bot) and a spectator, each connected."""
+    made = create_table(client, ["human", "human", "bot:heuristic"])
+    tid = made["table"]["id"]
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(ws_url(tid))) for _ in range(3)]
+        tokens = [made["seats"][0]["token"], made["seats"][1]["token"], None]
+        first, second, spectator = (Player(w, t) for w, t in zip(sockets, tokens, strict=True))
+        yield first, second, spectator
+
+
+def test_seated_players_chat_and_everyone_at_the_table_reads(client: TestClient) -> None:
+    with two_and_a_spectator(client) as (p0, p1, spectator):
+        assert chat_log(p0) == [] and chat_log(spectator) == []
+        answer = p0.send({"type": "chat", "text": "  good luck, all!  "})
+        assert answer["type"] == "ack"
+        for reader in (p0, p1, spectator):
+            [line] = chats(reader)
+            assert line["seat"] == 0 and line["text"] == "good luck, all!"
+            assert line["name"] == "Seat 0" and isinstance(line["at"], float)
+        assert p1.send({"type": "chat", "text": "<img src=x onerror=alert(1)>"})["type"] == "ack"
+        # The server keeps the text as sent (pages escape it); it is never an event.
+        assert chats(spectator)[-1]["text"] == "<img src=x onerror=alert(1)>"
+        # A spectator reads only.
+        refused = spectator.send({"type": "chat", "text": "hi"})
+        assert refused["code"] == "chat/spectator"
+        assert len(chats(p0)) == 2
+
+
+def test_a_joining_connection_gets_the_last_lines(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "bot:heuristic"])
+    tid, t0 = made["table"]["id"], made["seats"][0]["token"]
+    with client.websocket_connect(ws_url(tid)) as w0:
+        p0 = Player(w0, t0)
+        for n in range(3):
+            assert p0.send({"type": "chat", "text": f"line {n}"})["type"] == "ack"
+    with client.websocket_connect(ws_url(tid)) as ws:
+        late = Player(ws, None)
+        lines = chat_log(late)
+        assert [line["text"] for line in lines] == ["line 0", "line 1", "line 2"]
+        # The chat log comes after the welcome.
+        kinds = [f["type"] for f in late.frames]
+        assert kinds.index("welcome") < kinds.index("chat_log")
+
+
+@pytest.fixture
+def chatty(sqlite_url: str) -> Iterator[TestClient]:
+    """The app with a seat allowed 100 chat lines at once."""
+    limits = Limits(rate=FAST.rate, burst=FAST.burst, chat_rate=0.001, chat_burst=100)
+    with TestClient(create_app(sqlite_url, bot_delay=0, limits=limits, caps=LIFTED)) as c:
+        yield c
+
+
+def test_the_log_keeps_the_last_lines_only(chatty: TestClient) -> None:
+    made = create_table(chatty, ["human", "bot:heuristic", "bot:heuristic"])
+    tid, t0 = made["table"]["id"], made["seats"][0]["token"]
+    with chatty.websocket_connect(ws_url(tid)) as w0:
+        p0 = Player(w0, t0)
+        for n in range(KEEP + 7):
+            assert p0.send({"type": "chat", "text": f"n{n}"})["type"] == "ack"
+    with chatty.websocket_connect(ws_url(tid)) as ws:
+        lines = chat_log(Player(ws, None))
+    assert [line["text"] for line in lines] == [f"n{n}" for n in range(7, KEEP + 7)]
+
+
+def test_a_seat_is_rate_limited_over_all_its_connections(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "bot:heuristic"])
+    tid = made["table"]["id"]
+    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
+    burst = int(FAST.chat_burst)
+    with (
+        client.websocket_connect(ws_url(tid)) as a,
+        client.websocket_connect(ws_url(tid)) as b,
+        client.websocket_connect(ws_url(tid)) as c,
+    ):
+        first, second, other = Player(a, t0), Player(b, t0), Player(c, t1)
+        answers = [
+            (first if n % 2 else second).send({"type": "chat", "text": f"{n}"})
+            for n in range(burst)
+        ]
+        assert all(x["type"] == "ack" for x in answers)
+        refused = first.send({"type": "chat", "text": "one more"})
+        assert refused["code"] == "rate/limited" and "try again" in refused["message"]
+        assert second.send({"type": "chat", "text": "and more"})["code"] == "rate/limited"
+        # Another seat has its own rate; the refused lines reached nobody.
+        assert other.send({"type": "chat", "text": "me too"})["type"] == "ack"
+        texts = [line["text"] for line in chats(other)]
+        assert texts == [*map(str, range(burst)), "me too"]
+
+
+BAD = [
+    ({"type": "chat"}, "chat/malformed"),
+    ({"type": "chat", "text": 12}, "chat/malformed"),
+    ({"type": "chat", "text": ["hi"]}, "chat/malformed"),
+    ({"type": "chat", "text": "   \t  "}, "chat/empty"),
+    ({"type": "chat", "text": "x" * (LINE_LIMIT + 1)}, "chat/too_long"),
+    ({"type": "chat", "text": "two\nlines"}, "chat/control"),
+    ({"type": "chat", "text": "bell\x07"}, "chat/control"),
+    ({"type": "chat", "text": "evil\u202etxt.exe"}, "chat/control"),
+    ({"type": "chat", "text": "zero\u200bwidth"}, "chat/control"),
+]
+
+
+def test_bad_lines_get_a_clear_error_and_change_nothing(client: TestClient) -> None:
+    made = create_table(client, ["human", "bot:heuristic", "bot:heuristic"])
+    with client.websocket_connect(ws_url(made["table"]["id"])) as fresh:
+        fresh.send_json({"type": "chat", "text": "before joining"})
+        assert fresh.receive_json()["code"] == "join/first"
+    with two_and_a_spectator(client) as (p0, p1, _):
+        for frame, code in BAD:
+            answer = p0.send(frame)
+            assert answer["type"] == "error" and answer["code"] == code, (frame, answer)
+            assert answer["message"]
+        # Nothing was said, and bad lines did not use up the seat's rate.
+        assert chats(p1) == []
+        for n in range(int(FAST.chat_burst)):
+            assert p0.send({"type": "chat", "text": f"ok {n}"})["type"] == "ack"
+    # Exactly the limit is fine, and emoji with joiners pass.
+    assert clean_line("y" * LINE_LIMIT) == "y" * LINE_LIMIT
+    assert clean_line(" 👩\u200d👩\u200d👧 gg ") == "👩\u200d👩\u200d👧 gg"
+
+
+def test_clean_line_codes() -> None:
+    for raw, code in [(None, "chat/malformed"), ("", "chat/empty"), ("a\x00b", "chat/control")]:
+        with pytest.raises(ServerError) as caught:
+            clean_line(raw)
+        assert caught.value.code == code
+
+
+def test_chat_after_the_game_and_at_a_finished_table(client: TestClient) -> None:
+    """Players may still say 'good game' once it is over; a seat played by a bot is still
+    its person's to chat from."""
+    made = create_table(client, ["human", "bot:heuristic", "bot:heuristic"])
+    tid, t0 = made["table"]["id"], made["seats"][0]["token"]
+    with client.websocket_connect(ws_url(tid)) as w0:
+        p0 = Player(w0, t0)
+        p0.ws.send_json({"type": "bot", "bot": "heuristic"})
+        while not p0.latest.get("result"):
+            p0.receive()
+        assert p0.send({"type": "chat", "text": "gg"})["type"] == "ack"
+        assert chats(p0)[-1]["text"] == "gg"

@@ -1,0 +1,254 @@
+"""The lobby list of open tables (GET /api/tables/open) and taking a free seat of one
+(POST /api/tables/{id}/seats/{n}/claim): listed or private, full, finished, races
+between claims, and bad input."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import update
+
+from tests.server.conftest import FAST, LIFTED, Player
+from tests.server.serving import serving
+from thievery.server import create_app
+from thievery.server.lobby import lobby_seats_t
+
+
+def make(client: TestClient, seats: list[str], listed: bool | None = True) -> dict[str, Any]:
+    """A Schattendieb table; ``seats`` like ``["human", "bot:random"]``."""
+    spec = [
+        {"kind": "human"} if s == "human" else {"kind": "bot", "bot": s.split(":", 1)[1]}
+        for s in seats
+    ]
+    body: dict[str, Any] = {"game": "schattendieb", "seats": spec, "options": {"games": 1}}
+    if listed is not None:
+        body["listed"] = listed
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    made: dict[str, Any] = response.json()
+    return made
+
+
+def open_list(client: TestClient) -> dict[str, dict[str, Any]]:
+    response = client.get("/api/tables/open")
+    assert response.status_code == 200, response.text
+    return {t["id"]: t for t in response.json()}
+
+
+def claim(client: TestClient, table_id: str, seat: Any) -> httpx2.Response:
+    response: httpx2.Response = client.post(f"/api/tables/{table_id}/seats/{seat}/claim")
+    return response
+
+
+def test_only_listed_tables_with_free_seats_are_listed(client: TestClient) -> None:
+    listed = make(client, ["human", "human", "human", "bot:random"])
+    private = make(client, ["human", "human", "bot:random"], listed=None)
+    also_private = make(client, ["human", "human", "bot:random"], listed=False)
+    lonely = make(client, ["human", "bot:random", "bot:random"])  # only the creator's seat
+    assert listed["listed"] and not private["listed"] and not lonely["listed"]
+    found = open_list(client)
+    assert set(found) == {listed["table"]["id"]}
+    entry = found[listed["table"]["id"]]
+    # Every human seat but the creator's (the first) is free; bots are not.
+    assert entry["free"] == [1, 2]
+    assert [s["free"] for s in entry["seats"]] == [False, True, True, False]
+    assert entry["game"] == "schattendieb" and entry["title"] == "Der Schattendieb"
+    assert entry["players"] == 4 and entry["age_seconds"] >= 0 and not entry["scenario"]
+    # Listing says nothing secret: no token, no hash, no options.
+    text = client.get("/api/tables/open").text
+    for made in (listed, private, also_private):
+        for seat in made["seats"]:
+            assert seat["token"] not in text
+    assert "token_hash" not in text and "options" not in text
+
+
+def test_claiming_a_seat_gives_a_fresh_token_and_the_old_invite_dies(
+    client: TestClient,
+) -> None:
+    made = make(client, ["human", "human", "human"])
+    tid = made["table"]["id"]
+    old = made["seats"][1]["token"]
+    got = claim(client, tid, 1)
+    assert got.status_code == 200, got.text
+    seat = got.json()
+    assert seat["seat"] == 1 and seat["token"] != old
+    assert seat["invite"].endswith(f"/table/{tid}#token={seat['token']}")
+    assert open_list(client)[tid]["free"] == [2]
+    # The new token is seat 1's; the seat's old invite link no longer is anyone's.
+    state = client.get(
+        f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {seat['token']}"}
+    )
+    assert state.json()["seat"] == 1
+    stale = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {old}"})
+    assert stale.status_code == 403 and stale.json()["code"] == "auth/token"
+    # Taken once: taken for good.
+    again = claim(client, tid, 1)
+    assert again.status_code == 409 and again.json()["code"] == "seat/taken"
+    # The last free seat taken: the table is full and leaves the list.
+    assert claim(client, tid, 2).status_code == 200
+    assert tid not in open_list(client)
+
+
+def test_an_invite_link_used_takes_its_seat(client: TestClient) -> None:
+    made = make(client, ["human", "human", "human"])
+    tid = made["table"]["id"]
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        Player(ws, made["seats"][2]["token"])
+        assert open_list(client)[tid]["free"] == [1]
+        refused = claim(client, tid, 2)
+        assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"
+    # Gone from the table, the seat stays its invitee's.
+    assert open_list(client)[tid]["free"] == [1]
+    # Looking at the table with a seat's token (HTTP) takes it too.
+    headers = {"Authorization": f"Bearer {made['seats'][1]['token']}"}
+    assert client.get(f"/api/tables/{tid}/state", headers=headers).status_code == 200
+    assert tid not in open_list(client)
+
+
+def test_bots_and_finished_tables_are_not_listed(client: TestClient) -> None:
+    made = make(client, ["human", "human", "human"])
+    tid, host = made["table"]["id"], made["host_token"]
+    auth = {"Authorization": f"Bearer {host}"}
+    # The host hands a free seat to a bot: not free while the bot plays it.
+    assert (
+        client.post(
+            f"/api/tables/{tid}/seats/2/bot", json={"bot": "random"}, headers=auth
+        ).status_code
+        == 200
+    )
+    assert open_list(client)[tid]["free"] == [1]
+    assert claim(client, tid, 2).json()["code"] == "seat/taken"
+    assert (
+        client.post(f"/api/tables/{tid}/seats/2/bot", json={"bot": None}, headers=auth).status_code
+        == 200
+    )
+    assert open_list(client)[tid]["free"] == [1, 2]
+    # Closed (finished without a result): out of the list, and no seat to claim.
+    assert client.post(f"/api/tables/{tid}/close", headers=auth).status_code == 200
+    assert tid not in open_list(client)
+    closed = claim(client, tid, 1)
+    assert closed.status_code == 409 and closed.json()["code"] == "table/over"
+
+
+def test_bad_claims_are_refused_and_change_nothing(client: TestClient) -> None:
+    listed = make(client, ["human", "human", "bot:random"])
+    private = make(client, ["human", "human", "bot:random"], listed=False)
+    tid, pid = listed["table"]["id"], private["table"]["id"]
+    cases = [
+        (pid, 1, 403, "lobby/unlisted"),
+        (tid, 0, 409, "seat/taken"),  # the creator's seat
+        (tid, 2, 409, "seat/taken"),  # a bot's seat
+        (tid, 3, 404, "seat/unknown"),
+        (tid, -1, 404, "seat/unknown"),
+        (tid, "one", 422, "request/invalid"),
+        ("nosuchtable", 1, 404, "table/unknown"),
+    ]
+    for table_id, seat, status, code in cases:
+        got = claim(client, table_id, seat)
+        assert (got.status_code, got.json()["code"]) == (status, code), (table_id, seat)
+    # Nothing changed: every invite still works and seat 1 is still free.
+    for made in (listed, private):
+        for seat in made["seats"]:
+            headers = {"Authorization": f"Bearer {seat['token']}"}
+            url = f"/api/tables/{made['table']['id']}/state"
+            assert client.get(url, headers=headers).json()["seat"] == seat["seat"]
+    # (looking took seat 1 of the listed table; the private one was never listed)
+    assert tid not in open_list(client)
+    assert client.get("/api/tables/open?limit=0").status_code == 422
+
+
+def test_many_claims_at_once_only_one_wins(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED)
+    with serving(app) as port:
+        base = f"http://127.0.0.1:{port}"
+        body = {
+            "game": "schattendieb",
+            "seats": [{"kind": "human"}] * 3,
+            "options": {"games": 1},
+            "listed": True,
+        }
+        made = httpx2.post(f"{base}/api/tables", json=body).json()
+        tid = made["table"]["id"]
+        answers: list[httpx2.Response] = []
+        start = threading.Barrier(16)
+
+        def grab(seat: int) -> None:
+            with httpx2.Client(base_url=base) as http:
+                start.wait()
+                answers.append(http.post(f"/api/tables/{tid}/seats/{seat}/claim"))
+
+        threads = [threading.Thread(target=grab, args=(1 + n % 2,)) for n in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        won = [a.json() for a in answers if a.status_code == 200]
+        lost = [a.json()["code"] for a in answers if a.status_code != 200]
+        assert len(answers) == 16
+        assert sorted(w["seat"] for w in won) == [1, 2]
+        assert lost == ["seat/taken"] * 14
+        # Each winner's token is the seat's now.
+        for w in won:
+            headers = {"Authorization": f"Bearer {w['token']}"}
+            state = httpx2.get(f"{base}/api/tables/{tid}/state", headers=headers).json()
+            assert state["seat"] == w["seat"]
+        assert httpx2.get(f"{base}/api/tables/open").json() == []
+
+
+def test_the_list_and_claims_survive_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'thievery.db'}"
+    with TestClient(create_app(url, bot_delay=0, limits=FAST, caps=LIFTED)) as client:
+        made = make(client, ["human", "human", "human", "human"])
+        tid = made["table"]["id"]
+        taken = claim(client, tid, 1).json()
+        with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            Player(ws, made["seats"][2]["token"])
+        finished = make(client, ["human", "human", "bot:random"])
+        auth = {"Authorization": f"Bearer {finished['host_token']}"}
+        client.post(f"/api/tables/{finished['table']['id']}/close", headers=auth)
+    with TestClient(create_app(url, bot_delay=0, limits=FAST, caps=LIFTED)) as client:
+        found = open_list(client)
+        assert set(found) == {tid} and found[tid]["free"] == [3]
+        headers = {"Authorization": f"Bearer {taken['token']}"}
+        assert client.get(f"/api/tables/{tid}/state", headers=headers).json()["seat"] == 1
+        assert claim(client, tid, 1).json()["code"] == "seat/taken"
+        assert claim(client, tid, 3).status_code == 200
+
+
+def test_a_seat_taken_in_storage_meanwhile_is_not_given_twice(client: TestClient) -> None:
+    """Another server process (or a write this one has not seen) took the seat: the
+    claim's conditional write finds it taken, and the seat keeps its token."""
+    made = make(client, ["human", "human", "human"])
+    tid, invite = made["table"]["id"], made["seats"][1]["token"]
+    engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        conn.execute(
+            update(lobby_seats_t)
+            .where(lobby_seats_t.c.table_id == tid, lobby_seats_t.c.seat == 1)
+            .values(taken_at=1.0)
+        )
+    refused = claim(client, tid, 1)
+    assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"
+    headers = {"Authorization": f"Bearer {invite}"}
+    assert client.get(f"/api/tables/{tid}/state", headers=headers).json()["seat"] == 1
+
+
+def test_claims_count_against_the_rate_of_new_tables(sqlite_url: str) -> None:
+    with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as client:
+        made = make(client, ["human", "human", "bot:random"])
+        tid = made["table"]["id"]
+        codes = [claim(client, tid, 0).json()["code"] for _ in range(12)]
+        assert codes[:9] == ["seat/taken"] * 9  # the burst of 10, one spent on the table
+        assert codes[-1] == "rate/limited"
+
+
+@pytest.mark.parametrize("listed", ["yes", 3, None])
+def test_listed_must_be_a_boolean(client: TestClient, listed: Any) -> None:
+    body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "listed": listed}
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 422 and response.json()["code"] == "request/invalid"
