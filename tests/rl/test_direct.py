@@ -22,6 +22,14 @@ def test_the_fast_games_use_their_seat_encoder() -> None:
         assert Match(game, PLAYERS[game])._direct is not None
 
 
+# options that change what the vectors hold (the defaults are played at every count)
+OPTIONS = [
+    ("schattendieb", {"games": 1}),
+    ("schatz-rabatz", {"little_pirates": True, "big_pirates": True}),
+    ("schatz-rabatz", {"width": 5, "depth": 6, "short_game": True}),
+]
+
+
 @pytest.mark.parametrize("game", DIRECT)
 def test_the_seat_encoder_writes_what_the_view_encodes(game: str) -> None:
     """Every seat, every decision of random games, at several player counts: the seat
@@ -29,22 +37,32 @@ def test_the_seat_encoder_writes_what_the_view_encodes(game: str) -> None:
     spec = plugin(game).spec
     counts = sorted({spec.min_players, PLAYERS[game], 4, spec.max_players})
     for players in counts:
-        match = Match(game, players)
-        assert match._direct is not None
-        rng = np.random.default_rng(players)
-        compared = 0
-        for seed in range(2):
-            match.start(seed)
-            while not match.over:
-                for s in range(players):
-                    fast = match.observation(s)
-                    slow = match.observation_from_view(s)
-                    assert fast.dtype == slow.dtype == np.float32
-                    assert fast.tobytes() == slow.tobytes(), (game, players, seed, s)
-                    compared += 1
-                seat = match.current()
-                assert seat is not None
-                match.act(seat, random_index(match.mask(seat), rng))
-            for s in range(players):  # the end, scores and all
-                assert match.observation(s).tobytes() == match.observation_from_view(s).tobytes()
-        assert compared > 100
+        _compare_along_random_games(Match(game, players))
+
+
+@pytest.mark.parametrize(("game", "options"), OPTIONS)
+def test_the_seat_encoder_follows_the_options(game: str, options: dict[str, object]) -> None:
+    _compare_along_random_games(Match(game, PLAYERS[game], options))
+
+
+def _compare_along_random_games(match: Match) -> None:
+    """Both vectors of every seat at every decision of two random games, and at the end."""
+    game, players = match.game, match.players
+    assert match._direct is not None
+    rng = np.random.default_rng(players)
+    compared = 0
+    for seed in range(2):
+        match.start(seed)
+        while not match.over:
+            for s in range(players):
+                fast = match.observation(s)
+                slow = match.observation_from_view(s)
+                assert fast.dtype == slow.dtype == np.float32
+                assert fast.tobytes() == slow.tobytes(), (game, players, seed, s)
+                compared += 1
+            seat = match.current()
+            assert seat is not None
+            match.act(seat, random_index(match.mask(seat), rng))
+        for s in range(players):  # the end, scores and all
+            assert match.observation(s).tobytes() == match.observation_from_view(s).tobytes()
+    assert compared > 50

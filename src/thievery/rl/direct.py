@@ -14,8 +14,9 @@ positions they are. It is the view's twin, not a second source of truth:
 - :class:`thievery.rl.match.Match` uses a seat encoder where the game has one
   (:data:`SEAT_ENCODERS`), else the view.
 
-A seat encoder is made once per layout: ``SEAT_ENCODERS[game](layout)`` gives
-``encode(state, seat) -> Vector``.
+A seat encoder is made once per layout: ``SEAT_ENCODERS[game](layout, probe)`` (``probe``
+a freshly started state, for what the options fix: a card set, a chest's size) gives
+``encode(state, seat) -> Vector``, or ``None`` where the view's encoding must serve.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def offsets(layout: ObservationLayout, names: str) -> list[int]:
     return [where[name] for name in names.split()]
 
 
-def schattendieb(layout: ObservationLayout) -> SeatEncoder:
+def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
     """Der Schattendieb: card numbers are their vocabulary positions (``CARD_ID`` order),
     phases their positions in ``PHASE_NAMES``, kinds theirs in ``KINDS``."""
     from thievery.games.schattendieb.cards import CARD_ID, KINDS
@@ -132,7 +133,7 @@ def schattendieb(layout: ObservationLayout) -> SeatEncoder:
     return encode
 
 
-def thieves(layout: ObservationLayout) -> SeatEncoder:
+def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
     """Thieves!: card numbers are their vocabulary positions (``CARD_ID`` order); a loot
     slot's entry holds its card and whether it is face up or was exposed in a raid."""
     from thievery.games.thieves.actions import MAX_SLOTS
@@ -228,7 +229,252 @@ def thieves(layout: ObservationLayout) -> SeatEncoder:
     return encode
 
 
-SEAT_ENCODERS: dict[str, Callable[[ObservationLayout], SeatEncoder]] = {
+def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
+    """Thieves Den: Location, Fence, Power tile and Scheme numbers are their positions in
+    the card set's id lists (``None`` if a set repeats an id: the view's encoding then
+    serves), treasures theirs in ``TREASURES``, effect ops theirs in ``OP_NAMES``."""
+    from thievery.games.thieves_den.effects import OP_NAMES
+    from thievery.games.thieves_den.rules import OVER, THIEVE
+
+    cs: Any = probe.cs  # type: ignore[attr-defined]
+    if any(len(set(ids)) != len(ids) for ids in (cs.loc_id, cs.fence_id, cs.power_id)):
+        return None
+    if len(set(cs.scheme_id)) != len(cs.scheme_id):
+        return None
+    size = layout.size
+    n_locs, n_fences, n_schemes, n_ops = (
+        len(cs.loc_id),
+        len(cs.fence_id),
+        len(cs.scheme_id),
+        len(OP_NAMES),
+    )
+    n_seat = 8 + 2 * n_locs + 2 * n_fences + n_schemes
+    (phase_at, to_act_at, holder_at, current_at, decider_at, direction_at, round_at,
+     supply_at, burgle_at, deck_at, top_at, fence_deck_at, fence_row_at, powers_at,
+     gone_at, neutral_at, seats_at, flags_at, hand_at, pick_at, stack_at, tied_at) = offsets(
+        layout,
+        "phase to_act holder current decider direction round supply burgle location_deck "
+        "location_deck_top fence_deck fence_row powers powers_gone neutral seats "
+        "seat_flags hand my_pick stack tied",
+    )  # fmt: skip
+
+    def encode(state: State, me: int) -> Vector:
+        s: Any = state
+        n = s.players
+        phase = s.phase
+        on_loc = s.on_loc
+        ones = [phase_at + phase]  # "phase"
+        ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
+        ones.append(holder_at + (s.holder - me) % n)  # "holder"
+        if phase == THIEVE:  # "current": only while thieving
+            ones.append(current_at + (s.current - me) % n)
+        if s._decider >= 0:  # "decider"
+            ones.append(decider_at + (s._decider - me) % n)
+        ones.append(direction_at + (0 if s.direction > 0 else 1))  # "direction"
+        at: list[int] = []
+        value: list[float] = []
+        if s.round:  # "round"
+            at.append(round_at)
+            value.append(s.round / 10)
+        for t in range(5):  # "supply": treasures, thieves, Witch spots, Recruit row
+            if s.supply[t]:
+                at.append(supply_at + t)
+                value.append(s.supply[t] / 10)
+            if s.witch[t]:
+                ones.append(supply_at + 6 + t)
+            if s.recruit[t]:
+                at.append(supply_at + 11 + t)
+                value.append(s.recruit[t] / 5)
+        if s.supply_thieves:
+            at.append(supply_at + 5)
+            value.append(s.supply_thieves / 10)
+        if s.burgle:  # "burgle"
+            at.append(burgle_at)
+            value.append(s.burgle / 5)
+        deck = s.loc_deck
+        if deck:  # "location_deck"
+            at.append(deck_at)
+            value.append(len(deck) / 40)
+        if s.known_top:  # "location_deck_top": the cards known to lie on top
+            ones += [top_at + c for c in deck[len(deck) - s.known_top :]]
+        if s.fence_deck:  # "fence_deck"
+            at.append(fence_deck_at)
+            value.append(len(s.fence_deck) / 40)
+        ones += [fence_row_at + f for f in s.fence_row if f >= 0]  # "fence_row"
+        for i, st in enumerate(s.power_stacks):  # "powers": the tiles face up
+            if st:
+                o = powers_at + st[-1] * 7
+                ones.append(o)
+                if s.power_paid[i] >= 0:
+                    ones.append(o + 1 + s.power_paid[i])
+                if len(st) > 1:
+                    at.append(o + 6)
+                    value.append((len(st) - 1) / 3)
+        ones += [gone_at + p for p in s.power_gone]  # "powers_gone"
+        for c in s.neutral:  # "neutral"
+            at.append(neutral_at + c)
+            value.append(1.0 + on_loc[c])
+        over = phase == OVER
+        treasure, prestige, thieves, hands = s.treasure, s.prestige, s.thieves, s.hands
+        up, collected, fences, kept = s.up, s.collected, s.fences, s.fences_collected
+        uses, passed, pick, scheme = s.fence_uses, s.passed, s.pick, s.scheme
+        for r in range(n):  # "seats" and "seat_flags"
+            t = (me + r) % n
+            o = seats_at + r * n_seat
+            for x, count in enumerate(treasure[t]):
+                if count:
+                    at.append(o + x)
+                    value.append(count / 5)
+            if prestige[t]:
+                at.append(o + 5)
+                value.append(prestige[t] / 50)
+            if thieves[t]:
+                at.append(o + 6)
+                value.append(thieves[t] / 5)
+            if hands[t]:
+                at.append(o + 7)
+                value.append(len(hands[t]) / 5)
+            o += 8
+            for c in up[t]:
+                at.append(o + c)
+                value.append(1.0 + on_loc[c])
+            o += n_locs
+            ones += [o + c for c in collected[t]]
+            o += n_locs
+            for f in fences[t]:
+                at.append(o + f)
+                value.append(1.0 + uses[f])
+            o += n_fences
+            ones += [o + f for f in kept[t]]
+            o += n_fences
+            if t == me or over:  # a Scheme is secret until the end
+                ones.append(o + scheme[t] % n_schemes)
+            if passed[t]:
+                ones.append(flags_at + 2 * r)
+            if pick[t] >= 0:  # whether, never which
+                ones.append(flags_at + 2 * r + 1)
+        ones += [hand_at + c for c in hands[me]]  # "hand" (own)
+        if pick[me] >= 0:  # "my_pick" (own)
+            ones.append(pick_at + pick[me])
+        queue = s.queue
+        if queue:  # "stack": the next op, then how many of each op come later
+            ones.append(stack_at + queue[0][0])
+            later: dict[int, float] = {}
+            for entry in queue[1:]:
+                later[entry[0]] = later.get(entry[0], 0.0) + 1.0
+            at += [stack_at + n_ops + op for op in later]
+            value += later.values()
+        ones += [tied_at + (x - me) % n for x in s.tied]  # "tied"
+        return finish(size, ones, at, value)
+
+    return encode
+
+
+def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
+    """Schatz-Rabatz: treasure, Jack-board and ship-part numbers are their positions in
+    ``TREASURE_ID``, ``BOARD_ID`` and ``CARD_ID``; a placed treasure's cells come from its
+    orientation (remembered per placement)."""
+    from thievery.games.schatz_rabatz.pieces import (
+        BOARD_CLAIMS,
+        BOARD_ID,
+        N_TREASURES,
+        ORIENTATIONS,
+        SHAPE_OF,
+    )
+    from thievery.games.schatz_rabatz.rules import PACKING
+
+    p: Any = probe
+    width, depth = p.width, p.depth
+    per_chest = 3 + width + width * depth
+    n_treasures = N_TREASURES
+    claims = [sorted(BOARD_CLAIMS[b]) for b in range(len(BOARD_ID))]
+    (phase_at, to_act_at, round_at, clock_at, pool_at, chests_at, out_at, jack_at,
+     claims_at, board_at, turned_at, stack_at, ships_at, supply_at, ready_at,
+     parts_at) = offsets(
+        layout,
+        "phase to_act round clock pool chests out jack board.claims board.id "
+        "boards_turned stack_size ships supply ready ship_parts",
+    )  # fmt: skip
+    n_parts = layout.fields[layout.offsets.index(ships_at)].size // max(1, p.players)
+    size = layout.size
+    cells: dict[tuple[int, int, int, int], list[int]] = {}  # placement -> its grid cells
+
+    def grid_cells(placed: tuple[int, int, int, int]) -> list[int]:
+        t, r, c, row = placed
+        found = cells[placed] = [
+            (row + y) * width + c + x
+            for x, y in ORIENTATIONS[SHAPE_OF[t]][r].cells
+            if 0 <= c + x < width and 0 <= row + y < depth
+        ]
+        return found
+
+    def encode(state: State, me: int) -> Vector:
+        s: Any = state
+        n = s.players
+        now = s.now_ms
+        ones = [phase_at + s.phase]  # "phase"
+        ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
+        at: list[int] = []
+        value: list[float] = []
+        if s.round_no:  # "round"
+            at.append(round_at)
+            value.append(s.round_no / 10)
+        # "clock": the hourglass's time left (all of it before it is turned), and the
+        # seat's own hand busy while it packs with its lid open
+        if s.ends_ms < 0:
+            ones.append(clock_at)
+        elif s.ends_ms > now:
+            at.append(clock_at)
+            value.append((s.ends_ms - now) / max(1, s.hourglass_ms))
+        if s.phase == PACKING and s.is_open[me] and s.hand_ready[me] > now:
+            at.append(clock_at + 1)
+            value.append((s.hand_ready[me] - now) / 1000)
+        ones += [pool_at + t for t in range(n_treasures) if s.in_pool[t]]  # "pool"
+        is_open, closed, ready_ms, heights = s.is_open, s.closed_ms, s.hand_ready, s.heights
+        chests, out, jack, ships, ready = s.chests, s.out, s.jack, s.ships, s.ready
+        for r in range(n):
+            t = (me + r) % n
+            o = chests_at + r * per_chest  # "chests"
+            if is_open[t]:
+                ones.append(o)
+            if closed[t] >= 0:
+                ones.append(o + 1)
+            if ready_ms[t] > now:
+                at.append(o + 2)
+                value.append((ready_ms[t] - now) / 1000)
+            for x, h in enumerate(heights[t][:width]):
+                if h:
+                    at.append(o + 3 + x)
+                    value.append(h / depth)
+            grid = o + 3 + width
+            for placed in chests[t]:
+                found = cells.get(placed)
+                if found is None:
+                    found = grid_cells(placed)
+                ones += [grid + i for i in found]
+            ones += [out_at + r * n_treasures + x for x in out[t]]  # "out"
+            ones += [jack_at + r * n_treasures + x for x in jack[t]]  # "jack"
+            ones += [ships_at + r * n_parts + c for c in ships[t]]  # "ships"
+            if ready[t]:  # "ready"
+                at.append(ready_at + r)
+                value.append(float(ready[t]))
+        if s.board >= 0:  # "board.claims", "board.id"
+            ones += [claims_at + x for x in claims[s.board]]
+            ones.append(board_at + s.board)
+        ones += [turned_at + b for b in s.turned]  # "boards_turned"
+        if s.stack:  # "stack_size"
+            at.append(stack_at)
+            value.append(len(s.stack) / len(BOARD_ID))
+        ones += [supply_at + c for c in s.supply]  # "supply"
+        ones += [parts_at + x for x in s.needs]  # "ship_parts"
+        return finish(size, ones, at, value)
+
+    return encode
+
+
+SEAT_ENCODERS: dict[str, Callable[[ObservationLayout, State], SeatEncoder | None]] = {
     "schattendieb": schattendieb,
     "thieves": thieves,
+    "thieves-den": thieves_den,
+    "schatz-rabatz": schatz_rabatz,
 }

@@ -381,8 +381,8 @@ def schatz_rabatz(players: int, probe: State) -> Spaces:
     def clock(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
         now = v["now_ms"]
         glass = v["hourglass"]
-        if glass is not None:
-            put(out, at, max(0, glass["ends_ms"] - now) / max(1, glass["length_ms"]))
+        ends = glass["ends_ms"]  # None: not turned yet (Little Pirates), so all of it is left
+        put(out, at, 1.0 if ends is None else max(0, ends - now) / max(1, glass["length_ms"]))
         ready = v["hand_ready_ms"]
         put(out, at + 1, max(0, ready - now) / 1000 if isinstance(ready, int) else 0.0)
 
@@ -424,7 +424,8 @@ def schatz_rabatz(players: int, probe: State) -> Spaces:
             "clock",
             2,
             clock,
-            "clock: hourglass time left / its length, own hand busy for (s)",
+            "clock: hourglass time left / its length (1 before it is turned), own hand "
+            "busy for (s)",
         ),
         bag("pool", treasures),
         custom(

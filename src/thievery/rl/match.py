@@ -78,7 +78,7 @@ def _make_spaces(game: str, players: int, options: Mapping[str, Any] | None) -> 
         layout,
         waits,
         fast(codec) if fast is not None else None,
-        direct(layout) if direct is not None else None,
+        direct(layout, probe) if direct is not None else None,
     )
 
 
