@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from thievery.core.i18n import Translator
 from thievery.core.plugin import TerminalRenderer
 from thievery.games.thieves.cards import (
     CARD_INDEX,
@@ -18,11 +19,12 @@ from thievery.games.thieves.cards import (
     KIND,
     KIND_NAMES,
     MONEY,
+    POLICE,
     RAID_VALUE,
-    describe_card,
 )
 
 JSON = dict[str, Any]
+_ = Translator(__package__)
 STYLES = {
     "money": "yellow",
     "police": "bold white on blue",
@@ -34,20 +36,44 @@ STYLES = {
 }
 
 
+def card_name(card: int) -> str:
+    """A card in words in the current language: ``Money 2`` (``Geld 2``), ``Diamond Ring``,
+    ``Police (2 cars)``, ``Alarm``."""
+    kind = KIND[card]
+    if card == CARD_INDEX["diamond-ring"]:
+        return _("Diamond Ring")
+    if card == CARD_INDEX["horseshoe"]:
+        return _("Horseshoe")
+    if kind == MONEY:
+        return _("Money {n}", n=FINAL_VALUE[card])
+    if kind == POLICE:
+        return _("Police (1 car)") if CARS[card] == 1 else _("Police ({n} cars)", n=CARS[card])
+    return _(KIND_WORDS[KIND_NAMES[kind]])
+
+
+KIND_WORDS = {
+    "getaway": "Getaway car",
+    "roadblock": "Roadblock",
+    "alarm": "Alarm",
+    "thief": "Thief",
+    "double-loot": "Double Loot",
+}
+
+
 def card_text(card: str) -> Text:
     """A card as coloured text: ``$2``, ``◇ring``, ``♞shoe``, ``🚓1``, ``Alarm``."""
     c = CARD_INDEX[card]
     kind = KIND_NAMES[KIND[c]]
     if card == "diamond-ring":
-        label = "◇Ring"
+        label = _("◇Ring")
     elif card == "horseshoe":
-        label = "∩Shoe"
+        label = _("∩Shoe")
     elif kind == "money":
         label = f"${FINAL_VALUE[c]}"
     elif kind == "police":
         label = f"P{CARS[c]}"
     else:
-        label = describe_card(c)
+        label = card_name(c)
     return Text(label, style=STYLES[kind])
 
 
@@ -68,19 +94,19 @@ def loot_value(row: list[JSON]) -> str:
     unknown = len(row) - len(known)
     total = sum(FINAL_VALUE[c] for c in known)
     raid = sum(RAID_VALUE[c] for c in known)
-    text = f"{total} (raid {raid})"
+    text = _("{total} (raid {raid})", total=total, raid=raid)
     return text + (f" +{unknown}?" if unknown else "")
 
 
 def table(view: JSON) -> RenderableType:
     me = view["seat"]
     grid = Table(expand=True)
-    grid.add_column("seat", no_wrap=True)
-    grid.add_column("hand", no_wrap=True)
-    grid.add_column("loot", ratio=4, overflow="fold")
-    grid.add_column("value", no_wrap=True)
+    grid.add_column(_("seat"), no_wrap=True)
+    grid.add_column(_("hand"), no_wrap=True)
+    grid.add_column(_("loot"), ratio=4, overflow="fold")
+    grid.add_column(_("value"), no_wrap=True)
     for s, row in enumerate(view["loot"]):
-        marks = (" (you)" if s == me else "") + (" ◀" if s == view["current"] else "")
+        marks = (_(" (you)") if s == me else "") + (" ◀" if s == view["current"] else "")
         loot = Text(" ").join(slot_text(slot) for slot in row) if row else Text("—")
         grid.add_row(
             Text(f"{s}{marks}", style="bold" if s == me else ""),
@@ -88,38 +114,53 @@ def table(view: JSON) -> RenderableType:
             loot,
             loot_value(row),
         )
-    police = Text(" ").join(card_text(c) for c in view["police"]) or Text("none")
-    status = Text(f"Police: {view['cars']} car(s) ").append_text(police)
-    status.append(f"   Getaways: {len(view['getaways'])}/7")
-    status.append(f"   Deck: {view['deck_size']}   Discard: {len(view['discard'])}")
+    police = Text(" ").join(card_text(c) for c in view["police"]) or Text(_("none"))
+    status = Text(_("Police: {n} car(s) ", n=view["cars"])).append_text(police)
+    status.append(_("   Getaways: {n}/7", n=len(view["getaways"])))
+    status.append(
+        _(
+            "   Deck: {deck}   Discard: {discard}",
+            deck=view["deck_size"],
+            discard=len(view["discard"]),
+        )
+    )
     parts: list[RenderableType] = [grid, status]
     raid = view["last_raid"]
     if raid:
-        values = ", ".join(f"seat {s}: {v}" for s, v in enumerate(raid["values"]))
-        busted = ", ".join(f"seat {s}" for s in raid["busted"]) or "nobody"
-        parts.append(Text(f"Last raid — {values}; busted: {busted}", style="red"))
+        values = ", ".join(_("seat {n}: {v}", n=s, v=v) for s, v in enumerate(raid["values"]))
+        busted = ", ".join(_("seat {n}", n=s) for s in raid["busted"]) or _("nobody")
+        parts.append(
+            Text(_("Last raid — {values}; busted: {who}", values=values, who=busted), style="red")
+        )
     if view["pending"] == "remove":
-        parts.append(Text("Roadblock: pick a police card to remove", style="bold"))
+        parts.append(Text(_("Roadblock: pick a police card to remove"), style="bold"))
     elif view["pending"] == "move":
         parts.append(
-            Text("Thief: move a loot card (▒ = face down, picked blind), or don't", style="bold")
+            Text(_("Thief: move a loot card (▒ = face down, picked blind), or don't"), style="bold")
         )
     elif view["pending"] == "double_loot":
         drawn = view["drawn"]
         parts.append(
-            Text("Double Loot: play ", style="bold").append_text(card_text(drawn))
+            Text(_("Double Loot: play "), style="bold").append_text(card_text(drawn))
             if drawn
-            else Text(f"Double Loot: seat {view['current']} plays a drawn card", style="bold")
+            else Text(
+                _("Double Loot: seat {n} plays a drawn card", n=view["current"]), style="bold"
+            )
         )
     if me is not None:
-        hand = Text(" ").join(card_text(c) for c in view["hand"]) or Text("(empty)")
-        parts.append(Panel(hand, title="Your hand", border_style="bold"))
+        hand = Text(" ").join(card_text(c) for c in view["hand"]) or Text(_("(empty)"))
+        parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     result = view["result"]
     if result:
-        winners = ", ".join(f"seat {w}" for w in result["winners"])
+        winners = ", ".join(_("seat {n}", n=w) for w in result["winners"])
         scores = ", ".join(str(v) for v in result["scores"])
-        parts.append(Text(f"Game over — loot {scores}; winner: {winners}", style="bold green"))
-    head = f"turn {view['turn']} · seat {view['current']} to play"
+        parts.append(
+            Text(
+                _("Game over — loot {scores}; winner: {who}", scores=scores, who=winners),
+                style="bold green",
+            )
+        )
+    head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=view["current"])
     return Panel(Group(*parts), title=f"Thieves! — {head}")
 
 
@@ -127,22 +168,33 @@ def action(action: JSON, view: JSON) -> str:
     kind = action["type"]
     me = view["seat"]
     if kind == "remove":
-        return f"Remove {describe_card(CARD_INDEX[action['card']])} from play"
+        return _("Remove {card} from play", card=card_name(CARD_INDEX[action["card"]]))
     if kind == "pass":
-        return "Don't move anything (decline the Thief's move)"
+        return _("Don't move anything (decline the Thief's move)")
     if kind == "move":
-        slot = view["loot"][action["from"]][action["slot"]]
-        what = describe_card(CARD_INDEX[slot["card"]]) if slot["card"] else "a face-down card"
-        src = "you" if action["from"] == me else f"seat {action['from']}"
-        dst = "you" if action["to"] == me else f"seat {action['to']}"
-        return f"Move {what} (slot {action['slot']}) from {src} to {dst}"
+        what = _slot_name(view, action)
+        src = _("you") if action["from"] == me else _("seat {n}", n=action["from"])
+        dst = _("you") if action["to"] == me else _("seat {n}", n=action["to"])
+        return _(
+            "Move {what} (slot {slot}) from {src} to {dst}",
+            what=what,
+            slot=action["slot"],
+            src=src,
+            dst=dst,
+        )
     c = CARD_INDEX[action["card"]]
-    name = describe_card(c)
+    name = card_name(c)
     if KIND[c] != MONEY:
-        return f"Play {name}"
+        return _("Play {card}", card=name)
     if action["to"] == me:
-        return f"Keep {name} face down"
-    return f"Give {name} face up to seat {action['to']}"
+        return _("Keep {card} face down", card=name)
+    return _("Give {card} face up to seat {n}", card=name, n=action["to"])
+
+
+def _slot_name(view: JSON, action: JSON) -> str:
+    """The loot card a Thief's move takes: its name, or "a face-down card"."""
+    slot = view["loot"][action["from"]][action["slot"]]
+    return card_name(CARD_INDEX[slot["card"]]) if slot["card"] else _("a face-down card")
 
 
 def group(action: JSON, view: JSON) -> tuple[str, ...]:
@@ -151,14 +203,16 @@ def group(action: JSON, view: JSON) -> tuple[str, ...]:
     kind = action["type"]
     me = view["seat"]
     if kind == "move":
-        src = "your loot" if action["from"] == me else f"seat {action['from']}'s loot"
-        slot = view["loot"][action["from"]][action["slot"]]
-        what = describe_card(CARD_INDEX[slot["card"]]) if slot["card"] else "a face-down card"
-        return (f"Move a card from {src}", f"Move {what} (slot {action['slot']})")
+        src = _("your loot") if action["from"] == me else _("seat {n}'s loot", n=action["from"])
+        what = _slot_name(view, action)
+        return (
+            _("Move a card from {src}", src=src),
+            _("Move {what} (slot {slot})", what=what, slot=action["slot"]),
+        )
     if kind == "play" and KIND[CARD_INDEX[action["card"]]] == MONEY:
-        return (f"Play {describe_card(CARD_INDEX[action['card']])}",)
+        return (_("Play {card}", card=card_name(CARD_INDEX[action["card"]])),)
     if kind == "remove":
-        return ("Remove a police card",)
+        return (_("Remove a police card"),)
     return ()
 
 
