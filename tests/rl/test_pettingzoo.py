@@ -279,8 +279,9 @@ def test_env_enforces_the_order_and_the_bounds_as_pettingzoos_wrappers_do(
 def test_schatz_rabatz_quick_legal_indices_are_its_legal_actions(
     players: int, options: dict[str, int]
 ) -> None:
-    """The remembered drop-table rows give exactly the indices of legal_actions, for every
-    seat of every state of random games (waits, drops and closes)."""
+    """The remembered drop-table rows give exactly the indices of legal_actions (and as
+    bits, for the masks), for every seat of every state of random games (waits, drops and
+    closes)."""
     match = Match("schatz-rabatz", players, options)
     assert match._legal is not None
     rng = np.random.default_rng(players)
@@ -292,6 +293,8 @@ def test_schatz_rabatz_quick_legal_indices_are_its_legal_actions(
             for s in range(players):
                 expected = match.codec.indices(state.legal_actions(s))
                 assert sorted(match._legal(state, s)) == sorted(expected)
+                assert match._bits is not None
+                assert match._bits(state, s) == sum(1 << i for i in expected)
                 compared += 1
             seat = match.current()
             assert seat is not None

@@ -37,6 +37,8 @@ Adapter = Callable[[int, State], Spaces]
 # The indices of ``state.legal_actions(seat)`` (any order), faster than mapping each
 # action: made from the game's action codec (a test keeps it equal to the mapping).
 LegalIndices = Callable[[State, int], list[int]]
+# The same as one number: bit ``i`` is set for each legal index ``i``.
+LegalBits = Callable[[State, int], int]
 
 
 def schattendieb(players: int, probe: State) -> Spaces:
@@ -481,43 +483,88 @@ ADAPTERS: dict[str, Adapter] = {
 }
 
 
-def schatz_rabatz_legal(codec: ActionCodec) -> LegalIndices:
-    """Schatz-Rabatz's legal indices as its ``legal_actions`` makes the actions: a seat
-    packing may drop each treasure still in the pool wherever the engine's drop table for
-    its chest's skyline allows (hundreds of actions), or close. Each table row's indices
-    are looked up once and remembered with the row (the engine shares the rows between
-    states), instead of mapping hundreds of actions per decision."""
-    from thievery.games.schatz_rabatz.actions import CLOSE, READY
-    from thievery.games.schatz_rabatz.rules import SCORED, _drop_table
+class _DropRows:
+    """Schatz-Rabatz's legal actions as its ``legal_actions`` makes them: a seat packing
+    may drop each treasure still in the pool wherever the engine's drop table for its
+    chest's skyline allows (hundreds of actions), or close. Each table row's indices (and
+    their bits) are looked up once and remembered with the row (the engine shares the
+    rows between states), instead of mapping hundreds of actions per decision."""
 
-    close, ready = codec.index[CLOSE], codec.index[READY]
-    rows: dict[int, tuple[list[Action], list[int]]] = {}  # id(row) -> (row, its indices)
+    def __init__(self, codec: ActionCodec) -> None:
+        from thievery.games.schatz_rabatz.actions import CLOSE, READY
+        from thievery.games.schatz_rabatz.rules import SCORED
 
-    def legal(state: State, seat: int) -> list[int]:
+        self.codec = codec
+        self.close, self.ready = codec.index[CLOSE], codec.index[READY]
+        self.scored = SCORED
+        self.rows: dict[int, tuple[list[Action], list[int], int]] = {}  # id(row) -> known
+
+    def _known(self, row: list[Action]) -> tuple[list[Action], list[int], int]:
+        """A row's indices and bits, looked up the first time it is seen."""
+        if len(self.rows) > 100_000:
+            self.rows.clear()
+        indices = self.codec.indices(row)
+        known = self.rows[id(row)] = (row, indices, sum(1 << i for i in indices))
+        return known
+
+    def _table(self, state: State, seat: int) -> list[list[Action]] | None:
+        """The drop table of ``seat``'s chest (``None``: it may not drop now)."""
+        from thievery.games.schatz_rabatz.rules import _drop_table
+
         s: Any = state
-        if seat not in s.to_act:
+        if s.phase == self.scored or s.now_ms < s.hand_ready[seat]:
+            return None
+        table: list[list[Action]] = _drop_table(s.depth, s.heights[seat])
+        return table
+
+    def _other(self, state: State) -> int:
+        """The one legal index of a seat that may not drop: ``ready`` or ``close``."""
+        s: Any = state
+        return self.ready if s.phase == self.scored else self.close
+
+    def indices(self, state: State, seat: int) -> list[int]:
+        """The indices of ``state.legal_actions(seat)``."""
+        if seat not in state.to_act:
             return []
-        if s.phase == SCORED:
-            return [ready]
-        if s.now_ms < s.hand_ready[seat]:
-            return [close]
-        table = _drop_table(s.depth, s.heights[seat])
+        table = self._table(state, seat)
+        if table is None:
+            return [self._other(state)]
+        rows = self.rows
         out: list[int] = []
-        for t, in_pool in enumerate(s.in_pool):
+        for row, in_pool in zip(table, state.in_pool, strict=False):  # type: ignore[attr-defined]
             if in_pool:
-                row = table[t]
                 known = rows.get(id(row))
                 if known is None or known[0] is not row:
-                    if len(rows) > 100_000:
-                        rows.clear()
-                    known = rows[id(row)] = (row, codec.indices(row))
+                    known = self._known(row)
                 out += known[1]
-        out.append(close)
+        out.append(self.close)
         return out
 
-    return legal
+    def bits(self, state: State, seat: int) -> int:
+        """The same as one number: bit ``i`` set for each legal index ``i``."""
+        if seat not in state.to_act:
+            return 0
+        table = self._table(state, seat)
+        if table is None:
+            return 1 << self._other(state)
+        rows = self.rows
+        out = 1 << self.close
+        for row, in_pool in zip(table, state.in_pool, strict=False):  # type: ignore[attr-defined]
+            if in_pool:
+                known = rows.get(id(row))
+                if known is None or known[0] is not row:
+                    known = self._known(row)
+                out |= known[2]
+        return out
 
 
-LEGAL_INDICES: dict[str, Callable[[ActionCodec], LegalIndices]] = {
+def schatz_rabatz_legal(codec: ActionCodec) -> tuple[LegalIndices, LegalBits]:
+    """Schatz-Rabatz's legal indices and bits (see :class:`_DropRows`)."""
+    rows = _DropRows(codec)
+    return rows.indices, rows.bits
+
+
+# A game's quicker way to its legal indices, and to the same as bits (for masks).
+LEGAL_INDICES: dict[str, Callable[[ActionCodec], tuple[LegalIndices, LegalBits]]] = {
     "schatz-rabatz": schatz_rabatz_legal,
 }

@@ -31,7 +31,7 @@ from thievery.core.registry import plugin
 from thievery.core.search import share
 from thievery.rl.direct import SEAT_ENCODERS, SeatEncoder
 from thievery.rl.encoding import ActionCodec, Mask, ObservationLayout, Vector
-from thievery.rl.games import ADAPTERS, LEGAL_INDICES, LegalIndices
+from thievery.rl.games import ADAPTERS, LEGAL_INDICES, LegalBits, LegalIndices
 
 STEP_MS = 250  # milliseconds of game time per decision moment in a real-time game
 
@@ -40,7 +40,7 @@ def spaces(
     game: str, players: int, options: Mapping[str, Any] | None = None
 ) -> tuple[ActionCodec, ObservationLayout]:
     """The action space and observation layout of ``game`` at ``players`` (and options)."""
-    codec, layout, _, _, _ = _spaces(game, players, options)
+    codec, layout, _, _, _, _ = _spaces(game, players, options)
     return codec, layout
 
 
@@ -49,6 +49,7 @@ _Spaces = tuple[
     ObservationLayout,
     Callable[[State, int], bool] | None,
     LegalIndices | None,
+    LegalBits | None,
     SeatEncoder | None,
 ]
 _MADE: dict[str, _Spaces] = {}  # by game, players and options: the spaces never change
@@ -72,14 +73,10 @@ def _make_spaces(game: str, players: int, options: Mapping[str, Any] | None) -> 
     codec = ActionCodec(actions)
     layout = ObservationLayout(fields)
     fast = LEGAL_INDICES.get(game)
+    indices, bits = fast(codec) if fast is not None else (None, None)
     direct = SEAT_ENCODERS.get(game)
-    return (
-        codec,
-        layout,
-        waits,
-        fast(codec) if fast is not None else None,
-        direct(layout, probe) if direct is not None else None,
-    )
+    encoder = direct(layout, probe) if direct is not None else None
+    return codec, layout, waits, indices, bits, encoder
 
 
 class Seeds:
@@ -139,7 +136,8 @@ class Match:
         self.players = players
         self.options = dict(options or {})
         spaces = _spaces(game, players, self.options)
-        self.codec, self.layout, self._waits, self._legal, self._direct = spaces
+        self.codec, self.layout, self._waits, self._legal, self._bits, self._direct = spaces
+        self._mask_bytes = (self.codec.size + 7) // 8
         self.state: State = self.spec.new(players, 0, self.options)
         self.clocked = isinstance(self.state, ClockedState)
         self.step_ms = int(step_ms or STEP_MS)
@@ -301,16 +299,24 @@ class Match:
         """``seat``'s legal action indices. Turn by turn: only the current seat has any.
         Together (Parallel): every seat to act has its legal actions, the others ``WAIT``
         only. ``WAIT`` is legal to every seat to act in a real-time game."""
-        out = np.zeros(self.codec.size, dtype=np.int8)
+        wait = self.codec.wait
         if together:
             if seat not in self.state.to_act:
-                out[self.codec.wait] = 1
+                out = np.zeros(self.codec.size, dtype=np.int8)
+                out[wait] = 1
                 return out
         elif seat != self.current():
-            return out
+            return np.zeros(self.codec.size, dtype=np.int8)
+        if self._bits is not None:  # the game's legal indices as one number's bits
+            bits = self._bits(self.state, seat)
+            if self.may_wait(seat):
+                bits |= 1 << wait
+            packed = np.frombuffer(bits.to_bytes(self._mask_bytes, "little"), np.uint8)
+            return np.unpackbits(packed, count=self.codec.size, bitorder="little").view(np.int8)
+        out = np.zeros(self.codec.size, dtype=np.int8)
         out[self._indices(seat)] = 1
         if self.may_wait(seat):
-            out[self.codec.wait] = 1
+            out[wait] = 1
         return out
 
     def legal_indices(self, seat: int) -> list[int]:

@@ -1172,7 +1172,8 @@ def universe_fences(cs: CardSet, players: int) -> list[int]:
 def stacked(cards: list[int], top: list[str] | None, index: dict[str, int], rng: Rng) -> list[int]:
     """Shuffle ``cards`` (a deck whose top is the END), with ``top`` ids fixed on top."""
     fixed = [index[c] for c in top] if top else []
-    rest = [c for c in cards if c not in set(fixed)]
+    on_top = set(fixed)
+    rest = [c for c in cards if c not in on_top]
     rng.shuffle(rest)
     return rest + fixed[::-1]
 
