@@ -156,4 +156,29 @@ export const DE = {
   "Our rulings": "Unsere Entscheidungen",
   "Where the rulebook is silent or unclear, this is what we decided (in English).": "Wo die Spielregel schweigt oder unklar ist, haben wir so entschieden (auf Englisch).",
   "This game has no rules page.": "Für dieses Spiel gibt es keine Regelseite.",
+  // The table chat
+  "Table chat": "Tisch-Chat",
+  "Say something…": "Sag etwas …",
+  "Chat message": "Chat-Nachricht",
+  "Send": "Senden",
+  "Spectators read along; only players write.": "Zuschauer lesen mit; schreiben können nur die Spieler.",
+  "No messages yet.": "Noch keine Nachrichten.",
+  "Mute:": "Stummschalten:",
+  "Show the messages of {name} again": "Nachrichten von {name} wieder zeigen",
+  "Hide the messages of {name}": "Nachrichten von {name} ausblenden",
+  "{n} new": "{n} neu",
+  // The lobby list of tables waiting for players
+  "List in the lobby": "In der Lobby zeigen",
+  "Listed: anyone may take a free human seat (all but yours) from the lobby. Not listed: only your invite links seat players.":
+    "Gezeigt: Jeder kann in der Lobby einen freien menschlichen Platz nehmen (alle außer deinem). Nicht gezeigt: Nur deine Einladungslinks bringen Spieler an den Tisch.",
+  "Listed in the lobby: until a seat's link is used, anyone may take it there (its link then stops working).":
+    "In der Lobby gezeigt: Bis der Link eines Platzes benutzt wird, kann ihn dort jeder nehmen (sein Link gilt dann nicht mehr).",
+  "Waiting for players": "Warten auf Mitspieler",
+  "No table is waiting for players.": "Kein Tisch wartet auf Mitspieler.",
+  "{free} of {total} seats free": "{free} von {total} Plätzen frei",
+  "free": "frei",
+  "Join": "Mitspielen",
+  "just now": "gerade eben",
+  "{n} min ago": "vor {n} Min.",
+  "{n} h ago": "vor {n} Std.",
 };

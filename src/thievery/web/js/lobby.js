@@ -111,7 +111,7 @@ function readForm() {
     options[el.dataset.opt] = kind === "bool" ? el.checked : kind === "int" ? Number(el.value) : JSON.parse(el.value);
   }
   const turn = $("turn").value;
-  return { game: current().name, seats, options, turn_seconds: turn ? Number(turn) : null };
+  return { game: current().name, seats, options, turn_seconds: turn ? Number(turn) : null, listed: $("listed").checked };
 }
 
 async function create(event) {
@@ -145,6 +145,7 @@ function showCreated(made) {
   box.innerHTML = `<h3>${esc(t("Table {id} is ready", { id }))}</h3>
     ${made.seats.length ? `<p class="help">${esc(t("Each link is the only key to its seat: send it to that player only. You sit at the first human seat from this browser."))}</p><div class="invites">${invites}</div>`
       : `<p class="help">${esc(t("Only bots play here."))}</p>`}
+    ${made.listed ? `<p class="help" id="listed-note">${esc(t("Listed in the lobby: until a seat's link is used, anyone may take it there (its link then stops working)."))}</p>` : ""}
     <div class="row"><a href="/table/${encodeURIComponent(id)}?watch"><button type="button">${esc(t("Watch"))}</button></a>
       <button type="button" class="small" data-copy="${esc(location.origin)}/table/${encodeURIComponent(id)}?watch">${esc(t("Copy watch link"))}</button></div>`;
   box.querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", () => copy(b.dataset.copy)));
@@ -156,14 +157,53 @@ function seatText(tb) {
     ? ` <span class="help" title="${esc(botTitle(s.bot))}">(${esc(t("{level} bot plays", { level: botLevel(s.bot) }))})</span>` : "")).join(", ");
 }
 
+/** How long ago, in words: "just now", "5 min ago", "2 h ago". */
+function age(seconds) {
+  if (seconds < 60) return t("just now");
+  if (seconds < 3600) return t("{n} min ago", { n: Math.floor(seconds / 60) });
+  return t("{n} h ago", { n: Math.floor(seconds / 3600) });
+}
+
+/** Tables waiting for players (listed by their hosts): take a free seat with Join. */
+function drawOpen(open, mine) {
+  $("open").innerHTML = open.map((tb) => {
+    const held = mine[tb.id]?.token;
+    const seats = tb.seats.map((s) => (s.free ? `<i>${esc(t("free"))}</i>` : esc(displayName(s)))).join(", ");
+    const act = held
+      ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">${esc(t("Rejoin"))}</button></a>`
+      : `<button class="small primary join" data-table="${esc(tb.id)}" data-seat="${esc(tb.free[0])}">${esc(t("Join"))}</button>`;
+    return `<div class="table-item open-table" data-table="${esc(tb.id)}"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
+        <div class="who">${seats}</div>
+        <div class="who">${esc(t("{free} of {total} seats free", { free: tb.free.length, total: tb.players }))} · ${esc(age(tb.age_seconds))}${tb.scenario ? ` · ${esc(t("Scenario table"))}` : ""}</div></div>
+      <div class="acts">${act}</div></div>`;
+  }).join("") || `<p class="empty">${esc(t("No table is waiting for players."))}</p>`;
+  $("open").querySelectorAll("button.join").forEach((b) => b.addEventListener("click", () => join(b)));
+}
+
+async function join(button) {
+  const id = button.dataset.table;
+  button.disabled = true;
+  try {
+    const seat = await api(`/api/tables/${encodeURIComponent(id)}/seats/${Number(button.dataset.seat)}/claim`, { method: "POST" });
+    rememberToken(id, { token: seat.token, seat: seat.seat });
+    location.href = `/table/${encodeURIComponent(id)}`;
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+    refresh();
+  }
+}
+
 async function refresh() {
   let data;
+  let open;
   try {
-    data = await api("/api/tables?finished=15");
+    [data, open] = await Promise.all([api("/api/tables?finished=15"), api("/api/tables/open")]);
   } catch {
     return;
   }
   const mine = tokens();
+  drawOpen(open, mine);
   $("live").innerHTML = data.live.map((tb) => {
     const held = mine[tb.id]?.token;
     const waiting = tb.to_act.map((s) => displayName(tb.seats[s], s)).join(", ");

@@ -73,6 +73,7 @@ async function start() {
   page.bot = bots.includes("heuristic") ? "heuristic" : bots.find((b) => b !== "random") || bots[0];
   page.conn = new TableConnection(tableId, token, onFrame, onStatus);
   $("game").addEventListener("click", onClick);
+  setUpChat();
 }
 
 function onStatus(status) {
@@ -91,6 +92,7 @@ function onFrame(frame) {
       page.pending = null;
       if (token && frame.seat === null) toast(t("This browser's token is not valid here: you are watching."));
       drawAll();
+      drawChat();
       break;
     case "update":
       noticeTimeout(frame);
@@ -105,13 +107,22 @@ function onFrame(frame) {
       page.seats = frame.seats;
       drawSeats();
       drawAttention();
+      drawChat();
+      break;
+    case "chat":
+    case "chat_log":
+      onChat(frame);
+      break;
+    case "ack":
+      if (String(frame.id).startsWith("chat-")) chat.sending.delete(frame.id);
       break;
     case "next":
       page.next = frame.next;
       drawResult();
       break;
     case "error":
-      onError(frame);
+      if (String(frame.id).startsWith("chat-")) onChatError(frame);
+      else onError(frame);
       break;
     default:
       break;
@@ -462,3 +473,115 @@ function showDeal(summary) {
   box.hidden = parts.length === 0;
 }
 
+
+// ------------------------------------------------------------------ the table chat
+// Seated players write short lines (the server checks and rate-limits them), everyone at the
+// table reads; every line is escaped. A seat can be muted here (kept in this browser, per
+// table): its lines are hidden, now and later, until it is shown again.
+
+const MUTED = "thievery.muted"; // {tableId: [seats]}, the newest 100 tables
+const CHAT_OPEN = "thievery.chat"; // "open" or "closed": the panel as last left
+const chat = { lines: [], sent: 0, sending: new Map(), unseen: 0 };
+
+function readMuted() {
+  try { return JSON.parse(localStorage.getItem(MUTED) || "{}") || {}; } catch { return {}; }
+}
+
+function mutedSeats() {
+  const seats = readMuted()[tableId];
+  return new Set(Array.isArray(seats) ? seats : []);
+}
+
+function setMuted(seat, on) {
+  const all = readMuted();
+  const seats = mutedSeats();
+  if (on) seats.add(seat);
+  else seats.delete(seat);
+  delete all[tableId];
+  if (seats.size) all[tableId] = [...seats];
+  const keys = Object.keys(all);
+  for (const key of keys.slice(0, Math.max(0, keys.length - 100))) delete all[key];
+  try { localStorage.setItem(MUTED, JSON.stringify(all)); } catch { /* no storage */ }
+  drawChat();
+}
+
+function setUpChat() {
+  const panel = $("chat");
+  let stored = null;
+  try { stored = localStorage.getItem(CHAT_OPEN); } catch { /* no storage */ }
+  // Open on wide screens; on a phone folded until asked for (or as last left).
+  panel.open = stored ? stored === "open" : !matchMedia("(max-width: 600px)").matches;
+  panel.addEventListener("toggle", () => {
+    try { localStorage.setItem(CHAT_OPEN, panel.open ? "open" : "closed"); } catch { /* no storage */ }
+    if (panel.open) chat.unseen = 0;
+    drawChat();
+  });
+  $("chat-form").addEventListener("submit", sendChat);
+  $("chat-mutes").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-seat]");
+    if (button) setMuted(Number(button.dataset.seat), button.getAttribute("aria-pressed") !== "true");
+  });
+  drawChat();
+}
+
+function sendChat(event) {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (!text) return;
+  const id = `chat-${++chat.sent}`;
+  if (!page.conn?.send({ type: "chat", text, id })) {
+    toast(t("Not connected — reconnecting…"));
+    return;
+  }
+  chat.sending.set(id, text);
+  input.value = "";
+}
+
+function onChatError(frame) {
+  const text = chat.sending.get(frame.id);
+  chat.sending.delete(frame.id);
+  if (text && !$("chat-text").value) $("chat-text").value = text; // to try again
+  toast(frame.message || frame.code);
+}
+
+function onChat(frame) {
+  if (frame.type === "chat_log") {
+    chat.lines = Array.isArray(frame.lines) ? frame.lines : [];
+  } else {
+    chat.lines.push(frame);
+    if (chat.lines.length > 200) chat.lines.splice(0, chat.lines.length - 200);
+    const mine = frame.seat === (page.frame?.seat ?? null);
+    if (!$("chat").open && !mine && !mutedSeats().has(frame.seat)) chat.unseen += 1;
+  }
+  drawChat();
+}
+
+function clockTime(at) {
+  const d = new Date(Number(at) * 1000);
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+
+function drawChat() {
+  const me = page.frame?.seat ?? null;
+  const muted = mutedSeats();
+  const box = $("chat-lines");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  const shown = chat.lines.filter((l) => l.seat === me || !muted.has(l.seat));
+  box.innerHTML = shown.map((l) => `<div class="chat-line ${l.seat === me ? "me" : ""}" data-seat="${esc(l.seat)}">
+      <span class="who">${esc(seatName(page.seats, Number(l.seat)))}</span><span class="text">${esc(l.text)}</span><time>${esc(clockTime(l.at))}</time></div>`).join("")
+    || `<p class="empty">${esc(t("No messages yet."))}</p>`;
+  if (atBottom) box.scrollTop = box.scrollHeight;
+  const others = page.seats.filter((s) => s.kind === "human" && s.seat !== me);
+  $("chat-mutes").innerHTML = others.length ? `<span>${esc(t("Mute:"))}</span>${others.map((s) => {
+    const name = displayName(s);
+    const on = muted.has(s.seat);
+    const title = t(on ? "Show the messages of {name} again" : "Hide the messages of {name}", { name });
+    return `<button type="button" class="small" data-seat="${esc(s.seat)}" aria-pressed="${on}" title="${esc(title)}">${esc(name)}</button>`;
+  }).join("")}` : "";
+  $("chat-form").hidden = !page.frame || me === null;
+  $("chat-readonly").hidden = !page.frame || me !== null;
+  const badge = $("chat-new");
+  badge.hidden = !chat.unseen;
+  badge.textContent = t("{n} new", { n: chat.unseen });
+}

@@ -1,0 +1,222 @@
+"""Issue 20's table chat and lobby list in a real Chromium: two players chatting (every
+line escaped), muting a seat (kept in the browser), spectators reading only, the panel on
+a phone; the lobby listing a table its host listed and a stranger joining it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx2
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1400, "height": 1000}
+EVIL = "<img src=x onerror=window.pwned=1>"
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def make_table(server: str, listed: bool, humans: int = 2) -> dict[str, Any]:
+    """A Der Schattendieb table of 3: Ada, then ``humans - 1`` more people, then bots."""
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": "Ada"}]
+    seats += [{"kind": "human", "name": f"P{n}"} for n in range(1, humans)]
+    seats += [{"kind": "bot", "bot": "random"} for _ in range(3 - humans)]
+    body = {"game": "schattendieb", "seats": seats, "options": {"games": 1}, "listed": listed}
+    response = httpx2.post(f"{server}/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    made: dict[str, Any] = response.json()
+    return made
+
+
+def sideways(page: Page) -> int:
+    """How many pixels the page is wider than the window (0: no sideways scrolling)."""
+    width: int = page.evaluate(
+        "Math.max(document.documentElement.scrollWidth - innerWidth, innerWidth - screen.width)"
+    )
+    return width
+
+
+def say(page: Page, text: str) -> None:
+    page.fill("#chat-text", text)
+    page.press("#chat-text", "Enter")
+
+
+def seated(context: BrowserContext, invite: str) -> Page:
+    page = context.new_page()
+    page.goto(invite)
+    expect(page.locator("#chat-form")).to_be_visible()
+    return page
+
+
+def test_two_players_chat_escaped_and_a_seat_can_be_muted(server: str, browser: Browser) -> None:
+    made = make_table(server, listed=False)
+    contexts = [browser.new_context(viewport=DESKTOP, locale="en-GB") for _ in range(3)]
+    try:
+        ada = seated(contexts[0], made["seats"][0]["invite"])
+        bo = seated(contexts[1], made["seats"][1]["invite"])
+        errors = watch_errors(ada) + watch_errors(bo)
+        expect(bo.locator("#chat-lines")).to_contain_text("No messages yet.")
+        say(ada, "hello <b>P1</b>")
+        say(ada, EVIL)
+        lines = bo.locator("#chat-lines .chat-line")
+        expect(lines).to_have_count(2)
+        expect(lines.nth(0).locator(".text")).to_have_text("hello <b>P1</b>")
+        expect(lines.nth(1).locator(".text")).to_have_text(EVIL)
+        expect(lines.nth(0).locator(".who")).to_have_text("Ada")
+        # The text stayed text: no element made of it, no script run.
+        for page in (ada, bo):
+            assert page.locator("#chat-lines b, #chat-lines img").count() == 0
+            assert page.evaluate("window.pwned") is None
+        expect(ada.locator("#chat-text")).to_have_value("")  # sent: the box is empty again
+        # A spectator reads along and cannot write.
+        watcher = contexts[2].new_page()
+        watcher.goto(made["seats"][0]["invite"].split("#")[0] + "?watch")
+        expect(watcher.locator("#chat-lines .chat-line")).to_have_count(2)
+        expect(watcher.locator("#chat-readonly")).to_be_visible()
+        expect(watcher.locator("#chat-form")).to_be_hidden()
+
+        # P1 mutes Ada: her lines are hidden, now and later, also after a reload.
+        mute = bo.locator("#chat-mutes button[data-seat='0']")
+        expect(mute).to_have_text("Ada")
+        expect(bo.locator("#chat-mutes button")).to_have_count(1)  # not P1's own seat
+        mute.click()
+        expect(mute).to_have_attribute("aria-pressed", "true")
+        expect(lines).to_have_count(0)
+        say(ada, "are you there?")
+        expect(ada.locator("#chat-lines .chat-line")).to_have_count(3)
+        expect(watcher.locator("#chat-lines .chat-line")).to_have_count(3)
+        say(bo, "quiet here")
+        expect(lines).to_have_count(1)  # only P1's own
+        expect(ada.locator("#chat-lines .chat-line")).to_have_count(4)
+        bo.reload()
+        expect(bo.locator("#chat-mutes button[data-seat='0']")).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        expect(lines).to_have_count(1)
+        bo.click("#chat-mutes button[data-seat='0']")
+        expect(lines).to_have_count(4)  # the table kept them: shown again
+        expect(lines.nth(2).locator(".text")).to_have_text("are you there?")
+        # Muting is this browser's own: Ada still sees everything.
+        expect(ada.locator("#chat-mutes button[data-seat='1']")).to_have_attribute(
+            "aria-pressed", "false"
+        )
+
+        # Too many lines at once: the server refuses, the page says so and keeps the text.
+        for n in range(8):
+            say(ada, f"spam {n}")
+        expect(ada.locator(".toast").first).to_contain_text("too many chat lines")
+        expect(ada.locator("#chat-text")).not_to_have_value("")
+        assert errors == []
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_the_chat_on_a_phone_folds_counts_and_never_scrolls_sideways(
+    server: str, browser: Browser
+) -> None:
+    made = make_table(server, listed=False)
+    desk = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    phone = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        ada = seated(desk, made["seats"][0]["invite"])
+        page = phone.new_page()
+        errors = watch_errors(page)
+        page.goto(made["seats"][1]["invite"])
+        expect(page.locator(".sd-handbox").first).to_be_visible()
+        panel = page.locator("#chat")
+        expect(panel).not_to_have_attribute("open", "")  # folded on a phone
+        expect(panel.locator("summary")).to_contain_text("Tisch-Chat")
+        say(ada, "W" * 200)  # one long word: wrapped, never wider than the screen
+        say(ada, "Viel Glück!")
+        expect(page.locator("#chat-new")).to_have_text("2 neu")
+        panel.locator("summary").click()
+        expect(page.locator("#chat-new")).to_be_hidden()
+        expect(page.locator("#chat-lines .chat-line")).to_have_count(2)
+        page.locator("#chat-text").scroll_into_view_if_needed()
+        expect(page.locator("#chat-text")).to_have_attribute("placeholder", "Sag etwas …")
+        page.wait_for_timeout(100)
+        assert sideways(page) <= 0, f"the table is {sideways(page)} px too wide"
+        box = page.locator("#chat").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        say(page, "Danke")
+        expect(ada.locator("#chat-lines .chat-line .text").last).to_have_text("Danke")
+        missing = page.evaluate("async () => [...(await import('/static/js/i18n.js')).missing]")
+        assert missing == [] and errors == []
+        # Left open, it stays open.
+        page.reload()
+        expect(panel).to_have_attribute("open", "")
+    finally:
+        desk.close()
+        phone.close()
+
+
+def test_the_lobby_lists_a_listed_table_and_a_stranger_joins_it(
+    server: str, browser: Browser
+) -> None:
+    listed = make_table(server, listed=True, humans=3)
+    private = make_table(server, listed=False, humans=3)
+    tid = listed["table"]["id"]
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/")
+        item = page.locator(f"#open .open-table[data-table='{tid}']")
+        expect(item).to_be_visible()
+        expect(item).to_contain_text("2 of 3 seats free")
+        expect(item).to_contain_text("just now")
+        expect(page.locator(f"#open [data-table='{private['table']['id']}']")).to_have_count(0)
+        assert sideways(page) <= 0, f"the lobby is {sideways(page)} px too wide"
+        item.locator("button.join").click()
+        page.wait_for_url(f"**/table/{tid}")
+        expect(page.locator("#who")).to_have_text("you are P1")
+        expect(page.locator("#chat-form")).to_be_attached()
+        # The seat is the stranger's now: one free seat left, and its old invite is dead.
+        left = httpx2.get(f"{server}/api/tables/open").json()
+        assert [t["free"] for t in left if t["id"] == tid] == [[2]]
+        old = {"Authorization": f"Bearer {listed['seats'][1]['token']}"}
+        assert httpx2.get(f"{server}/api/tables/{tid}/state", headers=old).status_code == 403
+        # Back in the lobby the table offers "Rejoin" to this browser.
+        page.goto(server + "/")
+        expect(item.locator("button")).to_have_text("Rejoin")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_table_listed_from_the_form_shows_in_another_lobby(server: str, browser: Browser) -> None:
+    host = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    guest = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        page = host.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/")
+        expect(page.locator("#seat-rows .seat-row").first).to_be_visible()
+        expect(page.locator("label[for=listed]")).to_have_text("In der Lobby zeigen")
+        page.select_option("#game", "schattendieb")
+        page.select_option("#players", "3")
+        page.select_option("#seat-rows .seat-row >> nth=1 >> select", "human")
+        page.check("#listed")
+        page.click("#create")
+        expect(page.locator("#listed-note")).to_be_visible()
+        tid = (page.locator("#created h3").text_content() or "").split()[1]
+        other = guest.new_page()
+        other.goto(server + "/")
+        item = other.locator(f"#open .open-table[data-table='{tid}']")
+        expect(item).to_contain_text("1 of 3 seats free")
+        # The host's own lobby shows it too; without a listing it would not.
+        page.reload()
+        expect(page.locator(f"#open [data-table='{tid}']")).to_contain_text("1 von 3 Plätzen frei")
+        missing = page.evaluate("async () => [...(await import('/static/js/i18n.js')).missing]")
+        assert missing == [] and errors == []
+    finally:
+        host.close()
+        guest.close()
