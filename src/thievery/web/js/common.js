@@ -134,8 +134,23 @@ export function toast(message, kind = "error", ms = 3500) {
   setTimeout(() => el.remove(), ms);
 }
 
+// While a narration plays (motion.js), it says its steps itself and the page's other
+// announcements wait: `held` takes them (and returns true) until the narration ends.
+let held = null;
+
+/** Let `take(text)` take the page's announcements (true: taken), or null to stop. */
+export function holdAnnouncements(take) {
+  held = take;
+}
+
 /** Say something to screen readers through the page's one polite live region (#announce). */
 export function announce(text) {
+  if (text && held?.(text)) return;
+  say(text);
+}
+
+/** Say something now, whatever waits (the narration's own steps). */
+export function say(text) {
   const region = document.getElementById("announce");
   if (!region || !text) return;
   // The same words twice are still read: empty the region first.
@@ -252,6 +267,12 @@ export function seatName(seats, seat) {
  * `ctx`: { seat (the viewer's, or null), seats (as the page has them), view (if handy) }.
  */
 export function eventText(renderer, e, { seat = null, seats = [], view = null } = {}) {
+  const line = eventLine(renderer, e, seat, seats, view);
+  noteFresh(view, e, line);
+  return line;
+}
+
+function eventLine(renderer, e, seat, seats, view) {
   if (lang() === "de" && typeof renderer?.words === "function") {
     let line = null;
     try {
@@ -263,6 +284,37 @@ export function eventText(renderer, e, { seat = null, seats = [], view = null } 
     missingWords.add(String(e.type));
   }
   return renameInText(e.text, seats);
+}
+
+// ------------------------------------------------------------------ a frame's new events
+
+// The narration (motion.js) needs the events that led to the view a renderer is asked to
+// draw, in their log words. The table page words a frame's new events (eventText with the
+// frame's view) before it draws that view, and words the log only after: so the lines worded
+// for a view not drawn yet are exactly its frame's new events. Once the view is drawn
+// (takeFresh), later wordings of the log are not noted. The replay page words its steps
+// after drawing them: nothing is noted there.
+const fresh = new WeakMap(); // view -> [{ event, line }]
+const drawn = new WeakSet(); // views a renderer has drawn
+
+function noteFresh(view, event, line) {
+  if (!view || typeof view !== "object" || drawn.has(view)) return;
+  if (!fresh.has(view)) fresh.set(view, []);
+  fresh.get(view).push({ event, line });
+}
+
+/**
+ * The new events of the frame whose view is about to be drawn, each with its log line
+ * ([{ event, line }], oldest first; [] for a frame without any), and marks the view drawn;
+ * null if this view was drawn before (the same frame drawn again).
+ */
+export function takeFresh(view) {
+  if (!view || typeof view !== "object") return [];
+  if (drawn.has(view)) return null;
+  drawn.add(view);
+  const items = fresh.get(view) || [];
+  fresh.delete(view);
+  return items;
 }
 
 /** An event's data: the frames carry its fields beside type, audience and text. */

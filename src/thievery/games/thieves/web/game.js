@@ -8,6 +8,7 @@
 
 import { esc, eventData, germanSeats, listenForPicks } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
+import { copyView, narrate } from "/static/js/motion.js";
 
 // German (Piatnik published the game as "Fladeranti"; these are our German card names).
 addGerman({
@@ -70,6 +71,7 @@ addGerman({
   "Your hand": "Deine Hand", "no cards": "keine Karten", "Turn": "Zug", "cards in the deck": "Karten im Stapel", "Deck": "Stapel",
   "the deck": "der Stapel", "cards in the discard pile; the top one is shown": "Karten im Ablagestapel; die oberste ist zu sehen",
   "Discard": "Ablage", "top of the discard pile": "oben auf dem Ablagestapel",
+  "{n} police cars: a raid! Everyone's loot is turned over.": "{n} Polizeiautos: eine Razzia! Die Beute aller wird aufgedeckt.",
 });
 
 
@@ -213,7 +215,7 @@ function actionAttr(action) {
 const ui = { key: null, pick: null, ctx: null, roots: new WeakSet() };
 
 function listen(root) {
-  listenForPicks(root, ui, render);
+  listenForPicks(root, ui, draw);
 }
 
 // ------------------------------------------------------------------ reading the view
@@ -445,7 +447,12 @@ function actionPanel(ctx, idx, tgt) {
   return `<div class="tv-act"><p class="help">${t("Click a card in your hand.")}</p></div>`;
 }
 
+/** Draw the view; a frame's chained effects first, one step at a time (motion.js). */
 function render(root, ctx) {
+  narrate(root, ctx, draw, story);
+}
+
+function draw(root, ctx) {
   injectStyle();
   listen(root);
   const v = ctx.view;
@@ -506,6 +513,118 @@ function render(root, ctx) {
     </div>
     ${mine}
   </div>`;
+}
+
+// ------------------------------------------------------------------ step by step (motion.js)
+
+/**
+ * A frame's events as steps of the board (see motion.js): each card played, each police car
+ * (an Alarm brings them one by one), a raid as the loot turned over and then the busted loot
+ * gone, each getaway car. Built from the view drawn before, this seat's events and the
+ * frame's view only; the frame's view then shows the rest (whose turn, the cards drawn).
+ */
+function story(items, before, after, ctx) {
+  const me = ctx.seat;
+  const v = copyView(before);
+  Object.assign(v, { to_act: [], pending: null, drawn: null, result: null });
+  const steps = [];
+  const show = (text, mark) => steps.push({ text, view: copyView(v), mark });
+  let fromDeck = false; // a Double Loot draw is played from the deck, not from a hand
+  const fromHand = (seat, id) => {
+    if (fromDeck) {
+      fromDeck = false;
+      return;
+    }
+    v.hand_sizes[seat] = Math.max(0, v.hand_sizes[seat] - 1);
+    if (seat === me) v.hand = v.hand.filter((c) => c !== id);
+  };
+  for (const { event, line } of items) {
+    const d = eventData(event);
+    switch (event.type) {
+      case "turn":
+        Object.assign(v, { turn: d.turn, current: d.seat });
+        v.hand_sizes[d.seat] += d.drew;
+        v.deck_size = Math.max(0, v.deck_size - d.drew);
+        break;
+      case "drew":
+        if (!fromDeck && event.audience === me && me !== null) v.hand.push(...(d.cards || []));
+        break;
+      case "double_draw":
+        fromDeck = true;
+        v.deck_size = Math.max(0, v.deck_size - 1);
+        show(line);
+        break;
+      case "getaway":
+        v.getaways.push(d.card);
+        v.deck_size = Math.max(0, v.deck_size - 1);
+        show(line);
+        break;
+      case "loot": {
+        // Kept face down: its owner knows it (their frame's loot has it), nobody else.
+        const slot = v.loot[d.to].length;
+        const id = d.card ?? (d.to === me ? after.loot[d.to]?.[slot]?.card ?? null : null);
+        fromHand(d.seat, id);
+        v.loot[d.to].push({ card: id, face_up: d.card !== null && d.card !== undefined });
+        show(line);
+        break;
+      }
+      case "police":
+        fromHand(d.seat, d.card);
+        v.police.push(d.card);
+        v.cars = d.cars;
+        show(line);
+        break;
+      case "action":
+        fromHand(d.seat, d.card);
+        if (d.card.startsWith("roadblock") && v.police.length) v.resolving = d.card;
+        else v.discard.push(d.card);
+        show(line);
+        break;
+      case "remove":
+        v.police = v.police.filter((c) => c !== d.card);
+        v.cars = d.cars;
+        v.discard.push(d.card, d.roadblock);
+        v.resolving = null;
+        show(line);
+        break;
+      case "move": {
+        v.loot[d.from].splice(d.slot, 1);
+        v.loot[d.to].push({ card: d.card, face_up: true });
+        v.exposed[d.from] = (v.exposed[d.from] || []).filter((i) => i !== d.slot).map((i) => (i > d.slot ? i - 1 : i));
+        show(line);
+        break;
+      }
+      case "pass":
+        show(line);
+        break;
+      case "raid":
+        raidSteps(v, d, line, show);
+        break;
+      default:
+        break;
+    }
+  }
+  return steps;
+}
+
+/** A raid in two steps: everyone's loot turned over (the raid shows it to all), then the
+ * busted loot and the police gone into the deck, the raid strip saying who. */
+function raidSteps(v, d, line, show) {
+  v.loot = v.loot.map((row, s) => row.map((slot, i) => ({ ...slot, card: d.loot?.[s]?.[i] ?? slot.card })));
+  show(t("{n} police cars: a raid! Everyone's loot is turned over.", { n: d.cars }), "raid");
+  const busted = new Set(d.busted || []);
+  v.loot.forEach((row, s) => {
+    if (busted.has(s)) {
+      v.deck_size += row.length;
+      v.loot[s] = [];
+      v.exposed[s] = [];
+    } else {
+      v.exposed[s] = row.map((slot, i) => (slot.face_up ? -1 : i)).filter((i) => i >= 0);
+    }
+  });
+  v.deck_size += v.police.length;
+  Object.assign(v, { police: [], cars: 0, last_raid: d });
+  show(line, "busted");
 }
 
 // ------------------------------------------------------------------ style (kept with the renderer)

@@ -1,0 +1,190 @@
+// See what happened: a frame whose action set off a chain of effects (Thieves!'s Alarm:
+// each police car, then the raid; Der Schattendieb's round: reveal, ties, thieves, adds,
+// safes, closes) is played back one step at a time. Each step is drawn by the game's own
+// renderer from a view of the board at that step, its words in the prompt bar, for about
+// 0.7 s; cards glide between steps (common.js animateCards); then the frame's real view.
+//
+// A game opts in by drawing through narrate():
+//
+//   render(root, ctx) { narrate(root, ctx, draw, story); }
+//
+//   story(items, before, after, ctx) -> [{ text, view, mark? }]
+//     items: the frame's new events with their log lines ([{ event, line }], common.js
+//     takeFresh); before: the view drawn last; after: the frame's view. Each step's view is
+//     `before` with the events so far applied, as far as the board shows them: built only
+//     from this seat's two views and its own events, so it shows nothing the seat may not
+//     know. `mark` names the step for the stylesheet (root gets data-step="<mark>").
+//
+// Under prefers-reduced-motion nothing waits and nothing moves: the frame's view at once.
+// A click on the board, Escape, Enter or Space skips to it. The page's one polite live
+// region says each step as it is shown; the page's own announcements wait until the end,
+// and then only what the steps did not already say.
+
+import { animateCards, cardPlaces, esc, holdAnnouncements, say, takeFresh } from "/static/js/common.js";
+import { addGerman, t } from "/static/js/i18n.js";
+
+addGerman({
+  "Skip": "Überspringen",
+  "What happened, step by step (click or press Escape to skip)": "Was passiert ist, Schritt für Schritt (Klick oder Escape überspringt)",
+  "step {n} of {total}": "Schritt {n} von {total}",
+});
+
+/** How long a step stays (ms): 0.7 s, 0.5 s while more than 4 steps wait. */
+export const STEP_MS = 700;
+const QUICK_MS = 500;
+
+/** Whether the player asked for less motion (then nothing is narrated). */
+export function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+const narrators = new WeakMap();
+
+/**
+ * Draw `ctx` into `root` with `draw(root, ctx)`, playing the frame's chained events step by
+ * step first when there are at least two (see the top of this file). Replays, the first
+ * frame and reduced motion draw at once.
+ */
+export function narrate(root, ctx, draw, story) {
+  let narrator = narrators.get(root);
+  if (!narrator) {
+    narrator = new Narrator(root);
+    narrators.set(root, narrator);
+  }
+  narrator.show(ctx, draw, story);
+}
+
+class Narrator {
+  constructor(root) {
+    this.root = root;
+    this.latest = null; // the newest ctx the page asked for
+    this.draw = null;
+    this.queue = []; // steps still to show
+    this.shown = 0; // steps shown in this run
+    this.said = new Set(); // the lines the steps said (held announcements leave them out)
+    this.held = [];
+    this.playing = false;
+    this.timer = null;
+    root.addEventListener("click", (event) => {
+      if (!this.playing) return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.finish(false);
+    }, true);
+    document.addEventListener("keydown", (event) => {
+      if (!this.playing || !["Escape", "Enter", " "].includes(event.key)) return;
+      const inside = document.activeElement === document.body || root.contains(document.activeElement);
+      if (event.key !== "Escape" && !inside) return;
+      event.preventDefault();
+      this.finish(false);
+    });
+  }
+
+  show(ctx, draw, story) {
+    const before = this.latest?.view;
+    const items = ctx.mode === "play" ? takeFresh(ctx.view) : [];
+    this.latest = ctx;
+    this.draw = draw;
+    if (items === null) { // the same frame drawn again (an action on its way, a refusal)
+      if (!this.playing) draw(this.root, ctx);
+      return;
+    }
+    let steps = [];
+    if (before && items.length && ctx.mode === "play" && !reducedMotion()) {
+      try {
+        steps = story(items, before, ctx.view, ctx) || [];
+      } catch (error) {
+        console.warn("no narration for this frame", error);
+      }
+    }
+    if (this.playing) {
+      // A fresh start (a welcome after a reconnect) ends the story; a frame of one step is
+      // shown by the last frame's view when the steps are done; a chain waits its turn.
+      if (!items.length) this.finish(false);
+      else if (steps.length >= 2) this.queue.push(...steps);
+      return;
+    }
+    if (steps.length < 2) {
+      draw(this.root, ctx);
+      return;
+    }
+    this.queue.push(...steps);
+    this.start();
+  }
+
+  start() {
+    this.shown = 0;
+    this.said.clear();
+    this.held = [];
+    holdAnnouncements((text) => {
+      this.held.push(text);
+      return true;
+    });
+    this.playing = true;
+    this.next(true);
+  }
+
+  next(first = false) {
+    const step = this.queue.shift();
+    if (!step) {
+      this.finish(true);
+      return;
+    }
+    this.shown += 1;
+    const total = this.shown + this.queue.length;
+    const places = first ? null : cardPlaces(this.root);
+    this.draw(this.root, { ...this.latest, view: step.view, legal: [], toAct: step.view.to_act || [], narrating: true });
+    if (places) animateCards(this.root, places);
+    this.caption(step, total);
+    this.said.add(step.text);
+    say(step.text);
+    this.timer = setTimeout(() => this.next(), this.queue.length > 4 ? QUICK_MS : STEP_MS);
+  }
+
+  /** The step's words where the renderer's prompt is (else above the board), with Skip. */
+  caption(step, total) {
+    const root = this.root;
+    root.dataset.narrating = "true";
+    if (step.mark) root.dataset.step = step.mark;
+    else delete root.dataset.step;
+    let bar = root.querySelector("[data-prompt]");
+    if (!bar) {
+      bar = document.createElement("div");
+      root.prepend(bar);
+    }
+    // Not the page's prompt while it tells a step: the page reads the prompt out, and the
+    // narration says its steps itself.
+    bar.removeAttribute("data-prompt");
+    bar.classList.add("narration");
+    bar.title = t("What happened, step by step (click or press Escape to skip)");
+    bar.innerHTML = `<span class="narr-count" title="${esc(t("step {n} of {total}", { n: this.shown, total }))}">${this.shown}/${total}</span>
+      <span class="narr-text">${esc(step.text)}</span>
+      <button type="button" class="small narr-skip">${esc(t("Skip"))} »</button>`;
+  }
+
+  /** Draw the newest frame's view: at once, or gliding there after the last step. */
+  finish(glide) {
+    clearTimeout(this.timer);
+    const was = this.playing;
+    this.playing = false;
+    this.timer = null;
+    this.queue = [];
+    delete this.root.dataset.narrating;
+    delete this.root.dataset.step;
+    if (!was) return;
+    holdAnnouncements(null);
+    if (this.latest) {
+      const places = glide ? cardPlaces(this.root) : null;
+      this.draw(this.root, this.latest);
+      if (places) animateCards(this.root, places);
+    }
+    const rest = this.held.join(" · ").split(" · ").filter((line) => line && !this.said.has(line));
+    this.held = [];
+    if (rest.length) say(rest.join(" · "));
+  }
+}
+
+/** A deep copy of a view (JSON only), for a story to change step by step. */
+export function copyView(view) {
+  return JSON.parse(JSON.stringify(view));
+}

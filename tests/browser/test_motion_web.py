@@ -1,0 +1,356 @@
+"""See what happened, in a real Chromium: a frame's chained effects told step by step
+(motion.js), a Thieves! Alarm that sets off a raid on a stacked deal played through the
+HTTP API: the Alarm, each police car, the loot turned over, the busted loot gone; skipping;
+reduced motion showing the final board at once; nothing secret shown to another seat on the
+way; the live region saying the steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx2
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import thievery
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1400, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+# Ada keeps 3 face down, Bob keeps 1 face down, Cleo plays the Alarm: her 2 cars, Ada's
+# car (3), Bob's car (4: a raid, called by Bob); Ada's loot is the richest (3): busted.
+HANDS = [
+    ["money-3a", "police-1a", "money-0a"],
+    ["money-1a", "police-1b", "money-0b"],
+    ["alarm-a", "police-2a", "money-0c"],
+]
+DECK_TOP = ["money-2a", "money-2b", "money-2c", "money-1b", "money-1c"]
+# Cards that stay in a hand the whole test: nobody else may ever see them.
+SECRET_HANDS = {
+    0: {"money-0a", "money-2a"},
+    1: {"money-0b", "money-2b"},
+    2: {"money-0c", "money-2c"},
+}
+# Face-down loot: only its owner sees it until the raid turns it over.
+FACE_DOWN = {0: "money-3a", 1: "money-1a"}
+
+# Everything #game shows, on every change: the step told (if any), the cards drawn, the
+# police in play and the car count.
+RECORD = """() => {
+  const game = document.getElementById("game");
+  window.seen = [];
+  const note = () => {
+    const bar = game.querySelector(".narration");
+    window.seen.push({
+      narrating: game.dataset.narrating === "true",
+      step: game.dataset.step || null,
+      text: bar ? bar.querySelector(".narr-text")?.textContent || "" : null,
+      count: bar ? bar.querySelector(".narr-count")?.textContent || "" : null,
+      police: [...game.querySelectorAll(".tv-policebox > .tv-cards [data-card]")]
+        .map((e) => e.dataset.card),
+      cars: game.querySelector(".tv-cars")?.textContent ?? null,
+      html: game.innerHTML,
+    });
+  };
+  new MutationObserver(note).observe(game, {
+    childList: true, subtree: true, attributes: true,
+    attributeFilter: ["data-narrating", "data-step"],
+  });
+}"""
+
+HEAR = """() => {
+  const region = document.getElementById("announce");
+  window.heard = [];
+  new MutationObserver(() => { if (region.textContent) window.heard.push(region.textContent); })
+    .observe(region, { childList: true, characterData: true, subtree: true });
+}"""
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+OPTIONS = {"hands": HANDS, "deck_top": DECK_TOP, "first_player": 0}
+ACTIONS = [
+    (0, {"type": "play", "card": "money-3a", "to": 0}),
+    (1, {"type": "play", "card": "money-1a", "to": 1}),
+    (2, {"type": "play", "card": "alarm-a"}),
+]
+
+
+def quiet_seed() -> int:
+    """A seed whose raid shuffle gives Ada no getaway car next (so the Alarm's story is its
+    six steps), found by playing the stacked game with the engine."""
+    for seed in range(100):
+        state = thievery.game("thieves").new(3, seed, OPTIONS)
+        events = [e for seat, action in ACTIONS for e in state.apply(seat, action)]
+        if not any(e.type == "getaway" for e in events):
+            return seed
+    raise AssertionError("no seed without a getaway car")
+
+
+class Table:
+    """A stacked three-seat Thieves! table, all seats human, moved through the HTTP API."""
+
+    def __init__(self, server: str) -> None:
+        body: dict[str, Any] = {
+            "game": "thieves",
+            "scenario": True,  # a stacked deal
+            "seed": quiet_seed(),
+            "options": OPTIONS,
+            "seats": [{"kind": "human", "name": n} for n in ("Ada", "Bob", "Cleo")],
+        }
+        made = httpx2.post(f"{server}/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        self.server = server
+        self.id = made.json()["table"]["id"]
+        self.invites = [s["invite"] for s in made.json()["seats"]]
+        self.tokens = [i.split("#token=")[1] for i in self.invites]
+
+    def act(self, seat: int, action: dict[str, Any]) -> None:
+        response = httpx2.post(
+            f"{self.server}/api/tables/{self.id}/actions",
+            json={"action": action},
+            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+        )
+        assert response.status_code == 200, response.text
+
+    def up_to_the_alarm(self) -> None:
+        """Turns 1 and 2: Ada and Bob keep money face down."""
+        for seat, action in ACTIONS[:2]:
+            self.act(seat, action)
+
+    def alarm(self) -> None:
+        """Turn 3: Cleo's Alarm."""
+        self.act(*ACTIONS[2])
+
+
+def open_seat(
+    browser: Browser,
+    table: Table,
+    seat: int,
+    motion: Literal["no-preference", "reduce"] = "no-preference",
+    locale: str = "en-GB",
+    viewport: dict[str, int] = DESKTOP,
+) -> Page:
+    context = browser.new_context(viewport=viewport, locale=locale, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(table.invites[seat])
+    expect(page.locator(".tv-seat")).to_have_count(3)
+    return page
+
+
+def before_the_alarm(browser: Browser, table: Table, **how: Any) -> Page:
+    """Ada's page (opened ``how``), turns 1 and 2 played and drawn, recording #game."""
+    ada = open_seat(browser, table, 0, **how)
+    table.up_to_the_alarm()
+    expect(ada.locator('.tv-seat[data-seat="1"] .tv-lootrow .tv-back')).to_have_count(1)
+    ada.wait_for_timeout(200)  # the last frame drawn
+    ada.evaluate(RECORD)
+    return ada
+
+
+def wait_until_told(page: Page) -> None:
+    """Until a narration has started and ended."""
+    page.wait_for_function("window.seen.some((s) => s.narrating)", timeout=10000)
+    expect(page.locator("#game[data-narrating]")).to_have_count(0, timeout=15000)
+
+
+def told(page: Page) -> list[dict[str, Any]]:
+    """The steps told, once each, in order: [{text, police, cars, step}]."""
+    seen: list[dict[str, Any]] = page.evaluate("window.seen")
+    steps: list[dict[str, Any]] = []
+    for s in seen:
+        if s["narrating"] and s["text"] and (not steps or steps[-1]["count"] != s["count"]):
+            steps.append(s)
+    return steps
+
+
+def test_an_alarm_and_its_raid_are_told_car_by_car(server: str, browser: Browser) -> None:
+    table = Table(server)
+    ada = open_seat(browser, table, 0)
+    bob = open_seat(browser, table, 1)
+    errors = watch_errors(ada) + watch_errors(bob)
+    try:
+        table.up_to_the_alarm()
+        expect(ada.locator(".tv-seat")).to_have_count(3)
+        expect(ada.locator("#log")).to_contain_text("Bob put a money card face down")
+        expect(bob.locator("#log")).to_contain_text("Cleo's turn")
+        for page in (ada, bob):
+            page.wait_for_timeout(200)  # the last frame drawn
+            page.evaluate(RECORD)
+            page.evaluate(HEAR)
+        table.alarm()
+        for page in (ada, bob):
+            wait_until_told(page)
+
+        steps = told(ada)
+        texts = [s["text"] for s in steps]
+        assert len(steps) == 6, [(s["count"], s["text"]) for s in steps]
+        assert "Cleo" in texts[0] and "Alarm" in texts[0]
+        # The police cars arrive one by one, in seat order from Cleo: the board catches up.
+        assert [s["police"] for s in steps[1:4]] == [
+            ["police-2a"],
+            ["police-2a", "police-1a"],
+            ["police-2a", "police-1a", "police-1b"],
+        ]
+        assert [s["cars"] for s in steps[1:4]] == ["2", "3", "4"]
+        assert "Cleo" in texts[1] and "You" in texts[2] and "Bob" in texts[3]
+        # Then the raid: the loot turned over (the cars still there), then the busted loot gone.
+        assert steps[4]["step"] == "raid" and "raid" in texts[4].lower()
+        assert steps[4]["police"] == ["police-2a", "police-1a", "police-1b"]
+        assert steps[5]["step"] == "busted" and "Busted" in texts[5] and steps[5]["police"] == []
+        assert [s["count"] for s in steps] == [f"{i}/6" for i in range(1, 7)]
+        # The final board: no police, Ada's loot gone, Bob's face-down card seen by all.
+        expect(ada.locator(".tv-policebox > .tv-cards [data-card]")).to_have_count(0)
+        expect(ada.locator('.tv-seat.me .tv-lootrow [data-card="money-3a"]')).to_have_count(0)
+        bobs = ada.locator('.tv-seat[data-seat="1"] .tv-lootrow [data-card="money-1a"]')
+        expect(bobs).to_have_count(1)
+        expect(ada.locator(".tv-prompt.you")).to_contain_text("Your turn")
+        # Each step was said politely, in order, once the page's own lines were held back.
+        heard = " ".join(ada.evaluate("window.heard"))
+        places = [heard.find(t) for t in texts]
+        assert -1 not in places and places == sorted(places), (texts, heard)
+        # Bob's page told the same story from his seat.
+        assert [s["police"] for s in told(bob)[1:4]] == [s["police"] for s in steps[1:4]]
+        assert errors == []
+    finally:
+        ada.context.close()
+        bob.context.close()
+
+
+def test_nothing_secret_is_shown_on_the_way(server: str, browser: Browser) -> None:
+    table = Table(server)
+    pages = [open_seat(browser, table, s) for s in range(3)]
+    try:
+        for page in pages:
+            page.evaluate(RECORD)
+        table.up_to_the_alarm()
+        table.alarm()
+        for page in pages:
+            wait_until_told(page)
+        for seat, page in enumerate(pages):
+            seen: list[dict[str, Any]] = page.evaluate("window.seen")
+            assert any(s["narrating"] for s in seen)
+            others = set().union(*(cards for s, cards in SECRET_HANDS.items() if s != seat))
+            for snapshot in seen:
+                shown = {c for c in others if f'"{c}"' in snapshot["html"]}
+                assert not shown, f"seat {seat} saw {shown} in another seat's hand"
+            # Another seat's face-down loot stays hidden until the raid turns it over.
+            before_raid = []
+            for snapshot in seen:
+                if snapshot["step"] in ("raid", "busted"):
+                    break
+                before_raid.append(snapshot)
+            assert before_raid and any(s["narrating"] for s in before_raid)
+            for owner, card in FACE_DOWN.items():
+                if owner == seat:
+                    continue
+                assert not any(f'"{card}"' in s["html"] for s in before_raid), (seat, card)
+        # Ada kept hers face down and sees it (the raid later busts it).
+        first = pages[0].evaluate("window.seen")[0]["html"]
+        assert 'data-card="money-3a"' in first
+    finally:
+        for page in pages:
+            page.context.close()
+
+
+def test_reduced_motion_shows_the_final_board_at_once(server: str, browser: Browser) -> None:
+    table = Table(server)
+    ada = before_the_alarm(browser, table, motion="reduce")
+    errors = watch_errors(ada)
+    try:
+        ada.evaluate(
+            """() => { window.glides = 0; const o = Element.prototype.animate;
+              Element.prototype.animate = function (...a) {
+                window.glides++; return o.apply(this, a); }; }"""
+        )
+        started = ada.evaluate("performance.now()")
+        table.alarm()
+        expect(ada.locator(".tv-prompt.you")).to_contain_text("Your turn")
+        waited = ada.evaluate("performance.now()") - started
+        seen: list[dict[str, Any]] = ada.evaluate("window.seen")
+        assert seen and not any(s["narrating"] or s["text"] is not None for s in seen)
+        # The first change is already the final board: no police, Ada's loot gone.
+        assert all(s["police"] == [] for s in seen)
+        assert ada.evaluate("window.glides") == 0
+        assert waited < 2500, waited  # nothing waited on a 6-step story (~4 s told)
+        expect(ada.locator("#log")).to_contain_text("Busted")
+        assert errors == []
+    finally:
+        ada.context.close()
+
+
+@pytest.mark.parametrize("how", ["click", "Escape"])
+def test_the_story_can_be_skipped(server: str, browser: Browser, how: str) -> None:
+    table = Table(server)
+    ada = before_the_alarm(browser, table)
+    errors = watch_errors(ada)
+    try:
+        table.alarm()
+        expect(ada.locator("#game[data-narrating]")).to_have_count(1)
+        expect(ada.locator(".narration .narr-count")).to_have_text("1/6")
+        if how == "click":
+            ada.click(".narration .narr-skip")
+        else:
+            ada.keyboard.press("Escape")
+        # At once the final board, with the player's choices.
+        expect(ada.locator("#game[data-narrating]")).to_have_count(0, timeout=300)
+        expect(ada.locator(".tv-prompt.you")).to_contain_text("Your turn", timeout=300)
+        expect(ada.locator(".tv-policebox > .tv-cards [data-card]")).to_have_count(0)
+        counts = {s["count"] for s in ada.evaluate("window.seen") if s["narrating"]}
+        assert "6/6" not in counts
+        # The skipped steps are not lost: the log has them all.
+        expect(ada.locator("#log")).to_contain_text("Busted")
+        # The click that skipped sent nothing: the hand still waits for a card.
+        assert ada.locator(".tv-hand [data-card]").count() == 4
+        assert errors == []
+    finally:
+        ada.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_raid_told_on_desktop_and_phone_in_both_languages(
+    server: str, browser: Browser, lang: str, size: str
+) -> None:
+    """A screenshot of the raid being told (test-output/screenshots), and its words in the
+    page's language; the bar fits the phone."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    table = Table(server)
+    viewport = PHONE if size == "phone" else DESKTOP
+    locale = "de-DE" if lang == "de" else "en-GB"
+    ada = before_the_alarm(browser, table, locale=locale, viewport=viewport)
+    errors = watch_errors(ada)
+    try:
+        # The steps wait on the test's clock, so that the shot catches the raid.
+        ada.clock.install()
+        ada.clock.pause_at(ada.evaluate("Date.now()") + 1000)
+        table.alarm()
+        expect(ada.locator(".narration .narr-count")).to_have_text("1/6")
+        for _ in range(4):
+            ada.clock.run_for(800)
+        expect(ada.locator("#game[data-step=raid]")).to_have_count(1)
+        bar = ada.locator(".narration")
+        skip = "Überspringen »" if lang == "de" else "Skip »"
+        expect(bar.locator(".narr-skip")).to_have_text(skip)
+        expect(bar.locator(".narr-text")).to_contain_text("Razzia" if lang == "de" else "raid")
+        box = bar.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        ada.screenshot(
+            path=str(SHOTS / f"thieves-{size}-raid-told-{lang}.png"), animations="disabled"
+        )
+        ada.clock.run_for(3000)
+        wait_until_told(ada)
+        if lang == "de":
+            texts = [s["text"] for s in told(ada)]
+            assert "Alarm" in texts[0] and "Polizei" in texts[1] and "Geschnappt" in texts[5], texts
+        assert errors == []
+    finally:
+        ada.context.close()
