@@ -71,24 +71,28 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
+        ones: list[int] = []  # positions of 1s
+        at: list[int] = []  # positions of other numbers, and the numbers
+        value: list[float] = []
+        add_one, add_at, add_value = ones.append, at.append, value.append
         n = s.players
         order = [(me + r) % n for r in range(n)]  # absolute seat of each relative seat
         phase = s.phase
-        ones = [phase_at + phase]  # "phase"
+        add_one(phase_at + phase)  # "phase"
         ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
-        ones.append(dealer_at + (s.dealer - me) % n)  # "dealer"
-        at = [game_no_at, games_at]  # "game_no" (shown from 1), "games"
-        value = [float(s.game_no + 1), float(s.games)]
+        add_one(dealer_at + (s.dealer - me) % n)  # "dealer"
+        at += (game_no_at, games_at)  # "game_no" (shown from 1), "games"
+        value += (float(s.game_no + 1), float(s.games))
         if s.round_no:  # "round"
-            at.append(round_at)
-            value.append(s.round_no / 20.0)
+            add_at(round_at)
+            add_value(s.round_no / 20.0)
         if s.pile:  # "pile_size"
-            at.append(pile_at)
-            value.append(len(s.pile) / 105.0)
+            add_at(pile_at)
+            add_value(len(s.pile) / 105.0)
         seen = len(s.discard) + len(s.burned)  # "discard_size"
         if seen:
-            at.append(discard_size_at)
-            value.append(seen / 105.0)
+            add_at(discard_size_at)
+            add_value(seen / 105.0)
         ones += [hand_at + c for c in s.hands[me]]  # "hand" (own)
         hands, adds, safes, closed = s.hands, s.adds, s.safes, s.closed
         choice, revealed, front, table = s.choice, s.revealed, s.front, s.table
@@ -97,33 +101,33 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
         for r, t in enumerate(order):
             held = len(hands[t]) + len(adds[t])  # "hand_sizes": public sizes
             if held:
-                at.append(hand_sizes_at + r)
-                value.append(held / 10.0)
+                add_at(hand_sizes_at + r)
+                add_value(held / 10.0)
             base = r * k
             ones += [safes_at + base + c for c in safes[t]]  # "safes"
             if closed[t] >= 0:  # "closed"
-                ones.append(closed_at + base + closed[t])
+                add_one(closed_at + base + closed[t])
             if choice[t] >= 0:  # "chosen": whether, never which
-                ones.append(chosen_at + r)
+                add_one(chosen_at + r)
             if shown and revealed[t] >= 0:  # "revealed"
-                ones.append(revealed_at + base + revealed[t])
+                add_one(revealed_at + base + revealed[t])
             ones += [front_at + base + c for c in front[t]]  # "front"
             if table[t] >= 0:  # "table"
-                ones.append(table_at + base + table[t])
+                add_one(table_at + base + table[t])
             if kinds[t] >= 0:  # "add_kinds"
-                ones.append(kinds_at + r * n_kinds + kinds[t])
+                add_one(kinds_at + r * n_kinds + kinds[t])
             if asked[t]:  # "add_asked"
-                at.append(asked_at + r)
-                value.append(float(asked[t]))
+                add_at(asked_at + r)
+                add_value(float(asked[t]))
             if done[t]:  # "add_done"
-                at.append(done_at + r)
-                value.append(float(done[t]))
+                add_at(done_at + r)
+                add_value(float(done[t]))
             if totals[t]:  # "scores"
-                at.append(scores_at + r)
-                value.append(totals[t] / 50.0)
+                add_at(scores_at + r)
+                add_value(totals[t] / 50.0)
         ones += [discard_at + c for c in s.discard]  # "discard"
         if choice[me] >= 0:  # "my_choice" (own)
-            ones.append(my_choice_at + choice[me])
+            add_one(my_choice_at + choice[me])
         ones += [thieves_at + ((t - me) % n) * k + c for t, c in s.steal_queue]  # "thieves"
         if phase == STEAL:  # "steal_candidates"
             ones += [candidates_at + c for c in s._steal_candidates()]
@@ -166,64 +170,85 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
         for c in ALL_CARDS
     ]
 
+    # One seat's loot row: (relative seat, whether the viewer sees every card of it (its
+    # own row, or the game is over), the row's entries) -> (positions of 1s, positions of
+    # other numbers, the numbers). Rows change one card at a time, so most are known.
+    rows: dict[tuple[int, ...], tuple[list[int], list[int], list[float]]] = {}
+
+    def loot_row(row: tuple[int, ...]) -> tuple[list[int], list[int], list[float]]:
+        r, mine, entries = row[0], row[1], row[2:]
+        ones: list[int] = []
+        at: list[int] = []
+        value: list[float] = []
+        base = loot_at + r * per_seat
+        cards_base = loot_cards_at + r * k
+        for i, e in enumerate(entries):
+            slot = base + i * per_slot
+            ones.append(slot)  # occupied
+            if e >= FACE_UP:
+                ones.append(slot + 1)
+            if e >= EXPOSED or mine:  # the card, where the view shows it
+                c = e & CARD_MASK
+                ones.append(cards_base + c)
+                for d, x in known[c]:
+                    at.append(slot + d)
+                    value.append(x)
+        return ones, at, value
+
     def encode(state: State, me: int) -> Vector:
         s: Any = state
+        ones: list[int] = []  # positions of 1s
+        at: list[int] = []  # positions of other numbers, and the numbers
+        value: list[float] = []
+        add_one, add_at, add_value = ones.append, at.append, value.append
         n = s.players
         phase = s.phase
         over = phase == OVER
-        ones = [phase_at + phase]  # "phase"
+        add_one(phase_at + phase)  # "phase"
         if PLAY < phase < OVER:  # "pending": remove, move or double_loot
-            ones.append(pending_at + phase - 1)
+            add_one(pending_at + phase - 1)
         ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
-        ones.append(current_at + (s.current - me) % n)  # "current"
-        ones.append(first_at + (s.first - me) % n)  # "first_player"
-        at: list[int] = []
-        value: list[float] = []
+        add_one(current_at + (s.current - me) % n)  # "current"
+        add_one(first_at + (s.first - me) % n)  # "first_player"
         if s.turn:  # "turn"
-            at.append(turn_at)
-            value.append(s.turn / 100.0)
+            add_at(turn_at)
+            add_value(s.turn / 100.0)
         ones += [hand_at + c for c in s.hands[me]]  # "hand" (own)
         hands, loot, clean = s.hands, s.loot, s.clean
         for r in range(n):
             t = (me + r) % n
             if hands[t]:  # "hand_sizes"
-                at.append(hand_sizes_at + r)
-                value.append(len(hands[t]) / 4.0)
+                add_at(hand_sizes_at + r)
+                add_value(len(hands[t]) / 4.0)
             if clean[t]:  # "police_free"
-                at.append(free_at + r)
-                value.append(clean[t] / 4.0)
-            # "loot": occupied, face up, and the card where the view shows it (own
-            # loot, loot everyone saw, everything at the end); "loot_cards" its counts
-            mine = t == me or over
-            base = loot_at + r * per_seat
-            cards_base = loot_cards_at + r * k
-            for i, e in enumerate(loot[t]):
-                slot = base + i * per_slot
-                ones.append(slot)
-                if e >= FACE_UP:
-                    ones.append(slot + 1)
-                if e >= EXPOSED or mine:
-                    c = e & CARD_MASK
-                    ones.append(cards_base + c)
-                    for d, x in known[c]:
-                        at.append(slot + d)
-                        value.append(x)
+                add_at(free_at + r)
+                add_value(clean[t] / 4.0)
+            # "loot" and "loot_cards" (see loot_row), remembered per row as it is
+            row = (r, t == me or over, *loot[t])
+            done = rows.get(row)
+            if done is None:
+                if len(rows) > 50_000:
+                    rows.clear()
+                done = rows[row] = loot_row(row)
+            ones += done[0]
+            at += done[1]
+            value += done[2]
         ones += [police_at + c for c in s.police]  # "police"
         if s.cars:  # "cars"
-            at.append(cars_at)
-            value.append(s.cars / 4.0)
+            add_at(cars_at)
+            add_value(s.cars / 4.0)
         ones += [getaways_at + c for c in s.getaways]  # "getaways"
         if s.deck:  # "deck_size"
-            at.append(deck_at)
-            value.append(len(s.deck) / 52.0)
+            add_at(deck_at)
+            add_value(len(s.deck) / 52.0)
         ones += [discard_at + c for c in s.discard]  # "discard"
         if s.acting >= 0:  # "resolving"
-            ones.append(resolving_at + s.acting)
+            add_one(resolving_at + s.acting)
         if s.drawn >= 0 and me == s.current:  # "drawn": for its player only
-            ones.append(drawn_at + s.drawn)
+            add_one(drawn_at + s.drawn)
         if s.extra:  # "double_loot_draws"
-            at.append(draws_at)
-            value.append(s.extra / 2.0)
+            add_at(draws_at)
+            add_value(s.extra / 2.0)
         return finish(size, ones, at, value)
 
     return encode
@@ -260,60 +285,62 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
+        ones: list[int] = []  # positions of 1s
+        at: list[int] = []  # positions of other numbers, and the numbers
+        value: list[float] = []
+        add_one, add_at, add_value = ones.append, at.append, value.append
         n = s.players
         phase = s.phase
         on_loc = s.on_loc
-        ones = [phase_at + phase]  # "phase"
+        add_one(phase_at + phase)  # "phase"
         ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
-        ones.append(holder_at + (s.holder - me) % n)  # "holder"
+        add_one(holder_at + (s.holder - me) % n)  # "holder"
         if phase == THIEVE:  # "current": only while thieving
-            ones.append(current_at + (s.current - me) % n)
+            add_one(current_at + (s.current - me) % n)
         if s._decider >= 0:  # "decider"
-            ones.append(decider_at + (s._decider - me) % n)
-        ones.append(direction_at + (0 if s.direction > 0 else 1))  # "direction"
-        at: list[int] = []
-        value: list[float] = []
+            add_one(decider_at + (s._decider - me) % n)
+        add_one(direction_at + (0 if s.direction > 0 else 1))  # "direction"
         if s.round:  # "round"
-            at.append(round_at)
-            value.append(s.round / 10)
+            add_at(round_at)
+            add_value(s.round / 10)
         for t in range(5):  # "supply": treasures, thieves, Witch spots, Recruit row
             if s.supply[t]:
-                at.append(supply_at + t)
-                value.append(s.supply[t] / 10)
+                add_at(supply_at + t)
+                add_value(s.supply[t] / 10)
             if s.witch[t]:
-                ones.append(supply_at + 6 + t)
+                add_one(supply_at + 6 + t)
             if s.recruit[t]:
-                at.append(supply_at + 11 + t)
-                value.append(s.recruit[t] / 5)
+                add_at(supply_at + 11 + t)
+                add_value(s.recruit[t] / 5)
         if s.supply_thieves:
-            at.append(supply_at + 5)
-            value.append(s.supply_thieves / 10)
+            add_at(supply_at + 5)
+            add_value(s.supply_thieves / 10)
         if s.burgle:  # "burgle"
-            at.append(burgle_at)
-            value.append(s.burgle / 5)
+            add_at(burgle_at)
+            add_value(s.burgle / 5)
         deck = s.loc_deck
         if deck:  # "location_deck"
-            at.append(deck_at)
-            value.append(len(deck) / 40)
+            add_at(deck_at)
+            add_value(len(deck) / 40)
         if s.known_top:  # "location_deck_top": the cards known to lie on top
             ones += [top_at + c for c in deck[len(deck) - s.known_top :]]
         if s.fence_deck:  # "fence_deck"
-            at.append(fence_deck_at)
-            value.append(len(s.fence_deck) / 40)
+            add_at(fence_deck_at)
+            add_value(len(s.fence_deck) / 40)
         ones += [fence_row_at + f for f in s.fence_row if f >= 0]  # "fence_row"
         for i, st in enumerate(s.power_stacks):  # "powers": the tiles face up
             if st:
                 o = powers_at + st[-1] * 7
-                ones.append(o)
+                add_one(o)
                 if s.power_paid[i] >= 0:
-                    ones.append(o + 1 + s.power_paid[i])
+                    add_one(o + 1 + s.power_paid[i])
                 if len(st) > 1:
-                    at.append(o + 6)
-                    value.append((len(st) - 1) / 3)
+                    add_at(o + 6)
+                    add_value((len(st) - 1) / 3)
         ones += [gone_at + p for p in s.power_gone]  # "powers_gone"
         for c in s.neutral:  # "neutral"
-            at.append(neutral_at + c)
-            value.append(1.0 + on_loc[c])
+            add_at(neutral_at + c)
+            add_value(1.0 + on_loc[c])
         over = phase == OVER
         treasure, prestige, thieves, hands = s.treasure, s.prestige, s.thieves, s.hands
         up, collected, fences, kept = s.up, s.collected, s.fences, s.fences_collected
@@ -323,42 +350,42 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
             o = seats_at + r * n_seat
             for x, count in enumerate(treasure[t]):
                 if count:
-                    at.append(o + x)
-                    value.append(count / 5)
+                    add_at(o + x)
+                    add_value(count / 5)
             if prestige[t]:
-                at.append(o + 5)
-                value.append(prestige[t] / 50)
+                add_at(o + 5)
+                add_value(prestige[t] / 50)
             if thieves[t]:
-                at.append(o + 6)
-                value.append(thieves[t] / 5)
+                add_at(o + 6)
+                add_value(thieves[t] / 5)
             if hands[t]:
-                at.append(o + 7)
-                value.append(len(hands[t]) / 5)
+                add_at(o + 7)
+                add_value(len(hands[t]) / 5)
             o += 8
             for c in up[t]:
-                at.append(o + c)
-                value.append(1.0 + on_loc[c])
+                add_at(o + c)
+                add_value(1.0 + on_loc[c])
             o += n_locs
             ones += [o + c for c in collected[t]]
             o += n_locs
             for f in fences[t]:
-                at.append(o + f)
-                value.append(1.0 + uses[f])
+                add_at(o + f)
+                add_value(1.0 + uses[f])
             o += n_fences
             ones += [o + f for f in kept[t]]
             o += n_fences
             if t == me or over:  # a Scheme is secret until the end
-                ones.append(o + scheme[t] % n_schemes)
+                add_one(o + scheme[t] % n_schemes)
             if passed[t]:
-                ones.append(flags_at + 2 * r)
+                add_one(flags_at + 2 * r)
             if pick[t] >= 0:  # whether, never which
-                ones.append(flags_at + 2 * r + 1)
+                add_one(flags_at + 2 * r + 1)
         ones += [hand_at + c for c in hands[me]]  # "hand" (own)
         if pick[me] >= 0:  # "my_pick" (own)
-            ones.append(pick_at + pick[me])
+            add_one(pick_at + pick[me])
         queue = s.queue
         if queue:  # "stack": the next op, then how many of each op come later
-            ones.append(stack_at + queue[0][0])
+            add_one(stack_at + queue[0][0])
             later: dict[int, float] = {}
             for entry in queue[1:]:
                 later[entry[0]] = later.get(entry[0], 0.0) + 1.0
@@ -410,25 +437,27 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
+        ones: list[int] = []  # positions of 1s
+        at: list[int] = []  # positions of other numbers, and the numbers
+        value: list[float] = []
+        add_one, add_at, add_value = ones.append, at.append, value.append
         n = s.players
         now = s.now_ms
-        ones = [phase_at + s.phase]  # "phase"
+        add_one(phase_at + s.phase)  # "phase"
         ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
-        at: list[int] = []
-        value: list[float] = []
         if s.round_no:  # "round"
-            at.append(round_at)
-            value.append(s.round_no / 10)
+            add_at(round_at)
+            add_value(s.round_no / 10)
         # "clock": the hourglass's time left (all of it before it is turned), and the
         # seat's own hand busy while it packs with its lid open
         if s.ends_ms < 0:
-            ones.append(clock_at)
+            add_one(clock_at)
         elif s.ends_ms > now:
-            at.append(clock_at)
-            value.append((s.ends_ms - now) / max(1, s.hourglass_ms))
+            add_at(clock_at)
+            add_value((s.ends_ms - now) / max(1, s.hourglass_ms))
         if s.phase == PACKING and s.is_open[me] and s.hand_ready[me] > now:
-            at.append(clock_at + 1)
-            value.append((s.hand_ready[me] - now) / 1000)
+            add_at(clock_at + 1)
+            add_value((s.hand_ready[me] - now) / 1000)
         ones += [pool_at + t for t in range(n_treasures) if s.in_pool[t]]  # "pool"
         is_open, closed, ready_ms, heights = s.is_open, s.closed_ms, s.hand_ready, s.heights
         chests, out, jack, ships, ready = s.chests, s.out, s.jack, s.ships, s.ready
@@ -436,16 +465,16 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
             t = (me + r) % n
             o = chests_at + r * per_chest  # "chests"
             if is_open[t]:
-                ones.append(o)
+                add_one(o)
             if closed[t] >= 0:
-                ones.append(o + 1)
+                add_one(o + 1)
             if ready_ms[t] > now:
-                at.append(o + 2)
-                value.append((ready_ms[t] - now) / 1000)
+                add_at(o + 2)
+                add_value((ready_ms[t] - now) / 1000)
             for x, h in enumerate(heights[t][:width]):
                 if h:
-                    at.append(o + 3 + x)
-                    value.append(h / depth)
+                    add_at(o + 3 + x)
+                    add_value(h / depth)
             grid = o + 3 + width
             for placed in chests[t]:
                 found = cells.get(placed)
@@ -456,15 +485,15 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
             ones += [jack_at + r * n_treasures + x for x in jack[t]]  # "jack"
             ones += [ships_at + r * n_parts + c for c in ships[t]]  # "ships"
             if ready[t]:  # "ready"
-                at.append(ready_at + r)
-                value.append(float(ready[t]))
+                add_at(ready_at + r)
+                add_value(float(ready[t]))
         if s.board >= 0:  # "board.claims", "board.id"
             ones += [claims_at + x for x in claims[s.board]]
-            ones.append(board_at + s.board)
+            add_one(board_at + s.board)
         ones += [turned_at + b for b in s.turned]  # "boards_turned"
         if s.stack:  # "stack_size"
-            at.append(stack_at)
-            value.append(len(s.stack) / len(BOARD_ID))
+            add_at(stack_at)
+            add_value(len(s.stack) / len(BOARD_ID))
         ones += [supply_at + c for c in s.supply]  # "supply"
         ones += [parts_at + x for x in s.needs]  # "ship_parts"
         return finish(size, ones, at, value)

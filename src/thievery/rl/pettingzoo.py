@@ -154,21 +154,21 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         match.act(self._seat[agent], action)
         self.decisions += 1
         self._cache = {}
-        if match.over:
+        over = match.over
+        if over:
             for a, r in zip(self.agents, match.rewards(), strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = True
-        else:
-            self._clear_rewards()
-            if self.max_cycles is not None and self.decisions >= self.max_cycles:
-                for a in self.agents:
-                    self.truncations[a] = True
+        elif self.max_cycles is not None and self.decisions >= self.max_cycles:
+            for a in self.agents:
+                self.truncations[a] = True
+        # (every reward stays 0 until the end, and nothing acts after it: no clearing)
         current = match.current()
         if current is not None:
             self.agent_selection = self.possible_agents[current]
         else:
             self._deads_step_first()
-        if match.over:  # (before the end every reward is 0: nothing to add up)
+        if over:  # (before the end every reward is 0: nothing to add up)
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

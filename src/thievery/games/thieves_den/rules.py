@@ -339,7 +339,11 @@ class ThievesDen(State):
             if type(action) is not Pick:
                 return False
             return self.cs.loc_index.get(action.card, -1) in self.hands[seat]
-        return action in self._pending
+        pending = self._pending
+        for a in pending:  # the interned values first: no dataclass comparisons
+            if a is action:
+                return True
+        return action in pending
 
     def why_illegal(self, seat: int, action: Action) -> str:
         if self.phase == OVER or seat not in self._to_act:
