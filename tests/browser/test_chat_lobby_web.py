@@ -4,6 +4,7 @@ a phone; the lobby listing a table its host listed and a stranger joining it."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -15,6 +16,13 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1400, "height": 1000}
 EVIL = "<img src=x onerror=window.pwned=1>"
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+
+def shoot(page: Page, name: str) -> None:
+    """A screenshot for people to look at (test-output/, not committed)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def watch_errors(page: Page) -> list[str]:
@@ -103,6 +111,7 @@ def test_two_players_chat_escaped_and_a_seat_can_be_muted(server: str, browser: 
         bo.click("#chat-mutes button[data-seat='0']")
         expect(lines).to_have_count(4)  # the table kept them: shown again
         expect(lines.nth(2).locator(".text")).to_have_text("are you there?")
+        shoot(bo, "chat-desktop-en")
         # Muting is this browser's own: Ada still sees everything.
         expect(ada.locator("#chat-mutes button[data-seat='1']")).to_have_attribute(
             "aria-pressed", "false"
@@ -144,6 +153,7 @@ def test_the_chat_on_a_phone_folds_counts_and_never_scrolls_sideways(
         expect(page.locator("#chat-text")).to_have_attribute("placeholder", "Sag etwas …")
         page.wait_for_timeout(100)
         assert sideways(page) <= 0, f"the table is {sideways(page)} px too wide"
+        shoot(page, "chat-phone-de")
         box = page.locator("#chat").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         say(page, "Danke")
@@ -175,6 +185,8 @@ def test_the_lobby_lists_a_listed_table_and_a_stranger_joins_it(
         expect(item).to_contain_text("just now")
         expect(page.locator(f"#open [data-table='{private['table']['id']}']")).to_have_count(0)
         assert sideways(page) <= 0, f"the lobby is {sideways(page)} px too wide"
+        item.scroll_into_view_if_needed()
+        shoot(page, "lobby-open-tables-phone-en")
         item.locator("button.join").click()
         page.wait_for_url(f"**/table/{tid}")
         expect(page.locator("#who")).to_have_text("you are P1")
