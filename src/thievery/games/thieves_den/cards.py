@@ -56,6 +56,7 @@ LocationType = Literal["village", "shadow", "ruins", "holy", "city"]
 FenceType = Literal["noble", "agent", "collector", "warlock", "mercenary", "peddler", "tinkerer"]
 Count = Annotated[int, Field(ge=1, le=12)]
 Ident = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=40)]
+GermanName = Annotated[str | None, Field(min_length=1, max_length=40)]  # None: the name
 
 
 class CardFileError(InvalidOption):
@@ -196,6 +197,8 @@ class LocationModel(_Strict):
     ability: list[Effect] = Field(min_length=1)
     owner_bonus: list[Gain] = Field(default_factory=list)
     text: str | None = None
+    name_de: GermanName = None
+    text_de: str | None = None
 
     @model_validator(mode="after")
     def _check(self) -> LocationModel:
@@ -215,6 +218,7 @@ class FenceModel(_Strict):
     prestige: Annotated[int, Field(ge=0, le=40)]
     copies: Annotated[int, Field(ge=1, le=10)] = 2
     two_player_copies: Annotated[int, Field(ge=0, le=10)] = 1
+    name_de: GermanName = None
 
     @model_validator(mode="after")
     def _check(self) -> FenceModel:
@@ -244,6 +248,8 @@ class PowerModel(_Strict):
     name: str = Field(min_length=1, max_length=40)
     ability: list[Effect] = Field(min_length=1)
     text: str | None = None
+    name_de: GermanName = None
+    text_de: str | None = None
 
     @model_validator(mode="after")
     def _check(self) -> PowerModel:
@@ -431,6 +437,14 @@ class CardSet:
     loc_text: list[str] = field(default_factory=list)
     loc_bonus_text: list[str] = field(default_factory=list)
     loc_two: list[int] = field(default_factory=list)
+    # German words (the card file's name_de/text_de, else the name and a German text made
+    # from the ability): for German screens only, the engine never reads them.
+    loc_name_de: list[str] = field(default_factory=list)
+    loc_text_de: list[str] = field(default_factory=list)
+    loc_bonus_text_de: list[str] = field(default_factory=list)
+    fence_name_de: list[str] = field(default_factory=list)
+    power_name_de: list[str] = field(default_factory=list)
+    power_text_de: list[str] = field(default_factory=list)
     fence_id: list[str] = field(default_factory=list)
     fence_name: list[str] = field(default_factory=list)
     fence_type: list[int] = field(default_factory=list)
@@ -461,6 +475,7 @@ class CardSet:
 def compile_card_file(data: CardFile, path: str) -> CardSet:
     """Number every physical card and compile every ability into effect steps."""
     from thievery.games.thieves_den import effects
+    from thievery.games.thieves_den.lang_de import describe_ability as german
 
     cs = CardSet(
         path=path,
@@ -484,6 +499,9 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
             cs.loc_paid.append(any(cs.loc_cost[-1]))
             cs.loc_text.append(loc.text or effects.describe_ability(loc.ability))
             cs.loc_bonus_text.append(effects.describe_ability(loc.owner_bonus))
+            cs.loc_name_de.append(loc.name_de or loc.name)
+            cs.loc_text_de.append(loc.text_de or german(loc.ability))
+            cs.loc_bonus_text_de.append(german(loc.owner_bonus))
             if copy < loc.two_player_copies:
                 cs.loc_two.append(c)
     for fence in data.fences:
@@ -492,6 +510,7 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
             f = len(cs.fence_id)
             cs.fence_id.append(f"{fence.id}-{COPY_LETTERS[copy]}")
             cs.fence_name.append(fence.name)
+            cs.fence_name_de.append(fence.name_de or fence.name)
             cs.fence_type.append(FENCE_TYPES.index(fence.type))
             cs.fence_desire.append(desire)
             cs.fence_need.append(tuple((t, k) for t, k in enumerate(desire) if k))
@@ -511,6 +530,8 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
         cs.power_cost.append(effects.cost_of(power.ability))
         cs.power_paid.append(any(cs.power_cost[-1]))
         cs.power_text.append(power.text or effects.describe_ability(power.ability))
+        cs.power_name_de.append(power.name_de or power.name)
+        cs.power_text_de.append(power.text_de or german(power.ability))
     cs.loc_index = {c: i for i, c in enumerate(cs.loc_id)}
     cs.fence_index = {c: i for i, c in enumerate(cs.fence_id)}
     cs.scheme_index = {c: i for i, c in enumerate(cs.scheme_id)}
@@ -522,7 +543,13 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
 def catalogue_of(cs: CardSet) -> dict[str, Any]:
     """The card set in words, for clients that draw cards: every design by its id (a
     card's id without the copy letter), with its name, type and texts as the engine words
-    them, the Witch's prices and the majority bonuses. Public: the set is known to all.
+    them, the Witch's prices and the majority bonuses; and under ``"de"`` the German
+    words of every design (``name``, ``text``, ``bonus_text``: the file's ``name_de`` and
+    ``text_de``, else the name and a German text made from the ability). Public: the set
+    is known to all.
+
+    >>> load_card_set().catalogue["de"]["locations"]["market"]["text"]
+    'Nimm 2 Juwelen'
 
     >>> load_card_set().catalogue["locations"]["market"]["text"]
     'Take 2 Jewels'
@@ -565,6 +592,7 @@ def catalogue_of(cs: CardSet) -> dict[str, Any]:
         )
     return {
         "name": cs.name,
+        "de": _german_catalogue(cs),
         "witch": dict(zip(TREASURES, cs.witch, strict=True)),
         "majority": dict(zip(FENCE_TYPES, cs.majority, strict=True)),
         "locations": locations,
@@ -581,6 +609,32 @@ def catalogue_of(cs: CardSet) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=16)
+def _german_catalogue(cs: CardSet) -> dict[str, Any]:
+    """The German words of every design, by design id (see :func:`catalogue_of`)."""
+
+    def design(card: str) -> str:
+        return card.rsplit("-", 1)[0]
+
+    locations: dict[str, Any] = {}
+    for c, card in enumerate(cs.loc_id):
+        locations.setdefault(
+            design(card),
+            {
+                "name": cs.loc_name_de[c],
+                "text": cs.loc_text_de[c],
+                "bonus_text": "" if cs.loc_instant[c] else cs.loc_bonus_text_de[c],
+            },
+        )
+    fences: dict[str, Any] = {}
+    for f, card in enumerate(cs.fence_id):
+        fences.setdefault(design(card), {"name": cs.fence_name_de[f]})
+    powers = {
+        k: {"name": cs.power_name_de[i], "text": cs.power_text_de[i]}
+        for i, k in enumerate(cs.power_id)
+    }
+    return {"locations": locations, "fences": fences, "powers": powers}
+
+
 def _load(path: str, mtime: float) -> CardSet:
     text = Path(path).read_text(encoding="utf-8")
     return compile_card_file(parse_card_file(text, path), path)

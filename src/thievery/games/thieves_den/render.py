@@ -3,6 +3,7 @@ menu lines that say what each action will do."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich import box
@@ -12,6 +13,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from thievery.core.i18n import Translator, current_language, localized
 from thievery.core.plugin import TerminalRenderer
 from thievery.games.thieves_den.cards import (
     FENCE_TYPES,
@@ -22,6 +24,7 @@ from thievery.games.thieves_den.cards import (
 )
 
 JSON = dict[str, Any]
+_ = Translator(__package__)
 SYMBOL = {"tome": "📖", "jewel": "💎", "artifact": "🏺", "fossil": "🦴", "potion": "🧪"}
 LETTER = {"tome": "T", "jewel": "J", "artifact": "A", "fossil": "F", "potion": "P"}
 COLOUR = {
@@ -45,6 +48,59 @@ def cards_of(view: JSON) -> CardSet:
     return load_card_set(view["options"].get("cards"))
 
 
+def _german() -> bool:
+    return current_language() == "de"
+
+
+def loc_name(cs: CardSet, c: int) -> str:
+    """A Location card's name in the current language (the card file's German name)."""
+    return cs.loc_name_de[c] if _german() else cs.loc_name[c]
+
+
+def loc_text(cs: CardSet, c: int) -> str:
+    """A Location card's ability in words, in the current language."""
+    return cs.loc_text_de[c] if _german() else cs.loc_text[c]
+
+
+def bonus_text(cs: CardSet, c: int) -> str:
+    """A Location card's Owner Bonus in words, in the current language."""
+    return cs.loc_bonus_text_de[c] if _german() else cs.loc_bonus_text[c]
+
+
+def fence_name(cs: CardSet, f: int) -> str:
+    """A Fence card's name in the current language."""
+    return cs.fence_name_de[f] if _german() else cs.fence_name[f]
+
+
+def power_name(cs: CardSet, k: int) -> str:
+    """A Power tile's name in the current language."""
+    return cs.power_name_de[k] if _german() else cs.power_name[k]
+
+
+def power_text(cs: CardSet, k: int) -> str:
+    """A Power tile's ability in words, in the current language."""
+    return cs.power_text_de[k] if _german() else cs.power_text[k]
+
+
+def kind_name(kind: str) -> str:
+    """A Location or Fence type in words: ``Village`` (``Dorf``)."""
+    return _(kind.capitalize())
+
+
+def decision_words(cs: CardSet, text: str) -> str:
+    """The engine's words for the decision asked, in the current language: a translation
+    may give patterns (``DECISIONS``: English regex -> its words, ``{0}`` the groups; a
+    Location card's id in a group becomes its name)."""
+    for pattern, words in localized(__package__, "DECISIONS") or ():
+        found = re.fullmatch(pattern, text)
+        if found:
+            groups = [
+                loc_name(cs, cs.loc_index[g]) if g in cs.loc_index else g for g in found.groups()
+            ]
+            return str(words).format(*groups)
+    return _(text)
+
+
 def treasure_text(counts: dict[str, int]) -> Text:
     """Treasure counts as coloured letters: ``J2 T1``."""
     out = Text()
@@ -59,7 +115,7 @@ def treasure_text(counts: dict[str, int]) -> Text:
 def desires_text(cs: CardSet, f: int) -> str:
     """A Fence's desires: ``2 jewel + 1 tome``."""
     desire = cs.fence_desire[f]
-    return " + ".join(f"{desire[t]} {TREASURES[t]}" for t in range(5) if desire[t])
+    return " + ".join(f"{desire[t]} {_(TREASURES[t])}" for t in range(5) if desire[t])
 
 
 def fence_text(cs: CardSet, card: str) -> Text:
@@ -67,7 +123,7 @@ def fence_text(cs: CardSet, card: str) -> Text:
     letters."""
     f = cs.fence_index[card]
     desire = cs.fence_desire[f]
-    out = Text(f"{cs.fence_name[f]} ({FENCE_TYPES[cs.fence_type[f]].capitalize()}) ")
+    out = Text(f"{fence_name(cs, f)} ({kind_name(FENCE_TYPES[cs.fence_type[f]])}) ")
     for t in range(5):
         for _ in range(desire[t]):
             out.append(LETTER[TREASURES[t]], style=COLOUR[TREASURES[t]]).append(" ")
@@ -79,7 +135,7 @@ def location_text(cs: CardSet, card: str, thieves: int | None = None) -> Text:
     """A Location card's name in its type's colour, with thieves on it."""
     c = cs.loc_index[card]
     kind = LOCATION_TYPES[cs.loc_type[c]]
-    out = Text(cs.loc_name[c], style=TYPE_COLOUR[kind])
+    out = Text(loc_name(cs, c), style=TYPE_COLOUR[kind])
     if thieves:
         out.append(" " + "☻" * thieves, style="bold red")
     return out
@@ -88,16 +144,22 @@ def location_text(cs: CardSet, card: str, thieves: int | None = None) -> Text:
 def describe_location(cs: CardSet, card: str) -> str:
     """Name, type and what it does."""
     c = cs.loc_index[card]
-    kind = LOCATION_TYPES[cs.loc_type[c]].capitalize()
-    timing = "instant" if cs.loc_instant[c] else f"owner bonus: {cs.loc_bonus_text[c]}"
-    return f"{cs.loc_name[c]} ({kind}) — {cs.loc_text[c]} [{timing}]"
+    kind = kind_name(LOCATION_TYPES[cs.loc_type[c]])
+    timing = _("instant") if cs.loc_instant[c] else _("owner bonus: {b}", b=bonus_text(cs, c))
+    return f"{loc_name(cs, c)} ({kind}) — {loc_text(cs, c)} [{timing}]"
 
 
 def describe_fence(cs: CardSet, card: str) -> str:
     """Name, type, desires and Prestige."""
     f = cs.fence_index[card]
-    kind = FENCE_TYPES[cs.fence_type[f]].capitalize()
-    return f"{cs.fence_name[f]} ({kind}): {desires_text(cs, f)} → {cs.fence_prestige[f]} Prestige"
+    kind = kind_name(FENCE_TYPES[cs.fence_type[f]])
+    return _(
+        "{name} ({kind}): {desires} → {n} Prestige",
+        name=fence_name(cs, f),
+        kind=kind,
+        desires=desires_text(cs, f),
+        n=cs.fence_prestige[f],
+    )
 
 
 def _board(cs: CardSet, view: JSON) -> RenderableType:
@@ -105,22 +167,24 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
     grid.add_column(style="bold")
     grid.add_column()
     fences = Table.grid(padding=(0, 3))
-    row = [fence_text(cs, c) if c else Text("(empty slot)", style="dim") for c in view["fence_row"]]
+    row = [
+        fence_text(cs, c) if c else Text(_("(empty slot)"), style="dim") for c in view["fence_row"]
+    ]
     for i in range(0, len(row), 2):
         fences.add_row(*row[i : i + 2])
-    grid.add_row("Fences", fences)
+    grid.add_row(_("Fences"), fences)
     powers = Text()
     for i, p in enumerate(view["powers"]):
         if i:
             powers.append("\n")
         if p["tile"] is None:
-            powers.append("(no tile)", style="dim")
+            powers.append(_("(no tile)"), style="dim")
             continue
         k = cs.power_index[p["tile"]]
-        powers.append(f"{cs.power_name[k]}: {cs.power_text[k]}")
+        powers.append(f"{power_name(cs, k)}: {power_text(cs, k)}")
         if p["paid"]:
-            powers.append(f"  [used: {p['paid']}]", style="dim")
-    grid.add_row("Power tiles", powers)
+            powers.append(_("  [used: {what}]", what=_(p["paid"])), style="dim")
+    grid.add_row(_("Power tiles"), powers)
     witch = Text()
     for t in TREASURES:
         taken = view["witch"][t]
@@ -128,20 +192,26 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
             f"{LETTER[t]}→{cs.witch[TREASURES.index(t)]} ",
             style="dim strike" if taken else COLOUR[t],
         )
-    grid.add_row("Witch", witch)
+    grid.add_row(_("Witch"), witch)
     grid.add_row(
-        "Burgle / Recruit",
-        Text(f"{view['burgle']} thieves / ").append_text(treasure_text(view["recruit"])),
+        _("Burgle / Recruit"),
+        Text(_("{n} thieves / ", n=view["burgle"])).append_text(treasure_text(view["recruit"])),
     )
     supply = treasure_text(view["supply"]["treasures"])
-    supply.append(f"  thieves {view['supply']['thieves']}")
-    supply.append(f"   decks: Locations {view['location_deck']}, Fences {view['fence_deck']}")
-    grid.add_row("Supply", supply)
+    supply.append(_("  thieves {n}", n=view["supply"]["thieves"]))
+    supply.append(
+        _(
+            "   decks: Locations {locations}, Fences {fences}",
+            locations=view["location_deck"],
+            fences=view["fence_deck"],
+        )
+    )
+    grid.add_row(_("Supply"), supply)
     if view["neutral"]:
         neutral = Text(", ").join(
             location_text(cs, x["card"], x["thieves"]) for x in view["neutral"]
         )
-        grid.add_row("Neutral", neutral)
+        grid.add_row(_("Neutral"), neutral)
     return grid
 
 
@@ -149,11 +219,11 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
     me = view["seat"]
     grid = Table(expand=True, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col in ("seat", "★", "treasures", "thieves", "Locations (this round)", "collected"):
-        grid.add_column(col, overflow="fold", ratio=3 if col.startswith("Loc") else None)
+        grid.add_column(_(col), overflow="fold", ratio=3 if col.startswith("Loc") else None)
     for s, x in enumerate(view["seats"]):
-        name = f"{s}" + (" (you)" if s == me else "") + (" ◆" if s == view["holder"] else "")
+        name = f"{s}" + (_(" (you)") if s == me else "") + (" ◆" if s == view["holder"] else "")
         if x["passed"]:
-            name += " passed"
+            name += _(" passed")
         elif s in view["to_act"]:
             name += " …"
         locations = Text(", ").join(
@@ -161,7 +231,7 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
         )
         if x["fences"]:
             locations.append(
-                "  fences: " + ", ".join(_fence_name(cs, y["card"]) for y in x["fences"])
+                _("  fences: ") + ", ".join(_fence_name(cs, y["card"]) for y in x["fences"])
             )
         counts = [0] * len(LOCATION_TYPES)
         for c in x["collected"]:
@@ -169,8 +239,8 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
         kinds = [0] * len(FENCE_TYPES)
         for f in x["fences_collected"]:
             kinds[cs.fence_type[cs.fence_index[f]]] += 1
-        collected = " ".join(f"{LOCATION_TYPES[k][:3]}{n}" for k, n in enumerate(counts) if n)
-        fences = " ".join(f"{FENCE_TYPES[k][:3]}{n}" for k, n in enumerate(kinds) if n)
+        collected = " ".join(f"{_short(LOCATION_TYPES[k])}{n}" for k, n in enumerate(counts) if n)
+        fences = " ".join(f"{_short(FENCE_TYPES[k])}{n}" for k, n in enumerate(kinds) if n)
         grid.add_row(
             Text(name, style="bold" if s == me else ""),
             str(x["prestige"]),
@@ -182,8 +252,13 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
     return grid
 
 
+def _short(kind: str) -> str:
+    """A type in three letters: ``vil`` (``Dor``)."""
+    return kind_name(kind)[:3].lower() if not _german() else kind_name(kind)[:3]
+
+
 def _fence_name(cs: CardSet, card: str) -> str:
-    return cs.fence_name[cs.fence_index[card]]
+    return fence_name(cs, cs.fence_index[card])
 
 
 def _mine(cs: CardSet, view: JSON) -> RenderableType:
@@ -191,33 +266,44 @@ def _mine(cs: CardSet, view: JSON) -> RenderableType:
     lines = Text()
     if me["scheme"]:
         k = cs.scheme_index[me["scheme"]]
-        a, b = (LOCATION_TYPES[t] for t in cs.scheme_types[k])
+        a, b = (_(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
         counts = [0] * len(LOCATION_TYPES)
         for c in me["collected"] + [y["card"] for y in me["locations"]]:
             counts[cs.loc_type[cs.loc_index[c]]] += 1
         sets = min(counts[cs.scheme_types[k][0]], counts[cs.scheme_types[k][1]])
+        so_far = _("you have 1 set so far") if sets == 1 else _("you have {n} sets so far", n=sets)
         lines.append(
-            f"Scheme: {a} + {b}, {cs.scheme_prestige[k]} Prestige per set "
-            f"(you have {sets} set{'s' if sets != 1 else ''} so far)\n",
+            _(
+                "Scheme: {a} + {b}, {n} Prestige per set ({so_far})",
+                a=a,
+                b=b,
+                n=cs.scheme_prestige[k],
+                so_far=so_far,
+            )
+            + "\n",
             style="bold",
         )
     if view["hand"]:
-        lines.append("Hand:\n")
+        lines.append(_("Hand:") + "\n")
         for c in view["hand"]:
             lines.append("  • " + describe_location(cs, c) + "\n")
     if view["my_pick"]:
-        lines.append("You keep: " + describe_location(cs, view["my_pick"]) + "\n")
-    lines.append(f"Now: {view['decision']}", style="italic")
-    return Group(Rule("You", style="bold"), lines)
+        lines.append(_("You keep: ") + describe_location(cs, view["my_pick"]) + "\n")
+    lines.append(_("Now: {what}", what=decision_words(cs, view["decision"])), style="italic")
+    return Group(Rule(_("You"), style="bold"), lines)
 
 
 def table(view: JSON) -> RenderableType:
     """A seat's (or the spectator's) view of the table."""
     cs = cards_of(view)
-    label = " (UNOFFICIAL cards)" if view["unofficial"] else ""
-    head = (
-        f"round {view['round']} of 3 · {view['phase']} · {view['direction']} · "
-        f"{view['card_set']}{label}"
+    label = _(" (UNOFFICIAL cards)") if view["unofficial"] else ""
+    head = _(
+        "round {round} of 3 · {phase} · {direction} · {cards}{label}",
+        round=view["round"],
+        phase=_(view["phase"]),
+        direction=_(view["direction"]),
+        cards=view["card_set"],
+        label=label,
     )
     parts: list[RenderableType] = [_board(cs, view), _players(cs, view)]
     if view["seat"] is not None:
@@ -225,28 +311,46 @@ def table(view: JSON) -> RenderableType:
     if view["result"]:
         final = view["final"] or {}
         schemes = "; ".join(
-            f"seat {s}: {x['scheme']} ×{x['sets']} (+{x['prestige']})"
+            _("seat {n}", n=s) + f": {_scheme(cs, x['scheme'])} ×{x['sets']} (+{x['prestige']})"
             for s, x in enumerate(final.get("schemes", []))
         )
         major = ", ".join(
-            f"{k} → seat {w}" for k, w in final.get("majorities", {}).items() if w is not None
+            f"{kind_name(k)} → " + _("seat {n}", n=w)
+            for k, w in final.get("majorities", {}).items()
+            if w is not None
         )
-        winners = ", ".join(f"seat {w}" for w in view["result"]["winners"])
+        winners = ", ".join(_("seat {n}", n=w) for w in view["result"]["winners"])
         parts.append(
             Text(
-                f"Game over — winner: {winners}\nMajorities: {major or 'none'}\nSchemes: {schemes}",
+                _(
+                    "Game over — winner: {who}\nMajorities: {major}\nSchemes: {schemes}",
+                    who=winners,
+                    major=major or _("none"),
+                    schemes=schemes,
+                ),
                 style="bold green",
             )
         )
     return Panel(Group(*parts), title=f"Thieves Den — {head}")
 
 
+def _scheme(cs: CardSet, scheme: str) -> str:
+    """A Scheme in words: ``village-shadow`` in English, ``Dorf+Schatten`` in German."""
+    k = cs.scheme_index.get(scheme)
+    if k is None or not _german():
+        return scheme
+    return "+".join(kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
+
+
 def a(word: str) -> str:
-    """``word`` with its indefinite article: ``a tome``, ``an artifact``."""
-    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+    """``word`` with its indefinite article, in the current language: ``a tome``, ``an
+    artifact`` (``einen Folianten``, ``ein Artefakt``)."""
+    return _(f"{'an' if word[:1] in 'aeiou' else 'a'} {word}")
 
 
 def _bonus(cs: CardSet, c: int) -> str:
+    if _german():
+        return bonus_text(cs, c).removeprefix("Nimm ").replace(", dann nimm ", " und ")
     text = cs.loc_bonus_text[c]
     return text.removeprefix("Take ").replace(", then take ", " and ")
 
@@ -262,47 +366,47 @@ def action(action: JSON, view: JSON) -> str:
     """One menu line: what choosing ``action`` will do."""
     cs = cards_of(view)
     kind = action["type"]
-    me = view["seat"]
     top = view["stack"][-1] if view["stack"] else None
     if kind == "pick":
-        return "Keep " + describe_location(cs, action["card"])
+        return _("Keep {card}", card=describe_location(cs, action["card"]))
     if kind == "steal":
-        c = cs.loc_index[action["card"]]
-        owner = _owner(view, action["card"])
-        where = "neutral " if owner is None else ("your " if owner == me else f"seat {owner}'s ")
-        bonus = ""
-        if owner is not None and owner != me and cs.loc_bonus[c]:
-            bonus = f" (seat {owner} gets {_bonus(cs, c)})"
-        if top and top[0] == "action" and top[3] & 2:
-            bonus = f" (you get the Owner Bonus: {_bonus(cs, c)})"
-        return f"Steal at {where}{cs.loc_name[c]}: {cs.loc_text[c]}{bonus}"
+        return _steal_line(cs, view, action["card"], top)
     if kind == "fence":
-        return "Sell to " + describe_fence(cs, action["card"])
+        return _("Sell to {fence}", fence=describe_fence(cs, action["card"]))
     if kind == "power":
         k = cs.power_index[action["tile"]]
-        return f"Power tile {cs.power_name[k]}, paying {a(action['pay'])}: {cs.power_text[k]}"
+        return _(
+            "Power tile {tile}, paying {pay}: {text}",
+            tile=power_name(cs, k),
+            pay=a(action["pay"]),
+            text=power_text(cs, k),
+        )
     if kind == "witch":
         t = action["treasure"]
-        return f"Deliver {a(t)} to the Witch: +{cs.witch[TREASURES.index(t)]} Prestige"
+        n = cs.witch[TREASURES.index(t)]
+        return _("Deliver {what} to the Witch: +{n} Prestige", what=a(t), n=n)
     if kind == "burgle":
-        return f"Burgle: 2 of your Thieves → 1 {action['treasure']}"
+        return _("Burgle: 2 of your Thieves → 1 {what}", what=_(action["treasure"]))
     if kind == "recruit":
-        return f"Recruit: {a(action['first'])} and {a(action['second'])} → 1 Thief"
+        first, second = a(action["first"]), a(action["second"])
+        return _("Recruit: {a} and {b} → 1 Thief", a=first, b=second)
     if kind == "pass":
-        return "Pass (no more actions this round; nobody can target you)"
+        return _("Pass (no more actions this round; nobody can target you)")
     if kind == "skip":
-        return "Skip (do nothing more here)"
+        return _("Skip (do nothing more here)")
     if kind == "give":
-        return f"Give the Direction tile to seat {action['seat']}"
+        return _("Give the Direction tile to seat {n}", n=action["seat"])
     if kind == "opponent":
         x = view["seats"][action["seat"]]
-        held = sum(x["treasures"].values())
-        return (
-            f"Target seat {action['seat']} ({x['prestige']} Prestige, {held} treasures, "
-            f"{x['thieves']} thieves)"
+        return _(
+            "Target seat {n} ({prestige} Prestige, {held} treasures, {thieves} thieves)",
+            n=action["seat"],
+            prestige=x["prestige"],
+            held=sum(x["treasures"].values()),
+            thieves=x["thieves"],
         )
     if kind == "return_fence":
-        return "Return " + describe_fence(cs, action["card"]) + " to the deck"
+        return _("Return {fence} to the deck", fence=describe_fence(cs, action["card"]))
     if kind == "treasure":
         return _treasure_line(action["treasure"], top)
     if kind == "location":
@@ -310,36 +414,60 @@ def action(action: JSON, view: JSON) -> str:
     return str(action)
 
 
+def _steal_line(cs: CardSet, view: JSON, card: str, top: list[Any] | None) -> str:
+    c = cs.loc_index[card]
+    me = view["seat"]
+    owner = _owner(view, card)
+    bonus = ""
+    if owner is not None and owner != me and cs.loc_bonus[c]:
+        bonus = _(" (seat {n} gets {b})", n=owner, b=_bonus(cs, c))
+    if top and top[0] == "action" and top[3] & 2:
+        bonus = _(" (you get the Owner Bonus: {b})", b=_bonus(cs, c))
+    return _(
+        "Steal at {where}: {text}{bonus}",
+        where=_whose(view, owner, loc_name(cs, c)),
+        text=loc_text(cs, c),
+        bonus=bonus,
+    )
+
+
+def _whose(view: JSON, owner: int | None, name: str) -> str:
+    """A Location by whose it is: ``seat 2's Market``, ``your Market``, ``neutral
+    Market`` (``Markt von Platz 2``, ``dein Markt``, ``neutraler Markt``)."""
+    if owner is None:
+        return _("neutral {card}", card=name)
+    if owner == view["seat"]:
+        return _("your {card}", card=name)
+    return _("seat {n}'s {card}", n=owner, card=name)
+
+
 def _treasure_line(t: str, top: list[Any] | None) -> str:
     op = top[0] if top else ""
     if op == "limit":
-        return f"Return {a(t)} to the supply (you are over 8 treasures)"
+        return _("Return {what} to the supply (you are over 8 treasures)", what=a(t))
     if op == "pay":
-        return f"Pay {a(t)}"
+        return _("Pay {what}", what=a(t))
     if op == "destroy":
-        return f"Destroy seat {top[2]}'s {t}" if top else t
+        return _("Destroy seat {n}'s {what}", n=top[2], what=_(t)) if top else _(t)
     if op == "take":
-        return f"Take seat {top[2]}'s {t}" if top else t
-    return f"Take {a(t)} from the supply"
+        return _("Take seat {n}'s {what}", n=top[2], what=_(t)) if top else _(t)
+    return _("Take {what} from the supply", what=a(t))
 
 
 def _location_line(cs: CardSet, view: JSON, card: str, top: list[Any] | None) -> str:
     c = cs.loc_index[card]
-    owner = _owner(view, card)
-    whose = "neutral" if owner is None else f"seat {owner}'s"
-    if owner is not None and owner == view["seat"]:
-        whose = "your"
+    where = _whose(view, _owner(view, card), loc_name(cs, c))
     op = top[0] if top else ""
     if op == "recall_thief":
-        return f"Take a Thief off {whose} {cs.loc_name[c]} (the card goes on top of the deck)"
+        return _("Take a Thief off {where} (the card goes on top of the deck)", where=where)
     if op == "move_thief":
         if top is not None and top[2] < 0:
-            return f"Move the Thief from {whose} {cs.loc_name[c]}"
-        return f"Move it to {whose} {cs.loc_name[c]}: {cs.loc_text[c]}"
+            return _("Move the Thief from {where}", where=where)
+        return _("Move it to {where}: {text}", where=where, text=loc_text(cs, c))
     if op == "swap_location":
         if top is not None and top[2] < 0:
-            return f"Give away your {cs.loc_name[c]}"
-        return f"Take {whose} {cs.loc_name[c]} in exchange"
+            return _("Give away your {card}", card=loc_name(cs, c))
+        return _("Take {where} in exchange", where=where)
     return describe_location(cs, card)
 
 
@@ -349,16 +477,21 @@ def group(action: JSON, view: JSON) -> tuple[str, ...]:
     kind = action["type"]
     if kind == "power":
         cs = cards_of(view)
-        return (f"Use the Power tile {cs.power_name[cs.power_index[action['tile']]]}",)
-    return {
-        "steal": ("Steal at a Location",),
-        "fence": ("Sell to a Fence",),
-        "witch": ("Deliver a treasure to the Witch",),
-        "burgle": ("Burgle (2 Thieves for a treasure)",),
-        "recruit": ("Recruit (2 treasures for a Thief)",),
-        "treasure": ("Choose a treasure",),
-        "location": ("Choose a Location",),
-    }.get(kind, ())
+        name = power_name(cs, cs.power_index[action["tile"]])
+        return (_("Use the Power tile {tile}", tile=name),)
+    heading = HEADINGS.get(kind)
+    return (_(heading),) if heading else ()
+
+
+HEADINGS = {
+    "steal": "Steal at a Location",
+    "fence": "Sell to a Fence",
+    "witch": "Deliver a treasure to the Witch",
+    "burgle": "Burgle (2 Thieves for a treasure)",
+    "recruit": "Recruit (2 treasures for a Thief)",
+    "treasure": "Choose a treasure",
+    "location": "Choose a Location",
+}
 
 
 LEGEND = """\
