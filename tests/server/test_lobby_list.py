@@ -5,7 +5,6 @@ between claims, and bad input."""
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -162,8 +161,8 @@ def test_bad_claims_are_refused_and_change_nothing(client: TestClient) -> None:
     assert client.get("/api/tables/open?limit=0").status_code == 422
 
 
-def test_many_claims_at_once_only_one_wins(sqlite_url: str) -> None:
-    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED)
+def test_many_claims_at_once_only_one_wins(db_url: str) -> None:
+    app = create_app(db_url, bot_delay=0, limits=FAST, caps=LIFTED)
     with serving(app) as port:
         base = f"http://127.0.0.1:{port}"
         body = {
@@ -200,8 +199,8 @@ def test_many_claims_at_once_only_one_wins(sqlite_url: str) -> None:
         assert httpx2.get(f"{base}/api/tables/open").json() == []
 
 
-def test_the_list_and_claims_survive_a_restart(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'thievery.db'}"
+def test_the_list_and_claims_survive_a_restart(db_url: str) -> None:
+    url = db_url
     with TestClient(create_app(url, bot_delay=0, limits=FAST, caps=LIFTED)) as client:
         made = make(client, ["human", "human", "human", "human"])
         tid = made["table"]["id"]
@@ -220,9 +219,14 @@ def test_the_list_and_claims_survive_a_restart(tmp_path: Path) -> None:
         assert claim(client, tid, 3).status_code == 200
 
 
-def test_a_seat_taken_in_storage_meanwhile_is_not_given_twice(client: TestClient) -> None:
+def test_a_seat_taken_in_storage_meanwhile_is_not_given_twice(db_url: str) -> None:
     """Another server process (or a write this one has not seen) took the seat: the
     claim's conditional write finds it taken, and the seat keeps its token."""
+    with TestClient(create_app(db_url, bot_delay=0, limits=FAST, caps=LIFTED)) as client:
+        seat_taken_meanwhile(client)
+
+
+def seat_taken_meanwhile(client: TestClient) -> None:
     made = make(client, ["human", "human", "human"])
     tid, invite = made["table"]["id"], made["seats"][1]["token"]
     engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
