@@ -30,6 +30,7 @@ from rich.text import Text
 
 from thievery.bots.realtime import BotClock, TimedBot
 from thievery.core.errors import ThieveryError
+from thievery.core.i18n import Translator, localized
 from thievery.core.protocol import Event
 from thievery.core.rng import Rng
 from thievery.games.schatz_rabatz.pieces import (
@@ -39,11 +40,18 @@ from thievery.games.schatz_rabatz.pieces import (
     cells_at,
     resting_row,
 )
-from thievery.games.schatz_rabatz.render import LEGEND, pool_text, table, treasure_words
+from thievery.games.schatz_rabatz.render import (
+    LEGEND,
+    pool_text,
+    seconds,
+    table,
+    treasure_words,
+)
 from thievery.games.schatz_rabatz.rules import SchatzRabatz
 
 JSON = dict[str, Any]
 LOG_LINES = 6
+_ = Translator(__package__)
 HELP = "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  ? legend  q quit"
 ALIASES = {
     "w": "up",
@@ -93,7 +101,8 @@ class LiveGame:
     def _record(self, events: list[Event]) -> None:
         seat = self.human
         spec = self.state.spec
-        lines = [spec.describe(e, seat, self.names) for e in events if e.is_visible_to(seat)]
+        describe = localized(__package__, "describe") or spec.describe  # the player's language
+        lines = [describe(e, seat, self.names) for e in events if e.is_visible_to(seat)]
         self.log = (self.log + lines)[-LOG_LINES:]
 
     # ------------------------------------------------------------ keys
@@ -123,7 +132,7 @@ class LiveGame:
             self._act({"type": "ready"})
         elif key == "enter" and phase == "packing":
             if self.selected is None:
-                self.message = "the pool is empty: close your lid (c)"
+                self.message = _("the pool is empty: close your lid (c)")
             else:
                 self._act(
                     {
@@ -141,7 +150,7 @@ class LiveGame:
             events = self.state.apply(self.human, action)
         except ThieveryError as e:
             lost = action["type"] == "drop" and "gone" in str(e)
-            self.message = ("Too slow! " if lost else "") + str(e)
+            self.message = (_("Too slow! ") if lost else "") + str(e)
             if lost:
                 self._pick(0)
             return
@@ -188,24 +197,28 @@ class LiveGame:
         view = self.state.view(self.human)
         parts: list[RenderableType] = [table(view, self.ghost())]
         if self.human is not None and not self.state.is_over:
-            line = Text("Your pick: ", style="bold")
+            line = Text(_("Your pick: "), style="bold")
             if self.selected is not None:
                 line.append(treasure_words(self.selected), style="bold")
-                line.append(f", turned {self.rotation}, column {self.column}   ")
+                line.append(
+                    _(", turned {n}, column {column}   ", n=self.rotation, column=self.column)
+                )
                 line.append_text(pool_text([self.selected]))
             else:
-                line.append("nothing left in the pool")
+                line.append(_("nothing left in the pool"))
             ready = view["hand_ready_ms"]
             if ready is not None:
-                line.append(f"   hand busy: ready in {(ready - view['now_ms']) / 1000:.1f} s")
+                wait = seconds(ready - view["now_ms"])
+                line.append(_("   hand busy: ready in {time}", time=wait))
             parts.append(line)
             if self.message:
                 parts.append(Text(self.message, style="bold red"))
-            parts.append(Text(HELP, style="dim"))
+            parts.append(Text(_(HELP), style="dim"))
         if self.legend:
-            parts.append(Panel(Text(LEGEND), title="Legend (? to close)"))
+            legend = localized(__package__, "LEGEND") or LEGEND
+            parts.append(Panel(Text(legend), title=_("Legend (? to close)")))
         else:
-            parts.append(Panel(Text("\n".join(self.log) or "—"), title="What happened"))
+            parts.append(Panel(Text("\n".join(self.log) or "—"), title=_("What happened")))
         return Group(*parts)
 
 

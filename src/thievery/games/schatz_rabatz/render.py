@@ -15,10 +15,12 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
+from thievery.core.i18n import Translator, current_language
 from thievery.core.plugin import TerminalRenderer
 from thievery.games.schatz_rabatz.data import SHAPES
 
 JSON = dict[str, Any]
+_ = Translator(__package__)
 STYLES = {
     "red": "bold red",
     "blue": "bold blue",
@@ -46,34 +48,37 @@ def treasure_text(treasure: str) -> Text:
 
 
 def treasure_words(treasure: str) -> str:
-    """A treasure in words: ``red crown``, ``blue gold bar``."""
+    """A treasure in words, in the current language: ``red crown``, ``blue gold bar``
+    (``Krone (rot)``)."""
     shape, colour = treasure.split("-")
-    return f"{colour} {NAMES.get(shape, shape)}"
+    return _("{colour} {shape}", colour=_(colour), shape=_(NAMES.get(shape, shape)))
 
 
 def seconds(ms: int) -> str:
-    """Milliseconds as seconds with one decimal: ``12.3 s``."""
-    return f"{ms / 1000:.1f} s"
+    """Milliseconds as seconds with one decimal: ``12.3 s`` (German: ``12,3 s``)."""
+    text = f"{ms / 1000:.1f} s"
+    return text.replace(".", ",") if current_language() == "de" else text
 
 
 def hourglass_text(view: JSON) -> Text:
     """The hourglass: time left, waiting for the first lid, or the round's state."""
     glass = view["hourglass"]
     if view["phase"] == "over":
-        return Text("the match is over", style="bold green")
+        return Text(_("the match is over"), style="bold green")
     if view["phase"] == "scored":
         waiting = [s for s, r in enumerate(view["ready"]) if not r]
         return Text(
-            "round counted — waiting for ready: " + ", ".join(f"seat {s}" for s in waiting),
+            _("round counted — waiting for ready: ")
+            + ", ".join(_("seat {n}", n=s) for s in waiting),
             style="bold",
         )
     if glass["ends_ms"] is None:
-        return Text("⌛ the hourglass waits for the first lid", style="cyan")
+        return Text(_("⌛ the hourglass waits for the first lid"), style="cyan")
     left = max(0, glass["ends_ms"] - view["now_ms"])
     total = max(1, glass["length_ms"])
     bar = round(20 * left / total)
     style = "bold red" if left < 5000 else "bold cyan"
-    return Text(f"⌛ {seconds(left)} left ", style=style).append(
+    return Text(_("⌛ {time} left ", time=seconds(left)), style=style).append(
         "█" * bar + "░" * (20 - bar), style=style
     )
 
@@ -89,13 +94,13 @@ def pool_text(pool: Iterable[str], highlight: str | None = None) -> Text:
             continue
         if out:
             out.append(" ")
-        out.append(f"{NAMES.get(shape, shape)} ", style="dim")
+        out.append(_(NAMES.get(shape, shape)) + " ", style="dim")
         for t in items:
             piece = treasure_text(t)
             if t == highlight:
                 piece.stylize("reverse")
             out.append_text(piece).append(" ")
-    return out if out else Text("(empty)", style="dim")
+    return out if out else Text(_("(empty)"), style="dim")
 
 
 def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> Text:
@@ -111,7 +116,7 @@ def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> 
     out = Text()
     for y in range(top - 1, -1, -1):
         if y == depth - 1:
-            out.append("╾" + "──" * width + "╼ rim\n", style="dim")
+            out.append("╾" + "──" * width + "╼ " + _("rim") + "\n", style="dim")
         out.append("│" if y < depth else " ", style="dim")
         for x in range(width):
             if (x, y) in grid:
@@ -131,7 +136,7 @@ def ship_text(view: JSON, seat: int) -> Text:
     have = {card.rsplit("-", 1)[0] for card in view["ships"][seat]}
     needed = view["ship_parts"]
     held = sum(1 for part in needed if part in have)
-    out = Text(f"ship {held}/{len(needed)} ")
+    out = Text(_("ship {held}/{needed} ", held=held, needed=len(needed)))
     for part in needed:
         out.append("▰" if part in have else "▱", style="bold green" if part in have else "dim")
     return out
@@ -142,23 +147,23 @@ def chest_panel(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) ->
     side in 100 columns), its ship, and what came out of it."""
     chest = view["chests"][seat]
     me = view["seat"]
-    state = "open" if chest["open"] else f"closed at {seconds(chest['closed_ms'])}"
+    state = _("open") if chest["open"] else _("closed at {time}", time=seconds(chest["closed_ms"]))
     if view["phase"] == "scored":
-        state = "ready" if view["ready"][seat] else "counting…"
+        state = _("ready") if view["ready"][seat] else _("counting…")
     parts: list[RenderableType] = [
         Text(state, style="italic"),
         chest_text(view, seat, ghost),
         ship_text(view, seat),
     ]
     count = len(chest["treasures"])
-    parts.append(Text(f"{count} treasure{'s' if count != 1 else ''}"))
+    parts.append(Text(_("1 treasure") if count == 1 else _("{n} treasures", n=count)))
     for label, pile in (("above the rim", view["out"][seat]), ("Jack took", view["jack"][seat])):
         if pile:
-            line = Text(f"{label}: ", style="dim")
+            line = Text(f"{_(label)}: ", style="dim")
             for t in pile:
                 line.append_text(treasure_text(t)).append(" ")
             parts.append(line)
-    title = f"seat {seat}" + (" (you)" if seat == me else "")
+    title = _("seat {n}", n=seat) + (_(" (you)") if seat == me else "")
     return Panel(
         Group(*parts), title=title, border_style="bold" if seat == me else "dim", expand=False
     )
@@ -169,7 +174,7 @@ def board_text(view: JSON) -> Text | None:
     board = view["board"]
     if board is None:
         return None
-    out = Text(f"Jack-board {board['id']} claims: ", style="bold")
+    out = Text(_("Jack-board {board} claims: ", board=board["id"]), style="bold")
     for t in board["claims"]:
         out.append_text(treasure_text(t)).append(" ")
     return out
@@ -180,17 +185,40 @@ def last_round_text(view: JSON) -> Text | None:
     last = view["last_round"]
     if last is None:
         return None
-    counts = ", ".join(f"seat {s}: {c}" for s, c in enumerate(last["counts"]))
-    parts = ", ".join(f"seat {s} took {p}" for s, p in enumerate(last["parts"]) if p)
-    return Text(f"Round {last['round']} ({last['board']}) — {counts}. {parts or 'No parts.'}")
+    counts = ", ".join(_("seat {n}: {c}", n=s, c=c) for s, c in enumerate(last["counts"]))
+    parts = ", ".join(
+        _("seat {n} took {part}", n=s, part=part_words(p)) for s, p in enumerate(last["parts"]) if p
+    )
+    return Text(
+        _(
+            "Round {round} ({board}) — {counts}. {parts}",
+            round=last["round"],
+            board=last["board"],
+            counts=counts,
+            parts=parts or _("No parts."),
+        )
+    )
+
+
+def part_words(card: str) -> str:
+    """A ship part card in words: ``bow-2`` as it is in English, ``Bug-2`` in German."""
+    part, dash, number = card.rpartition("-")
+    if not dash or not number.isdigit():
+        return _(card)
+    return f"{_(part)}-{number}"
 
 
 def table(view: JSON, ghost: Iterable[tuple[int, int]] = ()) -> RenderableType:
     """The whole table as one seat (or a spectator) sees it."""
     me = view["seat"]
-    head = f"round {view['round']} · {view['phase']} · {seconds(view['now_ms'])}"
+    head = _(
+        "round {round} · {phase} · {time}",
+        round=view["round"],
+        phase=_(view["phase"]),
+        time=seconds(view["now_ms"]),
+    )
     parts: list[RenderableType] = [hourglass_text(view)]
-    parts.append(Panel(pool_text(view["pool"]), title=f"pool ({len(view['pool'])})"))
+    parts.append(Panel(pool_text(view["pool"]), title=_("pool ({n})", n=len(view["pool"]))))
     order = list(range(view["players"]))
     if me is not None:
         order = [me, *(s for s in order if s != me)]
@@ -201,8 +229,8 @@ def table(view: JSON, ghost: Iterable[tuple[int, int]] = ()) -> RenderableType:
         if extra is not None:
             parts.append(extra)
     if view["result"]:
-        winners = " and ".join(f"seat {w}" for w in view["result"]["winners"])
-        parts.append(Text(f"A ship is complete — winner: {winners}", style="bold green"))
+        winners = _(" and ").join(_("seat {n}", n=w) for w in view["result"]["winners"])
+        parts.append(Text(_("A ship is complete — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Schatz-Rabatz — {head}")
 
 
@@ -210,13 +238,18 @@ def action(action: JSON, view: JSON) -> str:
     """An action as a menu line."""
     kind = action["type"]
     if kind == "close":
-        return "Close the lid"
+        return _("Close the lid")
     if kind == "ready":
-        return "Ready for the next round"
+        return _("Ready for the next round")
     if kind == "tick":
-        return f"The clock moves to {seconds(action['now_ms'])}"
-    turned = f", turned {action['rotation']}" if action["rotation"] else ""
-    return f"Pack the {treasure_words(action['treasure'])}{turned} at column {action['column']}"
+        return _("The clock moves to {time}", time=seconds(action["now_ms"]))
+    turned = _(", turned {n}", n=action["rotation"]) if action["rotation"] else ""
+    return _(
+        "Pack the {what}{turned} at column {column}",
+        what=treasure_words(action["treasure"]),
+        turned=turned,
+        column=action["column"],
+    )
 
 
 def _live(*args: Any, **kwargs: Any) -> None:

@@ -1,0 +1,154 @@
+"""Schatz-Rabatz auf Deutsch, für das Terminal: die Wörter des Bildschirms (``WORDS``; die
+Schätze mit den Namen des Noris-Spiels: Kelch, Schwert, Krone, Goldbarren …, die
+Schatzkiste, Jacks Tafel, die Sanduhr), die Legende und die Ereignisse (``describe``,
+wie die Seite sie schreibt). See :mod:`thievery.core.i18n`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from thievery.core.i18n import GermanSeats
+from thievery.core.protocol import Event
+
+SHAPES = {
+    "circle": "Kreis",
+    "hexagon": "Sechseck",
+    "ring": "Ring",
+    "pearls": "Perlen",
+    "goblet": "Kelch",
+    "sword": "Schwert",
+    "gold bar": "Goldbarren",
+    "crown": "Krone",
+}
+COLOURS = {"red": "rot", "blue": "blau", "green": "grün", "yellow": "gelb", "purple": "lila"}
+PARTS = {"bow": "Bug", "middle-a": "Mittelteil A", "middle-b": "Mittelteil B", "stern": "Heck"}
+
+WORDS: Mapping[str, str] = {
+    **SHAPES,
+    **COLOURS,
+    **PARTS,
+    "{colour} {shape}": "{shape} ({colour})",
+    # the table
+    "the match is over": "die Partie ist vorbei",
+    "round counted — waiting for ready: ": "Runde gezählt — warte auf „bereit“: ",
+    "seat {n}": "Platz {n}",
+    "⌛ the hourglass waits for the first lid": "⌛ die Sanduhr wartet auf den ersten Deckel",
+    "⌛ {time} left ": "⌛ noch {time} ",
+    "(empty)": "(leer)",
+    "rim": "Rand",
+    "ship {held}/{needed} ": "Schiff {held}/{needed} ",
+    "open": "offen",
+    "closed at {time}": "zu bei {time}",
+    "ready": "bereit",
+    "counting…": "zählt …",
+    "1 treasure": "1 Schatz",
+    "{n} treasures": "{n} Schätze",
+    "above the rim": "über dem Rand",
+    "Jack took": "Jack nahm",
+    " (you)": " (du)",
+    "Jack-board {board} claims: ": "Jacks Tafel {board} beansprucht: ",
+    "seat {n}: {c}": "Platz {n}: {c}",
+    "seat {n} took {part}": "Platz {n} nahm {part}",
+    "Round {round} ({board}) — {counts}. {parts}": "Runde {round} ({board}) — {counts}. {parts}",
+    "No parts.": "Keine Teile.",
+    "round {round} · {phase} · {time}": "Runde {round} · {phase} · {time}",
+    "packing": "packen",
+    "scored": "gezählt",
+    "over": "vorbei",
+    "pool ({n})": "Haufen ({n})",
+    " and ": " und ",
+    "A ship is complete — winner: {who}": "Ein Schiff ist fertig — Sieger: {who}",
+    # menu lines
+    "Close the lid": "Deckel schließen",
+    "Ready for the next round": "Bereit für die nächste Runde",
+    "The clock moves to {time}": "Die Uhr geht auf {time}",
+    ", turned {n}": ", {n}-mal gedreht",
+    "Pack the {what}{turned} at column {column}": "{what}{turned} in Spalte {column} packen",
+    # the live screen
+    "the pool is empty: close your lid (c)": "der Haufen ist leer: Schließ deinen Deckel (c)",
+    "Too slow! ": "Zu langsam! ",
+    "Your pick: ": "Deine Wahl: ",
+    ", turned {n}, column {column}   ": ", {n}-mal gedreht, Spalte {column}   ",
+    "nothing left in the pool": "nichts mehr im Haufen",
+    "   hand busy: ready in {time}": "   Hand beschäftigt: bereit in {time}",
+    "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  ? legend  q quit": (
+        "↑↓ Schatz  r drehen  ←→ Spalte  ⏎/Leertaste packen  c Deckel zu  y bereit  "
+        "? Legende  q beenden"
+    ),
+    "Legend (? to close)": "Legende (? zum Schließen)",
+    "What happened": "Was geschah",
+}
+
+LEGEND = """\
+Schätze sind Buchstaben in ihrer Farbe (rot, blau, grün, gelb, lila):
+C Kreis  H Sechseck  R Ring  P Perlen  G Kelch  S Schwert  B Goldbarren  K Krone
+In der Schatzkiste: ░ wo dein gewählter Schatz landen würde; ╾──╼ Rand markiert den Rand
+(was darüber herausragt, wird beim Schließen des Deckels herausgenommen). „Hand
+beschäftigt“: dein nächster Wurf wartet auf deine Hand (die Option hand_ms)."""
+
+
+def treasure(treasure_id: str) -> str:
+    """Ein Schatz auf Deutsch: ``crown-red`` -> ``Krone (rot)``."""
+    shape, colour = treasure_id.split("-")
+    shape = "gold bar" if shape == "goldbar" else shape
+    return f"{SHAPES.get(shape, shape)} ({COLOURS.get(colour, colour)})"
+
+
+def _when(ms: int) -> str:
+    return f"{ms / 1000:.1f} s".replace(".", ",")
+
+
+def describe(event: Event, seat: int | None = None, names: Sequence[str] | None = None) -> str:
+    """Ein Ereignis auf Deutsch, wie ``seat`` (``None``: ein Zuschauer) es liest."""
+    d = event.data
+    w = GermanSeats(seat, names)
+
+    def listed(ids: list[str]) -> str:
+        return ", ".join(treasure(t) for t in ids)
+
+    t = event.type
+    if t == "round":
+        glass = (
+            "Die Sanduhr wartet auf den ersten Deckel"
+            if d["ends_ms"] is None
+            else f"Die Sanduhr läuft bis {_when(d['ends_ms'])}"
+        )
+        return f"Runde {d['round']} beginnt bei {_when(d['at_ms'])}: {glass}"
+    if t == "board":
+        return f"Jacks Tafel {d['board']} wird umgedreht: Sie beansprucht {listed(d['claims'])}"
+    if t == "drop":
+        rest = (
+            f"{treasure(d['treasure'])} gepackt (Drehung {d['rotation']}, Spalte {d['column']}, "
+            f"Reihe {d['row']})"
+        )
+        return w.does(d["seat"], "hast", "hat", rest)
+    if t == "close":
+        removed = d["removed"]
+        extra = f"; über den Rand herausgenommen: {listed(removed)}" if removed else ""
+        closed = f"den Deckel bei {_when(d['at_ms'])} geschlossen{extra}"
+        return w.does(d["seat"], "hast", "hat", closed)
+    if t == "hourglass":
+        return f"Die Sanduhr wird umgedreht: Sie läuft bei {_when(d['ends_ms'])} ab"
+    if t == "time_up":
+        return f"Die Sanduhr ist bei {_when(d['at_ms'])} abgelaufen: Alle Deckel sind zu"
+    if t == "scored":
+        counts = ", ".join(f"{w.nom(s)} {c}" for s, c in enumerate(d["counts"]))
+        takers = [(s, str(p)) for s, p in enumerate(d["parts"]) if p]
+        parts = ", ".join(
+            f"{w.nom(s, i == 0)} {w.v(s, 'nimmst', 'nimmt')} {_part(p)}"
+            for i, (s, p) in enumerate(takers)
+        )
+        return f"Runde {d['round']} gezählt — {counts}. " + (
+            parts or "Keine Schiffsteile mehr übrig"
+        )
+    if t == "ready":
+        return w.does(d["seat"], "bist", "ist", "bereit")
+    if t == "game_over":
+        return "Ein Schiff ist fertig! Sieger: " + w.join([w.nom(s) for s in d["winners"]])
+    return f"{t}: {d}"
+
+
+def _part(card: str) -> str:
+    """A ship part card: ``bow-2`` -> ``Bug``."""
+    part = card.rpartition("-")[0] if card[-1:].isdigit() else card
+    return PARTS.get(part, part)
