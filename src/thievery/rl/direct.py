@@ -40,7 +40,7 @@ def finish(size: int, ones: list[int], at: list[int], value: list[float]) -> Vec
     out = np.zeros(size, dtype=np.float32)
     out[np.fromiter(ones, np.intp, len(ones))] = 1.0
     if at:
-        out[at] = value
+        out[np.fromiter(at, np.intp, len(at))] = np.array(value, np.float32)
     return out
 
 
@@ -76,10 +76,10 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
         value: list[float] = []
         add_one, add_at, add_value = ones.append, at.append, value.append
         n = s.players
-        order = [(me + r) % n for r in range(n)]  # absolute seat of each relative seat
         phase = s.phase
         add_one(phase_at + phase)  # "phase"
-        ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
+        for x in s._to_act:  # "to_act"
+            add_one(to_act_at + (x - me) % n)
         add_one(dealer_at + (s.dealer - me) % n)  # "dealer"
         at += (game_no_at, games_at)  # "game_no" (shown from 1), "games"
         value += (float(s.game_no + 1), float(s.games))
@@ -93,25 +93,31 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
         if seen:
             add_at(discard_size_at)
             add_value(seen / 105.0)
-        ones += [hand_at + c for c in s.hands[me]]  # "hand" (own)
+        for c in s.hands[me]:  # "hand" (own)
+            add_one(hand_at + c)
         hands, adds, safes, closed = s.hands, s.adds, s.safes, s.closed
         choice, revealed, front, table = s.choice, s.revealed, s.front, s.table
         kinds, asked, done, totals = s.add_kind, s.add_asked, s.add_done, s.totals
         shown = phase != PLAY  # "revealed" is shown once the play step is over
-        for r, t in enumerate(order):
+        for r in range(n):
+            t = (me + r) % n  # the absolute seat of relative seat r
             held = len(hands[t]) + len(adds[t])  # "hand_sizes": public sizes
             if held:
                 add_at(hand_sizes_at + r)
                 add_value(held / 10.0)
             base = r * k
-            ones += [safes_at + base + c for c in safes[t]]  # "safes"
+            o = safes_at + base
+            for c in safes[t]:  # "safes"
+                add_one(o + c)
             if closed[t] >= 0:  # "closed"
                 add_one(closed_at + base + closed[t])
             if choice[t] >= 0:  # "chosen": whether, never which
                 add_one(chosen_at + r)
             if shown and revealed[t] >= 0:  # "revealed"
                 add_one(revealed_at + base + revealed[t])
-            ones += [front_at + base + c for c in front[t]]  # "front"
+            o = front_at + base
+            for c in front[t]:  # "front"
+                add_one(o + c)
             if table[t] >= 0:  # "table"
                 add_one(table_at + base + table[t])
             if kinds[t] >= 0:  # "add_kinds"
@@ -125,13 +131,17 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
             if totals[t]:  # "scores"
                 add_at(scores_at + r)
                 add_value(totals[t] / 50.0)
-        ones += [discard_at + c for c in s.discard]  # "discard"
+        for c in s.discard:  # "discard"
+            add_one(discard_at + c)
         if choice[me] >= 0:  # "my_choice" (own)
             add_one(my_choice_at + choice[me])
-        ones += [thieves_at + ((t - me) % n) * k + c for t, c in s.steal_queue]  # "thieves"
+        for t, c in s.steal_queue:  # "thieves"
+            add_one(thieves_at + ((t - me) % n) * k + c)
         if phase == STEAL:  # "steal_candidates"
-            ones += [candidates_at + c for c in s._steal_candidates()]
-        ones += [my_adds_at + c for c in adds[me]]  # "my_adds" (own)
+            for c in s._steal_candidates():
+                add_one(candidates_at + c)
+        for c in adds[me]:  # "my_adds" (own)
+            add_one(my_adds_at + c)
         return finish(size, ones, at, value)
 
     return encode
@@ -207,13 +217,15 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
         add_one(phase_at + phase)  # "phase"
         if PLAY < phase < OVER:  # "pending": remove, move or double_loot
             add_one(pending_at + phase - 1)
-        ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
+        for x in s._to_act:  # "to_act"
+            add_one(to_act_at + (x - me) % n)
         add_one(current_at + (s.current - me) % n)  # "current"
         add_one(first_at + (s.first - me) % n)  # "first_player"
         if s.turn:  # "turn"
             add_at(turn_at)
             add_value(s.turn / 100.0)
-        ones += [hand_at + c for c in s.hands[me]]  # "hand" (own)
+        for c in s.hands[me]:  # "hand" (own)
+            add_one(hand_at + c)
         hands, loot, clean = s.hands, s.loot, s.clean
         for r in range(n):
             t = (me + r) % n
@@ -233,15 +245,18 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
             ones += done[0]
             at += done[1]
             value += done[2]
-        ones += [police_at + c for c in s.police]  # "police"
+        for c in s.police:  # "police"
+            add_one(police_at + c)
         if s.cars:  # "cars"
             add_at(cars_at)
             add_value(s.cars / 4.0)
-        ones += [getaways_at + c for c in s.getaways]  # "getaways"
+        for c in s.getaways:  # "getaways"
+            add_one(getaways_at + c)
         if s.deck:  # "deck_size"
             add_at(deck_at)
             add_value(len(s.deck) / 52.0)
-        ones += [discard_at + c for c in s.discard]  # "discard"
+        for c in s.discard:  # "discard"
+            add_one(discard_at + c)
         if s.acting >= 0:  # "resolving"
             add_one(resolving_at + s.acting)
         if s.drawn >= 0 and me == s.current:  # "drawn": for its player only
@@ -293,7 +308,8 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         phase = s.phase
         on_loc = s.on_loc
         add_one(phase_at + phase)  # "phase"
-        ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
+        for x in s._to_act:  # "to_act"
+            add_one(to_act_at + (x - me) % n)
         add_one(holder_at + (s.holder - me) % n)  # "holder"
         if phase == THIEVE:  # "current": only while thieving
             add_one(current_at + (s.current - me) % n)
@@ -323,11 +339,14 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
             add_at(deck_at)
             add_value(len(deck) / 40)
         if s.known_top:  # "location_deck_top": the cards known to lie on top
-            ones += [top_at + c for c in deck[len(deck) - s.known_top :]]
+            for c in deck[len(deck) - s.known_top :]:
+                add_one(top_at + c)
         if s.fence_deck:  # "fence_deck"
             add_at(fence_deck_at)
             add_value(len(s.fence_deck) / 40)
-        ones += [fence_row_at + f for f in s.fence_row if f >= 0]  # "fence_row"
+        for f in s.fence_row:  # "fence_row"
+            if f >= 0:
+                add_one(fence_row_at + f)
         for i, st in enumerate(s.power_stacks):  # "powers": the tiles face up
             if st:
                 o = powers_at + st[-1] * 7
@@ -337,7 +356,8 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
                 if len(st) > 1:
                     add_at(o + 6)
                     add_value((len(st) - 1) / 3)
-        ones += [gone_at + p for p in s.power_gone]  # "powers_gone"
+        for p in s.power_gone:  # "powers_gone"
+            add_one(gone_at + p)
         for c in s.neutral:  # "neutral"
             add_at(neutral_at + c)
             add_value(1.0 + on_loc[c])
@@ -366,13 +386,15 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
                 add_at(o + c)
                 add_value(1.0 + on_loc[c])
             o += n_locs
-            ones += [o + c for c in collected[t]]
+            for c in collected[t]:
+                add_one(o + c)
             o += n_locs
             for f in fences[t]:
                 add_at(o + f)
                 add_value(1.0 + uses[f])
             o += n_fences
-            ones += [o + f for f in kept[t]]
+            for f in kept[t]:
+                add_one(o + f)
             o += n_fences
             if t == me or over:  # a Scheme is secret until the end
                 add_one(o + scheme[t] % n_schemes)
@@ -380,7 +402,8 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
                 add_one(flags_at + 2 * r)
             if pick[t] >= 0:  # whether, never which
                 add_one(flags_at + 2 * r + 1)
-        ones += [hand_at + c for c in hands[me]]  # "hand" (own)
+        for c in hands[me]:  # "hand" (own)
+            add_one(hand_at + c)
         if pick[me] >= 0:  # "my_pick" (own)
             add_one(pick_at + pick[me])
         queue = s.queue
@@ -391,7 +414,8 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
                 later[entry[0]] = later.get(entry[0], 0.0) + 1.0
             at += [stack_at + n_ops + op for op in later]
             value += later.values()
-        ones += [tied_at + (x - me) % n for x in s.tied]  # "tied"
+        for x in s.tied:  # "tied"
+            add_one(tied_at + (x - me) % n)
         return finish(size, ones, at, value)
 
     return encode
@@ -444,7 +468,8 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         n = s.players
         now = s.now_ms
         add_one(phase_at + s.phase)  # "phase"
-        ones += [to_act_at + (x - me) % n for x in s._to_act]  # "to_act"
+        for x in s._to_act:  # "to_act"
+            add_one(to_act_at + (x - me) % n)
         if s.round_no:  # "round"
             add_at(round_at)
             add_value(s.round_no / 10)
@@ -458,7 +483,9 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         if s.phase == PACKING and s.is_open[me] and s.hand_ready[me] > now:
             add_at(clock_at + 1)
             add_value((s.hand_ready[me] - now) / 1000)
-        ones += [pool_at + t for t in range(n_treasures) if s.in_pool[t]]  # "pool"
+        for t in range(n_treasures):  # "pool"
+            if s.in_pool[t]:
+                add_one(pool_at + t)
         is_open, closed, ready_ms, heights = s.is_open, s.closed_ms, s.hand_ready, s.heights
         chests, out, jack, ships, ready = s.chests, s.out, s.jack, s.ships, s.ready
         for r in range(n):
@@ -480,22 +507,30 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
                 found = cells.get(placed)
                 if found is None:
                     found = grid_cells(placed)
-                ones += [grid + i for i in found]
-            ones += [out_at + r * n_treasures + x for x in out[t]]  # "out"
-            ones += [jack_at + r * n_treasures + x for x in jack[t]]  # "jack"
-            ones += [ships_at + r * n_parts + c for c in ships[t]]  # "ships"
+                for i in found:
+                    add_one(grid + i)
+            for x in out[t]:  # "out"
+                add_one(out_at + r * n_treasures + x)
+            for x in jack[t]:  # "jack"
+                add_one(jack_at + r * n_treasures + x)
+            for c in ships[t]:  # "ships"
+                add_one(ships_at + r * n_parts + c)
             if ready[t]:  # "ready"
                 add_at(ready_at + r)
                 add_value(float(ready[t]))
         if s.board >= 0:  # "board.claims", "board.id"
-            ones += [claims_at + x for x in claims[s.board]]
+            for x in claims[s.board]:
+                add_one(claims_at + x)
             add_one(board_at + s.board)
-        ones += [turned_at + b for b in s.turned]  # "boards_turned"
+        for b in s.turned:  # "boards_turned"
+            add_one(turned_at + b)
         if s.stack:  # "stack_size"
             add_at(stack_at)
             add_value(len(s.stack) / len(BOARD_ID))
-        ones += [supply_at + c for c in s.supply]  # "supply"
-        ones += [parts_at + x for x in s.needs]  # "ship_parts"
+        for c in s.supply:  # "supply"
+            add_one(supply_at + c)
+        for x in s.needs:  # "ship_parts"
+            add_one(parts_at + x)
         return finish(size, ones, at, value)
 
     return encode
