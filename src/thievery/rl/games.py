@@ -9,7 +9,9 @@ fields read only the seat's view.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, reduce
+from itertools import chain, compress
+from operator import or_
 from typing import Any
 
 from thievery.core.protocol import Action, State
@@ -486,9 +488,9 @@ ADAPTERS: dict[str, Adapter] = {
 class _DropRows:
     """Schatz-Rabatz's legal actions as its ``legal_actions`` makes them: a seat packing
     may drop each treasure still in the pool wherever the engine's drop table for its
-    chest's skyline allows (hundreds of actions), or close. Each table row's indices (and
-    their bits) are looked up once and remembered with the row (the engine shares the
-    rows between states), instead of mapping hundreds of actions per decision."""
+    chest's skyline allows (hundreds of actions), or close. Each drop table's rows are
+    turned into indices (and bits) once and remembered with the table (the engine shares
+    the tables between states), instead of mapping hundreds of actions per decision."""
 
     def __init__(self, codec: ActionCodec) -> None:
         from thievery.games.schatz_rabatz.actions import CLOSE, READY
@@ -497,25 +499,26 @@ class _DropRows:
         self.codec = codec
         self.close, self.ready = codec.index[CLOSE], codec.index[READY]
         self.scored = SCORED
-        self.rows: dict[int, tuple[list[Action], list[int], int]] = {}  # id(row) -> known
+        # id(table) -> (the table, per treasure: its drops' indices, the same as bits)
+        self.tables: dict[int, tuple[list[list[Action]], list[list[int]], list[int]]] = {}
 
-    def _known(self, row: list[Action]) -> tuple[list[Action], list[int], int]:
-        """A row's indices and bits, looked up the first time it is seen."""
-        if len(self.rows) > 100_000:
-            self.rows.clear()
-        indices = self.codec.indices(row)
-        known = self.rows[id(row)] = (row, indices, sum(1 << i for i in indices))
-        return known
-
-    def _table(self, state: State, seat: int) -> list[list[Action]] | None:
-        """The drop table of ``seat``'s chest (``None``: it may not drop now)."""
+    def _known(self, state: State, seat: int) -> tuple[list[list[int]], list[int]] | None:
+        """The indices and bits of each treasure's drops into ``seat``'s chest (``None``:
+        it may not drop now)."""
         from thievery.games.schatz_rabatz.rules import _drop_table
 
         s: Any = state
         if s.phase == self.scored or s.now_ms < s.hand_ready[seat]:
             return None
-        table: list[list[Action]] = _drop_table(s.depth, s.heights[seat])
-        return table
+        table = _drop_table(s.depth, s.heights[seat])
+        known = self.tables.get(id(table))
+        if known is None or known[0] is not table:
+            if len(self.tables) > 50_000:
+                self.tables.clear()
+            indices = [self.codec.indices(row) for row in table]
+            bits = [sum(1 << i for i in row) for row in indices]
+            known = self.tables[id(table)] = (table, indices, bits)
+        return known[1], known[2]
 
     def _other(self, state: State) -> int:
         """The one legal index of a seat that may not drop: ``ready`` or ``close``."""
@@ -526,17 +529,10 @@ class _DropRows:
         """The indices of ``state.legal_actions(seat)``."""
         if seat not in state.to_act:
             return []
-        table = self._table(state, seat)
-        if table is None:
+        known = self._known(state, seat)
+        if known is None:
             return [self._other(state)]
-        rows = self.rows
-        out: list[int] = []
-        for row, in_pool in zip(table, state.in_pool, strict=False):  # type: ignore[attr-defined]
-            if in_pool:
-                known = rows.get(id(row))
-                if known is None or known[0] is not row:
-                    known = self._known(row)
-                out += known[1]
+        out = list(chain.from_iterable(compress(known[0], state.in_pool)))  # type: ignore[attr-defined]
         out.append(self.close)
         return out
 
@@ -544,18 +540,10 @@ class _DropRows:
         """The same as one number: bit ``i`` set for each legal index ``i``."""
         if seat not in state.to_act:
             return 0
-        table = self._table(state, seat)
-        if table is None:
+        known = self._known(state, seat)
+        if known is None:
             return 1 << self._other(state)
-        rows = self.rows
-        out = 1 << self.close
-        for row, in_pool in zip(table, state.in_pool, strict=False):  # type: ignore[attr-defined]
-            if in_pool:
-                known = rows.get(id(row))
-                if known is None or known[0] is not row:
-                    known = self._known(row)
-                out |= known[2]
-        return out
+        return reduce(or_, compress(known[1], state.in_pool), 1 << self.close)  # type: ignore[attr-defined]
 
 
 def schatz_rabatz_legal(codec: ActionCodec) -> tuple[LegalIndices, LegalBits]:
