@@ -535,14 +535,20 @@ class ThievesDen(State):
 
     def main_actions(self, seat: int) -> list[Action]:
         """Every legal main action of the seat whose turn it is."""
+        # (plain loops: on Python 3.11 each comprehension or generator is a call)
         acts: list[Action] = []
+        add = acts.append
         tr = self.treasure[seat]
         held = sum(tr)
         th = self.thieves[seat]
-        kinds = [t for t in range(5) if tr[t]]
+        kinds = []
+        for t in range(5):
+            if tr[t]:
+                kinds.append(t)
         if th >= 1:
             steal = self.a_steal
-            acts.extend(steal[c] for c in self._steal_targets(seat, False))
+            for c in self._steal_targets(seat, False):
+                add(steal[c])
             fence = self.a_fence
             total = self.cs.fence_total
             for f in self.fence_row:
@@ -557,14 +563,21 @@ class ThievesDen(State):
                     row = self.a_power[tile]
                     if cs.power_paid[tile]:
                         cost = cs.power_cost[tile]
-                        acts.extend(row[t] for t in kinds if self.can_use(seat, cost, 0, t))
+                        for t in kinds:
+                            if self.can_use(seat, cost, 0, t):
+                                add(row[t])
                     else:
-                        acts.extend(row[t] for t in kinds)
+                        for t in kinds:
+                            add(row[t])
             witch = self.witch
-            acts.extend(WITCHES[t] for t in kinds if not witch[t])
+            for t in kinds:
+                if not witch[t]:
+                    add(WITCHES[t])
         if th >= 2:
             supply = self.supply
-            acts.extend(BURGLES[t] for t in range(5) if supply[t])
+            for t in range(5):
+                if supply[t]:
+                    add(BURGLES[t])
         if held >= 2:
             for i, a in enumerate(kinds):
                 if tr[a] >= 2:
