@@ -39,20 +39,30 @@ SECRET_HANDS = {
 FACE_DOWN = {0: "money-3a", 1: "money-1a"}
 
 # Everything #game shows, on every change: the step told (if any), the cards drawn, the
-# police in play and the car count.
+# police in play and the car count (Thieves!), each seat's cards in front and in its safe
+# (Der Schattendieb).
 RECORD = """() => {
   const game = document.getElementById("game");
+  const ids = (els) => [...els].map((e) => e.dataset.card);
   window.seen = [];
   const note = () => {
     const bar = game.querySelector(".narration");
+    const seats = {};
+    for (const seat of game.querySelectorAll(".sd-seat")) {
+      seats[seat.dataset.seat] = {
+        safe: ids(seat.querySelectorAll(".sd-safe [data-card]")),
+        front: ids(seat.querySelectorAll(".sd-row:not(:has(.sd-safe)) [data-card]")),
+        closed: seat.classList.contains("closed"),
+      };
+    }
     window.seen.push({
       narrating: game.dataset.narrating === "true",
       step: game.dataset.step || null,
       text: bar ? bar.querySelector(".narr-text")?.textContent || "" : null,
       count: bar ? bar.querySelector(".narr-count")?.textContent || "" : null,
-      police: [...game.querySelectorAll(".tv-policebox > .tv-cards [data-card]")]
-        .map((e) => e.dataset.card),
+      police: ids(game.querySelectorAll(".tv-policebox > .tv-cards [data-card]")),
       cars: game.querySelector(".tv-cars")?.textContent ?? null,
+      seats,
       html: game.innerHTML,
     });
   };
@@ -354,3 +364,137 @@ def test_the_raid_told_on_desktop_and_phone_in_both_languages(
         assert errors == []
     finally:
         ada.context.close()
+
+
+# Der Schattendieb, four seats. Round 1: Bo's Brooch 7 and Cy's Cufflink 7 tie, Dee's Ring
+# Thief takes Ada's Ring 3 (the only ring). Round 2: Ada's Watch 5 and Bo's Brooch 9 stay in
+# front, Bo adds Brooch 8; Cy's Close Safe 4 fails (an empty safe), Dee's Close Safe 5 closes.
+SD_HANDS = [
+    ["ring-3a", "watch-5a", "watch-6a", "cufflink-1a"],
+    ["brooch-7a", "brooch-9a", "brooch-8a", "cufflink-2a"],
+    ["cufflink-7a", "close-4a", "cufflink-3a", "cufflink-4a"],
+    ["thief-ring", "close-5a", "cufflink-5a", "cufflink-6a"],
+]
+
+
+def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: Browser) -> None:
+    body: dict[str, Any] = {
+        "game": "schattendieb",
+        "scenario": True,
+        "seed": 3,
+        "options": {"games": 1, "hands": SD_HANDS},
+        "seats": [{"kind": "human", "name": n} for n in ("Ada", "Bo", "Cy", "Dee")],
+    }
+    made = httpx2.post(f"{server}/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    table_id = made.json()["table"]["id"]
+    invites = [s["invite"] for s in made.json()["seats"]]
+    tokens = [i.split("#token=")[1] for i in invites]
+
+    def act(seat: int, action: dict[str, Any]) -> None:
+        response = httpx2.post(
+            f"{server}/api/tables/{table_id}/actions",
+            json={"action": action},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert response.status_code == 200, response.text
+
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ada = context.new_page()
+    errors = watch_errors(ada)
+    try:
+        ada.goto(invites[0])
+        expect(ada.locator(".sd-seat")).to_have_count(4)
+        ada.wait_for_timeout(200)
+        ada.evaluate(RECORD)
+        for seat, card in enumerate(["ring-3a", "brooch-7a", "cufflink-7a", "thief-ring"]):
+            act(seat, {"type": "play", "card": card})
+        wait_until_told(ada)
+        steps = told(ada)
+        assert [s["step"] for s in steps] == ["reveal", "tie", "steal"], steps
+        assert "Revealed" in steps[0]["text"] and "Tie" in steps[1]["text"]
+        assert "Ring 3" in steps[2]["text"]
+        # The board catches up: the tied pair in front, then gone; the ring into Dee's safe.
+        at = [s["seats"] for s in steps]
+        assert "brooch-7a" in at[0]["1"]["front"] and "cufflink-7a" in at[0]["2"]["front"]
+        assert "brooch-7a" not in at[1]["1"]["front"] and "ring-3a" in at[1]["0"]["front"]
+        assert at[2]["3"]["safe"] == ["ring-3a"] and "ring-3a" not in at[2]["0"]["front"]
+
+        ada.evaluate(RECORD)
+        for seat, card in enumerate(["watch-5a", "brooch-9a", "close-4a", "close-5a"]):
+            act(seat, {"type": "play", "card": card})
+        expect(ada.locator(".sd-done button")).to_have_text("Done adding")
+        act(1, {"type": "add", "card": "brooch-8a"})
+        act(1, {"type": "done"})
+        ada.evaluate(RECORD)
+        ada.locator(".sd-done button").click()
+        wait_until_told(ada)
+        steps = told(ada)
+        assert [s["step"] for s in steps] == ["add", "fill", "close", "close"], steps
+        at = [s["seats"] for s in steps]
+        assert at[0]["1"]["front"] == ["brooch-9a", "brooch-8a"]
+        assert at[1]["0"]["safe"] == ["watch-5a"] and at[1]["0"]["front"] == []
+        assert at[1]["1"]["safe"] == ["brooch-9a", "brooch-8a"]
+        assert "safes" in steps[1]["text"]
+        assert "Cy" in steps[2]["text"] and not at[2]["2"]["closed"]
+        assert "Dee" in steps[3]["text"] and at[3]["3"]["closed"]
+        expect(ada.locator(".sd-prompt")).to_contain_text("Choose a card")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_double_loot_tells_each_drawn_card_played_and_hides_the_money(
+    server: str, browser: Browser
+) -> None:
+    """Ada's Double Loot draws a police car (played at once) and then money (hers to
+    place): told as the Double Loot, the draw, the car, the next draw. The money stays
+    Ada's secret on Bob's page, however she keeps it."""
+    body: dict[str, Any] = {
+        "game": "thieves",
+        "scenario": True,
+        "seed": 1,
+        "options": {
+            "hands": [
+                ["double-loot-a", "money-0a", "money-0b"],
+                ["money-1b", "money-1c", "money-1d"],
+                ["money-1e", "money-1f", "money-1g"],
+            ],
+            "deck_top": ["money-1a", "police-1a", "money-3a"],
+            "first_player": 0,
+        },
+        "seats": [{"kind": "human", "name": n} for n in ("Ada", "Bob", "Cleo")],
+    }
+    made = httpx2.post(f"{server}/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    invites = [s["invite"] for s in made.json()["seats"]]
+    contexts = [browser.new_context(viewport=DESKTOP, locale="en-GB") for _ in range(2)]
+    ada, bob = (c.new_page() for c in contexts)
+    errors = watch_errors(ada) + watch_errors(bob)
+    try:
+        for page, invite in ((ada, invites[0]), (bob, invites[1])):
+            page.goto(invite)
+            expect(page.locator(".tv-seat")).to_have_count(3)
+            page.wait_for_timeout(200)
+            page.evaluate(RECORD)
+        ada.click('.tv-hand [data-card="double-loot-a"]')
+        ada.click(".tv-act button.primary")
+        for page in (ada, bob):
+            wait_until_told(page)
+            steps = told(page)
+            texts = [s["text"] for s in steps]
+            assert len(steps) == 4, texts
+            assert "Double Loot" in texts[0] and "Double Loot" in texts[1]
+            assert steps[1]["police"] == [] and steps[2]["police"] == ["police-1a"]
+            assert "Police" in texts[2] and "Double Loot" in texts[3]
+        expect(ada.locator(".tv-drawn [data-card='money-3a']")).to_have_count(1)
+        ada.click(".tv-act button.primary")  # keep it face down
+        expect(bob.locator('.tv-seat[data-seat="0"] .tv-lootrow .tv-back')).to_have_count(1)
+        bob.wait_for_timeout(300)
+        seen: list[dict[str, Any]] = bob.evaluate("window.seen")
+        assert not any('"money-3a"' in s["html"] for s in seen)
+        assert '"money-3a"' not in bob.locator("#game").inner_html()
+        assert errors == []
+    finally:
+        for c in contexts:
+            c.close()

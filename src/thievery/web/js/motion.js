@@ -62,7 +62,9 @@ class Narrator {
     this.queue = []; // steps still to show
     this.shown = 0; // steps shown in this run
     this.said = new Set(); // the lines the steps said (held announcements leave them out)
-    this.held = [];
+    this.lines = new Set(); // every log line of the frames told
+    this.held = []; // log lines announced by the page while the steps play
+    this.current = ""; // the step on show
     this.playing = false;
     this.timer = null;
     root.addEventListener("click", (event) => {
@@ -101,27 +103,37 @@ class Narrator {
       // A fresh start (a welcome after a reconnect) ends the story; a frame of one step is
       // shown by the last frame's view when the steps are done; a chain waits its turn.
       if (!items.length) this.finish(false);
-      else if (steps.length >= 2) this.queue.push(...steps);
+      else if (steps.length >= 2) this.tell(steps, items);
       return;
     }
     if (steps.length < 2) {
       draw(this.root, ctx);
       return;
     }
-    this.queue.push(...steps);
-    this.start();
-  }
-
-  start() {
     this.shown = 0;
     this.said.clear();
+    this.lines.clear();
     this.held = [];
-    holdAnnouncements((text) => {
-      this.held.push(text);
-      return true;
-    });
+    holdAnnouncements((text) => this.hold(text));
     this.playing = true;
+    this.tell(steps, items);
     this.next(true);
+  }
+
+  tell(steps, items) {
+    this.queue.push(...steps);
+    for (const { line } of items) this.lines.add(line);
+  }
+
+  /** The page's announcement while the steps play: its log lines wait for the end (those
+   * the steps say are left out); anything else (a notice, a toast) is said at once, with
+   * the step on show. */
+  hold(text) {
+    const parts = String(text).split(" · ").filter(Boolean);
+    this.held.push(...parts.filter((p) => this.lines.has(p)));
+    const now = parts.filter((p) => !this.lines.has(p));
+    if (now.length) say([...now, this.current].filter(Boolean).join(" · "));
+    return true;
   }
 
   next(first = false) {
@@ -137,6 +149,7 @@ class Narrator {
     if (places) animateCards(this.root, places);
     this.caption(step, total);
     this.said.add(step.text);
+    this.current = step.text;
     say(step.text);
     this.timer = setTimeout(() => this.next(), this.queue.length > 4 ? QUICK_MS : STEP_MS);
   }
@@ -178,8 +191,9 @@ class Narrator {
       this.draw(this.root, this.latest);
       if (places) animateCards(this.root, places);
     }
-    const rest = this.held.join(" · ").split(" · ").filter((line) => line && !this.said.has(line));
+    const rest = this.held.filter((line) => !this.said.has(line));
     this.held = [];
+    this.current = "";
     if (rest.length) say(rest.join(" · "));
   }
 }

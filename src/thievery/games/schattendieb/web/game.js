@@ -4,6 +4,7 @@
 
 import { esc, eventData, germanSeats } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
+import { copyView, narrate } from "/static/js/motion.js";
 
 // German: the game is German, so are its card names (Amigo's).
 addGerman({
@@ -40,6 +41,7 @@ addGerman({
   "Game {n}": "Spiel {n}", "of {n}": "von {n}", "Round {n}": "Runde {n}", "Step:": "Schritt:",
   "cards in the draw pile": "Karten im Nachziehstapel", "Pile": "Stapel",
   "cards in the discard pile (face down ones included)": "Karten im Ablagestapel (verdeckte mitgezählt)", "Discard": "Ablage",
+  "The jewellery in front goes into the safes.": "Der Schmuck vor den Spielern kommt in die Tresore.",
 });
 
 const KIND_NAMES = { brooch: "Brooch", ring: "Ring", watch: "Watch", cufflink: "Cufflink" };
@@ -254,7 +256,12 @@ function standings(ctx) {
   return `<table class="sd-standings"><thead><tr><th>${t("Standings")}</th>${head}<th>${t("Total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** Draw the view; a round's chain first, one step at a time (motion.js). */
 function render(root, ctx) {
+  narrate(root, ctx, draw, story);
+}
+
+function draw(root, ctx) {
   injectStyle();
   listenForKeys(root);
   const v = ctx.view;
@@ -293,6 +300,105 @@ function render(root, ctx) {
     ${hand}
     ${standings(ctx)}
   </div>`;
+}
+
+// ------------------------------------------------------------------ step by step (motion.js)
+
+/**
+ * A frame's events as steps of the board (see motion.js): the reveal, the ties discarded,
+ * each thief's steal, the additions, the jewellery going into the safes, each safe closed,
+ * a game's end. Built from the view drawn before, this seat's events and the frame's view
+ * only; the frame's view then shows the rest (the cards drawn, the next round or game).
+ */
+function story(items, before, after, ctx) {
+  const v = copyView(before);
+  Object.assign(v, { to_act: [], result: null });
+  const steps = [];
+  const show = (text, mark) => steps.push({ text, view: copyView(v), mark });
+  const discard = (ids) => {
+    v.discard.push(...ids);
+    v.discard_size += ids.length;
+  };
+  for (const { event, line } of items) {
+    const d = eventData(event);
+    if (["close", "close_failed", "draw", "game_over"].includes(event.type) && intoSafes(v, after, discard)) {
+      show(t("The jewellery in front goes into the safes."), "fill");
+    }
+    switch (event.type) {
+      case "reveal":
+        revealed(v, d.cards || {}, discard);
+        show(line, "reveal");
+        break;
+      case "tie":
+        v.front = v.front.map((f) => f.filter((id) => !d.cards.includes(id)));
+        discard(d.cards);
+        show(line, "tie");
+        break;
+      case "steal":
+        if (d.card) {
+          v.front[d.from] = v.front[d.from].filter((id) => id !== d.card);
+          v.safes[d.seat].push(d.card);
+        }
+        show(line, "steal");
+        break;
+      case "add":
+        for (const [seat, ids] of Object.entries(d.cards || {})) {
+          v.front[seat].push(...ids);
+          v.hand_sizes[seat] = Math.max(0, v.hand_sizes[seat] - ids.length);
+          if (Number(seat) === ctx.seat) v.my_adds = [];
+        }
+        show(line, "add");
+        break;
+      case "close":
+        v.closed[d.seat] = d.card;
+        v.table[d.seat] = null;
+        v.hand_sizes[d.seat] = 0;
+        if (d.seat === ctx.seat) v.hand = [];
+        show(line, "close");
+        break;
+      case "close_failed":
+        v.table[d.seat] = null;
+        discard([d.card]);
+        show(line, "close");
+        break;
+      case "game_over":
+        show(line, "over");
+        return steps; // what follows is the next game's deal: the frame's view shows it
+      default:
+        break;
+    }
+  }
+  return steps;
+}
+
+/** The revealed cards laid out: jewellery in front, thieves and Close Safe cards beside. */
+function revealed(v, cards, discard) {
+  discard(v.table.filter(Boolean)); // an earlier round's leftovers, if any
+  Object.assign(v, { phase: "steal", my_choice: null, chosen: v.chosen.map(() => false) });
+  v.table = v.table.map(() => null);
+  v.revealed = v.revealed.map((_, s) => cards[s] ?? null);
+  for (const [seat, id] of Object.entries(cards)) {
+    if (parseCard(id).cat === "jewel") v.front[seat].push(id);
+    else v.table[seat] = id;
+  }
+}
+
+/** Step 5: the thieves are discarded and the jewellery in front goes into its owners'
+ * safes; the board then shows the round as done (the frame's view has its summary). False
+ * if nothing lies in front. */
+function intoSafes(v, after, discard) {
+  if (!v.front.some((f) => f.length)) return false;
+  v.table.forEach((id, s) => {
+    if (id && parseCard(id).cat === "thief") {
+      discard([id]);
+      v.table[s] = null;
+    }
+  });
+  v.front.forEach((f, s) => v.safes[s].push(...f));
+  v.front = v.front.map(() => []);
+  const summary = after.last_round;
+  Object.assign(v, { phase: "play", last_round: summary?.round === v.round ? summary : v.last_round });
+  return true;
 }
 
 // ------------------------------------------------------------------ style (kept with the renderer)
