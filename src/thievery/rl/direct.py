@@ -183,9 +183,11 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
     # One seat's loot row: (relative seat, whether the viewer sees every card of it (its
     # own row, or the game is over), the row's entries) -> (positions of 1s, positions of
     # other numbers, the numbers). Rows change one card at a time, so most are known.
-    rows: dict[tuple[int, ...], tuple[list[int], list[int], list[float]]] = {}
+    # (Tuples: the garbage collector stops tracking them, however many are kept.)
+    Block = tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]
+    rows: dict[tuple[int, ...], Block] = {}
 
-    def loot_row(row: tuple[int, ...]) -> tuple[list[int], list[int], list[float]]:
+    def loot_row(row: tuple[int, ...]) -> Block:
         r, mine, entries = row[0], row[1], row[2:]
         ones: list[int] = []
         at: list[int] = []
@@ -203,7 +205,7 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
                 for d, x in known[c]:
                     at.append(slot + d)
                     value.append(x)
-        return ones, at, value
+        return tuple(ones), tuple(at), tuple(value)
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
