@@ -33,6 +33,11 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database: a SQLite file always, PostgreSQL when the CI provides one."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'thievery.db'}"
+    return fresh_postgres()
+
+
+def fresh_postgres() -> str:
+    """The CI's PostgreSQL database, emptied; the test is skipped without one."""
     url = os.environ.get(POSTGRES_ENV)
     if not url:
         pytest.skip(f"PostgreSQL storage tests need {POSTGRES_ENV} (set by .ci/run)")

@@ -1,14 +1,20 @@
 """A real server for the tests that need real sockets: uvicorn (configured as
-``thievery serve`` configures it) in a thread, on 127.0.0.1 and an OS-assigned port."""
+``thievery serve`` configures it) in a thread, on 127.0.0.1 and an OS-assigned port; or
+`thievery serve` itself in a child process."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import httpx2
 import uvicorn
 
 from thievery.server.limits import Caps
@@ -33,3 +39,35 @@ def serving(app: Any, caps: Caps | None = None) -> Iterator[int]:
         server.should_exit = True
         thread.join(15)
         listener.close()
+
+
+def serve_process(
+    db: str, *extra: str, seconds: float = 30.0
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`thievery serve` in a child process on 127.0.0.1 and a port the OS picks (read from
+    the URL it prints), bots moving at once; returns once it answers, and its port."""
+    cli = Path(sys.executable).with_name("thievery")
+    command = [str(cli), "serve", "--host", "127.0.0.1", "--port", "0", "--db", db]
+    proc = subprocess.Popen(
+        [*command, "--bot-delay", "0", *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline().decode()  # "Thievery is at http://127.0.0.1:PORT/ …"
+    found = re.search(r"http://127\.0\.0\.1:(\d+)/", first)
+    if found is None:
+        proc.kill()
+        rest = proc.stdout.read().decode()
+        raise AssertionError(f"the server did not start: {first}{rest}")
+    port = int(found.group(1))
+    threading.Thread(target=proc.stdout.read, daemon=True).start()  # keep the pipe drained
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"the server stopped (exit code {proc.returncode})")
+        try:
+            if httpx2.get(f"http://127.0.0.1:{port}/api/games", timeout=1).status_code == 200:
+                return proc, port
+        except httpx2.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("the server did not start")

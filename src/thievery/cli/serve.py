@@ -68,18 +68,35 @@ def serve(
     limit_concurrency: int | None = typer.Option(
         None, help="connections and requests at once, past which 503", rich_help_panel=_CAPS
     ),
+    workers: int = typer.Option(
+        1,
+        min=1,
+        help="server processes on this port (more than 1: PostgreSQL only; tables are "
+        "shared through the database)",
+    ),
+    lease_seconds: float = typer.Option(
+        6.0,
+        min=0.5,
+        help="PostgreSQL: seconds after a server process stops answering (killed, cut "
+        "off) before another takes its tables over",
+    ),
 ) -> None:
-    """Start the web server and print the URL to open."""
-    import gc
-    import sys
+    """Start the web server and print the URL to open.
+
+    On PostgreSQL, several `thievery serve` processes (``--workers N`` here, or on other
+    machines with the same ``--db``) are one service: a client may use any of them."""
     from dataclasses import replace
 
-    import uvicorn
-
-    from thievery.server import create_app
     from thievery.server.limits import Caps
-    from thievery.server.run import bind, server_config
-    from thievery.server.storage import StorageError, database_url
+    from thievery.server.run import bind
+    from thievery.server.storage import Storage, StorageError, database_url
+    from thievery.server.workers import (
+        ServeOptions,
+        make_app,
+        run_app,
+        run_workers,
+        tune_process,
+    )
 
     url = database_url(db)
     caps = replace(
@@ -102,14 +119,31 @@ def serve(
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         typer.secho("error: --public-url starts with http:// or https://", fg="red", err=True)
         raise typer.Exit(2)
-    try:
-        application = create_app(
-            url,
-            bot_delay=max(0.0, bot_delay),
-            files_dir=files_dir,
-            caps=caps,
-            public_url=public_url,
+    if workers > 1 and not url.startswith("postgresql"):
+        typer.secho(
+            f"error: --workers {workers} needs PostgreSQL (--db postgresql+psycopg://…): "
+            "server processes share tables through the database, and a SQLite file "
+            "serves one process",
+            fg="red",
+            err=True,
         )
+        raise typer.Exit(2)
+    options = ServeOptions(
+        url,
+        bot_delay=max(0.0, bot_delay),
+        files_dir=files_dir,
+        caps=caps,
+        public_url=public_url,
+        lease_seconds=lease_seconds,
+        log_level=log_level,
+        limit_concurrency=limit_concurrency,
+    )
+    try:
+        if workers > 1:  # each worker makes its own app; check the database here first
+            Storage(url, lock_seconds=caps.storage_seconds).close()
+            application = None
+        else:
+            application = make_app(options)
     except StorageError as e:
         typer.secho(f"error: {e}", fg="red", err=True)
         raise typer.Exit(2) from None
@@ -131,21 +165,11 @@ def serve(
             "Listening on every interface: friends on your network use this machine's "
             f"address (port {port}); --public-url sets the address invite links use."
         )
+    if workers > 1:
+        typer.echo(f"{workers} server processes share this port and the database.")
     typer.echo("Press Ctrl+C to stop.")
-    # Tables hold many small, long-lived objects that reference counting already frees; a
-    # full collection over them stalls every table at once. Collect young objects rarely
-    # and keep what exists at start out of the collector's way.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 50, 1000)
-    # Bots and replays think in worker threads; a short switch interval lets the event
-    # loop have the GIL back within a millisecond, so tables keep answering meanwhile.
-    sys.setswitchinterval(0.001)
-    config = server_config(
-        application,
-        listener,
-        caps=caps,
-        log_level=log_level,
-        limit_concurrency=limit_concurrency,
-    )
-    uvicorn.Server(config).run(sockets=[listener])
+    if application is None:
+        run_workers(options, listener, workers)
+        return
+    tune_process()
+    run_app(application, options, listener)

@@ -165,6 +165,7 @@ def create_app(
     files_dir: str | Path | None = None,
     caps: Caps | None = None,
     public_url: str | None = None,
+    lease_seconds: float = 6.0,
 ) -> FastAPI:
     """The server for one database (``None``: ``$THIEVERY_DATABASE_URL`` or ``thievery.db``).
 
@@ -173,6 +174,8 @@ def create_app(
     set) may name, by file name; without it such options are refused.
     ``caps``: the limits (:class:`~thievery.server.limits.Caps`); ``public_url``: the
     address invite links use (else the address the request came to).
+    ``lease_seconds``: on PostgreSQL, how long after this process stops beating (a kill
+    -9, a lost network) another process may take its tables over.
     Raises :class:`~thievery.server.storage.StorageError` if the database cannot be
     written (read-only, full).
     """
@@ -185,6 +188,7 @@ def create_app(
         files_dir=Path(files_dir) if files_dir is not None else None,
         caps=caps,
         public_url=public_url,
+        lease_seconds=lease_seconds,
     )
 
     @asynccontextmanager

@@ -68,7 +68,7 @@ class Driver:
     def start(self) -> None:
         """Start the task (if the game is not over and the table not broken)."""
         table = self.table
-        if self.task is None and not table.is_over and not table.broken:
+        if self.task is None and not table.is_over and not table.broken and table.is_owner:
             self.task = asyncio.get_running_loop().create_task(
                 self._drive(), name=f"table-{table.id}"
             )

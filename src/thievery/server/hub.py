@@ -2,6 +2,11 @@
 again) within the server's caps, loads stored tables when first used by replaying their
 logs (nothing is loaded at start: lazy restore), unloads tables nobody uses, closes
 abandoned ones and forgets finished ones again when too many are kept.
+
+On PostgreSQL the hub is one process of a service that may have several
+(:class:`~thievery.server.cluster.Cluster`): a table it makes is its own (its lease is
+stored with it), a table it loads is its own if the table's lease is free, else a
+follower copy of the process that owns it; a table leaving memory hands its lease back.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from thievery.core.protocol import JSON, GameSpec, State
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
+from thievery.server.cluster import Cluster, raise_error
 from thievery.server.errors import ServerError, bad_token, from_game_error, unknown_table
 from thievery.server.limits import Caps, RateLimiter, too_many
 from thievery.server.live import LiveTable
@@ -53,6 +59,7 @@ class Hub:
         files_dir: Path | None = None,
         caps: Caps | None = None,
         public_url: str | None = None,
+        lease_seconds: float = 6.0,
     ) -> None:
         self.storage = storage
         self.caps = caps or Caps()
@@ -80,6 +87,8 @@ class Hub:
         self.connections: dict[str, int] = {}  # client -> open websockets
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded
         self._sweeper: asyncio.Task[None] | None = None
+        # On PostgreSQL: this process's part in a service of several (leases, followers).
+        self.cluster = Cluster(self, lease_seconds) if storage.is_postgres else None
 
     def local_files(self, spec: GameSpec, options: Mapping[str, Any] | None) -> JSON:
         """Options that name files on this machine (a card set) may only name a file in
@@ -110,7 +119,10 @@ class Hub:
 
     async def start(self) -> None:
         """Start the sweeper. Stored tables are not loaded here: each is loaded (its log
-        replayed) when first used, so a start costs the same with 10 tables or 100,000."""
+        replayed) when first used, so a start costs the same with 10 tables or 100,000.
+        On PostgreSQL this process joins the service first (heartbeat, listening)."""
+        if self.cluster is not None:
+            await self.cluster.start()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def close(self) -> None:
@@ -122,6 +134,8 @@ class Hub:
         for table in list(self.tables.values()):
             await table.stop()
         await self.writer.aclose()
+        if self.cluster is not None:  # every lease handed back: others take over at once
+            await self.cluster.close()
         self.storage.close()
 
     async def _sweep_forever(self) -> None:
@@ -145,17 +159,25 @@ class Hub:
             if not table.is_over and not table.listeners and idle > self.caps.idle_unload_seconds:
                 async with table.lock:
                     await table.stop()
-                    self.tables.pop(table.id, None)
+                    self._forget(table)
                 log.info("table %s unloaded (idle)", table.id)
         cutoff = time.time() - self.caps.expire_seconds
         expired = await asyncio.to_thread(self.storage.expire, cutoff)
         for table_id in expired:
-            gone = self.tables.pop(table_id, None)
+            gone = self.tables.get(table_id)
             if gone is not None:
                 await gone.stop()
+                self._forget(gone)
             self._disown(table_id)
         if expired:
             log.info("closed %d abandoned tables", len(expired))
+
+    def _forget(self, table: LiveTable) -> None:
+        """A table leaves memory (its lease, if this process holds it, handed back)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.cluster is not None and table.lease is not None:
+            self.cluster.spawn(self.cluster.release(table))
 
     def _disown(self, table_id: str) -> None:
         for client, owned in list(self.owned.items()):
@@ -217,6 +239,11 @@ class Hub:
                 raise unknown_table(table_id)
             if not record.finished and len(self.live()) >= self.caps.live_tables:
                 raise too_many("live tables on this server", self.caps.live_tables)
+            lease = None
+            if self.cluster is not None:  # its own if its lease is free, else a follower
+                lease = await self.cluster.acquire(table_id)
+                if lease is not None:  # as stored now that no other process can write it
+                    record = await asyncio.to_thread(self.storage.table, table_id) or record
             try:
                 table = await self._load(record)
             except ServerError:
@@ -225,7 +252,10 @@ class Hub:
                 self.quarantined[table_id] = f"{type(e).__name__}: {str(e)[:200]}"
                 log.exception("table %s quarantined: it could not be loaded", table_id)
                 raise _quarantined(table_id, self.quarantined[table_id]) from None
+            table.lease = lease
             self.tables[table_id] = table
+            if self.cluster is not None and lease is None:
+                await self.cluster.refresh(table)  # what was stored while it loaded
             table.start()
             self._evict()
             future.set_result(table)
@@ -245,7 +275,7 @@ class Hub:
     def _evict(self) -> None:
         done = [t for t in self.tables.values() if t.is_over and not t.listeners]
         for table in done[: max(0, len(done) - self.finished_cache)]:
-            del self.tables[table.id]
+            self._forget(table)
 
     def live(self) -> list[LiveTable]:
         """Tables in memory whose game is still running."""
@@ -254,19 +284,23 @@ class Hub:
     async def close_table(self, table: LiveTable) -> None:
         """Close a table for good (its host asked): stored as finished without a result,
         its bots stopped, everyone connected told (a ``closed`` frame) and let go."""
+        if self.cluster is not None and not table.is_owner:
+            reply, _ = await self.cluster.at_owner(table, "close", {})
+            if reply is not None:
+                raise_error(reply)
+                table.mark_closed()
+                return
         async with table.lock:
             if table.is_over:
                 raise ServerError("table/over", "the game is over already", 409)
-            await self.writer.submit(
-                partial(Storage.finish_table, table_id=table.id, result=None, actions=table.version)
+            op = partial(
+                Storage.finish_table, table_id=table.id, result=None, actions=table.version
             )
+            await table.write(op, {"k": "closed"})
             table.closed = True
             table.record.finished = True
         await table.driver.stop()
-        table.broadcast_json({"type": "closed", "table": table.id})
-        for listener in list(table.listeners):
-            listener.close()
-        self.finished(table)
+        table.tell_closed()
 
     def check_create(self, client: str, seats: Sequence[Mapping[str, Any]], options: Any) -> None:
         """The caps a new table must keep: the client's rate and count, the server's
@@ -372,8 +406,19 @@ class Hub:
             scenario=scenario,
             salt=salt,
         )
-        await self.writer.submit(partial(Storage.insert_table, record=record))
+        cluster = self.cluster
+        if cluster is None:
+            await self.writer.submit(partial(Storage.insert_table, record=record))
+            lease = None
+        else:  # the table's lease is this process's from the start
+
+            def insert(conn: Any) -> int:
+                Storage.insert_table(conn, record)
+                return cluster.claim_new(conn, record.id)
+
+            lease = await self.writer.submit(insert)
         table = LiveTable(self, record, state)
+        table.lease = lease
         self.tables[record.id] = table
         if client is not None:
             self.owned.setdefault(client, set()).add(record.id)
@@ -386,6 +431,12 @@ class Hub:
         playing again would make tables past every cap)."""
         if not table.is_over:
             raise ServerError("table/running", "the game is not over yet", 409)
+        if self.cluster is not None and not table.is_owner:
+            reply, _ = await self.cluster.at_owner(table, "again", {"client": client})
+            if reply is not None:
+                raise_error(reply)
+                table.mark_next(str(reply["next"]))
+                return await self.get(str(reply["next"]))
         async with table.lock:
             if table.record.next_id:
                 return await self.get(table.record.next_id)
@@ -403,9 +454,9 @@ class Hub:
                 prev_id=table.id,
                 client=client,
             )
-            await self.writer.submit(partial(Storage.set_next, table_id=table.id, next_id=new.id))
-            table.record.next_id = new.id
-        table.broadcast_json({"type": "next", "table": table.id, "next": new.id})
+            op = partial(Storage.set_next, table_id=table.id, next_id=new.id)
+            await table.write(op, {"k": "next", "next": new.id})
+        table.mark_next(new.id)
         return new
 
     def record(self, table: LiveTable) -> GameRecord:

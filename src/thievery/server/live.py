@@ -15,19 +15,27 @@ moved the version on.
 Its real-time clock is a :class:`~thievery.server.clock.TableClock`, its bots a
 :class:`~thievery.server.driver.Driver`; the :class:`~thievery.server.hub.Hub` makes,
 restores and forgets tables.
+
+Several processes on PostgreSQL (:mod:`~thievery.server.cluster`): a table runs in the
+process that holds its lease (:attr:`LiveTable.is_owner`), whose every write is fenced by
+the lease; another process keeps a follower copy that applies the actions the owner
+announces (:meth:`LiveTable.apply_stored`) and forwards its clients' requests to the owner.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection
 
 from thievery.bots.base import make_bot
 from thievery.core.errors import MalformedAction, ThieveryError
@@ -36,6 +44,7 @@ from thievery.core.record import GameRecord, deal_commitment
 from thievery.core.registry import plugin
 from thievery.server.audience import Audience, event_words, without
 from thievery.server.clock import TableClock
+from thievery.server.cluster import Fenced, moved, raise_error, unavailable
 from thievery.server.driver import Driver
 from thievery.server.errors import ServerError, from_game_error, stale
 from thievery.server.listeners import Listener
@@ -89,6 +98,12 @@ class LiveTable:
         self._presence_at = 0.0
         self.clock = TableClock(state)  # real-time games: the server's clock is the game's
         self.driver = Driver(self)
+        # Several processes: this process's lease (its epoch) while it owns the table.
+        self.lease: int | None = None
+        self.catching = asyncio.Lock()  # a follower copy being brought up to date
+        # The last actions applied, for forwarded ones: n -> (seat, action, its seq, events)
+        self._recent: dict[int, tuple[int, JSON, int, list[Event]]] = {}
+        self._progress = asyncio.Event()  # set (and replaced) at every applied action
 
     # ---------------------------------------------------------------- reading
 
@@ -96,6 +111,12 @@ class LiveTable:
     def is_over(self) -> bool:
         """Whether the game has ended (or the table was closed)."""
         return self.closed or self.state.is_over
+
+    @property
+    def is_owner(self) -> bool:
+        """Whether this process runs the table: always with one process, else while it
+        holds the table's lease (otherwise this is a follower copy)."""
+        return self.hub.cluster is None or self.lease is not None
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token acts for, or ``None``."""
@@ -300,16 +321,96 @@ class LiveTable:
         """Apply a seat's action if it is legal and fresh; store it; tell everyone.
 
         Returns the seat's new version and the events it may see. Cancelling the caller
-        does not cancel an action already on its way to storage.
+        does not cancel an action already on its way to storage. A follower copy asks
+        the table's owner to do it and answers once the action has reached it.
         """
+        for _ in range(3):
+            if self.is_owner:
+                try:
+                    seq, events, _ = await self._act_here(seat, data, version, by)
+                    return seq, events
+                except ServerError as e:
+                    if e.code != "table/moved":  # moved: nothing stored; ask the owner
+                        raise
+                continue
+            cluster = self.hub.cluster
+            assert cluster is not None  # a follower exists only with several processes
+            action = self._parsed(data).to_json()
+            args = {"seat": seat, "action": action, "version": version}
+            pinned = {**args, "version": self.seq[seat] if version is None else version}
+            sent_at = self.version
+            reply, used = await cluster.at_owner(self, "act", args, pinned)
+            if reply is None:  # this process took the table over meanwhile
+                stored = self._stored_since(sent_at, seat, action)
+                if used is pinned and stored is not None:  # the silent owner stored it
+                    return await self._outcome(stored, seat)
+                data, version = used["action"], used["version"]
+                continue
+            raise_error(reply)
+            return await self._outcome(int(reply["n"]), seat)
+        raise unavailable(self.id)
+
+    async def _act_here(
+        self, seat: int, data: Any, version: int | None, by: str
+    ) -> tuple[int, list[Event], int]:
         task = asyncio.ensure_future(self._act(seat, data, version, by))
         task.add_done_callback(_retrieved)  # a refusal nobody waits for any more is fine
         return await asyncio.shield(task)
 
+    def _parsed(self, data: Any) -> Action:
+        try:
+            return self._parse(data)
+        except ThieveryError as e:
+            raise from_game_error(e) from None
+
+    async def _outcome(self, n: int, seat: int) -> tuple[int, list[Event]]:
+        """A follower copy: the seat's version and events once action ``n`` reached it."""
+        cluster = self.hub.cluster
+        assert cluster is not None
+        deadline = time.monotonic() + self.hub.caps.storage_seconds
+        while self.version <= n:
+            if time.monotonic() > deadline:
+                raise unavailable(self.id)
+            try:
+                await asyncio.wait_for(self._progress.wait(), 0.5)
+            except TimeoutError:  # its announcement was lost: read it from storage
+                await cluster.catch_up(self, n + 1)
+        _, _, seq, events = self._recent.get(n, (seat, {}, self.seq[seat], []))
+        return seq, [e for e in events if e.is_visible_to(seat)]
+
+    def _stored_since(self, since: int, seat: int, action: JSON) -> int | None:
+        """The n of ``seat``'s ``action`` if it was applied as action ``since`` or later."""
+        for n, (actor, done, _, _) in self._recent.items():
+            if n >= since and actor == seat and done == action:
+                return n
+        return None
+
+    async def serve_call(self, op: str, args: JSON) -> JSON:
+        """Do what a follower process forwarded (this process owns the table)."""
+        if op == "act":
+            version = args.get("version")
+            _, _, n = await self._act_here(int(args["seat"]), args["action"], version, HUMAN)
+            return {"n": n}
+        if op == "bot":
+            await self.set_bot(int(args["seat"]), args.get("bot"))
+            return {"seats": self.record.seats}
+        if op == "close":
+            await self.hub.close_table(self)
+            return {}
+        if op == "again":
+            return {"next": (await self.hub.again(self, str(args["client"]))).id}
+        if op == "arrived":
+            self.clock.arrived.add(int(args["seat"]))
+            self.start_clock()
+            return {}
+        raise ServerError("cluster/unknown", f"unknown call {op[:40]!r}", 400)
+
     async def _act(
         self, seat: int, data: Any, version: int | None, by: str
-    ) -> tuple[int, list[Event]]:
+    ) -> tuple[int, list[Event], int]:
         async with self.lock:
+            if not self.is_owner:
+                raise moved(self.id)
             if self.broken:
                 raise ServerError("table/broken", self.broken, 409)
             if self.is_over:
@@ -326,7 +427,8 @@ class LiveTable:
                     "the seat back first",
                     409,
                 )
-            return await self.act_locked(seat, data, by)
+            seq, events = await self.act_locked(seat, data, by)
+            return seq, events, self.version - 1  # the action is the last one stored
 
     async def act_locked(self, seat: int, data: Any, by: str) -> tuple[int, list[Event]]:
         """:meth:`act` without its checks, for the holder of :attr:`lock` (the table's own
@@ -353,13 +455,23 @@ class LiveTable:
         row = ActionRow(self.version, seat, action.to_json(), time.time(), by)
         over = new.is_over
         result = new.result()
+        note = {"k": "a", "n": row.n, "s": seat, "a": row.action, "b": by, "at": row.at}
         try:
-            await self.hub.writer.submit(partial(self._store, row, over, result))
+            await self.write(partial(self._store, row, over, result), note)
+        except ServerError:
+            raise
         except Exception as e:
             log.exception("table %s: could not store action %d", self.id, row.n)
             raise ServerError(
                 "storage/failed", f"the action could not be stored ({type(e).__name__})", 503
             ) from None
+        self._applied(new, seat, row.action, events)
+        if seat == CLOCK:
+            return 0, events
+        return self.seq[seat], [e for e in events if e.is_visible_to(seat)]
+
+    def _applied(self, new: State, seat: int, action: JSON, events: list[Event]) -> None:
+        """A stored action's state taken: everyone here told, the bots woken."""
         before = set(self.state.to_act)
         changed = self._adopt(new, seat, events)
         now = time.monotonic()
@@ -370,21 +482,110 @@ class LiveTable:
         }
         self._broadcast(changed)
         self.wake.set()
-        if over:
+        if self.hub.cluster is not None:  # for forwarded actions (see _outcome)
+            self._recent[self.version - 1] = (seat, action, self.seq.get(seat, 0), events)
+            if len(self._recent) > 64:
+                del self._recent[next(iter(self._recent))]
+            progress, self._progress = self._progress, asyncio.Event()
+            progress.set()
+        if new.is_over:
             self.record.finished = True
-            self.record.result = result
+            self.record.result = new.result()
             self.hub.finished(self)
-        if seat == CLOCK:
-            return 0, events
-        return self.seq[seat], [e for e in events if e.is_visible_to(seat)]
 
     def _store(self, row: ActionRow, over: bool, result: JSON | None, conn: Any) -> None:
         Storage.append_action(conn, self.id, row)
         if over:
             Storage.finish_table(conn, self.id, result, row.n + 1)
 
+    async def write(self, op: Callable[[Connection], Any], note: JSON) -> Any:
+        """Commit a write about this table (in the writer thread). With several processes
+        it is fenced by this process's lease in the same transaction, and ``note`` is
+        announced to the followers on commit; refused with ``table/moved`` (nothing
+        stored) if another process took the table over."""
+        cluster = self.hub.cluster
+        if cluster is None:
+            return await self.hub.writer.submit(op)
+        epoch = self.lease
+
+        def fenced(conn: Connection) -> Any:
+            cluster.fence(conn, self.id, epoch, note)
+            return op(conn)
+
+        try:
+            return await self.hub.writer.submit(fenced)
+        except Fenced:
+            if epoch is not None and self.lease == epoch:
+                self.lease = None
+                cluster.spawn(cluster.demote(self))
+            raise moved(self.id) from None
+
+    # ---------------------------------------------------------------- following
+
+    def apply_stored(self, row: ActionRow) -> None:
+        """A follower copy: apply the action its owner stored as ``n`` (if it is the next
+        one) and tell this process's connections."""
+        if row.n != self.version or self.broken:
+            return
+        try:
+            new = self.state.clone()
+            events = new.apply(row.seat, row.action)
+        except ThieveryError as e:
+            self.broken = f"the stored action {row.n} does not apply here: {e}"
+            log.error("table %s: %s", self.id, self.broken)
+            return
+        self._applied(new, row.seat, row.action, events)
+        self.clock.resume(new)
+
+    def take_seats(self, stored: list[dict[str, Any]]) -> None:
+        """The seats as the owner stored them (a seat handed to a bot or taken back)."""
+        self.seats = [Seat.from_stored(s) for s in stored]
+        self.record.seats = stored
+        self.changed_at = time.monotonic()
+        self.broadcast_seats()
+        self.wake.set()
+
+    def refresh(self, record: TableRecord) -> None:
+        """A follower copy brought up to date with its stored row: seats, the table that
+        plays again, and whether it was closed."""
+        if record.seats != self.record.seats:
+            self.take_seats(record.seats)
+        if record.next_id and record.next_id != self.record.next_id:
+            self.mark_next(record.next_id)
+        if record.finished and not self.state.is_over:
+            self.mark_closed()
+
+    def mark_closed(self) -> None:
+        """The table was closed (by its owner): tell everyone here and let them go."""
+        if self.closed:
+            return
+        self.closed = True
+        self.record.finished = True
+        self.tell_closed()
+
+    def tell_closed(self) -> None:
+        """Tell everyone connected here that the table is closed, and let them go."""
+        self.broadcast_json({"type": "closed", "table": self.id})
+        for listener in list(self.listeners):
+            listener.close()
+        self.hub.finished(self)
+
+    def mark_next(self, next_id: str) -> None:
+        """A new table plays again after this one: tell everyone here (once)."""
+        if self.record.next_id == next_id:
+            return
+        self.record.next_id = next_id
+        self.broadcast_json({"type": "next", "table": self.id, "next": next_id})
+
     async def set_bot(self, seat: int, bot: str | None) -> None:
         """Hand a human seat to a bot (``bot`` a name), or give it back (``None``)."""
+        cluster = self.hub.cluster
+        if cluster is not None and not self.is_owner:
+            reply, _ = await cluster.at_owner(self, "bot", {"seat": seat, "bot": bot})
+            if reply is not None:
+                raise_error(reply)
+                self.take_seats(reply["seats"])
+                return
         async with self.lock:
             if not 0 <= seat < len(self.seats):
                 raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
@@ -399,7 +600,8 @@ class LiveTable:
             seats = [Seat(**s.__dict__) for s in self.seats]
             seats[seat].bot = bot
             stored = [s.stored() for s in seats]
-            await self.hub.writer.submit(partial(Storage.set_seats, table_id=self.id, seats=stored))
+            note = {"k": "seats", "seats": stored}
+            await self.write(partial(Storage.set_seats, table_id=self.id, seats=stored), note)
             self.seats = seats
             self.record.seats = stored
             self.changed_at = time.monotonic()
@@ -456,7 +658,18 @@ class LiveTable:
         if listener.seat is not None:
             self.clock.arrived.add(listener.seat)
             self.start_clock()
+            cluster = self.hub.cluster
+            if cluster is not None and not self.is_owner and self.clock.realtime:
+                cluster.spawn(self._arrived(listener.seat))  # the owner starts the clock
         self.presence_changed()
+
+    async def _arrived(self, seat: int) -> None:
+        cluster = self.hub.cluster
+        assert cluster is not None
+        with contextlib.suppress(ServerError):
+            reply, _ = await cluster.at_owner(self, "arrived", {"seat": seat})
+            if reply is None:  # this process runs the table now
+                self.start_clock()
 
     def detach(self, listener: Listener) -> None:
         """A connection leaves."""

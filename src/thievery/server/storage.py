@@ -115,6 +115,28 @@ meta_t = Table(
     Column("value", String(256), nullable=False),
 )
 
+# Several server processes on one PostgreSQL database (see :mod:`~.cluster`): each
+# process is a row kept alive by its heartbeat, and a table's lease names the process
+# that owns it and a generation (``epoch``, raised at every take-over) that fences
+# writes. A lease is live while its owner's row is. Not made in a SQLite file.
+owners_t = Table(
+    "thievery_owners",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("expires_at", Float, nullable=False),  # the database's clock (epoch seconds)
+    Column("started_at", Float, nullable=False),
+    Column("about", String(256), nullable=False),  # host and pid, for people
+)
+
+leases_t = Table(
+    "thievery_leases",
+    metadata,
+    Column("table_id", String(32), ForeignKey("thievery_tables.id"), primary_key=True),
+    Column("owner", String(32), nullable=True, index=True),  # None: released
+    Column("epoch", BigInteger, nullable=False),
+)
+SOLO_TABLES = (tables_t, actions_t, meta_t)  # what one process on SQLite needs
+
 _INSERT_ACTION = insert(actions_t)
 MIN_FREE_BYTES = 16 << 20  # a SQLite file's disk needs at least this much free at start
 
@@ -223,9 +245,10 @@ class Storage:
     def __init__(self, url: str | None = None, lock_seconds: float = 10.0) -> None:
         self.url = database_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        self.is_postgres = self.url.startswith("postgresql")
         self.engine = make_engine(self.url, lock_seconds)
         try:
-            metadata.create_all(self.engine)
+            metadata.create_all(self.engine, tables=None if self.is_postgres else SOLO_TABLES)
             self._add_columns()
             self.check_writable()
         except StorageError:
@@ -407,8 +430,8 @@ class Storage:
             .limit(limit)
         )
 
-    def actions(self, table_id: str) -> list[ActionRow]:
-        """A table's action log, oldest first."""
+    def actions(self, table_id: str, start: int = 0) -> list[ActionRow]:
+        """A table's action log from action ``start`` on, oldest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(
@@ -418,7 +441,7 @@ class Storage:
                     actions_t.c.at,
                     actions_t.c.by,
                 )
-                .where(actions_t.c.table_id == table_id)
+                .where(actions_t.c.table_id == table_id, actions_t.c.n >= start)
                 .order_by(actions_t.c.n)
             ).all()
         out = []

@@ -1,0 +1,459 @@
+"""Several server processes on one PostgreSQL database: which process owns a table, and
+how the others follow it.
+
+**Owners.** Each process is a row of ``thievery_owners`` that its heartbeat keeps alive
+(``expires_at``, on the database's clock, so no two machines' clocks need agree). A table
+is owned by one process at a time: its row in ``thievery_leases`` names the owner and an
+``epoch`` raised at every change of owner. A lease is live while its owner's row is; a
+process takes a table whose lease is released or whose owner's row has expired (after a
+kill -9, ``lease_seconds`` after the last heartbeat). A lease row with a heartbeat per
+process, not advisory locks: an advisory lock lives in one database session, so a write
+made on another connection (the writer's) could not be fenced by it, and a session lost
+to a network fault would hand the table on while its old owner still runs; and one
+heartbeat row per process renews every lease it holds at once, whatever their number.
+
+**Fencing.** Every write about a table (an action, its seats, its end, the table that plays
+again) runs in one transaction with ``SELECT … FOR SHARE`` of the table's lease row for
+this process and epoch: if another process took the table over, the row no longer matches
+and the transaction is rolled back (:class:`Fenced`); a take-over waits for a writer
+holding the row and a writer waits for a take-over, so an action is stored only while its
+process owns the table. The (table, n) key of the action log refuses a second action ``n``
+besides.
+
+**Followers.** A process whose client uses a table another process owns keeps a follower
+copy: the table restored from storage, then every action the owner announces applied to
+it (the engines are deterministic), so it builds each of its own clients' frames from the
+seat's view like the owner does. Announcements go through PostgreSQL LISTEN/NOTIFY on one
+channel, sent in the transaction that stores the action (so only what is committed is
+announced, in commit order); a gap (a lost connection, a payload too long) is filled from
+storage. A follower forwards what its clients ask (act, hand a seat to a bot, close, play
+again) to the owner over the owner's own channel and waits for the reply; if the owner does
+not answer and its lease has run out, the follower takes the table over, reads whatever was
+stored meanwhile, and does it itself. An action whose fate at a silent owner is unknown is
+then done against the version its seat had when it was sent: if the owner stored it, the
+seat's choices changed and it is refused as stale, never applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections import OrderedDict
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection, text
+from sqlalchemy.engine import make_url
+
+from thievery.core.protocol import JSON
+from thievery.server.errors import ServerError
+from thievery.server.storage import ActionRow
+
+if TYPE_CHECKING:
+    import psycopg
+
+    from thievery.server.hub import Hub
+    from thievery.server.live import LiveTable
+
+log = logging.getLogger("thievery.server")
+
+CHANNEL = "thievery_tables"  # every table's announcements: "<table id> <json>"
+MAX_PAYLOAD = 7900  # bytes; PostgreSQL refuses a notification payload of 8000 or more
+NOW = "EXTRACT(EPOCH FROM clock_timestamp())"
+_ALIVE = f"EXISTS (SELECT 1 FROM thievery_owners o WHERE o.id = l.owner AND o.expires_at > {NOW})"
+
+_REGISTER = text(
+    "INSERT INTO thievery_owners (id, expires_at, started_at, about) "
+    f"VALUES (:me, {NOW} + :ttl, {NOW}, :about)"
+)
+_BEAT = text(f"UPDATE thievery_owners SET expires_at = {NOW} + :ttl WHERE id = :me")
+_MINE = text("SELECT table_id, epoch FROM thievery_leases WHERE owner = :me")
+_FORGET_DEAD = text(f"DELETE FROM thievery_owners WHERE expires_at < {NOW} - 86400")
+_STOP = text("UPDATE thievery_owners SET expires_at = 0 WHERE id = :me")
+_ACQUIRE = text(
+    "INSERT INTO thievery_leases AS l (table_id, owner, epoch) VALUES (:t, :me, 1) "
+    "ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = l.epoch + 1 "
+    f"WHERE l.owner IS NULL OR l.owner = EXCLUDED.owner OR NOT {_ALIVE} "
+    "RETURNING epoch"
+)
+_CLAIM_NEW = text("INSERT INTO thievery_leases (table_id, owner, epoch) VALUES (:t, :me, 1)")
+_FENCE = text(
+    "SELECT pg_notify(:channel, :payload) FROM thievery_leases "
+    "WHERE table_id = :t AND owner = :me AND epoch = :epoch FOR SHARE"
+)
+_RELEASE = text(
+    "UPDATE thievery_leases SET owner = NULL WHERE table_id = :t AND owner = :me AND epoch = :epoch"
+)
+_RELEASE_ALL = text("UPDATE thievery_leases SET owner = NULL WHERE owner = :me")
+_OWNER_OF = text(
+    f"SELECT l.owner, l.owner IS NOT NULL AND {_ALIVE} FROM thievery_leases l WHERE l.table_id = :t"
+)
+_LIVE = text(
+    f"SELECT l.table_id FROM thievery_leases l WHERE l.table_id = ANY(:ids) "
+    f"AND l.owner IS NOT NULL AND {_ALIVE}"
+)
+
+
+class Fenced(RuntimeError):
+    """This process no longer holds the table's lease: the write was rolled back."""
+
+
+def conninfo(url: str) -> str:
+    """A psycopg connection string from a SQLAlchemy URL (``postgresql+psycopg://…``)."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def process_channel(owner: str) -> str:
+    """The channel a process hears calls and replies on."""
+    return f"thievery_p_{owner}"
+
+
+def moved(table_id: str) -> ServerError:
+    """The refusal when a table changed hands under a write (nothing was stored)."""
+    return ServerError(
+        "table/moved", f"table {table_id} moved to another server process; try again", 503
+    )
+
+
+def unavailable(table_id: str) -> ServerError:
+    """The refusal when no process can run a table now."""
+    return ServerError(
+        "table/unavailable",
+        f"the server process running table {table_id} does not answer; try again",
+        503,
+    )
+
+
+class Cluster:
+    """This process's part in a service of several: its heartbeat, its leases, the
+    announcements it hears and sends, the calls it forwards and serves."""
+
+    def __init__(self, hub: Hub, lease_seconds: float = 6.0, call_seconds: float = 2.0) -> None:
+        self.hub = hub
+        self.storage = hub.storage
+        self.id = secrets.token_hex(8)
+        self.channel = process_channel(self.id)
+        self.ttl = lease_seconds
+        self.call_seconds = call_seconds
+        self.conninfo = conninfo(self.storage.url)
+        import psycopg  # the extra thievery[postgres]: needed only here
+
+        self.pg = psycopg
+        self.ready = asyncio.Event()  # listening
+        self._sender: psycopg.AsyncConnection[Any] | None = None
+        self._send_lock = asyncio.Lock()
+        self._calls: dict[str, asyncio.Future[JSON]] = {}
+        self._served: OrderedDict[str, asyncio.Task[JSON]] = OrderedDict()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._listener: asyncio.Task[None] | None = None
+        self._beater: asyncio.Task[None] | None = None
+
+    # ---------------------------------------------------------------- running
+
+    async def start(self) -> None:
+        """Register this process, start listening (before anything is served) and beating."""
+        about = f"{socket.gethostname()} pid {os.getpid()}"[:256]
+        await asyncio.to_thread(self._run, _REGISTER, me=self.id, ttl=self.ttl, about=about)
+        await asyncio.to_thread(self._run, _FORGET_DEAD)
+        self._listener = asyncio.get_running_loop().create_task(self._listen_forever())
+        await asyncio.wait_for(self.ready.wait(), 30)
+        self._beater = asyncio.get_running_loop().create_task(self._beat_forever())
+
+    async def close(self) -> None:
+        """Hand every table back at once (others need not wait for the lease to run out)."""
+        for task in (self._beater, self._listener, *self._tasks):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self._run, _RELEASE_ALL, me=self.id)
+            await asyncio.to_thread(self._run, _STOP, me=self.id)
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await self._sender.close()
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` in the background, kept until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _run(self, statement: Any, **params: Any) -> None:
+        with self.storage.engine.begin() as conn:
+            conn.execute(statement, params)
+
+    def _query(self, statement: Any, **params: Any) -> list[Any]:
+        with self.storage.engine.begin() as conn:
+            return list(conn.execute(statement, params).all())
+
+    # ---------------------------------------------------------------- leases
+
+    async def acquire(self, table_id: str) -> int | None:
+        """Take a table's lease if it is free (released, or its owner gone): its epoch,
+        else ``None`` (another live process owns it)."""
+        rows = await asyncio.to_thread(self._query, _ACQUIRE, t=table_id, me=self.id)
+        return int(rows[0][0]) if rows else None
+
+    def claim_new(self, conn: Connection, table_id: str) -> int:
+        """The lease of a table made here, in the transaction that stores it: epoch 1."""
+        conn.execute(_CLAIM_NEW, {"t": table_id, "me": self.id})
+        return 1
+
+    def fence(self, conn: Connection, table_id: str, epoch: int | None, note: JSON) -> None:
+        """In a write's transaction: hold the table's lease row for this process and
+        ``epoch`` (a take-over waits until the commit) and announce ``note`` to the
+        followers on commit; :class:`Fenced` if the lease is no longer ours."""
+        payload = f"{table_id} {json.dumps(note, separators=(',', ':'))}"
+        if len(payload.encode()) > MAX_PAYLOAD:  # followers read it from storage
+            payload = f"{table_id} {json.dumps({k: v for k, v in note.items() if k != 'a'})}"
+        params = {"channel": CHANNEL, "payload": payload, "t": table_id, "me": self.id}
+        if epoch is None or conn.execute(_FENCE, {**params, "epoch": epoch}).first() is None:
+            raise Fenced(f"table {table_id}: this process no longer holds its lease")
+
+    async def release(self, table: LiveTable) -> None:
+        """Hand a table's lease back (it left this process's memory)."""
+        epoch, table.lease = table.lease, None
+        if epoch is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._run, _RELEASE, t=table.id, me=self.id, epoch=epoch)
+
+    async def owner_of(self, table_id: str) -> tuple[str | None, bool]:
+        """The process a table's lease names, and whether that process is alive."""
+        rows = await asyncio.to_thread(self._query, _OWNER_OF, t=table_id)
+        return (rows[0][0], bool(rows[0][1])) if rows else (None, False)
+
+    async def take_over(self, table: LiveTable) -> bool:
+        """Make this process the owner of a table it follows, if its lease is free: read
+        what was stored (the record, actions this copy has not seen), then run it here.
+        Whether this process owns it now."""
+        async with table.lock:
+            if table.is_owner:
+                return True
+            epoch = await self.acquire(table.id)
+            if epoch is None:
+                return False
+            record = await asyncio.to_thread(self.storage.table, table.id)
+            if record is not None:
+                table.refresh(record)
+            await self.catch_up(table)
+            table.lease = epoch
+        log.warning("table %s taken over by process %s (lease %d)", table.id, self.id, epoch)
+        table.start()
+        return True
+
+    async def demote(self, table: LiveTable) -> None:
+        """This process lost a table (another took it over): follow it from now on."""
+        async with table.lock:
+            table.lease = None
+            await table.driver.stop()
+        log.warning("table %s: process %s lost its lease; following it", table.id, self.id)
+        await self.catch_up(table)
+
+    # ---------------------------------------------------------------- heartbeat
+
+    async def _beat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                await self.beat()
+            except Exception:
+                log.warning("cluster heartbeat failed", exc_info=True)
+
+    def _beat_sync(self) -> dict[str, int]:
+        with self.storage.engine.begin() as conn:
+            conn.execute(_BEAT, {"me": self.id, "ttl": self.ttl})
+            return {t: int(e) for t, e in conn.execute(_MINE, {"me": self.id}).all()}
+
+    async def beat(self) -> None:
+        """Keep this process alive; follow tables it lost; take over the tables its
+        clients use whose owner is gone."""
+        mine = await asyncio.to_thread(self._beat_sync)
+        tables = list(self.hub.tables.values())
+        for table in tables:
+            if table.lease is not None and mine.get(table.id) != table.lease:
+                table.lease = None
+                self.spawn(self.demote(table))
+        orphans = [t for t in tables if not t.is_owner and not t.is_over and t.listeners]
+        if orphans:
+            ids = [t.id for t in orphans]
+            live = {r[0] for r in await asyncio.to_thread(self._query, _LIVE, ids=ids)}
+            for table in orphans:
+                if table.id not in live:
+                    self.spawn(self.take_over(table))
+
+    # ---------------------------------------------------------------- following
+
+    async def _listen_forever(self) -> None:
+        heard = False
+        while True:
+            try:
+                async with await self.pg.AsyncConnection.connect(
+                    self.conninfo, autocommit=True
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f'LISTEN "{self.channel}"')
+                    if heard:  # announcements may have been missed meanwhile
+                        for table in list(self.hub.tables.values()):
+                            if not table.is_owner:
+                                self.spawn(self.catch_up(table))
+                    heard = True
+                    self.ready.set()
+                    async for note in conn.notifies():
+                        try:
+                            self._dispatch(note.channel, note.payload)
+                        except Exception:
+                            log.exception("cluster: a notification failed: %.200s", note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("cluster: listening failed (%s); again in 1 s", e)
+                await asyncio.sleep(1.0)
+
+    def _dispatch(self, channel: str, payload: str) -> None:
+        head, _, body = payload.partition(" ")
+        if channel == CHANNEL:
+            table = self.hub.tables.get(head)
+            if table is not None and not table.is_owner:
+                self._follow(table, json.loads(body))
+            return
+        message = json.loads(body)
+        if head == "reply":
+            future = self._calls.get(message.get("id"))
+            if future is not None and not future.done():
+                future.set_result(message)
+        elif head == "call":
+            self.spawn(self._serve(message))
+
+    def _follow(self, table: LiveTable, note: JSON) -> None:
+        kind = note.get("k")
+        if kind == "a":
+            n = int(note["n"])
+            if n == table.version and "a" in note:
+                row = ActionRow(n, int(note["s"]), note["a"], float(note["at"]), str(note["b"]))
+                table.apply_stored(row)
+            elif n >= table.version:
+                self.spawn(self.catch_up(table, n + 1))
+        elif kind == "seats":
+            table.take_seats(note["seats"])
+        elif kind == "closed":
+            table.mark_closed()
+        elif kind == "next":
+            table.mark_next(str(note["next"]))
+
+    async def catch_up(self, table: LiveTable, until: int | None = None) -> None:
+        """Apply the stored actions a follower copy has not seen (up to now)."""
+        async with table.catching:
+            if until is not None and table.version >= until:
+                return
+            rows = await asyncio.to_thread(self.storage.actions, table.id, table.version)
+            for row in rows:
+                if row.n == table.version and not table.broken:
+                    table.apply_stored(row)
+
+    async def refresh(self, table: LiveTable) -> None:
+        """A follower copy just loaded: what changed while it loaded (heard by nobody)."""
+        record = await asyncio.to_thread(self.storage.table, table.id)
+        if record is not None:
+            table.refresh(record)
+        await self.catch_up(table)
+
+    # ---------------------------------------------------------------- calls
+
+    async def _notify(self, channel: str, payload: str) -> None:
+        async with self._send_lock:
+            if self._sender is None or self._sender.closed:
+                self._sender = await self.pg.AsyncConnection.connect(self.conninfo, autocommit=True)
+            try:
+                await self._sender.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+            except self.pg.Error:
+                with contextlib.suppress(Exception):
+                    await self._sender.close()
+                self._sender = None
+                raise
+
+    async def _request(self, owner: str, message: JSON) -> JSON:
+        future: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
+        self._calls[message["id"]] = future
+        try:
+            payload = f"call {json.dumps(message, separators=(',', ':'))}"
+            await self._notify(process_channel(owner), payload)
+            return await asyncio.wait_for(future, self.call_seconds)
+        finally:
+            self._calls.pop(message["id"], None)
+
+    async def at_owner(
+        self, table: LiveTable, op: str, args: JSON, safe_args: JSON | None = None
+    ) -> tuple[JSON | None, JSON]:
+        """Ask the owner of ``table`` to do ``op``; its reply, or ``None`` if this process
+        owns the table now (it took it over): then the caller does it here. Returns the
+        arguments to use too: ``safe_args`` (the version the seat had) once an attempt's
+        fate is unknown and the table changed hands, so nothing is done twice."""
+        deadline = time.monotonic() + self.hub.caps.storage_seconds
+        call = secrets.token_hex(8)
+        sent_to: str | None = None
+        unsure = False  # a call went out and its fate is unknown
+        while True:
+            if table.is_owner:
+                return None, (safe_args if unsure and safe_args is not None else args)
+            owner, alive = await self.owner_of(table.id)
+            if not alive or owner is None or owner == self.id:
+                if await self.take_over(table):
+                    continue
+            else:
+                if unsure and owner != sent_to and safe_args is not None:
+                    args, call = safe_args, secrets.token_hex(8)
+                sent_to = owner
+                message = {"id": call, "from": self.id, "t": table.id, "op": op, "args": args}
+                try:
+                    reply = await self._request(owner, message)
+                except (TimeoutError, self.pg.Error):
+                    unsure = True  # the same call again is answered once (see _serve)
+                else:
+                    error = reply.get("error")
+                    if not (isinstance(error, dict) and error.get("code") == "cluster/not_owner"):
+                        return reply, args
+            if time.monotonic() > deadline:
+                raise unavailable(table.id)
+            await asyncio.sleep(min(0.2, self.ttl / 5))
+
+    async def _serve(self, message: JSON) -> None:
+        """A call from a follower: do it (once per call id), reply."""
+        call = str(message["id"])
+        task = self._served.get(call)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._do(message))
+            self._served[call] = task
+            while len(self._served) > 4096:
+                self._served.popitem(last=False)
+        reply = await asyncio.shield(task)
+        with contextlib.suppress(Exception):
+            payload = json.dumps({**reply, "id": call}, separators=(",", ":"))
+            await self._notify(process_channel(str(message["from"])), f"reply {payload}")
+
+    async def _do(self, message: JSON) -> JSON:
+        table = self.hub.tables.get(str(message.get("t")))
+        if table is None or not table.is_owner:
+            return {"error": {"code": "cluster/not_owner", "message": "", "status": 503}}
+        args = message.get("args") or {}
+        try:
+            return await table.serve_call(str(message.get("op")), args)
+        except ServerError as e:
+            return {"error": {"code": e.code, "message": e.message, "status": e.status}}
+        except Exception:
+            log.exception("table %s: a forwarded %s failed", table.id, message.get("op"))
+            words = "the server failed on this request"
+            return {"error": {"code": "server/internal", "message": words, "status": 500}}
+
+
+def raise_error(reply: JSON) -> None:
+    """Raise the refusal a forwarded call came back with, if any."""
+    error = reply.get("error")
+    if isinstance(error, dict):
+        raise ServerError(str(error["code"]), str(error["message"]), int(error["status"]))

@@ -1,0 +1,135 @@
+"""``thievery serve --workers N``: N server processes on one listening socket and one
+PostgreSQL database.
+
+The parent binds the socket, starts N worker processes (spawned, each with the socket and
+its own app, hub and database connections) and keeps N running: a worker that dies is
+started again. The kernel hands each new connection to one worker; a table is run by the
+worker that holds its lease, and the others follow it (:mod:`~thievery.server.cluster`),
+so a client may reach any worker. SIGINT or SIGTERM stops the workers gracefully (each
+hands its leases back).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import multiprocessing
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import uvicorn
+
+from thievery.server.limits import Caps
+from thievery.server.run import server_config
+
+log = logging.getLogger("thievery.server")
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """Everything a server process needs besides its socket."""
+
+    db_url: str
+    bot_delay: float = 0.6
+    files_dir: Path | None = None
+    caps: Caps = field(default_factory=Caps)
+    public_url: str | None = None
+    lease_seconds: float = 6.0
+    log_level: str = "warning"
+    limit_concurrency: int | None = None
+
+
+def tune_process() -> None:
+    """Garbage collection and thread switching for a server process.
+
+    Tables hold many small, long-lived objects that reference counting already frees; a
+    full collection over them stalls every table at once. Collect young objects rarely
+    and keep what exists at start out of the collector's way. Bots and replays think in
+    worker threads; a short switch interval lets the event loop have the GIL back within
+    a millisecond, so tables keep answering meanwhile."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
+    sys.setswitchinterval(0.001)
+
+
+def make_app(options: ServeOptions) -> Any:
+    """The app for ``options`` (:class:`~thievery.server.storage.StorageError` if its
+    database cannot be written)."""
+    from thievery.server.app import create_app
+
+    return create_app(
+        options.db_url,
+        bot_delay=options.bot_delay,
+        files_dir=options.files_dir,
+        caps=options.caps,
+        public_url=options.public_url,
+        lease_seconds=options.lease_seconds,
+    )
+
+
+def serve(options: ServeOptions, listener: socket.socket) -> None:
+    """Run one server process on ``listener`` until it is told to stop."""
+    app = make_app(options)
+    tune_process()
+    run_app(app, options, listener)
+
+
+def run_app(app: Any, options: ServeOptions, listener: socket.socket) -> None:
+    """Run ``app`` on uvicorn on ``listener`` until it is told to stop."""
+    config = server_config(
+        app,
+        listener,
+        caps=options.caps,
+        log_level=options.log_level,
+        limit_concurrency=options.limit_concurrency,
+    )
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def run_workers(options: ServeOptions, listener: socket.socket, workers: int) -> None:
+    """Keep ``workers`` server processes running on ``listener`` until SIGINT/SIGTERM."""
+    context = multiprocessing.get_context("spawn")
+    stopping = False
+
+    def start(i: int) -> multiprocessing.process.BaseProcess:
+        process = context.Process(
+            target=serve, args=(options, listener), name=f"thievery-worker-{i}", daemon=False
+        )
+        process.start()
+        return process
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    processes = [start(i) for i in range(workers)]
+    interrupted = False
+    try:
+        while not stopping:
+            wait([p.sentinel for p in processes], timeout=1.0)
+            for i, process in enumerate(processes):
+                if not process.is_alive() and not stopping:
+                    code = process.exitcode
+                    log.error("worker %d stopped (exit code %s); starting it again", i, code)
+                    time.sleep(1.0)
+                    processes[i] = start(i)
+    except KeyboardInterrupt:  # Ctrl+C reached the workers too: they are stopping
+        interrupted = True
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for process in processes:
+            if not interrupted and process.is_alive():
+                process.terminate()  # SIGTERM: uvicorn stops gracefully
+        for process in processes:
+            process.join(15)
+            if process.is_alive():
+                process.kill()

@@ -1,0 +1,293 @@
+"""Several `thievery serve` processes on one PostgreSQL database: players connected to
+different processes play one game; the process that owns the table is killed with SIGKILL
+mid-game and another takes over; a deposed owner's writes are fenced.
+
+Needs PostgreSQL (``THIEVERY_TEST_POSTGRES_URL``, set by ``.ci/run``); skipped without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import httpx2
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+from typer.testing import CliRunner
+from websockets.sync.client import connect
+
+import thievery
+from thievery.cli.app import app as cli
+from thievery.core.record import GameRecord
+from thievery.server.cluster import _REGISTER, Cluster, Fenced
+from thievery.server.limits import Caps
+from thievery.server.storage import ActionRow, Storage, TableRecord
+
+from .conftest import fresh_postgres
+from .serving import serve_process
+
+LEASE = "1.5"  # seconds: a killed owner's tables are taken over soon after
+
+
+@pytest.fixture
+def pg_url() -> str:
+    """A fresh PostgreSQL database (skipped without one)."""
+    return fresh_postgres()
+
+
+@pytest.fixture
+def servers(pg_url: str) -> Iterator[list[tuple[subprocess.Popen[bytes], int]]]:
+    """Two `thievery serve` processes on one database."""
+    started = [serve_process(pg_url, "--lease-seconds", LEASE) for _ in range(2)]
+    yield started
+    for proc, _ in started:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for proc, _ in started:
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+class Client(threading.Thread):
+    """A websocket client of one table, in a thread: keeps every frame; a seat plays its
+    first legal action whenever it has any (a spectator only watches)."""
+
+    def __init__(self, port: int, table: str, token: str | None = None) -> None:
+        super().__init__(daemon=True)
+        self.port, self.table, self.token = port, table, token
+        self.updates: list[dict[str, Any]] = []  # welcome and update frames
+        self.acked: list[dict[str, Any]] = []  # actions the server acknowledged
+        self.errors: list[dict[str, Any]] = []
+        self.latest: dict[str, Any] = {}
+        self.over = threading.Event()
+        self.stop = threading.Event()
+        self.lost = threading.Event()  # the connection went away (its server was killed)
+        self._stack = ExitStack()
+        self.ws = self._stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws"))
+        self.ws.send(json.dumps({"type": "join", "token": token}))
+        self._asked: tuple[int, dict[str, Any]] | None = None  # (id, action) awaiting its ack
+        self._n = 0
+
+    def run(self) -> None:
+        try:
+            # Until the end of the game, and the ack of an action sent before it came.
+            while not self.stop.is_set() and not (self.over.is_set() and self._asked is None):
+                try:
+                    frame = json.loads(self.ws.recv(timeout=0.2))
+                except TimeoutError:
+                    continue
+                self.take(frame)
+        except Exception:
+            self.lost.set()
+        finally:
+            self._stack.close()
+
+    def take(self, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        if kind in ("welcome", "update"):
+            self.updates.append(frame)
+            self.latest = frame
+            if frame["result"] is not None:
+                self.over.set()
+        elif kind == "ack" and self._asked and frame["id"] == self._asked[0]:
+            self.acked.append(self._asked[1])
+            self._asked = None
+        elif kind == "error" and self._asked and frame.get("id") == self._asked[0]:
+            self.errors.append(frame)
+            self._asked = None
+        if self.token and self._asked is None and self.latest.get("legal"):
+            self._n += 1
+            action = self.latest["legal"][0]
+            self._asked = (self._n, action)
+            frame = {"type": "act", "action": action, "version": self.latest["version"]}
+            self.ws.send(json.dumps({**frame, "id": self._n}))
+
+
+def make_table(port: int) -> tuple[str, list[str]]:
+    """A Der Schattendieb table made on the process at ``port``: two people, one bot."""
+    body = {
+        "game": "schattendieb",
+        "options": {"games": 1},
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+    }
+    made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
+    return made["table"]["id"], [s["token"] for s in made["seats"]]
+
+
+def record_of(port: int, table: str) -> GameRecord:
+    response = httpx2.get(f"http://127.0.0.1:{port}/api/tables/{table}/record")
+    assert response.status_code == 200, response.text
+    return GameRecord.from_json(response.json())
+
+
+def wait_over(clients: list[Client], seconds: float = 30.0) -> None:
+    """Wait for every client to see the end of the game (and its last ack), then stop."""
+    for client in clients:
+        assert client.over.wait(seconds), "the game did not reach its end"
+    for client in clients:
+        client.join(5)
+        client.stop.set()
+        client.join(5)
+
+
+def test_players_on_two_processes_play_one_game(
+    servers: list[tuple[subprocess.Popen[bytes], int]],
+) -> None:
+    (_, a), (_, b) = servers
+    table, (t0, t1) = make_table(a)  # process A owns it; B follows it
+    watchers = [Client(a, table), Client(b, table)]
+    for watcher in watchers:
+        watcher.start()
+    players = [Client(a, table, t0), Client(b, table, t1)]
+    for player in players:
+        player.start()
+    wait_over(players + watchers)
+    record = record_of(b, table)
+    assert record_of(a, table).to_json() == record.to_json()
+    assert thievery.replay(record).result() == players[0].latest["result"]
+    # Seat 1 played through B, which forwarded every action to A: all of them stored.
+    for seat, player in enumerate(players):
+        assert player.acked and [a for s, a in record.actions if s == seat] == player.acked
+        assert all(e["code"] == "action/stale" for e in player.errors)
+    # Every update reached every client, whichever process it was connected to: each
+    # spectator saw every version from its welcome to the end, and the two saw the same.
+    seen = [
+        {f["version"]: (f["type"], f["events"], f["view"]) for f in w.updates} for w in watchers
+    ]
+    for watcher in watchers:
+        versions = [f["version"] for f in watcher.updates]
+        assert versions == list(range(versions[0], versions[0] + len(versions)))
+    common = seen[0].keys() & seen[1].keys()
+    assert len(common) >= 5
+    for v in common:  # a welcome frame has no events: the views are the same
+        assert seen[0][v][2] == seen[1][v][2]
+        assert seen[0][v] == seen[1][v] or "welcome" in (seen[0][v][0], seen[1][v][0])
+    assert watchers[1].latest["result"] == players[1].latest["result"] is not None
+    # The seats see their own views, not each other's.
+    hands = [p.latest["view"] for p in players]
+    assert hands[0] != hands[1]
+
+
+def test_the_owner_killed_mid_game_another_process_plays_on(
+    servers: list[tuple[subprocess.Popen[bytes], int]],
+) -> None:
+    (proc_a, a), (_, b) = servers
+    table, (t0, t1) = make_table(a)
+    on_a, on_b = Client(a, table, t0), Client(b, table, t1)
+    on_a.start()
+    on_b.start()
+    deadline = time.monotonic() + 20
+    while len(on_a.acked) < 3 or len(on_b.acked) < 3:
+        assert time.monotonic() < deadline, "the game did not get going"
+        time.sleep(0.01)
+    os.kill(proc_a.pid, signal.SIGKILL)  # the owner dies mid-game
+    proc_a.wait(10)
+    assert on_a.lost.wait(10)
+    assert not on_b.over.is_set()
+    # Seat 0 comes back through B; B takes the table over once A's lease has run out.
+    again = Client(b, table, t0)
+    again.start()
+    wait_over([again, on_b], seconds=40)
+    record = record_of(b, table)
+    assert thievery.replay(record).result() == on_b.latest["result"]
+    # Nothing acknowledged was lost, nothing applied twice: each seat's stored actions are
+    # exactly what it was told were accepted (seat 0's last one before the kill may have
+    # been stored unacknowledged: its server died before the ack).
+    mine0 = [x for s, x in record.actions if s == 0]
+    acked0 = on_a.acked + again.acked
+    unacked = mine0[len(on_a.acked) : len(mine0) - len(again.acked)]
+    assert mine0[: len(on_a.acked)] == on_a.acked
+    assert mine0[len(mine0) - len(again.acked) :] == again.acked
+    assert len(unacked) <= 1 and len(mine0) >= len(acked0)
+    assert [x for s, x in record.actions if s == 1] == on_b.acked
+
+
+def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
+    storage = Storage(pg_url)
+    hub = SimpleNamespace(storage=storage, caps=Caps(), tables={})
+    x, y = Cluster(hub, lease_seconds=5), Cluster(hub, lease_seconds=5)  # type: ignore[arg-type]
+    for c in (x, y):
+        c._run(_REGISTER, me=c.id, ttl=c.ttl, about="test")
+    record = TableRecord("t1", "schattendieb", 1, 3, 1, {}, [], "h")
+    storage.run(lambda conn: Storage.insert_table(conn, record))
+
+    def append(cluster: Cluster, epoch: int | None, n: int) -> None:
+        def op(conn: Any) -> None:
+            cluster.fence(conn, "t1", epoch, {"k": "a", "n": n})
+            Storage.append_action(conn, "t1", ActionRow(n, 0, {"type": "done"}, 0.0, "human"))
+
+        storage.run(op)
+
+    async def leases() -> tuple[int | None, int | None, int | None]:
+        first = await x.acquire("t1")
+        refused = await y.acquire("t1")  # X is alive: the table stays X's
+        append(x, first, 0)
+        # X stops beating (killed) and its lease runs out: Y takes the table over.
+        gone = text("UPDATE thievery_owners SET expires_at = 0 WHERE id = :me")
+        storage.run(lambda c: c.execute(gone, {"me": x.id}))
+        taken = await y.acquire("t1")
+        return first, refused, taken
+
+    first, refused, taken = asyncio.run(leases())
+    assert (first, refused, taken) == (1, None, 2)
+    with pytest.raises(Fenced):  # X, deposed, cannot store its next action
+        append(x, first, 1)
+    append(y, taken, 1)
+    with pytest.raises(IntegrityError):  # and no action n is stored twice
+        append(y, taken, 1)
+    assert [r.n for r in storage.actions("t1")] == [0, 1]
+    storage.close()
+
+
+def test_workers_need_postgresql(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'one.db'}"
+    result = CliRunner().invoke(cli, ["serve", "--workers", "2", "--db", db, "--port", "0"])
+    assert result.exit_code == 2
+    assert "--workers 2 needs PostgreSQL" in result.output
+    assert not (tmp_path / "one.db").exists()
+
+
+def count(url: str, query: str) -> Any:
+    """One number from the database."""
+    storage = Storage(url)
+    with storage.engine.connect() as conn:
+        value = conn.execute(text(query)).scalar()
+    storage.close()
+    return value
+
+
+def test_workers_share_one_port(pg_url: str) -> None:
+    proc, port = serve_process(pg_url, "--workers", "2", "--lease-seconds", LEASE)
+    running = "SELECT count(*) FROM thievery_owners WHERE expires_at > 0"
+    try:
+        deadline = time.monotonic() + 20
+        while count(pg_url, running) != 2:  # both workers have started
+            assert time.monotonic() < deadline, "the second worker did not start"
+            time.sleep(0.1)
+        table, tokens = make_table(port)
+        players = [Client(port, table, token) for token in tokens]
+        for player in players:
+            player.start()
+        wait_over(players)
+        record = record_of(port, table)
+        for seat, player in enumerate(players):
+            assert [a for s, a in record.actions if s == seat] == player.acked
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+    # Stopped, the workers handed their tables back and marked themselves gone.
+    assert count(pg_url, "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL") == 0
+    assert count(pg_url, running) == 0
