@@ -200,16 +200,22 @@ def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
         page.wait_for_timeout(100)
         assert sideways(page) <= 0, f"the German table is {sideways(page)} px too wide"
         page.screenshot(path=str(SHOTS / f"{game}-phone-table-de.png"))
-        page.evaluate("localStorage.setItem('thievery.lang', 'en')")
-
-        page.goto(server + "/replay")
-        page.set_input_files("#file", str(finished_record(game, tmp_path / "record.json")))
-        expect(page.locator("#step")).to_contain_text("step 0")
-        page.click("#last")
-        expect(page.locator("#step")).to_contain_text("step")
-        page.wait_for_timeout(150)
-        assert sideways(page) <= 0, f"the replay is {sideways(page)} px too wide"
-        page.screenshot(path=str(SHOTS / f"{game}-phone-replay-en.png"))
+        # The replay of a whole game, at both sizes in both languages.
+        record = str(finished_record(game, tmp_path / "record.json"))
+        for lang, step in (("de", "Schritt"), ("en", "step")):
+            page.evaluate(f"localStorage.setItem('thievery.lang', '{lang}')")
+            page.set_viewport_size(PHONE)
+            page.goto(server + "/replay")
+            page.set_input_files("#file", record)
+            expect(page.locator("#step")).to_contain_text(f"{step} 0")
+            page.click("#last")
+            expect(page.locator("#step")).not_to_contain_text(f"{step} 0 ")
+            page.wait_for_timeout(150)
+            assert sideways(page) <= 0, f"the replay is {sideways(page)} px too wide ({lang})"
+            page.screenshot(path=str(SHOTS / f"{game}-phone-replay-{lang}.png"))
+            page.set_viewport_size(DESKTOP)
+            page.wait_for_timeout(100)
+            page.screenshot(path=str(SHOTS / f"{game}-desktop-replay-{lang}.png"))
         assert errors == []
     finally:
         context.close()

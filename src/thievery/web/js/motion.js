@@ -26,7 +26,6 @@ import { addGerman, t } from "/static/js/i18n.js";
 addGerman({
   "Skip": "Überspringen",
   "What happened, step by step (click or press Escape to skip)": "Was passiert ist, Schritt für Schritt (Klick oder Escape überspringt)",
-  "step {n} of {total}": "Schritt {n} von {total}",
 });
 
 /** How long a step stays (ms): 0.7 s, 0.5 s while more than 4 steps wait. */
