@@ -7,9 +7,10 @@ PettingZoo's wrappers), against PettingZoo's own ``leduc_holdem_v4.env()`` playe
 same loop. OpenSpiel: steps/s (chance and decisions: the seed's two chance nodes count as
 two steps, the dominoes' draws as one each) of random playouts of
 ``python_thievery_<game>`` against OpenSpiel's ``python_block_dominoes``. Each
-repetition does a fixed, seeded amount of work; the cases alternate repetition by
-repetition (so machine noise falls on all alike) and the medians are printed as one JSON
-line with the ratios:
+repetition does a fixed, seeded amount of work. In each round every game runs right
+after a run of its peer and its ratio is taken to that run (paired, so that a slow spell
+of a shared machine falls on both sides); the ratios printed are the medians of these
+per-round ratios, with the rates' medians, as one JSON line:
 
     python bench/rl.py --players 4 --reps 5
 """
@@ -31,8 +32,8 @@ import numpy as np
 from thievery.rl.pettingzoo import env
 
 GAMES = ("schattendieb", "thieves", "thieves-den", "schatz-rabatz")
-# games per repetition at --scale 1 (about a second each on a 2-core machine)
-PZ_GAMES = {"schattendieb": 12, "thieves": 50, "thieves-den": 10, "schatz-rabatz": 25}
+# games per repetition at --scale 1 (a few tenths of a second each on a 2-core machine)
+PZ_GAMES = {"schattendieb": 48, "thieves": 200, "thieves-den": 40, "schatz-rabatz": 100}
 OS_GAMES = {"schattendieb": 40, "thieves": 200, "thieves-den": 40, "schatz-rabatz": 60}
 LEDUC_GAMES = 1500
 DOMINOES_GAMES = 150
@@ -86,19 +87,33 @@ def spiel_case(name: str, params: dict[str, Any], games: int, seed: int) -> Call
     return run
 
 
-def measure(cases: dict[str, Callable[[], int]], reps: int) -> dict[str, dict[str, float]]:
-    """Run every case once to warm up, then ``reps`` times in turn; rates per second."""
+def _rate(run: Callable[[], int]) -> tuple[float, int]:
+    """One repetition of a case: (its rate per second, its count)."""
+    t0 = time.perf_counter()
+    count = run()
+    return count / (time.perf_counter() - t0), count
+
+
+def measure(
+    peer: str, cases: dict[str, Callable[[], int]], reps: int
+) -> tuple[dict[str, dict[str, int]], dict[str, float]]:
+    """Run every case once to warm up, then ``reps`` rounds; in each round every case
+    other than ``peer`` runs right after a run of ``peer``, and its ratio is taken to that
+    run (a paired measurement: a slower spell of the shared machine falls on both sides).
+    Returns the rates per second (median, min, max) and each case's median ratio."""
     for run in cases.values():
         run()
     rates: dict[str, list[float]] = {name: [] for name in cases}
+    ratios: dict[str, list[float]] = {name: [] for name in cases if name != peer}
     counts: dict[str, int] = {}
     for _ in range(reps):
-        for name, run in cases.items():
-            t0 = time.perf_counter()
-            count = run()
-            rates[name].append(count / (time.perf_counter() - t0))
-            counts[name] = count
-    return {
+        for name in ratios:
+            peer_rate, counts[peer] = _rate(cases[peer])
+            rate, counts[name] = _rate(cases[name])
+            rates[peer].append(peer_rate)
+            rates[name].append(rate)
+            ratios[name].append(rate / peer_rate)
+    summary = {
         name: {
             "median": round(statistics.median(r)),
             "min": round(min(r)),
@@ -107,6 +122,7 @@ def measure(cases: dict[str, Callable[[], int]], reps: int) -> dict[str, dict[st
         }
         for name, r in rates.items()
     }
+    return summary, {name: round(statistics.median(r), 2) for name, r in ratios.items()}
 
 
 def main() -> None:
@@ -139,12 +155,9 @@ def main() -> None:
         }
         for g in games:
             pz[g] = aec_case(lambda g=g: env(g, args.players), n(PZ_GAMES[g]), args.seed)  # type: ignore[misc]
-        pz_rates = measure(pz, args.reps)
-        leduc = pz_rates["leduc_holdem_v4"]["median"]
+        pz_rates, pz_ratios = measure("leduc_holdem_v4", pz, args.reps)
         out["pettingzoo_aec_decisions_per_s"] = pz_rates
-        out["pettingzoo_ratio_vs_leduc"] = {
-            g: round(pz_rates[g]["median"] / leduc, 2) for g in games
-        }
+        out["pettingzoo_ratio_vs_leduc"] = pz_ratios
     if not args.no_openspiel:
         from thievery.rl.openspiel import register, short_name
 
@@ -158,12 +171,9 @@ def main() -> None:
             spiel[g] = spiel_case(
                 short_name(g), {"players": args.players}, n(OS_GAMES[g]), args.seed
             )
-        os_rates = measure(spiel, args.reps)
-        dominoes = os_rates["python_block_dominoes"]["median"]
+        os_rates, os_ratios = measure("python_block_dominoes", spiel, args.reps)
         out["openspiel_steps_per_s"] = os_rates
-        out["openspiel_ratio_vs_block_dominoes"] = {
-            g: round(os_rates[g]["median"] / dominoes, 2) for g in games
-        }
+        out["openspiel_ratio_vs_block_dominoes"] = os_ratios
     print(json.dumps(out))
 
 
