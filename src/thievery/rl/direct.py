@@ -9,10 +9,16 @@ positions they are. It is the view's twin, not a second source of truth:
 
 - ``tests/rl/test_direct.py`` holds every seat encoder bit-identical to
   ``layout.encode(state.view(seat), seat)`` for every seat of every decision of random
-  games (several player counts), and re-runs the secrecy test on it directly (states
-  determinized from the seat's view give the same vector);
+  games (every player count, and options that change the vectors);
+- ``tests/rl/test_secrecy.py`` re-samples everything the seat cannot know and checks the
+  seat encoder's vector (and the view's) does not change;
 - :class:`thievery.rl.match.Match` uses a seat encoder where the game has one
   (:data:`SEAT_ENCODERS`), else the view.
+
+An encoder writes its numbers into a zeroed ``array("f")`` (a C float array: item
+assignment is the cheapest write Python has) and hands that buffer to numpy without a
+copy. Each position is written once (the games keep each card in one place); where the
+view's encoding would add up repeats (Thieves Den's later effects), the encoder counts.
 
 A seat encoder is made once per layout: ``SEAT_ENCODERS[game](layout, probe)`` (``probe``
 a freshly started state, for what the options fix: a card set, a chest's size) gives
@@ -21,6 +27,7 @@ a freshly started state, for what the options fix: a card set, a chest's size) g
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from typing import Any
 
@@ -30,18 +37,6 @@ from thievery.core.protocol import State
 from thievery.rl.encoding import ObservationLayout, Vector
 
 SeatEncoder = Callable[[State, int], Vector]
-
-
-def finish(size: int, ones: list[int], at: list[int], value: list[float]) -> Vector:
-    """The ``float32`` vector with 1 at every position of ``ones`` and ``value[i]`` at
-    ``at[i]``. Every position must come once (a seat encoder's game guarantees it: each
-    card is in one place; the layout's encoder would add repeated positions up, and the
-    tests compare the two byte for byte)."""
-    out = np.zeros(size, dtype=np.float32)
-    out[np.fromiter(ones, np.intp, len(ones))] = 1.0
-    if at:
-        out[np.fromiter(at, np.intp, len(at))] = np.array(value, np.float32)
-    return out
 
 
 def offsets(layout: ObservationLayout, names: str) -> list[int]:
@@ -56,7 +51,7 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
     from thievery.games.schattendieb.cards import CARD_ID, KINDS
     from thievery.games.schattendieb.rules import PLAY, STEAL
 
-    size = layout.size
+    zero = array("f", bytes(4 * layout.size))
     k = len(CARD_ID)
     (phase_at, to_act_at, dealer_at, round_at, game_no_at, games_at, pile_at,
      discard_size_at, hand_at, hand_sizes_at, safes_at, closed_at, discard_at, chosen_at,
@@ -71,30 +66,24 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
-        ones: list[int] = []  # positions of 1s
-        at: list[int] = []  # positions of other numbers, and the numbers
-        value: list[float] = []
-        add_one, add_at, add_value = ones.append, at.append, value.append
+        buf = zero[:]  # the vector's numbers, all 0 to begin with
         n = s.players
         phase = s.phase
-        add_one(phase_at + phase)  # "phase"
+        buf[phase_at + phase] = 1.0  # "phase"
         for x in s._to_act:  # "to_act"
-            add_one(to_act_at + (x - me) % n)
-        add_one(dealer_at + (s.dealer - me) % n)  # "dealer"
-        at += (game_no_at, games_at)  # "game_no" (shown from 1), "games"
-        value += (float(s.game_no + 1), float(s.games))
+            buf[to_act_at + (x - me) % n] = 1.0
+        buf[dealer_at + (s.dealer - me) % n] = 1.0  # "dealer"
+        buf[game_no_at] = float(s.game_no + 1)  # "game_no" (shown from 1)
+        buf[games_at] = float(s.games)  # "games"
         if s.round_no:  # "round"
-            add_at(round_at)
-            add_value(s.round_no / 20.0)
+            buf[round_at] = s.round_no / 20.0
         if s.pile:  # "pile_size"
-            add_at(pile_at)
-            add_value(len(s.pile) / 105.0)
+            buf[pile_at] = len(s.pile) / 105.0
         seen = len(s.discard) + len(s.burned)  # "discard_size"
         if seen:
-            add_at(discard_size_at)
-            add_value(seen / 105.0)
+            buf[discard_size_at] = seen / 105.0
         for c in s.hands[me]:  # "hand" (own)
-            add_one(hand_at + c)
+            buf[hand_at + c] = 1.0
         hands, adds, safes, closed = s.hands, s.adds, s.safes, s.closed
         choice, revealed, front, table = s.choice, s.revealed, s.front, s.table
         kinds, asked, done, totals = s.add_kind, s.add_asked, s.add_done, s.totals
@@ -103,46 +92,42 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
             t = (me + r) % n  # the absolute seat of relative seat r
             held = len(hands[t]) + len(adds[t])  # "hand_sizes": public sizes
             if held:
-                add_at(hand_sizes_at + r)
-                add_value(held / 10.0)
+                buf[hand_sizes_at + r] = held / 10.0
             base = r * k
             o = safes_at + base
             for c in safes[t]:  # "safes"
-                add_one(o + c)
+                buf[o + c] = 1.0
             if closed[t] >= 0:  # "closed"
-                add_one(closed_at + base + closed[t])
+                buf[closed_at + base + closed[t]] = 1.0
             if choice[t] >= 0:  # "chosen": whether, never which
-                add_one(chosen_at + r)
+                buf[chosen_at + r] = 1.0
             if shown and revealed[t] >= 0:  # "revealed"
-                add_one(revealed_at + base + revealed[t])
+                buf[revealed_at + base + revealed[t]] = 1.0
             o = front_at + base
             for c in front[t]:  # "front"
-                add_one(o + c)
+                buf[o + c] = 1.0
             if table[t] >= 0:  # "table"
-                add_one(table_at + base + table[t])
+                buf[table_at + base + table[t]] = 1.0
             if kinds[t] >= 0:  # "add_kinds"
-                add_one(kinds_at + r * n_kinds + kinds[t])
+                buf[kinds_at + r * n_kinds + kinds[t]] = 1.0
             if asked[t]:  # "add_asked"
-                add_at(asked_at + r)
-                add_value(float(asked[t]))
+                buf[asked_at + r] = float(asked[t])
             if done[t]:  # "add_done"
-                add_at(done_at + r)
-                add_value(float(done[t]))
+                buf[done_at + r] = float(done[t])
             if totals[t]:  # "scores"
-                add_at(scores_at + r)
-                add_value(totals[t] / 50.0)
+                buf[scores_at + r] = totals[t] / 50.0
         for c in s.discard:  # "discard"
-            add_one(discard_at + c)
+            buf[discard_at + c] = 1.0
         if choice[me] >= 0:  # "my_choice" (own)
-            add_one(my_choice_at + choice[me])
+            buf[my_choice_at + choice[me]] = 1.0
         for t, c in s.steal_queue:  # "thieves"
-            add_one(thieves_at + ((t - me) % n) * k + c)
+            buf[thieves_at + ((t - me) % n) * k + c] = 1.0
         if phase == STEAL:  # "steal_candidates"
             for c in s._steal_candidates():
-                add_one(candidates_at + c)
+                buf[candidates_at + c] = 1.0
         for c in adds[me]:  # "my_adds" (own)
-            add_one(my_adds_at + c)
-        return finish(size, ones, at, value)
+            buf[my_adds_at + c] = 1.0
+        return np.frombuffer(buf, np.float32)
 
     return encode
 
@@ -162,7 +147,7 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
     )
     from thievery.games.thieves.rules import OVER, PLAY
 
-    size = layout.size
+    zero = array("f", bytes(4 * layout.size))
     k = len(CARD_ID)
     (phase_at, pending_at, to_act_at, current_at, first_at, turn_at, hand_at,
      hand_sizes_at, loot_at, loot_cards_at, police_at, cars_at, getaways_at, deck_at,
@@ -181,62 +166,51 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
     ]
 
     # One seat's loot row: (relative seat, whether the viewer sees every card of it (its
-    # own row, or the game is over), the row's entries) -> (positions of 1s, positions of
-    # other numbers, the numbers). Rows change one card at a time, so most are known.
-    # (Tuples: the garbage collector stops tracking them, however many are kept.)
-    Block = tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]
-    rows: dict[tuple[int, ...], Block] = {}
+    # own row, or the game is over), the row's entries) -> its numbers as (position,
+    # number) pairs. Rows change one card at a time, so most are known. (Tuples: the
+    # garbage collector stops tracking them, however many are kept.)
+    rows: dict[tuple[int, ...], tuple[tuple[int, float], ...]] = {}
 
-    def loot_row(row: tuple[int, ...]) -> Block:
+    def loot_row(row: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
         r, mine, entries = row[0], row[1], row[2:]
-        ones: list[int] = []
-        at: list[int] = []
-        value: list[float] = []
+        out: list[tuple[int, float]] = []
         base = loot_at + r * per_seat
         cards_base = loot_cards_at + r * k
         for i, e in enumerate(entries):
             slot = base + i * per_slot
-            ones.append(slot)  # occupied
+            out.append((slot, 1.0))  # occupied
             if e >= FACE_UP:
-                ones.append(slot + 1)
+                out.append((slot + 1, 1.0))
             if e >= EXPOSED or mine:  # the card, where the view shows it
                 c = e & CARD_MASK
-                ones.append(cards_base + c)
-                for d, x in known[c]:
-                    at.append(slot + d)
-                    value.append(x)
-        return tuple(ones), tuple(at), tuple(value)
+                out.append((cards_base + c, 1.0))
+                out += [(slot + d, x) for d, x in known[c]]
+        return tuple(out)
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
-        ones: list[int] = []  # positions of 1s
-        at: list[int] = []  # positions of other numbers, and the numbers
-        value: list[float] = []
-        add_one, add_at, add_value = ones.append, at.append, value.append
+        buf = zero[:]  # the vector's numbers, all 0 to begin with
         n = s.players
         phase = s.phase
         over = phase == OVER
-        add_one(phase_at + phase)  # "phase"
+        buf[phase_at + phase] = 1.0  # "phase"
         if PLAY < phase < OVER:  # "pending": remove, move or double_loot
-            add_one(pending_at + phase - 1)
+            buf[pending_at + phase - 1] = 1.0
         for x in s._to_act:  # "to_act"
-            add_one(to_act_at + (x - me) % n)
-        add_one(current_at + (s.current - me) % n)  # "current"
-        add_one(first_at + (s.first - me) % n)  # "first_player"
+            buf[to_act_at + (x - me) % n] = 1.0
+        buf[current_at + (s.current - me) % n] = 1.0  # "current"
+        buf[first_at + (s.first - me) % n] = 1.0  # "first_player"
         if s.turn:  # "turn"
-            add_at(turn_at)
-            add_value(s.turn / 100.0)
+            buf[turn_at] = s.turn / 100.0
         for c in s.hands[me]:  # "hand" (own)
-            add_one(hand_at + c)
+            buf[hand_at + c] = 1.0
         hands, loot, clean = s.hands, s.loot, s.clean
         for r in range(n):
             t = (me + r) % n
             if hands[t]:  # "hand_sizes"
-                add_at(hand_sizes_at + r)
-                add_value(len(hands[t]) / 4.0)
+                buf[hand_sizes_at + r] = len(hands[t]) / 4.0
             if clean[t]:  # "police_free"
-                add_at(free_at + r)
-                add_value(clean[t] / 4.0)
+                buf[free_at + r] = clean[t] / 4.0
             # "loot" and "loot_cards" (see loot_row), remembered per row as it is
             row = (r, t == me or over, *loot[t])
             done = rows.get(row)
@@ -244,29 +218,25 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
                 if len(rows) > 50_000:
                     rows.clear()
                 done = rows[row] = loot_row(row)
-            ones += done[0]
-            at += done[1]
-            value += done[2]
+            for at, x in done:
+                buf[at] = x
         for c in s.police:  # "police"
-            add_one(police_at + c)
+            buf[police_at + c] = 1.0
         if s.cars:  # "cars"
-            add_at(cars_at)
-            add_value(s.cars / 4.0)
+            buf[cars_at] = s.cars / 4.0
         for c in s.getaways:  # "getaways"
-            add_one(getaways_at + c)
+            buf[getaways_at + c] = 1.0
         if s.deck:  # "deck_size"
-            add_at(deck_at)
-            add_value(len(s.deck) / 52.0)
+            buf[deck_at] = len(s.deck) / 52.0
         for c in s.discard:  # "discard"
-            add_one(discard_at + c)
+            buf[discard_at + c] = 1.0
         if s.acting >= 0:  # "resolving"
-            add_one(resolving_at + s.acting)
+            buf[resolving_at + s.acting] = 1.0
         if s.drawn >= 0 and me == s.current:  # "drawn": for its player only
-            add_one(drawn_at + s.drawn)
+            buf[drawn_at + s.drawn] = 1.0
         if s.extra:  # "double_loot_draws"
-            add_at(draws_at)
-            add_value(s.extra / 2.0)
-        return finish(size, ones, at, value)
+            buf[draws_at] = s.extra / 2.0
+        return np.frombuffer(buf, np.float32)
 
     return encode
 
@@ -283,7 +253,7 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         return None
     if len(set(cs.scheme_id)) != len(cs.scheme_id):
         return None
-    size = layout.size
+    zero = array("f", bytes(4 * layout.size))
     n_locs, n_fences, n_schemes, n_ops = (
         len(cs.loc_id),
         len(cs.fence_id),
@@ -302,67 +272,55 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
-        ones: list[int] = []  # positions of 1s
-        at: list[int] = []  # positions of other numbers, and the numbers
-        value: list[float] = []
-        add_one, add_at, add_value = ones.append, at.append, value.append
+        buf = zero[:]  # the vector's numbers, all 0 to begin with
         n = s.players
         phase = s.phase
         on_loc = s.on_loc
-        add_one(phase_at + phase)  # "phase"
+        buf[phase_at + phase] = 1.0  # "phase"
         for x in s._to_act:  # "to_act"
-            add_one(to_act_at + (x - me) % n)
-        add_one(holder_at + (s.holder - me) % n)  # "holder"
+            buf[to_act_at + (x - me) % n] = 1.0
+        buf[holder_at + (s.holder - me) % n] = 1.0  # "holder"
         if phase == THIEVE:  # "current": only while thieving
-            add_one(current_at + (s.current - me) % n)
+            buf[current_at + (s.current - me) % n] = 1.0
         if s._decider >= 0:  # "decider"
-            add_one(decider_at + (s._decider - me) % n)
-        add_one(direction_at + (0 if s.direction > 0 else 1))  # "direction"
+            buf[decider_at + (s._decider - me) % n] = 1.0
+        buf[direction_at + (0 if s.direction > 0 else 1)] = 1.0  # "direction"
         if s.round:  # "round"
-            add_at(round_at)
-            add_value(s.round / 10)
+            buf[round_at] = s.round / 10
         for t in range(5):  # "supply": treasures, thieves, Witch spots, Recruit row
             if s.supply[t]:
-                add_at(supply_at + t)
-                add_value(s.supply[t] / 10)
+                buf[supply_at + t] = s.supply[t] / 10
             if s.witch[t]:
-                add_one(supply_at + 6 + t)
+                buf[supply_at + 6 + t] = 1.0
             if s.recruit[t]:
-                add_at(supply_at + 11 + t)
-                add_value(s.recruit[t] / 5)
+                buf[supply_at + 11 + t] = s.recruit[t] / 5
         if s.supply_thieves:
-            add_at(supply_at + 5)
-            add_value(s.supply_thieves / 10)
+            buf[supply_at + 5] = s.supply_thieves / 10
         if s.burgle:  # "burgle"
-            add_at(burgle_at)
-            add_value(s.burgle / 5)
+            buf[burgle_at] = s.burgle / 5
         deck = s.loc_deck
         if deck:  # "location_deck"
-            add_at(deck_at)
-            add_value(len(deck) / 40)
+            buf[deck_at] = len(deck) / 40
         if s.known_top:  # "location_deck_top": the cards known to lie on top
             for c in deck[len(deck) - s.known_top :]:
-                add_one(top_at + c)
+                buf[top_at + c] = 1.0
         if s.fence_deck:  # "fence_deck"
-            add_at(fence_deck_at)
-            add_value(len(s.fence_deck) / 40)
+            buf[fence_deck_at] = len(s.fence_deck) / 40
         for f in s.fence_row:  # "fence_row"
             if f >= 0:
-                add_one(fence_row_at + f)
+                buf[fence_row_at + f] = 1.0
         for i, st in enumerate(s.power_stacks):  # "powers": the tiles face up
             if st:
                 o = powers_at + st[-1] * 7
-                add_one(o)
+                buf[o] = 1.0
                 if s.power_paid[i] >= 0:
-                    add_one(o + 1 + s.power_paid[i])
+                    buf[o + 1 + s.power_paid[i]] = 1.0
                 if len(st) > 1:
-                    add_at(o + 6)
-                    add_value((len(st) - 1) / 3)
+                    buf[o + 6] = (len(st) - 1) / 3
         for p in s.power_gone:  # "powers_gone"
-            add_one(gone_at + p)
+            buf[gone_at + p] = 1.0
         for c in s.neutral:  # "neutral"
-            add_at(neutral_at + c)
-            add_value(1.0 + on_loc[c])
+            buf[neutral_at + c] = 1.0 + on_loc[c]
         over = phase == OVER
         treasure, prestige, thieves, hands = s.treasure, s.prestige, s.thieves, s.hands
         up, collected, fences, kept = s.up, s.collected, s.fences, s.fences_collected
@@ -372,53 +330,47 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
             o = seats_at + r * n_seat
             for x, count in enumerate(treasure[t]):
                 if count:
-                    add_at(o + x)
-                    add_value(count / 5)
+                    buf[o + x] = count / 5
             if prestige[t]:
-                add_at(o + 5)
-                add_value(prestige[t] / 50)
+                buf[o + 5] = prestige[t] / 50
             if thieves[t]:
-                add_at(o + 6)
-                add_value(thieves[t] / 5)
+                buf[o + 6] = thieves[t] / 5
             if hands[t]:
-                add_at(o + 7)
-                add_value(len(hands[t]) / 5)
+                buf[o + 7] = len(hands[t]) / 5
             o += 8
             for c in up[t]:
-                add_at(o + c)
-                add_value(1.0 + on_loc[c])
+                buf[o + c] = 1.0 + on_loc[c]
             o += n_locs
             for c in collected[t]:
-                add_one(o + c)
+                buf[o + c] = 1.0
             o += n_locs
             for f in fences[t]:
-                add_at(o + f)
-                add_value(1.0 + uses[f])
+                buf[o + f] = 1.0 + uses[f]
             o += n_fences
             for f in kept[t]:
-                add_one(o + f)
+                buf[o + f] = 1.0
             o += n_fences
             if t == me or over:  # a Scheme is secret until the end
-                add_one(o + scheme[t] % n_schemes)
+                buf[o + scheme[t] % n_schemes] = 1.0
             if passed[t]:
-                add_one(flags_at + 2 * r)
+                buf[flags_at + 2 * r] = 1.0
             if pick[t] >= 0:  # whether, never which
-                add_one(flags_at + 2 * r + 1)
+                buf[flags_at + 2 * r + 1] = 1.0
         for c in hands[me]:  # "hand" (own)
-            add_one(hand_at + c)
+            buf[hand_at + c] = 1.0
         if pick[me] >= 0:  # "my_pick" (own)
-            add_one(pick_at + pick[me])
+            buf[pick_at + pick[me]] = 1.0
         queue = s.queue
         if queue:  # "stack": the next op, then how many of each op come later
-            add_one(stack_at + queue[0][0])
+            buf[stack_at + queue[0][0]] = 1.0
             later: dict[int, float] = {}
             for entry in queue[1:]:
                 later[entry[0]] = later.get(entry[0], 0.0) + 1.0
-            at += [stack_at + n_ops + op for op in later]
-            value += later.values()
+            for op, count in later.items():
+                buf[stack_at + n_ops + op] = count
         for x in s.tied:  # "tied"
-            add_one(tied_at + (x - me) % n)
-        return finish(size, ones, at, value)
+            buf[tied_at + (x - me) % n] = 1.0
+        return np.frombuffer(buf, np.float32)
 
     return encode
 
@@ -449,7 +401,7 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         "boards_turned stack_size ships supply ready ship_parts",
     )  # fmt: skip
     n_parts = layout.fields[layout.offsets.index(ships_at)].size // max(1, p.players)
-    size = layout.size
+    zero = array("f", bytes(4 * layout.size))
     cells: dict[tuple[int, int, int, int], list[int]] = {}  # placement -> its grid cells
 
     def grid_cells(placed: tuple[int, int, int, int]) -> list[int]:
@@ -463,77 +415,67 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
-        ones: list[int] = []  # positions of 1s
-        at: list[int] = []  # positions of other numbers, and the numbers
-        value: list[float] = []
-        add_one, add_at, add_value = ones.append, at.append, value.append
+        buf = zero[:]  # the vector's numbers, all 0 to begin with
         n = s.players
         now = s.now_ms
-        add_one(phase_at + s.phase)  # "phase"
+        buf[phase_at + s.phase] = 1.0  # "phase"
         for x in s._to_act:  # "to_act"
-            add_one(to_act_at + (x - me) % n)
+            buf[to_act_at + (x - me) % n] = 1.0
         if s.round_no:  # "round"
-            add_at(round_at)
-            add_value(s.round_no / 10)
+            buf[round_at] = s.round_no / 10
         # "clock": the hourglass's time left (all of it before it is turned), and the
         # seat's own hand busy while it packs with its lid open
         if s.ends_ms < 0:
-            add_one(clock_at)
+            buf[clock_at] = 1.0
         elif s.ends_ms > now:
-            add_at(clock_at)
-            add_value((s.ends_ms - now) / max(1, s.hourglass_ms))
+            buf[clock_at] = (s.ends_ms - now) / max(1, s.hourglass_ms)
         if s.phase == PACKING and s.is_open[me] and s.hand_ready[me] > now:
-            add_at(clock_at + 1)
-            add_value((s.hand_ready[me] - now) / 1000)
+            buf[clock_at + 1] = (s.hand_ready[me] - now) / 1000
         for t in range(n_treasures):  # "pool"
             if s.in_pool[t]:
-                add_one(pool_at + t)
+                buf[pool_at + t] = 1.0
         is_open, closed, ready_ms, heights = s.is_open, s.closed_ms, s.hand_ready, s.heights
         chests, out, jack, ships, ready = s.chests, s.out, s.jack, s.ships, s.ready
         for r in range(n):
             t = (me + r) % n
             o = chests_at + r * per_chest  # "chests"
             if is_open[t]:
-                add_one(o)
+                buf[o] = 1.0
             if closed[t] >= 0:
-                add_one(o + 1)
+                buf[o + 1] = 1.0
             if ready_ms[t] > now:
-                add_at(o + 2)
-                add_value((ready_ms[t] - now) / 1000)
+                buf[o + 2] = (ready_ms[t] - now) / 1000
             for x, h in enumerate(heights[t][:width]):
                 if h:
-                    add_at(o + 3 + x)
-                    add_value(h / depth)
+                    buf[o + 3 + x] = h / depth
             grid = o + 3 + width
             for placed in chests[t]:
                 found = cells.get(placed)
                 if found is None:
                     found = grid_cells(placed)
                 for i in found:
-                    add_one(grid + i)
+                    buf[grid + i] = 1.0
             for x in out[t]:  # "out"
-                add_one(out_at + r * n_treasures + x)
+                buf[out_at + r * n_treasures + x] = 1.0
             for x in jack[t]:  # "jack"
-                add_one(jack_at + r * n_treasures + x)
+                buf[jack_at + r * n_treasures + x] = 1.0
             for c in ships[t]:  # "ships"
-                add_one(ships_at + r * n_parts + c)
+                buf[ships_at + r * n_parts + c] = 1.0
             if ready[t]:  # "ready"
-                add_at(ready_at + r)
-                add_value(float(ready[t]))
+                buf[ready_at + r] = float(ready[t])
         if s.board >= 0:  # "board.claims", "board.id"
             for x in claims[s.board]:
-                add_one(claims_at + x)
-            add_one(board_at + s.board)
+                buf[claims_at + x] = 1.0
+            buf[board_at + s.board] = 1.0
         for b in s.turned:  # "boards_turned"
-            add_one(turned_at + b)
+            buf[turned_at + b] = 1.0
         if s.stack:  # "stack_size"
-            add_at(stack_at)
-            add_value(len(s.stack) / len(BOARD_ID))
+            buf[stack_at] = len(s.stack) / len(BOARD_ID)
         for c in s.supply:  # "supply"
-            add_one(supply_at + c)
+            buf[supply_at + c] = 1.0
         for x in s.needs:  # "ship_parts"
-            add_one(parts_at + x)
-        return finish(size, ones, at, value)
+            buf[parts_at + x] = 1.0
+        return np.frombuffer(buf, np.float32)
 
     return encode
 
