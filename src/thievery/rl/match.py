@@ -313,11 +313,12 @@ class Match:
                 bits |= 1 << wait
             packed = np.frombuffer(bits.to_bytes(self._mask_bytes, "little"), np.uint8)
             return np.unpackbits(packed, count=self.codec.size, bitorder="little").view(np.int8)
-        out = np.zeros(self.codec.size, dtype=np.int8)
-        out[self._indices(seat)] = 1
+        flags = bytearray(self.codec.size)  # zeros; numpy takes the bytes without a copy
+        for i in self._indices(seat):
+            flags[i] = 1
         if self.may_wait(seat):
-            out[wait] = 1
-        return out
+            flags[wait] = 1
+        return np.frombuffer(flags, np.int8)
 
     def legal_indices(self, seat: int) -> list[int]:
         """The current seat's legal action indices, ascending (others: none)."""
