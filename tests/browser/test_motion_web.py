@@ -427,7 +427,16 @@ def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: 
         act(1, {"type": "add", "card": "brooch-8a"})
         act(1, {"type": "done"})
         ada.evaluate(RECORD)
+        ada.clock.install()  # the steps wait on the test's clock: a shot of the safes filled
+        ada.clock.pause_at(ada.evaluate("Date.now()") + 1000)
         ada.locator(".sd-done button").click()
+        expect(ada.locator("#game[data-step=add]")).to_have_count(1)
+        ada.clock.run_for(800)
+        expect(ada.locator("#game[data-step=fill]")).to_have_count(1)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        shot = SHOTS / "schattendieb-desktop-safes-filled-told-en.png"
+        ada.screenshot(path=str(shot), animations="disabled")
+        ada.clock.run_for(5000)
         wait_until_told(ada)
         steps = told(ada)
         assert [s["step"] for s in steps] == ["add", "fill", "close", "close"], steps

@@ -31,6 +31,7 @@ addGerman({
 /** How long a step stays (ms): 0.7 s, 0.5 s while more than 4 steps wait. */
 export const STEP_MS = 700;
 const QUICK_MS = 500;
+const MAX_WAITING = 12;
 
 /** Whether the player asked for less motion (then nothing is narrated). */
 export function reducedMotion() {
@@ -72,6 +73,10 @@ class Narrator {
       event.stopPropagation();
       this.finish(false);
     }, true);
+    // A hidden tab runs timers late: nothing is told there, and a story under way ends.
+    document.addEventListener("visibilitychange", () => {
+      if (document.hidden && this.playing) this.finish(false);
+    });
     document.addEventListener("keydown", (event) => {
       if (!this.playing || !["Escape", "Enter", " "].includes(event.key)) return;
       const inside = document.activeElement === document.body || root.contains(document.activeElement);
@@ -91,7 +96,7 @@ class Narrator {
       return;
     }
     let steps = [];
-    if (before && items.length && ctx.mode === "play" && !reducedMotion()) {
+    if (before && items.length && ctx.mode === "play" && !reducedMotion() && !document.hidden) {
       try {
         steps = story(items, before, ctx.view, ctx) || [];
       } catch (error) {
@@ -121,6 +126,8 @@ class Narrator {
 
   tell(steps, items) {
     this.queue.push(...steps);
+    // Far behind (a fast table): the oldest steps waiting are dropped, the board jumps.
+    if (this.queue.length > MAX_WAITING) this.queue.splice(0, this.queue.length - MAX_WAITING);
     for (const { line } of items) this.lines.add(line);
   }
 
@@ -144,7 +151,13 @@ class Narrator {
     this.shown += 1;
     const total = this.shown + this.queue.length;
     const places = first ? null : cardPlaces(this.root);
-    this.draw(this.root, { ...this.latest, view: step.view, legal: [], toAct: step.view.to_act || [], narrating: true });
+    try {
+      this.draw(this.root, { ...this.latest, view: step.view, legal: [], toAct: step.view.to_act || [], narrating: true });
+    } catch (error) { // a step the renderer cannot draw: the frame's own view, at once
+      console.warn("a step could not be drawn", error);
+      this.finish(false);
+      return;
+    }
     if (places) animateCards(this.root, places);
     this.caption(step, total);
     this.said.add(step.text);

@@ -42,10 +42,12 @@ addGerman({
   "cards in the draw pile": "Karten im Nachziehstapel", "Pile": "Stapel",
   "cards in the discard pile (face down ones included)": "Karten im Ablagestapel (verdeckte mitgezählt)", "Discard": "Ablage",
   "The jewellery in front goes into the safes.": "Der Schmuck vor den Spielern kommt in die Tresore.",
+  "Into the safes": "In die Tresore",
 });
 
 const KIND_NAMES = { brooch: "Brooch", ring: "Ring", watch: "Watch", cufflink: "Cufflink" };
-const PHASES = { play: "Play", steal: "Thieves", add: "Add", over: "Over" };
+// "fill" is no phase of the game's: the narration's step 5, the jewellery going into the safes.
+const PHASES = { play: "Play", steal: "Thieves", add: "Add", fill: "Into the safes", over: "Over" };
 const kindName = (kind) => (KIND_NAMES[kind] ? t(KIND_NAMES[kind]) : kind);
 
 /** A card id as its parts: ring-6b, close-12a, thief-shadow. */
@@ -173,7 +175,7 @@ function frontRow(ctx, seat, view, own, steals) {
     for (const id of v.front[seat]) parts.push(card(id, { size: "small", action: steals.get(id) || null }));
     if (v.table[seat]) parts.push(card(v.table[seat], { size: "small" }));
     for (const id of own?.my_adds || []) parts.push(card(id, { size: "small sealed", note: t("added — sealed until the reveal") }));
-    if (v.phase !== "over" && v.revealed[seat] && !v.front[seat].length && !v.table[seat]) {
+    if (v.phase !== "over" && v.phase !== "fill" && v.revealed[seat] && !v.front[seat].length && !v.table[seat]) {
       parts.push(`<span class="sd-gone" title="${esc(t("revealed {card}", { card: parseCard(v.revealed[seat]).label }))}">${esc(t("{card} — gone", { card: parseCard(v.revealed[seat]).label }))}</span>`);
     }
   }
@@ -310,7 +312,7 @@ function draw(root, ctx) {
  * a game's end. Built from the view drawn before, this seat's events and the frame's view
  * only; the frame's view then shows the rest (the cards drawn, the next round or game).
  */
-function story(items, before, after, ctx) {
+function story(items, before, _after, ctx) {
   const v = copyView(before);
   Object.assign(v, { to_act: [], result: null });
   const steps = [];
@@ -321,7 +323,7 @@ function story(items, before, after, ctx) {
   };
   for (const { event, line } of items) {
     const d = eventData(event);
-    if (["close", "close_failed", "draw", "game_over"].includes(event.type) && intoSafes(v, after, discard)) {
+    if (["close", "close_failed", "draw", "game_over"].includes(event.type) && intoSafes(v, discard)) {
       show(t("The jewellery in front goes into the safes."), "fill");
     }
     switch (event.type) {
@@ -384,9 +386,8 @@ function revealed(v, cards, discard) {
 }
 
 /** Step 5: the thieves are discarded and the jewellery in front goes into its owners'
- * safes; the board then shows the round as done (the frame's view has its summary). False
- * if nothing lies in front. */
-function intoSafes(v, after, discard) {
+ * safes (Close Safe cards stay beside until their step). False if nothing lies in front. */
+function intoSafes(v, discard) {
   if (!v.front.some((f) => f.length)) return false;
   v.table.forEach((id, s) => {
     if (id && parseCard(id).cat === "thief") {
@@ -396,8 +397,7 @@ function intoSafes(v, after, discard) {
   });
   v.front.forEach((f, s) => v.safes[s].push(...f));
   v.front = v.front.map(() => []);
-  const summary = after.last_round;
-  Object.assign(v, { phase: "play", last_round: summary?.round === v.round ? summary : v.last_round });
+  v.phase = "fill";
   return true;
 }
 
