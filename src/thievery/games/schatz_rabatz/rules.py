@@ -47,10 +47,23 @@ PACKING, SCORED, OVER = 0, 1, 2  # the phases, named in views by view.PHASE_NAME
 # The legal drops of every treasure per chest shape, shared by every state: legality
 # depends only on a chest's width and room masks, which recur very often.
 _DROP_TABLES: dict[tuple[int, ...], list[list[Action]]] = {}
+# The same tables by depth and skyline, so that a skyline seen before skips room_masks.
+_BY_SKYLINE: dict[tuple[int, ...], list[list[Action]]] = {}
 
 
 def _drop_table(depth: int, heights: list[int]) -> list[list[Action]]:
     """Per treasure, its legal drops (interned values) into a chest with this skyline."""
+    skyline = (depth, *heights)
+    table = _BY_SKYLINE.get(skyline)
+    if table is None:
+        if len(_BY_SKYLINE) > 50_000:
+            _BY_SKYLINE.clear()
+        table = _BY_SKYLINE[skyline] = _drop_table_of_masks(depth, heights)
+    return table
+
+
+def _drop_table_of_masks(depth: int, heights: list[int]) -> list[list[Action]]:
+    """:func:`_drop_table` by the chest's room masks (one table per distinct masks)."""
     masks = room_masks(heights, depth)
     key = (len(heights), *masks)
     table = _DROP_TABLES.get(key)
