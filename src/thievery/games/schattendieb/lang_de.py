@@ -22,6 +22,12 @@ WORDS: Mapping[str, str] = {
     "Watch Thief": "Uhrendieb",
     "Cufflink Thief": "Manschettenknopfdieb",
     "Close Safe {n}": "Tresor zu {n}",
+    # a thief card's symbol: ☠shadow, ☠ring
+    "shadow": "Schatten",
+    "brooch": "Brosche",
+    "ring": "Ring",
+    "watch": "Uhr",
+    "cufflink": "Manschettenknopf",
     # the table
     "seat": "Platz",
     "status": "Tresor",
@@ -71,7 +77,7 @@ WORDS: Mapping[str, str] = {
 LEGEND = """\
 ✿6 ○6 ◷6 ◆6   Schmuck: Brosche, Ring, Uhr, Manschettenknopf, mit seinem Wert
 ⊠12            eine „Tresor zu“-Karte: Sie schließt deinen Tresor, wenn er 1 bis 12 Karten hält
-☠shadow        eine Diebeskarte (der Schattendieb oder ein Dieb einer Sorte)
+☠Schatten      eine Diebeskarte (der Schattendieb oder ein Dieb einer Sorte)
 (du) G         dein eigener Platz; der Geber
 Tresor         offen, oder zu mit der „Tresor zu“-Karte, die ihn geschlossen hat
 diese Runde    gewählt ✓: der Platz hat seine Karte dieser Runde gewählt, … wählt noch;

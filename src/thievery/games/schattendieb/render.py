@@ -34,7 +34,7 @@ def card_text(card: str) -> Text:
         return Text(f"{SYMBOLS[kind]}{value}", style=COLOURS[kind])
     if kind == "close":
         return Text(f"⊠{rest.rstrip('ab')}", style=COLOURS[kind])
-    return Text(f"☠{rest}", style=COLOURS[kind])
+    return Text(f"☠{_(rest)}", style=COLOURS[kind])
 
 
 KIND_NAMES = {"brooch": "Brooch", "ring": "Ring", "watch": "Watch", "cufflink": "Cufflink"}

@@ -5,6 +5,7 @@ wie die Seite sie schreibt). See :mod:`thievery.core.i18n`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from thievery.core.i18n import GermanSeats
@@ -18,6 +19,7 @@ SHAPES = {
     "goblet": "Kelch",
     "sword": "Schwert",
     "gold bar": "Goldbarren",
+    "goldbar": "Goldbarren",
     "crown": "Krone",
 }
 COLOURS = {"red": "rot", "blue": "blau", "green": "grün", "yellow": "gelb", "purple": "lila"}
@@ -90,7 +92,6 @@ beschäftigt“: dein nächster Wurf wartet auf deine Hand (die Option hand_ms).
 def treasure(treasure_id: str) -> str:
     """Ein Schatz auf Deutsch: ``crown-red`` -> ``Krone (rot)``."""
     shape, colour = treasure_id.split("-")
-    shape = "gold bar" if shape == "goldbar" else shape
     return f"{SHAPES.get(shape, shape)} ({COLOURS.get(colour, colour)})"
 
 
@@ -152,3 +153,45 @@ def _part(card: str) -> str:
     """A ship part card: ``bow-2`` -> ``Bug``."""
     part = card.rpartition("-")[0] if card[-1:].isdigit() else card
     return PARTS.get(part, part)
+
+
+# The rules' refusals, as the live screen shows them (English regex -> German; a group
+# that is a treasure id or a seat is put in words).
+REFUSALS: tuple[tuple[str, str], ...] = (
+    (
+        r"seat (\d+)'s hand is not ready: a hand needs (\d+) ms between two drops, so its "
+        r"next drop may come at (\d+) ms \(now (\d+) ms, (\d+) ms to wait\)",
+        "die Hand von Platz {0} ist noch nicht bereit: Eine Hand braucht {1} ms zwischen "
+        "zwei Würfen, der nächste darf bei {2} ms kommen (jetzt {3} ms, noch {4} ms warten)",
+    ),
+    (r"([a-z]+-[a-z]+) is gone: (seat \d+|someone) took it", "{0} ist weg: {1} hat ihn"),
+    (r"round (\d+) is still being packed", "Runde {0} wird noch gepackt"),
+    (
+        r"round (\d+) is over: waiting for everyone to be ready",
+        "Runde {0} ist vorbei: Warte auf alle",
+    ),
+    (r"seat (\d+)'s chest is closed", "die Schatzkiste von Platz {0} ist zu"),
+    (r"seat (\d+) is ready already", "Platz {0} ist schon bereit"),
+    (
+        r"([a-z]+-[a-z]+) would rest wholly above the rim of seat (\d+)'s chest",
+        "{0} läge ganz über dem Rand der Schatzkiste von Platz {1}",
+    ),
+    (r"the game is over", "das Spiel ist vorbei"),
+)
+
+
+def refusal(text: str) -> str:
+    """The rules' reason for refusing an action, in German (as it is, if unknown)."""
+    for pattern, german in REFUSALS:
+        found = re.fullmatch(pattern, text)
+        if found is not None:
+            return german.format(*(_group(g) for g in found.groups()))
+    return text
+
+
+def _group(value: str) -> str:
+    if value == "someone":
+        return "jemand"
+    if value.startswith("seat "):
+        return "Platz " + value.removeprefix("seat ")
+    return treasure(value) if "-" in value else value

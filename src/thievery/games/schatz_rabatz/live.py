@@ -150,7 +150,9 @@ class LiveGame:
             events = self.state.apply(self.human, action)
         except ThieveryError as e:
             lost = action["type"] == "drop" and "gone" in str(e)
-            self.message = (_("Too slow! ") if lost else "") + str(e)
+            words = localized(__package__, "refusal")  # the rules' reason, in the language
+            why = str(e) if words is None else str(words(str(e)))
+            self.message = (_("Too slow! ") if lost else "") + why
             if lost:
                 self._pick(0)
             return

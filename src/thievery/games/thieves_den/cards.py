@@ -286,6 +286,7 @@ class CardFile(_Strict):
     version: Literal[1]
     name: str = Field(min_length=1, max_length=80)
     unofficial: bool = True
+    name_de: Annotated[str | None, Field(min_length=1, max_length=80)] = None
     witch: Prices
     majority: Majority = Majority()
     locations: list[LocationModel] = Field(min_length=1, max_length=100)
@@ -439,6 +440,7 @@ class CardSet:
     loc_two: list[int] = field(default_factory=list)
     # German words (the card file's name_de/text_de, else the name and a German text made
     # from the ability): for German screens only, the engine never reads them.
+    name_de: str = ""
     loc_name_de: list[str] = field(default_factory=list)
     loc_text_de: list[str] = field(default_factory=list)
     loc_bonus_text_de: list[str] = field(default_factory=list)
@@ -483,6 +485,7 @@ def compile_card_file(data: CardFile, path: str) -> CardSet:
         unofficial=data.unofficial,
         witch=tuple(getattr(data.witch, t) for t in TREASURES),
         majority=tuple(getattr(data.majority, t) for t in FENCE_TYPES),
+        name_de=data.name_de or data.name,
     )
     for loc in data.locations:
         ability = effects.compile_ability(loc.ability)
@@ -632,7 +635,7 @@ def _german_catalogue(cs: CardSet) -> dict[str, Any]:
         k: {"name": cs.power_name_de[i], "text": cs.power_text_de[i]}
         for i, k in enumerate(cs.power_id)
     }
-    return {"locations": locations, "fences": fences, "powers": powers}
+    return {"name": cs.name_de, "locations": locations, "fences": fences, "powers": powers}
 
 
 def _load(path: str, mtime: float) -> CardSet:

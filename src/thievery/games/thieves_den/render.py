@@ -302,7 +302,7 @@ def table(view: JSON) -> RenderableType:
         round=view["round"],
         phase=_(view["phase"]),
         direction=_(view["direction"]),
-        cards=view["card_set"],
+        cards=cs.name_de if _german() else view["card_set"],
         label=label,
     )
     parts: list[RenderableType] = [_board(cs, view), _players(cs, view)]
