@@ -20,6 +20,10 @@ scripted client that acts as soon as it is its turn (``--think-ms 0``), ``--tabl
 tables, each finished table replaced by a new one. Our game is Der Schattendieb, one game a
 table (``games=1``); every accepted action is committed to the database before anyone
 hears of it (boardgame.io keeps its matches in memory). ``--db URL`` runs on PostgreSQL.
+
+``--workers 2`` (PostgreSQL) runs ``thievery serve --workers 2``: two server processes on
+one port, each client landing on either; CPU and memory are the whole server's (every
+process), and actions are counted in the database.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from sqlalchemy import create_engine, text
 from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"  # loopback only
@@ -65,6 +70,50 @@ def cpu_seconds(pid: int) -> float:
     """CPU time (user + system) a process has used, in seconds (Linux)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def family(pid: int) -> list[int]:
+    """A process and its children (the server's workers), Linux."""
+    out = [pid]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds of the server: every process of it."""
+    return sum(cpu_seconds(p) for p in family(pid))
+
+
+def server_rss_kb(pid: int) -> int:
+    """Resident memory of the server: every process of it (kB)."""
+    return sum(rss_kb(p) for p in family(pid))
+
+
+def running_processes(db: str) -> int:
+    """Server processes alive on a PostgreSQL database (their heartbeats)."""
+    engine = create_engine(db)
+    alive = "SELECT count(*) FROM thievery_owners WHERE expires_at > EXTRACT(EPOCH FROM now())"
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text(alive)).scalar() or 0)
+    finally:
+        engine.dispose()
+
+
+def stored_actions(db: str) -> int:
+    """Every action stored so far (all tables, all server processes)."""
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text("SELECT count(*) FROM thievery_actions")).scalar() or 0)
+    finally:
+        engine.dispose()
 
 
 LIFTED = {  # flag: value, for the limits a host sets per client address
@@ -253,7 +302,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     think = args.think_ms / 1000
     async with httpx2.AsyncClient(base_url=base, timeout=30) as http:
         await http.get("/api/tables")  # warm up
-        rss_before = rss_kb(pid)
+        rss_before = server_rss_kb(pid)
         stats = Stats()
         stop = asyncio.Event()
         rng = random.Random(args.seed)
@@ -284,20 +333,20 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
             ]
         # Warm up: everyone connected, and the first wave (every table starting at once) over.
         await asyncio.sleep(args.warmup + 3 * think)
-        rss_live = rss_kb(pid)
+        rss_live = server_rss_kb(pid)
         stats.measure_from = asyncio.get_running_loop().time()
-        start_actions = 0 if churn else await live_actions(http)
+        start_actions = 0 if churn else await asyncio.to_thread(stored_actions, args.db)
         acks_before = len(stats.acks)
         made_before = stats.tables_made
         t0 = time.perf_counter()
-        cpu0 = cpu_seconds(pid)
+        cpu0 = server_cpu(pid)
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - t0
-        cpu = cpu_seconds(pid) - cpu0
+        cpu = server_cpu(pid) - cpu0
         acks = len(stats.acks) - acks_before
-        end_actions = acks if churn else await live_actions(http)
+        end_actions = acks if churn else await asyncio.to_thread(stored_actions, args.db)
         live = len((await http.get("/api/tables?finished=0")).json()["live"])
-        rss_after = rss_kb(pid)
+        rss_after = server_rss_kb(pid)
         latencies = sorted(stats.latencies)
         stop.set()
         await asyncio.gather(*players, return_exceptions=True)
@@ -312,6 +361,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "bench": "server_load",
         "workload": args.workload,
         "database": "postgresql" if args.db.startswith("postgresql") else "sqlite",
+        "workers": args.workers,
         "tables": args.tables,
         "live_tables": live,
         "tables_finished_and_replaced": stats.tables_made - made_before if churn else None,
@@ -334,12 +384,6 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
     }
-
-
-async def live_actions(http: httpx2.AsyncClient) -> int:
-    """Every action taken so far at the live tables."""
-    listing = (await http.get("/api/tables?finished=0")).json()["live"]
-    return sum(int(t["actions"]) for t in listing)
 
 
 def main() -> None:
@@ -366,14 +410,25 @@ def main() -> None:
         "every seat scripted, acting at once, finished tables replaced",
     )
     parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)"
+    )
     args = parser.parse_args()
+    if args.workers > 1 and not args.db.startswith("postgresql"):
+        parser.error("--workers 2 needs --db postgresql+psycopg://...")
     if args.workload == "bgio" and "--think-ms" not in sys.argv:
         args.think_ms = 0.0
     with tempfile.TemporaryDirectory(prefix="thievery-bench-") as tmp:
         port = free_port()
         args.db = args.db or f"sqlite:///{tmp}/bench.db"
-        proc = start_server(args.db, port, args.bot_delay, Path(tmp) / "server.log")
+        extra = ["--workers", str(args.workers)] if args.workers > 1 else []
+        proc = start_server(args.db, port, args.bot_delay, Path(tmp) / "server.log", extra)
         try:
+            deadline = time.time() + 60
+            while args.workers > 1 and running_processes(args.db) < args.workers:
+                if time.time() > deadline:  # every worker up before any table is made
+                    raise SystemExit("the server's workers did not all start")
+                time.sleep(0.2)
             result = asyncio.run(
                 asyncio.wait_for(
                     run(args, f"http://{HOST}:{port}", proc.pid),

@@ -59,7 +59,9 @@ def serve_process(
         rest = proc.stdout.read().decode()
         raise AssertionError(f"the server did not start: {first}{rest}")
     port = int(found.group(1))
-    threading.Thread(target=proc.stdout.read, daemon=True).start()  # keep the pipe drained
+    # Keep the pipe drained; its lines are kept for a failing test to show (server_log).
+    logs[proc.pid] = []
+    threading.Thread(target=_drain, args=(proc.stdout, logs[proc.pid]), daemon=True).start()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -71,3 +73,16 @@ def serve_process(
             time.sleep(0.05)
     proc.kill()
     raise AssertionError("the server did not start")
+
+
+logs: dict[int, list[str]] = {}  # a `serve_process` child's output, by pid
+
+
+def _drain(stream: Any, lines: list[str]) -> None:
+    for line in stream:
+        lines.append(line.decode(errors="replace"))
+
+
+def server_log(proc: subprocess.Popen[bytes]) -> str:
+    """What a `serve_process` child has printed (its last 100 lines)."""
+    return "".join(logs.get(proc.pid, [])[-100:])

@@ -35,7 +35,7 @@ from thievery.server.limits import Caps
 from thievery.server.storage import ActionRow, Storage, TableRecord
 
 from .conftest import fresh_postgres
-from .serving import serve_process
+from .serving import serve_process, server_log
 
 LEASE = "1.5"  # seconds: a killed owner's tables are taken over soon after
 
@@ -191,7 +191,8 @@ def test_the_owner_killed_mid_game_another_process_plays_on(
     on_b.start()
     deadline = time.monotonic() + 20
     while len(on_a.acked) < 3 or len(on_b.acked) < 3:
-        assert time.monotonic() < deadline, "the game did not get going"
+        logs = "\n".join(server_log(p) for p, _ in servers)
+        assert time.monotonic() < deadline, f"the game did not get going: {logs}"
         time.sleep(0.01)
     os.kill(proc_a.pid, signal.SIGKILL)  # the owner dies mid-game
     proc_a.wait(10)
@@ -225,9 +226,13 @@ def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
     storage.run(lambda conn: Storage.insert_table(conn, record))
 
     def append(cluster: Cluster, epoch: int | None, n: int) -> None:
+        row = ActionRow(n, 0, {"type": "done"}, 0.0, "human")
+        storage.run(lambda conn: cluster.append(conn, "t1", epoch, row, {"k": "a", "n": n}))
+
+    def set_seats(cluster: Cluster, epoch: int | None) -> None:
         def op(conn: Any) -> None:
-            cluster.fence(conn, "t1", epoch, {"k": "a", "n": n})
-            Storage.append_action(conn, "t1", ActionRow(n, 0, {"type": "done"}, 0.0, "human"))
+            cluster.fence(conn, "t1", epoch, {"k": "seats", "seats": []})
+            Storage.set_seats(conn, "t1", [{"kind": "human", "name": "late"}])
 
         storage.run(op)
 
@@ -245,6 +250,9 @@ def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
     assert (first, refused, taken) == (1, None, 2)
     with pytest.raises(Fenced):  # X, deposed, cannot store its next action
         append(x, first, 1)
+    with pytest.raises(Fenced):  # nor change the seats
+        set_seats(x, first)
+    assert storage.table("t1").seats == []  # type: ignore[union-attr]
     append(y, taken, 1)
     with pytest.raises(IntegrityError):  # and no action n is stored twice
         append(y, taken, 1)

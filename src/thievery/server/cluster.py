@@ -87,6 +87,13 @@ _FENCE = text(
     "SELECT pg_notify(:channel, :payload) FROM thievery_leases "
     "WHERE table_id = :t AND owner = :me AND epoch = :epoch FOR SHARE"
 )
+_APPEND = text(
+    "WITH lease AS (SELECT 1 FROM thievery_leases WHERE table_id = :t AND owner = :me "
+    "AND epoch = :epoch FOR SHARE) "
+    'INSERT INTO thievery_actions (table_id, n, seat, action, at, "by") '
+    "SELECT :t, :n, :seat, CAST(:action AS JSON), :at, :by FROM lease "
+    "RETURNING pg_notify(:channel, :payload)"
+)
 _RELEASE = text(
     "UPDATE thievery_leases SET owner = NULL WHERE table_id = :t AND owner = :me AND epoch = :epoch"
 )
@@ -210,12 +217,37 @@ class Cluster:
         """In a write's transaction: hold the table's lease row for this process and
         ``epoch`` (a take-over waits until the commit) and announce ``note`` to the
         followers on commit; :class:`Fenced` if the lease is no longer ours."""
+        params = self._params(table_id, epoch, note)
+        if epoch is None or conn.execute(_FENCE, params).first() is None:
+            raise Fenced(f"table {table_id}: this process no longer holds its lease")
+
+    def append(
+        self, conn: Connection, table_id: str, epoch: int | None, row: ActionRow, note: JSON
+    ) -> None:
+        """:meth:`fence` and append the action ``row`` in one statement (one round trip):
+        nothing is inserted, and :class:`Fenced` raised, if the lease is no longer ours."""
+        params = {
+            **self._params(table_id, epoch, note),
+            "n": row.n,
+            "seat": row.seat,
+            "action": json.dumps(row.action, separators=(",", ":")),
+            "at": row.at,
+            "by": row.by,
+        }
+        if epoch is None or conn.execute(_APPEND, params).first() is None:
+            raise Fenced(f"table {table_id}: this process no longer holds its lease")
+
+    def _params(self, table_id: str, epoch: int | None, note: JSON) -> JSON:
         payload = f"{table_id} {json.dumps(note, separators=(',', ':'))}"
         if len(payload.encode()) > MAX_PAYLOAD:  # followers read it from storage
             payload = f"{table_id} {json.dumps({k: v for k, v in note.items() if k != 'a'})}"
-        params = {"channel": CHANNEL, "payload": payload, "t": table_id, "me": self.id}
-        if epoch is None or conn.execute(_FENCE, {**params, "epoch": epoch}).first() is None:
-            raise Fenced(f"table {table_id}: this process no longer holds its lease")
+        return {
+            "channel": CHANNEL,
+            "payload": payload,
+            "t": table_id,
+            "me": self.id,
+            "epoch": epoch,
+        }
 
     async def release(self, table: LiveTable) -> None:
         """Hand a table's lease back (it left this process's memory)."""
@@ -274,10 +306,12 @@ class Cluster:
     async def beat(self) -> None:
         """Keep this process alive; follow tables it lost; take over the tables its
         clients use whose owner is gone."""
+        held = {t.id: t.lease for t in self.hub.tables.values() if t.lease is not None}
         mine = await asyncio.to_thread(self._beat_sync)
         tables = list(self.hub.tables.values())
-        for table in tables:
-            if table.lease is not None and mine.get(table.id) != table.lease:
+        for table in tables:  # (a lease taken while the query ran is not judged by it)
+            lease = table.lease
+            if lease is not None and held.get(table.id) == lease and mine.get(table.id) != lease:
                 table.lease = None
                 self.spawn(self.demote(table))
         orphans = [t for t in tables if not t.is_owner and not t.is_over and t.listeners]
@@ -438,7 +472,11 @@ class Cluster:
             await self._notify(process_channel(str(message["from"])), f"reply {payload}")
 
     async def _do(self, message: JSON) -> JSON:
-        table = self.hub.tables.get(str(message.get("t")))
+        table_id = str(message.get("t"))
+        table = self.hub.tables.get(table_id)
+        if table is None:  # not in memory here (unloaded): its lease may still be ours
+            with contextlib.suppress(ServerError):
+                table = await self.hub.get(table_id)
         if table is None or not table.is_owner:
             return {"error": {"code": "cluster/not_owner", "message": "", "status": 503}}
         args = message.get("args") or {}

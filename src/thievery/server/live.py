@@ -457,7 +457,8 @@ class LiveTable:
         result = new.result()
         note = {"k": "a", "n": row.n, "s": seat, "a": row.action, "b": by, "at": row.at}
         try:
-            await self.write(partial(self._store, row, over, result), note)
+            alone = self.hub.cluster is None  # else the fenced write appends the row
+            await self.write(partial(self._store, row, over, result, alone), note, row)
         except ServerError:
             raise
         except Exception as e:
@@ -493,23 +494,32 @@ class LiveTable:
             self.record.result = new.result()
             self.hub.finished(self)
 
-    def _store(self, row: ActionRow, over: bool, result: JSON | None, conn: Any) -> None:
-        Storage.append_action(conn, self.id, row)
+    def _store(
+        self, row: ActionRow, over: bool, result: JSON | None, append: bool, conn: Any
+    ) -> None:
+        if append:
+            Storage.append_action(conn, self.id, row)
         if over:
             Storage.finish_table(conn, self.id, result, row.n + 1)
 
-    async def write(self, op: Callable[[Connection], Any], note: JSON) -> Any:
+    async def write(
+        self, op: Callable[[Connection], Any], note: JSON, row: ActionRow | None = None
+    ) -> Any:
         """Commit a write about this table (in the writer thread). With several processes
         it is fenced by this process's lease in the same transaction, and ``note`` is
         announced to the followers on commit; refused with ``table/moved`` (nothing
-        stored) if another process took the table over."""
+        stored) if another process took the table over. ``row``: an action to append
+        there, in the one statement that checks the lease (several processes only)."""
         cluster = self.hub.cluster
         if cluster is None:
             return await self.hub.writer.submit(op)
         epoch = self.lease
 
         def fenced(conn: Connection) -> Any:
-            cluster.fence(conn, self.id, epoch, note)
+            if row is None:
+                cluster.fence(conn, self.id, epoch, note)
+            else:
+                cluster.append(conn, self.id, epoch, row, note)
             return op(conn)
 
         try:
