@@ -15,8 +15,8 @@
 import { esc, eventData, germanSeats, listenForPicks } from "/static/js/common.js";
 import { addGerman, lang, t as tr } from "/static/js/i18n.js";
 
-// German for the board's own words (the card set's names and texts come from the server's
-// catalogue and stay as the card set words them: English for our unofficial set).
+// German for the board's own words. The card set's names and texts come from the server's
+// catalogue: on a German page its German words (catalogue.de, see catalogue() below).
 addGerman({
   "Tome": "Foliant", "Jewel": "Juwel", "Artifact": "Artefakt", "Fossil": "Fossil", "Potion": "Trank",
   "Tomes": "Folianten", "Jewels": "Juwelen", "Artifacts": "Artefakte", "Fossils": "Fossilien", "Potions": "Tränke",
@@ -132,8 +132,23 @@ const word = (s) => tr(cap(s));
 const baseId = (id) => String(id).replace(/-[a-j]$/, "");
 const titled = (s) => s.split("-").map(cap).join(" ");
 
+const EMPTY_CATALOGUE = { witch: {}, majority: {}, locations: {}, fences: {}, schemes: {}, powers: {} };
+const germanCatalogues = new WeakMap();
+
+/** The view's card set in words, in the page's language: on a German page every design's
+ * name and texts from catalogue.de (the card file's German, else made from the ability by
+ * the server); a set without German words stays as it is. */
 function catalogue(view) {
-  return view.catalogue || { witch: {}, majority: {}, locations: {}, fences: {}, schemes: {}, powers: {} };
+  const C = view.catalogue || EMPTY_CATALOGUE;
+  if (lang() !== "de" || !C.de) return C;
+  if (!germanCatalogues.has(C)) germanCatalogues.set(C, inGerman(C));
+  return germanCatalogues.get(C);
+}
+
+function inGerman(C) {
+  const words = (x) => Object.fromEntries(Object.entries(x || {}).filter(([, v]) => typeof v === "string" && v));
+  const merged = (kind) => Object.fromEntries(Object.entries(C[kind] || {}).map(([id, x]) => [id, { ...x, ...words(C.de[kind]?.[id]) }]));
+  return { ...C, name: C.de.name || C.name, locations: merged("locations"), fences: merged("fences"), powers: merged("powers") };
 }
 
 function loc(C, id) {
@@ -731,7 +746,7 @@ function render(root, ctx) {
       <span title="${tr("the Direction tile: turn order and passing direction")}">${tr(v.direction === "clockwise" ? "↻ clockwise" : "↺ counter-clockwise")} ${tr("from {who}", { who: `<b>${name(ctx, v.holder)}</b>` })}</span>
       ${turn}
       <span class="td-grow"></span>
-      ${v.unofficial ? `<span class="td-chip td-unofficial" title="${esc(tr("{set}: our own card set, not the publisher's", { set: v.card_set }))}">${tr("unofficial cards")}</span>` : `<span class="td-chip">${esc(v.card_set)}</span>`}
+      ${v.unofficial ? `<span class="td-chip td-unofficial" title="${esc(tr("{set}: our own card set, not the publisher's", { set: C.name || v.card_set }))}">${tr("unofficial cards")}</span>` : `<span class="td-chip">${esc(C.name || v.card_set)}</span>`}
     </div>
     <div class="td-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>
     ${decisionPanel(ctx, C, idx)}
