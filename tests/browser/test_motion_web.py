@@ -56,6 +56,7 @@ RECORD = """() => {
       };
     }
     window.seen.push({
+      at: performance.now(),
       narrating: game.dataset.narrating === "true",
       step: game.dataset.step || null,
       text: bar ? bar.querySelector(".narr-text")?.textContent || "" : null,
@@ -217,6 +218,12 @@ def test_an_alarm_and_its_raid_are_told_car_by_car(server: str, browser: Browser
         assert steps[4]["police"] == ["police-2a", "police-1a", "police-1b"]
         assert steps[5]["step"] == "busted" and "Busted" in texts[5] and steps[5]["police"] == []
         assert [s["count"] for s in steps] == [f"{i}/6" for i in range(1, 7)]
+        # Each step stays 0.7 s (timers may run late on a busy machine, never early).
+        seen: list[dict[str, Any]] = ada.evaluate("window.seen")
+        end = next(s["at"] for s in seen if s["at"] > steps[-1]["at"] and not s["narrating"])
+        held = [b["at"] - a["at"] for a, b in zip(steps, [*steps[1:], {"at": end}], strict=True)]
+        assert all(650 <= ms <= 1500 for ms in held), held
+        print(f"steps held {[round(ms) for ms in held]} ms")
         # The final board: no police, Ada's loot gone, Bob's face-down card seen by all.
         expect(ada.locator(".tv-policebox > .tv-cards [data-card]")).to_have_count(0)
         expect(ada.locator('.tv-seat.me .tv-lootrow [data-card="money-3a"]')).to_have_count(0)
@@ -290,7 +297,8 @@ def test_reduced_motion_shows_the_final_board_at_once(server: str, browser: Brow
         # The first change is already the final board: no police, Ada's loot gone.
         assert all(s["police"] == [] for s in seen)
         assert ada.evaluate("window.glides") == 0
-        assert waited < 2500, waited  # nothing waited on a 6-step story (~4 s told)
+        assert waited < 2500, waited  # nothing waited on a 6-step story (~4.2 s told)
+        print(f"final board after {round(waited)} ms")
         expect(ada.locator("#log")).to_contain_text("Busted")
         assert errors == []
     finally:
@@ -361,6 +369,8 @@ def test_the_raid_told_on_desktop_and_phone_in_both_languages(
         if lang == "de":
             texts = [s["text"] for s in told(ada)]
             assert "Alarm" in texts[0] and "Polizei" in texts[1] and "Geschnappt" in texts[5], texts
+            missing = ada.evaluate("async () => [...(await import('/static/js/i18n.js')).missing]")
+            assert missing == []
         assert errors == []
     finally:
         ada.context.close()

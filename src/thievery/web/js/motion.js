@@ -28,7 +28,7 @@ addGerman({
   "What happened, step by step (click or press Escape to skip)": "Was passiert ist, Schritt für Schritt (Klick oder Escape überspringt)",
 });
 
-/** How long a step stays (ms): 0.7 s, 0.5 s while more than 4 steps wait. */
+/** How long a step stays (ms): 0.7 s, 0.5 s while more than 6 steps wait. */
 export const STEP_MS = 700;
 const QUICK_MS = 500;
 const MAX_WAITING = 12;
@@ -163,7 +163,7 @@ class Narrator {
     this.said.add(step.text);
     this.current = step.text;
     say(step.text);
-    this.timer = setTimeout(() => this.next(), this.queue.length > 4 ? QUICK_MS : STEP_MS);
+    this.timer = setTimeout(() => this.next(), this.queue.length > 6 ? QUICK_MS : STEP_MS);
   }
 
   /** The step's words where the renderer's prompt is (else above the board), with Skip. */
