@@ -10,7 +10,9 @@ two steps, the dominoes' draws as one each) of random playouts of
 repetition does a fixed, seeded amount of work. In each round every game runs right
 after a run of its peer and its ratio is taken to that run (paired, so that a slow spell
 of a shared machine falls on both sides); the ratios printed are the medians of these
-per-round ratios, with the rates' medians, as one JSON line:
+per-round ratios, by wall time and by CPU time (``*_cpu``: the process's own CPU seconds,
+which other work on a loaded machine disturbs less; the peers' scripts report both too),
+with the rates' medians, as one JSON line:
 
     python bench/rl.py --players 4 --reps 5
 """
@@ -87,42 +89,55 @@ def spiel_case(name: str, params: dict[str, Any], games: int, seed: int) -> Call
     return run
 
 
-def _rate(run: Callable[[], int]) -> tuple[float, int]:
-    """One repetition of a case: (its rate per second, its count)."""
-    t0 = time.perf_counter()
+def _rate(run: Callable[[], int]) -> tuple[float, float, int]:
+    """One repetition of a case: its rates per wall second and per CPU second, its count."""
+    w0, c0 = time.perf_counter(), time.process_time()
     count = run()
-    return count / (time.perf_counter() - t0), count
+    cpu = max(time.process_time() - c0, 1e-9)
+    return count / (time.perf_counter() - w0), count / cpu, count
 
 
 def measure(
     peer: str, cases: dict[str, Callable[[], int]], reps: int
-) -> tuple[dict[str, dict[str, int]], dict[str, float]]:
+) -> tuple[dict[str, dict[str, int]], dict[str, float], dict[str, float]]:
     """Run every case once to warm up, then ``reps`` rounds; in each round every case
     other than ``peer`` runs right after a run of ``peer``, and its ratio is taken to that
     run (a paired measurement: a slower spell of the shared machine falls on both sides).
-    Returns the rates per second (median, min, max) and each case's median ratio."""
+    Returns the rates per wall second (median, min, max; and the median per CPU second,
+    which a loaded machine disturbs less) and each case's median ratios, by wall time and
+    by CPU time."""
     for run in cases.values():
         run()
     rates: dict[str, list[float]] = {name: [] for name in cases}
+    cpu_rates: dict[str, list[float]] = {name: [] for name in cases}
     ratios: dict[str, list[float]] = {name: [] for name in cases if name != peer}
+    cpu_ratios: dict[str, list[float]] = {name: [] for name in ratios}
     counts: dict[str, int] = {}
     for _ in range(reps):
         for name in ratios:
-            peer_rate, counts[peer] = _rate(cases[peer])
-            rate, counts[name] = _rate(cases[name])
+            peer_rate, peer_cpu, counts[peer] = _rate(cases[peer])
+            rate, cpu, counts[name] = _rate(cases[name])
             rates[peer].append(peer_rate)
+            cpu_rates[peer].append(peer_cpu)
             rates[name].append(rate)
+            cpu_rates[name].append(cpu)
             ratios[name].append(rate / peer_rate)
+            cpu_ratios[name].append(cpu / peer_cpu)
     summary = {
         name: {
             "median": round(statistics.median(r)),
             "min": round(min(r)),
             "max": round(max(r)),
+            "median_cpu": round(statistics.median(cpu_rates[name])),
             "count_per_rep": counts[name],
         }
         for name, r in rates.items()
     }
-    return summary, {name: round(statistics.median(r), 2) for name, r in ratios.items()}
+
+    def medians(by: dict[str, list[float]]) -> dict[str, float]:
+        return {name: round(statistics.median(r), 2) for name, r in by.items()}
+
+    return summary, medians(ratios), medians(cpu_ratios)
 
 
 def main() -> None:
@@ -155,9 +170,10 @@ def main() -> None:
         }
         for g in games:
             pz[g] = aec_case(lambda g=g: env(g, args.players), n(PZ_GAMES[g]), args.seed)  # type: ignore[misc]
-        pz_rates, pz_ratios = measure("leduc_holdem_v4", pz, args.reps)
+        pz_rates, pz_ratios, pz_cpu = measure("leduc_holdem_v4", pz, args.reps)
         out["pettingzoo_aec_decisions_per_s"] = pz_rates
         out["pettingzoo_ratio_vs_leduc"] = pz_ratios
+        out["pettingzoo_ratio_vs_leduc_cpu"] = pz_cpu
     if not args.no_openspiel:
         from thievery.rl.openspiel import register, short_name
 
@@ -171,9 +187,10 @@ def main() -> None:
             spiel[g] = spiel_case(
                 short_name(g), {"players": args.players}, n(OS_GAMES[g]), args.seed
             )
-        os_rates, os_ratios = measure("python_block_dominoes", spiel, args.reps)
+        os_rates, os_ratios, os_cpu = measure("python_block_dominoes", spiel, args.reps)
         out["openspiel_steps_per_s"] = os_rates
         out["openspiel_ratio_vs_block_dominoes"] = os_ratios
+        out["openspiel_ratio_vs_block_dominoes_cpu"] = os_cpu
     print(json.dumps(out))
 
 
