@@ -1,11 +1,17 @@
 // "How to play": a panel per game, reachable from the lobby, the table and the replay.
 // A short introduction of our own (the goal, a turn, the cards or tiles, the end and the
 // scoring; English and German), then the game's rules page (RULES.md, served at
-// /api/games/<game>/rules: the decisions we took where the rulebook is silent), drawn by a
-// tiny Markdown renderer that escapes every character first.
+// /api/games/<game>/rules: the decisions we took where the rulebook is silent; a German
+// page asks for ?lang=de and gets RULES.de.md where the game has one), drawn by a tiny
+// Markdown renderer that escapes every character first.
 
 import { esc } from "/static/js/common.js";
-import { lang, t } from "/static/js/i18n.js";
+import { addGerman, lang, t } from "/static/js/i18n.js";
+
+addGerman({
+  "Where the rulebook is silent or unclear, this is what we decided.":
+    "Wo die Spielregel schweigt oder unklar ist, haben wir so entschieden.",
+});
 
 /** Inline Markdown on one escaped line: `code`, **bold**, *italics*. */
 function inline(text) {
@@ -151,7 +157,7 @@ export async function openHelp(game, title) {
         <button type="button" class="small" id="help-close" aria-label="${esc(t("Close"))}">✕</button></div>
       <div class="help-body">${sections}
         <h3>${esc(t("Our rulings"))}</h3>
-        <p class="help">${esc(t("Where the rulebook is silent or unclear, this is what we decided (in English)."))}</p>
+        <p class="help">${esc(t("Where the rulebook is silent or unclear, this is what we decided."))}</p>
         <div class="rules-md" id="help-rules">${esc(t("Loading…"))}</div></div>
     </div>`;
   box.addEventListener("click", (event) => { if (event.target === box) close(); });
@@ -160,7 +166,8 @@ export async function openHelp(game, title) {
   box.querySelector("#help-close").addEventListener("click", close);
   box.querySelector("#help-close").focus();
   try {
-    const response = await fetch(`/api/games/${encodeURIComponent(game)}/rules`);
+    const language = lang() === "de" ? "de" : "en"; // the page's language: its rules page
+    const response = await fetch(`/api/games/${encodeURIComponent(game)}/rules?lang=${language}`);
     if (!response.ok) throw new Error(String(response.status));
     const text = await response.text();
     const target = box.querySelector("#help-rules");

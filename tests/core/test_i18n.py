@@ -1,0 +1,121 @@
+"""``thievery.core.i18n``: the language from the environment, per-context languages,
+translators over a package's ``lang_<code>`` module, the lookup record, German seat words;
+and that the renderers' English words are the engine's (English did not change)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import thievery
+from thievery.core import Rng
+from thievery.core.i18n import (
+    GermanSeats,
+    Translator,
+    check_language,
+    current_language,
+    language_from_env,
+    localized,
+    recording_lookups,
+    use_language,
+)
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "de_CH"}, "de"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANG": "C"}, "en"),
+        ({"LANG": "en_GB", "LC_MESSAGES": "de_AT.UTF-8"}, "de"),
+        ({"LANG": "de_DE", "LC_MESSAGES": "en_US"}, "en"),
+        ({"LC_ALL": "de_DE.UTF-8", "LC_MESSAGES": "en_US", "LANG": "en_US"}, "de"),
+        ({"LC_ALL": "", "LANG": "de_DE"}, "de"),  # an empty variable counts as unset
+    ],
+)
+def test_the_language_follows_posix_precedence(env: dict[str, str], lang: str) -> None:
+    assert language_from_env(env) == lang
+
+
+def test_languages_are_checked_and_kept_per_context() -> None:
+    assert check_language(" DE ") == "de"
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        check_language("fr")
+    seen: list[str] = []
+    with use_language("de"):
+        assert current_language() == "de"
+        thread = threading.Thread(target=lambda: seen.append(current_language()))
+        thread.start()
+        thread.join()
+    assert seen == ["en"]  # another thread keeps its own language
+    assert current_language() == "en"
+
+
+def test_a_translator_falls_back_to_english_and_records_what_is_missing() -> None:
+    _ = Translator("thievery.cli")
+    with use_language("de"), recording_lookups() as found:
+        assert _("Seat {n}", n=2) == "Platz 2"
+        assert _("no such text {x}", x=1) == "no such text 1"
+    assert ("thievery.cli", "Seat {n}") in found.asked
+    assert found.missing == {("thievery.cli", "no such text {x}")}
+    with recording_lookups() as english:
+        assert _("Seat {n}", n=2) == "Seat 2"
+    assert not english.missing  # English needs no entries
+    with use_language("de"):
+        assert Translator("thievery.core")("Your hand") == "Your hand"  # no lang_de there
+        assert localized("thievery.core", "WORDS") is None
+        assert localized("thievery.games.thieves", "describe") is not None
+    assert localized("thievery.games.thieves", "describe") is None  # English: the spec's
+
+
+def test_german_seat_words() -> None:
+    w = GermanSeats(0, ["Ann", "Bo"])
+    assert w.does(0, "hast", "hat", "gewählt") == "Du hast gewählt"
+    assert w.does(1, "hast", "hat", "gewählt") == "Bo hat gewählt"
+    assert (w.acc(0), w.von(1), w.name(5)) == ("dich", "von Bo", "Platz 5")
+    assert GermanSeats(None).nom(0, True) == "Platz 0"  # a spectator has no "du"
+
+
+def test_the_renderers_english_card_names_are_the_engines() -> None:
+    from thievery.games.schattendieb import cards as sd
+    from thievery.games.schattendieb.render import card_name as sd_name
+    from thievery.games.thieves import cards as th
+    from thievery.games.thieves.render import card_name as th_name
+
+    assert [sd_name(c) for c in sd.CARD_ID] == [sd.describe_card(i) for i in sd.ALL_CARDS]
+    assert [th_name(i) for i in th.ALL_CARDS] == [th.describe_card(i) for i in th.ALL_CARDS]
+    with use_language("de"):
+        assert sd_name("close-12a") == "Tresor zu 12" and sd_name("watch-3b") == "Uhr 3"
+        assert th_name(th.CARD_INDEX["horseshoe"]) == "Hufeisen"
+
+
+@pytest.mark.parametrize("game", ["schattendieb", "thieves", "thieves-den", "schatz-rabatz"])
+def test_every_event_random_play_brings_has_german_words(game: str) -> None:
+    """Many random games, every event as every seat and a spectator read it: the German
+    describe knows every event type the English one does."""
+    spec = thievery.game(game)
+    words = localized_describe(game)
+    seen: set[str] = set()
+    for seed in range(6):
+        state = spec.new(spec.min_players + seed % 2, seed, {})
+        rng = Rng(seed)
+        while state.to_act:
+            seat = rng.choice(state.to_act)
+            for event in state.apply(seat, rng.choice(state.legal_actions(seat))):
+                seen.add(event.type)
+                for reader in [None, *range(state.players)]:
+                    if event.is_visible_to(reader):
+                        line = words(event, reader, None)
+                        assert not line.startswith(f"{event.type}: "), line
+                        assert "{" not in line, line
+    assert len(seen) >= 5
+
+
+def localized_describe(game: str):  # type: ignore[no-untyped-def]
+    with use_language("de"):
+        found = localized(thievery.plugin(game).package, "describe")
+    assert found is not None
+    return found
