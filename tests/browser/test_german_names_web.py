@@ -124,3 +124,24 @@ def test_a_card_file_without_german_loads_and_speaks_german_texts(
         assert errors == []
     finally:
         page.context.close()
+
+
+def test_how_to_play_shows_the_german_rules_page_on_a_german_page(
+    server: str, browser: Browser
+) -> None:
+    """The How to play panel asks for ?lang=de on a German page: RULES.de.md, rendered."""
+    for locale, heading in (("de-DE", "Regelentscheidungen"), ("en-GB", "rules decisions")):
+        page, errors = open_page(browser, server + "/", locale)
+        try:
+            page.select_option("#game", "thieves-den")
+            page.click("#how-to-play")
+            rules = page.locator("#help-rules")
+            expect(rules.locator("h3").first).to_contain_text(f"Thieves Den: {heading}")
+            if locale == "de-DE":
+                expect(rules).to_contain_text("Machtplättchen")
+                expect(page.locator("#help .help")).to_have_text(
+                    "Wo die Spielregel schweigt oder unklar ist, haben wir so entschieden."
+                )
+            assert errors == []
+        finally:
+            page.context.close()
