@@ -165,27 +165,28 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
         for c in ALL_CARDS
     ]
 
-    # One seat's loot row: (relative seat, whether the viewer sees every card of it (its
-    # own row, or the game is over), the row's entries) -> its numbers as (position,
-    # number) pairs. Rows change one card at a time, so most are known. (Tuples: the
-    # garbage collector stops tracking them, however many are kept.)
-    rows: dict[tuple[int, ...], tuple[tuple[int, float], ...]] = {}
+    # One seat's loot row: (whether the viewer sees every card of it (its own row, or
+    # the game is over), the row's entries) -> its "loot" numbers (5 a slot, slots in
+    # order) and its "loot_cards" counts, as float arrays copied into the vector whole.
+    # Rows change one card at a time, so most are known.
+    rows: dict[tuple[int, ...], tuple[array[float], array[float]]] = {}
+    no_cards = array("f", bytes(4 * k))
 
-    def loot_row(row: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
-        r, mine, entries = row[0], row[1], row[2:]
-        out: list[tuple[int, float]] = []
-        base = loot_at + r * per_seat
-        cards_base = loot_cards_at + r * k
+    def loot_row(row: tuple[int, ...]) -> tuple[array[float], array[float]]:
+        mine, entries = row[0], row[1:]
+        slots = array("f", bytes(4 * per_slot * len(entries)))
+        cards = no_cards[:]
         for i, e in enumerate(entries):
-            slot = base + i * per_slot
-            out.append((slot, 1.0))  # occupied
+            slot = i * per_slot
+            slots[slot] = 1.0  # occupied
             if e >= FACE_UP:
-                out.append((slot + 1, 1.0))
+                slots[slot + 1] = 1.0
             if e >= EXPOSED or mine:  # the card, where the view shows it
                 c = e & CARD_MASK
-                out.append((cards_base + c, 1.0))
-                out += [(slot + d, x) for d, x in known[c]]
-        return tuple(out)
+                cards[c] = 1.0
+                for d, x in known[c]:
+                    slots[slot + d] = x
+        return slots, cards
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
@@ -212,14 +213,16 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
             if clean[t]:  # "police_free"
                 buf[free_at + r] = clean[t] / 4.0
             # "loot" and "loot_cards" (see loot_row), remembered per row as it is
-            row = (r, t == me or over, *loot[t])
+            row = (t == me or over, *loot[t])
             done = rows.get(row)
             if done is None:
-                if len(rows) > 50_000:
+                if len(rows) > 20_000:  # (a few hundred bytes each)
                     rows.clear()
                 done = rows[row] = loot_row(row)
-            for at, x in done:
-                buf[at] = x
+            base = loot_at + r * per_seat
+            buf[base : base + len(done[0])] = done[0]
+            base = loot_cards_at + r * k
+            buf[base : base + k] = done[1]
         for c in s.police:  # "police"
             buf[police_at + c] = 1.0
         if s.cars:  # "cars"
