@@ -381,7 +381,7 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
 def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
     """Schatz-Rabatz: treasure, Jack-board and ship-part numbers are their positions in
     ``TREASURE_ID``, ``BOARD_ID`` and ``CARD_ID``; a placed treasure's cells come from its
-    orientation (remembered per placement)."""
+    orientation (each chest's block remembered by its content)."""
     from thievery.games.schatz_rabatz.pieces import (
         BOARD_CLAIMS,
         BOARD_ID,
@@ -405,16 +405,25 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
     )  # fmt: skip
     n_parts = layout.fields[layout.offsets.index(ships_at)].size // max(1, p.players)
     zero = array("f", bytes(4 * layout.size))
-    cells: dict[tuple[int, int, int, int], list[int]] = {}  # placement -> its grid cells
+    # A chest's column heights and cells: (the heights, the placements) -> its numbers
+    # ("chests" from the heights on: heights / depth, then the cells row by row), a float
+    # array copied into the vector whole. A chest changes one drop at a time.
+    blocks: dict[tuple[Any, ...], array[float]] = {}
+    block_size = width + width * depth
+    empty = array("f", bytes(4 * block_size))
 
-    def grid_cells(placed: tuple[int, int, int, int]) -> list[int]:
-        t, r, c, row = placed
-        found = cells[placed] = [
-            (row + y) * width + c + x
-            for x, y in ORIENTATIONS[SHAPE_OF[t]][r].cells
-            if 0 <= c + x < width and 0 <= row + y < depth
-        ]
-        return found
+    def chest_block(key: tuple[Any, ...]) -> array[float]:
+        block = empty[:]
+        for x, h in enumerate(key[:width]):
+            block[x] = h / depth
+        for t, r, c, row in key[width:]:
+            for x, y in ORIENTATIONS[SHAPE_OF[t]][r].cells:
+                if 0 <= c + x < width and 0 <= row + y < depth:
+                    block[width + (row + y) * width + c + x] = 1.0
+        if len(blocks) > 20_000:  # (a couple of hundred bytes each)
+            blocks.clear()
+        blocks[key] = block
+        return block
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
@@ -448,16 +457,11 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
                 buf[o + 1] = 1.0
             if ready_ms[t] > now:
                 buf[o + 2] = (ready_ms[t] - now) / 1000
-            for x, h in enumerate(heights[t][:width]):
-                if h:
-                    buf[o + 3 + x] = h / depth
-            grid = o + 3 + width
-            for placed in chests[t]:
-                found = cells.get(placed)
-                if found is None:
-                    found = grid_cells(placed)
-                for i in found:
-                    buf[grid + i] = 1.0
+            key = (*heights[t][:width], *chests[t])
+            block = blocks.get(key)
+            if block is None:
+                block = chest_block(key)
+            buf[o + 3 : o + 3 + block_size] = block
             for x in out[t]:  # "out"
                 buf[out_at + r * n_treasures + x] = 1.0
             for x in jack[t]:  # "jack"
