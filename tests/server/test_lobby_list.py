@@ -256,3 +256,18 @@ def test_listed_must_be_a_boolean(client: TestClient, listed: Any) -> None:
     body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "listed": listed}
     response = client.post("/api/tables", json=body)
     assert response.status_code == 422 and response.json()["code"] == "request/invalid"
+
+
+def test_the_list_is_read_from_storage(sqlite_url: str) -> None:
+    """A second server on the same database (started before the table was listed) lists
+    it too, and sees a seat taken at the first as taken."""
+    first = TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED))
+    second = TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED))
+    with first, second:
+        made = make(first, ["human", "human", "human"])
+        tid = made["table"]["id"]
+        assert open_list(second)[tid]["free"] == [1, 2]
+        assert claim(first, tid, 2).status_code == 200
+        assert open_list(second)[tid]["free"] == [1]
+        refused = claim(second, tid, 2)
+        assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"

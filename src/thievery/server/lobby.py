@@ -105,6 +105,8 @@ class Lobby:
         self.engine = hub.storage.engine
         lobby_metadata.create_all(self.engine)
         self.free: dict[str, set[int]] = {}
+        # Seats taken here whose write to storage is on its way (listings leave them out).
+        self.pending: set[tuple[str, int]] = set()
         self._writes: set[asyncio.Task[Any]] = set()
         query = (
             select(lobby_seats_t.c.table_id, lobby_seats_t.c.seat)
@@ -124,34 +126,44 @@ class Lobby:
         self.free[table.id] = set(seats)
         return True
 
-    def is_listed(self, table_id: str) -> bool:
-        """Whether a table still has free seats in the list."""
-        return bool(self.free.get(table_id))
-
     def seat_used(self, table: LiveTable, seat: int) -> None:
         """A seat's token was used (it joined, looked or acted): if the seat was free in the
         list it is taken now (in memory at once, in storage soon after)."""
         if not self._drop(table.id, seat):
             return
+        key = (table.id, seat)
+        self.pending.add(key)
         task = asyncio.get_running_loop().create_task(
             self.hub.writer.submit(partial(_mark_taken, table.id, seat))
         )
         self._writes.add(task)
-        task.add_done_callback(self._written)
+        task.add_done_callback(partial(self._written, key))
 
-    def _written(self, task: asyncio.Task[Any]) -> None:
+    def _written(self, key: tuple[str, int], task: asyncio.Task[Any]) -> None:
         self._writes.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("lobby: a taken seat could not be stored: %s", task.exception())
+            # Storage still has it free: it stays out of this process's listings.
+            log.error("lobby: taken seat %s could not be stored: %s", key, task.exception())
+            return
+        self.pending.discard(key)
 
-    def _free_now(self, table: LiveTable) -> list[int]:
-        free = self.free.get(table.id, set())
+    def _free_of(
+        self,
+        table_id: str,
+        seats: Sequence[Seat],
+        stored_free: Iterable[int],
+        live: LiveTable | None = None,
+    ) -> list[int]:
+        """The seats of a table free now: free in storage, not taken here meanwhile, human,
+        not played by a bot, nobody connected (if the table is loaded here)."""
         return sorted(
             s
-            for s in free
-            if table.seats[s].kind == HUMAN
-            and table.seats[s].bot is None
-            and not table.connected(s)
+            for s in stored_free
+            if (table_id, s) not in self.pending
+            and s < len(seats)
+            and seats[s].kind == HUMAN
+            and seats[s].bot is None
+            and (live is None or not live.connected(s))
         )
 
     async def claim(self, table: LiveTable, seat: int) -> str:
@@ -159,7 +171,8 @@ class Lobby:
         seat's old invite link no longer works). Refused, changing nothing, for an unlisted
         or finished table, a seat that is not open or already taken."""
         async with table.lock:
-            if table.id not in self.free and not await self._was_listed(table.id):
+            stored_free = await asyncio.to_thread(self._stored_free, table.id)
+            if stored_free is None:
                 raise ServerError(
                     "lobby/unlisted",
                     "this table is not listed: only its invite links give its seats",
@@ -169,7 +182,7 @@ class Lobby:
                 raise ServerError("table/over", "the game is over", 409)
             if not 0 <= seat < len(table.seats):
                 raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
-            if seat not in self._free_now(table):
+            if seat not in self._free_of(table.id, table.seats, stored_free, table):
                 raise ServerError("seat/taken", f"seat {seat} is not free", 409)
             token = new_token()
             before = table.seats
@@ -179,6 +192,7 @@ class Lobby:
             # Taken in memory before the write: a join with the seat's old token, or a
             # second claim, meanwhile finds it gone.
             self._drop(table.id, seat)
+            self.pending.add((table.id, seat))
             table.seats, table.record.seats = seats, stored
             try:
                 won = await self.hub.writer.submit(partial(_take, table.id, seat, stored))
@@ -189,6 +203,8 @@ class Lobby:
                 raise ServerError(
                     "storage/failed", f"the seat could not be stored ({type(e).__name__})", 503
                 ) from None
+            finally:
+                self.pending.discard((table.id, seat))
             if not won:
                 table.seats, table.record.seats = before, [s.stored() for s in before]
                 raise ServerError("seat/taken", f"seat {seat} is not free", 409)
@@ -205,57 +221,74 @@ class Lobby:
             del self.free[table_id]
         return True
 
-    async def _was_listed(self, table_id: str) -> bool:
-        def read() -> bool:
-            query = select(lobby_seats_t.c.seat).where(lobby_seats_t.c.table_id == table_id)
-            with self.engine.connect() as conn:
-                return conn.execute(query.limit(1)).first() is not None
-
-        return await asyncio.to_thread(read)
+    def _stored_free(self, table_id: str) -> set[int] | None:
+        """A table's seats free in storage; ``None`` if it was never listed."""
+        query = select(lobby_seats_t.c.seat, lobby_seats_t.c.taken_at).where(
+            lobby_seats_t.c.table_id == table_id
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        return {seat for seat, taken in rows if taken is None} if rows else None
 
     async def open_tables(self, limit: int) -> list[JSON]:
         """Listed tables with a free seat, newest first: game, seats (which are free), age.
-        Finished and full tables are left out (and forgotten here)."""
-        ids = list(self.free)
-        if not ids:
-            return []
-        rows = await asyncio.to_thread(self._rows, ids)
-        out = []
-        now = time.time()
-        for row in sorted(rows, key=lambda r: -float(r["created_at"])):
-            table_id = row["id"]
-            live = self.hub.tables.get(table_id)
-            if row["finished"] or (live is not None and (live.is_over or live.broken)):
-                self.free.pop(table_id, None)
-                continue
-            if table_id in self.hub.quarantined:
-                continue
-            seats = live.seats if live is not None else [Seat.from_stored(s) for s in row["seats"]]
-            if live is not None:
-                free = self._free_now(live)
-            else:
-                free = sorted(
-                    s for s in self.free.get(table_id, ()) if s < len(seats) and not seats[s].bot
-                )
-            if free:
-                out.append(self._entry(row, seats, free, now))
-            if len(out) >= limit:
-                break
-        known = {row["id"] for row in rows}
-        for gone in set(ids) - known:  # no such table stored (any more)
+        Read from storage (so tables listed by another process show too), less the seats
+        this process has taken and not stored yet; finished and full tables are left out."""
+        known = set(self.free)  # listed (and stored) before the read began
+        free_rows = await asyncio.to_thread(self._free_seats)
+        for gone in known - set(free_rows):  # finished, or every seat taken in storage
             self.free.pop(gone, None)
+        ids = list(free_rows)
+        out: list[JSON] = []
+        now = time.time()
+        for start in range(0, len(ids), max(limit, 20)):  # the newest first, until enough
+            chunk = ids[start : start + max(limit, 20)]
+            rows = await asyncio.to_thread(self._tables, chunk)
+            for table_id in chunk:
+                entry = self._open_entry(rows.get(table_id), free_rows[table_id], now)
+                if entry is not None:
+                    out.append(entry)
+                    if len(out) >= limit:
+                        return out
         return out
 
-    def _rows(self, ids: list[str]) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = []
+    def _open_entry(
+        self, row: dict[str, Any] | None, stored_free: list[int], now: float
+    ) -> JSON | None:
+        """A listed table as the list shows it, or ``None`` if it has no free seat now."""
+        if row is None or row["id"] in self.hub.quarantined:
+            return None
+        live = self.hub.tables.get(row["id"])
+        if live is not None and (live.is_over or live.broken):
+            return None
+        seats = live.seats if live is not None else [Seat.from_stored(s) for s in row["seats"]]
+        free = self._free_of(row["id"], seats, stored_free, live)
+        return self._entry(row, seats, free, now) if free else None
+
+    def _free_seats(self) -> dict[str, list[int]]:
+        """Every unfinished listed table with a seat free in storage, newest first, with
+        those seats."""
+        query = (
+            select(lobby_seats_t.c.table_id, lobby_seats_t.c.seat)
+            .join(tables_t, tables_t.c.id == lobby_seats_t.c.table_id)
+            .where(lobby_seats_t.c.taken_at.is_(None), tables_t.c.finished.is_(False))
+            .order_by(tables_t.c.created_at.desc(), tables_t.c.id, lobby_seats_t.c.seat)
+        )
+        free: dict[str, list[int]] = {}
         with self.engine.connect() as conn:
-            for start in range(0, len(ids), 500):
-                query = select(*_LISTED_COLUMNS).where(tables_t.c.id.in_(ids[start : start + 500]))
-                for row in conn.execute(query):
-                    data = dict(row._mapping)
-                    if isinstance(data["seats"], str):  # some drivers hand JSON back as text
-                        data["seats"] = json.loads(data["seats"])
-                    rows.append(data)
+            for table_id, seat in conn.execute(query):
+                free.setdefault(table_id, []).append(seat)
+        return free
+
+    def _tables(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The listed columns of some tables, by id."""
+        rows: dict[str, dict[str, Any]] = {}
+        with self.engine.connect() as conn:
+            for row in conn.execute(select(*_LISTED_COLUMNS).where(tables_t.c.id.in_(ids))):
+                data = dict(row._mapping)
+                if isinstance(data["seats"], str):  # some drivers hand JSON back as text
+                    data["seats"] = json.loads(data["seats"])
+                rows[data["id"]] = data
         return rows
 
     @staticmethod
