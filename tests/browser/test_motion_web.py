@@ -517,3 +517,33 @@ def test_double_loot_tells_each_drawn_card_played_and_hides_the_money(
     finally:
         for c in contexts:
             c.close()
+
+
+def test_when_the_table_moves_on_the_story_hurries_and_ends_on_the_newest_board(
+    server: str, browser: Browser
+) -> None:
+    """Ada's own move (sent from elsewhere, say a second tab) comes while her page still
+    tells the Alarm: the rest goes quicker (0.5 s a step) and the story ends on the board
+    after her move."""
+    table = Table(server)
+    ada = before_the_alarm(browser, table)
+    errors = watch_errors(ada)
+    try:
+        table.alarm()
+        expect(ada.locator(".narration .narr-count")).to_have_text("2/6")
+        table.act(0, {"type": "play", "card": "money-0a", "to": 0})
+        wait_until_told(ada)
+        steps = told(ada)
+        # The Alarm's six steps, then those of Ada's move (her card, any getaway car drawn).
+        texts = [s["text"] for s in steps]
+        assert "Alarm" in texts[0] and "Busted" in texts[5] and "You put" in texts[6], texts
+        seen: list[dict[str, Any]] = ada.evaluate("window.seen")
+        end = next(s["at"] for s in seen if s["at"] > steps[-1]["at"] and not s["narrating"])
+        held = [b["at"] - a["at"] for a, b in zip(steps, [*steps[1:], {"at": end}], strict=True)]
+        assert all(ms < 650 for ms in held[3:]), held  # hurried once the move came
+        # The newest board: Ada's money kept face down, Bob to play.
+        expect(ada.locator('.tv-seat.me .tv-lootrow [data-card="money-0a"]')).to_have_count(1)
+        expect(ada.locator(".tv-top")).to_contain_text("Bob’s turn")
+        assert errors == []
+    finally:
+        ada.context.close()

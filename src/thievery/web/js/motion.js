@@ -28,10 +28,10 @@ addGerman({
   "What happened, step by step (click or press Escape to skip)": "Was passiert ist, Schritt für Schritt (Klick oder Escape überspringt)",
 });
 
-/** How long a step stays (ms): 0.7 s, 0.5 s while more than 6 steps wait. */
+/** How long a step stays (ms): 0.7 s; 0.5 s once the table has moved on (a newer frame
+ * came while the steps play: the chains of the frames in between are not told). */
 export const STEP_MS = 700;
 const QUICK_MS = 500;
-const MAX_WAITING = 12;
 
 /** Whether the player asked for less motion (then nothing is narrated). */
 export function reducedMotion() {
@@ -65,6 +65,9 @@ class Narrator {
     this.lines = new Set(); // every log line of the frames told
     this.held = []; // log lines announced by the page while the steps play
     this.current = ""; // the step on show
+    this.frames = 0; // frames told so far (each step knows its frame)
+    this.onShow = 0; // the frame of the step on show
+    this.behind = false; // a newer frame came while the steps play
     this.playing = false;
     this.timer = null;
     root.addEventListener("click", (event) => {
@@ -104,10 +107,19 @@ class Narrator {
       }
     }
     if (this.playing) {
-      // A fresh start (a welcome after a reconnect) ends the story; a frame of one step is
-      // shown by the last frame's view when the steps are done; a chain waits its turn.
-      if (!items.length) this.finish(false);
-      else if (steps.length >= 2) this.tell(steps, items);
+      // A fresh start (a welcome after a reconnect) ends the story. Else the table moved
+      // on: the rest of the story on show goes quicker, a newer chain is told after it (in
+      // place of any told waiting before it), a frame of one step is shown by the newest
+      // view when the steps are done.
+      if (!items.length) {
+        this.finish(false);
+      } else {
+        this.behind = true;
+        if (steps.length >= 2) {
+          this.queue = this.queue.filter((step) => step.frame === this.onShow);
+          this.tell(steps, items);
+        }
+      }
       return;
     }
     if (steps.length < 2) {
@@ -118,6 +130,7 @@ class Narrator {
     this.said.clear();
     this.lines.clear();
     this.held = [];
+    this.behind = false;
     holdAnnouncements((text) => this.hold(text));
     this.playing = true;
     this.tell(steps, items);
@@ -125,9 +138,8 @@ class Narrator {
   }
 
   tell(steps, items) {
-    this.queue.push(...steps);
-    // Far behind (a fast table): the oldest steps waiting are dropped, the board jumps.
-    if (this.queue.length > MAX_WAITING) this.queue.splice(0, this.queue.length - MAX_WAITING);
+    this.frames += 1;
+    this.queue.push(...steps.map((step) => ({ ...step, frame: this.frames })));
     for (const { line } of items) this.lines.add(line);
   }
 
@@ -149,6 +161,7 @@ class Narrator {
       return;
     }
     this.shown += 1;
+    this.onShow = step.frame;
     const total = this.shown + this.queue.length;
     const places = first ? null : cardPlaces(this.root);
     try {
@@ -163,7 +176,7 @@ class Narrator {
     this.said.add(step.text);
     this.current = step.text;
     say(step.text);
-    this.timer = setTimeout(() => this.next(), this.queue.length > 6 ? QUICK_MS : STEP_MS);
+    this.timer = setTimeout(() => this.next(), this.behind ? QUICK_MS : STEP_MS);
   }
 
   /** The step's words where the renderer's prompt is (else above the board), with Skip. */
