@@ -9,9 +9,11 @@ fresh token and makes the seat's old invite link invalid. A seat played by a bot
 someone connected, is not free; finished, closed and full tables are not listed.
 
 Which seats are open is stored in a table of this module's own (``thievery_lobby_seats``:
-table, seat, when taken), in the server's database, beside the tables. A claim takes the
-seat in memory at once, then in the database in one transaction with the seat's new token
-hash, on the condition that it is still free there, so two claims never both win.
+table, seat, when taken), in the server's database, beside the tables; the list is read
+from it. A claim holds the table's lock, takes the seat in memory at once, then in the
+database in one transaction with the seat's new token hash, on the condition that it is
+still free there, so two claims never both win. Memory also holds which listed seats are
+still free, so that a join marks a seat taken without a database read.
 """
 
 from __future__ import annotations
@@ -97,8 +99,8 @@ def _list(table_id: str, seats: Iterable[int], conn: Connection) -> None:
 
 
 class Lobby:
-    """The listed tables' free seats (in memory, loaded from storage at start and kept in
-    step with it) and the queries of the lobby list."""
+    """The lobby list and seat claims of one server: the listed tables' free seats in
+    memory (loaded from storage at start, kept in step with it) for joins to mark."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -108,14 +110,7 @@ class Lobby:
         # Seats taken here whose write to storage is on its way (listings leave them out).
         self.pending: set[tuple[str, int]] = set()
         self._writes: set[asyncio.Task[Any]] = set()
-        query = (
-            select(lobby_seats_t.c.table_id, lobby_seats_t.c.seat)
-            .join(tables_t, tables_t.c.id == lobby_seats_t.c.table_id)
-            .where(lobby_seats_t.c.taken_at.is_(None), tables_t.c.finished.is_(False))
-        )
-        with self.engine.connect() as conn:
-            for table_id, seat in conn.execute(query):
-                self.free.setdefault(table_id, set()).add(seat)
+        self.free = {table_id: set(seats) for table_id, seats in self._free_seats().items()}
 
     async def list_table(self, table: LiveTable) -> bool:
         """List a new table: its open seats become free for strangers. Whether any is."""
