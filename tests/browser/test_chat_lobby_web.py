@@ -186,19 +186,22 @@ def test_the_lobby_lists_a_listed_table_and_a_stranger_joins_it(
         expect(page.locator(f"#open [data-table='{private['table']['id']}']")).to_have_count(0)
         assert sideways(page) <= 0, f"the lobby is {sideways(page)} px too wide"
         item.scroll_into_view_if_needed()
+        page.fill("#join-name", "Zoe")
         shoot(page, "lobby-open-tables-phone-en")
         item.locator("button.join").click()
         page.wait_for_url(f"**/table/{tid}")
-        expect(page.locator("#who")).to_have_text("you are P1")
+        expect(page.locator("#who")).to_have_text("you are Zoe")  # the name brought along
         expect(page.locator("#chat-form")).to_be_attached()
         # The seat is the stranger's now: one free seat left, and its old invite is dead.
         left = httpx2.get(f"{server}/api/tables/open").json()
         assert [t["free"] for t in left if t["id"] == tid] == [[2]]
         old = {"Authorization": f"Bearer {listed['seats'][1]['token']}"}
         assert httpx2.get(f"{server}/api/tables/{tid}/state", headers=old).status_code == 403
-        # Back in the lobby the table offers "Rejoin" to this browser.
+        # Back in the lobby the table offers "Rejoin" to this browser, which kept the name.
         page.goto(server + "/")
         expect(item.locator("button")).to_have_text("Rejoin")
+        expect(item).to_contain_text("Ada, Zoe, free")
+        expect(page.locator("#join-name")).to_have_value("Zoe")
         assert errors == []
     finally:
         context.close()

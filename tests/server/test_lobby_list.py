@@ -271,3 +271,29 @@ def test_the_list_is_read_from_storage(sqlite_url: str) -> None:
         assert open_list(second)[tid]["free"] == [1]
         refused = claim(second, tid, 2)
         assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"
+
+
+def test_a_stranger_may_bring_a_name(client: TestClient) -> None:
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human"}, {"kind": "human"}]
+    body = {"game": "schattendieb", "seats": seats, "options": {"games": 1}, "listed": True}
+    made = client.post("/api/tables", json=body).json()
+    tid, invite = made["table"]["id"], made["seats"][1]["token"]
+    url = f"/api/tables/{tid}/seats/1/claim"
+    for name, status, code in [
+        ("ada", 400, "seat/name"),  # another seat's name
+        ("You", 400, "seat/name"),  # the log's word for the reader
+        ("x" * 41, 422, "request/invalid"),
+        (7, 422, "request/invalid"),
+    ]:
+        refused = client.post(url, json={"name": name})
+        assert (refused.status_code, refused.json()["code"]) == (status, code), name
+    # Nothing changed: the seat is free, its invite still works, its name is its own.
+    assert open_list(client)[tid]["free"] == [1, 2]
+    headers = {"Authorization": f"Bearer {invite}"}
+    state = client.get(f"/api/tables/{tid}/state", headers=headers).json()
+    assert state["seat"] == 1 and state["summary"]["seats"][1]["name"] == "Seat 1"
+    # (looking took seat 1) Seat 2 with a name, cleaned like any seat's name.
+    got = client.post(f"/api/tables/{tid}/seats/2/claim", json={"name": "  Bo\u200b "})
+    assert got.status_code == 200 and got.json()["name"] == "Bo"
+    seat_names = [s["name"] for s in client.get(f"/api/tables/{tid}").json()["seats"]]
+    assert seat_names == ["Ada", "Seat 1", "Bo"]

@@ -105,6 +105,12 @@ class ActResponse(BaseModel):
     events: list[JSON]
 
 
+class ClaimRequest(BaseModel):
+    """Taking a free seat of a listed table: the name to show for it (default: the seat's)."""
+
+    name: str | None = Field(None, description="a name to show", max_length=NAME_LIMIT)
+
+
 class BotRequest(BaseModel):
     """Hand a seat to a bot by name, or ``null`` to give it back to its human."""
 
@@ -244,14 +250,16 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         return await lobby.open_tables(limit)
 
     @router.post("/tables/{table_id}/seats/{seat}/claim", tags=["tables"])
-    async def claim_seat(table_id: str, seat: int, request: Request) -> SeatToken:
+    async def claim_seat(
+        table_id: str, seat: int, request: Request, body: ClaimRequest | None = None
+    ) -> SeatToken:
         """Take a free seat of a listed table: a fresh token for it (keep it: it is the
-        seat's only key; the seat's old invite link stops working). Only listed tables,
-        only free human seats; one claim wins a seat. Counts against the client's rate
-        of new tables."""
+        seat's only key; the seat's old invite link stops working), optionally with a
+        name. Only listed tables, only free human seats; one claim wins a seat. Counts
+        against the client's rate of new tables."""
         hub.create_limit.check(client_of(request))
         table = await hub.get(table_id)
-        token = await lobby.claim(table, seat)
+        token = await lobby.claim(table, seat, body.name if body else None)
         return SeatToken(
             seat=seat,
             name=table.seats[seat].name,

@@ -34,7 +34,7 @@ from thievery.core.registry import game as get_game
 from thievery.server.errors import ServerError
 from thievery.server.hub import Hub
 from thievery.server.live import LiveTable
-from thievery.server.seats import HUMAN, Seat, hash_token, new_token
+from thievery.server.seats import HUMAN, Seat, check_names, clean_name, hash_token, new_token
 from thievery.server.storage import Storage, tables_t
 
 log = logging.getLogger("thievery.server")
@@ -66,7 +66,7 @@ def open_seats(seats: Sequence[Seat]) -> list[int]:
     return humans[1:]
 
 
-def _take(table_id: str, seat: int, stored: list[JSON], conn: Connection) -> bool:
+def _store_taken(table_id: str, seat: int, stored: list[JSON], conn: Connection) -> bool:
     """Take a free seat and store its new token hash, in one transaction; ``False`` (and
     nothing written) if the database has it taken already."""
     done = conn.execute(
@@ -161,50 +161,61 @@ class Lobby:
             and (live is None or not live.connected(s))
         )
 
-    async def claim(self, table: LiveTable, seat: int) -> str:
+    async def claim(self, table: LiveTable, seat: int, name: str | None = None) -> str:
         """Take a free seat of a listed table for a stranger: a fresh token for it (the
-        seat's old invite link no longer works). Refused, changing nothing, for an unlisted
-        or finished table, a seat that is not open or already taken."""
+        seat's old invite link no longer works), and the name given (if any) for the seat.
+        Refused, changing nothing, for an unlisted or finished table, a seat that is not
+        open or already taken, or a name another seat has."""
         async with table.lock:
             stored_free = await asyncio.to_thread(self._stored_free, table.id)
-            if stored_free is None:
-                raise ServerError(
-                    "lobby/unlisted",
-                    "this table is not listed: only its invite links give its seats",
-                    403,
-                )
-            if table.is_over or table.broken:
-                raise ServerError("table/over", "the game is over", 409)
-            if not 0 <= seat < len(table.seats):
-                raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
-            if seat not in self._free_of(table.id, table.seats, stored_free, table):
-                raise ServerError("seat/taken", f"seat {seat} is not free", 409)
+            self._check_claim(table, seat, stored_free)
+            seats = [Seat(**s.__dict__) for s in table.seats]
+            if name is not None and clean_name(name):
+                seats[seat].name = clean_name(name)
+                check_names([s.name for s in seats])
             token = new_token()
-            before = table.seats
-            seats = [Seat(**s.__dict__) for s in before]
             seats[seat].token_hash = hash_token(token)
-            stored = [s.stored() for s in seats]
-            # Taken in memory before the write: a join with the seat's old token, or a
-            # second claim, meanwhile finds it gone.
-            self._drop(table.id, seat)
-            self.pending.add((table.id, seat))
-            table.seats, table.record.seats = seats, stored
-            try:
-                won = await self.hub.writer.submit(partial(_take, table.id, seat, stored))
-            except Exception as e:
-                log.exception("table %s: seat %d could not be claimed", table.id, seat)
-                self.free.setdefault(table.id, set()).add(seat)
-                table.seats, table.record.seats = before, [s.stored() for s in before]
-                raise ServerError(
-                    "storage/failed", f"the seat could not be stored ({type(e).__name__})", 503
-                ) from None
-            finally:
-                self.pending.discard((table.id, seat))
-            if not won:
-                table.seats, table.record.seats = before, [s.stored() for s in before]
-                raise ServerError("seat/taken", f"seat {seat} is not free", 409)
+            await self._take(table, seat, seats)
         table.broadcast_seats()
         return token
+
+    def _check_claim(self, table: LiveTable, seat: int, stored_free: set[int] | None) -> None:
+        if stored_free is None:
+            raise ServerError(
+                "lobby/unlisted",
+                "this table is not listed: only its invite links give its seats",
+                403,
+            )
+        if table.is_over or table.broken:
+            raise ServerError("table/over", "the game is over", 409)
+        if not 0 <= seat < len(table.seats):
+            raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
+        if seat not in self._free_of(table.id, table.seats, stored_free, table):
+            raise ServerError("seat/taken", f"seat {seat} is not free", 409)
+
+    async def _take(self, table: LiveTable, seat: int, seats: list[Seat]) -> None:
+        """Give the table its new seats, the claimed one taken: in memory at once (a join
+        with the seat's old token, or a second claim, meanwhile finds it gone), then in
+        storage if it is still free there; put back as it was if not."""
+        before = table.seats
+        stored = [s.stored() for s in seats]
+        self._drop(table.id, seat)
+        self.pending.add((table.id, seat))
+        table.seats, table.record.seats = seats, stored
+        try:
+            won = await self.hub.writer.submit(partial(_store_taken, table.id, seat, stored))
+        except Exception as e:
+            log.exception("table %s: seat %d could not be claimed", table.id, seat)
+            self.free.setdefault(table.id, set()).add(seat)
+            table.seats, table.record.seats = before, [s.stored() for s in before]
+            raise ServerError(
+                "storage/failed", f"the seat could not be stored ({type(e).__name__})", 503
+            ) from None
+        finally:
+            self.pending.discard((table.id, seat))
+        if not won:
+            table.seats, table.record.seats = before, [s.stored() for s in before]
+            raise ServerError("seat/taken", f"seat {seat} is not free", 409)
 
     def _drop(self, table_id: str, seat: int) -> bool:
         """Take a seat out of the free ones in memory; whether it was free."""

@@ -174,6 +174,7 @@ export const DE = {
   "Listed in the lobby: until a seat's link is used, anyone may take it there (its link then stops working).":
     "In der Lobby gezeigt: Bis der Link eines Platzes benutzt wird, kann ihn dort jeder nehmen (sein Link gilt dann nicht mehr).",
   "Waiting for players": "Warten auf Mitspieler",
+  "Your name": "Dein Name",
   "No table is waiting for players.": "Kein Tisch wartet auf Mitspieler.",
   "{free} of {total} seats free": "{free} von {total} Plätzen frei",
   "free": "frei",

@@ -180,11 +180,17 @@ function drawOpen(open, mine) {
   $("open").querySelectorAll("button.join").forEach((b) => b.addEventListener("click", () => join(b)));
 }
 
+const NAME = "thievery.name"; // the name this browser joins listed tables with
+
 async function join(button) {
   const id = button.dataset.table;
+  const name = $("join-name").value.trim();
+  try { localStorage.setItem(NAME, name); } catch { /* no storage */ }
   button.disabled = true;
   try {
-    const seat = await api(`/api/tables/${encodeURIComponent(id)}/seats/${Number(button.dataset.seat)}/claim`, { method: "POST" });
+    const seat = await api(`/api/tables/${encodeURIComponent(id)}/seats/${Number(button.dataset.seat)}/claim`, {
+      method: "POST", body: name ? { name } : {},
+    });
     rememberToken(id, { token: seat.token, seat: seat.seat });
     location.href = `/table/${encodeURIComponent(id)}`;
   } catch (error) {
@@ -229,6 +235,7 @@ async function start() {
   $("game").addEventListener("change", drawGame);
   $("players").addEventListener("change", drawSeats);
   $("create-form").addEventListener("submit", create);
+  try { $("join-name").value = localStorage.getItem(NAME) || ""; } catch { /* no storage */ }
   drawGame();
   refresh();
   setInterval(refresh, 5000);
