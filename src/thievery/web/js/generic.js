@@ -25,6 +25,15 @@
 // legal action) sends that action: renderers mark elements and need no click handlers.
 // A game's stylesheet is game.css beside its game.js (the page links it with the renderer);
 // the page's CSS variables (--gold, --panel, …) are there to use. The log, the seats, the result and "play again" are drawn by the page.
+//
+// Cards that carry data-card="<id>" glide when they move between drawings (common.js
+// animateCards), and not at all under prefers-reduced-motion. A game whose one action can
+// set off a chain (an Alarm's police cars and raid, a round's reveal, steals and safes) can
+// have the chain told step by step: render through motion.js narrate(root, ctx, draw,
+// story), where story(items, before, after, ctx) turns the frame's new events (with their
+// log lines) into views of the board step by step — see motion.js and the Thieves! and
+// Der Schattendieb renderers. While a step is on show ctx.narrating is true and ctx.legal
+// is empty.
 
 import { esc } from "/static/js/common.js";
 
