@@ -15,10 +15,11 @@
 //     from this seat's two views and its own events, so it shows nothing the seat may not
 //     know. `mark` names the step for the stylesheet (root gets data-step="<mark>").
 //
-// Under prefers-reduced-motion nothing waits and nothing moves: the frame's view at once.
-// A click on the board, Escape, Enter or Space skips to it. The page's one polite live
-// region says each step as it is shown; the page's own announcements wait until the end,
-// and then only what the steps did not already say.
+// Under prefers-reduced-motion (and in a hidden tab) nothing waits and nothing moves: the
+// frame's view at once. A click on the board, Escape, Enter or Space skips to it. When the
+// table moves on while a story plays, the rest goes quicker and the newest chain is told
+// next. The page's one polite live region says each step as it is shown; the page's log
+// lines wait until the end (less what the steps said), its notices are said at once.
 
 import { animateCards, cardPlaces, esc, holdAnnouncements, say, takeFresh } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
