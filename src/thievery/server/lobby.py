@@ -66,9 +66,13 @@ def open_seats(seats: Sequence[Seat]) -> list[int]:
     return humans[1:]
 
 
-def _store_taken(table_id: str, seat: int, stored: list[JSON], conn: Connection) -> bool:
-    """Take a free seat and store its new token hash, in one transaction; ``False`` (and
-    nothing written) if the database has it taken already."""
+class SeatTaken(Exception):
+    """The seat is taken in storage already (the claim's transaction is rolled back)."""
+
+
+def _store_taken(table_id: str, seat: int, stored: list[JSON], conn: Connection) -> None:
+    """Take a free seat and store its new token hash, in one transaction; :class:`SeatTaken`
+    (and nothing written, nothing announced) if the database has it taken already."""
     done = conn.execute(
         update(lobby_seats_t)
         .where(
@@ -79,9 +83,8 @@ def _store_taken(table_id: str, seat: int, stored: list[JSON], conn: Connection)
         .values(taken_at=time.time())
     )
     if done.rowcount != 1:
-        return False
+        raise SeatTaken(f"table {table_id}: seat {seat}")
     Storage.set_seats(conn, table_id, stored)
-    return True
 
 
 def _mark_taken(table_id: str, seat: int, conn: Connection) -> None:
@@ -166,6 +169,12 @@ class Lobby:
         seat's old invite link no longer works), and the name given (if any) for the seat.
         Refused, changing nothing, for an unlisted or finished table, a seat that is not
         open or already taken, or a name another seat has."""
+        if not table.is_owner:
+            raise ServerError(
+                "lobby/elsewhere",
+                "another server process runs this table now; try again in a moment",
+                503,
+            )
         async with table.lock:
             stored_free = await asyncio.to_thread(self._stored_free, table.id)
             self._check_claim(table, seat, stored_free)
@@ -196,26 +205,30 @@ class Lobby:
     async def _take(self, table: LiveTable, seat: int, seats: list[Seat]) -> None:
         """Give the table its new seats, the claimed one taken: in memory at once (a join
         with the seat's old token, or a second claim, meanwhile finds it gone), then in
-        storage if it is still free there; put back as it was if not."""
+        storage if it is still free there; put back as it was if not. The write is the
+        table's own (:meth:`LiveTable.write`): with several server processes it is fenced
+        by this process's lease and the new seats are announced to the others."""
         before = table.seats
         stored = [s.stored() for s in seats]
         self._drop(table.id, seat)
         self.pending.add((table.id, seat))
         table.seats, table.record.seats = seats, stored
+        note = {"k": "seats", "seats": stored}
         try:
-            won = await self.hub.writer.submit(partial(_store_taken, table.id, seat, stored))
+            await table.write(partial(_store_taken, table.id, seat, stored), note)
         except Exception as e:
-            log.exception("table %s: seat %d could not be claimed", table.id, seat)
-            self.free.setdefault(table.id, set()).add(seat)
             table.seats, table.record.seats = before, [s.stored() for s in before]
+            if isinstance(e, SeatTaken):
+                raise ServerError("seat/taken", f"seat {seat} is not free", 409) from None
+            self.free.setdefault(table.id, set()).add(seat)  # still free in storage
+            if isinstance(e, ServerError):
+                raise
+            log.exception("table %s: seat %d could not be claimed", table.id, seat)
             raise ServerError(
                 "storage/failed", f"the seat could not be stored ({type(e).__name__})", 503
             ) from None
         finally:
             self.pending.discard((table.id, seat))
-        if not won:
-            table.seats, table.record.seats = before, [s.stored() for s in before]
-            raise ServerError("seat/taken", f"seat {seat} is not free", 409)
 
     def _drop(self, table_id: str, seat: int) -> bool:
         """Take a seat out of the free ones in memory; whether it was free."""
