@@ -15,11 +15,15 @@ which other work on a loaded machine disturbs less; the peers' scripts report bo
 with the rates' medians, as one JSON line:
 
     python bench/rl.py --players 4 --reps 5
+
+``--parts`` prints instead where a PettingZoo decision's time goes (CPU microseconds a
+decision: observation, mask, move, the loop's draw; see :func:`parts`).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import platform
 import random
@@ -31,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from thievery.rl.match import Match
 from thievery.rl.pettingzoo import env
 
 GAMES = ("schattendieb", "thieves", "thieves-den", "schatz-rabatz")
@@ -140,6 +145,70 @@ def measure(
     return summary, medians(ratios), medians(cpu_ratios)
 
 
+def parts(game: str, players: int, games: int, seed: int) -> dict[str, float]:
+    """Where a PettingZoo decision's time goes (CPU microseconds a decision, the best of
+    5): the seat's observation, its mask, the move (``Match.act``: the engine's apply and
+    the turn order) and the benchmark loop's own draw from the mask, timed apart on the
+    states of ``games`` recorded random games (garbage collection off while timing)."""
+    e = env(game, players)
+    match = e.match
+    rng = np.random.default_rng(seed)
+    states: list[tuple[Match, int, int]] = []  # (the match then, the seat, its action)
+    e.reset(seed=seed)
+    for g in range(games):
+        if g:
+            e.reset()
+        for _agent in e.agent_iter():
+            obs, _reward, terminated, truncated, _info = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            assert obs is not None
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            seat = match.current()
+            assert seat is not None
+            states.append((match.copy(), seat, action))
+            e.step(action)
+    masks = [m.mask(s) for m, s, _ in states]
+
+    def observe() -> None:
+        for m, s, _ in states:
+            m.observation(s)
+
+    def mask() -> None:
+        for m, s, _ in states:
+            m.mask(s)
+
+    def draw() -> None:
+        for x in masks:
+            int(rng.choice(np.flatnonzero(x)))
+
+    copies = [[m.copy() for m, _, _ in states] for _ in range(5)]
+
+    def move() -> None:
+        for c, (_, s, a) in zip(copies.pop(), states, strict=True):
+            c.act(s, a)
+
+    def best(run: Callable[[], None]) -> float:
+        times = []
+        for _ in range(5):
+            t0 = time.process_time()
+            run()
+            times.append(time.process_time() - t0)
+        return round(min(times) / len(states) * 1e6, 1)
+
+    gc.disable()
+    try:
+        return {
+            "observation": best(observe),
+            "mask": best(mask),
+            "move": best(move),
+            "draw": best(draw),
+        }
+    finally:
+        gc.enable()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
@@ -149,6 +218,9 @@ def main() -> None:
     parser.add_argument("--no-openspiel", action="store_true")
     parser.add_argument("--no-pettingzoo", action="store_true")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated subset")
+    parser.add_argument(
+        "--parts", action="store_true", help="only where a PettingZoo decision's time goes"
+    )
     args = parser.parse_args()
     games = tuple(g for g in GAMES if g in args.games.split(","))
     warnings.filterwarnings("ignore")
@@ -162,6 +234,12 @@ def main() -> None:
         "reps": args.reps,
         "python": platform.python_version(),
     }
+    if args.parts:
+        out["cpu_us_per_decision"] = {
+            g: parts(g, args.players, n(PZ_GAMES[g]) // 4 + 1, args.seed) for g in games
+        }
+        print(json.dumps(out))
+        return
     if not args.no_pettingzoo:
         from pettingzoo.classic import leduc_holdem_v4
 
