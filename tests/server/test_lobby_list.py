@@ -15,7 +15,7 @@ from sqlalchemy import update
 from tests.server.conftest import FAST, LIFTED, Player
 from tests.server.serving import serving
 from thievery.server import create_app
-from thievery.server.lobby import lobby_seats_t
+from thievery.server.lobby import Lobby, lobby_seats_t
 
 
 def make(client: TestClient, seats: list[str], listed: bool | None = True) -> dict[str, Any]:
@@ -219,27 +219,32 @@ def test_the_list_and_claims_survive_a_restart(db_url: str) -> None:
         assert claim(client, tid, 3).status_code == 200
 
 
-def test_a_seat_taken_in_storage_meanwhile_is_not_given_twice(db_url: str) -> None:
-    """Another server process (or a write this one has not seen) took the seat: the
-    claim's conditional write finds it taken, and the seat keeps its token."""
+@pytest.mark.parametrize("when", ["before the check", "between the check and the write"])
+def test_a_seat_taken_in_storage_meanwhile_is_not_given_twice(
+    db_url: str, when: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another server process took the seat (storage says so, this process's memory does
+    not): the claim is refused, by its check of storage or, if the seat went between the
+    check and the write, by the write's condition; the seat keeps its token."""
     with TestClient(create_app(db_url, bot_delay=0, limits=FAST, caps=LIFTED)) as client:
-        seat_taken_meanwhile(client)
-
-
-def seat_taken_meanwhile(client: TestClient) -> None:
-    made = make(client, ["human", "human", "human"])
-    tid, invite = made["table"]["id"], made["seats"][1]["token"]
-    engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
-    with engine.begin() as conn:
-        conn.execute(
-            update(lobby_seats_t)
-            .where(lobby_seats_t.c.table_id == tid, lobby_seats_t.c.seat == 1)
-            .values(taken_at=1.0)
-        )
-    refused = claim(client, tid, 1)
-    assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"
-    headers = {"Authorization": f"Bearer {invite}"}
-    assert client.get(f"/api/tables/{tid}/state", headers=headers).json()["seat"] == 1
+        made = make(client, ["human", "human", "human"])
+        tid, invite = made["table"]["id"], made["seats"][1]["token"]
+        if when != "before the check":  # the check reads storage as it was
+            monkeypatch.setattr(Lobby, "_stored_free", lambda self, table_id: {1, 2})
+        engine = client.app.state.hub.storage.engine  # type: ignore[attr-defined]
+        with engine.begin() as conn:
+            conn.execute(
+                update(lobby_seats_t)
+                .where(lobby_seats_t.c.table_id == tid, lobby_seats_t.c.seat == 1)
+                .values(taken_at=1.0)
+            )
+        refused = claim(client, tid, 1)
+        assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"
+        headers = {"Authorization": f"Bearer {invite}"}
+        assert client.get(f"/api/tables/{tid}/state", headers=headers).json()["seat"] == 1
+        seats = client.get(f"/api/tables/{tid}").json()["seats"]
+        assert [s["name"] for s in seats] == ["Seat 0", "Seat 1", "Seat 2"]
+        assert claim(client, tid, 2).status_code == 200  # the other seat is still free
 
 
 def test_claims_count_against_the_rate_of_new_tables(sqlite_url: str) -> None:
