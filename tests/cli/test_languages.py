@@ -89,7 +89,8 @@ def english_vocabulary() -> set[str]:
 
 def hot_seat_screens(game: str, players: int, seed: int) -> list[str]:
     """Every screen of a hot-seat game played to the end with random answers (and the
-    legend asked for once), as printed."""
+    legend asked for once), as printed; each turn's screen fits 100×40 in either
+    language."""
     console = Console(file=io.StringIO(), width=100, height=40, color_system=None)
     out = console.file
     assert isinstance(out, io.StringIO)
@@ -115,6 +116,9 @@ def hot_seat_screens(game: str, players: int, seed: int) -> list[str]:
     options = {"games": 1} if game == "schattendieb" else {}
     session = Session(console, spec, spec.new(players, seed, options), {}, humans=players)
     session.run()
+    for screen in screens:
+        assert screen.count("\n") + 1 <= 40, f"a screen longer than 40 lines:\n{screen}"
+        assert max(len(line) for line in screen.splitlines()) <= 100
     screens.append(out.getvalue())  # the final standings
     assert session.state.result() is not None
     return screens

@@ -44,8 +44,11 @@ ACTIONS = {"steal": "Stehlen", "fence": "Verkaufen"}
 
 
 def count(n: int, what: str) -> str:
-    """``2 Juwelen``, ``1 Dieb``."""
+    """A count of things as an object (accusative): ``2 Juwelen``, ``1 Dieb``, ``1
+    Folianten``."""
     one, many, _ = NOUNS.get(what, (what, what, what))
+    if n == 1 and what == "tome":
+        return "1 Folianten"  # a weak noun: "nimm 1 Folianten"
     return f"{n} {one if n == 1 else many}"
 
 
@@ -73,7 +76,9 @@ def describe_effect(effect: Any) -> str:
         kinds = " oder ".join(ACTIONS.get(c, c) for c in effect.choices)
         extra = " auf einem besetzten Aktionsfeld" if effect.occupied else ""
         extra += ", mit dem Besitzerbonus für dich" if effect.owner_bonus_to_self else ""
-        return f"{kinds}{extra}" if effect.compulsory else f"du darfst {kinds}{extra}"
+        if effect.compulsory:
+            return f"{kinds}{extra}"
+        return f"du darfst {kinds.lower()}{extra}"
     if op == "recall_thief":
         return "nimm einen Dieb von einem Ort, der oben auf den Stapel kommt"
     if op == "move_thief":
@@ -91,6 +96,7 @@ def describe_ability(effects: Sequence[Any]) -> str:
         return "nichts"
     pays = [describe_effect(e) for e in effects if e.op == "pay"]
     rest = ", dann ".join(describe_effect(e) for e in effects if e.op != "pay")
+    rest = rest.replace(", dann du darfst ", ", dann darfst du ")  # the verb comes second
     text = ", ".join(pays) + (": " + rest if pays and rest else "") if pays else rest
     return text[:1].upper() + text[1:]
 
