@@ -300,3 +300,25 @@ def test_schatz_rabatz_quick_legal_indices_are_its_legal_actions(
             assert seat is not None
             match.act(seat, random_index(match.mask(seat), rng))
     assert compared > 150
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_thieves_quick_legal_indices_are_its_legal_actions(players: int) -> None:
+    """Thieves!'s per-card table gives the indices of legal_actions, in their order, for
+    every seat of every state of random games (plays, and the follow-ups mapped one by
+    one)."""
+    match = Match("thieves", players)
+    assert match._legal is not None
+    rng = np.random.default_rng(players)
+    compared = 0
+    for seed in range(3):
+        match.start(seed)
+        while not match.over:
+            state = match.state
+            for s in range(players):
+                assert match._legal(state, s) == match.codec.indices(state.legal_actions(s))
+                compared += 1
+            seat = match.current()
+            assert seat is not None
+            match.act(seat, random_index(match.mask(seat), rng))
+    assert compared > 150

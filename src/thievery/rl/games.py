@@ -552,7 +552,31 @@ def schatz_rabatz_legal(codec: ActionCodec) -> tuple[LegalIndices, LegalBits]:
     return rows.indices, rows.bits
 
 
+def thieves_legal(codec: ActionCodec) -> tuple[LegalIndices, None]:
+    """Thieves!'s legal indices: while a card is to be played (most decisions), every way
+    to play each card in the hand, as its ``legal_actions`` lists them, from a table of
+    each card's indices made once; otherwise the actions mapped one by one."""
+    from thievery.games.thieves.actions import PLAYABLE
+    from thievery.games.thieves.rules import PLAY
+
+    by_card: list[list[int]] = []  # made at the first call (the codec fixes the players)
+
+    def indices(state: State, seat: int) -> list[int]:
+        s: Any = state
+        if s.phase != PLAY or seat not in s._to_act:
+            return codec.indices(state.legal_actions(seat))
+        if not by_card:
+            by_card.extend(codec.indices(ways) for ways in PLAYABLE[s.players])
+        out: list[int] = []
+        for c in s.hands[seat]:
+            out += by_card[c]
+        return out
+
+    return indices, None
+
+
 # A game's quicker way to its legal indices, and to the same as bits (for masks).
-LEGAL_INDICES: dict[str, Callable[[ActionCodec], tuple[LegalIndices, LegalBits]]] = {
+LEGAL_INDICES: dict[str, Callable[[ActionCodec], tuple[LegalIndices, LegalBits | None]]] = {
+    "thieves": thieves_legal,
     "schatz-rabatz": schatz_rabatz_legal,
 }
