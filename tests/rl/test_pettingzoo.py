@@ -302,16 +302,18 @@ def test_schatz_rabatz_quick_legal_indices_are_its_legal_actions(
     assert compared > 150
 
 
-@pytest.mark.parametrize("players", [3, 4, 6])
-def test_thieves_quick_legal_indices_are_its_legal_actions(players: int) -> None:
-    """Thieves!'s per-card table gives the indices of legal_actions, in their order, for
-    every seat of every state of random games (plays, and the follow-ups mapped one by
-    one)."""
-    match = Match("thieves", players)
+@pytest.mark.parametrize(
+    ("game", "players"), [("schattendieb", 3), ("schattendieb", 7), ("thieves", 3), ("thieves", 6)]
+)
+def test_quick_legal_indices_are_the_legal_actions(game: str, players: int) -> None:
+    """Der Schattendieb's and Thieves!'s per-card tables give the indices of
+    legal_actions, in their order, for every seat of every state of random games (plays,
+    and the other decisions mapped one by one)."""
+    match = Match(game, players)
     assert match._legal is not None
     rng = np.random.default_rng(players)
     compared = 0
-    for seed in range(3):
+    for seed in range(2):
         match.start(seed)
         while not match.over:
             state = match.state

@@ -575,8 +575,27 @@ def thieves_legal(codec: ActionCodec) -> tuple[LegalIndices, None]:
     return indices, None
 
 
+def schattendieb_legal(codec: ActionCodec) -> tuple[LegalIndices, None]:
+    """Der Schattendieb's legal indices: while cards are played face down (most
+    decisions), the play of each card in the hand, as its ``legal_actions`` lists them;
+    otherwise the actions mapped one by one."""
+    from thievery.games.schattendieb.actions import PLAYS
+    from thievery.games.schattendieb.rules import PLAY
+
+    plays = codec.indices(PLAYS)  # by card number
+
+    def indices(state: State, seat: int) -> list[int]:
+        s: Any = state
+        if s.phase != PLAY or seat not in s._to_act:
+            return codec.indices(state.legal_actions(seat))
+        return [plays[c] for c in s.hands[seat]]
+
+    return indices, None
+
+
 # A game's quicker way to its legal indices, and to the same as bits (for masks).
 LEGAL_INDICES: dict[str, Callable[[ActionCodec], tuple[LegalIndices, LegalBits | None]]] = {
+    "schattendieb": schattendieb_legal,
     "thieves": thieves_legal,
     "schatz-rabatz": schatz_rabatz_legal,
 }
