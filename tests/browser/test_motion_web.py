@@ -243,16 +243,22 @@ def test_an_alarm_and_its_raid_are_told_car_by_car(server: str, browser: Browser
 
 
 def test_nothing_secret_is_shown_on_the_way(server: str, browser: Browser) -> None:
+    """Each seat, and a spectator, is told the Alarm: no card of another's hand ever shows,
+    nor another's face-down loot before the raid turns it over."""
     table = Table(server)
-    pages = [open_seat(browser, table, s) for s in range(3)]
+    pages: list[tuple[int | None, Page]] = [(s, open_seat(browser, table, s)) for s in range(3)]
+    watcher = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+    watcher.goto(f"{server}/table/{table.id}?watch")
+    expect(watcher.locator(".tv-seat")).to_have_count(3)
+    pages.append((None, watcher))
     try:
-        for page in pages:
+        for _, page in pages:
             page.evaluate(RECORD)
         table.up_to_the_alarm()
         table.alarm()
-        for page in pages:
+        for _, page in pages:
             wait_until_told(page)
-        for seat, page in enumerate(pages):
+        for seat, page in pages:
             seen: list[dict[str, Any]] = page.evaluate("window.seen")
             assert any(s["narrating"] for s in seen)
             others = set().union(*(cards for s, cards in SECRET_HANDS.items() if s != seat))
@@ -271,10 +277,10 @@ def test_nothing_secret_is_shown_on_the_way(server: str, browser: Browser) -> No
                     continue
                 assert not any(f'"{card}"' in s["html"] for s in before_raid), (seat, card)
         # Ada kept hers face down and sees it (the raid later busts it).
-        first = pages[0].evaluate("window.seen")[0]["html"]
+        first = pages[0][1].evaluate("window.seen")[0]["html"]
         assert 'data-card="money-3a"' in first
     finally:
-        for page in pages:
+        for _, page in pages:
             page.context.close()
 
 
