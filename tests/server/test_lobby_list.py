@@ -4,16 +4,21 @@ between claims, and bad input."""
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
 import threading
+import time
 from typing import Any
 
 import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
+from websockets.sync.client import connect
 
-from tests.server.conftest import FAST, LIFTED, Player
-from tests.server.serving import serving
+from tests.server.conftest import FAST, LIFTED, Player, fresh_postgres
+from tests.server.serving import serve_process, serving
 from thievery.server import create_app
 from thievery.server.lobby import Lobby, lobby_seats_t
 
@@ -302,3 +307,46 @@ def test_a_stranger_may_bring_a_name(client: TestClient) -> None:
     assert got.status_code == 200 and got.json()["name"] == "Bo"
     seat_names = [s["name"] for s in client.get(f"/api/tables/{tid}").json()["seats"]]
     assert seat_names == ["Ada", "Seat 1", "Bo"]
+
+
+def test_claims_with_two_server_processes() -> None:
+    """Two `thievery serve` processes on one PostgreSQL database: a seat claimed at the
+    process that owns the table works at the other too (its follower copy takes the new
+    seats), and a claim reaching the other process is refused, never written unfenced."""
+    url = fresh_postgres()
+    started = [serve_process(url, "--lease-seconds", "1.5") for _ in range(2)]
+    try:
+        (_, a), (_, b) = started
+        body = {
+            "game": "schattendieb",
+            "seats": [{"kind": "human"}] * 3,
+            "options": {"games": 1},
+            "listed": True,
+        }
+        made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
+        tid = made["table"]["id"]
+        at_b = f"http://127.0.0.1:{b}/api/tables"
+        assert [t["free"] for t in httpx2.get(f"{at_b}/open").json()] == [[1, 2]]
+        old = {"Authorization": f"Bearer {made['seats'][1]['token']}"}
+        with connect(f"ws://127.0.0.1:{b}/api/tables/{tid}/ws") as ws:  # B follows it
+            ws.send(json.dumps({"type": "join"}))
+            got = httpx2.post(f"http://127.0.0.1:{a}/api/tables/{tid}/seats/1/claim")
+            assert got.status_code == 200, got.text
+            new = {"Authorization": f"Bearer {got.json()['token']}"}
+            deadline = time.monotonic() + 10
+            while httpx2.get(f"{at_b}/{tid}/state", headers=new).status_code != 200:
+                assert time.monotonic() < deadline, "B never took the new seats"
+                time.sleep(0.05)
+            assert httpx2.get(f"{at_b}/{tid}/state", headers=new).json()["seat"] == 1
+            assert httpx2.get(f"{at_b}/{tid}/state", headers=old).status_code == 403
+            refused = httpx2.post(f"{at_b}/{tid}/seats/2/claim")
+            assert refused.status_code == 503 and refused.json()["code"] == "lobby/elsewhere"
+        assert [t["free"] for t in httpx2.get(f"{at_b}/open").json()] == [[2]]
+    finally:
+        for proc, _ in started:
+            proc.send_signal(signal.SIGTERM)
+        for proc, _ in started:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
