@@ -26,6 +26,14 @@ NOUNS = {
     "location": ("Ort", "Orte", "einen Ort"),
     "fence": ("Hehler", "Hehler", "einen Hehler"),
 }
+# with the indefinite article in the dative: "bezahlt mit einem Folianten"
+DATIVE = {
+    "tome": "einem Folianten",
+    "jewel": "einem Juwel",
+    "artifact": "einem Artefakt",
+    "fossil": "einem Fossil",
+    "potion": "einem Trank",
+}
 TYPES = {
     "village": "Dorf",
     "shadow": "Schatten",
@@ -104,6 +112,11 @@ def describe_ability(effects: Sequence[Any]) -> str:
 WORDS: Mapping[str, str] = {
     **{k: one for k, (one, _, _) in NOUNS.items()},
     **{f"{'an' if k[0] in 'aeiou' else 'a'} {k}": acc for k, (_, _, acc) in NOUNS.items()},
+    **{
+        f"paying {'an' if k[0] in 'aeiou' else 'a'} {k}": f"bezahlt mit {d}"
+        for k, d in DATIVE.items()
+    },
+    **{f"{k}s": NOUNS[k][1] for k in DATIVE},
     **TYPES,
     **{k.capitalize(): v for k, v in TYPES.items()},
     # the board
@@ -163,7 +176,7 @@ WORDS: Mapping[str, str] = {
     # menu lines and headings
     "Keep {card}": "Behalten: {card}",
     "Sell to {fence}": "Verkaufen an {fence}",
-    "Power tile {tile}, paying {pay}: {text}": "Machtplättchen {tile}, bezahlt mit {pay}: {text}",
+    "Power tile {tile}, {paying}: {text}": "Machtplättchen {tile}, {paying}: {text}",
     "Deliver {what} to the Witch: +{n} Prestige": "{what} an die Hexe liefern: +{n} Prestige",
     "Burgle: 2 of your Thieves → 1 {what}": "Einbrechen: 2 deiner Diebe → 1 {what}",
     "Recruit: {a} and {b} → 1 Thief": "Anwerben: {a} und {b} → 1 Dieb",
@@ -370,8 +383,10 @@ def _fields(d: Mapping[str, Any], w: GermanSeats) -> dict[str, str]:
             out[key] = str(value)
     if "count" in d and "what" in d:
         out["things"] = count(int(d["count"]), str(d["what"]))
-    if isinstance(d.get("pay"), list):
-        out["pay"] = " und ".join(_acc(x) for x in d["pay"])
+    pay = d.get("pay")
+    if pay is not None:
+        paid = pay if isinstance(pay, list) else [pay]
+        out["pay_dat"] = " und ".join(DATIVE.get(str(x), str(x)) for x in paid)
     return out
 
 
@@ -388,10 +403,10 @@ SENTENCES: Mapping[str, tuple[str, str, str]] = {
     "take": ("nimmst", "nimmt", "{what} {von_from}"),
     "destroy": ("zerstörst", "zerstört", "{what} {von_from}"),
     "fence": ("verkaufst", "verkauft", "an den Hehler {card} für {prestige} Prestige"),
-    "power": ("nutzt", "nutzt", "das Machtplättchen {tile} (bezahlt mit {pay})"),
+    "power": ("nutzt", "nutzt", "das Machtplättchen {tile} (bezahlt mit {pay_dat})"),
     "witch": ("lieferst", "liefert", "der Hexe {treasure} für {prestige} Prestige"),
     "burgle": ("brichst", "bricht", "mit 2 Dieben ein: {treasure}"),
-    "recruit": ("wirbst", "wirbt", "mit {pay} einen Dieb an"),
+    "recruit": ("wirbst", "wirbt", "mit {pay_dat} einen Dieb an"),
     "pass": ("passt", "passt", ""),
     "skip": ("lässt", "lässt", "die Folgeaktion aus"),
     "draw_location": ("ziehst", "zieht", "{card} vom Ortsstapel"),

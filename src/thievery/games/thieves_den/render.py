@@ -115,7 +115,14 @@ def treasure_text(counts: dict[str, int]) -> Text:
 def desires_text(cs: CardSet, f: int) -> str:
     """A Fence's desires: ``2 jewel + 1 tome``."""
     desire = cs.fence_desire[f]
-    return " + ".join(f"{desire[t]} {_(TREASURES[t])}" for t in range(5) if desire[t])
+    return " + ".join(
+        f"{desire[t]} {_(TREASURES[t]) if desire[t] == 1 else _(PLURALS[t])}"
+        for t in range(5)
+        if desire[t]
+    )
+
+
+PLURALS = ("tomes", "jewels", "artifacts", "fossils", "potions")
 
 
 def fence_text(cs: CardSet, card: str) -> Text:
@@ -345,7 +352,16 @@ def _scheme(cs: CardSet, scheme: str) -> str:
 def a(word: str) -> str:
     """``word`` with its indefinite article, in the current language: ``a tome``, ``an
     artifact`` (``einen Folianten``, ``ein Artefakt``)."""
-    return _(f"{'an' if word[:1] in 'aeiou' else 'a'} {word}")
+    return _(_a(word))
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
+def paying(word: str) -> str:
+    """Paying with a treasure: ``paying a tome`` (``bezahlt mit einem Folianten``)."""
+    return _(f"paying {_a(word)}")
 
 
 def _bonus(cs: CardSet, c: int) -> str:
@@ -376,9 +392,9 @@ def action(action: JSON, view: JSON) -> str:
     if kind == "power":
         k = cs.power_index[action["tile"]]
         return _(
-            "Power tile {tile}, paying {pay}: {text}",
+            "Power tile {tile}, {paying}: {text}",
             tile=power_name(cs, k),
-            pay=a(action["pay"]),
+            paying=paying(action["pay"]),
             text=power_text(cs, k),
         )
     if kind == "witch":
