@@ -5,10 +5,11 @@ between claims, and bad input."""
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import httpx2
@@ -36,6 +37,14 @@ def make(client: TestClient, seats: list[str], listed: bool | None = True) -> di
     assert response.status_code == 201, response.text
     made: dict[str, Any] = response.json()
     return made
+
+
+LISTED_THREE = {  # a listed table of three people
+    "game": "schattendieb",
+    "seats": [{"kind": "human"}] * 3,
+    "options": {"games": 1},
+    "listed": True,
+}
 
 
 def open_list(client: TestClient) -> dict[str, dict[str, Any]]:
@@ -170,13 +179,7 @@ def test_many_claims_at_once_only_one_wins(db_url: str) -> None:
     app = create_app(db_url, bot_delay=0, limits=FAST, caps=LIFTED)
     with serving(app) as port:
         base = f"http://127.0.0.1:{port}"
-        body = {
-            "game": "schattendieb",
-            "seats": [{"kind": "human"}] * 3,
-            "options": {"games": 1},
-            "listed": True,
-        }
-        made = httpx2.post(f"{base}/api/tables", json=body).json()
+        made = httpx2.post(f"{base}/api/tables", json=LISTED_THREE).json()
         tid = made["table"]["id"]
         answers: list[httpx2.Response] = []
         start = threading.Barrier(16)
@@ -314,16 +317,9 @@ def test_claims_with_two_server_processes() -> None:
     process that owns the table works at the other too (its follower copy takes the new
     seats), and a claim reaching the other process is refused, never written unfenced."""
     url = fresh_postgres()
-    started = [serve_process(url, "--lease-seconds", "1.5") for _ in range(2)]
-    try:
-        (_, a), (_, b) = started
-        body = {
-            "game": "schattendieb",
-            "seats": [{"kind": "human"}] * 3,
-            "options": {"games": 1},
-            "listed": True,
-        }
-        made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
+    with ExitStack() as stack:
+        (_, a), (_, b) = [stack.enter_context(server_process(url)) for _ in range(2)]
+        made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=LISTED_THREE).json()
         tid = made["table"]["id"]
         at_b = f"http://127.0.0.1:{b}/api/tables"
         assert [t["free"] for t in httpx2.get(f"{at_b}/open").json()] == [[1, 2]]
@@ -342,11 +338,17 @@ def test_claims_with_two_server_processes() -> None:
             refused = httpx2.post(f"{at_b}/{tid}/seats/2/claim")
             assert refused.status_code == 503 and refused.json()["code"] == "lobby/elsewhere"
         assert [t["free"] for t in httpx2.get(f"{at_b}/open").json()] == [[2]]
+
+
+@contextmanager
+def server_process(url: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`thievery serve` on ``url`` as one of several processes, stopped (SIGTERM) after."""
+    proc, port = serve_process(url, "--lease-seconds", "1.5")
+    try:
+        yield proc, port
     finally:
-        for proc, _ in started:
-            proc.send_signal(signal.SIGTERM)
-        for proc, _ in started:
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
