@@ -143,6 +143,18 @@ def wait_over(clients: list[Client], seconds: float = 30.0) -> None:
         client.join(5)
 
 
+def play_to_the_end(port: int, table: str, tokens: list[str]) -> None:
+    """Every seat plays through the process at ``port`` to the end; each seat's stored
+    actions are exactly those it was told were accepted."""
+    players = [Client(port, table, token) for token in tokens]
+    for player in players:
+        player.start()
+    wait_over(players)
+    record = record_of(port, table)
+    for seat, player in enumerate(players):
+        assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
+
+
 def test_players_on_two_processes_play_one_game(
     servers: list[tuple[subprocess.Popen[bytes], int]],
 ) -> None:
@@ -179,6 +191,21 @@ def test_players_on_two_processes_play_one_game(
     # The seats see their own views, not each other's.
     hands = [p.latest["view"] for p in players]
     assert hands[0] != hands[1]
+
+
+def test_a_table_moves_to_the_process_its_clients_use(
+    servers: list[tuple[subprocess.Popen[bytes], int]], pg_url: str
+) -> None:
+    (_, a), (proc_b, b) = servers
+    table, tokens = make_table(a)  # made on A, which owns it; nobody connects to A
+    play_to_the_end(b, table, tokens)
+    # A handed the table over when B's first client came: B ran the game itself.
+    owner = scalar(
+        pg_url,
+        "SELECT o.about FROM thievery_leases l JOIN thievery_owners o ON o.id = l.owner "
+        f"WHERE l.table_id = '{table}'",
+    )
+    assert owner.endswith(f" pid {proc_b.pid}")
 
 
 def test_the_owner_killed_mid_game_another_process_plays_on(
@@ -268,8 +295,8 @@ def test_workers_need_postgresql(tmp_path: Path) -> None:
     assert not (tmp_path / "one.db").exists()
 
 
-def count(url: str, query: str) -> Any:
-    """One number from the database."""
+def scalar(url: str, query: str) -> Any:
+    """One value from the database."""
     storage = Storage(url)
     with storage.engine.connect() as conn:
         value = conn.execute(text(query)).scalar()
@@ -282,20 +309,14 @@ def test_workers_share_one_port(pg_url: str) -> None:
     running = "SELECT count(*) FROM thievery_owners WHERE expires_at > 0"
     try:
         deadline = time.monotonic() + 20
-        while count(pg_url, running) != 2:  # both workers have started
+        while scalar(pg_url, running) != 2:  # both workers have started
             assert time.monotonic() < deadline, "the second worker did not start"
             time.sleep(0.1)
         table, tokens = make_table(port)
-        players = [Client(port, table, token) for token in tokens]
-        for player in players:
-            player.start()
-        wait_over(players)
-        record = record_of(port, table)
-        for seat, player in enumerate(players):
-            assert [a for s, a in record.actions if s == seat] == player.acked
+        play_to_the_end(port, table, tokens)
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(20)
     # Stopped, the workers handed their tables back and marked themselves gone.
-    assert count(pg_url, "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL") == 0
-    assert count(pg_url, running) == 0
+    assert scalar(pg_url, "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL") == 0
+    assert scalar(pg_url, running) == 0

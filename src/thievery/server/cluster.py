@@ -436,7 +436,10 @@ class Cluster:
         while True:
             if table.is_owner:
                 return None, (safe_args if unsure and safe_args is not None else args)
-            owner, alive = await self.owner_of(table.id)
+            owner, alive = table.owner_hint, True  # the owner that answered last time
+            if owner is None:
+                owner, alive = await self.owner_of(table.id)
+            table.owner_hint = None  # kept only once it answers again
             if not alive or owner is None or owner == self.id:
                 if await self.take_over(table):
                     continue
@@ -452,6 +455,7 @@ class Cluster:
                 else:
                     error = reply.get("error")
                     if not (isinstance(error, dict) and error.get("code") == "cluster/not_owner"):
+                        table.owner_hint = owner
                         return reply, args
             if time.monotonic() > deadline:
                 raise unavailable(table.id)
@@ -474,8 +478,8 @@ class Cluster:
     async def _do(self, message: JSON) -> JSON:
         table_id = str(message.get("t"))
         table = self.hub.tables.get(table_id)
-        if table is None:  # not in memory here (unloaded): its lease may still be ours
-            with contextlib.suppress(ServerError):
+        if table is None and (await self.owner_of(table_id))[0] == self.id:
+            with contextlib.suppress(ServerError):  # unloaded here, its lease still ours
                 table = await self.hub.get(table_id)
         if table is None or not table.is_owner:
             return {"error": {"code": "cluster/not_owner", "message": "", "status": 503}}

@@ -159,7 +159,7 @@ class Hub:
             if not table.is_over and not table.listeners and idle > self.caps.idle_unload_seconds:
                 async with table.lock:
                     await table.stop()
-                    self._forget(table)
+                    self.forget(table)
                 log.info("table %s unloaded (idle)", table.id)
         cutoff = time.time() - self.caps.expire_seconds
         expired = await asyncio.to_thread(self.storage.expire, cutoff)
@@ -167,12 +167,12 @@ class Hub:
             gone = self.tables.get(table_id)
             if gone is not None:
                 await gone.stop()
-                self._forget(gone)
+                self.forget(gone)
             self._disown(table_id)
         if expired:
             log.info("closed %d abandoned tables", len(expired))
 
-    def _forget(self, table: LiveTable) -> None:
+    def forget(self, table: LiveTable) -> None:
         """A table leaves memory (its lease, if this process holds it, handed back)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
@@ -275,7 +275,7 @@ class Hub:
     def _evict(self) -> None:
         done = [t for t in self.tables.values() if t.is_over and not t.listeners]
         for table in done[: max(0, len(done) - self.finished_cache)]:
-            self._forget(table)
+            self.forget(table)
 
     def live(self) -> list[LiveTable]:
         """Tables in memory whose game is still running."""

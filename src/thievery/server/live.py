@@ -100,6 +100,7 @@ class LiveTable:
         self.driver = Driver(self)
         # Several processes: this process's lease (its epoch) while it owns the table.
         self.lease: int | None = None
+        self.owner_hint: str | None = None  # a follower: the owner that answered last
         self.catching = asyncio.Lock()  # a follower copy being brought up to date
         # The last actions applied, for forwarded ones: n -> (seat, action, its seq, events)
         self._recent: dict[int, tuple[int, JSON, int, list[Event]]] = {}
@@ -403,6 +404,8 @@ class LiveTable:
             self.clock.arrived.add(int(args["seat"]))
             self.start_clock()
             return {}
+        if op == "handoff":
+            return {"released": await self.hand_off()}
         raise ServerError("cluster/unknown", f"unknown call {op[:40]!r}", 400)
 
     async def _act(
@@ -664,6 +667,9 @@ class LiveTable:
         """A connection joins (its welcome frame goes first)."""
         self.used_at = time.monotonic()
         listener.push(json.dumps(self.welcome(listener.seat), separators=(",", ":")))
+        cluster = self.hub.cluster
+        if cluster is not None and not self.is_owner and not self.listeners:
+            cluster.spawn(self._claim())  # run the table here if its owner has nobody
         self.listeners.add(listener)
         if listener.seat is not None:
             self.clock.arrived.add(listener.seat)
@@ -672,6 +678,30 @@ class LiveTable:
             if cluster is not None and not self.is_owner and self.clock.realtime:
                 cluster.spawn(self._arrived(listener.seat))  # the owner starts the clock
         self.presence_changed()
+
+    async def hand_off(self) -> bool:
+        """The owner, asked by a follower whose clients came: if nobody uses the table
+        here, hand its lease back and let it go from memory, so the table runs where its
+        clients are (and is not played twice over). Whether it did."""
+        cluster = self.hub.cluster
+        if cluster is None or self.listeners or self.sessions or self.is_over:
+            return False
+        async with self.lock:
+            if self.listeners or self.sessions or not self.is_owner:
+                return False
+            await self.driver.stop()
+            await cluster.release(self)
+            self.hub.forget(self)
+        return True
+
+    async def _claim(self) -> None:
+        """A follower whose first client came: ask the owner to hand the table over."""
+        cluster = self.hub.cluster
+        assert cluster is not None
+        with contextlib.suppress(ServerError):
+            reply, _ = await cluster.at_owner(self, "handoff", {})
+            if reply is not None and reply.get("released"):
+                await cluster.take_over(self)
 
     async def _arrived(self, seat: int) -> None:
         cluster = self.hub.cluster
