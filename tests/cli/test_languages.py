@@ -221,3 +221,10 @@ def test_replay_speaks_german(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Zug 2: Du bist dran" in result.output and "Ergebnis:" in result.output
     assert "Seat 0 (heuristic) hat" in result.output  # the record's names, as saved
+
+
+def test_games_lists_in_german() -> None:
+    result = runner.invoke(app, ["games", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    assert "Thievery-Spiele" in result.output and "Spieler" in result.output
+    assert "Thievery games" in runner.invoke(app, ["games", "--lang", "en"]).output
