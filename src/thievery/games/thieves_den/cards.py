@@ -611,7 +611,6 @@ def catalogue_of(cs: CardSet) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=16)
 def _german_catalogue(cs: CardSet) -> dict[str, Any]:
     """The German words of every design, by design id (see :func:`catalogue_of`)."""
 
@@ -638,6 +637,7 @@ def _german_catalogue(cs: CardSet) -> dict[str, Any]:
     return {"name": cs.name_de, "locations": locations, "fences": fences, "powers": powers}
 
 
+@lru_cache(maxsize=16)
 def _load(path: str, mtime: float) -> CardSet:
     text = Path(path).read_text(encoding="utf-8")
     return compile_card_file(parse_card_file(text, path), path)
