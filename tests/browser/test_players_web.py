@@ -562,7 +562,7 @@ def test_schatz_rabatz_is_drawn_in_german(server: str, browser: Browser, tmp_pat
             "Sechseck",
             "Ring",
             "Perlen",
-            "Pokal",
+            "Kelch",
             "Schwert",
             "Goldbarren",
             "Krone",

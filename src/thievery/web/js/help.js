@@ -124,8 +124,8 @@ const INTROS = {
     ],
     de: [
       ["Ziel", "Bau als Erster dein ganzes Schiff: Bug, Mittelteil und Heck."],
-      ["Eine Runde", "In Echtzeit, alle zugleich, solange die Sanduhr läuft: Nimm Schätze einzeln vom gemeinsamen Haufen und lass jeden in deine Truhe fallen (Spalte wählen, drehen, fallen lassen). Schließ den Deckel, wenn du fertig bist; wenn die Sanduhr abläuft, schließen sich alle Deckel."],
-      ["Die Schätze", "40 Schätze, 8 Formen in 5 Farben. Kleine Formen lassen sich gut packen; Pokale, Schwerter und Kronen sind sperrig. Was über den Rand ragt, wird beim Schließen herausgenommen."],
+      ["Eine Runde", "In Echtzeit, alle zugleich, solange die Sanduhr läuft: Nimm Schätze einzeln vom gemeinsamen Haufen und lass jeden in deine Schatzkiste fallen (Spalte wählen, drehen, fallen lassen). Schließ den Deckel, wenn du fertig bist; wenn die Sanduhr abläuft, schließen sich alle Deckel."],
+      ["Die Schätze", "40 Schätze, 8 Formen in 5 Farben. Kleine Formen lassen sich gut packen; Kelche, Schwerter und Kronen sind sperrig. Was über den Rand ragt, wird beim Schließen herausgenommen."],
       ["Ende und Wertung", "Jacks Tafel wird umgedreht: Schätze in der Form und Farbe, die sie zeigt, zählen nicht. Wer die meisten Schätze übrig hat, nimmt das nächste Schiffsteil, das er braucht. Wer zuerst ein Schiff fertig hat, gewinnt."],
     ],
   },

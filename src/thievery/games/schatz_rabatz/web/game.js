@@ -16,7 +16,7 @@ import { addGerman, t } from "/static/js/i18n.js";
 // German: the game is German (Noris), so the treasures and ship parts have German names.
 addGerman({
   "circle": "Kreis", "hexagon": "Sechseck", "ring": "Ring", "pearls": "Perlen",
-  "goblet": "Pokal", "sword": "Schwert", "gold bar": "Goldbarren", "crown": "Krone",
+  "goblet": "Kelch", "sword": "Schwert", "gold bar": "Goldbarren", "crown": "Krone",
   "red": "rot", "blue": "blau", "green": "grün", "yellow": "gelb", "purple": "lila",
   "{colour} {shape}": "{shape} ({colour})",
   "bow": "Bug", "middle A": "Mittelteil A", "middle B": "Mittelteil B", "stern": "Heck",
@@ -25,7 +25,7 @@ addGerman({
   "Your hand is not ready yet: {s} s to wait between two drops.": "Deine Hand ist noch nicht bereit: {s} s Pause zwischen zwei Würfen.",
   "That drop would rest wholly on top of the rim: move or turn it.": "So läge er ganz über dem Rand: verschieb oder dreh ihn.",
   "Nothing picked: the pool is empty — close your lid (C).": "Nichts gewählt: Der Haufen ist leer — schließ deinen Deckel (C).",
-  "your chest": "deine Truhe", "a chest": "eine Truhe",
+  "your chest": "deine Schatzkiste", "a chest": "eine Schatzkiste",
   "game over": "Spiel vorbei", "time's up": "Zeit um", "waits for the first lid": "wartet auf den ersten Deckel", "waits for everyone": "wartet auf alle",
   " (you)": " (du)", "none left": "keins mehr übrig",
   "Round {n} — the scoring": "Runde {n} — die Wertung", "Last round ({n})": "Letzte Runde ({n})",
@@ -53,7 +53,7 @@ addGerman({
   "column left (←)": "Spalte links (←)", "⟳ Rotate (R)": "⟳ Drehen (R)", "rotate (R)": "drehen (R)", "column right (→)": "Spalte rechts (→)",
   "your hand is busy: ready in {s} seconds": "deine Hand ist beschäftigt: bereit in {s} Sekunden",
   "A hand needs {ms} ms between two drops": "Eine Hand braucht {ms} ms zwischen zwei Würfen",
-  "bot": "Bot", "treasures in the chest": "Schätze in der Truhe",
+  "bot": "Bot", "treasures in the chest": "Schätze in der Schatzkiste",
   "Ready for round {n} (Y)": "Bereit für Runde {n} (Y)", "Ship": "Schiff", "Round": "Runde",
   "the turned Jack-board": "die umgedrehte Tafel von Jack", "Jack-board": "Jacks Tafel",
   "face-down Jack-boards": "verdeckte Tafeln von Jack", "{n} boards": "{n} Tafeln",
