@@ -5,11 +5,15 @@ and the view's encoding alike.)"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from tests.games.thieves_den.helpers import write_custom_set
 from tests.rl.helpers import PLAYERS, random_index
 from thievery.core.registry import plugin
+from thievery.games.thieves_den.cards import inline_card_set
 from thievery.rl.direct import SEAT_ENCODERS
 from thievery.rl.match import Match
 
@@ -43,6 +47,12 @@ def test_the_seat_encoder_writes_what_the_view_encodes(game: str) -> None:
 @pytest.mark.parametrize(("game", "options"), OPTIONS)
 def test_the_seat_encoder_follows_the_options(game: str, options: dict[str, object]) -> None:
     _compare_along_random_games(Match(game, PLAYERS[game], options))
+
+
+def test_the_thieves_den_seat_encoder_follows_the_card_set(tmp_path: Path) -> None:
+    """Another card set (the Thieves Den tests' custom one, inline) at 3 players."""
+    cards = inline_card_set(write_custom_set(tmp_path))
+    _compare_along_random_games(Match("thieves-den", 3, {"cards": cards}))
 
 
 def _compare_along_random_games(match: Match) -> None:
