@@ -454,7 +454,8 @@ class Cluster:
                     unsure = True  # the same call again is answered once (see _serve)
                 else:
                     error = reply.get("error")
-                    if not (isinstance(error, dict) and error.get("code") == "cluster/not_owner"):
+                    code = error.get("code") if isinstance(error, dict) else None
+                    if code not in ("cluster/not_owner", "table/moved"):  # (nothing done)
                         table.owner_hint = owner
                         return reply, args
             if time.monotonic() > deadline:
