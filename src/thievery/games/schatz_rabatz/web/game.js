@@ -6,6 +6,11 @@
 // Keys: ↑/↓ (W/S) pick a treasure · R rotate (Shift+R back) · ←/→ (A/D) column ·
 // Enter/Space drop · C close the lid · Y (or Enter) ready after the scoring.
 // The pointer works too: click a treasure in the pool, hover a column, click to drop.
+// Touch (and any pointer): drag a treasure from the pool (or the picked one, or its preview
+// in the chest) over the chest: the preview follows the column under the finger, and
+// letting go over the chest drops it there (if that drop is legal and the hand is ready);
+// letting go anywhere else drops nothing. A tap on the picked treasure (or a finger's on its
+// preview) turns it; a tap on a column drops there.
 //
 // The page's state here is only the pick (treasure, rotation, column), the drop on its way
 // (to tell a lost race), the clock anchor and the reveal's steps; everything else is ctx.
@@ -58,6 +63,9 @@ addGerman({
   "the turned Jack-board": "die umgedrehte Tafel von Jack", "Jack-board": "Jacks Tafel",
   "face-down Jack-boards": "verdeckte Tafeln von Jack", "{n} boards": "{n} Tafeln",
   "Little Pirates": "Kleine Piraten", "Big Pirates": "Große Piraten",
+  "Not dropped: let go over your chest to drop it there.": "Nicht fallen gelassen: Lass ihn über deiner Schatzkiste los, um ihn dort fallen zu lassen.",
+  "Pack! Drag a treasure onto a column of your chest · tap it to rotate · C close the lid": "Packen! Zieh einen Schatz auf eine Spalte deiner Schatzkiste · tippe ihn an zum Drehen · C Deckel schließen",
+  "drag onto your chest · tap to rotate": "auf deine Schatzkiste ziehen · antippen zum Drehen",
   "scored": "gewertet", "over": "vorbei", "ship:": "Schiff:",
 });
 
@@ -302,7 +310,14 @@ function sendDrop(ctx, action) {
 function listen(root) {
   if (ui.roots.has(root)) return;
   ui.roots.add(root);
+  root.addEventListener("pointerdown", (event) => pressed(root, event));
   root.addEventListener("click", (event) => {
+    if (performance.now() < drag.eatUntil) { // the click a drag or a tap leaves: handled
+      drag.eatUntil = 0;
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
     const act = event.target.closest("[data-action]");
     if (act && root.contains(act)) {
       try {
@@ -331,6 +346,148 @@ function listen(root) {
     }
   });
   root.addEventListener("mouseleave", () => { ui.hoverCol = null; });
+}
+
+// ------------------------------------------------------------------ dragging (touch and mouse)
+
+const DRAG_PX = 8; // how far a press moves before it is a drag, not a tap
+const drag = {
+  on: null, // {id, pointerId, x, y, from: "pool"|"pick"|"ghost", column, moved, touch, ghost}
+  eatUntil: 0, // until when the click a drag or a tap leaves behind is not a click
+  image: null, // the treasure under the finger (in document.body: redraws leave it)
+};
+
+/** Whether the seat may pick and drop now (packing, lid open, playing). */
+function canPack(ctx) {
+  const v = ctx?.view;
+  return !!v && ctx.mode === "play" && ctx.seat !== null && v.phase === "packing" && !!v.chests[ctx.seat]?.open && !ctx.narrating;
+}
+
+/** The cell of my chest under a point (x from the left wall, y up from the floor), or null. */
+function chestCell(x, y) {
+  const svg = ui.root?.querySelector(".sr-chest.me .sr-chest-svg");
+  const v = ui.ctx?.view;
+  if (!svg || !v) return null;
+  const box = svg.getBoundingClientRect();
+  const cs = box.height / (v.depth + ABOVE + 0.3); // the chest's drawing: rows of cs and a wall of 0.3 cs
+  const wall = Math.max(4, cs * 0.3);
+  const cx = Math.floor((x - box.left - wall) / cs);
+  const cy = v.depth + ABOVE - 1 - Math.floor((y - box.top) / cs);
+  if (x < box.left || x > box.right || y < box.top || y > box.bottom) return null;
+  return { x: Math.max(0, Math.min(v.width - 1, cx)), y: cy };
+}
+
+/** The column under a point over my chest (the columns the chest offers), or null. */
+function columnAt(x, y) {
+  const col = document.elementFromPoint(x, y)?.closest?.(".sr-chest.me [data-col]");
+  return col ? Number(col.dataset.col) : null;
+}
+
+/** Whether a point is on the preview's cells. */
+function onGhost(x, y) {
+  const ghost = ui.root?.querySelector(".sr-chest.me .sr-ghost");
+  const cell = chestCell(x, y);
+  if (!ghost || !cell) return false;
+  return JSON.parse(ghost.dataset.cells || "[]").some(([cx, cy]) => cx === cell.x && cy === cell.y);
+}
+
+function pressed(root, event) {
+  if (!event.isPrimary || event.button > 0 || !canPack(ui.ctx)) return;
+  const mine = event.target.closest(".sr-chest.me");
+  const slot = event.target.closest("[data-pick]");
+  const art = event.target.closest(".sr-pick-art");
+  let from = null;
+  if (slot && root.contains(slot)) from = "pool";
+  else if (art && ui.sel) from = "pick";
+  else if (mine && ui.sel) from = onGhost(event.clientX, event.clientY) ? "ghost" : "chest";
+  if (!from) return;
+  const touch = event.pointerType !== "mouse";
+  // No text selection while dragging from the pile or the pick (a tap there is handled on
+  // the way up). In the chest the click still counts: a tap on a column drops there.
+  if (from === "pool" || from === "pick") event.preventDefault();
+  drag.on = {
+    id: from === "pool" ? slot.dataset.pick : ui.sel, pointerId: event.pointerId, x: event.clientX, y: event.clientY,
+    from, column: ui.column, moved: false, touch,
+  };
+  document.addEventListener("pointermove", moved);
+  document.addEventListener("pointerup", released);
+  document.addEventListener("pointercancel", cancelled);
+}
+
+function moved(event) {
+  const d = drag.on;
+  if (!d || event.pointerId !== d.pointerId) return;
+  if (!d.moved) {
+    if (Math.hypot(event.clientX - d.x, event.clientY - d.y) < DRAG_PX || (d.from === "chest" && !d.touch)) return;
+    d.moved = true;
+    if (d.id !== ui.sel) ui.sel = d.id;
+    document.body.classList.add("sr-dragging");
+    drag.image = document.createElement("div");
+    drag.image.className = "sr-drag-image";
+    drag.image.setAttribute("aria-hidden", "true");
+    drag.image.innerHTML = loose(ui.ctx.view, d.id, ui.rotation, 22);
+    document.body.append(drag.image);
+    redraw();
+  }
+  event.preventDefault();
+  drag.image.style.transform = `translate(${event.clientX}px, ${event.clientY}px) translate(-50%, -50%)`;
+  const column = columnAt(event.clientX, event.clientY);
+  const over = column !== null;
+  drag.image.classList.toggle("over", over);
+  if (over && column !== ui.column) {
+    ui.column = column;
+    redraw();
+  }
+}
+
+function released(event) {
+  const d = drag.on;
+  if (!d || event.pointerId !== d.pointerId) return;
+  endDrag();
+  if (!canPack(ui.ctx)) return;
+  if (!d.moved) {
+    // A tap: on the picked treasure or its preview it turns it; on another treasure in the
+    // pool it picks that one; on a column of the chest it drops there (the click does that).
+    if (d.from === "pick" || (d.from === "ghost" && d.touch) || (d.from === "pool" && d.id === ui.sel)) {
+      drag.eatUntil = performance.now() + 400;
+      command("rotate");
+    } else if (d.from === "pool") {
+      drag.eatUntil = performance.now() + 400;
+      ui.sel = d.id;
+      redraw();
+    }
+    return;
+  }
+  drag.eatUntil = performance.now() + 400; // a mouse's drag ends in a click where it was let go
+  const column = columnAt(event.clientX, event.clientY);
+  if (column === null) {
+    ui.column = d.column;
+    say(t("Not dropped: let go over your chest to drop it there."), "info", 1800);
+    redraw();
+    return;
+  }
+  ui.column = column;
+  command("go"); // legal, the hand ready: sent; else the reason, and nothing sent
+}
+
+function cancelled(event) {
+  if (!drag.on || event.pointerId !== drag.on.pointerId) return;
+  const d = drag.on;
+  endDrag();
+  if (d.moved) {
+    ui.column = d.column;
+    redraw();
+  }
+}
+
+function endDrag() {
+  drag.on = null;
+  drag.image?.remove();
+  drag.image = null;
+  document.body.classList.remove("sr-dragging");
+  document.removeEventListener("pointermove", moved);
+  document.removeEventListener("pointerup", released);
+  document.removeEventListener("pointercancel", cancelled);
 }
 
 const KEYS = {
@@ -628,6 +785,11 @@ function status(ctx, seat) {
   return "";
 }
 
+/** A finger is the main pointer (a phone, a tablet). */
+function coarse() {
+  return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+}
+
 function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
@@ -643,6 +805,7 @@ function prompt(ctx, idx) {
   if (v.phase === "packing") {
     if (!mine.open) return { text: t("Your lid is closed. Waiting for the others and the hourglass…"), you: false };
     if (!v.pool.length) return { text: t("The pool is empty: close your lid (C)."), you: true };
+    if (coarse()) return { text: t("Pack! Drag a treasure onto a column of your chest · tap it to rotate · C close the lid"), you: true };
     return { text: t("Pack! ↑↓ pick · R rotate · ←→ or hover a column · Enter/Space/click drop · C close the lid"), you: true };
   }
   if (idx.ready) return { text: t("Round counted. Ready for the next round? Press Y (or Enter)."), you: true };
@@ -681,7 +844,8 @@ function pickPanel(ctx, idx, cur) {
         <div class="sr-pick-art">${loose(v, ui.sel, ui.rotation, 20)}</div>
         <div><b>${esc(words(ui.sel))}</b><br><span class="sr-muted">${t("turned {deg}° · column {col}", { deg: ui.rotation * 90, col: ui.column + 1 })}</span>
         ${cur?.ghost?.sticksOut && cur.action ? `<br><span class="sr-warn">${t("sticks out above the rim: it comes out when you close")}</span>` : ""}
-        ${cur && !cur.fits ? `<br><span class="sr-bad">${t("no room there")}</span>` : ""}</div>
+        ${cur && !cur.fits ? `<br><span class="sr-bad">${t("no room there")}</span>` : ""}
+        <br><span class="sr-muted sr-drag-hint">${t("drag onto your chest · tap to rotate")}</span></div>
       </div>`
     : `<div class="sr-pick empty">${t("Nothing to pick.")}</div>`;
   return `<div class="sr-controls">${what}
