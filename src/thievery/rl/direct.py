@@ -273,6 +273,47 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         "seat_flags hand my_pick stack tied",
     )  # fmt: skip
 
+    # per seat ``me``, every seat in its order (``me`` first) with the offsets of its
+    # "seats" numbers and its "seat_flags"
+    n_seats = probe.players
+    seats = [
+        [((me + r) % n_seats, seats_at + r * n_seat, flags_at + 2 * r) for r in range(n_seats)]
+        for me in range(n_seats)
+    ]
+    # a seat's first 8 "seats" numbers by their content (its 5 treasures, prestige,
+    # thieves and hand size), a float array copied into the vector whole
+    holdings: dict[tuple[int, ...], array[float]] = {}
+
+    def holding_block(key: tuple[int, ...]) -> array[float]:
+        block = array("f", [x / 5 for x in key])
+        block[5] = key[5] / 50
+        if len(holdings) > 20_000:
+            holdings.clear()
+        holdings[key] = block
+        return block
+
+    # "supply" by its content (treasures, Witch spots, Recruit row, thieves), a float
+    # array copied into the vector whole: it changes a few times a round
+    supplies: dict[tuple[int, ...], array[float]] = {}
+    n_supply = layout.fields[layout.offsets.index(supply_at)].size  # 16
+    no_supply = array("f", bytes(4 * n_supply))
+
+    def supply_block(key: tuple[int, ...]) -> array[float]:
+        block = no_supply[:]
+        for t in range(5):  # treasures, Witch spots, Recruit row, as the view has them
+            if key[t]:
+                block[t] = key[t] / 10
+            if key[5 + t]:
+                block[6 + t] = 1.0
+            if key[10 + t]:
+                block[11 + t] = key[10 + t] / 5
+        if key[15]:
+            block[5] = key[15] / 10
+        if len(supplies) > 20_000:
+            supplies.clear()
+        supplies[key] = block
+        return block
+
     def encode(state: State, me: int) -> Vector:
         s: Any = state
         buf = zero[:]  # the vector's numbers, all 0 to begin with
@@ -290,15 +331,11 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         buf[direction_at + (0 if s.direction > 0 else 1)] = 1.0  # "direction"
         if s.round:  # "round"
             buf[round_at] = s.round / 10
-        for t in range(5):  # "supply": treasures, thieves, Witch spots, Recruit row
-            if s.supply[t]:
-                buf[supply_at + t] = s.supply[t] / 10
-            if s.witch[t]:
-                buf[supply_at + 6 + t] = 1.0
-            if s.recruit[t]:
-                buf[supply_at + 11 + t] = s.recruit[t] / 5
-        if s.supply_thieves:
-            buf[supply_at + 5] = s.supply_thieves / 10
+        key = (*s.supply, *s.witch, *s.recruit, s.supply_thieves)  # "supply"
+        block = supplies.get(key)
+        if block is None:
+            block = supply_block(key)
+        buf[supply_at : supply_at + n_supply] = block
         if s.burgle:  # "burgle"
             buf[burgle_at] = s.burgle / 5
         deck = s.loc_deck
@@ -328,18 +365,12 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         treasure, prestige, thieves, hands = s.treasure, s.prestige, s.thieves, s.hands
         up, collected, fences, kept = s.up, s.collected, s.fences, s.fences_collected
         uses, passed, pick, scheme = s.fence_uses, s.passed, s.pick, s.scheme
-        for r in range(n):  # "seats" and "seat_flags"
-            t = (me + r) % n
-            o = seats_at + r * n_seat
-            for x, count in enumerate(treasure[t]):
-                if count:
-                    buf[o + x] = count / 5
-            if prestige[t]:
-                buf[o + 5] = prestige[t] / 50
-            if thieves[t]:
-                buf[o + 6] = thieves[t] / 5
-            if hands[t]:
-                buf[o + 7] = len(hands[t]) / 5
+        for t, o, flag in seats[me]:
+            key = (*treasure[t], prestige[t], thieves[t], len(hands[t]))
+            block = holdings.get(key)
+            if block is None:
+                block = holding_block(key)
+            buf[o : o + 8] = block
             o += 8
             for c in up[t]:
                 buf[o + c] = 1.0 + on_loc[c]
@@ -356,9 +387,9 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
             if t == me or over:  # a Scheme is secret until the end
                 buf[o + scheme[t] % n_schemes] = 1.0
             if passed[t]:
-                buf[flags_at + 2 * r] = 1.0
-            if pick[t] >= 0:  # whether, never which
-                buf[flags_at + 2 * r + 1] = 1.0
+                buf[flag] = 1.0
+            if pick[t] >= 0:
+                buf[flag + 1] = 1.0
         for c in hands[me]:  # "hand" (own)
             buf[hand_at + c] = 1.0
         if pick[me] >= 0:  # "my_pick" (own)
@@ -385,6 +416,7 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
     from thievery.games.schatz_rabatz.pieces import (
         BOARD_CLAIMS,
         BOARD_ID,
+        CARD_ID,
         N_TREASURES,
         ORIENTATIONS,
         SHAPE_OF,
@@ -395,7 +427,6 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
     width, depth = p.width, p.depth
     per_chest = 3 + width + width * depth
     n_treasures = N_TREASURES
-    claims = [sorted(BOARD_CLAIMS[b]) for b in range(len(BOARD_ID))]
     (phase_at, to_act_at, round_at, clock_at, pool_at, chests_at, out_at, jack_at,
      claims_at, board_at, turned_at, stack_at, ships_at, supply_at, ready_at,
      parts_at) = offsets(
@@ -403,7 +434,14 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         "phase to_act round clock pool chests out jack board.claims board.id "
         "boards_turned stack_size ships supply ready ship_parts",
     )  # fmt: skip
-    n_parts = layout.fields[layout.offsets.index(ships_at)].size // max(1, p.players)
+    n_seats = p.players
+    n_parts = layout.fields[layout.offsets.index(ships_at)].size // max(1, n_seats)
+    # each Jack board's "board.claims" numbers
+    n_claims = layout.fields[layout.offsets.index(claims_at)].size
+    claims = [array("f", bytes(4 * n_claims)) for _ in BOARD_ID]
+    for b, block in enumerate(claims):
+        for x in BOARD_CLAIMS[b]:
+            block[x] = 1.0
     zero = array("f", bytes(4 * layout.size))
     # A chest's column heights and cells: (the heights, the placements) -> its numbers
     # ("chests" from the heights on: heights / depth, then the cells row by row), a float
@@ -425,6 +463,34 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         blocks[key] = block
         return block
 
+    # The supply's ship parts (a card leaves it now and then): their "supply" numbers.
+    supplies: dict[tuple[int, ...], array[float]] = {}
+    pools: dict[bytes, array[float]] = {}
+    n_cards = len(CARD_ID)
+    no_cards = array("f", bytes(4 * n_cards))
+
+    def supply_block(key: tuple[int, ...]) -> array[float]:
+        block = no_cards[:]
+        for c in key:
+            block[c] = 1.0
+        if len(supplies) > 20_000:
+            supplies.clear()
+        supplies[key] = block
+        return block
+
+    # per seat ``me``, the other seats in its order (``me`` first) with the offsets of
+    # their numbers: (seat, "chests" entry, its heights and cells, "out", "jack",
+    # "ships", "ready")
+    seats = [
+        [
+            ((me + r) % n_seats, chests_at + r * per_chest, chests_at + r * per_chest + 3,
+             out_at + r * n_treasures, jack_at + r * n_treasures, ships_at + r * n_parts,
+             ready_at + r)
+            for r in range(n_seats)
+        ]
+        for me in range(n_seats)
+    ]  # fmt: skip
+
     def encode(state: State, me: int) -> Vector:
         s: Any = state
         buf = zero[:]  # the vector's numbers, all 0 to begin with
@@ -443,15 +509,17 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
             buf[clock_at] = (s.ends_ms - now) / max(1, s.hourglass_ms)
         if s.phase == PACKING and s.is_open[me] and s.hand_ready[me] > now:
             buf[clock_at + 1] = (s.hand_ready[me] - now) / 1000
-        for t in range(n_treasures):  # "pool"
-            if s.in_pool[t]:
-                buf[pool_at + t] = 1.0
+        pool = bytes(s.in_pool)  # "pool": 1.0 or 0.0 a treasure, remembered by content
+        block = pools.get(pool)
+        if block is None:
+            if len(pools) > 20_000:
+                pools.clear()
+            block = pools[pool] = array("f", s.in_pool)
+        buf[pool_at : pool_at + n_treasures] = block
         is_open, closed, ready_ms, heights = s.is_open, s.closed_ms, s.hand_ready, s.heights
         chests, out, jack, ships, ready = s.chests, s.out, s.jack, s.ships, s.ready
-        for r in range(n):
-            t = (me + r) % n
-            o = chests_at + r * per_chest  # "chests"
-            if is_open[t]:
+        for t, o, cells, out_o, jack_o, ships_o, ready_o in seats[me]:
+            if is_open[t]:  # "chests"
                 buf[o] = 1.0
             if closed[t] >= 0:
                 buf[o + 1] = 1.0
@@ -461,25 +529,27 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
             block = blocks.get(key)
             if block is None:
                 block = chest_block(key)
-            buf[o + 3 : o + 3 + block_size] = block
+            buf[cells : cells + block_size] = block
             for x in out[t]:  # "out"
-                buf[out_at + r * n_treasures + x] = 1.0
+                buf[out_o + x] = 1.0
             for x in jack[t]:  # "jack"
-                buf[jack_at + r * n_treasures + x] = 1.0
+                buf[jack_o + x] = 1.0
             for c in ships[t]:  # "ships"
-                buf[ships_at + r * n_parts + c] = 1.0
+                buf[ships_o + c] = 1.0
             if ready[t]:  # "ready"
-                buf[ready_at + r] = float(ready[t])
+                buf[ready_o] = float(ready[t])
         if s.board >= 0:  # "board.claims", "board.id"
-            for x in claims[s.board]:
-                buf[claims_at + x] = 1.0
+            buf[claims_at : claims_at + n_claims] = claims[s.board]
             buf[board_at + s.board] = 1.0
         for b in s.turned:  # "boards_turned"
             buf[turned_at + b] = 1.0
         if s.stack:  # "stack_size"
             buf[stack_at] = len(s.stack) / len(BOARD_ID)
-        for c in s.supply:  # "supply"
-            buf[supply_at + c] = 1.0
+        key = tuple(s.supply)  # "supply", remembered by its content
+        block = supplies.get(key)
+        if block is None:
+            block = supply_block(key)
+        buf[supply_at : supply_at + n_cards] = block
         for x in s.needs:  # "ship_parts"
             buf[parts_at + x] = 1.0
         return np.frombuffer(buf, np.float32)

@@ -494,23 +494,22 @@ class _DropRows:
 
     def __init__(self, codec: ActionCodec) -> None:
         from thievery.games.schatz_rabatz.actions import CLOSE, READY
-        from thievery.games.schatz_rabatz.rules import SCORED
+        from thievery.games.schatz_rabatz.rules import SCORED, _drop_table
 
         self.codec = codec
         self.close, self.ready = codec.index[CLOSE], codec.index[READY]
         self.scored = SCORED
+        self.drop_table = _drop_table
         # id(table) -> (the table, per treasure: its drops' indices, the same as bits)
         self.tables: dict[int, tuple[list[list[Action]], list[list[int]], list[int]]] = {}
 
     def _known(self, state: State, seat: int) -> tuple[list[list[int]], list[int]] | None:
         """The indices and bits of each treasure's drops into ``seat``'s chest (``None``:
         it may not drop now)."""
-        from thievery.games.schatz_rabatz.rules import _drop_table
-
         s: Any = state
         if s.phase == self.scored or s.now_ms < s.hand_ready[seat]:
             return None
-        table = _drop_table(s.depth, s.heights[seat])
+        table = self.drop_table(s.depth, s.heights[seat])
         known = self.tables.get(id(table))
         if known is None or known[0] is not table:
             if len(self.tables) > 50_000:

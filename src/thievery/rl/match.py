@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from thievery.core.errors import IllegalAction
-from thievery.core.protocol import CLOCK, JSON, ClockedState, GameSpec, State, Tick
+from thievery.core.protocol import JSON, ClockedState, GameSpec, State
 from thievery.core.registry import plugin
 from thievery.core.search import share
 from thievery.rl.direct import SEAT_ENCODERS, SeatEncoder
@@ -138,6 +138,8 @@ class Match:
         spaces = _spaces(game, players, self.options)
         self.codec, self.layout, self._waits, self._legal, self._bits, self._direct = spaces
         self._mask_bytes = (self.codec.size + 7) // 8
+        # a mask's bits (or its legal indices) -> its bytes (see mask)
+        self._masks: dict[int | tuple[int, ...], bytes] = {}
         self.state: State = self.spec.new(players, 0, self.options)
         self.clocked = isinstance(self.state, ClockedState)
         self.step_ms = int(step_ms or STEP_MS)
@@ -222,8 +224,8 @@ class Match:
         return sorted(to_act, key=lambda s: (s - first) % self.players)
 
     def _tick(self) -> None:
-        assert isinstance(self.state, ClockedState)
-        self.state.apply(CLOCK, Tick(self.state.now_ms + self.step_ms))
+        state: Any = self.state  # (a ClockedState: see __init__)
+        state.advance(state.now_ms + self.step_ms)  # (what apply(CLOCK, tick) does)
         self._moment += 1
 
     def _settle(self) -> None:
@@ -311,14 +313,26 @@ class Match:
             bits = self._bits(self.state, seat)
             if self.may_wait(seat):
                 bits |= 1 << wait
-            packed = np.frombuffer(bits.to_bytes(self._mask_bytes, "little"), np.uint8)
-            return np.unpackbits(packed, count=self.codec.size, bitorder="little").view(np.int8)
-        flags = bytearray(self.codec.size)  # zeros; numpy takes the bytes without a copy
-        for i in self._indices(seat):
-            flags[i] = 1
+            known = self._masks.get(bits)  # masks recur: few seats may drop at a time
+            if known is None:
+                packed = np.frombuffer(bits.to_bytes(self._mask_bytes, "little"), np.uint8)
+                unpacked = np.unpackbits(packed, count=self.codec.size, bitorder="little")
+                if len(self._masks) > 20_000:
+                    self._masks.clear()
+                known = self._masks[bits] = unpacked.tobytes()
+            return np.frombuffer(bytearray(known), np.int8)  # (a copy of its own)
+        legal = tuple(self._indices(seat))
         if self.may_wait(seat):
-            flags[wait] = 1
-        return np.frombuffer(flags, np.int8)
+            legal += (wait,)
+        found = self._masks.get(legal)  # the same legal actions recur often
+        if found is None:
+            flags = bytearray(self.codec.size)  # zeros
+            for i in legal:
+                flags[i] = 1
+            if len(self._masks) > 20_000:
+                self._masks.clear()
+            found = self._masks[legal] = bytes(flags)
+        return np.frombuffer(bytearray(found), np.int8)  # (a copy of its own)
 
     def legal_indices(self, seat: int) -> list[int]:
         """The current seat's legal action indices, ascending (others: none)."""
