@@ -184,6 +184,30 @@ def test_legal_indices_agree_with_the_mask(game: str) -> None:
         match.act(seat, random_index(mask, rng))
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_remembered_masks_are_the_legal_actions_and_each_callers_own(game: str) -> None:
+    """Masks are remembered by their legal indices (or bits) and recur; each call still
+    gives exactly ``legal_actions`` (and ``WAIT`` where the game allows it), in an array
+    of its own: writing into one changes no later mask."""
+    match = Match(game, PLAYERS[game])
+    rng = np.random.default_rng(6)
+    for seed in (6, 7):
+        match.start(seed)
+        while not match.over:
+            seat = match.current()
+            assert seat is not None
+            legal = match.state.legal_actions(seat)
+            expected = match.codec.mask(legal, wait=match.may_wait(seat))
+            mask = match.mask(seat)
+            assert mask.dtype == np.int8 and mask.tobytes() == expected.tobytes()
+            mask[:] = 1 - mask  # a caller's own array: writable, and nobody else's
+            remembered = len(match._masks)
+            again = match.mask(seat)  # the remembered one (nothing new remembered)
+            assert len(match._masks) == remembered
+            assert again.tobytes() == expected.tobytes()
+            match.act(seat, random_index(expected, rng))
+
+
 def test_docs_list_every_field_and_table_size_at_four_players() -> None:
     from pathlib import Path
 

@@ -525,7 +525,7 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
                 buf[o + 1] = 1.0
             if ready_ms[t] > now:
                 buf[o + 2] = (ready_ms[t] - now) / 1000
-            key = (*heights[t][:width], *chests[t])
+            key = (*heights[t], *chests[t])  # (a skyline has a height per column)
             block = blocks.get(key)
             if block is None:
                 block = chest_block(key)

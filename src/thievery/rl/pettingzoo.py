@@ -217,7 +217,7 @@ class GuardedEnv(RawEnv):
     def observe(self, agent: str) -> Obs:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return super().observe(agent)
+        return RawEnv.observe(self, agent)  # (no super(): called every decision)
 
     def step(self, action: int | None) -> None:
         if not self._has_reset:

@@ -421,7 +421,9 @@ class ThievesDen(State):
     def _pick(self, seat: int, card: int, events: list[Event]) -> None:
         self.hands[seat].remove(card)
         self.pick[seat] = card
-        self._to_act = tuple(s for s in self._to_act if s != seat)
+        to_act = list(self._to_act)  # (the seat is in it once: is_legal checked)
+        to_act.remove(seat)
+        self._to_act = tuple(to_act)
         events.append(Event("picked", {"seat": seat}))
         events.append(Event("you_picked", {"seat": seat, "card": self.cs.loc_id[card]}, seat))
         if not self._to_act:
@@ -545,10 +547,15 @@ class ThievesDen(State):
         for t in range(5):
             if tr[t]:
                 kinds.append(t)
-        if th >= 1:
+        if th >= 1:  # (what _steal_targets(seat, False) gives, without its list)
             steal = self.a_steal
-            for c in self._steal_targets(seat, False):
-                add(steal[c])
+            on = self.on_loc
+            cs = self.cs
+            paid, costs = cs.loc_paid, cs.loc_cost
+            for group in (*self.up, self.neutral):
+                for c in group:
+                    if on[c] <= 0 and (not paid[c] or self.can_use(seat, costs[c], 1)):
+                        add(steal[c])
             fence = self.a_fence
             total = self.cs.fence_total
             for f in self.fence_row:
