@@ -21,6 +21,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import httpx2
+import psycopg
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
@@ -30,7 +31,7 @@ from websockets.sync.client import connect
 import thievery
 from thievery.cli.app import app as cli
 from thievery.core.record import GameRecord
-from thievery.server.cluster import _REGISTER, Cluster, Fenced
+from thievery.server.cluster import _REGISTER, CHANNEL, Cluster, Fenced, conninfo
 from thievery.server.limits import Caps
 from thievery.server.storage import ActionRow, Storage, TableRecord
 
@@ -243,14 +244,21 @@ def test_the_owner_killed_mid_game_another_process_plays_on(
     assert [x for s, x in record.actions if s == 1] == on_b.acked
 
 
+def processes(storage: Storage, table_id: str, count: int) -> list[Cluster]:
+    """``count`` registered server processes' cluster parts (without their heartbeats and
+    listeners), and a table stored for them."""
+    hub = SimpleNamespace(storage=storage, caps=Caps(), tables={})
+    made = [Cluster(hub, lease_seconds=5) for _ in range(count)]  # type: ignore[arg-type]
+    for c in made:
+        c._run(_REGISTER, me=c.id, ttl=c.ttl, about="test")
+    record = TableRecord(table_id, "schattendieb", 1, 3, 1, {}, [], "h")
+    storage.run(lambda conn: Storage.insert_table(conn, record))
+    return made
+
+
 def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
     storage = Storage(pg_url)
-    hub = SimpleNamespace(storage=storage, caps=Caps(), tables={})
-    x, y = Cluster(hub, lease_seconds=5), Cluster(hub, lease_seconds=5)  # type: ignore[arg-type]
-    for c in (x, y):
-        c._run(_REGISTER, me=c.id, ttl=c.ttl, about="test")
-    record = TableRecord("t1", "schattendieb", 1, 3, 1, {}, [], "h")
-    storage.run(lambda conn: Storage.insert_table(conn, record))
+    x, y = processes(storage, "t1", 2)
 
     def append(cluster: Cluster, epoch: int | None, n: int) -> None:
         row = ActionRow(n, 0, {"type": "done"}, 0.0, "human")
@@ -284,6 +292,31 @@ def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
     with pytest.raises(IntegrityError):  # and no action n is stored twice
         append(y, taken, 1)
     assert [r.n for r in storage.actions("t1")] == [0, 1]
+    storage.close()
+
+
+def test_an_action_is_announced_only_if_a_process_follows_its_table(pg_url: str) -> None:
+    storage = Storage(pg_url)
+    (owner,) = processes(storage, "t2", 1)
+    listener = psycopg.connect(conninfo(pg_url), autocommit=True)
+    listener.execute(f"LISTEN {CHANNEL}")
+
+    def append(n: int) -> list[str]:
+        row = ActionRow(n, 0, {"type": "done"}, 0.0, "human")
+        storage.run(lambda c: owner.append(c, "t2", epoch, row, {"k": "a", "n": n}))
+        return [note.payload for note in listener.notifies(timeout=0.3)]
+
+    async def follow(change: int) -> None:
+        await owner.follow(["t2"], change)
+
+    epoch = asyncio.run(owner.acquire("t2"))
+    assert append(0) == []  # nobody follows: no notification (no lock on the queue)
+    asyncio.run(follow(1))
+    assert [json.loads(p.split(" ", 1)[1])["n"] for p in append(1)] == [1]
+    asyncio.run(follow(-1))
+    assert append(2) == []
+    assert [r.n for r in storage.actions("t2")] == [0, 1, 2]
+    listener.close()
     storage.close()
 
 

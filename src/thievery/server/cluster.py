@@ -88,11 +88,16 @@ _FENCE = text(
     "WHERE table_id = :t AND owner = :me AND epoch = :epoch FOR SHARE"
 )
 _APPEND = text(
-    "WITH lease AS (SELECT 1 FROM thievery_leases WHERE table_id = :t AND owner = :me "
-    "AND epoch = :epoch FOR SHARE) "
-    'INSERT INTO thievery_actions (table_id, n, seat, action, at, "by") '
-    "SELECT :t, :n, :seat, CAST(:action AS JSON), :at, :by FROM lease "
-    "RETURNING pg_notify(:channel, :payload)"
+    "WITH lease AS (SELECT followers FROM thievery_leases WHERE table_id = :t AND owner = :me "
+    "AND epoch = :epoch FOR SHARE), "
+    'stored AS (INSERT INTO thievery_actions (table_id, n, seat, action, at, "by") '
+    "SELECT :t, :n, :seat, CAST(:action AS JSON), :at, :by FROM lease RETURNING n) "
+    "SELECT stored.n FROM stored CROSS JOIN lease LEFT JOIN LATERAL "
+    "(SELECT pg_notify(:channel, :payload) WHERE lease.followers > 0) announced ON true"
+)
+_FOLLOW = text(
+    "UPDATE thievery_leases SET followers = GREATEST(0, followers + :change) "
+    "WHERE table_id = ANY(:ids)"
 )
 _RELEASE = text(
     "UPDATE thievery_leases SET owner = NULL WHERE table_id = :t AND owner = :me AND epoch = :epoch"
@@ -174,6 +179,7 @@ class Cluster:
 
     async def close(self) -> None:
         """Hand every table back at once (others need not wait for the lease to run out)."""
+        await self.follow([t.id for t in self.hub.tables.values() if t.following], -1)
         for task in (self._beater, self._listener, *self._tasks):
             if task is not None:
                 task.cancel()
@@ -225,7 +231,10 @@ class Cluster:
         self, conn: Connection, table_id: str, epoch: int | None, row: ActionRow, note: JSON
     ) -> None:
         """:meth:`fence` and append the action ``row`` in one statement (one round trip):
-        nothing is inserted, and :class:`Fenced` raised, if the lease is no longer ours."""
+        nothing is inserted, and :class:`Fenced` raised, if the lease is no longer ours.
+        It is announced only if some process follows the table (most tables run where
+        their clients are): a commit that notifies holds PostgreSQL's notification lock
+        to its end, so notifying commits happen one at a time."""
         params = {
             **self._params(table_id, epoch, note),
             "n": row.n,
@@ -256,6 +265,15 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self._run, _RELEASE, t=table.id, me=self.id, epoch=epoch)
 
+    async def follow(self, table_ids: list[str], change: int = 1) -> None:
+        """Count this process among the followers of tables (``change`` -1: no longer).
+        Counted before a copy is loaded: the count and an append lock the same lease row,
+        so an action stored after it is announced, and one stored before it is read from
+        storage. A process that dies counted stays counted: more announcements, no harm."""
+        if table_ids:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(self._run, _FOLLOW, ids=table_ids, change=change)
+
     async def owner_of(self, table_id: str) -> tuple[str | None, bool]:
         """The process a table's lease names, and whether that process is alive."""
         rows = await asyncio.to_thread(self._query, _OWNER_OF, t=table_id)
@@ -276,6 +294,9 @@ class Cluster:
                 table.refresh(record)
             await self.catch_up(table)
             table.lease = epoch
+        if table.following:  # it runs here now: announcements of it are not needed here
+            table.following = False
+            await self.follow([table.id], -1)
         log.warning("table %s taken over by process %s (lease %d)", table.id, self.id, epoch)
         table.start()
         return True
@@ -286,6 +307,9 @@ class Cluster:
             table.lease = None
             await table.driver.stop()
         log.warning("table %s: process %s lost its lease; following it", table.id, self.id)
+        if not table.following:
+            table.following = True
+            await self.follow([table.id])
         await self.catch_up(table)
 
     # ---------------------------------------------------------------- heartbeat

@@ -178,6 +178,9 @@ class Hub:
             del self.tables[table.id]
         if self.cluster is not None and table.lease is not None:
             self.cluster.spawn(self.cluster.release(table))
+        if self.cluster is not None and table.following:
+            table.following = False
+            self.cluster.spawn(self.cluster.follow([table.id], -1))
 
     def _disown(self, table_id: str) -> None:
         for client, owned in list(self.owned.items()):
@@ -244,6 +247,8 @@ class Hub:
                 lease = await self.cluster.acquire(table_id)
                 if lease is not None:  # as stored now that no other process can write it
                     record = await asyncio.to_thread(self.storage.table, table_id) or record
+                else:  # its owner announces its actions from now on
+                    await self.cluster.follow([table_id])
             try:
                 table = await self._load(record)
             except ServerError:
@@ -253,6 +258,7 @@ class Hub:
                 log.exception("table %s quarantined: it could not be loaded", table_id)
                 raise _quarantined(table_id, self.quarantined[table_id]) from None
             table.lease = lease
+            table.following = self.cluster is not None and lease is None
             self.tables[table_id] = table
             if self.cluster is not None and lease is None:
                 await self.cluster.refresh(table)  # what was stored while it loaded

@@ -101,6 +101,7 @@ class LiveTable:
         # Several processes: this process's lease (its epoch) while it owns the table.
         self.lease: int | None = None
         self.owner_hint: str | None = None  # a follower: the owner that answered last
+        self.following = False  # counted among the table's followers (see Cluster.follow)
         self.catching = asyncio.Lock()  # a follower copy being brought up to date
         # The last actions applied, for forwarded ones: n -> (seat, action, its seq, events)
         self._recent: dict[int, tuple[int, JSON, int, list[Event]]] = {}

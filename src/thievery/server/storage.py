@@ -134,6 +134,8 @@ leases_t = Table(
     Column("table_id", String(32), ForeignKey("thievery_tables.id"), primary_key=True),
     Column("owner", String(32), nullable=True, index=True),  # None: released
     Column("epoch", BigInteger, nullable=False),
+    # Processes keeping a follower copy: an action is announced only if some do.
+    Column("followers", Integer, nullable=False, server_default="0"),
 )
 SOLO_TABLES = (tables_t, actions_t, meta_t)  # what one process on SQLite needs
 
