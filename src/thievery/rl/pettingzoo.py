@@ -121,17 +121,23 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Obs:
         found = self._cache.get(agent)
-        if found is None:
-            seat = self._seat[agent]
-            vec: Vector = self.match.observation(seat)
-            mask: Mask = self.match.mask(seat)
-            found = self._cache[agent] = {"observation": vec, "action_mask": mask}
+        return found if found is not None else self._observed(agent)
+
+    def _observed(self, agent: str) -> Obs:
+        """``agent``'s observation of the state as it is now, remembered until a step."""
+        seat = self._seat[agent]
+        vec: Vector = self.match.observation(seat)
+        mask: Mask = self.match.mask(seat)
+        found = self._cache[agent] = {"observation": vec, "action_mask": mask}
         return found
 
     def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
-        agent = self.agent_selection
+        agent = self.agent_selection  # (only reset() sets it: observing is allowed)
+        found = self._cache.get(agent) if observe else None
+        if observe and found is None:
+            found = self._observed(agent)
         return (
-            self.observe(agent) if observe else None,
+            found,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -217,7 +223,7 @@ class GuardedEnv(RawEnv):
     def observe(self, agent: str) -> Obs:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return RawEnv.observe(self, agent)  # (no super(): called every decision)
+        return super().observe(agent)
 
     def step(self, action: int | None) -> None:
         if not self._has_reset:

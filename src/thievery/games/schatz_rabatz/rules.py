@@ -525,7 +525,7 @@ class SchatzRabatz(ClockedState):
 
     def _take_part(self, seat: int) -> int:
         """The seat takes the first ship part it still needs (bow to stern); -1 none."""
-        have = {PART_OF[c] for c in self.ships[seat]}
+        have = set(map(PART_OF.__getitem__, self.ships[seat]))
         for part in self.needs:
             if part not in have:
                 for card in self.supply:
@@ -537,8 +537,7 @@ class SchatzRabatz(ClockedState):
 
     def has_ship(self, seat: int) -> bool:
         """Whether a seat holds every part of its ship."""
-        have = {PART_OF[c] for c in self.ships[seat]}
-        return all(p in have for p in self.needs)
+        return set(map(PART_OF.__getitem__, self.ships[seat])).issuperset(self.needs)
 
     # ---------------------------------------------------------------- reading
 
