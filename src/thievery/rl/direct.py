@@ -45,6 +45,25 @@ def offsets(layout: ObservationLayout, names: str) -> list[int]:
     return [where[name] for name in names.split()]
 
 
+TurnBlocks = list[dict[tuple[int, ...], "array[float]"]]
+
+
+def turn_blocks(players: int) -> TurnBlocks:
+    """Per seat, its "to_act" numbers by the tuple of seats to act (see :func:`turn_block`)."""
+    return [{} for _ in range(players)]
+
+
+def turn_block(blocks: TurnBlocks, me: int, to_act: tuple[int, ...]) -> array[float]:
+    """Seat ``me``'s "to_act" numbers (1.0 at each seat to act, relative to ``me``), made
+    once per tuple of seats and remembered in ``blocks``."""
+    n = len(blocks)
+    block = array("f", bytes(4 * n))
+    for x in to_act:
+        block[(x - me) % n] = 1.0
+    blocks[me][to_act] = block
+    return block
+
+
 def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
     """Der Schattendieb: card numbers are their vocabulary positions (``CARD_ID`` order),
     phases their positions in ``PHASE_NAMES``, kinds theirs in ``KINDS``."""
@@ -276,6 +295,7 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
     # per seat ``me``, every seat in its order (``me`` first) with the offsets of its
     # "seats" numbers and its "seat_flags"
     n_seats = probe.players
+    turns = turn_blocks(n_seats)
     seats = [
         [((me + r) % n_seats, seats_at + r * n_seat, flags_at + 2 * r) for r in range(n_seats)]
         for me in range(n_seats)
@@ -321,8 +341,11 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         phase = s.phase
         on_loc = s.on_loc
         buf[phase_at + phase] = 1.0  # "phase"
-        for x in s._to_act:  # "to_act"
-            buf[to_act_at + (x - me) % n] = 1.0
+        to_act = s._to_act  # "to_act"
+        block = turns[me].get(to_act)
+        if block is None:
+            block = turn_block(turns, me, to_act)
+        buf[to_act_at : to_act_at + n] = block
         buf[holder_at + (s.holder - me) % n] = 1.0  # "holder"
         if phase == THIEVE:  # "current": only while thieving
             buf[current_at + (s.current - me) % n] = 1.0
@@ -435,6 +458,7 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         "boards_turned stack_size ships supply ready ship_parts",
     )  # fmt: skip
     n_seats = p.players
+    turns = turn_blocks(n_seats)
     n_parts = layout.fields[layout.offsets.index(ships_at)].size // max(1, n_seats)
     # each Jack board's "board.claims" numbers
     n_claims = layout.fields[layout.offsets.index(claims_at)].size
@@ -497,8 +521,11 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         n = s.players
         now = s.now_ms
         buf[phase_at + s.phase] = 1.0  # "phase"
-        for x in s._to_act:  # "to_act"
-            buf[to_act_at + (x - me) % n] = 1.0
+        to_act = s._to_act  # "to_act"
+        block = turns[me].get(to_act)
+        if block is None:
+            block = turn_block(turns, me, to_act)
+        buf[to_act_at : to_act_at + n] = block
         if s.round_no:  # "round"
             buf[round_at] = s.round_no / 10
         # "clock": the hourglass's time left (all of it before it is turned), and the

@@ -311,7 +311,7 @@ class Match:
             return np.zeros(self.codec.size, dtype=np.int8)
         if self._bits is not None:  # the game's legal indices as one number's bits
             bits = self._bits(self.state, seat)
-            if self.may_wait(seat):
+            if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
                 bits |= 1 << wait
             known = self._masks.get(bits)  # masks recur: few seats may drop at a time
             if known is None:
@@ -322,7 +322,7 @@ class Match:
                 known = self._masks[bits] = unpacked.tobytes()
             return np.frombuffer(bytearray(known), np.int8)  # (a copy of its own)
         legal = tuple(self._indices(seat))
-        if self.may_wait(seat):
+        if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
             legal += (wait,)
         found = self._masks.get(legal)  # the same legal actions recur often
         if found is None:
