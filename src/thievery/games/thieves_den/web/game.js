@@ -14,6 +14,7 @@
 
 import { esc, eventData, germanSeats, listenForPicks } from "/static/js/common.js";
 import { addGerman, lang, t as tr } from "/static/js/i18n.js";
+import { narrate } from "/static/js/motion.js";
 
 // German for the board's own words. The card set's names and texts come from the server's
 // catalogue: on a German page its German words (catalogue.de, see catalogue() below).
@@ -113,6 +114,12 @@ addGerman({
   "the Direction tile: turn order and passing direction": "das Richtungsplättchen: Zugreihenfolge und Weitergaberichtung",
   "↻ clockwise": "↻ im Uhrzeigersinn", "↺ counter-clockwise": "↺ gegen den Uhrzeigersinn", "from {who}": "ab {who}",
   "{set}: our own card set, not the publisher's": "{set}: unser eigener Kartensatz, nicht der des Verlags", "unofficial cards": "inoffizielle Karten",
+  "Round {n} ends: the Thieves on the Locations go to their owners; the Locations and Fences are collected.": "Runde {n} endet: Die Diebe auf den Orten gehen an ihre Besitzer; die Orte und Hehler werden gesammelt.",
+  "Final scoring: most Fences of a type — {list}.": "Schlusswertung: die meisten Hehler einer Art — {list}.",
+  "Final scoring: nobody has the most Fences of a type.": "Schlusswertung: Niemand hat die meisten Hehler einer Art.",
+  "{who} +{n} for the most {type} Fences": "{who} +{n} für die meisten {type}-Hehler",
+  "Your Scheme ({a} + {b}): {k} × {p} = +{n} Prestige.": "Dein Plan ({a} + {b}): {k} × {p} = +{n} Prestige.",
+  "{who}’s Scheme ({a} + {b}): {k} × {p} = +{n} Prestige.": "Plan von {who} ({a} + {b}): {k} × {p} = +{n} Prestige.",
 });
 
 
@@ -722,6 +729,10 @@ function finalPanel(ctx, C) {
 }
 
 function render(root, ctx) {
+  narrate(root, ctx, draw, story);
+}
+
+function draw(root, ctx) {
   injectStyle();
   listen(root);
   const v = ctx.view;
@@ -760,6 +771,344 @@ function render(root, ctx) {
     </div>
     <div class="td-seats">${order.map((s) => seatPanel(ctx, C, idx, s)).join("")}</div>
   </div>`;
+  markTold(root, v.told);
+}
+
+/** While a step is told: its seat, and the card or tile it is about, stand out. */
+function markTold(root, told) {
+  if (!told) return;
+  const mark = (el) => el?.classList.add("td-told");
+  if (told.seat !== null && told.seat !== undefined) mark(root.querySelector(`.td-seat[data-seat="${Number(told.seat)}"]`));
+  if (told.card) {
+    const id = CSS.escape(told.card);
+    root.querySelectorAll(`[data-card="${id}"], [data-tile="${id}"]`).forEach(mark);
+  }
+}
+
+// ------------------------------------------------------------------ step by step (motion.js)
+
+/** A view to change step by step: a deep copy, less the card set's words (never changed:
+ * every step shares the frame's, so the page's German copy of them is made once). */
+function copyBoard(view) {
+  const { catalogue: words, ...rest } = view;
+  const copy = JSON.parse(JSON.stringify(rest));
+  copy.catalogue = words;
+  return copy;
+}
+
+// The events of a frame, as the story tells them. An action (or a Location's bonus, a card
+// drawn, a reveal, the clean-up …) begins a step; the effects that follow are told with the
+// step of the same seat in that action (a steal and the Potions it takes; the Owner Bonus
+// and what it gives its owner); what the board does not show is done on the way.
+const QUIET = new Set(["picked", "you_picked", "round", "dealt", "game_over"]);
+const EFFECT_EVENTS = new Set(["gain", "prestige", "pay", "return", "take", "destroy", "no_effect", "unplace"]);
+
+/**
+ * A frame's chain of effects as steps of the board (see motion.js): each action (a steal, a
+ * Fence sale, a Power tile, the Witch, Burgle, Recruit, a pass) with its own effects, an
+ * Owner Bonus paid to the Location's owner, a compulsory follow-up (Double Up, Busy Night,
+ * Inside Job) and what it set off, a new Fence drawn; a reveal in Scouting and its Instant
+ * cards; the end of a round (the clean-up, the Direction tile) and the final scoring (the
+ * Fence majorities, then each seat's Scheme). A frame of one step (a steal and its gain) is
+ * no chain: it is drawn at once. Each step is the view drawn before with the events so far
+ * applied: built only from that view, this seat's events and the frame's own view, so it
+ * shows nothing the seat may not know; the frame's view then shows the rest (whose turn, a
+ * new hand).
+ */
+function story(items, before, after, ctx) {
+  const C = catalogue(before);
+  const v = copyBoard(before);
+  Object.assign(v, { to_act: [], stack: [], decider: null, decision: null, result: null, final: null });
+  const steps = [];
+  const show = (text, mark, told = null) => {
+    v.told = told;
+    steps.push({ text, view: copyBoard(v), mark });
+  };
+  const board = new Board(v, after, C, ctx.seat);
+  for (const beat of beats(items)) {
+    for (const { event } of beat.events) board.apply(event);
+    const first = beat.events[0]?.event;
+    if (!beat.shown || !first) continue;
+    const d = eventData(first);
+    if (first.type === "final") finalSteps(v, d, ctx, C, show);
+    else if (first.type === "cleanup") show(tr("Round {n} ends: the Thieves on the Locations go to their owners; the Locations and Fences are collected.", { n: d.round ?? v.round }), "cleanup");
+    else show(beat.events.filter((x) => !QUIET.has(x.event.type)).map((x) => x.line).join(" · "), first.type.replace("_", "-"), told(first));
+  }
+  return steps.length >= 2 ? steps : [];
+}
+
+/** The seat and the card (or Power tile) an event is about, for the step to mark. */
+function told(event) {
+  const d = eventData(event);
+  const card = d.card ?? d.tile ?? (event.type === "move" ? d.to : null);
+  return { seat: event.type === "destroy" ? d.from : d.seat ?? null, card: card ?? null };
+}
+
+/** The frame's events grouped in steps: [{events, shown}] (see QUIET and EFFECT_EVENTS). */
+function beats(items) {
+  const out = [];
+  let group = []; // the steps of the action under way
+  let quiet = []; // quiet events waiting for the next step
+  const cleanup = items.findIndex(({ event }) => event.type === "cleanup");
+  items.forEach((item, k) => {
+    const { type } = item.event;
+    const seat = eventData(item.event).seat;
+    if (QUIET.has(type)) {
+      quiet.push(item);
+      return;
+    }
+    // A Thief over the limit at the clean-up: the clean-up step shows where they went.
+    if (type === "return" && cleanup > k && items.slice(k, cleanup).every(({ event }) => event.type === "return")) return;
+    if (EFFECT_EVENTS.has(type)) {
+      const home = [...group].reverse().find((b) => eventData(b.events[0].event).seat === seat);
+      if (home) {
+        home.events.push(...quiet, item);
+        quiet = [];
+        return;
+      }
+    }
+    const beat = { events: [...quiet, item], shown: true };
+    quiet = [];
+    if (type !== "bonus" && !EFFECT_EVENTS.has(type)) group = [];
+    group.push(beat);
+    out.push(beat);
+  });
+  if (quiet.length) out.push({ events: quiet, shown: false });
+  return out;
+}
+
+/** A view changed event by event, as far as the board shows each (see story). */
+class Board {
+  constructor(v, after, C, me) {
+    Object.assign(this, { v, after, C, me, emptied: -1 });
+  }
+
+  seat(s) {
+    return this.v.seats[Number(s)];
+  }
+
+  /** Tokens between a seat and the supply (what: "thief" or a treasure; n may be < 0). */
+  give(s, what, n) {
+    const x = this.seat(s);
+    if (!x) return;
+    if (what === "thief") x.thieves = Math.max(0, x.thieves + n);
+    else if (what in x.treasures) x.treasures[what] = Math.max(0, x.treasures[what] + n);
+  }
+
+  supply(what, n) {
+    const sup = this.v.supply;
+    if (what === "thief") sup.thieves = Math.max(0, sup.thieves + n);
+    else if (what in sup.treasures) sup.treasures[what] = Math.max(0, sup.treasures[what] + n);
+  }
+
+  /** Tokens from a seat to the supply (n < 0: from the supply to the seat). */
+  back(s, what, n) {
+    this.give(s, what, -n);
+    this.supply(what, n);
+  }
+
+  /** The Location card on the table with this id: {list, i, at} (a board or the neutral row). */
+  spot(card) {
+    for (const list of [...this.v.seats.map((x) => x.locations), this.v.neutral]) {
+      const i = list.findIndex((y) => y.card === card);
+      if (i >= 0) return { list, i, at: list[i] };
+    }
+    return null;
+  }
+
+  place(s, card) {
+    const x = this.seat(s);
+    if (!x) return;
+    if (loc(this.C, card).instant) x.collected.push(card);
+    else x.locations.push({ card, thieves: 0 });
+  }
+
+  prestige(s, n) {
+    const x = this.seat(s);
+    if (x) x.prestige += Number(n) || 0;
+  }
+
+  apply(event) {
+    const v = this.v;
+    const d = eventData(event);
+    const s = d.seat;
+    const n = Math.max(0, Number(d.count) || 0);
+    switch (event.type) {
+      case "picked":
+        if (this.seat(s)) this.seat(s).picked = true;
+        break;
+      case "you_picked":
+        if (s === this.me && event.audience === this.me) {
+          v.my_pick = d.card;
+          v.hand = v.hand.filter((c) => c !== d.card);
+        }
+        break;
+      case "reveal":
+        for (const [who, card] of Object.entries(d.cards || {})) {
+          if (this.seat(who)) this.seat(who).picked = false;
+          this.place(who, card);
+        }
+        v.my_pick = null;
+        break;
+      case "neutral":
+        v.neutral = (d.cards || []).map((card) => ({ card, thieves: 0 }));
+        break;
+      case "steal": {
+        this.give(s, "thief", -1);
+        const at = this.spot(d.card);
+        if (at) at.at.thieves += 1;
+        break;
+      }
+      case "gain":
+        this.back(s, d.what, -n);
+        break;
+      case "return":
+      case "pay":
+        this.back(s, d.what, n);
+        break;
+      case "prestige":
+        this.prestige(s, d.count);
+        break;
+      case "take":
+        this.give(d.from, d.what, -1);
+        this.give(s, d.what, 1);
+        break;
+      case "destroy":
+        this.give(d.from, d.what, -1);
+        this.supply(d.what, 1);
+        break;
+      case "fence": {
+        for (const t of fence(this.C, d.card).desires || []) this.give(s, t, -1);
+        this.give(s, "thief", -1);
+        this.prestige(s, d.prestige);
+        const slot = v.fence_row.indexOf(d.card);
+        if (slot >= 0) {
+          v.fence_row[slot] = null;
+          this.emptied = slot;
+          this.seat(s)?.fences.push({ card: d.card, uses: 1 });
+        } else {
+          for (const x of v.seats) for (const y of x.fences) if (y.card === d.card) y.uses += 1;
+        }
+        break;
+      }
+      case "fence_drawn":
+      case "fences_drawn":
+        for (const card of d.cards || [d.card]) {
+          const slot = this.emptied >= 0 && v.fence_row[this.emptied] === null ? this.emptied : v.fence_row.indexOf(null);
+          this.emptied = -1;
+          if (slot >= 0) v.fence_row[slot] = card;
+          v.fence_deck = Math.max(0, v.fence_deck - 1);
+        }
+        break;
+      case "return_fence": {
+        const slot = v.fence_row.indexOf(d.card);
+        if (slot >= 0) v.fence_row[slot] = null;
+        v.fence_deck += 1;
+        break;
+      }
+      case "power": {
+        this.give(s, d.pay, -1);
+        const tile = v.powers.find((p) => p.tile === d.tile);
+        if (tile) tile.paid = d.pay;
+        break;
+      }
+      case "witch":
+        this.give(s, d.treasure, -1);
+        v.witch[d.treasure] = true;
+        this.prestige(s, d.prestige);
+        break;
+      case "burgle":
+        this.give(s, "thief", -2);
+        v.burgle += 2;
+        break;
+      case "recruit":
+        for (const t of d.pay || []) {
+          this.give(s, t, -1);
+          if (t in v.recruit) v.recruit[t] += 1;
+        }
+        break;
+      case "pass":
+        if (this.seat(s)) this.seat(s).passed = true;
+        break;
+      case "draw_location":
+        v.location_deck = Math.max(0, v.location_deck - 1);
+        if (v.location_deck_top[0] === d.card) v.location_deck_top.shift();
+        this.place(s, d.card);
+        break;
+      case "recall": {
+        const at = this.spot(d.card);
+        if (at) {
+          this.give(s, "thief", 1);
+          this.supply("thief", Math.max(0, at.at.thieves - 1));
+          at.list.splice(at.i, 1);
+        }
+        v.location_deck += 1;
+        v.location_deck_top.unshift(d.card);
+        break;
+      }
+      case "move": {
+        const from = this.spot(d.from);
+        const to = this.spot(d.to);
+        if (from) from.at.thieves = Math.max(0, from.at.thieves - 1);
+        if (to) to.at.thieves += 1;
+        break;
+      }
+      case "unplace": {
+        const at = this.spot(d.card);
+        if (at) at.at.thieves = Math.max(0, at.at.thieves - 1);
+        this.give(s, "thief", 1);
+        break;
+      }
+      case "swap": {
+        const mine = this.spot(d.mine);
+        const theirs = this.spot(d.theirs);
+        if (mine && theirs) [mine.list[mine.i], theirs.list[theirs.i]] = [theirs.at, mine.at];
+        break;
+      }
+      case "cleanup":
+        cleanUp(v, this.after);
+        break;
+      case "direction":
+        v.holder = s;
+        v.direction = v.direction === "clockwise" ? "counterclockwise" : "clockwise";
+        break;
+      default: // the rest changes nothing the board shows (the final scoring: finalSteps)
+        break;
+    }
+  }
+}
+
+/** The clean-up as the board shows it: what went back, what was collected. Everything it
+ * changes is public and no later event of the frame changes it again (the next events are
+ * the Direction tile, a new round's deal, or the final scoring, which adds Prestige only),
+ * so it is read from the frame's view; Prestige and the hand stay as they were. */
+function cleanUp(v, after) {
+  v.seats.forEach((x, s) => {
+    const y = after.seats[s];
+    Object.assign(x, { thieves: y.thieves, locations: [], fences: [], collected: [...y.collected], fences_collected: [...y.fences_collected], passed: false });
+  });
+  for (const key of ["supply", "powers", "powers_gone", "witch", "burgle", "recruit"]) v[key] = JSON.parse(JSON.stringify(after[key]));
+  v.location_deck += v.neutral.length;
+  v.neutral = [];
+  v.current = null;
+}
+
+/** The final scoring in steps: the Fence majorities, then each seat's Scheme (every Scheme
+ * is shown once the game is over: the final event names them all). */
+function finalSteps(v, d, ctx, C, show) {
+  const won = Object.entries(d.majorities || {}).filter(([, s]) => s !== null && s !== undefined);
+  for (const [type, s] of won) v.seats[s].prestige += Number(C.majority[type]) || 0;
+  v.phase = "over";
+  const who = (s) => (s === ctx.seat ? tr("you") : plainName(ctx, s));
+  const list = won.map(([type, s]) => tr("{who} +{n} for the most {type} Fences", { who: who(Number(s)), n: C.majority[type] ?? "?", type: word(type) }));
+  show(list.length ? tr("Final scoring: most Fences of a type — {list}.", { list: list.join(", ") }) : tr("Final scoring: nobody has the most Fences of a type."), "majorities");
+  (d.schemes || []).forEach((x, s) => {
+    const S = scheme(C, x.scheme);
+    v.seats[s].scheme = x.scheme;
+    v.seats[s].prestige += Number(x.prestige) || 0;
+    const words = { who: who(s), a: word(S.types[0] || "?"), b: word(S.types[1] || "?"), k: x.sets, p: S.prestige, n: x.prestige };
+    show(tr(s === ctx.seat ? "Your Scheme ({a} + {b}): {k} × {p} = +{n} Prestige." : "{who}’s Scheme ({a} + {b}): {k} × {p} = +{n} Prestige.", words), "scheme", { seat: s });
+  });
 }
 
 // ------------------------------------------------------------------ style (kept with the renderer)
