@@ -25,13 +25,17 @@ copy: the table restored from storage, then every action the owner announces app
 it (the engines are deterministic), so it builds each of its own clients' frames from the
 seat's view like the owner does. Announcements go through PostgreSQL LISTEN/NOTIFY on one
 channel, sent in the transaction that stores the action (so only what is committed is
-announced, in commit order); a gap (a lost connection, a payload too long) is filled from
-storage. A follower forwards what its clients ask (act, hand a seat to a bot, close, play
-again) to the owner over the owner's own channel and waits for the reply; if the owner does
-not answer and its lease has run out, the follower takes the table over, reads whatever was
-stored meanwhile, and does it itself. An action whose fate at a silent owner is unknown is
-then done against the version its seat had when it was sent: if the owner stored it, the
-seat's choices changed and it is refused as stale, never applied twice.
+announced, in commit order), and only for a table some process follows (a count in its
+lease row: a commit that notifies holds PostgreSQL's notification lock to its end, so such
+commits happen one at a time); a gap (a lost connection, a payload too long) is filled
+from storage. A follower forwards what its clients ask (act, hand a seat to a bot, close,
+play again) to the owner over the owner's own channel and waits for the reply; when its
+first client comes and nobody uses the table at the owner, the owner hands the table over
+(a table runs where its clients are). If the owner does not answer and its lease has run
+out, the follower takes the table over, reads whatever was stored meanwhile, and does it
+itself. An action whose fate at a silent owner is unknown is then done against the
+version its seat had when it was sent: if the owner stored it, it is found in the log and
+acknowledged, else the seat's choices are as they were; it is never applied twice.
 """
 
 from __future__ import annotations
