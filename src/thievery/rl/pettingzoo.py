@@ -126,8 +126,10 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
     def _observed(self, agent: str) -> Obs:
         """``agent``'s observation of the state as it is now, remembered until a step."""
         seat = self._seat[agent]
-        vec: Vector = self.match.observation(seat)
-        mask: Mask = self.match.mask(seat)
+        match = self.match
+        direct = match._direct  # (what match.observation calls, without the call)
+        vec: Vector = match.observation(seat) if direct is None else direct(match.state, seat)
+        mask: Mask = match.mask(seat)
         found = self._cache[agent] = {"observation": vec, "action_mask": mask}
         return found
 
@@ -156,11 +158,12 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
     def _act(self, agent: str, action: int) -> None:
         """The live ``agent`` takes ``action`` (legal or raising)."""
         match = self.match
-        self._cumulative_rewards[agent] = 0.0
+        # (PettingZoo zeroes the acting agent's cumulative reward here: every reward is 0
+        # until the end and nobody acts after it, so it is 0 already)
         match.act(self._seat[agent], action)
         self.decisions += 1
         self._cache = {}
-        over = match.over
+        over = match.state.result() is not None  # (match.over)
         if over:
             for a, r in zip(self.agents, match.rewards(), strict=True):
                 self.rewards[a] = r
@@ -251,7 +254,7 @@ class GuardedEnv(RawEnv):
         if not mask[action]:
             self._illegal(agent)
             return
-        self._act(agent, int(action))
+        self._act(agent, action if type(action) is int else int(action))
 
     def _illegal(self, agent: str) -> None:
         """As ``TerminateIllegalWrapper`` ends a game on an action its mask forbids."""
