@@ -537,12 +537,16 @@ class _DropRows:
 
     def bits(self, state: State, seat: int) -> int:
         """The same as one number: bit ``i`` set for each legal index ``i``."""
-        if seat not in state.to_act:
+        s: Any = state
+        if seat not in s._to_act:
             return 0
+        if s.phase == self.scored:  # (what _known and _other say, without the calls:
+            return 1 << self.ready  # most masks are these two)
+        if s.now_ms < s.hand_ready[seat]:
+            return 1 << self.close
         known = self._known(state, seat)
-        if known is None:
-            return 1 << self._other(state)
-        return reduce(or_, compress(known[1], state.in_pool), 1 << self.close)  # type: ignore[attr-defined]
+        assert known is not None
+        return reduce(or_, compress(known[1], s.in_pool), 1 << self.close)
 
 
 def schatz_rabatz_legal(codec: ActionCodec) -> tuple[LegalIndices, LegalBits]:

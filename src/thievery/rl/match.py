@@ -234,7 +234,7 @@ class Match:
         if not self.clocked:
             return
         state = self.state
-        while not self.over:
+        while state.result() is None:  # (not self.over)
             to_act = state.to_act
             while self._cycle and self._cycle[0] not in to_act:
                 self._cycle.pop(0)
