@@ -669,8 +669,9 @@ class LiveTable:
         self.used_at = time.monotonic()
         listener.push(json.dumps(self.welcome(listener.seat), separators=(",", ":")))
         cluster = self.hub.cluster
-        if cluster is not None and not self.is_owner and not self.listeners:
-            cluster.spawn(self._claim())  # run the table here if its owner has nobody
+        seated = listener.seat is not None and all(x.seat is None for x in self.listeners)
+        if cluster is not None and not self.is_owner and seated:
+            cluster.spawn(self._claim())  # its first player here: run it here if it can
         self.listeners.add(listener)
         if listener.seat is not None:
             self.clock.arrived.add(listener.seat)
@@ -696,7 +697,8 @@ class LiveTable:
         return True
 
     async def _claim(self) -> None:
-        """A follower whose first client came: ask the owner to hand the table over."""
+        """A follower whose first player came (spectators move no table): ask the owner
+        to hand the table over."""
         cluster = self.hub.cluster
         assert cluster is not None
         with contextlib.suppress(ServerError):
