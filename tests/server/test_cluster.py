@@ -23,6 +23,7 @@ from typing import Any
 import httpx2
 import psycopg
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from typer.testing import CliRunner
@@ -31,11 +32,12 @@ from websockets.sync.client import connect
 import thievery
 from thievery.cli.app import app as cli
 from thievery.core.record import GameRecord
+from thievery.server import create_app
 from thievery.server.cluster import _REGISTER, CHANNEL, Cluster, Fenced, conninfo
 from thievery.server.limits import Caps
 from thievery.server.storage import ActionRow, Storage, TableRecord
 
-from .conftest import fresh_postgres
+from .conftest import LIFTED, fresh_postgres
 from .serving import serve_process, server_log
 
 LEASE = "1.5"  # seconds: a killed owner's tables are taken over soon after
@@ -353,3 +355,27 @@ def test_workers_share_one_port(pg_url: str) -> None:
     # Stopped, the workers handed their tables back and marked themselves gone.
     assert scalar(pg_url, "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL") == 0
     assert scalar(pg_url, running) == 0
+
+
+def test_a_call_registered_on_the_hub_runs_at_the_owner(pg_url: str) -> None:
+    apps = [create_app(pg_url, bot_delay=0, caps=LIFTED) for _ in range(2)]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        hubs = [app.state.hub for app in apps]
+        for hub in hubs:
+
+            async def where(table: Any, args: dict[str, Any], hub: Any = hub) -> dict[str, Any]:
+                return {"at": hub.cluster.id, "echo": args["x"], "table": table.id}
+
+            hub.calls["where"] = where
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3}
+        table_id = a.post("/api/tables", json=body).json()["table"]["id"]
+
+        async def ask() -> Any:
+            table = await hubs[1].get(table_id)  # B follows the table A made
+            assert not table.is_owner
+            return await hubs[1].cluster.at_owner(table, "where", {"x": 7})
+
+        assert b.portal is not None
+        reply, _ = b.portal.call(ask)
+        assert reply["at"] == hubs[0].cluster.id and reply["echo"] == 7
+        assert reply["table"] == table_id

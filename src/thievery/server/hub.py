@@ -17,7 +17,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -89,6 +89,10 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         # On PostgreSQL: this process's part in a service of several (leases, followers).
         self.cluster = Cluster(self, lease_seconds) if storage.is_postgres else None
+        # Calls a follower may forward to a table's owner beyond the table's own (act,
+        # bot, close, again, ...): name -> handler(table, args) -> reply, run at the owner
+        # (``cluster.at_owner(table, name, args)`` sends one).
+        self.calls: dict[str, Callable[[LiveTable, JSON], Awaitable[JSON]]] = {}
 
     def local_files(self, spec: GameSpec, options: Mapping[str, Any] | None) -> JSON:
         """Options that name files on this machine (a card set) may only name a file in

@@ -407,6 +407,9 @@ class LiveTable:
             return {}
         if op == "handoff":
             return {"released": await self.hand_off()}
+        handler = self.hub.calls.get(op)
+        if handler is not None:
+            return await handler(self, args)
         raise ServerError("cluster/unknown", f"unknown call {op[:40]!r}", 400)
 
     async def _act(
