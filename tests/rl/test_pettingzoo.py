@@ -186,11 +186,12 @@ def test_legal_indices_agree_with_the_mask(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_remembered_masks_are_the_legal_actions_and_each_callers_own(game: str) -> None:
-    """Masks are remembered by their legal indices (or bits) and recur; each call still
-    gives exactly ``legal_actions`` (and ``WAIT`` where the game allows it), in an array
-    of its own: writing into one changes no later mask."""
+    """Each call gives exactly ``legal_actions`` (and ``WAIT`` where the game allows it),
+    in an array of its own: writing into one changes no later mask, also where masks are
+    remembered by their bits (Schatz-Rabatz)."""
     match = Match(game, PLAYERS[game])
     rng = np.random.default_rng(6)
+    remembers = match._bits is not None
     for seed in (6, 7):
         match.start(seed)
         while not match.over:
@@ -206,6 +207,7 @@ def test_remembered_masks_are_the_legal_actions_and_each_callers_own(game: str) 
             assert len(match._masks) == remembered
             assert again.tobytes() == expected.tobytes()
             match.act(seat, random_index(expected, rng))
+    assert bool(match._masks) == remembers
 
 
 def test_docs_list_every_field_and_table_size_at_four_players() -> None:

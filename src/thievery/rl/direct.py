@@ -300,39 +300,6 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         [((me + r) % n_seats, seats_at + r * n_seat, flags_at + 2 * r) for r in range(n_seats)]
         for me in range(n_seats)
     ]
-    # a seat's first 8 "seats" numbers by their content (its 5 treasures, prestige,
-    # thieves and hand size), a float array copied into the vector whole
-    holdings: dict[tuple[int, ...], array[float]] = {}
-
-    def holding_block(key: tuple[int, ...]) -> array[float]:
-        block = array("f", [x / 5 for x in key])
-        block[5] = key[5] / 50
-        if len(holdings) > 20_000:
-            holdings.clear()
-        holdings[key] = block
-        return block
-
-    # "supply" by its content (treasures, Witch spots, Recruit row, thieves), a float
-    # array copied into the vector whole: it changes a few times a round
-    supplies: dict[tuple[int, ...], array[float]] = {}
-    n_supply = layout.fields[layout.offsets.index(supply_at)].size  # 16
-    no_supply = array("f", bytes(4 * n_supply))
-
-    def supply_block(key: tuple[int, ...]) -> array[float]:
-        block = no_supply[:]
-        for t in range(5):  # treasures, Witch spots, Recruit row, as the view has them
-            if key[t]:
-                block[t] = key[t] / 10
-            if key[5 + t]:
-                block[6 + t] = 1.0
-            if key[10 + t]:
-                block[11 + t] = key[10 + t] / 5
-        if key[15]:
-            block[5] = key[15] / 10
-        if len(supplies) > 20_000:
-            supplies.clear()
-        supplies[key] = block
-        return block
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
@@ -354,11 +321,15 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         buf[direction_at + (0 if s.direction > 0 else 1)] = 1.0  # "direction"
         if s.round:  # "round"
             buf[round_at] = s.round / 10
-        key = (*s.supply, *s.witch, *s.recruit, s.supply_thieves)  # "supply"
-        block = supplies.get(key)
-        if block is None:
-            block = supply_block(key)
-        buf[supply_at : supply_at + n_supply] = block
+        for t in range(5):  # "supply": treasures, thieves, Witch spots, Recruit row
+            if s.supply[t]:
+                buf[supply_at + t] = s.supply[t] / 10
+            if s.witch[t]:
+                buf[supply_at + 6 + t] = 1.0
+            if s.recruit[t]:
+                buf[supply_at + 11 + t] = s.recruit[t] / 5
+        if s.supply_thieves:
+            buf[supply_at + 5] = s.supply_thieves / 10
         if s.burgle:  # "burgle"
             buf[burgle_at] = s.burgle / 5
         deck = s.loc_deck
@@ -389,11 +360,15 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         up, collected, fences, kept = s.up, s.collected, s.fences, s.fences_collected
         uses, passed, pick, scheme = s.fence_uses, s.passed, s.pick, s.scheme
         for t, o, flag in seats[me]:
-            key = (*treasure[t], prestige[t], thieves[t], len(hands[t]))
-            block = holdings.get(key)
-            if block is None:
-                block = holding_block(key)
-            buf[o : o + 8] = block
+            for x, count in enumerate(treasure[t]):
+                if count:
+                    buf[o + x] = count / 5
+            if prestige[t]:
+                buf[o + 5] = prestige[t] / 50
+            if thieves[t]:
+                buf[o + 6] = thieves[t] / 5
+            if hands[t]:
+                buf[o + 7] = len(hands[t]) / 5
             o += 8
             for c in up[t]:
                 buf[o + c] = 1.0 + on_loc[c]

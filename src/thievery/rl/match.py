@@ -138,8 +138,7 @@ class Match:
         spaces = _spaces(game, players, self.options)
         self.codec, self.layout, self._waits, self._legal, self._bits, self._direct = spaces
         self._mask_bytes = (self.codec.size + 7) // 8
-        # a mask's bits (or its legal indices) -> its bytes (see mask)
-        self._masks: dict[int | tuple[int, ...], bytes] = {}
+        self._masks: dict[int, bytes] = {}  # a mask's bits -> its bytes (see mask)
         self.state: State = self.spec.new(players, 0, self.options)
         self.clocked = isinstance(self.state, ClockedState)
         self.step_ms = int(step_ms or STEP_MS)
@@ -313,7 +312,7 @@ class Match:
             bits = self._bits(self.state, seat)
             if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
                 bits |= 1 << wait
-            known = self._masks.get(bits)  # masks recur: few seats may drop at a time
+            known = self._masks.get(bits)  # masks recur (most say "close or wait")
             if known is None:
                 packed = np.frombuffer(bits.to_bytes(self._mask_bytes, "little"), np.uint8)
                 unpacked = np.unpackbits(packed, count=self.codec.size, bitorder="little")
@@ -321,18 +320,12 @@ class Match:
                     self._masks.clear()
                 known = self._masks[bits] = unpacked.tobytes()
             return np.frombuffer(bytearray(known), np.int8)  # (a copy of its own)
-        legal = tuple(self._indices(seat))
+        flags = bytearray(self.codec.size)  # zeros; numpy takes the bytes without a copy
+        for i in self._indices(seat):
+            flags[i] = 1
         if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
-            legal += (wait,)
-        found = self._masks.get(legal)  # the same legal actions recur often
-        if found is None:
-            flags = bytearray(self.codec.size)  # zeros
-            for i in legal:
-                flags[i] = 1
-            if len(self._masks) > 20_000:
-                self._masks.clear()
-            found = self._masks[legal] = bytes(flags)
-        return np.frombuffer(bytearray(found), np.int8)  # (a copy of its own)
+            flags[wait] = 1
+        return np.frombuffer(flags, np.int8)
 
     def legal_indices(self, seat: int) -> list[int]:
         """The current seat's legal action indices, ascending (others: none)."""
