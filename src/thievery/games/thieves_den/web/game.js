@@ -825,9 +825,9 @@ function story(items, before, after, ctx) {
     steps.push({ text, view: copyBoard(v), mark });
   };
   const board = new Board(v, after, C, ctx.seat);
-  for (const beat of beats(items)) {
+  for (const beat of beats(items, ctx.seat)) {
     for (const { event } of beat.events) board.apply(event);
-    const first = beat.events[0]?.event;
+    const first = beat.main;
     if (!beat.shown || !first) continue;
     const d = eventData(first);
     if (first.type === "final") finalSteps(v, d, ctx, C, show);
@@ -844,8 +844,11 @@ function told(event) {
   return { seat: event.type === "destroy" ? d.from : d.seat ?? null, card: card ?? null };
 }
 
-/** The frame's events grouped in steps: [{events, shown}] (see QUIET and EFFECT_EVENTS). */
-function beats(items) {
+/** The frame's events grouped in steps: [{events, shown}] (see QUIET and EFFECT_EVENTS).
+ * What the viewer's own steal or sale sets off as they knew it would (the Location's Owner
+ * Bonus, the Fence replaced in the row) is told with it: their own plain steal or sale is
+ * one step, drawn at once. Another's are told step by step. */
+function beats(items, me) {
   const out = [];
   let group = []; // the steps of the action under way
   let quiet = []; // quiet events waiting for the next step
@@ -859,15 +862,23 @@ function beats(items) {
     }
     // A Thief over the limit at the clean-up: the clean-up step shows where they went.
     if (type === "return" && cleanup > k && items.slice(k, cleanup).every(({ event }) => event.type === "return")) return;
+    const own = group[0]?.main;
+    const foreseen = (type === "bonus" && own?.type === "steal") || (type === "fence_drawn" && own?.type === "fence");
+    if (foreseen && me !== null && me !== undefined && eventData(own).seat === me) {
+      group[0].events.push(...quiet, item);
+      group[0].seats.add(seat);
+      quiet = [];
+      return;
+    }
     if (EFFECT_EVENTS.has(type)) {
-      const home = [...group].reverse().find((b) => eventData(b.events[0].event).seat === seat);
+      const home = [...group].reverse().find((b) => b.seats.has(seat));
       if (home) {
         home.events.push(...quiet, item);
         quiet = [];
         return;
       }
     }
-    const beat = { events: [...quiet, item], shown: true };
+    const beat = { events: [...quiet, item], shown: true, main: item.event, seats: new Set([seat]) };
     quiet = [];
     if (type !== "bonus" && !EFFECT_EVENTS.has(type)) group = [];
     group.push(beat);
