@@ -5,7 +5,6 @@ and replays exactly; paths never come from the network nor go to it."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -149,10 +148,9 @@ def test_update_frames_leave_out_the_static_view_keys(client: TestClient) -> Non
             headers=auth(token),
         )
         assert acted.status_code == 200, acted.text
-        for _ in range(500):  # the bots move at once; then the table waits for seat 0
-            if state(client, tid, token)["legal"]:
-                break
-            time.sleep(0.01)
+        # The bots move at once; then the table waits for seat 0 alone (seat 0 having
+        # legal actions is not enough: in a simultaneous pick a bot may still move).
+        settle(client, tid)
         watcher.sync()
         update, now = watcher.latest, state(client, tid)
         assert update["type"] == "update" and update["version"] == now["version"]
