@@ -24,6 +24,7 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1400, "height": 1000}
 THIEVING = re.compile(r"^(Thieving|Stehlen)$")
+SCOUTING_PHASE = re.compile(r"^(Scouting|Auskundschaften)$")
 SEED = 5
 SCHEMES = ["village-shadow", "shadow-ruins"]  # Ada's, Bob's
 HEXER = "warlock-hexer-a"
@@ -95,6 +96,7 @@ RECORD = """() => {
       count: bar ? bar.querySelector(".narr-count")?.textContent || "" : null,
       seats,
       row: [...game.querySelectorAll(".td-fences .td-card")].map((e) => e.dataset.card || null),
+      hand: [...game.querySelectorAll(".td-hand [data-card]")].map((e) => e.dataset.card),
       shop: !shop ? null : shop.classList.contains("taken") ? num(shop.querySelector("b")) ?? 1 : 0,
       toldCards: [...game.querySelectorAll(".td-card.td-told, .td-tile.td-told")]
         .map((e) => e.dataset.card || e.dataset.tile),
@@ -168,11 +170,11 @@ def open_page(
     return page
 
 
-def settled(page: Page, round_: int = 1) -> None:
-    """Until the page shows the Thieving of round ``round_``, no story playing, then
-    record what it draws."""
+def settled(page: Page, round_: int = 1, phase: re.Pattern[str] = THIEVING) -> None:
+    """Until the page shows ``phase`` (Thieving) of round ``round_``, no story playing,
+    then record what it draws."""
     expect(page.locator(".td-round")).to_have_text(str(round_), timeout=15_000)
-    expect(page.locator(".td-phase")).to_have_text(THIEVING, timeout=15_000)
+    expect(page.locator(".td-phase")).to_have_text(phase, timeout=15_000)
     expect(page.locator("#game[data-narrating]")).to_have_count(0, timeout=15_000)
     page.wait_for_timeout(150)
     page.evaluate(RECORD)
@@ -361,8 +363,19 @@ def test_reduced_motion_draws_at_once_a_story_can_be_skipped_and_a_sale_is_told(
     for page in (calm, busy):
         page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        for move in SCOUTING:
+        # The last pick of Scouting, told to Bob: the reveal, then the cards left in the
+        # hands laid out as neutral Locations (his hand empty then). Ada's last card is
+        # hers until then.
+        for move in SCOUTING[:-1]:
             table.act(*move)
+        settled(busy, 1, SCOUTING_PHASE)
+        table.act(*SCOUTING[-1])
+        steps = told(busy)
+        assert [s["step"] for s in steps] == ["reveal", "neutral"], steps
+        assert steps[0]["seats"]["1"]["locations"] == ["potion-shop-a", "tavern-a", "rooftops-a"]
+        assert steps[0]["hand"] == ["shrine-a"] and steps[1]["hand"] == []
+        never_shown(busy, ['data-card="crypt-a"'], until_step="neutral")
+        assert 'data-card="crypt-a"' in steps[1]["html"]
         for page in (calm, busy):
             settled(page)
         started = calm.evaluate("performance.now()")

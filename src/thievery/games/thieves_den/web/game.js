@@ -961,8 +961,10 @@ class Board {
         }
         v.my_pick = null;
         break;
-      case "neutral":
+      case "neutral": // the end of Scouting: what was left in the hands is on the table now
         v.neutral = (d.cards || []).map((card) => ({ card, thieves: 0 }));
+        v.hand = [];
+        for (const x of v.seats) x.hand_size = 0;
         break;
       case "steal": {
         this.give(s, "thief", -1);
