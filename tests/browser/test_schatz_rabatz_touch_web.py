@@ -92,8 +92,9 @@ def visible_pool_treasure(page: Page, avoid: set[str]) -> str:
 
 
 @pytest.fixture
-def table(server: str, browser: Browser) -> Iterator[tuple[Page, BrowserContext]]:
-    """Ada on a touch phone; Bo on a desktop page (so the game's clock runs) who never moves."""
+def table(server: str, browser: Browser) -> Iterator[tuple[Page, BrowserContext, Page]]:
+    """Ada on a touch phone; Bo on a desktop page with a mouse (both there: the game's clock
+    runs)."""
     body = {
         "game": "schatz-rabatz",
         "options": {"hourglass_seconds": 300, "hand_ms": HAND_MS},
@@ -112,16 +113,17 @@ def table(server: str, browser: Browser) -> Iterator[tuple[Page, BrowserContext]
         ada.goto(seats[0]["invite"])
         expect(ada.locator("#who")).to_have_text("you are Ada")
         expect(ada.locator(".sr-pick")).to_have_count(1)
-        yield ada, phone
+        expect(bo.locator(".sr-pick")).to_have_count(1)
+        yield ada, phone, bo
     finally:
         phone.close()
         desk.close()
 
 
 def test_drag_tap_and_cancel_by_touch_on_a_phone(
-    table: tuple[Page, BrowserContext],
+    table: tuple[Page, BrowserContext, Page],
 ) -> None:
-    page, context = table
+    page, context, _ = table
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     finger = Finger(context, page)
@@ -217,4 +219,44 @@ def test_drag_tap_and_cancel_by_touch_on_a_phone(
     assert pick(page)["column"] == before["column"]
     expect(page.locator(".sr-drag-image")).to_have_count(0)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert errors == []
+
+
+def test_a_mouse_drags_too(table: tuple[Page, BrowserContext, Page]) -> None:
+    """The same pointer code on a desktop: a mouse drag drops where it is let go (and eats
+    the click it ends with: one drop); let go outside the chest, nothing."""
+    _, _, page = table
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    dragged = visible_pool_treasure(page, set())
+    start = centre(page, f'.sr-slot[data-pick="{dragged}"]')
+    column = page.locator(".sr-chest.me rect.sr-col").nth(3)
+    end = centre(page, ".sr-chest.me rect.sr-col >> nth=3")
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=8)
+    expect(page.locator(".sr-pick")).to_have_attribute("data-treasure", dragged)
+    want = int(column.get_attribute("data-col") or 0)
+    expect(page.locator(".sr-pick")).to_have_attribute("data-column", str(want))
+    expected = sorted(
+        json.loads(page.locator(".sr-chest.me .sr-ghost").get_attribute("data-cells") or "[]")
+    )
+    page.mouse.up()
+    placed = page.locator(f'.sr-chest.me [data-treasure="{dragged}"]')
+    expect(placed).to_have_count(1)
+    assert sorted(json.loads(placed.get_attribute("data-cells") or "[]")) == expected
+    page.wait_for_timeout(300)
+    assert count(page) == 1  # one drop, not a second from the click the drag ended with
+    # Let go over the pile: nothing dropped.
+    other = visible_pool_treasure(page, {dragged})
+    start = centre(page, f'.sr-slot[data-pick="{other}"]')
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=6)
+    page.mouse.move(*start, steps=6)
+    page.mouse.up()
+    expect(page.locator(".sr-msg.info")).to_contain_text("Not dropped")
+    page.wait_for_timeout(HAND_MS + 300)
+    assert count(page) == 1
+    expect(page.locator(f'.sr-pool [data-treasure="{other}"]')).to_have_count(1)
     assert errors == []

@@ -420,6 +420,9 @@ function moved(event) {
   if (!d.moved) {
     if (Math.hypot(event.clientX - d.x, event.clientY - d.y) < DRAG_PX || (d.from === "chest" && !d.touch)) return;
     d.moved = true;
+    // The root keeps the pointer while the drag lasts (the pressed element is redrawn away;
+    // a mouse let go outside the window still ends the drag).
+    try { ui.root?.setPointerCapture(event.pointerId); } catch { /* the pointer is gone */ }
     if (d.id !== ui.sel) ui.sel = d.id;
     document.body.classList.add("sr-dragging");
     drag.image = document.createElement("div");
