@@ -16,6 +16,10 @@ with the rates' medians, as one JSON line:
 
     python bench/rl.py --players 4 --reps 5
 
+By default every repetition replays the same seeded games (both sides), which favours
+anything an environment remembers by content; ``--fresh`` plays new games in every
+repetition (both sides), as a training run does.
+
 ``--parts`` prints instead where a PettingZoo decision's time goes (CPU microseconds a
 decision: observation, mask, move, the loop's draw; see :func:`parts`).
 """
@@ -24,13 +28,14 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import json
 import platform
 import random
 import statistics
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -46,14 +51,24 @@ LEDUC_GAMES = 1500
 DOMINOES_GAMES = 150
 
 
-def aec_case(make: Callable[[], Any], games: int, seed: int) -> Callable[[], int]:
+def seeds(seed: int, fresh: bool) -> Iterator[int]:
+    """Each repetition's seed: ``seed`` every time (the same games replayed), or with
+    ``fresh`` a new one each time (new games, as a training run plays them)."""
+    return itertools.count(seed, 1000) if fresh else itertools.repeat(seed)
+
+
+def aec_case(
+    make: Callable[[], Any], games: int, seed: int, fresh: bool = False
+) -> Callable[[], int]:
     """A repetition: ``games`` seeded games of an AEC env; returns the decisions."""
     e = make()
+    next_seed = seeds(seed, fresh)
 
     def run() -> int:
-        rng = np.random.default_rng(seed)
+        s = next(next_seed)
+        rng = np.random.default_rng(s)
         decisions = 0
-        e.reset(seed=seed)
+        e.reset(seed=s)
         for g in range(games):
             if g:
                 e.reset()
@@ -69,15 +84,18 @@ def aec_case(make: Callable[[], Any], games: int, seed: int) -> Callable[[], int
     return run
 
 
-def spiel_case(name: str, params: dict[str, Any], games: int, seed: int) -> Callable[[], int]:
+def spiel_case(
+    name: str, params: dict[str, Any], games: int, seed: int, fresh: bool = False
+) -> Callable[[], int]:
     """A repetition: ``games`` random playouts of an OpenSpiel game; returns the steps."""
     import open_spiel.python.games  # noqa: F401  registers OpenSpiel's python_* games
     import pyspiel
 
     game = pyspiel.load_game(name, params)
+    next_seed = seeds(seed, fresh)
 
     def run() -> int:
-        rng = random.Random(seed)
+        rng = random.Random(next(next_seed))
         steps = 0
         for _ in range(games):
             state = game.new_initial_state()
@@ -215,6 +233,11 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--scale", type=float, default=1.0, help="work per repetition")
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="new games every repetition (default: each repetition replays the same games)",
+    )
     parser.add_argument("--no-openspiel", action="store_true")
     parser.add_argument("--no-pettingzoo", action="store_true")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated subset")
@@ -232,6 +255,7 @@ def main() -> None:
         "bench": "rl",
         "players": args.players,
         "reps": args.reps,
+        "fresh": args.fresh,
         "python": platform.python_version(),
     }
     if args.parts:
@@ -244,10 +268,15 @@ def main() -> None:
         from pettingzoo.classic import leduc_holdem_v4
 
         pz: dict[str, Callable[[], int]] = {
-            "leduc_holdem_v4": aec_case(leduc_holdem_v4.env, n(LEDUC_GAMES), args.seed)
+            "leduc_holdem_v4": aec_case(leduc_holdem_v4.env, n(LEDUC_GAMES), args.seed, args.fresh)
         }
         for g in games:
-            pz[g] = aec_case(lambda g=g: env(g, args.players), n(PZ_GAMES[g]), args.seed)  # type: ignore[misc]
+            pz[g] = aec_case(
+                lambda g=g: env(g, args.players),  # type: ignore[misc]
+                n(PZ_GAMES[g]),
+                args.seed,
+                args.fresh,
+            )
         pz_rates, pz_ratios, pz_cpu = measure("leduc_holdem_v4", pz, args.reps)
         out["pettingzoo_aec_decisions_per_s"] = pz_rates
         out["pettingzoo_ratio_vs_leduc"] = pz_ratios
@@ -258,12 +287,12 @@ def main() -> None:
         register()
         spiel: dict[str, Callable[[], int]] = {
             "python_block_dominoes": spiel_case(
-                "python_block_dominoes", {}, n(DOMINOES_GAMES), args.seed
+                "python_block_dominoes", {}, n(DOMINOES_GAMES), args.seed, args.fresh
             )
         }
         for g in games:
             spiel[g] = spiel_case(
-                short_name(g), {"players": args.players}, n(OS_GAMES[g]), args.seed
+                short_name(g), {"players": args.players}, n(OS_GAMES[g]), args.seed, args.fresh
             )
         os_rates, os_ratios, os_cpu = measure("python_block_dominoes", spiel, args.reps)
         out["openspiel_steps_per_s"] = os_rates
