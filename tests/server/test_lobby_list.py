@@ -286,6 +286,34 @@ def test_the_list_is_read_from_storage(sqlite_url: str) -> None:
         assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"
 
 
+def test_a_seat_used_at_a_server_started_before_the_listing_is_taken(sqlite_url: str) -> None:
+    """A second server on the same database, started before the first listed the table:
+    a seat's invite link used there (HTTP, then a websocket join) takes the seat in
+    storage, so the first server's list no longer offers it."""
+    first = TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED))
+    second = TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED))
+    with first, second:
+        made = make(first, ["human", "human", "human", "human"])
+        tid = made["table"]["id"]
+        headers = {"Authorization": f"Bearer {made['seats'][1]['token']}"}
+        assert second.get(f"/api/tables/{tid}/state", headers=headers).status_code == 200
+        wait_for_free(first, tid, [2, 3])
+        with second.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            Player(ws, made["seats"][3]["token"])
+            wait_for_free(first, tid, [2])
+        assert claim(first, tid, 3).json()["code"] == "seat/taken"
+        assert claim(first, tid, 2).status_code == 200
+
+
+def wait_for_free(client: TestClient, table_id: str, free: list[int]) -> None:
+    """Wait until the list offers just these seats of a table (taking one is stored
+    soon after it is used)."""
+    deadline = time.monotonic() + 10
+    while open_list(client)[table_id]["free"] != free:
+        assert time.monotonic() < deadline, open_list(client)[table_id]["free"]
+        time.sleep(0.05)
+
+
 def test_a_stranger_may_bring_a_name(client: TestClient) -> None:
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human"}, {"kind": "human"}]
     body = {"game": "schattendieb", "seats": seats, "options": {"games": 1}, "listed": True}
@@ -335,9 +363,19 @@ def test_claims_with_two_server_processes() -> None:
                 time.sleep(0.05)
             assert httpx2.get(f"{at_b}/{tid}/state", headers=new).json()["seat"] == 1
             assert httpx2.get(f"{at_b}/{tid}/state", headers=old).status_code == 403
-            refused = httpx2.post(f"{at_b}/{tid}/seats/2/claim")
-            assert refused.status_code == 503 and refused.json()["code"] == "lobby/elsewhere"
-        assert [t["free"] for t in httpx2.get(f"{at_b}/open").json()] == [[2]]
+            # A claim at B (a follower) is done by A, the owner, and B takes the seats.
+            named = httpx2.post(f"{at_b}/{tid}/seats/2/claim", json={"name": "Cy"})
+            assert named.status_code == 200, named.text
+            assert named.json()["name"] == "Cy"
+            mine = {"Authorization": f"Bearer {named.json()['token']}"}
+            assert httpx2.get(f"{at_b}/{tid}/state", headers=mine).json()["seat"] == 2
+            at_a = f"http://127.0.0.1:{a}/api/tables/{tid}/state"
+            assert httpx2.get(at_a, headers=mine).json()["seat"] == 2
+            again = httpx2.post(f"{at_b}/{tid}/seats/2/claim")
+            assert again.status_code == 409 and again.json()["code"] == "seat/taken"
+        assert httpx2.get(f"{at_b}/open").json() == []
+        seats = httpx2.get(f"http://127.0.0.1:{a}/api/tables/{tid}").json()["seats"]
+        assert seats[2]["name"] == "Cy"
 
 
 @contextmanager

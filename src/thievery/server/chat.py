@@ -4,31 +4,71 @@ Text only: a line is at most :data:`LINE_LIMIT` characters once trimmed (NFC), o
 without control characters, bidi overrides or other invisible format characters (the
 joiners emoji need are kept). Each seat has a token bucket (all its connections share
 it); spectators read but cannot write. A line goes to every connection of the table as
-``{"type": "chat", "seat": n, "name": …, "text": …, "at": seconds}`` and the last
+``{"type": "chat", "n": …, "seat": n, "name": …, "text": …, "at": seconds}`` and the last
 :data:`KEEP` lines of a table are sent to a connection when it joins
 (``{"type": "chat_log", "lines": […]}``).
 
-The chat lives in this process's memory only (the rooms of the most recently used
-tables): it is gone after a restart, and pages escape every line they draw.
+Lines are stored in a table of this module's own (``thievery_chat``: table, n, seat, name,
+text, when; the last :data:`KEEP` of each table kept), so the chat survives a restart.
+With several server processes a line is said where the table runs: a follower process
+forwards it to the owner (``hub.calls["chat"]``), which checks the seat's rate (one bucket
+per seat, at one place), stores the line through the table's fenced write and tells its
+own connections; the write's announcement tells every follower's. The owner keeps the
+last lines in memory while it holds the table's lease (it is their only writer); a
+follower reads them from storage when a connection joins.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 import unicodedata
 from collections import OrderedDict, deque
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    delete,
+    func,
+    select,
+)
+from sqlalchemy.exc import SQLAlchemyError
 
 from thievery.core.protocol import JSON
+from thievery.server.cluster import moved, where_it_runs
 from thievery.server.errors import ServerError
 from thievery.server.limits import Bucket
 from thievery.server.live import LiveTable
+
+if TYPE_CHECKING:
+    from thievery.server.hub import Hub
 
 LINE_LIMIT = 200  # characters in a line, after trimming
 KEEP = 50  # lines a table keeps, sent to a connection when it joins
 # Format characters a line may hold: the zero-width joiners (emoji sequences, scripts
 # that join letters) and the tag characters of subdivision flags.
 _ALLOWED_FORMAT = {"\u200c", "\u200d", *map(chr, range(0xE0020, 0xE0080))}
+
+chat_metadata = MetaData()
+chat_t = Table(
+    "thievery_chat",
+    chat_metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("n", Integer, primary_key=True, autoincrement=False),  # 0, 1, … in a table
+    Column("seat", Integer, nullable=False),
+    Column("name", String(256), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
 
 
 def clean_line(raw: Any) -> str:
@@ -63,21 +103,95 @@ def clean_line(raw: Any) -> str:
     return text
 
 
+def line_frame(n: int, seat: int, name: str, text: str, at: float) -> JSON:
+    """A chat line as sent to connections (and kept in the log)."""
+    return {"type": "chat", "n": n, "seat": seat, "name": name, "text": text, "at": at}
+
+
+def _store(line: JSON, table_id: str, conn: Connection) -> None:
+    """Store a line and forget the table's lines older than the last :data:`KEEP`."""
+    n = int(line["n"])
+    conn.execute(
+        chat_t.insert().values(
+            table_id=table_id,
+            n=n,
+            seat=line["seat"],
+            name=line["name"],
+            text=line["text"],
+            at=line["at"],
+        )
+    )
+    conn.execute(delete(chat_t).where(chat_t.c.table_id == table_id, chat_t.c.n <= n - KEEP))
+
+
+def _stored(engine: Engine, table_id: str) -> tuple[list[JSON], int]:
+    """A table's last :data:`KEEP` stored lines, oldest first, and the n of the next one."""
+    columns = (chat_t.c.n, chat_t.c.seat, chat_t.c.name, chat_t.c.text, chat_t.c.at)
+    query = select(*columns).where(chat_t.c.table_id == table_id)
+    with engine.connect() as conn:
+        rows = conn.execute(query.order_by(chat_t.c.n.desc()).limit(KEEP)).all()
+        if not rows:  # (none kept: the count goes on from the last line ever stored)
+            last = conn.execute(
+                select(func.max(chat_t.c.n)).where(chat_t.c.table_id == table_id)
+            ).scalar()
+            return [], 0 if last is None else int(last) + 1
+    lines = [line_frame(int(n), int(s), str(m), str(t), float(a)) for n, s, m, t, a in rows]
+    lines.reverse()
+    return lines, int(rows[0][0]) + 1
+
+
+def create_tables(engine: Engine) -> None:
+    """Make the chat's table if the database has none (two processes may race: the loser
+    finds it made)."""
+    try:
+        chat_metadata.create_all(engine)
+    except SQLAlchemyError:
+        chat_metadata.create_all(engine)
+
+
 class Room:
-    """One table's chat: its last lines and each seat's rate."""
+    """One table's chat at its owner: each seat's rate, and the last lines while they are
+    known to be the stored ones (read under the lease ``epoch``)."""
 
     def __init__(self) -> None:
         self.lines: deque[JSON] = deque(maxlen=KEEP)
+        self.next = 0  # the n of the next line
+        self.loaded = False
+        self.epoch: int | None = None
         self.buckets: dict[int, Bucket] = {}
+        self.lock = asyncio.Lock()  # one line stored at a time, in order
+
+    def current(self, table: LiveTable) -> bool:
+        """Whether the lines held are the stored ones: read while this process has held
+        the table's lease without a break (every line since was written here)."""
+        return self.loaded and table.is_owner and table.lease == self.epoch
 
 
 class Chat:
     """Every table's chat in this process: rooms of at most ``rooms`` tables (the least
-    recently used forgotten), each seat at ``rate`` lines a second, ``burst`` at once."""
+    recently used forgotten), each seat at ``rate`` lines a second, ``burst`` at once.
+    ``hub``: serve forwarded lines and make the chat's table at once (else when first
+    used, see :meth:`serve`)."""
 
-    def __init__(self, rate: float = 1.0, burst: float = 5.0, rooms: int = 1000) -> None:
+    def __init__(
+        self, rate: float = 1.0, burst: float = 5.0, rooms: int = 1000, hub: Hub | None = None
+    ) -> None:
         self.rate, self.burst, self.keep = rate, burst, rooms
         self.rooms: OrderedDict[str, Room] = OrderedDict()
+        self._ready: set[int] = set()  # the hubs (by id) this chat serves
+        if hub is not None:
+            create_tables(hub.storage.engine)
+            self._register(hub)
+
+    def _register(self, hub: Hub) -> None:
+        hub.calls["chat"] = self._serve_call
+        self._ready.add(id(hub))
+
+    async def serve(self, hub: Hub) -> None:
+        """Be ready for ``hub``'s tables: the chat's table made, forwarded lines served."""
+        if id(hub) not in self._ready:
+            await asyncio.to_thread(create_tables, hub.storage.engine)
+            self._register(hub)
 
     def room(self, table_id: str) -> Room:
         """A table's room (made when first used)."""
@@ -90,12 +204,30 @@ class Chat:
             self.rooms.move_to_end(table_id)
         return room
 
-    def say(self, table: LiveTable, seat: int | None, raw: Any) -> JSON:
-        """A seat's line, checked, kept and sent to every connection of the table; bad
-        input, a spectator or a seat over its rate is refused and changes nothing."""
+    async def say(self, table: LiveTable, seat: int | None, raw: Any) -> JSON:
+        """A seat's line, checked, stored and sent to every connection of the table (on
+        every process); bad input, a spectator or a seat over its rate is refused and
+        changes nothing. A follower process forwards it to the table's owner."""
         if seat is None:
             raise ServerError("chat/spectator", "spectators read the chat but cannot write", 403)
         text = clean_line(raw)
+        await self.serve(table.hub)
+        args = {"seat": seat, "text": text}
+        reply = await where_it_runs(table, "chat", args, partial(self._line, table, seat, text))
+        line: JSON = reply["line"]  # (at a follower: its connections get the announcement)
+        return line
+
+    async def _serve_call(self, table: LiveTable, args: JSON) -> JSON:
+        """A line a follower process forwarded (this process owns the table)."""
+        seat = args.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise ServerError("seat/unknown", f"there is no seat {seat!r:.20}", 404)
+        return await self._line(table, seat, clean_line(args.get("text")))
+
+    async def _line(self, table: LiveTable, seat: int, text: str) -> JSON:
+        return {"line": await self._say_here(table, seat, text)}
+
+    async def _say_here(self, table: LiveTable, seat: int, text: str) -> JSON:
         room = self.room(table.id)
         bucket = room.buckets.get(seat)
         if bucket is None:
@@ -104,18 +236,45 @@ class Chat:
             raise ServerError(
                 "rate/limited", f"too many chat lines; try again in {bucket.wait():.1f} s", 429
             )
-        line: JSON = {
-            "type": "chat",
-            "seat": seat,
-            "name": table.seats[seat].name,
-            "text": text,
-            "at": round(time.time(), 3),
-        }
-        room.lines.append(line)
+        async with room.lock:
+            await self._load(table, room)
+            if not table.is_owner:
+                raise moved(table.id)
+            name = table.seats[seat].name
+            line = line_frame(room.next, seat, name, text, round(time.time(), 3))
+            try:
+                await table.write(partial(_store, line, table.id), {"k": "chat", "line": line})
+            except Exception:
+                room.loaded = False  # its fate in storage may be unknown: read it again
+                raise
+            room.next += 1
+            room.lines.append(line)
         table.broadcast_json(line)
         return line
 
-    def history(self, table_id: str) -> JSON:
-        """The frame a joining connection gets: the table's last lines, oldest first."""
-        room = self.rooms.get(table_id)
-        return {"type": "chat_log", "table": table_id, "lines": list(room.lines) if room else []}
+    async def _load(self, table: LiveTable, room: Room) -> None:
+        """Read the room's last lines from storage unless the ones held are current."""
+        if room.current(table):
+            return
+        epoch = table.lease
+        lines, room.next = await asyncio.to_thread(_stored, table.hub.storage.engine, table.id)
+        room.lines.clear()
+        room.lines.extend(lines)
+        room.loaded, room.epoch = True, epoch
+
+    async def history(self, table: LiveTable) -> JSON:
+        """The frame a joining connection gets: the table's last lines, oldest first (held
+        in memory at the owner, read from storage at a follower)."""
+        await self.serve(table.hub)
+        room = self.rooms.get(table.id)
+        if room is not None and room.current(table):
+            self.rooms.move_to_end(table.id)
+            lines = list(room.lines)
+        elif table.is_owner:
+            room = self.room(table.id)
+            async with room.lock:
+                await self._load(table, room)
+                lines = list(room.lines)
+        else:
+            lines, _ = await asyncio.to_thread(_stored, table.hub.storage.engine, table.id)
+        return {"type": "chat_log", "table": table.id, "lines": lines}

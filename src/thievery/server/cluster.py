@@ -49,7 +49,7 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, text
@@ -408,6 +408,8 @@ class Cluster:
             table.mark_closed()
         elif kind == "next":
             table.mark_next(str(note["next"]))
+        elif kind == "chat":  # a chat line the owner stored (see thievery.server.chat)
+            table.broadcast_json(note["line"])
 
     async def catch_up(self, table: LiveTable, until: int | None = None) -> None:
         """Apply the stored actions a follower copy has not seen (up to now)."""
@@ -521,6 +523,28 @@ class Cluster:
             log.exception("table %s: a forwarded %s failed", table.id, message.get("op"))
             words = "the server failed on this request"
             return {"error": {"code": "server/internal", "message": words, "status": 500}}
+
+
+async def where_it_runs(
+    table: LiveTable, op: str, args: JSON, here: Callable[[], Awaitable[JSON]]
+) -> JSON:
+    """Do ``op`` where the table runs: ``here()`` if this process owns it (or one
+    process serves), else at the owner, which runs ``hub.calls[op](table, args)``; the
+    reply (a refusal raised). Asked again if the table changed hands meanwhile."""
+    cluster = table.hub.cluster
+    for _ in range(3):
+        if cluster is not None and not table.is_owner:
+            reply, _ = await cluster.at_owner(table, op, args)
+            if reply is None:  # this process took the table over meanwhile
+                continue
+            raise_error(reply)
+            return reply
+        try:
+            return await here()
+        except ServerError as e:
+            if e.code != "table/moved":  # moved: nothing stored; ask the new owner
+                raise
+    raise unavailable(table.id)
 
 
 def raise_error(reply: JSON) -> None:

@@ -12,8 +12,12 @@ Which seats are open is stored in a table of this module's own (``thievery_lobby
 table, seat, when taken), in the server's database, beside the tables; the list is read
 from it. A claim holds the table's lock, takes the seat in memory at once, then in the
 database in one transaction with the seat's new token hash, on the condition that it is
-still free there, so two claims never both win. Memory also holds which listed seats are
-still free, so that a join marks a seat taken without a database read.
+still free there, so two claims never both win. With several server processes a claim
+is made where the table runs: a follower process forwards it to the owner
+(``hub.calls["claim"]``), whose write is fenced by its lease. Memory also holds which
+listed seats are still free, so that a join marks a seat taken without a database read;
+a table listed by another process after this one started is looked up once, in the
+write that takes the seat.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
@@ -31,6 +36,7 @@ from sqlalchemy import Column, Connection, Float, Integer, MetaData, String, Tab
 from thievery.core.errors import ThieveryError
 from thievery.core.protocol import JSON
 from thievery.core.registry import game as get_game
+from thievery.server.cluster import moved, where_it_runs
 from thievery.server.errors import ServerError
 from thievery.server.hub import Hub
 from thievery.server.live import LiveTable
@@ -38,6 +44,8 @@ from thievery.server.seats import HUMAN, Seat, check_names, clean_name, hash_tok
 from thievery.server.storage import Storage, tables_t
 
 log = logging.getLogger("thievery.server")
+
+KNOWN = 100_000  # tables whose listing a process remembers (see Lobby.seat_used)
 
 lobby_metadata = MetaData()
 lobby_seats_t = Table(
@@ -70,9 +78,8 @@ class SeatTaken(Exception):
     """The seat is taken in storage already (the claim's transaction is rolled back)."""
 
 
-def _store_taken(table_id: str, seat: int, stored: list[JSON], conn: Connection) -> None:
-    """Take a free seat and store its new token hash, in one transaction; :class:`SeatTaken`
-    (and nothing written, nothing announced) if the database has it taken already."""
+def _take_free(table_id: str, seat: int, conn: Connection) -> bool:
+    """Mark a seat taken in storage if it is free there; whether it was."""
     done = conn.execute(
         update(lobby_seats_t)
         .where(
@@ -82,7 +89,13 @@ def _store_taken(table_id: str, seat: int, stored: list[JSON], conn: Connection)
         )
         .values(taken_at=time.time())
     )
-    if done.rowcount != 1:
+    return bool(done.rowcount == 1)
+
+
+def _store_taken(table_id: str, seat: int, stored: list[JSON], conn: Connection) -> None:
+    """Take a free seat and store its new token hash, in one transaction; :class:`SeatTaken`
+    (and nothing written, nothing announced) if the database has it taken already."""
+    if not _take_free(table_id, seat, conn):
         raise SeatTaken(f"table {table_id}: seat {seat}")
     Storage.set_seats(conn, table_id, stored)
 
@@ -93,6 +106,15 @@ def _mark_taken(table_id: str, seat: int, conn: Connection) -> None:
         .where(lobby_seats_t.c.table_id == table_id, lobby_seats_t.c.seat == seat)
         .values(taken_at=time.time())
     )
+
+
+def _take_if_listed(table_id: str, seat: int, conn: Connection) -> set[int] | None:
+    """Take a seat if it is free in storage; the table's seats free then (``None``: the
+    table is not listed)."""
+    _take_free(table_id, seat, conn)
+    query = select(lobby_seats_t.c.seat, lobby_seats_t.c.taken_at)
+    rows = conn.execute(query.where(lobby_seats_t.c.table_id == table_id)).all()
+    return {s for s, taken in rows if taken is None} if rows else None
 
 
 def _list(table_id: str, seats: Iterable[int], conn: Connection) -> None:
@@ -114,6 +136,10 @@ class Lobby:
         self.pending: set[tuple[str, int]] = set()
         self._writes: set[asyncio.Task[Any]] = set()
         self.free = {table_id: set(seats) for table_id, seats in self._free_seats().items()}
+        # Tables whose listing this process knows: listed with free seats (in ``free``),
+        # or not (unlisted, full), the most recently used first kept.
+        self.known: OrderedDict[str, None] = OrderedDict.fromkeys(self.free)
+        hub.calls["claim"] = self._serve_claim  # a claim made at a follower process
 
     async def list_table(self, table: LiveTable) -> bool:
         """List a new table: its open seats become free for strangers. Whether any is."""
@@ -122,20 +148,50 @@ class Lobby:
             return False
         await self.hub.writer.submit(partial(_list, table.id, seats))
         self.free[table.id] = set(seats)
+        self._know(table.id)
         return True
 
     def seat_used(self, table: LiveTable, seat: int) -> None:
         """A seat's token was used (it joined, looked or acted): if the seat was free in the
-        list it is taken now (in memory at once, in storage soon after)."""
-        if not self._drop(table.id, seat):
-            return
-        key = (table.id, seat)
+        list it is taken now (in memory at once, in storage soon after). A table this
+        process has not seen listed (listed by another process since this one started) is
+        looked up once, in the write that takes the seat if it is free in storage."""
+        if self._drop(table.id, seat):
+            self._write(table.id, seat, partial(_mark_taken, table.id, seat))
+        elif table.id in self.known:
+            self.known.move_to_end(table.id)
+        else:
+            self._know(table.id)  # (looked up once: the write below tells)
+            task = self._write(table.id, seat, partial(_take_if_listed, table.id, seat))
+            task.add_done_callback(partial(self._learned, table.id))
+
+    def _write(
+        self, table_id: str, seat: int, op: Callable[[Connection], Any]
+    ) -> asyncio.Task[Any]:
+        key = (table_id, seat)
         self.pending.add(key)
-        task = asyncio.get_running_loop().create_task(
-            self.hub.writer.submit(partial(_mark_taken, table.id, seat))
-        )
+        task = asyncio.get_running_loop().create_task(self.hub.writer.submit(op))
         self._writes.add(task)
         task.add_done_callback(partial(self._written, key))
+        return task
+
+    def _know(self, table_id: str) -> None:
+        """Remember that this process knows whether a table is listed (and its free seats
+        are in :attr:`free` if it is), for the most recently used :data:`KNOWN` tables."""
+        self.known[table_id] = None
+        self.known.move_to_end(table_id)
+        while len(self.known) > KNOWN:
+            old, _ = self.known.popitem(last=False)
+            self.free.pop(old, None)
+
+    def _learned(self, table_id: str, task: asyncio.Task[Any]) -> None:
+        """A table looked up by :meth:`seat_used`: its seats still free in storage."""
+        if task.cancelled() or task.exception() is not None:
+            self.known.pop(table_id, None)  # look it up again next time
+            return
+        free: set[int] | None = task.result()
+        if free:
+            self.free[table_id] = free - {s for t, s in self.pending if t == table_id}
 
     def _written(self, key: tuple[str, int], task: asyncio.Task[Any]) -> None:
         self._writes.discard(task)
@@ -169,13 +225,28 @@ class Lobby:
         seat's old invite link no longer works), and the name given (if any) for the seat.
         Refused, changing nothing, for an unlisted or finished table, a seat that is not
         open or already taken, or a name another seat has."""
-        if not table.is_owner:
-            raise ServerError(
-                "lobby/elsewhere",
-                "another server process runs this table now; try again in a moment",
-                503,
-            )
+        args = {"seat": seat, "name": name}
+        reply = await where_it_runs(table, "claim", args, partial(self._claim, table, seat, name))
+        self._drop(table.id, seat)
+        if reply["seats"] != table.record.seats:  # claimed at the owner: its seats here now
+            table.take_seats(reply["seats"])  # (announced too, but the caller reads them)
+        return str(reply["token"])
+
+    async def _serve_claim(self, table: LiveTable, args: JSON) -> JSON:
+        """A claim a follower process forwarded (this process owns the table)."""
+        seat, name = args.get("seat"), args.get("name")
+        if not isinstance(seat, int) or (name is not None and not isinstance(name, str)):
+            raise ServerError("frame/malformed", "a claim has a seat (a number) and a name")
+        return await self._claim(table, seat, name)
+
+    async def _claim(self, table: LiveTable, seat: int, name: str | None) -> JSON:
+        token = await self._claim_here(table, seat, name)
+        return {"token": token, "seats": table.record.seats}
+
+    async def _claim_here(self, table: LiveTable, seat: int, name: str | None) -> str:
         async with table.lock:
+            if not table.is_owner:
+                raise moved(table.id)
             stored_free = await asyncio.to_thread(self._stored_free, table.id)
             self._check_claim(table, seat, stored_free)
             seats = [Seat(**s.__dict__) for s in table.seats]

@@ -10,7 +10,7 @@ Frames are JSON text. From the client::
 
 From the server: ``welcome`` (everything the audience may know, the seats and the log),
 ``update`` (a change it can see: new view, legal actions and visible events), ``seats``,
-``next`` (a new table plays again), ``chat`` (a line: ``seat``, ``name``, ``text``, ``at``),
+``next`` (a new table plays again), ``chat`` (a line: ``n``, ``seat``, ``name``, ``text``, ``at``),
 ``chat_log`` (after the welcome: the table's last lines, see :mod:`~.chat`), ``ack`` (to an
 ``act`` or ``chat`` with an ``id``), ``pong`` and ``error`` (``code`` and ``message``, and
 the request's ``id`` if it had one; nothing changed, the connection stays open) and
@@ -204,7 +204,7 @@ class Session:
         elif kind == "chat" and self.chat is not None:
             if not self.joined:
                 raise ServerError("join/first", "join the table first", 409)
-            self.chat.say(self.table, self.listener.seat, frame.get("text"))
+            await self.chat.say(self.table, self.listener.seat, frame.get("text"))
             if ref is not None:
                 self.send(json.dumps({"type": "ack", "id": ref}))
         else:
@@ -235,13 +235,17 @@ class Session:
             watching = sum(1 for x in self.table.listeners if x.seat is None)
             if watching >= caps.spectators_per_table:
                 raise too_many("spectators per table", caps.spectators_per_table)
+        # The chat's last lines, read before joining (at the table's owner they are in
+        # memory: nothing can come between; at a follower process a line said while they
+        # are read from storage is missed by this connection).
+        chat_log = await self.chat.history(self.table) if self.chat is not None else None
         if self.joined:
             self.table.detach(self.listener)
         self.listener.seat = seat
         self.joined = True
         self.table.attach(self.listener)
-        if self.chat is not None:
-            self.send(json.dumps(self.chat.history(self.table.id), separators=(",", ":")))
+        if chat_log is not None:
+            self.send(json.dumps(chat_log, separators=(",", ":")))
         if seat is not None and self.lobby is not None:
             self.lobby.seat_used(self.table, seat)
 
@@ -330,6 +334,8 @@ async def table_socket(
     client = websocket.client.host if websocket.client else "?"
     caps = hub.caps
     try:
+        if chat is not None:  # (serves lines other processes forward from now on)
+            await chat.serve(hub)
         if hub.connections.get(client, 0) >= caps.connections_per_client:
             raise too_many("connections per client", caps.connections_per_client)
         table = await hub.get(table_id)
