@@ -105,7 +105,13 @@ SIZE: tuple[int, ...] = tuple(len(cells) for _, cells in SHAPES)
 
 def resting_row(heights: Sequence[int], o: Orientation, column: int) -> int:
     """The row of the shape's lowest row once dropped with its left edge at ``column``."""
-    return max(heights[column + i] - o.bottoms[i] for i in range(o.width))
+    bottoms = o.bottoms  # (a plain loop: a generator is a call on Python 3.11)
+    row = heights[column] - bottoms[0]
+    for i in range(1, o.width):
+        r = heights[column + i] - bottoms[i]
+        if r > row:
+            row = r
+    return row
 
 
 def settle(heights: list[int], o: Orientation, column: int, row: int) -> None:
