@@ -73,8 +73,11 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
         state = httpx2.get(f"{server}/api/tables/{table_id}/state", headers=auth).json()
         return list(state["legal"])
 
-    ctx_me = browser.new_context(viewport={"width": 1400, "height": 1000})
-    ctx_watch = browser.new_context(viewport={"width": 1400, "height": 1000})
+    # This test clicks legal moves: the chains are drawn at once, not told step by step
+    # (test_thieves_den_told_web tells them).
+    size = {"width": 1400, "height": 1000}
+    ctx_me = browser.new_context(viewport=size, reduced_motion="reduce")
+    ctx_watch = browser.new_context(viewport=size, reduced_motion="reduce")
     try:
         page = ctx_me.new_page()
         errors = watch_errors(page)

@@ -175,6 +175,8 @@ class Narrator {
     if (places) animateCards(this.root, places);
     this.caption(step, total);
     this.said.add(step.text);
+    // A step may join several log lines with " · ": each counts as said.
+    for (const part of step.text.split(" · ")) this.said.add(part);
     this.current = step.text;
     say(step.text);
     this.timer = setTimeout(() => this.next(), this.behind ? QUICK_MS : STEP_MS);
