@@ -178,3 +178,27 @@ def test_chat_after_the_game_and_at_a_finished_table(client: TestClient) -> None
             p0.receive()
         assert p0.send({"type": "chat", "text": "gg"})["type"] == "ack"
         assert chats(p0)[-1]["text"] == "gg"
+
+
+def test_the_chat_survives_a_restart(sqlite_url: str) -> None:
+    """Lines are stored: a server started again on the same database sends them to a
+    joining connection, and numbers new lines on from them."""
+    first = TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED))
+    with first:
+        made = create_table(first, ["human", "human", "bot:heuristic"])
+        tid, t0 = made["table"]["id"], made["seats"][0]["token"]
+        with first.websocket_connect(ws_url(tid)) as w0:
+            p0 = Player(w0, t0)
+            for text in ("hello", "gl hf"):
+                assert p0.send({"type": "chat", "text": text})["type"] == "ack"
+            said = chats(p0)
+    again = TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED))
+    with again, again.websocket_connect(ws_url(tid)) as w1:
+        p1 = Player(w1, made["seats"][1]["token"])
+        assert chat_log(p1) == said
+        assert [(line["n"], line["seat"], line["text"]) for line in said] == [
+            (0, 0, "hello"),
+            (1, 0, "gl hf"),
+        ]
+        assert p1.send({"type": "chat", "text": "back"})["type"] == "ack"
+        assert [(line["n"], line["seat"]) for line in chats(p1)] == [(2, 1)]
