@@ -3,8 +3,10 @@ seat, what everyone at the table is sent, and the last lines a joining connectio
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -12,7 +14,8 @@ from fastapi.testclient import TestClient
 
 from tests.server.conftest import FAST, LIFTED, Player, create_table
 from thievery.server import Limits, create_app
-from thievery.server.chat import KEEP, LINE_LIMIT, clean_line
+from thievery.server import chat as chat_module
+from thievery.server.chat import KEEP, LINE_LIMIT, Chat, clean_line, line_frame
 from thievery.server.errors import ServerError
 
 
@@ -202,3 +205,30 @@ def test_the_chat_survives_a_restart(sqlite_url: str) -> None:
         ]
         assert p1.send({"type": "chat", "text": "back"})["type"] == "ack"
         assert [(line["n"], line["seat"]) for line in chats(p1)] == [(2, 1)]
+
+
+def test_a_follower_joining_while_lines_come_misses_none_and_gets_none_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a follower process a joining connection's log is read from storage; lines
+    announced meanwhile (stored before the read, or after it) are in its log once each,
+    in order, and the connections already there get them as they come."""
+    sent: list[dict[str, Any]] = []
+    table = SimpleNamespace(id="T1", hub=SimpleNamespace(storage=SimpleNamespace(engine=None)))
+    table.broadcast_json = sent.append
+    chat = Chat()
+    stored = [line_frame(n, 0, "Ada", f"line {n}", 1.0) for n in range(3)]
+    late = [line_frame(n, 1, "Bo", f"line {n}", 2.0) for n in (2, 3, 4)]
+
+    def read(engine: Any, table_id: str) -> tuple[list[dict[str, Any]], int]:
+        assert table_id == "T1"
+        for line in late:  # heard while the rows are read: line 2 is in them already
+            chat._heard(table, {"k": "chat", "line": line})  # type: ignore[arg-type]
+        return [dict(line) for line in stored], 3
+
+    monkeypatch.setattr(chat_module, "_stored", read)
+    lines = asyncio.run(chat._read(table))  # type: ignore[arg-type]
+    assert [line["n"] for line in lines] == [0, 1, 2, 3, 4]
+    assert lines[2] == stored[2] and lines[3:] == late[1:]
+    assert sent == late  # the connections already there
+    assert chat._reading == {}  # nothing heard is kept once read

@@ -65,15 +65,15 @@ class Seat:
 
     def until(self, done: Callable[[Frame], bool], seconds: float = 10.0) -> Frame:
         """The first frame not returned yet that is ``done`` (read until one comes)."""
-        for frame in self.unread:
-            if done(frame):
-                self.unread.remove(frame)
-                return frame
+        for kept in self.unread:
+            if done(kept):
+                self.unread.remove(kept)
+                return kept
         deadline = time.monotonic() + seconds
         while True:
             left = deadline - time.monotonic()
             assert left > 0, self.frames
-            frame = json.loads(self.ws.recv(timeout=left))
+            frame: Frame = json.loads(self.ws.recv(timeout=left))
             self.frames.append(frame)
             if done(frame):
                 return frame

@@ -38,7 +38,6 @@ from sqlalchemy import (
     Table,
     Text,
     delete,
-    func,
     select,
 )
 from sqlalchemy.exc import SQLAlchemyError
@@ -130,11 +129,8 @@ def _stored(engine: Engine, table_id: str) -> tuple[list[JSON], int]:
     query = select(*columns).where(chat_t.c.table_id == table_id)
     with engine.connect() as conn:
         rows = conn.execute(query.order_by(chat_t.c.n.desc()).limit(KEEP)).all()
-        if not rows:  # (none kept: the count goes on from the last line ever stored)
-            last = conn.execute(
-                select(func.max(chat_t.c.n)).where(chat_t.c.table_id == table_id)
-            ).scalar()
-            return [], 0 if last is None else int(last) + 1
+    if not rows:  # (a table's last line is never deleted: it has none)
+        return [], 0
     lines = [line_frame(int(n), int(s), str(m), str(t), float(a)) for n, s, m, t, a in rows]
     lines.reverse()
     return lines, int(rows[0][0]) + 1
@@ -179,13 +175,25 @@ class Chat:
         self.rate, self.burst, self.keep = rate, burst, rooms
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self._ready: set[int] = set()  # the hubs (by id) this chat serves
+        # A follower: the lines heard while a joining connection's log is read, by table.
+        self._reading: dict[str, list[list[JSON]]] = {}
         if hub is not None:
             create_tables(hub.storage.engine)
             self._register(hub)
 
     def _register(self, hub: Hub) -> None:
         hub.calls["chat"] = self._serve_call
+        if hub.cluster is not None:
+            hub.cluster.notes["chat"] = self._heard
         self._ready.add(id(hub))
+
+    def _heard(self, table: LiveTable, note: JSON) -> None:
+        """A follower: a line the owner stored, for this process's connections (and for
+        the connections joining now, whose log is being read)."""
+        line: JSON = note["line"]
+        for heard in self._reading.get(table.id, []):
+            heard.append(line)
+        table.broadcast_json(line)
 
     async def serve(self, hub: Hub) -> None:
         """Be ready for ``hub``'s tables: the chat's table made, forwarded lines served."""
@@ -276,5 +284,24 @@ class Chat:
                 await self._load(table, room)
                 lines = list(room.lines)
         else:
-            lines, _ = await asyncio.to_thread(_stored, table.hub.storage.engine, table.id)
+            lines = await self._read(table)
         return {"type": "chat_log", "table": table.id, "lines": lines}
+
+    async def _read(self, table: LiveTable) -> list[JSON]:
+        """A follower: the table's last lines from storage, and those heard while they
+        were read (stored since, or not yet in the rows read): the caller joins the table
+        before anything else is heard, so it misses no line and gets none twice."""
+        heard: list[JSON] = []
+        self._reading.setdefault(table.id, []).append(heard)
+        try:
+            lines, after = await asyncio.to_thread(_stored, table.hub.storage.engine, table.id)
+        finally:
+            reading = self._reading[table.id]
+            reading.remove(heard)
+            if not reading:
+                del self._reading[table.id]
+        for line in heard:
+            if int(line["n"]) >= after:
+                lines.append(line)
+                after = int(line["n"]) + 1
+        return lines[-KEEP:]

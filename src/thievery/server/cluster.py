@@ -165,6 +165,9 @@ class Cluster:
         self._sender: psycopg.AsyncConnection[Any] | None = None
         self._send_lock = asyncio.Lock()
         self._calls: dict[str, asyncio.Future[JSON]] = {}
+        # What a follower does with an announcement of another module's kind (``k``),
+        # sent by the owner's fenced write: kind -> handler(table, note).
+        self.notes: dict[str, Callable[[LiveTable, JSON], None]] = {}
         self._served: OrderedDict[str, asyncio.Task[JSON]] = OrderedDict()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._listener: asyncio.Task[None] | None = None
@@ -408,8 +411,8 @@ class Cluster:
             table.mark_closed()
         elif kind == "next":
             table.mark_next(str(note["next"]))
-        elif kind == "chat":  # a chat line the owner stored (see thievery.server.chat)
-            table.broadcast_json(note["line"])
+        elif kind in self.notes:  # another module's (a chat line: see thievery.server.chat)
+            self.notes[kind](table, note)
 
     async def catch_up(self, table: LiveTable, until: int | None = None) -> None:
         """Apply the stored actions a follower copy has not seen (up to now)."""
