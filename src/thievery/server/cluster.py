@@ -36,6 +36,11 @@ out, the follower takes the table over, reads whatever was stored meanwhile, and
 itself. An action whose fate at a silent owner is unknown is then done against the
 version its seat had when it was sent: if the owner stored it, it is found in the log and
 acknowledged, else the seat's choices are as they were; it is never applied twice.
+
+Other modules use the same means: a call of theirs is forwarded to the owner
+(``hub.calls``, :func:`where_it_runs`: a lobby claim, a chat line) and a fenced write of
+theirs announces a kind of theirs, which a follower hands to ``Cluster.notes`` (a chat
+line, for the follower's own connections).
 """
 
 from __future__ import annotations

@@ -235,9 +235,8 @@ class Session:
             watching = sum(1 for x in self.table.listeners if x.seat is None)
             if watching >= caps.spectators_per_table:
                 raise too_many("spectators per table", caps.spectators_per_table)
-        # The chat's last lines, read before joining (at the table's owner they are in
-        # memory: nothing can come between; at a follower process a line said while they
-        # are read from storage is missed by this connection).
+        # The chat's last lines, read just before joining (nothing awaited between): a
+        # line is in them or comes after them, once (see Chat.history).
         chat_log = await self.chat.history(self.table) if self.chat is not None else None
         if self.joined:
             self.table.detach(self.listener)
