@@ -297,7 +297,7 @@ def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
     storage.close()
 
 
-def test_an_action_is_announced_only_if_a_process_follows_its_table(pg_url: str) -> None:
+def test_a_write_is_announced_only_if_a_process_follows_its_table(pg_url: str) -> None:
     storage = Storage(pg_url)
     (owner,) = processes(storage, "t2", 1)
     listener = psycopg.connect(conninfo(pg_url), autocommit=True)
@@ -318,6 +318,18 @@ def test_an_action_is_announced_only_if_a_process_follows_its_table(pg_url: str)
     asyncio.run(follow(-1))
     assert append(2) == []
     assert [r.n for r in storage.actions("t2")] == [0, 1, 2]
+    # Another fenced write (a seat change, a chat line) likewise.
+    note = {"k": "seats", "seats": []}
+
+    def fenced() -> list[str]:
+        storage.run(lambda c: owner.fence(c, "t2", epoch, note))
+        return [heard.payload for heard in listener.notifies(timeout=0.3)]
+
+    assert fenced() == []
+    asyncio.run(follow(1))
+    assert fenced() == [f"t2 {json.dumps(note, separators=(',', ':'))}"]
+    with pytest.raises(Fenced):  # and a write whose lease is gone is refused still
+        storage.run(lambda c: owner.fence(c, "t2", (epoch or 0) + 1, note))
     listener.close()
     storage.close()
 

@@ -93,8 +93,8 @@ _ACQUIRE = text(
 )
 _CLAIM_NEW = text("INSERT INTO thievery_leases (table_id, owner, epoch) VALUES (:t, :me, 1)")
 _FENCE = text(
-    "SELECT pg_notify(:channel, :payload) FROM thievery_leases "
-    "WHERE table_id = :t AND owner = :me AND epoch = :epoch FOR SHARE"
+    "SELECT CASE WHEN followers > 0 THEN pg_notify(:channel, :payload) END "
+    "FROM thievery_leases WHERE table_id = :t AND owner = :me AND epoch = :epoch FOR SHARE"
 )
 _APPEND = text(
     "WITH lease AS (SELECT followers FROM thievery_leases WHERE table_id = :t AND owner = :me "
@@ -234,7 +234,8 @@ class Cluster:
     def fence(self, conn: Connection, table_id: str, epoch: int | None, note: JSON) -> None:
         """In a write's transaction: hold the table's lease row for this process and
         ``epoch`` (a take-over waits until the commit) and announce ``note`` to the
-        followers on commit; :class:`Fenced` if the lease is no longer ours."""
+        followers on commit, if any (see :meth:`append`); :class:`Fenced` if the lease is
+        no longer ours."""
         params = self._params(table_id, epoch, note)
         if epoch is None or conn.execute(_FENCE, params).first() is None:
             raise Fenced(f"table {table_id}: this process no longer holds its lease")
