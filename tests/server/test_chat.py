@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.exc import OperationalError
 
 from tests.server.conftest import FAST, LIFTED, Player, create_table
 from thievery.server import Limits, create_app
@@ -232,3 +233,34 @@ def test_a_follower_joining_while_lines_come_misses_none_and_gets_none_twice(
     assert lines[2] == stored[2] and lines[3:] == late[1:]
     assert sent == late  # the connections already there
     assert chat._reading == {}  # nothing heard is kept once read
+
+
+def test_a_storage_failure_refuses_the_line_and_the_join_goes_on(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Storage that fails: a line is refused with storage/failed and reaches nobody; a
+    connection still joins (without the chat's past); once storage works all is back."""
+    made = create_table(client, ["human", "human", "bot:heuristic"])
+    tid, t0, t1 = made["table"]["id"], made["seats"][0]["token"], made["seats"][1]["token"]
+
+    def broken(*args: Any) -> Any:
+        raise OperationalError("SELECT", {}, Exception("the database is gone"))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(chat_module, "_stored", broken)
+        patched.setattr(chat_module, "_store", broken)
+        with (
+            client.websocket_connect(ws_url(tid)) as w0,
+            client.websocket_connect(ws_url(tid)) as w1,
+        ):
+            p0, p1 = Player(w0, t0), Player(w1, t1)
+            p0.sync()
+            assert "chat_log" not in [f["type"] for f in p0.frames]
+            refused = p0.send({"type": "chat", "text": "anyone?"})
+            assert refused["code"] == "storage/failed" and "OperationalError" in refused["message"]
+            assert chats(p1) == []
+    with client.websocket_connect(ws_url(tid)) as w0:
+        p0 = Player(w0, t0)
+        assert chat_log(p0) == []
+        assert p0.send({"type": "chat", "text": "back"})["type"] == "ack"
+        assert [(line["n"], line["text"]) for line in chats(p0)] == [(0, "back")]

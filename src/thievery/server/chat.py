@@ -21,6 +21,7 @@ follower reads them from storage when a connection joins.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import unicodedata
 from collections import OrderedDict, deque
@@ -50,6 +51,8 @@ from thievery.server.live import LiveTable
 
 if TYPE_CHECKING:
     from thievery.server.hub import Hub
+
+log = logging.getLogger("thievery.server")
 
 LINE_LIMIT = 200  # characters in a line, after trimming
 KEEP = 50  # lines a table keeps, sent to a connection when it joins
@@ -233,7 +236,15 @@ class Chat:
         return await self._line(table, seat, clean_line(args.get("text")))
 
     async def _line(self, table: LiveTable, seat: int, text: str) -> JSON:
-        return {"line": await self._say_here(table, seat, text)}
+        try:
+            return {"line": await self._say_here(table, seat, text)}
+        except ServerError:
+            raise
+        except Exception as e:
+            log.exception("table %s: a chat line could not be stored", table.id)
+            raise ServerError(
+                "storage/failed", f"the line could not be stored ({type(e).__name__})", 503
+            ) from None
 
     async def _say_here(self, table: LiveTable, seat: int, text: str) -> JSON:
         room = self.room(table.id)
@@ -270,21 +281,26 @@ class Chat:
         room.lines.extend(lines)
         room.loaded, room.epoch = True, epoch
 
-    async def history(self, table: LiveTable) -> JSON:
+    async def history(self, table: LiveTable) -> JSON | None:
         """The frame a joining connection gets: the table's last lines, oldest first (held
-        in memory at the owner, read from storage at a follower)."""
-        await self.serve(table.hub)
+        in memory at the owner, read from storage at a follower); ``None`` if storage
+        cannot be read now (the connection joins without the chat's past)."""
         room = self.rooms.get(table.id)
-        if room is not None and room.current(table):
-            self.rooms.move_to_end(table.id)
-            lines = list(room.lines)
-        elif table.is_owner:
-            room = self.room(table.id)
-            async with room.lock:
-                await self._load(table, room)
+        try:
+            await self.serve(table.hub)
+            if room is not None and room.current(table):
+                self.rooms.move_to_end(table.id)
                 lines = list(room.lines)
-        else:
-            lines = await self._read(table)
+            elif table.is_owner:
+                room = self.room(table.id)
+                async with room.lock:
+                    await self._load(table, room)
+                    lines = list(room.lines)
+            else:
+                lines = await self._read(table)
+        except SQLAlchemyError as e:
+            log.warning("table %s: the chat could not be read: %s", table.id, e)
+            return None
         return {"type": "chat_log", "table": table.id, "lines": lines}
 
     async def _read(self, table: LiveTable) -> list[JSON]:
