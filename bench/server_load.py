@@ -10,7 +10,11 @@ server and prints one JSON line:
 - ``actions_per_s``: every accepted action (scripted players and server bots), per second;
 - ``p50_ms`` / ``p99_ms``: from a scripted player sending an action to receiving the update
   it caused (the last update before the ``ack``, which the server queues right after it);
-- ``memory_per_table_kb``: the server's resident memory growth per live table.
+- ``memory_per_table_kb``: the server's resident memory growth per live table once every
+  table is live (``_at_end``: at the end of the run), from a server that already played one
+  table (so what only the first table costs is not counted per table).
+
+``--profile FILE`` runs the server under cProfile (its statistics in ``FILE``).
 
     python bench/server_load.py --tables 200 --seconds 20
 
@@ -138,12 +142,20 @@ def lifted_limits(cli: Path) -> list[str]:
 
 
 def start_server(
-    db: str, port: int, bot_delay: float, log: Path, extra: list[str] | None = None
+    db: str,
+    port: int,
+    bot_delay: float,
+    log: Path,
+    extra: list[str] | None = None,
+    profile: str = "",
 ) -> subprocess.Popen[bytes]:
     """`thievery serve` in a child process (with the host's limits lifted: every client
-    of the benchmark comes from one address); returns once it answers."""
+    of the benchmark comes from one address); returns once it answers. With ``profile``,
+    under cProfile, its statistics written to that file when the server stops."""
     cli = Path(sys.executable).with_name("thievery")
+    profiler = [sys.executable, "-m", "cProfile", "-o", profile] if profile else []
     command = [
+        *profiler,
         str(cli),
         "serve",
         "--host",
@@ -290,6 +302,23 @@ async def slot(
         )
 
 
+async def warm_up(http: httpx2.AsyncClient, url: str, body: dict[str, Any]) -> None:
+    """One table played for a second with every seat a client, before the server's memory
+    is first read: what any first table costs (modules imported on first use, the worker
+    threads, the database's caches) is not counted per table."""
+    made = (await http.post("/api/tables", json=body)).json()
+    stop = asyncio.Event()
+    ws = f"{url}/api/tables/{made['table']['id']}/ws"
+    rng = random.Random(0)
+    players = [
+        asyncio.create_task(player(ws, s["token"], 0.0, stop, Stats(), rng, True))
+        for s in made["seats"]
+    ]
+    await asyncio.sleep(1.0)
+    stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+
+
 async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     url = f"ws://{HOST}:{base.rsplit(':', 1)[1]}"
     churn = args.workload == "bgio"
@@ -301,7 +330,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     body = {"game": "schattendieb", "seats": seats, "options": {"games": games}}
     think = args.think_ms / 1000
     async with httpx2.AsyncClient(base_url=base, timeout=30) as http:
-        await http.get("/api/tables")  # warm up
+        await warm_up(http, url, body)
         rss_before = server_rss_kb(pid)
         stats = Stats()
         stop = asyncio.Event()
@@ -380,6 +409,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "server_cpu_ms_per_action": round(1000 * cpu / max(1, actions), 3),
         "load_average": round(os.getloadavg()[0], 2),
         "memory_per_table_kb": round((rss_live - rss_before) / args.tables, 1),
+        "memory_per_table_kb_at_end": round((rss_after - rss_before) / args.tables, 1),
         "server_rss_mb": round(rss_after / 1024, 1),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
@@ -413,6 +443,11 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)"
     )
+    parser.add_argument(
+        "--profile",
+        default="",
+        help="run the server under cProfile and write its statistics to this file",
+    )
     args = parser.parse_args()
     if args.workers > 1 and not args.db.startswith("postgresql"):
         parser.error("--workers 2 needs --db postgresql+psycopg://...")
@@ -422,7 +457,9 @@ def main() -> None:
         port = free_port()
         args.db = args.db or f"sqlite:///{tmp}/bench.db"
         extra = ["--workers", str(args.workers)] if args.workers > 1 else []
-        proc = start_server(args.db, port, args.bot_delay, Path(tmp) / "server.log", extra)
+        proc = start_server(
+            args.db, port, args.bot_delay, Path(tmp) / "server.log", extra, args.profile
+        )
         try:
             deadline = time.time() + 60
             while args.workers > 1 and running_processes(args.db) < args.workers:
@@ -436,9 +473,10 @@ def main() -> None:
                 )
             )
         finally:
-            proc.send_signal(signal.SIGTERM)
+            # uvicorn raises the signal again once stopped: SIGINT lets cProfile write its file
+            proc.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
             try:
-                proc.wait(15)
+                proc.wait(60 if args.profile else 15)
             except subprocess.TimeoutExpired:
                 proc.kill()
     print(json.dumps(result))

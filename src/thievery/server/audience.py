@@ -6,11 +6,26 @@ An audience is a seat, or ``None`` for spectators.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from typing import Any
+
+import orjson
 
 from thievery.core.protocol import JSON, Event, GameSpec
 
 Audience = int | None
+
+
+def frame_text(frame: Any) -> str:
+    """A frame as compact JSON text, as ``json.dumps(frame, separators=(",", ":"))`` writes
+    it (keys that are not strings written as strings), by orjson: several times faster,
+    and frames are encoded for every audience at every action. What orjson cannot write
+    (an integer past 64 bits) is written by :func:`json.dumps`."""
+    try:
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(frame, separators=(",", ":"))
 
 
 def without(view: JSON, keys: Sequence[str]) -> JSON:

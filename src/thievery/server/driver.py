@@ -39,6 +39,9 @@ SLOW_BOT = 0.02  # a bot that thinks longer than this (seconds) thinks in a thre
 # thread, before a bot may think on the loop in that game.
 QUICK_PROOF = 5
 TIMER = "timer"  # who moved: the stand-in for a human seat whose timer ran out
+# Bots' delays, drawn from the OS (nothing a client could predict): one for every table,
+# as a Random object keeps 2.5 KB of Mersenne Twister state even where it is not used.
+JITTER = random.SystemRandom()
 
 
 @runtime_checkable
@@ -63,7 +66,7 @@ class Driver:
         self.bots: dict[tuple[int, str], Bot] = {}
         self.task: asyncio.Task[None] | None = None
         self._delays: dict[tuple[int, int], float] = {}
-        self._jitter = random.SystemRandom()  # nothing a client could predict
+        self._jitter = JITTER
 
     def start(self) -> None:
         """Start the task (if the game is not over and the table not broken)."""

@@ -27,9 +27,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
+import pickle
 import time
+import zlib
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -42,7 +43,7 @@ from thievery.core.errors import MalformedAction, ThieveryError
 from thievery.core.protocol import CLOCK, JSON, Action, Event, GameSpec, State
 from thievery.core.record import GameRecord, deal_commitment
 from thievery.core.registry import plugin
-from thievery.server.audience import Audience, event_words, without
+from thievery.server.audience import Audience, event_words, frame_text, without
 from thievery.server.clock import TableClock
 from thievery.server.cluster import Fenced, moved, raise_error, unavailable
 from thievery.server.driver import Driver
@@ -58,6 +59,8 @@ log = logging.getLogger("thievery.server")
 
 LOG_LIMIT = 400  # events sent to a connection when it joins
 LOG_KEEP = 1000  # events a table keeps in memory for that
+HIGHEST = pickle.HIGHEST_PROTOCOL
+LOG_CHUNK = 16  # actions whose events are compressed together in a table's log
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
@@ -78,12 +81,22 @@ class LiveTable:
         self.version = 0  # accepted actions
         self.audiences: list[Audience] = [*range(state.players), None]
         self.seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
+        # Bot seats (no token reaches them: nobody ever sees their frames or versions) are
+        # not watched: their views are neither built nor kept at every action.
+        self.watched = frozenset(
+            a for a in self.audiences if a is None or self.seats[a].kind == HUMAN
+        )
         self._cache: dict[Audience, tuple[int, JSON]] = {}
-        self._seen: dict[Audience, JSON] = {a: self._snapshot(a) for a in self.audiences}
+        self._seen: dict[Audience, JSON] = {a: self._snapshot(a) for a in self.watched}
         # Per audience, its version when its legal actions last changed (or it acted): an
         # action against any version since then was chosen from the same choices.
         self.legal_seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
-        self.log: deque[Event] = deque(maxlen=LOG_KEEP)
+        # The last LOG_KEEP events or more, for joining connections' logs, kept compact
+        # (see :meth:`logged`): the last actions' events pickled one action at a time,
+        # older ones in chunks of LOG_CHUNK actions, compressed; each with its event count.
+        self.log: deque[tuple[int, bytes]] = deque()  # compressed chunks
+        self.log_tail: list[tuple[int, bytes]] = []  # pickled actions' events
+        self.logged_events = 0  # in both
         self.listeners: set[Listener] = set()
         self.sessions = 0  # open websockets, joined or not
         self.lock = asyncio.Lock()
@@ -247,17 +260,38 @@ class LiveTable:
         static = plugin(self.spec.name).static_view
         if static:
             parts = {**parts, "view": without(parts["view"], static)}
-        return json.dumps({**head, **parts}, separators=(",", ":"))
+        return frame_text({**head, **parts})
 
     def welcome(self, audience: Audience) -> JSON:
         """The first frame of a connection: its state, the seats and the log so far, and
         which view keys are ``static`` (later frames leave them out; keep them)."""
         frame = self.state_frame("welcome", audience, [])
         frame["static"] = list(plugin(self.spec.name).static_view)
-        visible = [e for e in self.log if e.is_visible_to(audience)][-LOG_LIMIT:]
-        frame["log"] = [self.event_json(e, audience) for e in visible]
+        frame["log"] = [self.event_json(e, audience) for e in self.logged(audience)]
         frame["summary"] = self.summary()
         return frame
+
+    def logged(self, audience: Audience, limit: int = LOG_LIMIT) -> list[Event]:
+        """The last ``limit`` events of :attr:`log` an audience may see."""
+        chunks = (pickle.loads(zlib.decompress(blob)) for _, blob in self.log)
+        tail = (pickle.loads(blob) for _, blob in self.log_tail)
+        events = (Event(*e) for part in (*chunks, *tail) for e in part)
+        return [e for e in events if e.is_visible_to(audience)][-limit:]
+
+    def _log(self, events: Sequence[Event]) -> None:
+        """Keep an action's events in the log (and let the oldest go past LOG_KEEP)."""
+        if not events:
+            return
+        blob = pickle.dumps([(e.type, e.data, e.audience) for e in events], HIGHEST)
+        self.log_tail.append((len(events), blob))
+        self.logged_events += len(events)
+        if len(self.log_tail) >= LOG_CHUNK:  # the oldest actions compressed together
+            merged = [e for _, part in self.log_tail for e in pickle.loads(part)]
+            chunk = zlib.compress(pickle.dumps(merged, HIGHEST))
+            self.log.append((len(merged), chunk))
+            self.log_tail = []
+        while self.log and self.logged_events - self.log[0][0] >= LOG_KEEP:
+            self.logged_events -= self.log.popleft()[0]
 
     # ---------------------------------------------------------------- changing
 
@@ -265,10 +299,15 @@ class LiveTable:
         """Take the new state; return, per audience that sees a change, its events."""
         self.state = new
         self.version += 1
-        self.log.extend(events)
+        self._log(events)
         changed: dict[Audience, list[Event]] = {}
         for audience in self.audiences:
             visible = [e for e in events if e.is_visible_to(audience)]
+            if audience not in self.watched:  # a bot seat: its number is nobody's to see
+                self.seq[audience] += 1
+                self.legal_seq[audience] = self.seq[audience]
+                changed[audience] = visible
+                continue
             parts = self._snapshot(audience)
             seen = self._seen[audience]
             if visible or audience == actor or parts != seen:
@@ -301,7 +340,7 @@ class LiveTable:
 
     def broadcast_json(self, frame: JSON) -> None:
         """Send one frame to every connection."""
-        text = json.dumps(frame, separators=(",", ":"))
+        text = frame_text(frame)
         for listener in list(self.listeners):
             listener.push(text)
 
@@ -670,7 +709,7 @@ class LiveTable:
     def attach(self, listener: Listener) -> None:
         """A connection joins (its welcome frame goes first)."""
         self.used_at = time.monotonic()
-        listener.push(json.dumps(self.welcome(listener.seat), separators=(",", ":")))
+        listener.push(frame_text(self.welcome(listener.seat)))
         cluster = self.hub.cluster
         seated = listener.seat is not None and all(x.seat is None for x in self.listeners)
         if cluster is not None and not self.is_owner and seated:

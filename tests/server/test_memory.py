@@ -1,0 +1,128 @@
+"""Memory per live table (issue 18: at most 50 KB): measured with tracemalloc over tables
+played in-process, with bounds generous enough for other Python versions but far below
+what the server kept before (about 650 KB of resident memory a table, views built and kept
+for bot seats, every event kept as objects)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import random
+import sys
+import tracemalloc
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from thievery.core.protocol import Event
+from thievery.server import Caps
+from thievery.server.audience import frame_text
+from thievery.server.hub import Hub
+from thievery.server.live import LOG_KEEP, LOG_LIMIT, LiveTable
+from thievery.server.storage import Storage
+
+HUMANS = [{"kind": "human"}] * 4
+WITH_BOTS = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+
+
+async def play(table: LiveTable, actions: int, rng: random.Random) -> None:
+    """Up to ``actions`` random legal actions of the table's human seats (stored as
+    every action is)."""
+    for _ in range(actions):
+        people = [s for s in table.state.to_act if table.seats[s].bot is None]
+        if table.is_over or not people:
+            return
+        seat = rng.choice(people)
+        await table.act(seat, rng.choice(table.state.legal_actions(seat)), None)
+
+
+@contextlib.asynccontextmanager
+async def running_hub(db: Path) -> AsyncIterator[Hub]:
+    """A hub on a fresh SQLite file, bots moving at once; closed after."""
+    hub = Hub(Storage(f"sqlite:///{db}"), bot_delay=0, caps=Caps.lifted())
+    await hub.start()
+    try:
+        yield hub
+    finally:
+        await hub.close()
+
+
+async def grown_per_table(tmp_path: Path, tables: int, actions: int) -> float:
+    """Bytes of Python memory a live 4-human table holds after ``actions`` actions."""
+    rng = random.Random(7)
+    async with running_hub(tmp_path / "m.db") as hub:
+        first, _, _ = await hub.create("schattendieb", HUMANS, {"games": 99})
+        await play(first, actions, rng)  # what only a first table costs is not counted
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        made = [(await hub.create("schattendieb", HUMANS, {"games": 99}))[0] for _ in range(tables)]
+        for table in made:
+            await play(table, actions, rng)
+        await asyncio.sleep(0.1)  # the writer's last commits answered
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        assert all(t.version >= actions // 2 for t in made)  # they were played
+        return grown / tables
+
+
+def test_a_live_table_holds_little_memory(tmp_path: Path) -> None:
+    # 50 idle-but-live tables, 40 actions into their game: about 55 KB each (3.11).
+    per_table = asyncio.run(grown_per_table(tmp_path, 50, 40))
+    assert per_table < 120_000, f"{per_table / 1024:.0f} KB a live table"
+
+
+def test_bot_seats_views_are_neither_built_nor_kept(tmp_path: Path) -> None:
+    async def check() -> None:
+        async with running_hub(tmp_path / "b.db") as hub:
+            table, _, _ = await hub.create("schattendieb", WITH_BOTS, {"games": 2})
+            await play(table, 20, random.Random(3))
+            assert table.watched == {0, None}
+            assert set(table._seen) == {0, None}
+            assert {a for a, _ in table._cache.items()} <= {0, None}
+            assert table.seq[1] > 0  # counted all the same (nobody sees it)
+
+    asyncio.run(check())
+
+
+def test_the_log_is_kept_compact_and_joiners_get_the_same_events(tmp_path: Path) -> None:
+    async def check() -> None:
+        async with running_hub(tmp_path / "l.db") as hub:
+            table, _, _ = await hub.create("schattendieb", HUMANS, {"games": 99})
+            seen: list[Event] = []
+            original = table._log
+
+            def keep(events: list[Event]) -> None:
+                seen.extend(events)
+                original(events)
+
+            table._log = keep  # type: ignore[method-assign]
+            rng = random.Random(11)
+            while len(seen) < LOG_KEEP + 300:
+                await play(table, 50, rng)
+            assert LOG_KEEP <= table.logged_events < LOG_KEEP + 200  # a chunk more at most
+            for audience in (None, 0, 3):
+                visible = [e for e in seen if e.is_visible_to(audience)][-LOG_LIMIT:]
+                assert table.logged(audience) == visible
+                welcome = table.welcome(audience)["log"]
+                assert welcome == [table.event_json(e, audience) for e in visible]
+            entries = [*table.log, *table.log_tail]
+            kept = sys.getsizeof(table.log) + sum(
+                map(sys.getsizeof, (x for e in entries for x in e))
+            )
+            # ~15 KB for 1,000 events (they were ~380 KB as Event objects with their dicts)
+            assert kept < 60_000, f"{kept / 1024:.0f} KB for {table.logged_events} events"
+
+    asyncio.run(check())
+
+
+def test_frame_text_writes_what_json_dumps_writes() -> None:
+    frames = [
+        {"type": "update", "seat": None, "view": {"hands": [[1, 2], []], 3: "x"}, "ok": True},
+        {"big": 10**30, "nested": [{"f": 0.1, "n": None}]},  # past 64 bits: json.dumps
+        {"text": 'é "quoted" \u2028'},
+    ]
+    for frame in frames:
+        assert json.loads(frame_text(frame)) == json.loads(json.dumps(frame))
