@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine
 
 from thievery.server import Caps, Limits, create_app
+from thievery.server.chat import chat_metadata
+from thievery.server.lobby import lobby_metadata
 from thievery.server.storage import metadata
 
 POSTGRES_ENV = "THIEVERY_TEST_POSTGRES_URL"
@@ -24,7 +26,8 @@ LIFTED = Caps.lifted()  # and every test client comes from one address
 def reset_postgres(url: str) -> None:
     """Drop Thievery's tables so a test starts from an empty database."""
     engine = create_engine(url)
-    metadata.drop_all(engine)
+    for tables in (chat_metadata, lobby_metadata, metadata):
+        tables.drop_all(engine)
     engine.dispose()
 
 

@@ -78,7 +78,8 @@ def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
     forced = [g for c, g in gaps if not c]
     chosen = [g for c, g in gaps if c]
     assert len(forced) >= 4 and len(chosen) >= 4, gaps
-    # Both answer at the drawn delay (not delay + think for a choice): the spread a busy
-    # machine adds is well under the thinking time that used to show.
-    assert all(delay - 0.01 <= g < delay + think * 0.6 for g in forced + chosen), gaps
+    # Never before the drawn delay; and both answer at it (not delay + think for a
+    # choice). Medians, so one late wake-up of a busy machine does not decide.
+    assert all(g >= delay - 0.01 for g in forced + chosen), gaps
+    assert statistics.median(chosen) < delay + think / 2, gaps
     assert abs(statistics.median(chosen) - statistics.median(forced)) < think / 3, gaps

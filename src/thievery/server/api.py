@@ -185,7 +185,7 @@ def stored_summary(record: TableRecord) -> JSON:
 def make_router(hub: Hub, limits: Limits) -> APIRouter:
     """The API's routes, bound to one hub."""
     router = APIRouter(prefix="/api", responses=ERRORS)
-    chat = Chat(limits.chat_rate, limits.chat_burst, rooms=hub.caps.live_tables)
+    chat = Chat(limits.chat_rate, limits.chat_burst, rooms=hub.caps.live_tables, hub=hub)
     lobby = Lobby(hub)
 
     def invite(request: Request, table_id: str, token: str) -> str:
