@@ -35,10 +35,11 @@ from thievery.core.record import GameRecord
 from thievery.server import create_app
 from thievery.server.cluster import _REGISTER, CHANNEL, Cluster, Fenced, conninfo
 from thievery.server.limits import Caps
+from thievery.server.sockets import Limits
 from thievery.server.storage import ActionRow, Storage, TableRecord
 
 from .conftest import LIFTED, fresh_postgres
-from .serving import serve_process, server_log
+from .serving import serve_process, server_log, serving
 
 LEASE = "1.5"  # seconds: a killed owner's tables are taken over soon after
 
@@ -66,11 +67,14 @@ def servers(pg_url: str) -> Iterator[list[tuple[subprocess.Popen[bytes], int]]]:
 
 class Client(threading.Thread):
     """A websocket client of one table, in a thread: keeps every frame; a seat plays its
-    first legal action whenever it has any (a spectator only watches)."""
+    first legal action whenever it has any (a spectator only watches), and sends it again
+    if the server refused it as too fast. ``pause``: it sends that many actions, no more."""
 
-    def __init__(self, port: int, table: str, token: str | None = None) -> None:
+    def __init__(
+        self, port: int, table: str, token: str | None = None, pause: int | None = None
+    ) -> None:
         super().__init__(daemon=True)
-        self.port, self.table, self.token = port, table, token
+        self.port, self.table, self.token, self.pause = port, table, token, pause
         self.updates: list[dict[str, Any]] = []  # welcome and update frames
         self.acked: list[dict[str, Any]] = []  # actions the server acknowledged
         self.errors: list[dict[str, Any]] = []
@@ -81,8 +85,11 @@ class Client(threading.Thread):
         self._stack = ExitStack()
         self.ws = self._stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws"))
         self.ws.send(json.dumps({"type": "join", "token": token}))
-        self._asked: tuple[int, dict[str, Any]] | None = None  # (id, action) awaiting its ack
+        # (id, action, frame) awaiting its ack
+        self._asked: tuple[int, dict[str, Any], str] | None = None
         self._n = 0
+        self.limited = 0  # frames refused as too fast (sent again)
+        self._again_at: float | None = None  # when to send the refused one again
 
     def run(self) -> None:
         try:
@@ -91,6 +98,7 @@ class Client(threading.Thread):
                 try:
                     frame = json.loads(self.ws.recv(timeout=0.2))
                 except TimeoutError:
+                    self.act()  # (a refused frame's pause over meanwhile)
                     continue
                 self.take(frame)
         except Exception:
@@ -111,19 +119,41 @@ class Client(threading.Thread):
         elif kind == "error" and self._asked and frame.get("id") == self._asked[0]:
             self.errors.append(frame)
             self._asked = None
-        if self.token and self._asked is None and self.latest.get("legal"):
+        elif kind == "error" and frame["code"] == "rate/limited" and "id" not in frame:
+            # Too fast (more than Limits.rate frames a second): refused unread, so without
+            # its id, and nothing done; the action in flight is sent again a little later.
+            self.limited += 1
+            self._again_at = time.monotonic() + 0.1
+        self.act()
+
+    @property
+    def sent(self) -> int:
+        """How many actions it sent."""
+        return self._n
+
+    def act(self) -> None:
+        """Send the first legal action, if the seat has one, awaits no ack, and may; or the
+        one in flight again, once the pause after its refusal as too fast is over."""
+        if self._asked is not None:
+            if self._again_at is not None and time.monotonic() >= self._again_at:
+                self._again_at = None
+                self.ws.send(self._asked[2])
+            return
+        paused = self.pause is not None and self._n >= self.pause
+        if self.token and self.latest.get("legal") and not paused:
             self._n += 1
             action = self.latest["legal"][0]
-            self._asked = (self._n, action)
-            frame = {"type": "act", "action": action, "version": self.latest["version"]}
-            self.ws.send(json.dumps({**frame, "id": self._n}))
+            version = self.latest["version"]
+            frame = {"type": "act", "action": action, "version": version, "id": self._n}
+            self._asked = (self._n, action, json.dumps(frame))
+            self.ws.send(self._asked[2])
 
 
-def make_table(port: int) -> tuple[str, list[str]]:
+def make_table(port: int, games: int = 1) -> tuple[str, list[str]]:
     """A Der Schattendieb table made on the process at ``port``: two people, one bot."""
     body = {
         "game": "schattendieb",
-        "options": {"games": 1},
+        "options": {"games": games},
         "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
     }
     made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
@@ -146,16 +176,30 @@ def wait_over(clients: list[Client], seconds: float = 30.0) -> None:
         client.join(5)
 
 
-def play_to_the_end(port: int, table: str, tokens: list[str]) -> None:
-    """Every seat plays through the process at ``port`` to the end; each seat's stored
-    actions are exactly those it was told were accepted."""
-    players = [Client(port, table, token) for token in tokens]
+def stuck(clients: list[Client]) -> str:
+    """What each client waits for, for a game that did not reach its end."""
+    return "\n".join(
+        f"seat {c.latest.get('seat')}: version {c.latest.get('version')}, "
+        f"legal {bool(c.latest.get('legal'))}, awaiting ack {c._asked}, acked "
+        f"{len(c.acked)}, errors {c.errors}, limited {c.limited}, lost {c.lost.is_set()}"
+        for c in clients
+    )
+
+
+def play_to_the_end(
+    port: int, table: str, tokens: list[str], at: int | None = None
+) -> list[Client]:
+    """Every seat plays through the process at ``port`` (the second at port ``at``, if
+    given) to the end; each seat's stored actions are exactly those it was told were
+    accepted. The players."""
+    players = [Client(at if at and seat == 1 else port, table, t) for seat, t in enumerate(tokens)]
     for player in players:
         player.start()
     wait_over(players)
     record = record_of(port, table)
     for seat, player in enumerate(players):
         assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
+    return players
 
 
 def test_players_on_two_processes_play_one_game(
@@ -211,16 +255,33 @@ def test_a_table_moves_to_the_process_its_clients_use(
     assert owner.endswith(f" pid {proc_b.pid}")
 
 
+def test_an_action_refused_as_too_fast_is_sent_again(pg_url: str) -> None:
+    # Scripted seats act faster than a person: past their connection's rate (20 frames a
+    # second, 40 at once, by default) an action is refused with rate/limited, without its
+    # id (the frame was not read) and with nothing done. The clients send it again; else a
+    # seat would wait for its ack for ever (the fail-over test stalled so, 1 run in 25).
+    slow = Limits(rate=8.0, burst=4.0)
+    apps = [create_app(pg_url, bot_delay=0, limits=slow, caps=LIFTED) for _ in range(2)]
+    with serving(apps[0]) as a, serving(apps[1]) as b:
+        table, tokens = make_table(a)
+        players = play_to_the_end(a, table, tokens, at=b)  # seat 1 through B, forwarded
+    assert sum(p.limited for p in players) > 0
+    assert all(e["code"] == "action/stale" for p in players for e in p.errors)
+
+
 def test_the_owner_killed_mid_game_another_process_plays_on(
     servers: list[tuple[subprocess.Popen[bytes], int]],
 ) -> None:
     (proc_a, a), (_, b) = servers
-    table, (t0, t1) = make_table(a)
-    on_a, on_b = Client(a, table, t0), Client(b, table, t1)
+    table, (t0, t1) = make_table(a, games=3)
+    # Seat 0 sends 4 actions, then waits: the match cannot end before the kill. Its last
+    # one may still be on its way (or stored, unacknowledged) when A is killed, and seat 1
+    # plays on through B meanwhile, an action of its forwarded to A perhaps.
+    on_a, on_b = Client(a, table, t0, pause=4), Client(b, table, t1)
     on_a.start()
     on_b.start()
     deadline = time.monotonic() + 20
-    while len(on_a.acked) < 3 or len(on_b.acked) < 3:
+    while on_a.sent < 4 or len(on_b.acked) < 3:
         logs = "\n".join(server_log(p) for p, _ in servers)
         assert time.monotonic() < deadline, f"the game did not get going: {logs}"
         time.sleep(0.01)
@@ -231,7 +292,10 @@ def test_the_owner_killed_mid_game_another_process_plays_on(
     # Seat 0 comes back through B; B takes the table over once A's lease has run out.
     again = Client(b, table, t0)
     again.start()
-    wait_over([again, on_b], seconds=40)
+    try:
+        wait_over([again, on_b], seconds=60)
+    except AssertionError:
+        raise AssertionError(f"{stuck([again, on_b])}\n{server_log(servers[1][0])}") from None
     record = record_of(b, table)
     assert thievery.replay(record).result() == on_b.latest["result"]
     # Nothing acknowledged was lost, nothing applied twice: each seat's stored actions are
