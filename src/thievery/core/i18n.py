@@ -9,7 +9,7 @@ language). A package without a module for a language speaks English there.
 
 The language is the context's (:func:`use_language`), so renderers keep their signatures::
 
-    >>> _ = Translator("thievery.cli")
+    >>> _ = Translator("thievery.games.thieves")
     >>> with use_language("de"):
     ...     _("Your hand")
     'Deine Hand'
