@@ -14,7 +14,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from types import SimpleNamespace
@@ -68,13 +68,17 @@ def servers(pg_url: str) -> Iterator[list[tuple[subprocess.Popen[bytes], int]]]:
 class Client(threading.Thread):
     """A websocket client of one table, in a thread: keeps every frame; a seat plays its
     first legal action whenever it has any (a spectator only watches), and sends it again
-    if the server refused it as too fast. ``pause``: it sends that many actions, no more."""
+    if the server refused it as too fast. ``hold``: it sends no more once that is true."""
 
     def __init__(
-        self, port: int, table: str, token: str | None = None, pause: int | None = None
+        self,
+        port: int,
+        table: str,
+        token: str | None = None,
+        hold: Callable[[Client], bool] | None = None,
     ) -> None:
         super().__init__(daemon=True)
-        self.port, self.table, self.token, self.pause = port, table, token, pause
+        self.port, self.table, self.token, self.hold = port, table, token, hold
         self.updates: list[dict[str, Any]] = []  # welcome and update frames
         self.acked: list[dict[str, Any]] = []  # actions the server acknowledged
         self.errors: list[dict[str, Any]] = []
@@ -139,8 +143,8 @@ class Client(threading.Thread):
                 self._again_at = None
                 self.ws.send(self._asked[2])
             return
-        paused = self.pause is not None and self._n >= self.pause
-        if self.token and self.latest.get("legal") and not paused:
+        held = self.hold is not None and self.hold(self)
+        if self.token and self.latest.get("legal") and not held:
             self._n += 1
             action = self.latest["legal"][0]
             version = self.latest["version"]
@@ -274,10 +278,12 @@ def test_the_owner_killed_mid_game_another_process_plays_on(
 ) -> None:
     (proc_a, a), (_, b) = servers
     table, (t0, t1) = make_table(a, games=3)
-    # Seat 0 sends 4 actions, then waits: the match cannot end before the kill. Its last
-    # one may still be on its way (or stored, unacknowledged) when A is killed, and seat 1
-    # plays on through B meanwhile, an action of its forwarded to A perhaps.
-    on_a, on_b = Client(a, table, t0, pause=4), Client(b, table, t1)
+    # Seat 0 stops acting once it sent 4 actions and seat 1 had 3 accepted: the match (3
+    # games) cannot end before the kill. Its last action may still be on its way (or
+    # stored, unacknowledged) when A is killed, and seat 1 plays on through B meanwhile,
+    # an action of its forwarded to A perhaps.
+    on_b = Client(b, table, t1)
+    on_a = Client(a, table, t0, hold=lambda me: me.sent >= 4 and len(on_b.acked) >= 3)
     on_a.start()
     on_b.start()
     deadline = time.monotonic() + 20
