@@ -14,7 +14,8 @@ From the server: ``welcome`` (everything the audience may know, the seats and th
 ``chat_log`` (after the welcome: the table's last lines, see :mod:`~.chat`), ``ack`` (to an
 ``act`` or ``chat`` with an ``id``), ``pong`` and ``error`` (``code`` and ``message``, and
 the request's ``id`` if it had one; nothing changed, the connection stays open) and
-``closed`` (the host closed the table).
+``closed`` (the host closed the table). A ``rate/limited`` error without an ``id`` answers
+a frame that came too fast and was not read: the client may send it again later.
 
 Caps (:class:`~thievery.server.limits.Caps`): connections per client and per table,
 spectators per table, and the bytes queued for a connection: a client that stops reading
