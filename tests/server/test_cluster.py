@@ -367,6 +367,20 @@ def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
     storage.close()
 
 
+def test_a_table_another_live_process_runs_is_not_expired(pg_url: str) -> None:
+    storage = Storage(pg_url)
+    x, y = processes(storage, "t3", 2)
+    assert asyncio.run(x.acquire("t3")) == 1
+    later = time.time() + 60  # t3 counts as abandoned by then
+    assert storage.expire(later, owner=y.id) == []  # X, alive, runs it: Y leaves it alone
+    assert storage.table("t3").finished is False  # type: ignore[union-attr]
+    gone = text("UPDATE thievery_owners SET expires_at = 0 WHERE id = :me")
+    storage.run(lambda c: c.execute(gone, {"me": x.id}))  # X is killed
+    assert storage.expire(later, owner=y.id) == ["t3"]
+    assert storage.table("t3").finished is True  # type: ignore[union-attr]
+    storage.close()
+
+
 def test_a_write_is_announced_only_if_a_process_follows_its_table(pg_url: str) -> None:
     storage = Storage(pg_url)
     (owner,) = processes(storage, "t2", 1)

@@ -166,7 +166,8 @@ class Hub:
                     self.forget(table)
                 log.info("table %s unloaded (idle)", table.id)
         cutoff = time.time() - self.caps.expire_seconds
-        expired = await asyncio.to_thread(self.storage.expire, cutoff)
+        me = self.cluster.id if self.cluster is not None else None
+        expired = await asyncio.to_thread(self.storage.expire, cutoff, owner=me)
         for table_id in expired:
             gone = self.tables.get(table_id)
             if gone is not None:

@@ -47,6 +47,7 @@ from sqlalchemy import (
     delete,
     event,
     exists,
+    func,
     insert,
     inspect,
     select,
@@ -402,25 +403,33 @@ class Storage:
             query = query.order_by(tables_t.c.created_at.desc()).limit(limit)
         return sorted(self._records(query), key=lambda r: r.created_at)
 
-    def expire(self, cutoff: float, limit: int = 1000) -> list[str]:
+    def expire(self, cutoff: float, limit: int = 1000, owner: str | None = None) -> list[str]:
         """Close unfinished tables made before ``cutoff`` (a wall time) with no action
-        since: stored as finished without a result. Their ids."""
+        since: stored as finished without a result. Their ids. With ``owner`` (this
+        process, one of several on PostgreSQL, see :mod:`~.cluster`), a table another
+        live process owns is left alone: that process runs it (and will expire it)."""
         recent = exists().where(actions_t.c.table_id == tables_t.c.id, actions_t.c.at >= cutoff)
+        stale = [tables_t.c.finished.is_(False), tables_t.c.created_at < cutoff, ~recent]
+        if owner is not None:
+            db_now = func.extract("epoch", func.clock_timestamp())
+            alive = exists().where(owners_t.c.id == leases_t.c.owner, owners_t.c.expires_at > db_now)
+            elsewhere = exists().where(
+                leases_t.c.table_id == tables_t.c.id,
+                leases_t.c.owner.is_not(None),
+                leases_t.c.owner != owner,
+                alive,
+            )
+            stale.append(~elsewhere)
         with self.engine.begin() as conn:
-            ids = [
-                r[0]
-                for r in conn.execute(
-                    select(tables_t.c.id)
-                    .where(tables_t.c.finished.is_(False), tables_t.c.created_at < cutoff, ~recent)
-                    .limit(limit)
-                ).all()
-            ]
-            if ids:
-                conn.execute(
+            ids = [r[0] for r in conn.execute(select(tables_t.c.id).where(*stale).limit(limit))]
+            if ids:  # (checked again: a process may have taken one meanwhile)
+                closed = conn.execute(
                     update(tables_t)
-                    .where(tables_t.c.id.in_(ids))
+                    .where(tables_t.c.id.in_(ids), *stale)
                     .values(finished=True, finished_at=time.time(), result=None)
+                    .returning(tables_t.c.id)
                 )
+                ids = [r[0] for r in closed]
         return ids
 
     def finished(self, limit: int = 50) -> list[TableRecord]:
