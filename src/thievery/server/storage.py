@@ -412,7 +412,9 @@ class Storage:
         stale = [tables_t.c.finished.is_(False), tables_t.c.created_at < cutoff, ~recent]
         if owner is not None:
             db_now = func.extract("epoch", func.clock_timestamp())
-            alive = exists().where(owners_t.c.id == leases_t.c.owner, owners_t.c.expires_at > db_now)
+            alive = exists().where(
+                owners_t.c.id == leases_t.c.owner, owners_t.c.expires_at > db_now
+            )
             elsewhere = exists().where(
                 leases_t.c.table_id == tables_t.c.id,
                 leases_t.c.owner.is_not(None),
