@@ -207,7 +207,7 @@ def test_a_listener_is_bounded_in_bytes() -> None:
     assert not listener.overflowed
     listener.push("x" * 20_000)
     assert listener.overflowed
-    assert listener.queued == 0 and listener.queue.qsize() == 1  # only the close is left
+    assert listener.queued == 0 and listener.frames == [None]  # only the close is left
 
 
 def test_a_client_that_stops_reading_is_cut_off(

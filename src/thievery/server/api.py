@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, WebSocket
@@ -32,6 +33,7 @@ from thievery.server.sockets import Limits, table_socket
 from thievery.server.storage import TableRecord
 
 JSON = dict[str, Any]
+SocketHandler = Callable[[WebSocket, str], Awaitable[None]]  # a websocket, its table's id
 
 bearer = HTTPBearer(auto_error=False, description="a seat's token, or the table's host token")
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -182,8 +184,9 @@ def stored_summary(record: TableRecord) -> JSON:
     }
 
 
-def make_router(hub: Hub, limits: Limits) -> APIRouter:
-    """The API's routes, bound to one hub."""
+def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, SocketHandler]:
+    """The API's routes, bound to one hub, and what serves a table's websocket
+    (``/api/tables/{id}/ws``: see :class:`~thievery.server.app.TableSockets`)."""
     router = APIRouter(prefix="/api", responses=ERRORS)
     chat = Chat(limits.chat_rate, limits.chat_burst, rooms=hub.caps.live_tables, hub=hub)
     lobby = Lobby(hub)
@@ -417,9 +420,8 @@ def make_router(hub: Hub, limits: Limits) -> APIRouter:
         body = await hub.replayer.steps(parsed, seen, start=start, limit=limit)
         return replay_response(body, request)
 
-    @router.websocket("/tables/{table_id}/ws")
     async def socket(websocket: WebSocket, table_id: str) -> None:
         """Live play: see the module :mod:`thievery.server.sockets` for the frames."""
         await table_socket(websocket, hub, table_id, limits, chat, lobby)
 
-    return router
+    return router, socket

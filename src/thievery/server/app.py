@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import html
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,11 +26,12 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 import thievery
 from thievery.core.errors import ThieveryError
 from thievery.core.registry import plugin
-from thievery.server.api import make_router
+from thievery.server.api import SocketHandler, make_router
 from thievery.server.errors import ServerError, from_game_error
 from thievery.server.hub import Hub
 from thievery.server.limits import Caps, RateLimited
@@ -44,6 +46,28 @@ PAGE_POLICY = (
 )
 API_POLICY = "default-src 'none'; frame-ancestors 'none'"
 log = logging.getLogger("thievery.server")
+
+
+class TableSockets:
+    """Serves the tables' websockets (``/api/tables/{id}/ws``) straight from the ASGI
+    scope, ahead of what HTTP requests go through (compression, exception handlers,
+    FastAPI's routing and dependencies): a connection lives as long as its player stays,
+    and every layer it passed through would keep its frame, scope copy and exit stacks
+    alive as long (about 7 KB a connection, measured with tracemalloc). Anything else
+    goes on to ``app``."""
+
+    PATH = re.compile(r"/api/tables/([^/]+)/ws")
+
+    def __init__(self, app: ASGIApp, serve: SocketHandler) -> None:
+        self.app, self.serve = app, serve
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            found = self.PATH.fullmatch(scope["path"])
+            if found is not None:
+                await self.serve(WebSocket(scope, receive, send), found.group(1))
+                return
+        await self.app(scope, receive, send)
 
 
 class PageHeaders:
@@ -245,7 +269,9 @@ def create_app(
         return HTMLResponse(docs_page(app.openapi()))
 
     app.add_middleware(PageHeaders)
-    app.include_router(make_router(hub, limits or Limits()))
+    router, sockets = make_router(hub, limits or Limits())
+    app.include_router(router)
+    app.add_middleware(TableSockets, serve=sockets)  # the outermost of ours
 
     @app.api_route("/static/games/{game}/{file}", methods=["GET", "HEAD"], include_in_schema=False)
     def game_file(game: str, file: str, request: Request) -> Response:

@@ -24,7 +24,7 @@ import asyncio
 import logging
 import time
 import unicodedata
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -153,7 +153,7 @@ class Room:
     known to be the stored ones (read under the lease ``epoch``)."""
 
     def __init__(self) -> None:
-        self.lines: deque[JSON] = deque(maxlen=KEEP)
+        self.lines: list[JSON] = []  # the last KEEP, oldest first (a list: most are empty)
         self.next = 0  # the n of the next line
         self.loaded = False
         self.epoch: int | None = None
@@ -268,6 +268,7 @@ class Chat:
                 raise
             room.next += 1
             room.lines.append(line)
+            del room.lines[:-KEEP]
         table.broadcast_json(line)
         return line
 
@@ -277,8 +278,7 @@ class Chat:
             return
         epoch = table.lease
         lines, room.next = await asyncio.to_thread(_stored, table.hub.storage.engine, table.id)
-        room.lines.clear()
-        room.lines.extend(lines)
+        room.lines = lines[-KEEP:]
         room.loaded, room.epoch = True, epoch
 
     async def history(self, table: LiveTable) -> JSON | None:
