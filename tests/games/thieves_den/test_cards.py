@@ -138,3 +138,31 @@ def test_the_cards_option_loads_another_set(tmp_path: Path) -> None:
     bad.write_text(broken("prestige = 7", 'prestige = "seven"'))
     with pytest.raises(InvalidOption, match=r"bad\.toml: fence 'noble-countess'.*'prestige'"):
         SPEC.new(3, 0, {"cards": str(bad)})
+
+
+@pytest.mark.parametrize("cards", [None, "file", "inline"])
+def test_a_new_game_loads_its_card_set_once(
+    cards: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``new`` checks the setup and starts the game with the one card set it loaded (a
+    file's load resolves its path and reads its time; an inline set is digested)."""
+    from thievery.games.thieves_den import rules
+    from thievery.games.thieves_den.cards import inline_card_set
+
+    option: object = None
+    if cards == "file":
+        option = str(tmp_path / "cards.toml")
+        (tmp_path / "cards.toml").write_text(TEXT)
+    elif cards == "inline":
+        option = inline_card_set(DEFAULT_PATH)
+    loads: list[object] = []
+
+    def counted(arg: object = None) -> object:
+        loads.append(arg)
+        return load_card_set(arg)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rules, "load_card_set", counted)
+    state = SPEC.new(4, 7, {} if option is None else {"cards": option})
+    assert loads == [option]
+    assert state.cs is load_card_set(option)  # type: ignore[arg-type]
+    assert state.view(0) == SPEC.new(4, 7, {} if option is None else {"cards": option}).view(0)

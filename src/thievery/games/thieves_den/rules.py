@@ -251,9 +251,11 @@ class ThievesDen(State):
         return s
 
     @classmethod
-    def start(cls, players: int, seed: int, options: JSON) -> ThievesDen:
-        """A new game; ``options`` already resolved and checked (see :func:`check_setup`)."""
-        cs = load_card_set(options.get("cards"))
+    def start(cls, players: int, seed: int, options: JSON, cs: CardSet | None = None) -> ThievesDen:
+        """A new game; ``options`` already resolved and checked (see :func:`check_setup`,
+        which gives the card set they name: ``cs``, else it is loaded here)."""
+        if cs is None:
+            cs = load_card_set(options.get("cards"))
         s = cls.blank(players, seed, options, cs)
         rng = s.rng
         schemes = list(range(len(cs.scheme_id)))
@@ -1202,8 +1204,9 @@ def stacked(cards: list[int], top: list[str] | None, index: dict[str, int], rng:
     return rest + fixed[::-1]
 
 
-def check_setup(players: int, options: Mapping[str, Any]) -> None:
-    """Validate the card set (a file path or an inline document) and the stacked setup."""
+def check_setup(players: int, options: Mapping[str, Any]) -> CardSet:
+    """Validate the card set (a file path or an inline document) and the stacked setup;
+    returns the card set (for :meth:`ThievesDen.start`: loaded once per new game)."""
     cards = options.get("cards")
     if cards is not None and not isinstance(cards, str | Mapping):
         raise InvalidOption(
@@ -1244,3 +1247,4 @@ def check_setup(players: int, options: Mapping[str, Any]) -> None:
         raise InvalidOption("the card set needs at least 9 Power tiles")
     if len(cs.scheme_id) < players:
         raise InvalidOption(f"the card set needs at least {players} Schemes")
+    return cs

@@ -121,8 +121,8 @@ class ThievesDenSpec(GameSpec):
         self, players: int, seed: int = 0, options: Mapping[str, Any] | None = None
     ) -> ThievesDen:
         resolved = self.check_new(players, seed, options)
-        check_setup(players, resolved)
-        return ThievesDen.start(players, seed, resolved)
+        cs = check_setup(players, resolved)  # (the card set, loaded once)
+        return ThievesDen.start(players, seed, resolved, cs)
 
     def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
         """Version 1 records (every follow-up could be skipped) replay with
