@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from struct import Struct
 from typing import Any
 
 import numpy as np
@@ -266,7 +267,11 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
 def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
     """Thieves Den: Location, Fence, Power tile and Scheme numbers are their positions in
     the card set's id lists (``None`` if a set repeats an id: the view's encoding then
-    serves), treasures theirs in ``TREASURES``, effect ops theirs in ``OP_NAMES``."""
+    serves), treasures theirs in ``TREASURES``, effect ops theirs in ``OP_NAMES``.
+
+    Runs of numbers that lie side by side ("round" to "location_deck"; each seat's
+    treasures, prestige, thieves and hand size) are written by one ``struct`` call each,
+    zeros included (a zero written over a zero changes nothing)."""
     from thievery.games.thieves_den.effects import OP_NAMES
     from thievery.games.thieves_den.rules import OVER, THIEVE
 
@@ -291,15 +296,36 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         "location_deck_top fence_deck fence_row powers powers_gone neutral seats "
         "seat_flags hand my_pick stack tied",
     )  # fmt: skip
+    # "round", "supply" (16), "burgle" and "location_deck" lie side by side: one run
+    if not (supply_at == round_at + 1 and burgle_at == supply_at + 16 == deck_at - 1):
+        raise ValueError("Thieves Den's layout: round .. location_deck are not one run")
+    put_counts = Struct("19f").pack_into  # "round" .. "location_deck"
+    put_head = Struct("8f").pack_into  # a seat's treasures, prestige, thieves, hand size
 
     # per seat ``me``, every seat in its order (``me`` first) with the offsets of its
-    # "seats" numbers and its "seat_flags"
+    # "seats" numbers (its first 8 as a byte offset, then its Locations face up, those
+    # collected, its Fences, those collected and its Scheme) and of its "seat_flags"
     n_seats = probe.players
     turns = turn_blocks(n_seats)
-    seats = [
-        [((me + r) % n_seats, seats_at + r * n_seat, flags_at + 2 * r) for r in range(n_seats)]
-        for me in range(n_seats)
-    ]
+    seats = []
+    for me in range(n_seats):
+        row = []
+        for r in range(n_seats):
+            o = seats_at + r * n_seat
+            up_o = o + 8
+            row.append(
+                (
+                    (me + r) % n_seats,
+                    4 * o,
+                    up_o,
+                    up_o + n_locs,
+                    up_o + 2 * n_locs,
+                    up_o + 2 * n_locs + n_fences,
+                    up_o + 2 * n_locs + 2 * n_fences,
+                    flags_at + 2 * r,
+                )
+            )
+        seats.append(row)
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
@@ -319,22 +345,32 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         if s._decider >= 0:  # "decider"
             buf[decider_at + (s._decider - me) % n] = 1.0
         buf[direction_at + (0 if s.direction > 0 else 1)] = 1.0  # "direction"
-        if s.round:  # "round"
-            buf[round_at] = s.round / 10
-        for t in range(5):  # "supply": treasures, thieves, Witch spots, Recruit row
-            if s.supply[t]:
-                buf[supply_at + t] = s.supply[t] / 10
-            if s.witch[t]:
-                buf[supply_at + 6 + t] = 1.0
-            if s.recruit[t]:
-                buf[supply_at + 11 + t] = s.recruit[t] / 5
-        if s.supply_thieves:
-            buf[supply_at + 5] = s.supply_thieves / 10
-        if s.burgle:  # "burgle"
-            buf[burgle_at] = s.burgle / 5
-        deck = s.loc_deck
-        if deck:  # "location_deck"
-            buf[deck_at] = len(deck) / 40
+        # "round"; "supply": treasures, thieves, Witch spots, Recruit row; "burgle";
+        # "location_deck"
+        sup, witch, rec, deck = s.supply, s.witch, s.recruit, s.loc_deck
+        put_counts(
+            buf,
+            4 * round_at,
+            s.round / 10,
+            sup[0] / 10,
+            sup[1] / 10,
+            sup[2] / 10,
+            sup[3] / 10,
+            sup[4] / 10,
+            s.supply_thieves / 10,
+            1.0 if witch[0] else 0.0,
+            1.0 if witch[1] else 0.0,
+            1.0 if witch[2] else 0.0,
+            1.0 if witch[3] else 0.0,
+            1.0 if witch[4] else 0.0,
+            rec[0] / 5,
+            rec[1] / 5,
+            rec[2] / 5,
+            rec[3] / 5,
+            rec[4] / 5,
+            s.burgle / 5,
+            len(deck) / 40,
+        )
         if s.known_top:  # "location_deck_top": the cards known to lie on top
             for c in deck[len(deck) - s.known_top :]:
                 buf[top_at + c] = 1.0
@@ -343,12 +379,13 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         for f in s.fence_row:  # "fence_row"
             if f >= 0:
                 buf[fence_row_at + f] = 1.0
+        paid = s.power_paid
         for i, st in enumerate(s.power_stacks):  # "powers": the tiles face up
             if st:
                 o = powers_at + st[-1] * 7
                 buf[o] = 1.0
-                if s.power_paid[i] >= 0:
-                    buf[o + 1 + s.power_paid[i]] = 1.0
+                if paid[i] >= 0:
+                    buf[o + 1 + paid[i]] = 1.0
                 if len(st) > 1:
                     buf[o + 6] = (len(st) - 1) / 3
         for p in s.power_gone:  # "powers_gone"
@@ -359,31 +396,30 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         treasure, prestige, thieves, hands = s.treasure, s.prestige, s.thieves, s.hands
         up, collected, fences, kept = s.up, s.collected, s.fences, s.fences_collected
         uses, passed, pick, scheme = s.fence_uses, s.passed, s.pick, s.scheme
-        for t, o, flag in seats[me]:
-            for x, count in enumerate(treasure[t]):
-                if count:
-                    buf[o + x] = count / 5
-            if prestige[t]:
-                buf[o + 5] = prestige[t] / 50
-            if thieves[t]:
-                buf[o + 6] = thieves[t] / 5
-            if hands[t]:
-                buf[o + 7] = len(hands[t]) / 5
-            o += 8
+        for t, head, up_o, col_o, fen_o, kept_o, scheme_o, flag in seats[me]:
+            tr = treasure[t]
+            put_head(
+                buf,
+                head,
+                tr[0] / 5,
+                tr[1] / 5,
+                tr[2] / 5,
+                tr[3] / 5,
+                tr[4] / 5,
+                prestige[t] / 50,
+                thieves[t] / 5,
+                len(hands[t]) / 5,
+            )
             for c in up[t]:
-                buf[o + c] = 1.0 + on_loc[c]
-            o += n_locs
+                buf[up_o + c] = 1.0 + on_loc[c]
             for c in collected[t]:
-                buf[o + c] = 1.0
-            o += n_locs
+                buf[col_o + c] = 1.0
             for f in fences[t]:
-                buf[o + f] = 1.0 + uses[f]
-            o += n_fences
+                buf[fen_o + f] = 1.0 + uses[f]
             for f in kept[t]:
-                buf[o + f] = 1.0
-            o += n_fences
+                buf[kept_o + f] = 1.0
             if t == me or over:  # a Scheme is secret until the end
-                buf[o + scheme[t] % n_schemes] = 1.0
+                buf[scheme_o + scheme[t] % n_schemes] = 1.0
             if passed[t]:
                 buf[flag] = 1.0
             if pick[t] >= 0:
