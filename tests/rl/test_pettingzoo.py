@@ -74,6 +74,27 @@ def test_an_illegal_action_ends_the_game_against_its_seat(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_an_action_is_checked_against_the_mask_handed_out_not_the_callers_array(
+    game: str,
+) -> None:
+    """The engine does not check an action the mask allows again, so the environment
+    checks it against its own copy of the mask: a caller that writes into the array it
+    got does not get an illegal action into the game (it ends it, as any illegal one)."""
+    e = env(game, PLAYERS[game])
+    e.reset(seed=2)
+    obs, *_ = e.last()
+    agent = e.agent_selection
+    history = e.match.state.history()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs["action_mask"][illegal] = 1  # the caller's array only
+    assert e.observe(agent)["action_mask"][illegal] == 1  # (the same array, as before)
+    e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[agent] == -1
+    assert e.match.state.history() == history
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_max_cycles_truncates_both_apis(game: str) -> None:
     e = env(game, PLAYERS[game], max_cycles=5)
     e.reset(seed=1)
@@ -329,12 +350,21 @@ def test_schatz_rabatz_quick_legal_indices_are_its_legal_actions(
 
 
 @pytest.mark.parametrize(
-    ("game", "players"), [("schattendieb", 3), ("schattendieb", 7), ("thieves", 3), ("thieves", 6)]
+    ("game", "players"),
+    [
+        ("schattendieb", 3),
+        ("schattendieb", 7),
+        ("thieves", 3),
+        ("thieves", 6),
+        ("thieves-den", 2),
+        ("thieves-den", 5),
+    ],
 )
 def test_quick_legal_indices_are_the_legal_actions(game: str, players: int) -> None:
-    """Der Schattendieb's and Thieves!'s per-card tables give the indices of
-    legal_actions, in their order, for every seat of every state of random games (plays,
-    and the other decisions mapped one by one)."""
+    """Der Schattendieb's and Thieves!'s per-card tables, and Thieves Den's picks and
+    pending choices read from the engine, give the indices of legal_actions, in their
+    order, for every seat of every state of random games (plays, and the other decisions
+    mapped one by one)."""
     match = Match(game, players)
     assert match._legal is not None
     rng = np.random.default_rng(players)

@@ -320,6 +320,15 @@ class State(ABC):
         self._history = ((seat, action), self._history)
         return events
 
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """Apply ``seat``'s action that the caller knows is legal now (one of
+        ``legal_actions(seat)``, e.g. checked against an action mask made from them) and
+        record it in the history, as :meth:`apply` does without parsing or checking it
+        again. An illegal action here breaks the state: use :meth:`apply` when unsure."""
+        events = self._apply(seat, action)
+        self._history = ((seat, action), self._history)
+        return events
+
     def apply_trusted(self, seat: int, action: Action) -> list[Event]:
         """Apply an action taken from ``legal_actions(seat)`` without checking it again and
         without recording it in the history: the fast path for search bots' simulations."""

@@ -156,7 +156,7 @@ class ActionCodec:
 
     def indices(self, legal: Iterable[Action]) -> list[int]:
         """The index of each action of ``legal``, in its order."""
-        if not isinstance(legal, list | tuple):
+        if not isinstance(legal, (list, tuple)):  # (a tuple of types: no union made per call)
             legal = list(legal)
         try:
             return list(map(self._by_id.__getitem__, map(id, legal)))

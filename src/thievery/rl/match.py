@@ -169,8 +169,10 @@ class Match:
         to_act = self.state.to_act
         return to_act[0] if to_act else None
 
-    def act(self, seat: int, index: int) -> None:
-        """``seat`` takes action ``index`` (it must be the current seat's legal action)."""
+    def act(self, seat: int, index: int, *, legal: bool = False) -> None:
+        """``seat`` takes action ``index`` (it must be the current seat's legal action;
+        ``legal``: the caller checked it against ``mask(seat)``, so the engine need not
+        check it again)."""
         if self.clocked:
             current = self._cycle[0] if self._cycle else None
         else:
@@ -180,7 +182,10 @@ class Match:
             raise IllegalAction(f"seat {seat} is not to decide now (seat {current} is)")
         codec = self.codec
         if 0 <= index < codec.wait:
-            self.state.apply(seat, codec.actions[index])
+            if legal:
+                self.state.apply_legal(seat, codec.actions[index])
+            else:
+                self.state.apply(seat, codec.actions[index])
         elif codec.action(index) is None and not self.may_wait(seat):  # (raises if out of range)
             raise IllegalAction(f"seat {seat} may not wait now")
         if self.clocked:
@@ -299,15 +304,21 @@ class Match:
     def mask(self, seat: int, *, together: bool = False) -> Mask:
         """``seat``'s legal action indices. Turn by turn: only the current seat has any.
         Together (Parallel): every seat to act has its legal actions, the others ``WAIT``
-        only. ``WAIT`` is legal to every seat to act in a real-time game."""
+        only. ``WAIT`` is legal to every seat to act in a real-time game. Each call's
+        array is its own (writable)."""
+        return np.frombuffer(bytearray(self.mask_bytes(seat, together=together)), np.int8)
+
+    def mask_bytes(self, seat: int, *, together: bool = False) -> bytes:
+        """:meth:`mask` as bytes (1 for a legal index, else 0): a copy nobody can change,
+        for an environment to check an action against what it handed out."""
         wait = self.codec.wait
         if together:
             if seat not in self.state.to_act:
-                out = np.zeros(self.codec.size, dtype=np.int8)
+                out = bytearray(self.codec.size)
                 out[wait] = 1
-                return out
+                return bytes(out)
         elif seat != self.current():
-            return np.zeros(self.codec.size, dtype=np.int8)
+            return bytes(self.codec.size)
         if self._bits is not None:  # the game's legal indices as one number's bits
             bits = self._bits(self.state, seat)
             if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
@@ -319,13 +330,13 @@ class Match:
                 if len(self._masks) > 20_000:
                     self._masks.clear()
                 known = self._masks[bits] = unpacked.tobytes()
-            return np.frombuffer(bytearray(known), np.int8)  # (a copy of its own)
-        flags = bytearray(self.codec.size)  # zeros; numpy takes the bytes without a copy
+            return known
+        flags = bytearray(self.codec.size)  # zeros
         for i in self._indices(seat):
             flags[i] = 1
         if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
             flags[wait] = 1
-        return np.frombuffer(flags, np.int8)
+        return bytes(flags)
 
     def legal_indices(self, seat: int) -> list[int]:
         """The current seat's legal action indices, ascending (others: none)."""

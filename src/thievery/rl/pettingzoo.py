@@ -94,7 +94,9 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._seeds = Seeds()
-        self._cache: dict[str, Obs] = {}  # per agent, for the state as it is now
+        # per agent, for the state as it is now: its observation and its mask as bytes
+        # (what an action is checked against: the caller may change the array it got)
+        self._cache: dict[str, tuple[Obs, bytes]] = {}
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.decisions = 0
 
@@ -121,7 +123,7 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Obs:
         found = self._cache.get(agent)
-        return found if found is not None else self._observed(agent)
+        return found[0] if found is not None else self._observed(agent)
 
     def _observed(self, agent: str) -> Obs:
         """``agent``'s observation of the state as it is now, remembered until a step."""
@@ -129,15 +131,18 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         match = self.match
         direct = match._direct  # (what match.observation calls, without the call)
         vec: Vector = match.observation(seat) if direct is None else direct(match.state, seat)
-        mask: Mask = match.mask(seat)
-        found = self._cache[agent] = {"observation": vec, "action_mask": mask}
+        legal = match.mask_bytes(seat)
+        mask: Mask = np.frombuffer(bytearray(legal), np.int8)  # (the caller's own copy)
+        found = {"observation": vec, "action_mask": mask}
+        self._cache[agent] = (found, legal)
         return found
 
     def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection  # (only reset() sets it: observing is allowed)
-        found = self._cache.get(agent) if observe else None
-        if observe and found is None:
-            found = self._observed(agent)
+        found: Obs | None = None
+        if observe:
+            cached = self._cache.get(agent)
+            found = cached[0] if cached is not None else self._observed(agent)
         return (
             found,
             self._cumulative_rewards[agent],
@@ -155,12 +160,13 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
             raise ValueError(f"{agent} is to decide: None is no action")
         self._act(agent, int(action))
 
-    def _act(self, agent: str, action: int) -> None:
-        """The live ``agent`` takes ``action`` (legal or raising)."""
+    def _act(self, agent: str, action: int, legal: bool = False) -> None:
+        """The live ``agent`` takes ``action`` (legal or raising; ``legal``: its mask
+        allows it, checked by the caller)."""
         match = self.match
         # (PettingZoo zeroes the acting agent's cumulative reward here: every reward is 0
         # until the end and nobody acts after it, so it is 0 already)
-        match.act(self._seat[agent], action)
+        match.act(self._seat[agent], action, legal=legal)
         self.decisions += 1
         self._cache = {}
         over = match.state.result() is not None  # (match.over)
@@ -249,12 +255,12 @@ class GuardedEnv(RawEnv):
             self._was_dead_step(action)
             return
         assert action is not None
-        cached = self._cache.get(agent)
-        mask = cached["action_mask"] if cached is not None else self.match.mask(self._seat[agent])
-        if not mask[action]:
+        cached = self._cache.get(agent)  # (the mask handed out with the observation)
+        legal = cached[1] if cached is not None else self.match.mask_bytes(self._seat[agent])
+        if not legal[action]:
             self._illegal(agent)
             return
-        self._act(agent, action if type(action) is int else int(action))
+        self._act(agent, action if type(action) is int else int(action), True)
 
     def _illegal(self, agent: str) -> None:
         """As ``TerminateIllegalWrapper`` ends a game on an action its mask forbids."""
