@@ -85,6 +85,8 @@ MAX_THIEVES = 6
 START_THIEVES = 3
 OFF, NEUTRAL = -3, -1  # loc_owner of a card not face up / of a neutral 2-player card
 ANY_PAY = 6  # PAY step: any treasure (see effects.ANY)
+# RECRUITS[(a, b)] as RECRUIT_GRID[a][b] (either order): no tuple made per pair
+RECRUIT_GRID = [[RECRUITS[min(a, b), max(a, b)] for b in range(5)] for a in range(5)]
 
 
 class ThievesDen(State):
@@ -539,32 +541,51 @@ class ThievesDen(State):
 
     def main_actions(self, seat: int) -> list[Action]:
         """Every legal main action of the seat whose turn it is."""
-        # (plain loops: on Python 3.11 each comprehension or generator is a call)
+        # (plain loops and the checks of can_use and _can_fence written out: on Python
+        # 3.11 each comprehension, generator or method call is a call)
         acts: list[Action] = []
         add = acts.append
         tr = self.treasure[seat]
-        held = sum(tr)
+        t0, t1, t2, t3, t4 = tr
+        held = t0 + t1 + t2 + t3 + t4
         th = self.thieves[seat]
         kinds = []
         for t in range(5):
             if tr[t]:
                 kinds.append(t)
+        cs = self.cs
         if th >= 1:  # (what _steal_targets(seat, False) gives, without its list)
             steal = self.a_steal
             on = self.on_loc
-            cs = self.cs
             paid, costs = cs.loc_paid, cs.loc_cost
             for group in (*self.up, self.neutral):
                 for c in group:
-                    if on[c] <= 0 and (not paid[c] or self.can_use(seat, costs[c], 1)):
+                    if on[c] > 0:
+                        continue
+                    if not paid[c]:
+                        add(steal[c])
+                        continue
+                    k = costs[c]  # can_use(seat, k, 1): after placing one thief
+                    if (
+                        th > k[6]
+                        and t0 >= k[0]
+                        and t1 >= k[1]
+                        and t2 >= k[2]
+                        and t3 >= k[3]
+                        and t4 >= k[4]
+                        and held - k[0] - k[1] - k[2] - k[3] - k[4] >= k[5]
+                    ):
                         add(steal[c])
             fence = self.a_fence
-            total = self.cs.fence_total
+            total, need = cs.fence_total, cs.fence_need
             for f in self.fence_row:
-                if f >= 0 and total[f] <= held and self._can_fence(seat, f):
-                    acts.append(fence[f])
+                if f >= 0 and total[f] <= held:
+                    for t, n in need[f]:  # (_can_fence)
+                        if tr[t] < n:
+                            break
+                    else:
+                        add(fence[f])
         if held:
-            cs = self.cs
             for i in range(STACKS):
                 stack = self.power_stacks[i]
                 if stack and self.power_paid[i] < 0:
@@ -589,11 +610,12 @@ class ThievesDen(State):
                     add(BURGLES[t])
         if held >= 2:
             for i, a in enumerate(kinds):
+                pairs = RECRUIT_GRID[a]
                 if tr[a] >= 2:
-                    acts.append(RECRUITS[(a, a)])
+                    add(pairs[a])
                 for b in kinds[i + 1 :]:
-                    acts.append(RECRUITS[(a, b)])
-        acts.append(PASS)
+                    add(pairs[b])
+        add(PASS)
         return acts
 
     def _main(self, seat: int, action: Action, events: list[Event]) -> None:
