@@ -38,6 +38,7 @@ from thievery.core.protocol import State
 from thievery.rl.encoding import ObservationLayout, Vector
 
 SeatEncoder = Callable[[State, int], Vector]
+FLOAT32 = np.dtype(np.float32)  # (np.frombuffer takes a dtype quicker than a type)
 
 
 def offsets(layout: ObservationLayout, names: str) -> list[int]:
@@ -147,7 +148,7 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
                 buf[candidates_at + c] = 1.0
         for c in adds[me]:  # "my_adds" (own)
             buf[my_adds_at + c] = 1.0
-        return np.frombuffer(buf, np.float32)
+        return np.frombuffer(buf, FLOAT32)
 
     return encode
 
@@ -259,7 +260,7 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
             buf[drawn_at + s.drawn] = 1.0
         if s.extra:  # "double_loot_draws"
             buf[draws_at] = s.extra / 2.0
-        return np.frombuffer(buf, np.float32)
+        return np.frombuffer(buf, FLOAT32)
 
     return encode
 
@@ -438,7 +439,7 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
                 buf[stack_at + n_ops + op] = count
         for x in s.tied:  # "tied"
             buf[tied_at + (x - me) % n] = 1.0
-        return np.frombuffer(buf, np.float32)
+        return np.frombuffer(buf, FLOAT32)
 
     return encode
 
@@ -590,7 +591,7 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         buf[supply_at : supply_at + n_cards] = block
         for x in s.needs:  # "ship_parts"
             buf[parts_at + x] = 1.0
-        return np.frombuffer(buf, np.float32)
+        return np.frombuffer(buf, FLOAT32)
 
     return encode
 

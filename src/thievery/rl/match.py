@@ -33,6 +33,7 @@ from thievery.rl.direct import SEAT_ENCODERS, SeatEncoder
 from thievery.rl.encoding import ActionCodec, Mask, ObservationLayout, Vector
 from thievery.rl.games import ADAPTERS, LEGAL_INDICES, LegalBits, LegalIndices
 
+INT8 = np.dtype(np.int8)  # (np.frombuffer takes a dtype quicker than a type)
 STEP_MS = 250  # milliseconds of game time per decision moment in a real-time game
 
 
@@ -173,13 +174,14 @@ class Match:
         """``seat`` takes action ``index`` (it must be the current seat's legal action;
         ``legal``: the caller checked it against ``mask(seat)``, so the engine need not
         check it again)."""
-        if self.clocked:
-            current = self._cycle[0] if self._cycle else None
-        else:
-            to_act = self.state.to_act
-            current = to_act[0] if to_act else None
-        if seat != current:
-            raise IllegalAction(f"seat {seat} is not to decide now (seat {current} is)")
+        if not legal:  # (a mask allows nothing to a seat that is not to decide)
+            if self.clocked:
+                current = self._cycle[0] if self._cycle else None
+            else:
+                to_act = self.state.to_act
+                current = to_act[0] if to_act else None
+            if seat != current:
+                raise IllegalAction(f"seat {seat} is not to decide now (seat {current} is)")
         codec = self.codec
         if 0 <= index < codec.wait:
             if legal:
@@ -306,7 +308,7 @@ class Match:
         Together (Parallel): every seat to act has its legal actions, the others ``WAIT``
         only. ``WAIT`` is legal to every seat to act in a real-time game. Each call's
         array is its own (writable)."""
-        return np.frombuffer(bytearray(self.mask_bytes(seat, together=together)), np.int8)
+        return np.frombuffer(bytearray(self.mask_bytes(seat, together=together)), INT8)
 
     def mask_bytes(self, seat: int, *, together: bool = False) -> bytes:
         """:meth:`mask` as bytes (1 for a legal index, else 0): a copy nobody can change,
@@ -332,7 +334,12 @@ class Match:
                 known = self._masks[bits] = unpacked.tobytes()
             return known
         flags = bytearray(self.codec.size)  # zeros
-        for i in self._indices(seat):
+        legal = self._legal  # (what _indices does, without the call)
+        for i in (
+            legal(self.state, seat)
+            if legal is not None
+            else self.codec.indices(self.state.legal_actions(seat))
+        ):
             flags[i] = 1
         if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
             flags[wait] = 1

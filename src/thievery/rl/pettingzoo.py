@@ -37,7 +37,7 @@ from pettingzoo.utils.env_logger import (  # type: ignore[import-untyped, unused
 )
 
 from thievery.rl.encoding import Mask, Vector
-from thievery.rl.match import Match, Seeds, render
+from thievery.rl.match import INT8, Match, Seeds, render
 
 Obs = dict[str, Any]
 ILLEGAL_REWARD = -1.0
@@ -132,7 +132,7 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         direct = match._direct  # (what match.observation calls, without the call)
         vec: Vector = match.observation(seat) if direct is None else direct(match.state, seat)
         legal = match.mask_bytes(seat)
-        mask: Mask = np.frombuffer(bytearray(legal), np.int8)  # (the caller's own copy)
+        mask: Mask = np.frombuffer(bytearray(legal), INT8)  # (the caller's own copy)
         found = {"observation": vec, "action_mask": mask}
         self._cache[agent] = (found, legal)
         return found
