@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,30 @@ def test_a_new_game_loads_its_card_set_once(
     assert loads == [option]
     assert state.cs is load_card_set(option)  # type: ignore[arg-type]
     assert state.view(0) == SPEC.new(4, 7, {} if option is None else {"cards": option}).view(0)
+
+
+def test_a_card_file_is_loaded_again_when_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file's set is kept while the file stays as it was (found by one stat), loaded
+    again once it changes, and a relative path is the file in the current folder."""
+    path = tmp_path / "cards.toml"
+    path.write_text(TEXT)
+    first = load_card_set(str(path))
+    assert load_card_set(str(path)) is first
+    renamed = TEXT.replace('name = "', 'name = "Renamed ', 1)
+    assert renamed != TEXT
+    path.write_text(renamed)
+    os.utime(path, ns=(1, 1))  # another time, whatever the clock's resolution
+    again = load_card_set(str(path))
+    assert again is not first and again.name.startswith("Renamed ")
+    assert load_card_set(str(path)) is again
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "cards.toml").write_text(TEXT)
+    monkeypatch.chdir(tmp_path)
+    assert load_card_set("cards.toml") is again
+    monkeypatch.chdir(other)
+    assert load_card_set("cards.toml").name == first.name != again.name
+    with pytest.raises(CardFileError, match="is a folder"):
+        load_card_set(str(tmp_path))

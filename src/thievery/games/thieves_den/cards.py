@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import tomllib
 from collections.abc import Mapping
@@ -661,13 +662,30 @@ def _load_inline(document: Mapping[str, Any]) -> CardSet:
     return cs
 
 
+# A file's set by the path as given (with the folder it is relative to) and the file's
+# identity, time and size as os.stat gives them: one stat a load, where resolving the
+# path (the cache key of _load) takes a system call per folder on the way.
+_by_stat: dict[tuple[str, str, int, int, int, int], CardSet] = {}
+_DEFAULT = str(DEFAULT_PATH)
+
+
 def load_card_set(cards: str | Mapping[str, Any] | None = None) -> CardSet:
-    """The compiled card set ``cards`` names, cached: a file path, an inline document (see
-    :func:`inline_card_set`; cached by its :func:`card_set_digest`) or ``None``, the
-    default unofficial set."""
+    """The compiled card set ``cards`` names, cached: a file path (by the file, its time
+    and size), an inline document (see :func:`inline_card_set`; cached by its
+    :func:`card_set_digest`) or ``None``, the default unofficial set."""
     if isinstance(cards, Mapping):
         return _load_inline(cards)
-    target = Path(cards) if cards else DEFAULT_PATH
+    name = os.fspath(cards) if cards else _DEFAULT
+    try:
+        st = os.stat(name)
+    except OSError as e:
+        raise CardFileError(f"{Path(name)}: cannot read the card file ({e.strerror})") from None
+    folder = "" if os.path.isabs(name) else os.getcwd()
+    key = (name, folder, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    found = _by_stat.get(key)
+    if found is not None:
+        return found
+    target = Path(name)
     try:
         resolved = target.resolve(strict=True)
         mtime = resolved.stat().st_mtime
@@ -675,7 +693,11 @@ def load_card_set(cards: str | Mapping[str, Any] | None = None) -> CardSet:
         raise CardFileError(f"{target}: cannot read the card file ({e.strerror})") from None
     if resolved.is_dir():
         raise CardFileError(f"{target}: is a folder, not a card file")
-    return _load(str(resolved), mtime)
+    cs = _load(str(resolved), mtime)
+    if len(_by_stat) >= 64:
+        _by_stat.clear()
+    _by_stat[key] = cs
+    return cs
 
 
 class CardSetFiles(FileOptions):
