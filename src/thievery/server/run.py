@@ -37,7 +37,9 @@ def guarded(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protoc
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
-            if self._waiting():
+            if self.transport.get_protocol() is not self:  # upgraded to a websocket:
+                self._disarm()  # (the timer would keep this protocol alive for nothing)
+            elif self._waiting():
                 self._arm()
             else:
                 self._disarm()
@@ -113,6 +115,10 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
                 self.transport.abort()
                 return
             await super().send(message)
+            if message.get("type") == "websocket.accept":
+                # The handshake's response (its headers) is sent: not kept for the
+                # connection's life.
+                self.response = None
 
         def _next(self) -> None:
             backlog = self._backlog
