@@ -303,6 +303,37 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
     put_counts = Struct("19f").pack_into  # "round" .. "location_deck"
     put_head = Struct("8f").pack_into  # a seat's treasures, prestige, thieves, hand size
 
+    # "fence_row", "powers" (7 a tile) and "powers_gone" lie side by side; their numbers
+    # by state object (id), with copies of what they were made from: (the Fence row, the
+    # Power stacks, the treasures paid beside them, the tiles gone, the numbers)
+    n_powers = len(cs.power_id)
+    if not (powers_at == fence_row_at + n_fences and gone_at == powers_at + 7 * n_powers):
+        raise ValueError("Thieves Den's layout: fence_row .. powers_gone are not one run")
+    if neutral_at != gone_at + n_powers:
+        raise ValueError("Thieves Den's layout: neutral does not follow powers_gone")
+    Board = tuple[list[int], list[list[int]], list[int], list[int], "array[float]"]
+    boards: dict[int, Board] = {}
+    no_board = array("f", bytes(4 * (neutral_at - fence_row_at)))
+
+    def board_block(
+        row: list[int], stacks: list[list[int]], paid: list[int], gone: list[int]
+    ) -> Board:
+        block = no_board[:]
+        for f in row:  # "fence_row"
+            if f >= 0:
+                block[f] = 1.0
+        for i, st in enumerate(stacks):  # "powers": the tiles face up
+            if st:
+                o = n_fences + st[-1] * 7
+                block[o] = 1.0
+                if paid[i] >= 0:
+                    block[o + 1 + paid[i]] = 1.0
+                if len(st) > 1:
+                    block[o + 6] = (len(st) - 1) / 3
+        for p in gone:  # "powers_gone"
+            block[n_fences + 7 * n_powers + p] = 1.0
+        return row[:], [st[:] for st in stacks], paid[:], gone[:], block
+
     # per seat ``me``, every seat in its order (``me`` first) with the offsets of its
     # "seats" numbers (its first 8 as a byte offset, then its Locations face up, those
     # collected, its Fences, those collected and its Scheme) and of its "seat_flags"
@@ -377,20 +408,22 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
                 buf[top_at + c] = 1.0
         if s.fence_deck:  # "fence_deck"
             buf[fence_deck_at] = len(s.fence_deck) / 40
-        for f in s.fence_row:  # "fence_row"
-            if f >= 0:
-                buf[fence_row_at + f] = 1.0
-        paid = s.power_paid
-        for i, st in enumerate(s.power_stacks):  # "powers": the tiles face up
-            if st:
-                o = powers_at + st[-1] * 7
-                buf[o] = 1.0
-                if paid[i] >= 0:
-                    buf[o + 1 + paid[i]] = 1.0
-                if len(st) > 1:
-                    buf[o + 6] = (len(st) - 1) / 3
-        for p in s.power_gone:  # "powers_gone"
-            buf[gone_at + p] = 1.0
+        # "fence_row", "powers", "powers_gone": this state's last block if they are as
+        # they were (they change a few times a game), else written again
+        row, stacks, paid, gone = s.fence_row, s.power_stacks, s.power_paid, s.power_gone
+        board = boards.get(id(s))
+        if (
+            board is None
+            or board[0] != row
+            or board[1] != stacks
+            or board[2] != paid
+            or board[3] != gone
+        ):
+            board = board_block(row, stacks, paid, gone)
+            if len(boards) > 256:  # (one entry per state object in play)
+                boards.clear()
+            boards[id(s)] = board
+        buf[fence_row_at:neutral_at] = board[4]
         for c in s.neutral:  # "neutral"
             buf[neutral_at + c] = 1.0 + on_loc[c]
         over = phase == OVER
