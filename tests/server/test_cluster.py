@@ -31,6 +31,7 @@ from websockets.sync.client import connect
 
 import thievery
 from thievery.cli.app import app as cli
+from thievery.core.protocol import CLOCK
 from thievery.core.record import GameRecord
 from thievery.server import create_app
 from thievery.server.cluster import _REGISTER, CHANNEL, Cluster, Fenced, conninfo
@@ -242,6 +243,50 @@ def test_players_on_two_processes_play_one_game(
     # The seats see their own views, not each other's.
     hands = [p.latest["view"] for p in players]
     assert hands[0] != hands[1]
+
+
+def test_a_real_time_game_over_two_processes(
+    servers: list[tuple[subprocess.Popen[bytes], int]],
+) -> None:
+    """Schatz-Rabatz (the table's clock is the game's) with one seat on each process: the
+    clock starts at the owner once the seat at the follower has come and runs there (the
+    seats never close: the hourglass ends every round), and both seats' drops (each after
+    its hand's 800 ms) are stored and reach both."""
+    (_, a), (_, b) = servers
+    body = {
+        "game": "schatz-rabatz",
+        "options": {"short_game": True, "hourglass_seconds": 3},
+        "seats": [{"kind": "human"}, {"kind": "human"}],
+    }
+    made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
+    table, tokens = made["table"]["id"], [s["token"] for s in made["seats"]]
+    watcher = Client(b, table)
+
+    def waits(client: Client) -> bool:  # never closes early: the hourglass ends each round
+        return [x["type"] for x in client.latest.get("legal", [])] == ["close"]
+
+    players = [Client(a, table, tokens[0], waits), Client(b, table, tokens[1], waits)]
+    for client in (watcher, *players):
+        client.start()
+    try:
+        wait_over([*players, watcher], seconds=120)
+    except AssertionError:
+        raise AssertionError(stuck([*players, watcher])) from None
+    record = record_of(b, table)
+    assert record_of(a, table).to_json() == record.to_json()
+    result = players[0].latest["result"]
+    assert thievery.replay(record).result() == result == players[1].latest["result"]
+    assert watcher.latest["result"] == result
+    assert any(seat == CLOCK for seat, _ in record.actions)  # the owner's clock, stored
+    assert not any(x["type"] == "close" for _, x in record.actions)
+    for seat, player in enumerate(players):  # seat 1's went through B to A
+        mine = [x for s, x in record.actions if s == seat]
+        assert player.acked and mine == player.acked
+        assert any(x["type"] == "drop" for x in mine)
+        # (a drop sent as the hand was not ready yet, or the round ended, is refused)
+        assert {e["code"] for e in player.errors} <= {"action/stale", "action/illegal"}
+    versions = [f["version"] for f in watcher.updates]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
 
 
 def test_a_table_moves_to_the_process_its_clients_use(
