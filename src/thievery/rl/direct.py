@@ -15,10 +15,11 @@ positions they are. It is the view's twin, not a second source of truth:
 - :class:`thievery.rl.match.Match` uses a seat encoder where the game has one
   (:data:`SEAT_ENCODERS`), else the view.
 
-An encoder writes its numbers into a zeroed ``array("f")`` (a C float array: item
-assignment is the cheapest write Python has) and hands that buffer to numpy without a
-copy. Each position is written once (the games keep each card in one place); where the
-view's encoding would add up repeats (Thieves Den's later effects), the encoder counts.
+An encoder writes its numbers through the ``memoryview`` of a zeroed float32 numpy array
+(``.data``: its item assignment converts a float more cheaply than an ``array("f")``'s
+or numpy's own) and copies parts kept as ``array("f")`` blocks in whole. Each position
+is written once (the games keep each card in one place); where the view's encoding
+would add up repeats (Thieves Den's later effects), the encoder counts.
 
 A seat encoder is made once per layout: ``SEAT_ENCODERS[game](layout, probe)`` (``probe``
 a freshly started state, for what the options fix: a card set, a chest's size) gives
@@ -72,7 +73,7 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
     from thievery.games.schattendieb.cards import CARD_ID, KINDS
     from thievery.games.schattendieb.rules import PLAY, STEAL
 
-    zero = array("f", bytes(4 * layout.size))
+    size = layout.size
     k = len(CARD_ID)
     (phase_at, to_act_at, dealer_at, round_at, game_no_at, games_at, pile_at,
      discard_size_at, hand_at, hand_sizes_at, safes_at, closed_at, discard_at, chosen_at,
@@ -87,7 +88,8 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
-        buf = zero[:]  # the vector's numbers, all 0 to begin with
+        vec = np.zeros(size, FLOAT32)
+        buf: memoryview[float] = vec.data  # type: ignore[assignment]  # (its floats)
         n = s.players
         phase = s.phase
         buf[phase_at + phase] = 1.0  # "phase"
@@ -148,7 +150,7 @@ def schattendieb(layout: ObservationLayout, probe: State) -> SeatEncoder:
                 buf[candidates_at + c] = 1.0
         for c in adds[me]:  # "my_adds" (own)
             buf[my_adds_at + c] = 1.0
-        return np.frombuffer(buf, FLOAT32)
+        return vec
 
     return encode
 
@@ -168,7 +170,7 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
     )
     from thievery.games.thieves.rules import OVER, PLAY
 
-    zero = array("f", bytes(4 * layout.size))
+    size = layout.size
     k = len(CARD_ID)
     (phase_at, pending_at, to_act_at, current_at, first_at, turn_at, hand_at,
      hand_sizes_at, loot_at, loot_cards_at, police_at, cars_at, getaways_at, deck_at,
@@ -211,7 +213,8 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
-        buf = zero[:]  # the vector's numbers, all 0 to begin with
+        vec = np.zeros(size, FLOAT32)
+        buf: memoryview[float] = vec.data  # type: ignore[assignment]  # (its floats)
         n = s.players
         phase = s.phase
         over = phase == OVER
@@ -260,7 +263,7 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
             buf[drawn_at + s.drawn] = 1.0
         if s.extra:  # "double_loot_draws"
             buf[draws_at] = s.extra / 2.0
-        return np.frombuffer(buf, FLOAT32)
+        return vec
 
     return encode
 
@@ -281,7 +284,7 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         return None
     if len(set(cs.scheme_id)) != len(cs.scheme_id):
         return None
-    zero = array("f", bytes(4 * layout.size))
+    size = layout.size
     n_locs, n_fences, n_schemes, n_ops = (
         len(cs.loc_id),
         len(cs.fence_id),
@@ -361,7 +364,8 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
-        buf = zero[:]  # the vector's numbers, all 0 to begin with
+        vec = np.zeros(size, FLOAT32)
+        buf: memoryview[float] = vec.data  # type: ignore[assignment]  # (its floats)
         n = s.players
         phase = s.phase
         on_loc = s.on_loc
@@ -472,7 +476,7 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
                 buf[stack_at + n_ops + op] = count
         for x in s.tied:  # "tied"
             buf[tied_at + (x - me) % n] = 1.0
-        return np.frombuffer(buf, FLOAT32)
+        return vec
 
     return encode
 
@@ -511,7 +515,7 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
     for b, block in enumerate(claims):
         for x in BOARD_CLAIMS[b]:
             block[x] = 1.0
-    zero = array("f", bytes(4 * layout.size))
+    size = layout.size
     # A chest's column heights and cells: (the heights, the placements) -> its numbers
     # ("chests" from the heights on: heights / depth, then the cells row by row), a float
     # array copied into the vector whole. A chest changes one drop at a time.
@@ -562,7 +566,8 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
 
     def encode(state: State, me: int) -> Vector:
         s: Any = state
-        buf = zero[:]  # the vector's numbers, all 0 to begin with
+        vec = np.zeros(size, FLOAT32)
+        buf: memoryview[float] = vec.data  # type: ignore[assignment]  # (its floats)
         n = s.players
         now = s.now_ms
         buf[phase_at + s.phase] = 1.0  # "phase"
@@ -624,7 +629,7 @@ def schatz_rabatz(layout: ObservationLayout, probe: State) -> SeatEncoder:
         buf[supply_at : supply_at + n_cards] = block
         for x in s.needs:  # "ship_parts"
             buf[parts_at + x] = 1.0
-        return np.frombuffer(buf, FLOAT32)
+        return vec
 
     return encode
 
