@@ -341,7 +341,6 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
     # "seats" numbers (its first 8 as a byte offset, then its Locations face up, those
     # collected, its Fences, those collected and its Scheme) and of its "seat_flags"
     n_seats = probe.players
-    turns = turn_blocks(n_seats)
     seats = []
     for me in range(n_seats):
         row = []
@@ -362,6 +361,34 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
             )
         seats.append(row)
 
+    # "phase", "to_act", "holder", "current", "decider" and "direction" (one run before
+    # "round") by (the seat, the phase, the seats to act, holder, current, decider,
+    # direction): a few hundred blocks recur all game
+    if not phase_at < to_act_at < holder_at < current_at < decider_at < direction_at:
+        raise ValueError("Thieves Den's layout: phase .. direction are not in order")
+    if round_at != direction_at + 2:
+        raise ValueError("Thieves Den's layout: round does not follow direction")
+    heads: dict[tuple[Any, ...], array[float]] = {}
+    no_head = array("f", bytes(4 * (round_at - phase_at)))
+
+    def head_block(key: tuple[Any, ...]) -> array[float]:
+        me, phase, to_act, holder, current, decider, direction = key
+        n = n_seats
+        block = no_head[:]
+        block[phase] = 1.0  # "phase"
+        for x in to_act:  # "to_act"
+            block[to_act_at - phase_at + (x - me) % n] = 1.0
+        block[holder_at - phase_at + (holder - me) % n] = 1.0  # "holder"
+        if phase == THIEVE:  # "current": only while thieving
+            block[current_at - phase_at + (current - me) % n] = 1.0
+        if decider >= 0:  # "decider"
+            block[decider_at - phase_at + (decider - me) % n] = 1.0
+        block[direction_at - phase_at + (0 if direction > 0 else 1)] = 1.0  # "direction"
+        if len(heads) > 20_000:
+            heads.clear()
+        heads[key] = block
+        return block
+
     def encode(state: State, me: int) -> Vector:
         s: Any = state
         vec = np.zeros(size, FLOAT32)
@@ -369,18 +396,12 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         n = s.players
         phase = s.phase
         on_loc = s.on_loc
-        buf[phase_at + phase] = 1.0  # "phase"
-        to_act = s._to_act  # "to_act"
-        block = turns[me].get(to_act)
+        # "phase" .. "direction" (one run), remembered by what they show
+        key = (me, phase, s._to_act, s.holder, s.current, s._decider, s.direction)
+        block = heads.get(key)
         if block is None:
-            block = turn_block(turns, me, to_act)
-        buf[to_act_at : to_act_at + n] = block
-        buf[holder_at + (s.holder - me) % n] = 1.0  # "holder"
-        if phase == THIEVE:  # "current": only while thieving
-            buf[current_at + (s.current - me) % n] = 1.0
-        if s._decider >= 0:  # "decider"
-            buf[decider_at + (s._decider - me) % n] = 1.0
-        buf[direction_at + (0 if s.direction > 0 else 1)] = 1.0  # "direction"
+            block = head_block(key)
+        buf[phase_at:round_at] = block
         # "round"; "supply": treasures, thieves, Witch spots, Recruit row; "burgle";
         # "location_deck"
         sup, witch, rec, deck = s.supply, s.witch, s.recruit, s.loc_deck
@@ -452,10 +473,12 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
                 buf[up_o + c] = 1.0 + on_loc[c]
             for c in collected[t]:
                 buf[col_o + c] = 1.0
-            for f in fences[t]:
-                buf[fen_o + f] = 1.0 + uses[f]
-            for f in kept[t]:
-                buf[kept_o + f] = 1.0
+            if fences[t]:
+                for f in fences[t]:
+                    buf[fen_o + f] = 1.0 + uses[f]
+            if kept[t]:
+                for f in kept[t]:
+                    buf[kept_o + f] = 1.0
             if t == me or over:  # a Scheme is secret until the end
                 buf[scheme_o + scheme[t] % n_schemes] = 1.0
             if passed[t]:
