@@ -319,8 +319,13 @@ class Match:
                 out = bytearray(self.codec.size)
                 out[wait] = 1
                 return bytes(out)
-        elif seat != self.current():
-            return bytes(self.codec.size)
+        elif self.clocked:
+            if seat != (self._cycle[0] if self._cycle else None):  # (self.current())
+                return bytes(self.codec.size)
+        else:
+            to_act = self.state.to_act  # (self.current(), without the call)
+            if not to_act or seat != to_act[0]:
+                return bytes(self.codec.size)
         if self._bits is not None:  # the game's legal indices as one number's bits
             bits = self._bits(self.state, seat)
             if self._waits is not None and self._waits(self.state, seat):  # (may_wait)

@@ -166,7 +166,12 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         match = self.match
         # (PettingZoo zeroes the acting agent's cumulative reward here: every reward is 0
         # until the end and nobody acts after it, so it is 0 already)
-        match.act(self._seat[agent], action, legal=legal)
+        clocked = match.clocked
+        if legal and not clocked and action < match.codec.wait:
+            # (what match.act does with a checked action of a turn-based game: no call)
+            match.state.apply_legal(self._seat[agent], match.codec.actions[action])
+        else:
+            match.act(self._seat[agent], action, legal=legal)
         self.decisions += 1
         self._cache = {}
         over = match.state.result() is not None  # (match.over)
@@ -178,7 +183,11 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
             for a in self.agents:
                 self.truncations[a] = True
         # (every reward stays 0 until the end, and nothing acts after it: no clearing)
-        current = match.current()
+        if clocked:
+            current = match.current()
+        else:  # (what match.current does, without the call)
+            to_act = match.state.to_act
+            current = to_act[0] if to_act else None
         if current is not None:
             self.agent_selection = self.possible_agents[current]
         else:
