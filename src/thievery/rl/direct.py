@@ -188,29 +188,6 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
         for c in ALL_CARDS
     ]
 
-    # One seat's loot row: (whether the viewer sees every card of it (its own row, or
-    # the game is over), the row's entries) -> its "loot" numbers (5 a slot, slots in
-    # order) and its "loot_cards" counts, as float arrays copied into the vector whole.
-    # Rows change one card at a time, so most are known.
-    rows: dict[tuple[int, ...], tuple[array[float], array[float]]] = {}
-    no_cards = array("f", bytes(4 * k))
-
-    def loot_row(row: tuple[int, ...]) -> tuple[array[float], array[float]]:
-        mine, entries = row[0], row[1:]
-        slots = array("f", bytes(4 * per_slot * len(entries)))
-        cards = no_cards[:]
-        for i, e in enumerate(entries):
-            slot = i * per_slot
-            slots[slot] = 1.0  # occupied
-            if e >= FACE_UP:
-                slots[slot + 1] = 1.0
-            if e >= EXPOSED or mine:  # the card, where the view shows it
-                c = e & CARD_MASK
-                cards[c] = 1.0
-                for d, x in known[c]:
-                    slots[slot + d] = x
-        return slots, cards
-
     def encode(state: State, me: int) -> Vector:
         s: Any = state
         vec = np.zeros(size, FLOAT32)
@@ -236,17 +213,22 @@ def thieves(layout: ObservationLayout, probe: State) -> SeatEncoder:
                 buf[hand_sizes_at + r] = len(hands[t]) / 4.0
             if clean[t]:  # "police_free"
                 buf[free_at + r] = clean[t] / 4.0
-            # "loot" and "loot_cards" (see loot_row), remembered per row as it is
-            row = (t == me or over, *loot[t])
-            done = rows.get(row)
-            if done is None:
-                if len(rows) > 20_000:  # (a few hundred bytes each)
-                    rows.clear()
-                done = rows[row] = loot_row(row)
-            base = loot_at + r * per_seat
-            buf[base : base + len(done[0])] = done[0]
-            base = loot_cards_at + r * k
-            buf[base : base + k] = done[1]
+            # "loot" (5 numbers a slot, slots in order) and "loot_cards"; every card is
+            # shown to the row's owner (and to all once the game is over), else only once
+            # exposed (written straight in: remembering rows by content cost more)
+            mine = t == me or over
+            slot = loot_at + r * per_seat
+            cards_o = loot_cards_at + r * k
+            for e in loot[t]:
+                buf[slot] = 1.0  # occupied
+                if e >= FACE_UP:
+                    buf[slot + 1] = 1.0
+                if e >= EXPOSED or mine:  # the card, where the view shows it
+                    c = e & CARD_MASK
+                    buf[cards_o + c] = 1.0
+                    for d, x in known[c]:
+                        buf[slot + d] = x
+                slot += per_slot
         for c in s.police:  # "police"
             buf[police_at + c] = 1.0
         if s.cars:  # "cars"
