@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 import numpy as np
 
 from thievery.rl.match import Match
@@ -25,3 +27,15 @@ def play_random(match: Match, seed: int, rng: np.random.Generator, limit: int = 
         match.act(seat, random_index(match.mask(seat), rng))
         decisions += 1
     return decisions
+
+
+def random_decisions(match: Match, seeds: Iterable[int], rng: np.random.Generator) -> Iterator[int]:
+    """Random games of ``match``, one from each seed: before each decision yields the
+    seed (the state is ``match.state``), then takes a random legal action."""
+    for seed in seeds:
+        match.start(seed)
+        while not match.over:
+            yield seed
+            seat = match.current()
+            assert seat is not None
+            match.act(seat, random_index(match.mask(seat), rng))

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import thievery
-from tests.rl.helpers import GAMES, PLAYERS, play_random, random_index
+from tests.rl.helpers import GAMES, PLAYERS, play_random, random_decisions, random_index
 from thievery.core.protocol import ClockedState
 from thievery.rl import action_table, observation_layout
 from thievery.rl.match import STEP_MS, Match
@@ -71,6 +71,43 @@ def test_an_illegal_action_ends_the_game_against_its_seat(game: str) -> None:
     e.step(illegal)
     assert all(e.terminations.values())
     assert e.rewards[agent] == -1
+
+
+@pytest.mark.parametrize(("game", "players"), [("thieves-den", 2), ("thieves-den", 5)])
+def test_masks_filled_from_the_legal_actions_are_theirs(game: str, players: int) -> None:
+    """A game without a table of legal indices (Thieves Den) has its masks filled from
+    legal_actions by the codec (ActionCodec.fill): the same as its indices, for every
+    seat of every state of random games; the caller's bytes are its own."""
+    match = Match(game, players)
+    assert match._legal is None and match._bits is None
+    compared = 0
+    for _ in random_decisions(match, range(2), np.random.default_rng(players)):
+        for s in range(players):
+            legal, flags = match.masks(s)
+            expected = np.zeros(match.codec.size, np.int8)
+            if s == match.current():
+                expected[match.codec.indices(match.state.legal_actions(s))] = 1
+            assert legal == bytes(flags) == expected.tobytes()
+            flags[0] ^= 1  # (the caller's copy: the private bytes stay)
+            assert legal == expected.tobytes()
+            compared += 1
+    assert compared > 150
+
+
+def test_codec_fill_flags_equal_actions_that_are_not_the_interned_values() -> None:
+    """ActionCodec.fill finds an action by identity, else by equality (a parsed copy)."""
+    match = Match("thieves-den", 3)
+    match.start(4)
+    seat = match.current()
+    assert seat is not None
+    legal = match.state.legal_actions(seat)
+    copies = [match.spec.parse_action(a.to_json()) for a in legal]
+    assert any(c is not a for c, a in zip(copies, legal, strict=True))
+    by_identity, by_equality = bytearray(match.codec.size), bytearray(match.codec.size)
+    match.codec.fill(by_identity, legal)
+    match.codec.fill(by_equality, copies)
+    assert by_identity == by_equality
+    assert [i for i, x in enumerate(by_identity) if x] == sorted(match.codec.indices(legal))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -350,21 +387,12 @@ def test_schatz_rabatz_quick_legal_indices_are_its_legal_actions(
 
 
 @pytest.mark.parametrize(
-    ("game", "players"),
-    [
-        ("schattendieb", 3),
-        ("schattendieb", 7),
-        ("thieves", 3),
-        ("thieves", 6),
-        ("thieves-den", 2),
-        ("thieves-den", 5),
-    ],
+    ("game", "players"), [("schattendieb", 3), ("schattendieb", 7), ("thieves", 3), ("thieves", 6)]
 )
 def test_quick_legal_indices_are_the_legal_actions(game: str, players: int) -> None:
-    """Der Schattendieb's and Thieves!'s per-card tables, and Thieves Den's picks and
-    pending choices read from the engine, give the indices of legal_actions, in their
-    order, for every seat of every state of random games (plays, and the other decisions
-    mapped one by one)."""
+    """Der Schattendieb's and Thieves!'s per-card tables give the indices of
+    legal_actions, in their order, for every seat of every state of random games (plays,
+    and the other decisions mapped one by one)."""
     match = Match(game, players)
     assert match._legal is not None
     rng = np.random.default_rng(players)

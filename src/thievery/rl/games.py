@@ -596,26 +596,9 @@ def schattendieb_legal(codec: ActionCodec) -> tuple[LegalIndices, None]:
     return indices, None
 
 
-def thieves_den_legal(codec: ActionCodec) -> tuple[LegalIndices, None]:
-    """Thieves Den's legal indices, as its ``legal_actions`` lists them: in a simultaneous
-    pick the seat's hand's picks, otherwise the engine's pending choices (interned values,
-    mapped by identity) read where the engine keeps them, without a copy first."""
-
-    def indices(state: State, seat: int) -> list[int]:
-        s: Any = state
-        if seat not in s._to_act:
-            return []
-        if s._decider < 0:
-            return codec.indices(list(map(s.a_pick.__getitem__, s.hands[seat])))
-        return codec.indices(s._pending)
-
-    return indices, None
-
-
 # A game's quicker way to its legal indices, and to the same as bits (for masks).
 LEGAL_INDICES: dict[str, Callable[[ActionCodec], tuple[LegalIndices, LegalBits | None]]] = {
     "schattendieb": schattendieb_legal,
     "thieves": thieves_legal,
     "schatz-rabatz": schatz_rabatz_legal,
-    "thieves-den": thieves_den_legal,
 }

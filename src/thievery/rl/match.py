@@ -308,24 +308,29 @@ class Match:
         Together (Parallel): every seat to act has its legal actions, the others ``WAIT``
         only. ``WAIT`` is legal to every seat to act in a real-time game. Each call's
         array is its own (writable)."""
-        return np.frombuffer(bytearray(self.mask_bytes(seat, together=together)), INT8)
+        return np.frombuffer(self.masks(seat, together=together)[1], INT8)
 
     def mask_bytes(self, seat: int, *, together: bool = False) -> bytes:
         """:meth:`mask` as bytes (1 for a legal index, else 0): a copy nobody can change,
         for an environment to check an action against what it handed out."""
+        return self.masks(seat, together=together)[0]
+
+    def masks(self, seat: int, *, together: bool = False) -> tuple[bytes, bytearray]:
+        """:meth:`mask_bytes` and, apart, the same in a ``bytearray`` of the caller's own
+        (the buffer of a :meth:`mask` array)."""
         wait = self.codec.wait
         if together:
             if seat not in self.state.to_act:
                 out = bytearray(self.codec.size)
                 out[wait] = 1
-                return bytes(out)
+                return bytes(out), out
         elif self.clocked:
             if seat != (self._cycle[0] if self._cycle else None):  # (self.current())
-                return bytes(self.codec.size)
+                return bytes(self.codec.size), bytearray(self.codec.size)
         else:
             to_act = self.state.to_act  # (self.current(), without the call)
             if not to_act or seat != to_act[0]:
-                return bytes(self.codec.size)
+                return bytes(self.codec.size), bytearray(self.codec.size)
         if self._bits is not None:  # the game's legal indices as one number's bits
             bits = self._bits(self.state, seat)
             if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
@@ -337,18 +342,17 @@ class Match:
                 if len(self._masks) > 20_000:
                     self._masks.clear()
                 known = self._masks[bits] = unpacked.tobytes()
-            return known
+            return known, bytearray(known)
         flags = bytearray(self.codec.size)  # zeros
         legal = self._legal  # (what _indices does, without the call)
-        for i in (
-            legal(self.state, seat)
-            if legal is not None
-            else self.codec.indices(self.state.legal_actions(seat))
-        ):
-            flags[i] = 1
+        if legal is not None:  # the game's own table of indices
+            for i in legal(self.state, seat):
+                flags[i] = 1
+        else:  # its legal actions, each flagged where the codec has it
+            self.codec.fill(flags, self.state.legal_actions(seat))
         if self._waits is not None and self._waits(self.state, seat):  # (may_wait)
             flags[wait] = 1
-        return bytes(flags)
+        return bytes(flags), flags
 
     def legal_indices(self, seat: int) -> list[int]:
         """The current seat's legal action indices, ascending (others: none)."""

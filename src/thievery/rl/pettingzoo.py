@@ -131,8 +131,8 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         match = self.match
         direct = match._direct  # (what match.observation calls, without the call)
         vec: Vector = match.observation(seat) if direct is None else direct(match.state, seat)
-        legal = match.mask_bytes(seat)
-        mask: Mask = np.frombuffer(bytearray(legal), INT8)  # (the caller's own copy)
+        legal, flags = match.masks(seat)
+        mask: Mask = np.frombuffer(flags, INT8)  # (the caller's own copy)
         found = {"observation": vec, "action_mask": mask}
         self._cache[agent] = (found, legal)
         return found
