@@ -186,6 +186,7 @@ class Chat:
 
     def _register(self, hub: Hub) -> None:
         hub.calls["chat"] = self._serve_call
+        hub.on_forget.append(self.forget)
         if hub.cluster is not None:
             hub.cluster.notes["chat"] = self._heard
         self._ready.add(id(hub))
@@ -203,6 +204,11 @@ class Chat:
         if id(hub) not in self._ready:
             await asyncio.to_thread(create_tables, hub.storage.engine)
             self._register(hub)
+
+    def forget(self, table_id: str) -> None:
+        """A table left memory: its room goes too (read again from storage if it comes
+        back)."""
+        self.rooms.pop(table_id, None)
 
     def room(self, table_id: str) -> Room:
         """A table's room (made when first used)."""

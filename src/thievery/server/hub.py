@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import secrets
@@ -43,6 +44,7 @@ from thievery.server.seats import (
 )
 from thievery.server.storage import Storage, StoredRowError, TableRecord, make_writer
 
+GC_AFTER = 100  # tables or connections gone before a full collection (see Hub.gone)
 log = logging.getLogger("thievery.server")
 
 
@@ -87,12 +89,18 @@ class Hub:
         self.connections: dict[str, int] = {}  # client -> open websockets
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded
         self._sweeper: asyncio.Task[None] | None = None
+        self._collector: asyncio.Task[None] | None = None
+        self.gone = 0  # tables let go and connections closed since the last collection
         # On PostgreSQL: this process's part in a service of several (leases, followers).
         self.cluster = Cluster(self, lease_seconds) if storage.is_postgres else None
         # Calls a follower may forward to a table's owner beyond the table's own (act,
         # bot, close, again, ...): name -> handler(table, args) -> reply, run at the owner
         # (``cluster.at_owner(table, name, args)`` sends one).
         self.calls: dict[str, Callable[[LiveTable, JSON], Awaitable[JSON]]] = {}
+        # Called with a table's id when it leaves memory: what other modules keep per table
+        # (a chat room, a lobby entry) goes with it, so that a long-running server's
+        # memory follows the tables it holds, not every table it ever held.
+        self.on_forget: list[Callable[[str], None]] = []
 
     def local_files(self, spec: GameSpec, options: Mapping[str, Any] | None) -> JSON:
         """Options that name files on this machine (a card set) may only name a file in
@@ -127,20 +135,38 @@ class Hub:
         On PostgreSQL this process joins the service first (heartbeat, listening)."""
         if self.cluster is not None:
             await self.cluster.start()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        loop = asyncio.get_running_loop()
+        self._sweeper = loop.create_task(self._sweep_forever())
+        if self.caps.gc_seconds > 0:
+            self._collector = loop.create_task(self._collect_forever())
 
     async def close(self) -> None:
         """Stop every driver, then the writer (after it stored what was queued)."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._collector):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table in list(self.tables.values()):
             await table.stop()
         await self.writer.aclose()
         if self.cluster is not None:  # every lease handed back: others take over at once
             await self.cluster.close()
         self.storage.close()
+
+    async def _collect_forever(self) -> None:
+        """A full garbage collection (see :attr:`Caps.gc_seconds`) once ``GC_AFTER``
+        tables or connections have gone since the last one, checked every
+        ``caps.gc_seconds``, or once a minute if any went: what they left in reference
+        cycles is freed soon after, in small collections, instead of piling up. A server
+        whose tables live on (no table or connection gone) is never paused by one."""
+        since = 0.0
+        while True:
+            await asyncio.sleep(self.caps.gc_seconds)
+            since += self.caps.gc_seconds
+            if self.gone >= GC_AFTER or (self.gone and since >= 60.0):
+                self.gone, since = 0, 0.0
+                gc.collect()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -181,6 +207,9 @@ class Hub:
         """A table leaves memory (its lease, if this process holds it, handed back)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self.gone += 1
+            for hook in self.on_forget:
+                hook(table.id)
         if self.cluster is not None and table.lease is not None:
             self.cluster.spawn(self.cluster.release(table))
         if self.cluster is not None and table.following:

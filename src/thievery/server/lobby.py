@@ -140,6 +140,7 @@ class Lobby:
         # or not (unlisted, full), the most recently used first kept.
         self.known: OrderedDict[str, None] = OrderedDict.fromkeys(self.free)
         hub.calls["claim"] = self._serve_claim  # a claim made at a follower process
+        hub.on_forget.append(self.forget)
 
     async def list_table(self, table: LiveTable) -> bool:
         """List a new table: its open seats become free for strangers. Whether any is."""
@@ -150,6 +151,12 @@ class Lobby:
         self.free[table.id] = set(seats)
         self._know(table.id)
         return True
+
+    def forget(self, table_id: str) -> None:
+        """A table left memory: that it is not listed (or full) is no longer remembered
+        (looked up again if it comes back); a listed table with free seats stays known."""
+        if table_id not in self.free:
+            self.known.pop(table_id, None)
 
     def seat_used(self, table: LiveTable, seat: int) -> None:
         """A seat's token was used (it joined, looked or acted): if the seat was free in the

@@ -352,6 +352,7 @@ async def table_socket(
         await Session(hub, table, websocket, limits, crowded, chat, lobby).run()
     finally:
         table.sessions -= 1
+        hub.gone += 1  # (its cycles: see Hub._collect_forever)
         left = hub.connections.get(client, 1) - 1
         if left > 0:
             hub.connections[client] = left
