@@ -16,6 +16,7 @@ import tracemalloc
 import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from thievery.core.protocol import Event
 from thievery.server import Caps
@@ -187,3 +188,18 @@ def test_tables_played_and_gone_are_freed(tmp_path: Path) -> None:
             await hub.close()
 
     asyncio.run(check())
+
+
+def test_a_snapshots_digest_tells_changes_apart_past_64_bit_numbers() -> None:
+    from thievery.server.live import _digest
+
+    def parts(n: int, legal: list[Any], cards: str = "x") -> dict[str, Any]:
+        return {"view": {"n": n, "catalogue": cards}, "legal": legal, "to_act": [0]}
+
+    big = 10**30  # orjson stops at 64 bits: json.dumps takes over
+    assert _digest(parts(big, [])) == _digest(parts(big, []))
+    assert _digest(parts(big, []))[0] != _digest(parts(big + 1, []))[0]
+    assert _digest(parts(1, [{"a": 1}]))[1] != _digest(parts(1, [{"a": 2}]))[1]
+    assert _digest(parts(1, []))[1] == _digest(parts(2, []))[1]  # the legal actions' own
+    # A static key is left out (it never changes; it is sent once, in the welcome).
+    assert _digest(parts(1, [], "x"), ["catalogue"]) == _digest(parts(1, [], "y"), ["catalogue"])

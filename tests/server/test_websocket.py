@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import Player, create_table, settle
+from tests.server.conftest import FAST, LIFTED, Player, create_table, settle
 from thievery.core.record import GameRecord
 from thievery.games.schattendieb.cards import CARD_ID, CARD_INDEX
 from thievery.server import Limits, create_app
@@ -311,3 +311,16 @@ def test_hand_my_seat_to_a_bot_over_the_socket_and_play_again(client: TestClient
         again = Player(w, made["seats"][0]["token"])
         assert again.latest["seat"] == 0
         assert again.latest["summary"]["seats"][0]["bot"] == "random"
+
+
+def test_table_websockets_under_a_path_prefix(sqlite_url: str) -> None:
+    """Behind a proxy that serves the app under a prefix (``--root-path /game``, a
+    ``Mount``), the path the server is given still starts with the prefix: the table's
+    websocket answers there as it does without one."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED)
+    with TestClient(app, root_path="/game") as client:
+        tid = create_table(client, ["human", "bot:random", "bot:random"])["table"]["id"]
+        for path in (f"/game{ws_url(tid)}", ws_url(tid)):
+            with client.websocket_connect(path) as ws:
+                ws.send_json({"type": "join"})
+                assert ws.receive_json()["type"] == "welcome"

@@ -63,7 +63,11 @@ class TableSockets:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            found = self.PATH.fullmatch(scope["path"])
+            path: str = scope["path"]
+            root: str = scope.get("root_path", "")
+            if root and path.startswith(root):  # mounted under a prefix (as Starlette does)
+                path = path[len(root) :]
+            found = self.PATH.fullmatch(path)
             if found is not None:
                 await self.serve(WebSocket(scope, receive, send), found.group(1))
                 return

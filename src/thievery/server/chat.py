@@ -152,6 +152,8 @@ class Room:
     """One table's chat at its owner: each seat's rate, and the last lines while they are
     known to be the stored ones (read under the lease ``epoch``)."""
 
+    __slots__ = ("buckets", "epoch", "lines", "loaded", "lock", "next")
+
     def __init__(self) -> None:
         self.lines: list[JSON] = []  # the last KEEP, oldest first (a list: most are empty)
         self.next = 0  # the n of the next line

@@ -86,6 +86,8 @@ class Caps:
 class Bucket:
     """A token bucket: ``rate`` a second on average, ``burst`` at once."""
 
+    __slots__ = ("at", "burst", "rate", "tokens")
+
     def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self.tokens = burst

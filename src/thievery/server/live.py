@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import json
 import logging
 import pickle
 import time
@@ -47,7 +48,7 @@ from thievery.core.registry import plugin
 from thievery.server.audience import Audience, event_words, frame_text, without
 from thievery.server.clock import TableClock
 from thievery.server.cluster import Fenced, moved, raise_error, unavailable
-from thievery.server.driver import Driver
+from thievery.server.driver import Driver, Wake
 from thievery.server.errors import ServerError, from_game_error, stale
 from thievery.server.listeners import Listener
 from thievery.server.seats import HUMAN, Seat, is_token_of, seat_of
@@ -64,14 +65,25 @@ HIGHEST = pickle.HIGHEST_PROTOCOL
 LOG_CHUNK = 16  # actions whose events are compressed together in a table's log
 
 
-def _digest(parts: JSON) -> tuple[bytes, bytes]:
+def _canonical(value: Any) -> bytes:
+    """JSON with sorted keys (``json.dumps`` past orjson's 64-bit integers)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _digest(parts: JSON, static: Sequence[str] = ()) -> tuple[bytes, bytes]:
     """A snapshot (see :meth:`LiveTable._snapshot`) and its legal actions as two 16-byte
     digests of their JSON with sorted keys: equal exactly when the values are (short of a
-    128-bit collision), in ~1/50 of the memory of the snapshot kept to compare with."""
-    option = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-    whole = hashlib.blake2b(orjson.dumps(parts, option=option), digest_size=16).digest()
-    legal = hashlib.blake2b(orjson.dumps(parts["legal"], option=option), digest_size=16)
-    return whole, legal.digest()
+    128-bit collision), in ~1/50 of the memory of the snapshot kept to compare with. The
+    view's ``static`` keys (which never change: Thieves Den's card catalogue) are left
+    out."""
+    legal = _canonical(parts["legal"])
+    rest = {**parts, "view": without(parts["view"], static), "legal": None}
+    whole = hashlib.blake2b(_canonical(rest), digest_size=16)
+    whole.update(legal)
+    return whole.digest(), hashlib.blake2b(legal, digest_size=16).digest()
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
@@ -100,7 +112,8 @@ class LiveTable:
         self._cache: dict[Audience, tuple[int, JSON]] = {}  # until the next broadcast
         # Each watched audience's last snapshot as a digest (see _digest): what an update
         # is compared with, without keeping the snapshot itself between actions.
-        self._seen = {a: _digest(self._snapshot(a)) for a in self.watched}
+        self._static = plugin(self.spec.name).static_view
+        self._seen = {a: _digest(self._snapshot(a), self._static) for a in self.watched}
         self._cache.clear()
         # Per audience, its version when its legal actions last changed (or it acted): an
         # action against any version since then was chosen from the same choices.
@@ -114,7 +127,7 @@ class LiveTable:
         self.listeners: set[Listener] = set()
         self.sessions = 0  # open websockets, joined or not
         self.lock = asyncio.Lock()
-        self.wake = asyncio.Event()
+        self.wake = Wake()  # the driver's: something changed
         self.changed_at = time.monotonic()
         self.waiting_since: dict[int, float] = dict.fromkeys(state.to_act, self.changed_at)
         self.broken: str | None = None
@@ -323,7 +336,7 @@ class LiveTable:
                 self.legal_seq[audience] = self.seq[audience]
                 changed[audience] = visible
                 continue
-            now = _digest(self._snapshot(audience))
+            now = _digest(self._snapshot(audience), self._static)
             seen = self._seen[audience]
             if visible or audience == actor or now != seen:
                 self.seq[audience] += 1

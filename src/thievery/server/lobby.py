@@ -197,7 +197,7 @@ class Lobby:
             self.known.pop(table_id, None)  # look it up again next time
             return
         free: set[int] | None = task.result()
-        if free:
+        if free and table_id in self.known:  # (not if the table left memory meanwhile)
             self.free[table_id] = free - {s for t, s in self.pending if t == table_id}
 
     def _written(self, key: tuple[str, int], task: asyncio.Task[Any]) -> None:

@@ -424,11 +424,14 @@ class Storage:
             stale.append(~elsewhere)
         with self.engine.begin() as conn:
             ids = [r[0] for r in conn.execute(select(tables_t.c.id).where(*stale).limit(limit))]
-            if ids:  # (checked again: a process may have taken one meanwhile)
+            done = {"finished": True, "finished_at": time.time(), "result": None}
+            if ids and owner is None:  # one process: nothing else takes a table meanwhile
+                conn.execute(update(tables_t).where(tables_t.c.id.in_(ids)).values(**done))
+            elif ids:  # (checked again: a process may have taken one meanwhile)
                 closed = conn.execute(
                     update(tables_t)
                     .where(tables_t.c.id.in_(ids), *stale)
-                    .values(finished=True, finished_at=time.time(), result=None)
+                    .values(**done)
                     .returning(tables_t.c.id)
                 )
                 ids = [r[0] for r in closed]
