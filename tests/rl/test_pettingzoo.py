@@ -368,21 +368,15 @@ def test_schatz_rabatz_quick_legal_indices_are_its_legal_actions(
     closes)."""
     match = Match("schatz-rabatz", players, options)
     assert match._legal is not None
-    rng = np.random.default_rng(players)
     compared = 0
-    for seed in range(3):
-        match.start(seed)
-        while not match.over:
-            state = match.state
-            for s in range(players):
-                expected = match.codec.indices(state.legal_actions(s))
-                assert sorted(match._legal(state, s)) == sorted(expected)
-                assert match._bits is not None
-                assert match._bits(state, s) == sum(1 << i for i in expected)
-                compared += 1
-            seat = match.current()
-            assert seat is not None
-            match.act(seat, random_index(match.mask(seat), rng))
+    for _ in random_decisions(match, range(3), np.random.default_rng(players)):
+        state = match.state
+        for s in range(players):
+            expected = match.codec.indices(state.legal_actions(s))
+            assert sorted(match._legal(state, s)) == sorted(expected)
+            assert match._bits is not None
+            assert match._bits(state, s) == sum(1 << i for i in expected)
+            compared += 1
     assert compared > 150
 
 
@@ -395,16 +389,10 @@ def test_quick_legal_indices_are_the_legal_actions(game: str, players: int) -> N
     and the other decisions mapped one by one)."""
     match = Match(game, players)
     assert match._legal is not None
-    rng = np.random.default_rng(players)
     compared = 0
-    for seed in range(2):
-        match.start(seed)
-        while not match.over:
-            state = match.state
-            for s in range(players):
-                assert match._legal(state, s) == match.codec.indices(state.legal_actions(s))
-                compared += 1
-            seat = match.current()
-            assert seat is not None
-            match.act(seat, random_index(match.mask(seat), rng))
+    for _ in random_decisions(match, range(2), np.random.default_rng(players)):
+        state = match.state
+        for s in range(players):
+            assert match._legal(state, s) == match.codec.indices(state.legal_actions(s))
+            compared += 1
     assert compared > 150
