@@ -191,15 +191,48 @@ def test_tables_played_and_gone_are_freed(tmp_path: Path) -> None:
 
 
 def test_a_snapshots_digest_tells_changes_apart_past_64_bit_numbers() -> None:
-    from thievery.server.live import _digest
+    from thievery.server.live import _digest, _encode
+
+    def digest(snapshot: dict[str, Any], static: list[str] | None = None) -> tuple[bytes, bytes]:
+        return _digest(*_encode(snapshot, static or []))
 
     def parts(n: int, legal: list[Any], cards: str = "x") -> dict[str, Any]:
         return {"view": {"n": n, "catalogue": cards}, "legal": legal, "to_act": [0]}
 
     big = 10**30  # orjson stops at 64 bits: json.dumps takes over
-    assert _digest(parts(big, [])) == _digest(parts(big, []))
-    assert _digest(parts(big, []))[0] != _digest(parts(big + 1, []))[0]
-    assert _digest(parts(1, [{"a": 1}]))[1] != _digest(parts(1, [{"a": 2}]))[1]
-    assert _digest(parts(1, []))[1] == _digest(parts(2, []))[1]  # the legal actions' own
+    assert digest(parts(big, [])) == digest(parts(big, []))
+    assert digest(parts(big, []))[0] != digest(parts(big + 1, []))[0]
+    assert digest(parts(1, [{"a": 1}]))[1] != digest(parts(1, [{"a": 2}]))[1]
+    assert digest(parts(1, []))[1] == digest(parts(2, []))[1]  # the legal actions' own
     # A static key is left out (it never changes; it is sent once, in the welcome).
-    assert _digest(parts(1, [], "x"), ["catalogue"]) == _digest(parts(1, [], "y"), ["catalogue"])
+    assert digest(parts(1, [], "x"), ["catalogue"]) == digest(parts(1, [], "y"), ["catalogue"])
+
+
+def test_an_update_frames_spliced_json_is_the_state_frame_without_static_keys(
+    tmp_path: Path,
+) -> None:
+    # The snapshot's JSON is encoded once (for its digest) and spliced into the update
+    # frame: the text must parse to exactly the frame built as a dict, for every game and
+    # audience, minus the view's static keys.
+    from thievery.core.registry import plugin
+
+    async def check() -> None:
+        rng = random.Random(3)
+        async with running_hub(tmp_path / "f.db") as hub:
+            for game, players in [
+                ("schattendieb", 4),
+                ("thieves", 4),
+                ("thieves-den", 3),
+                ("schatz-rabatz", 2),
+            ]:
+                table, _, _ = await hub.create(game, [{"kind": "human"}] * players, {})
+                await play(table, 5, rng)
+                static = plugin(table.spec.name).static_view
+                events = [Event("note", {"n": 1})]
+                for audience in table.audiences:
+                    text = table.state_frame_text("update", audience, events)
+                    frame = table.state_frame("update", audience, events)
+                    frame["view"] = {k: v for k, v in frame["view"].items() if k not in static}
+                    assert json.loads(text) == json.loads(frame_text(frame)), (game, audience)
+
+    asyncio.run(check())

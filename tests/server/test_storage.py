@@ -17,10 +17,12 @@ from thievery.server.storage import (
     DEFAULT_URL,
     ENV_URL,
     ActionRow,
+    Append,
     LoopWriter,
     Storage,
     TableRecord,
     Writer,
+    _run_all,
     database_url,
     tables_t,
 )
@@ -109,6 +111,45 @@ def test_writer_batches_and_isolates_a_failing_write(db_url: str, kind: type[Any
         results = asyncio.run(go())
         assert [isinstance(r, IntegrityError) for r in results] == [False, False, True, False]
         assert [a.n for a in storage.actions("w")] == [0, 1, 2]
+    finally:
+        asyncio.run(writer.aclose())
+        storage.close()
+
+
+def test_queued_appends_go_as_one_statement_and_a_duplicate_is_isolated(db_url: str) -> None:
+    storage = Storage(db_url)
+    statements: list[bool] = []  # executemany or not, for each insert of an action
+
+    @sa.event.listens_for(storage.engine, "before_cursor_execute")
+    def seen(conn: Any, cursor: Any, statement: str, params: Any, context: Any, many: bool) -> None:
+        if "thievery_actions" in statement and statement.lstrip().upper().startswith("INSERT"):
+            statements.append(many)
+
+    writer = Writer(storage)
+
+    def append(n: int) -> Any:  # (the writer may take them in one batch or several)
+        return writer.submit(Append("w", ActionRow(n, 0, {"type": "done", "n": n}, 0.5, "bot")))
+
+    async def batch(ns: list[int]) -> list[Any]:
+        # queued from one turn of the loop: the writer takes them as one batch
+        return await asyncio.gather(*(append(n) for n in ns), return_exceptions=True)
+
+    try:
+        asyncio.run(writer.submit(partial(Storage.insert_table, record=record("w"))))
+        statements.clear()
+        rows = [
+            Append("w", ActionRow(n, 0, {"type": "done", "n": n}, 0.5, "bot")) for n in range(4)
+        ]
+        finish = partial(Storage.finish_table, table_id="w", result=None, actions=0)
+        # What the writer runs in one transaction: consecutive appends as one statement.
+        assert storage.run(partial(_run_all, ops=[*rows[:3], finish, rows[3]])) == [None] * 5
+        assert statements == [True, False]  # three rows at once, then the one after
+        statements.clear()
+        results = asyncio.run(batch([4, 5, 5, 6]))  # the second 5 fails; the others stay
+        assert [isinstance(r, IntegrityError) for r in results] == [False, False, True, False]
+        stored = storage.actions("w")
+        assert [a.n for a in stored] == [0, 1, 2, 3, 4, 5, 6]
+        assert stored[2] == ActionRow(2, 0, {"type": "done", "n": 2}, 0.5, "bot")
     finally:
         asyncio.run(writer.aclose())
         storage.close()

@@ -274,6 +274,12 @@ class State(ABC):
     def view(self, seat: int | None) -> JSON:
         """Exactly what ``seat`` may know, JSON-ready; ``None`` is the spectator's view."""
 
+    def views(self, seats: Sequence[int | None]) -> list[JSON]:
+        """:meth:`view` for several seats at once, each exactly as :meth:`view` gives it. A
+        game may build what they share once: the views may then share their public parts,
+        so treat them as read-only (the server encodes them and lets them go)."""
+        return [self.view(seat) for seat in seats]
+
     @abstractmethod
     def result(self) -> JSON | None:
         """``None`` while running; then ``{"scores": [...], "winners": [...]}``."""

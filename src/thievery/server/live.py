@@ -52,7 +52,7 @@ from thievery.server.driver import Driver, Wake
 from thievery.server.errors import ServerError, from_game_error, stale
 from thievery.server.listeners import Listener
 from thievery.server.seats import HUMAN, Seat, is_token_of, seat_of
-from thievery.server.storage import ActionRow, Storage, TableRecord
+from thievery.server.storage import ActionRow, Append, Storage, TableRecord
 
 if TYPE_CHECKING:
     from thievery.server.hub import Hub
@@ -73,17 +73,24 @@ def _canonical(value: Any) -> bytes:
         return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
 
 
-def _digest(parts: JSON, static: Sequence[str] = ()) -> tuple[bytes, bytes]:
-    """A snapshot (see :meth:`LiveTable._snapshot`) and its legal actions as two 16-byte
-    digests of their JSON with sorted keys: equal exactly when the values are (short of a
-    128-bit collision), in ~1/50 of the memory of the snapshot kept to compare with. The
-    view's ``static`` keys (which never change: Thieves Den's card catalogue) are left
-    out."""
-    legal = _canonical(parts["legal"])
-    rest = {**parts, "view": without(parts["view"], static), "legal": None}
-    whole = hashlib.blake2b(_canonical(rest), digest_size=16)
-    whole.update(legal)
-    return whole.digest(), hashlib.blake2b(legal, digest_size=16).digest()
+def _encode(parts: JSON, static: Sequence[str] = ()) -> tuple[bytes, bytes]:
+    """A snapshot (see :meth:`LiveTable._snapshot`) as JSON: its legal actions, and the
+    rest (the view without its ``static`` keys, which never change, such as Thieves Den's
+    card catalogue; who is to act; the result) with sorted keys."""
+    view = without(parts["view"], static) if static else parts["view"]
+    rest = {"view": view, "to_act": parts["to_act"], "result": parts.get("result")}
+    return _canonical(parts["legal"]), _canonical(rest)
+
+
+def _digest(legal: bytes, rest: bytes) -> tuple[bytes, bytes]:
+    """An audience's snapshot as two 16-byte digests: of the whole (its ``rest``, see
+    :meth:`LiveTable._encoded`, and its legal actions) and of its legal actions alone,
+    equal exactly when the values are (short of a 128-bit collision), in ~1/50 of the
+    memory of the snapshot kept to compare with."""
+    return (
+        hashlib.blake2b(rest + legal, digest_size=16).digest(),
+        hashlib.blake2b(legal, digest_size=16).digest(),
+    )
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
@@ -110,11 +117,14 @@ class LiveTable:
             a for a in self.audiences if a is None or self.seats[a].kind == HUMAN
         )
         self._cache: dict[Audience, tuple[int, JSON]] = {}  # until the next broadcast
+        # Each audience's snapshot as JSON (see _encoded), until the next broadcast.
+        self._encoding: dict[Audience, tuple[int, bytes, bytes]] = {}
         # Each watched audience's last snapshot as a digest (see _digest): what an update
         # is compared with, without keeping the snapshot itself between actions.
         self._static = plugin(self.spec.name).static_view
-        self._seen = {a: _digest(self._snapshot(a), self._static) for a in self.watched}
+        self._seen = {a: _digest(*self._encoded(a)) for a in self.watched}
         self._cache.clear()
+        self._encoding.clear()
         # Per audience, its version when its legal actions last changed (or it acted): an
         # action against any version since then was chosen from the same choices.
         self.legal_seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
@@ -249,16 +259,28 @@ class LiveTable:
         cached = self._cache.get(audience)
         if cached is not None and cached[0] == self.version:
             return cached[1]
+        parts = self._parts(audience, self.state.view(audience))
+        self._cache[audience] = (self.version, parts)
+        return parts
+
+    def _snapshots(self, audiences: Sequence[Audience]) -> None:
+        """Cache several audiences' snapshots, their views built together (a game builds
+        what they share once: :meth:`State.views`)."""
+        need = [a for a in audiences if self._cache.get(a, (-1,))[0] != self.version]
+        if len(need) < 2:
+            return
+        for audience, view in zip(need, self.state.views(need), strict=True):
+            self._cache[audience] = (self.version, self._parts(audience, view))
+
+    def _parts(self, audience: Audience, view: JSON) -> JSON:
         state = self.state
         legal = [a.to_json() for a in state.legal_actions(audience)] if audience is not None else []
-        parts: JSON = {
-            "view": state.view(audience),
+        return {
+            "view": view,
             "legal": legal,
             "to_act": list(state.to_act),
             "result": state.result(),
         }
-        self._cache[audience] = (self.version, parts)
-        return parts
 
     def event_json(self, event: Event, audience: Audience) -> JSON:
         """An event for an audience, with its words (seats by name)."""
@@ -280,15 +302,26 @@ class LiveTable:
             "clock_ms": self.clock.ms() if self.clock.realtime else None,
         }
 
+    def _encoded(self, audience: Audience) -> tuple[bytes, bytes]:
+        """An audience's snapshot as JSON, encoded once for both its digest and its update
+        frame: its legal actions, and the rest (view without the game's static keys, who
+        is to act, the result) with sorted keys. Cached until the next broadcast."""
+        cached = self._encoding.get(audience)
+        if cached is not None and cached[0] == self.version:
+            return cached[1], cached[2]
+        legal, rest = _encode(self._snapshot(audience), self._static)
+        self._encoding[audience] = (self.version, legal, rest)
+        return legal, rest
+
     def state_frame_text(self, kind: str, audience: Audience, events: Sequence[Event]) -> str:
         """:meth:`state_frame` as JSON text, its view without the game's static keys
-        (the plug-in's ``static_view``: they never change, and the welcome frame had them)."""
-        head = self._frame_head(kind, audience, events)
-        parts = self._snapshot(audience)
-        static = plugin(self.spec.name).static_view
-        if static:
-            parts = {**parts, "view": without(parts["view"], static)}
-        return frame_text({**head, **parts})
+        (the plug-in's ``static_view``: they never change, and the welcome frame had them).
+        The snapshot's JSON is the one its digest was made of, spliced in, not re-encoded."""
+        head = frame_text(self._frame_head(kind, audience, events))
+        legal, rest = self._encoded(audience)
+        # head is an object with keys; rest is one with (view, to_act, result): joined,
+        # one object with every key once.
+        return f'{head[:-1]},"legal":{legal.decode()},{rest[1:].decode()}'
 
     def welcome(self, audience: Audience) -> JSON:
         """The first frame of a connection: its state, the seats and the log so far, and
@@ -329,6 +362,7 @@ class LiveTable:
         self.version += 1
         self._log(events)
         changed: dict[Audience, list[Event]] = {}
+        self._snapshots([a for a in self.audiences if a in self.watched])
         for audience in self.audiences:
             visible = [e for e in events if e.is_visible_to(audience)]
             if audience not in self.watched:  # a bot seat: its number is nobody's to see
@@ -336,7 +370,7 @@ class LiveTable:
                 self.legal_seq[audience] = self.seq[audience]
                 changed[audience] = visible
                 continue
-            now = _digest(self._snapshot(audience), self._static)
+            now = _digest(*self._encoded(audience))
             seen = self._seen[audience]
             if visible or audience == actor or now != seen:
                 self.seq[audience] += 1
@@ -365,7 +399,9 @@ class LiveTable:
             if audience not in frames:
                 frames[audience] = self.state_frame_text("update", audience, changed[audience])
             listener.push(frames[audience])
-        self._cache.clear()  # (kept between actions, the snapshots would cost more than all else)
+        # (kept between actions, the snapshots would cost more than all else)
+        self._cache.clear()
+        self._encoding.clear()
 
     def broadcast_json(self, frame: JSON) -> None:
         """Send one frame to every connection."""
@@ -535,7 +571,13 @@ class LiveTable:
         note = {"k": "a", "n": row.n, "s": seat, "a": row.action, "b": by, "at": row.at}
         try:
             alone = self.hub.cluster is None  # else the fenced write appends the row
-            await self.write(partial(self._store, row, over, result, alone), note, row)
+            # (a lone append: the writer runs those queued together as one statement)
+            store = (
+                Append(self.id, row)
+                if alone and not over
+                else partial(self._store, row, over, result, alone)
+            )
+            await self.write(store, note, row)
         except ServerError:
             raise
         except Exception as e:

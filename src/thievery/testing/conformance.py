@@ -145,7 +145,11 @@ def _check_events(
             at = where(spec, state.players, seed, step)
             raise AssertionError(f"{at}: describe({event}) gave {words!r}, not words")
     if round_trips:
-        for viewer, view in zip([None, *range(state.players)], all_views(state), strict=True):
+        viewers = [None, *range(state.players)]
+        if state.views(viewers) != [state.view(v) for v in viewers]:
+            at = where(spec, state.players, seed, step)
+            raise AssertionError(f"{at}: views() differs from view() for each seat")
+        for viewer, view in zip(viewers, all_views(state), strict=True):
             if json_copy(view) != view:
                 at = where(spec, state.players, seed, step)
                 raise AssertionError(

@@ -7,7 +7,7 @@ could be stolen; everything else happens by itself. Cards are small integers
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption
@@ -31,6 +31,7 @@ from thievery.games.schattendieb.cards import (
     VALUE,
 )
 from thievery.games.schattendieb.view import view as view_of
+from thievery.games.schattendieb.view import views as views_of
 
 PLAY, STEAL, ADD, OVER = 0, 1, 2, 3  # the phases, named in views by view.PHASE_NAMES
 HAND = 4
@@ -589,6 +590,10 @@ class Schattendieb(State):
     def view(self, seat: int | None) -> JSON:
         """Exactly what ``seat`` may know (``None``: a spectator): see ``view.py``."""
         return view_of(self, seat)
+
+    def views(self, seats: Sequence[int | None]) -> list[JSON]:
+        """Several seats' views, what they share built once: see ``view.py``."""
+        return views_of(self, seats)
 
     def locations(self) -> dict[str, list[int]]:
         """Where every card is, by place name (for invariant checks and tests)."""

@@ -6,7 +6,7 @@ determinizer draws."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from thievery.core.protocol import JSON, GameSpec
@@ -23,47 +23,83 @@ def view(state: Schattendieb, seat: int | None) -> JSON:
     """Exactly what ``seat`` may know of ``state`` (``None``: a spectator), JSON-ready:
     its own hand, sealed choice and additions; every hand's size; the safes, the table
     and what was revealed; the pile's size and the open discards; the scores."""
+    return _own(state, seat, _public(state))
+
+
+def views(state: Schattendieb, seats: Sequence[int | None]) -> list[JSON]:
+    """:func:`view` for several seats, what they share built once (and shared: read-only)."""
+    public = _public(state)
+    return [_own(state, seat, public) for seat in seats]
+
+
+def _own(state: Schattendieb, seat: int | None, public: JSON) -> JSON:
+    """A seat's view: the public part and what only ``seat`` sees, in the views' key order."""
+    hand: list[str] = []
+    my_choice: str | None = None
+    my_adds: list[str] = []
+    if seat is not None:
+        ids = CARD_ID
+        hand = [ids[c] for c in state.hands[seat]]
+        my_choice = ids[state.choice[seat]] if state.choice[seat] >= 0 else None
+        my_adds = [ids[c] for c in state.adds[seat]]
+    return {
+        "game": "schattendieb",
+        "players": public["players"],
+        "seat": seat,
+        **public["head"],
+        "hand": hand,
+        **public["middle"],
+        "my_choice": my_choice,
+        **public["table"],
+        "my_adds": my_adds,
+        **public["tail"],
+    }
+
+
+def _public(state: Schattendieb) -> JSON:
+    """What every seat and spectator sees alike, in the parts between the private keys."""
     n = state.players
     ids = CARD_ID
     phase = PHASE_NAMES[state.phase]
     revealed = phase != "play"
     return {
-        "game": "schattendieb",
         "players": n,
-        "seat": seat,
-        "options": state.spec.public_options(state.options),
-        "games": state.games,
-        "game_no": state.game_no + 1,
-        "dealer": state.dealer,
-        "round": state.round_no,
-        "phase": phase,
-        "to_act": list(state._to_act),
-        "hand": [ids[c] for c in state.hands[seat]] if seat is not None else [],
-        "hand_sizes": [state.hand_size(s) for s in range(n)],
-        "safes": [[ids[c] for c in safe] for safe in state.safes],
-        "closed": [ids[c] if c >= 0 else None for c in state.closed],
-        "pile_size": len(state.pile),
-        "discard": [ids[c] for c in state.discard],
-        "discard_size": len(state.discard) + len(state.burned),
-        "chosen": [c >= 0 for c in state.choice],
-        "my_choice": (
-            ids[state.choice[seat]] if seat is not None and state.choice[seat] >= 0 else None
-        ),
-        "revealed": [ids[c] if revealed and c >= 0 else None for c in state.revealed],
-        "front": [[ids[c] for c in f] for f in state.front],
-        "table": [ids[c] if c >= 0 else None for c in state.table],
-        "thieves": [[s, ids[t]] for s, t in state.steal_queue],
-        "steal_candidates": (
-            [ids[c] for c in state._steal_candidates()] if phase == "steal" else []
-        ),
-        "add_kinds": [KINDS[k] if k >= 0 else None for k in state.add_kind],
-        "add_asked": state.add_asked[:],
-        "add_done": state.add_done[:],
-        "my_adds": [ids[c] for c in state.adds[seat]] if seat is not None else [],
-        "scores": state.totals[:],
-        "game_scores": [g[:] for g in state.game_scores],
-        "last_round": _last_round(state.last_round),
-        "result": state.result(),
+        "head": {
+            "options": state.spec.public_options(state.options),
+            "games": state.games,
+            "game_no": state.game_no + 1,
+            "dealer": state.dealer,
+            "round": state.round_no,
+            "phase": phase,
+            "to_act": list(state._to_act),
+        },
+        "middle": {
+            "hand_sizes": [state.hand_size(s) for s in range(n)],
+            "safes": [[ids[c] for c in safe] for safe in state.safes],
+            "closed": [ids[c] if c >= 0 else None for c in state.closed],
+            "pile_size": len(state.pile),
+            "discard": [ids[c] for c in state.discard],
+            "discard_size": len(state.discard) + len(state.burned),
+            "chosen": [c >= 0 for c in state.choice],
+        },
+        "table": {
+            "revealed": [ids[c] if revealed and c >= 0 else None for c in state.revealed],
+            "front": [[ids[c] for c in f] for f in state.front],
+            "table": [ids[c] if c >= 0 else None for c in state.table],
+            "thieves": [[s, ids[t]] for s, t in state.steal_queue],
+            "steal_candidates": (
+                [ids[c] for c in state._steal_candidates()] if phase == "steal" else []
+            ),
+            "add_kinds": [KINDS[k] if k >= 0 else None for k in state.add_kind],
+            "add_asked": state.add_asked[:],
+            "add_done": state.add_done[:],
+        },
+        "tail": {
+            "scores": state.totals[:],
+            "game_scores": [g[:] for g in state.game_scores],
+            "last_round": _last_round(state.last_round),
+            "result": state.result(),
+        },
     }
 
 
