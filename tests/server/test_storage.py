@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from functools import partial
 from typing import Any
 
@@ -19,6 +20,7 @@ from thievery.server.storage import (
     ActionRow,
     Append,
     LoopWriter,
+    SQLiteWriter,
     Storage,
     TableRecord,
     Writer,
@@ -152,6 +154,48 @@ def test_queued_appends_go_as_one_statement_and_a_duplicate_is_isolated(db_url: 
         assert stored[2] == ActionRow(2, 0, {"type": "done", "n": 2}, 0.5, "bot")
     finally:
         asyncio.run(writer.aclose())
+        storage.close()
+
+
+def test_the_sqlite_writer_commits_on_the_loop_and_waits_for_a_lock_in_its_thread(
+    sqlite_url: str,
+) -> None:
+    storage = Storage(sqlite_url)
+    writer = SQLiteWriter(storage)
+    blocker = sa.create_engine(sqlite_url, connect_args={"timeout": 30})
+
+    def append(n: int) -> Any:
+        return writer.submit(Append("w", ActionRow(n, 0, {"type": "done"}, 0.0, "bot")))
+
+    async def go() -> tuple[list[Any], int, float]:
+        await writer.submit(partial(Storage.insert_table, record=record("w")))
+        # Batches, and a duplicate isolated, on the loop.
+        first = await asyncio.gather(*(append(n) for n in (0, 1, 1, 2)), return_exceptions=True)
+        assert [isinstance(r, IntegrityError) for r in first] == [False, False, True, False]
+        assert writer.thread._queue.empty() and writer._in_thread == 0
+        with blocker.connect() as conn:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # another writer holds the lock
+            waiting = [asyncio.ensure_future(append(3))]
+            await asyncio.sleep(0.05)
+            waiting.append(asyncio.ensure_future(append(4)))  # queued behind it, in the thread
+            ticks, started = 0, time.monotonic()
+            while time.monotonic() - started < 0.5:  # the loop runs on meanwhile
+                await asyncio.sleep(0.01)
+                ticks += 1
+            assert not any(w.done() for w in waiting)
+            conn.exec_driver_sql("ROLLBACK")
+        stored = await asyncio.gather(*waiting)
+        return stored, ticks, time.monotonic() - started
+
+    try:
+        stored, ticks, _ = asyncio.run(go())
+        assert stored == [None, None]
+        assert ticks > 20  # not frozen while SQLite waited for the lock
+        assert [a.n for a in storage.actions("w")] == [0, 1, 2, 3, 4]
+        assert writer._in_thread == 0
+    finally:
+        asyncio.run(writer.aclose())
+        blocker.dispose()
         storage.close()
 
 

@@ -82,7 +82,8 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
     event loop; reading pauses while a backlog is worked through (so it is bounded). Once
     the server has closed the connection (a flood, a reader too slow), whatever else the
     client sends is dropped unparsed. A close while the client reads nothing (the send
-    buffer full) drops the connection instead of waiting for room for the close frame."""
+    buffer full) drops the connection instead of waiting for room for the close frame, and
+    a client that does not answer a close in time is dropped, not waited for."""
 
     class Paced(base):  # type: ignore[valid-type,misc]
         _backlog: bytearray | None = None
@@ -115,6 +116,14 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
                 self.transport.abort()
                 return
             await super().send(message)
+            timer = getattr(self, "close_timer", None)
+            if message.get("type") == "websocket.close" and timer is not None:
+                # A client that never answers the close (it reads nothing) is dropped when
+                # the wait is over. uvicorn's transport.close() would wait for the unread
+                # frames to drain first, forever: the connection, and its session, stayed
+                # open for minutes.
+                timer.cancel()
+                self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
             if message.get("type") == "websocket.accept":
                 # The handshake's response (its headers) is sent: not kept for the
                 # connection's life.
