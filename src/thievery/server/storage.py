@@ -491,54 +491,6 @@ class Storage:
         return out
 
 
-class LoopWriter:
-    """Commits on the event loop, once per loop turn for everything queued in that turn.
-
-    For SQLite: a local commit (WAL, no fsync) is quicker than handing it to a thread, and
-    the slow part, checkpoints, run in a thread of their own (see :func:`make_engine`).
-    """
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self._pending: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
-        self._scheduled = False
-
-    async def submit(self, op: Callable[[Connection], Any]) -> Any:
-        """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._pending.append((op, future))
-        if not self._scheduled:
-            self._scheduled = True
-            loop.call_soon(self._flush)
-        return await future
-
-    def _flush(self) -> None:
-        batch, self._pending, self._scheduled = self._pending, [], False
-        if not batch:
-            return
-        try:
-            with self.storage.engine.begin() as conn:
-                results = _run_all(conn, [op for op, _ in batch])
-        except Exception as e:
-            if len(batch) == 1:
-                if not batch[0][1].done():
-                    batch[0][1].set_exception(e)
-                return
-            for item in batch:  # isolate the failing write: each on its own
-                self._pending = [item]
-                self._flush()
-            return
-        for (_, future), result in zip(batch, results, strict=True):
-            if not future.done():
-                future.set_result(result)
-
-    async def aclose(self) -> None:
-        """Store what is queued."""
-        self._flush()
-        self.storage.stop_checkpoints()
-
-
 class Writer:
     """One thread committing queued writes in batches; each caller awaits its own result."""
 
@@ -648,33 +600,18 @@ def _resolve(
         loop.call_soon_threadsafe(finish)
 
 
-class SQLiteWriter:
-    """Commits to a SQLite file on the event loop, once per loop turn for everything
-    queued in that turn, but never waits for a lock there.
+class LoopWriter:
+    """Commits on the event loop, once per loop turn for everything queued in that turn
+    (it waits there for any lock: :class:`SQLiteWriter` is what the server uses)."""
 
-    A local commit (WAL, no fsync) takes tens of microseconds; handing it to a thread
-    costs more than that in thread switches (the GIL handed back and forth, a wake-up
-    through the loop's self-pipe for every batch): boardgame.io's workload went from
-    0.45 to 0.40 ms of server CPU an action. But a lock held by another connection (a
-    process writing the same file) would freeze the whole server while SQLite waits, so
-    this writer's connection waits for no lock at all: a batch that finds the database
-    locked goes to a :class:`Writer` thread, which waits as long as the storage allows,
-    and so do the batches after it until that thread's queue is empty again.
-    """
-
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, engine: Engine | None = None) -> None:
         self.storage = storage
-        self.engine = make_engine(storage.url, lock_seconds=0.0)  # a lock: SQLITE_BUSY at once
-        self.thread = Writer(storage)
+        self.engine = engine or storage.engine
         self._pending: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
         self._scheduled = False
-        self._in_thread = 0  # writes handed to the thread and not yet answered
 
     async def submit(self, op: Callable[[Connection], Any]) -> Any:
         """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
-        if self._in_thread:
-            self._in_thread += 1
-            return await self._to_thread(op)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending.append((op, future))
@@ -682,13 +619,6 @@ class SQLiteWriter:
             self._scheduled = True
             loop.call_soon(self._flush)
         return await future
-
-    async def _to_thread(self, op: Callable[[Connection], Any]) -> Any:
-        """``op`` in the thread (counted in ``_in_thread`` by the caller, until answered)."""
-        try:
-            return await self.thread.submit(op)
-        finally:
-            self._in_thread -= 1
 
     def _flush(self) -> None:
         batch, self._pending, self._scheduled = self._pending, [], False
@@ -699,25 +629,79 @@ class SQLiteWriter:
         try:
             with self.engine.begin() as conn:
                 results = _run_all(conn, [op for op, _ in batch])
-        except OperationalError as e:
-            if not _is_locked(e):
+        except Exception as e:
+            if isinstance(e, OperationalError) and self._elsewhere(e, batch):
+                return
+            if len(batch) == 1 or isinstance(e, OperationalError):
                 for _, future in batch:
                     _settle(future, None, e)
-                return
-            self._in_thread += len(batch)
-            for op, future in batch:  # locked: the thread waits for it, not the loop
-                task = asyncio.ensure_future(self._to_thread(op))
-                task.add_done_callback(partial(_pass_on, future))
-            return
-        except Exception as e:
-            if len(batch) == 1:
-                _settle(batch[0][1], None, e)
                 return
             for item in batch:  # isolate the failing write: each on its own
                 self._commit([item])
             return
         for (_, future), result in zip(batch, results, strict=True):
             _settle(future, result, None)
+
+    def _elsewhere(
+        self,
+        error: OperationalError,
+        batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]],
+    ) -> bool:
+        """Whether a batch the database refused is being committed some other way."""
+        return False
+
+    async def aclose(self) -> None:
+        """Store what is queued."""
+        self._flush()
+        self.storage.stop_checkpoints()
+
+
+class SQLiteWriter(LoopWriter):
+    """Commits to a SQLite file on the event loop, once per loop turn for everything
+    queued in that turn, but never waits for a lock there.
+
+    A local commit (WAL, no fsync) takes tens of microseconds; handing it to a thread
+    costs more than that in thread switches (the GIL handed back and forth, a wake-up
+    through the loop's self-pipe for every batch): boardgame.io's workload went from
+    0.45 to 0.40 ms of server CPU an action. But a lock held by another connection (a
+    process writing the same file) would freeze the whole server while SQLite waits, so
+    this writer's connection waits for no lock at all: a batch that finds the database
+    locked goes to a :class:`Writer` thread, which waits as long as the storage allows,
+    and so do the batches after it until that thread has answered them all.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        # Its own connection, which meets a lock with SQLITE_BUSY at once.
+        super().__init__(storage, make_engine(storage.url, lock_seconds=0.0))
+        self.thread = Writer(storage)
+        self._in_thread = 0  # writes handed to the thread and not yet answered
+
+    async def submit(self, op: Callable[[Connection], Any]) -> Any:
+        """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
+        if self._in_thread:
+            self._in_thread += 1
+            return await self._to_thread(op)
+        return await super().submit(op)
+
+    async def _to_thread(self, op: Callable[[Connection], Any]) -> Any:
+        """``op`` in the thread (counted in ``_in_thread`` by the caller, until answered)."""
+        try:
+            return await self.thread.submit(op)
+        finally:
+            self._in_thread -= 1
+
+    def _elsewhere(
+        self,
+        error: OperationalError,
+        batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]],
+    ) -> bool:
+        if not _is_locked(error):
+            return False
+        self._in_thread += len(batch)
+        for op, future in batch:  # locked: the thread waits for it, not the loop
+            task = asyncio.ensure_future(self._to_thread(op))
+            task.add_done_callback(partial(_pass_on, future))
+        return True
 
     async def aclose(self) -> None:
         """Store what is queued, then stop the thread and the checkpoints."""
