@@ -104,7 +104,15 @@ def test_bad_frames_get_error_frames_and_change_nothing(client: TestClient) -> N
         version = p.latest["version"]
         hand = p.latest["view"]["hand"]
         codes = {
-            "frame/malformed": ["{not json", "[1, 2]", "null", "[" * 2000 + "]" * 2000],
+            "frame/malformed": [
+                "{not json",
+                "[1, 2]",
+                "null",
+                "[" * 2000 + "]" * 2000,
+                # Strict JSON: no NaN, no integer past 64 bits.
+                '{"type": "act", "action": {"type": "done"}, "version": NaN}',
+                '{"type": "act", "action": {"type": "done"}, "version": ' + "9" * 40 + "}",
+            ],
             "frame/too_large": [json.dumps({"type": "ping", "pad": "x" * 5000})],
             "frame/unknown": [{"type": "dance"}, {"no": "type"}],
             "action/malformed": [

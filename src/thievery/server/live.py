@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import json
 import logging
 import pickle
@@ -82,15 +81,13 @@ def _encode(parts: JSON, static: Sequence[str] = ()) -> tuple[bytes, bytes]:
     return _canonical(parts["legal"]), _canonical(rest)
 
 
-def _digest(legal: bytes, rest: bytes) -> tuple[bytes, bytes]:
-    """An audience's snapshot as two 16-byte digests: of the whole (its ``rest``, see
-    :meth:`LiveTable._encoded`, and its legal actions) and of its legal actions alone,
-    equal exactly when the values are (short of a 128-bit collision), in ~1/50 of the
-    memory of the snapshot kept to compare with."""
-    return (
-        hashlib.blake2b(rest + legal, digest_size=16).digest(),
-        hashlib.blake2b(legal, digest_size=16).digest(),
-    )
+def _digest(legal: bytes, rest: bytes) -> tuple[int, int]:
+    """An audience's snapshot as two 64-bit hashes (Python's keyed SipHash, its key
+    random per process): of the whole (its ``rest``, see :meth:`LiveTable._encoded`, and
+    its legal actions) and of its legal actions alone. Equal exactly when the values are,
+    short of a 1 in 2**64 chance for any one comparison; a tenth of the time of a 128-bit
+    blake2b, and ~1/50 of the memory of the snapshot kept to compare with."""
+    return hash((rest, legal)), hash(legal)
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:

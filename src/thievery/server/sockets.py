@@ -39,9 +39,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from thievery.server.audience import frame_text
 from thievery.server.chat import Chat
 from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
@@ -160,7 +162,7 @@ class Session:
             )
             return
         try:
-            frame = json.loads(text)
+            frame = orjson.loads(text)  # (strict JSON: no NaN, integers within 64 bits)
         except (ValueError, RecursionError):
             self.send(error_frame("frame/malformed", "a frame is a JSON object"))
             return
@@ -195,7 +197,7 @@ class Session:
                 raise ServerError("action/malformed", "an 'act' frame needs an 'action'")
             new_version, _ = await self.table.act(seat, frame["action"], version)
             if ref is not None:
-                self.send(json.dumps({"type": "ack", "id": ref, "version": new_version}))
+                self.send(frame_text({"type": "ack", "id": ref, "version": new_version}))
         elif kind == "bot":
             seat = self._seat()
             bot = frame.get("bot")
