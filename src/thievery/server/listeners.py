@@ -28,6 +28,9 @@ class Listener:
         # Called once the queue overflows: its sender may be stuck sending to a client that
         # reads nothing, and would never come to the close at the end of the queue.
         self.on_overflow: Callable[[], None] | None = None
+        # Writes a frame at once if it can (the connection's own way, see run.SEND_NOW):
+        # used while the sender waits with nothing queued, so order is kept.
+        self.direct: Callable[[str], bool] | None = None
 
     def _put(self, text: str | None) -> None:
         self.frames.append(text)
@@ -38,6 +41,13 @@ class Listener:
     def push(self, text: str) -> None:
         """Queue a frame; a connection too slow to keep up is told to close."""
         if self.overflowed:
+            return
+        if (
+            self.direct is not None
+            and self._waiting is not None
+            and not self.frames
+            and self.direct(text)
+        ):
             return
         if len(self.frames) >= self.max_queue or self.queued + len(text) > self.max_bytes:
             self.overflowed = True

@@ -51,6 +51,7 @@ from thievery.server.limits import Bucket, too_many
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.lobby import Lobby
+from thievery.server.run import SEND_NOW
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,8 @@ class Session:
         self.sender: asyncio.Task[None] | None = None
         self.cutting: asyncio.Task[None] | None = None
         self.listener.on_overflow = self._cut
+        extensions = websocket.scope.get("extensions") or {}
+        self.listener.direct = extensions.get(SEND_NOW)  # (our uvicorn protocol's)
         self.bucket = Bucket(limits.rate, limits.burst)
         self.refusals = Bucket(limits.rate, limits.max_refusals)
         self.joins = Bucket(limits.join_rate, limits.join_burst)

@@ -1,0 +1,99 @@
+"""Frames written at once (run.SEND_NOW): over a real uvicorn server, a connection whose
+sender waits with nothing queued has its frames written by the table directly, and every
+client still gets every update, in order, each before its ack."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import httpx2
+import pytest
+import websockets.sync.client as ws_client
+
+from tests.server.conftest import FAST
+from tests.server.serving import serving
+from thievery.server import create_app
+from thievery.server import sockets as sockets_module
+from thievery.server.limits import Caps
+from thievery.server.listeners import Listener
+
+
+def test_frames_are_written_at_once_in_order_and_each_update_before_its_ack(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = {"now": 0, "refused": 0}
+
+    class Counted(Listener):
+        """Counts the frames the connection's own way wrote at once (or could not)."""
+
+        @property
+        def direct(self) -> Callable[[str], bool] | None:
+            return self._direct
+
+        @direct.setter
+        def direct(self, send: Callable[[str], bool] | None) -> None:
+            def counted(text: str) -> bool:
+                assert send is not None
+                ok = send(text)
+                written["now" if ok else "refused"] += 1
+                return ok
+
+            self._direct = counted if send is not None else None
+
+    monkeypatch.setattr(sockets_module, "Listener", Counted)
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    rng = random.Random(4)
+    with serving(app) as port:
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"games": 1}}
+        made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
+        url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
+        stack = contextlib.ExitStack()
+        clients = [stack.enter_context(ws_client.connect(url)) for _ in made["seats"]]
+        seen: list[list[dict[str, Any]]] = [[] for _ in clients]
+
+        def read(i: int, until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+            while True:
+                frame = json.loads(clients[i].recv(timeout=10))
+                seen[i].append(frame)
+                if until(frame):
+                    return frame
+
+        with stack:
+            latest: list[dict[str, Any]] = []
+            for i, seat in enumerate(made["seats"]):
+                clients[i].send(json.dumps({"type": "join", "token": seat["token"]}))
+                latest.append(read(i, lambda f: f["type"] == "welcome"))
+            acted = 0
+            for ref in range(1, 30):
+                movers = [i for i, f in enumerate(latest) if f["legal"] and f["result"] is None]
+                if not movers:
+                    break
+                i = rng.choice(movers)
+                action = rng.choice(latest[i]["legal"])
+                act = {"type": "act", "action": action, "version": latest[i]["version"], "id": ref}
+                clients[i].send(json.dumps(act))
+                ack = read(i, lambda f: f["type"] in ("ack", "error"))
+                assert ack["type"] == "ack" and ack["id"] == ref, ack
+                acted += 1
+                # Its update came before its ack, with the version the ack names.
+                updates = [f for f in seen[i] if f["type"] == "update"]
+                assert updates[-1]["version"] == ack["version"]
+                for j in range(len(clients)):  # everyone reads up to the table's present
+                    while True:  # (their frames were written before the mover's ack)
+                        try:
+                            frame = json.loads(clients[j].recv(timeout=0.02))
+                        except TimeoutError:
+                            break
+                        seen[j].append(frame)
+                    latest[j] = next(
+                        f for f in reversed(seen[j]) if f["type"] in ("welcome", "update")
+                    )
+    assert acted >= 10
+    assert written["now"] >= acted  # the table wrote frames itself, not each sender task
+    for frames in seen:  # each seat's versions: one more with every update, none lost
+        versions = [f["version"] for f in frames if f["type"] in ("welcome", "update")]
+        assert versions == list(range(versions[0], versions[0] + len(versions)))
