@@ -239,7 +239,7 @@ def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, SocketHandler]:
             for i, t in enumerate(tokens)
             if t is not None
         ]
-        listed = await lobby.list_table(table) if body.listed else False
+        listed = await lobby.list_table(table, body.listed)
         return CreatedTable(
             table=table.summary(), seats=seats, host_token=host or "", listed=listed
         )

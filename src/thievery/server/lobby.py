@@ -142,10 +142,12 @@ class Lobby:
         hub.calls["claim"] = self._serve_claim  # a claim made at a follower process
         hub.on_forget.append(self.forget)
 
-    async def list_table(self, table: LiveTable) -> bool:
-        """List a new table: its open seats become free for strangers. Whether any is."""
-        seats = open_seats(table.seats)
+    async def list_table(self, table: LiveTable, listed: bool = True) -> bool:
+        """A new table made here, listed (its open seats become free for strangers) or not
+        (known as unlisted: its joins need not look it up). Whether any seat is free."""
+        seats = open_seats(table.seats) if listed else []
         if not seats:
+            self._know(table.id)
             return False
         await self.hub.writer.submit(partial(_list, table.id, seats))
         self.free[table.id] = set(seats)
