@@ -208,6 +208,26 @@ def test_the_chat_survives_a_restart(sqlite_url: str) -> None:
         assert [(line["n"], line["seat"]) for line in chats(p1)] == [(2, 1)]
 
 
+def test_a_new_tables_joins_read_no_chat_from_storage(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table made here has no lines: its joins get an empty log without a read (one a
+    join cost a thread's round trip); a line said there is still kept and sent."""
+    reads: list[str] = []
+    stored = chat_module._stored
+
+    def counted(engine: Any, table_id: str) -> Any:
+        reads.append(table_id)
+        return stored(engine, table_id)
+
+    monkeypatch.setattr(chat_module, "_stored", counted)
+    with two_and_a_spectator(client) as (p0, p1, spectator):
+        assert chat_log(p0) == chat_log(p1) == chat_log(spectator) == []
+        assert p0.send({"type": "chat", "text": "hi"})["type"] == "ack"
+        assert [line["text"] for line in chats(p1)] == ["hi"]
+    assert reads == []
+
+
 def test_a_follower_joining_while_lines_come_misses_none_and_gets_none_twice(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -242,6 +262,8 @@ def test_a_storage_failure_refuses_the_line_and_the_join_goes_on(
     connection still joins (without the chat's past); once storage works all is back."""
     made = create_table(client, ["human", "human", "bot:heuristic"])
     tid, t0, t1 = made["table"]["id"], made["seats"][0]["token"], made["seats"][1]["token"]
+    for forget in client.app.state.hub.on_forget:  # (its chat read from storage, as after
+        forget(tid)  # a restart: a table made here has nothing to read)
 
     def broken(*args: Any) -> Any:
         raise OperationalError("SELECT", {}, Exception("the database is gone"))

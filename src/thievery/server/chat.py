@@ -189,6 +189,7 @@ class Chat:
     def _register(self, hub: Hub) -> None:
         hub.calls["chat"] = self._serve_call
         hub.on_forget.append(self.forget)
+        hub.on_made.append(self.made)
         if hub.cluster is not None:
             hub.cluster.notes["chat"] = self._heard
         self._ready.add(id(hub))
@@ -279,6 +280,12 @@ class Chat:
             del room.lines[:-KEEP]
         table.broadcast_json(line)
         return line
+
+    def made(self, table: LiveTable) -> None:
+        """A table just made here: it has no lines, so joins need not read any."""
+        room = self.room(table.id)
+        room.lines, room.next = [], 0
+        room.loaded, room.epoch = True, table.lease
 
     async def _load(self, table: LiveTable, room: Room) -> None:
         """Read the room's last lines from storage unless the ones held are current."""

@@ -101,6 +101,7 @@ class Hub:
         # (a chat room, a lobby entry) goes with it, so that a long-running server's
         # memory follows the tables it holds, not every table it ever held.
         self.on_forget: list[Callable[[str], None]] = []
+        self.on_made: list[Callable[[LiveTable], None]] = []  # a new table made here
 
     def local_files(self, spec: GameSpec, options: Mapping[str, Any] | None) -> JSON:
         """Options that name files on this machine (a card set) may only name a file in
@@ -410,7 +411,8 @@ class Hub:
 
         def setup() -> tuple[JSON, State, str, list[tuple[Seat, str | None]]]:
             # Reading a card set, checking and hashing it and dealing run in a worker
-            # thread: a large card set must not stall other tables.
+            # thread (for a game with such an option): a large card set must not stall
+            # other tables.
             spec.check_players(players)
             resolved = spec.resolve_options(self.local_files(spec, options))
             state = spec.new(players, seed, resolved)
@@ -423,7 +425,10 @@ class Hub:
             return resolved, state, bot, made
 
         try:
-            resolved, state, chosen_bot, made = await asyncio.to_thread(setup)
+            # A game with no card-set option deals in microseconds: on the loop (a thread's
+            # handoff would cost more than the deal).
+            cheap = not any(option.local for option in spec.options)
+            resolved, state, chosen_bot, made = setup() if cheap else await asyncio.to_thread(setup)
         except ThieveryError as e:
             raise from_game_error(e) from None
         if prev_id is None:  # a table played again keeps the names it had
@@ -462,6 +467,8 @@ class Hub:
         self.tables[record.id] = table
         if client is not None:
             self.owned.setdefault(client, set()).add(record.id)
+        for hook in self.on_made:
+            hook(table)
         table.start()
         return table, [token for _, token in made], host_token
 
