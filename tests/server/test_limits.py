@@ -50,6 +50,16 @@ def test_caps_on_tables_per_client_live_tables_bots_and_option_size(sqlite_url: 
     with app_client(sqlite_url, live_tables=1) as client:
         assert client.post("/api/tables", json=HUMANS).status_code == 201
         refused(client.post("/api/tables", json=HUMANS), 429, "limit/live_tables_on_this_server")
+    with app_client(sqlite_url, live_tables=2) as client:
+        # A finished table still in memory (its end screen) is not a live one.
+        first = client.post("/api/tables", json=HUMANS).json()
+        host = {"Authorization": f"Bearer {first['host_token']}"}
+        assert client.post(f"/api/tables/{first['table']['id']}/close", headers=host).json()[
+            "closed"
+        ]
+        assert client.post("/api/tables", json=HUMANS).status_code == 201
+        assert client.post("/api/tables", json=HUMANS).status_code == 201
+        refused(client.post("/api/tables", json=HUMANS), 429, "limit/live_tables_on_this_server")
     with app_client(sqlite_url, bots_per_table=1) as client:
         bots = {"game": "schattendieb", "seats": [{"kind": "bot"}] * 2 + [{"kind": "human"}]}
         refused(client.post("/api/tables", json=bots), 400, "limit/bots")
@@ -209,3 +219,44 @@ def test_an_ipv6_client_counts_by_its_64_block() -> None:
     assert ask("192.0.2.7") == "192.0.2.7"
     assert ask("::ffff:192.0.2.7") == "::ffff:192.0.2.7"
     assert ask("testclient") == "testclient"
+
+
+def test_thievery_serve_sets_each_websockets_frame_rate(sqlite_url: str) -> None:
+    """``--frames-per-second`` is each connection's frame rate (burst twice that): a host
+    raises it for scripted clients, or lowers it; 0 or less is refused at start."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import httpx2
+    import websockets.sync.client as ws_client
+
+    from tests.server.serving import serve_process
+
+    cli = Path(sys.executable).with_name("thievery")
+    bad = subprocess.run(
+        [str(cli), "serve", "--db", sqlite_url, "--port", "0", "--frames-per-second", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "--frames-per-second" in bad.stderr
+
+    def refusals(rate: str) -> int:
+        proc, port = serve_process(sqlite_url, "--frames-per-second", rate)
+        try:
+            made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=HUMANS).json()
+            url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
+            with ws_client.connect(url) as ws:
+                for ref in range(12):  # at once: past a burst of 2 x 2, within 2 x 20
+                    ws.send(json.dumps({"type": "ping", "id": ref}))
+                answers = [json.loads(ws.recv(timeout=10)) for _ in range(12)]
+        finally:
+            proc.terminate()
+            proc.wait(15)
+        assert all(a["type"] in ("pong", "error") for a in answers)
+        return sum(1 for a in answers if a.get("code") == "rate/limited")
+
+    assert refusals("2") >= 6
+    assert refusals("20") == 0

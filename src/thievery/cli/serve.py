@@ -48,6 +48,11 @@ def serve(
         help="HTTP reads (listings, a table, its state or record) one client may send a second",
         rich_help_panel=_CAPS,
     ),
+    frames_per_second: float = typer.Option(
+        20.0,
+        help="websocket frames one connection may send a second (twice that at once)",
+        rich_help_panel=_CAPS,
+    ),
     bots_per_table: int = typer.Option(8, help="bot seats at one table", rich_help_panel=_CAPS),
     connections_per_client: int = typer.Option(
         32, help="websockets one client may hold", rich_help_panel=_CAPS
@@ -89,6 +94,7 @@ def serve(
 
     from thievery.server.limits import Caps
     from thievery.server.run import bind
+    from thievery.server.sockets import Limits
     from thievery.server.storage import Storage, StorageError, database_url
     from thievery.server.workers import (
         ServeOptions,
@@ -128,9 +134,14 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
+    if frames_per_second <= 0:
+        typer.secho("error: --frames-per-second is above 0", fg="red", err=True)
+        raise typer.Exit(2)
+    limits = replace(Limits(), rate=frames_per_second, burst=max(1.0, 2 * frames_per_second))
     options = ServeOptions(
         url,
         bot_delay=max(0.0, bot_delay),
+        limits=limits,
         files_dir=files_dir,
         caps=caps,
         public_url=public_url,

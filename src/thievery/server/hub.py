@@ -351,7 +351,8 @@ class Hub:
         owned = self.owned.get(client, set())
         if len(owned) >= caps.tables_per_client:
             raise too_many("unfinished tables per client", caps.tables_per_client)
-        if len(self.live()) >= caps.live_tables:
+        # (counted only near the cap: the tables in memory are at least the live ones)
+        if len(self.tables) >= caps.live_tables and len(self.live()) >= caps.live_tables:
             raise too_many("live tables on this server", caps.live_tables)
         bots = sum(1 for s in seats if s.get("kind") == "bot")
         if bots > caps.bots_per_table:

@@ -598,7 +598,8 @@ class LiveTable:
             for s in new.to_act
         }
         self._broadcast(changed)
-        self.wake.set()
+        if new.is_over or self._driven:
+            self.wake.set()
         if self.hub.cluster is not None:  # for forwarded actions (see _outcome)
             self._recent[self.version - 1] = (seat, action, self.seq.get(seat, 0), events)
             if len(self._recent) > 64:
@@ -610,6 +611,16 @@ class LiveTable:
             self.record.finished = True
             self.record.result = new.result()
             self.hub.finished(self)
+
+    @property
+    def _driven(self) -> bool:
+        """Whether an action may give the driver work: a seat a bot plays, a turn timer or
+        a real-time clock. (Else it waits for a seat handed to a bot, which wakes it.)"""
+        return (
+            bool(self.record.turn_seconds)
+            or self.clock.realtime
+            or any(seat.bot is not None for seat in self.seats)
+        )
 
     def _store(
         self, row: ActionRow, over: bool, result: JSON | None, append: bool, conn: Any

@@ -28,6 +28,7 @@ import uvicorn
 
 from thievery.server.limits import Caps
 from thievery.server.run import server_config
+from thievery.server.sockets import Limits
 
 log = logging.getLogger("thievery.server")
 
@@ -40,6 +41,7 @@ class ServeOptions:
     bot_delay: float = 0.6
     files_dir: Path | None = None
     caps: Caps = field(default_factory=Caps)
+    limits: Limits = field(default_factory=Limits)  # each websocket's
     public_url: str | None = None
     lease_seconds: float = 6.0
     log_level: str = "warning"
@@ -70,6 +72,7 @@ def make_app(options: ServeOptions) -> Any:
         bot_delay=options.bot_delay,
         files_dir=options.files_dir,
         caps=options.caps,
+        limits=options.limits,
         public_url=options.public_url,
         lease_seconds=options.lease_seconds,
     )
