@@ -208,7 +208,8 @@ def test_a_game_at_the_table_and_in_the_replay_in_german_and_english(
     expect(en.locator("#step")).not_to_be_empty()
     en.click("#last")
     expect(en.locator("#actions .step-event").first).to_be_visible()
-    assert log_lines(en) == english_texts(server, table, "all")
+    # (the replay's log shows the last 300 events: a long game has more)
+    assert log_lines(en) == english_texts(server, table, "all")[-300:]
     assert en.errors == []  # type: ignore[attr-defined]
 
 
