@@ -19,7 +19,7 @@ server and prints one JSON line:
     python bench/server_load.py --tables 200 --seconds 20
 
 ``--workload bgio`` runs the boardgame.io harness's workload instead
-(``../shared/peers/bgio``, ``bench.js --mode churn``): every seat of every table is a
+(the team's boardgame.io harness, ``bench.js --mode churn``): every seat of every table is a
 scripted client that acts as soon as it is its turn (``--think-ms 0``), ``--tables`` live
 tables, each finished table replaced by a new one. Our game is Der Schattendieb, one game a
 table (``games=1``); every accepted action is committed to the database before anyone

@@ -121,8 +121,9 @@ def test_a_replay_has_a_time_budget(sqlite_url: str) -> None:
 
 def test_a_locked_database_stalls_no_table_and_the_failure_is_reported(sqlite_url: str) -> None:
     """A lock held by another process used to freeze the whole server (commits ran on
-    the event loop): now the commit waits in the writer thread, other tables answer,
-    and past the storage budget the client is told the action was not stored."""
+    the event loop and waited there): now a batch that finds the file locked waits in the
+    writer thread, other tables answer, and past the storage budget the client is told
+    the action was not stored."""
     caps = Caps(storage_seconds=1.5)
     with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=caps)) as client:
         made = create_table(client, ["human", "human", "human"])

@@ -633,7 +633,7 @@ class LiveTable:
     async def write(
         self, op: Callable[[Connection], Any], note: JSON, row: ActionRow | None = None
     ) -> Any:
-        """Commit a write about this table (in the writer thread). With several processes
+        """Commit a write about this table (through the hub's writer). With several processes
         it is fenced by this process's lease in the same transaction, and ``note`` is
         announced to the followers on commit; refused with ``table/moved`` (nothing
         stored) if another process took the table over. ``row``: an action to append

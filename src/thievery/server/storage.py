@@ -4,11 +4,15 @@ A SQLite file by default; any SQLAlchemy URL works (``postgresql+psycopg://…``
 hold a game's setup and its seats; every accepted action is one row of ``thievery_actions``
 keyed by (table, n), never updated or deleted, so a table is restored by replaying its rows.
 
-Writes go through :class:`Writer`: one thread that commits whatever is queued in one
-transaction (group commit) and then resolves each caller's future, so the event loop never
-blocks on the database (not even on a lock another process holds) and a burst of actions
-costs one commit. A commit that waits on a lock longer than the storage budget fails and
-the caller is told (503), never left silent.
+Writes are queued and committed together (group commit: a burst of actions costs one
+commit, consecutive action appends one statement), and the event loop never waits on a
+lock another process holds. PostgreSQL's go through :class:`Writer`, one thread that
+commits whatever is queued in one transaction and then resolves each caller's future. A
+SQLite file's go through :class:`SQLiteWriter`, which commits on the event loop once per
+turn (a local WAL commit is quicker than a thread's handoff) with a connection that meets a
+lock at once, and hands a batch that finds the file locked to its own :class:`Writer`. A
+commit that waits on a lock longer than the storage budget fails and the caller is told
+(503), never left silent.
 
 Opening checks that the database can be written (a read-only file or a full disk is said
 at start, clearly); a stored row that does not parse is reported as such
