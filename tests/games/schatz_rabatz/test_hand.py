@@ -145,3 +145,22 @@ def test_bots_wait_for_their_hand() -> None:
     for seat_times in times.values():
         assert len(seat_times) >= 6  # packing on, not closed after the first drop
         assert all(b - a >= 800 for a, b in pairwise(seat_times))
+
+
+def test_each_rounds_hourglass_counts_from_when_that_round_began() -> None:
+    """The rules page: one clock for the match; a round's times count from its start."""
+    state = new(hourglass_seconds=30)
+    state.advance(31_000)  # round 1's hourglass (0 -> 30,000) has run out
+    assert state.round_no == 1 and state.phase != 0
+    state.advance(45_000)
+    all_ready(state)
+    assert state.round_no == 2
+    assert state.view(None)["hourglass"] == {
+        "length_ms": 30_000,
+        "started_ms": 45_000,
+        "ends_ms": 75_000,
+    }
+    state.advance(74_999)
+    assert state.phase == 0  # 29.999 s into round 2: still packing
+    state.advance(75_000)
+    assert state.phase != 0

@@ -1,6 +1,10 @@
 """Der Schattendieb's 105 draw-pile cards as small integers, with their ids and
 properties: 0-79 jewellery (kind-major, value, copy), 80-99 Close Safe cards, 100-104
-thieves; ids ``ring-6b``, ``close-12a``, ``thief-shadow``."""
+thieves; ids ``ring-6b``, ``close-12a``, ``thief-shadow``.
+
+**Unverified** (RULES.md): the Close Safe cards' values. The rulebook gives 20 cards
+valued 4 to 15 but not how many of each; ``CLOSE_VALUES`` is our reading (4-11 twice,
+12-15 once), kept here as data."""
 
 KINDS = ("brooch", "ring", "watch", "cufflink")
 JEWEL, CLOSE, THIEF = 0, 1, 2

@@ -4,10 +4,14 @@
 hexagon and circle but gives no geometry; the ring, pearls and gold bar, every polyomino
 below, and the contents of the nine Jack-boards are our own design. The boards are built
 so that each shows one treasure of every shape (8 of the 40), every treasure appears on
-one or two boards, and no two boards are alike.
+one or two boards, and no two boards are alike. The chest's size (``CHEST_WIDTH`` ×
+``CHEST_DEPTH`` cells, "about 6 wide × 5 deep") is unverified too: the defaults of the
+``width`` and ``depth`` options.
 """
 
 from __future__ import annotations
+
+CHEST_WIDTH, CHEST_DEPTH = 6, 5  # unverified: the rulebook's picture, not a measurement
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
 

@@ -20,6 +20,7 @@ from thievery.core.protocol import (
 )
 from thievery.core.rng import Rng
 from thievery.games.schatz_rabatz.actions import CLOSE, DROPS, MAX_WIDTH, READY, Drop
+from thievery.games.schatz_rabatz.data import CHEST_DEPTH, CHEST_WIDTH
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_ID,
     CANONICAL,
@@ -50,9 +51,15 @@ class SchatzRabatzSpec(GameSpec):
             minimum=0,
             maximum=10_000,
         ),
-        Option("width", 6, "chest width in cells (unverified)", minimum=3, maximum=MAX_WIDTH),
         Option(
-            "depth", 5, "chest depth in cells, up to the rim (unverified)", minimum=2, maximum=12
+            "width", CHEST_WIDTH, "chest width in cells (unverified)", minimum=3, maximum=MAX_WIDTH
+        ),
+        Option(
+            "depth",
+            CHEST_DEPTH,
+            "chest depth in cells, up to the rim (unverified)",
+            minimum=2,
+            maximum=12,
         ),
         Option(
             "little_pirates",
