@@ -67,6 +67,7 @@ def replay_steps(
     limit: int | None = None,
     max_bytes: int | None = None,
     seconds: float | None = None,
+    encoded: bool = False,
 ) -> JSON:
     """Every step of ``record`` as ``perspective`` saw it: views, actions and events, the
     events' words naming seats by the record's names (a record without them: "seat N").
@@ -76,7 +77,12 @@ def replay_steps(
 
     Bounded: only steps ``start`` to ``start + limit`` are kept (``page`` says where the
     next page starts); past ``max_bytes`` of kept JSON it refuses with ``replay/too_large``
-    (413, ask for pages), past ``seconds`` of work with ``replay/too_slow`` (503)."""
+    (413, ask for pages), past ``seconds`` of work with ``replay/too_slow`` (503).
+
+    ``encoded``: each step is kept as its compact JSON text, not as objects. A long
+    replay's steps as objects are millions of them: freeing them, or a full collection
+    over them, holds the GIL (and so every table's event loop) for a large part of a
+    second."""
     deadline = None if seconds is None else time.monotonic() + seconds
     end = None if limit is None else start + limit
     if len(record.actions) > MAX_STEPS:
@@ -90,7 +96,8 @@ def replay_steps(
     names = record.names
     static = plugin(state.spec.name).static_view  # in the first step's views only
     first = {"n": 0, "actions": [], "events": [], **_frame(state, perspective)}
-    steps: list[JSON] = [first] if start == 0 and end != 0 else []
+    keep = _compact if encoded else _as_is
+    steps: list[Any] = [keep(first)] if start == 0 and end != 0 else []
     size = len(json.dumps(first)) if steps else 0
     index = 0  # of the step made last
     last_text = json.dumps(_frame(state, perspective, static), sort_keys=True)
@@ -138,7 +145,7 @@ def replay_steps(
                     "(?start=0&limit=200, then the page's 'next')",
                     413,
                 )
-            steps.append(step)
+            steps.append(keep(step))
         pending_actions, pending_events = [], []
     return {
         "game": record.game,
@@ -163,6 +170,14 @@ def replay_steps(
             "next": end if end is not None and end <= index else None,
         },
     }
+
+
+def _compact(step: JSON) -> str:
+    return json.dumps(step, separators=(",", ":"))
+
+
+def _as_is(step: JSON) -> JSON:
+    return step
 
 
 def record_from_json(data: Any) -> GameRecord:
@@ -244,6 +259,7 @@ class Replayer:
                 limit=limit,
                 max_bytes=self.caps.replay_bytes,
                 seconds=self.caps.replay_seconds,
+                encoded=True,
             )
         except ServerError as e:
             refused = ServerError(e.code, e.message, e.status)
@@ -256,10 +272,11 @@ class Replayer:
 
     @staticmethod
     def _encode(data: JSON) -> tuple[bytes, bytes]:
-        # Step by step: one json.dumps of the whole would hold the GIL (and so the event
-        # loop) for the length of a long replay.
+        # The steps come encoded one by one (replay_steps(encoded=True)): one json.dumps
+        # of the whole would hold the GIL (and so the event loop) for the length of a long
+        # replay.
         steps = data.pop("steps")
         head = json.dumps(data, separators=(",", ":"))[:-1]
-        body = ",".join(json.dumps(step, separators=(",", ":")) for step in steps)
+        body = ",".join(s if isinstance(s, str) else _compact(s) for s in steps)
         raw = f'{head},"steps":[{body}]}}'.encode()
         return raw, gzip.compress(raw, compresslevel=5)
