@@ -21,7 +21,7 @@ from typing import Any
 from thievery.core.protocol import Event
 from thievery.server import Caps
 from thievery.server.audience import frame_text
-from thievery.server.hub import GC_AFTER, Hub
+from thievery.server.hub import GC_AFTER, GC_WORTH, Hub
 from thievery.server.listeners import Listener
 from thievery.server.live import LOG_KEEP, LOG_LIMIT, LiveTable
 from thievery.server.storage import Storage
@@ -159,37 +159,49 @@ def test_frame_text_writes_what_json_dumps_writes() -> None:
         assert json.loads(frame_text(frame)) == json.loads(json.dumps(frame))
 
 
-def test_tables_played_and_gone_are_freed(tmp_path: Path) -> None:
-    """A table and its tasks hold reference cycles; Python's own full collections come
-    too seldom for a server (its memory grew ~50 KB for every table played under churn):
-    the hub runs one once GC_AFTER tables or connections have gone. Python's automatic
-    collection is off here, so only the hub's frees them."""
+def test_the_hubs_collection_frees_tables_kept_by_cycles_and_backs_off(tmp_path: Path) -> None:
+    """Tables and connections leave no reference cycles (test_cycles.py); the hub's full
+    collection, once GC_AFTER have gone, is the safety net for any that do. Python's
+    automatic collection is off here: tables each kept by a cycle (as an unforeseen path
+    could keep them) are freed by the hub's alone. A collection that finds little doubles
+    the wait before the next; one that finds much brings it back."""
 
-    async def check() -> None:
+    async def check(db: Path) -> None:
         caps = dataclasses.replace(Caps.lifted(), gc_seconds=0.05)
-        hub = Hub(Storage(f"sqlite:///{tmp_path / 'g.db'}"), bot_delay=0, caps=caps)
+        hub = Hub(Storage(f"sqlite:///{db}"), bot_delay=0, caps=caps)
         hub.finished_cache = 0  # a finished table leaves memory at once
         await hub.start()
         gc.collect()
         gc.disable()
         try:
             rng = random.Random(9)
-            gone: list[weakref.ref[LiveTable]] = []
-            for _ in range(GC_AFTER + 20):
+
+            async def played(cycle: bool) -> weakref.ref[LiveTable]:
                 table, _, _ = await hub.create("schattendieb", HUMANS, {"games": 1})
                 while not table.is_over:
                     await play(table, 50, rng)
-                gone.append(weakref.ref(table))
-                del table
+                if cycle:
+                    table.__dict__["kept_by"] = [table]  # only a full collection frees it
+                return weakref.ref(table)
+
+            kept = [await played(cycle=True) for _ in range(GC_AFTER + 20)]
             await asyncio.sleep(0.3)  # the writer's last commits, then a collection
             assert not hub.tables
             # (the last few, gone since the last collection, wait for the next)
-            assert [r for r in gone[:GC_AFTER] if r() is not None] == []
+            assert [r for r in kept[:GC_AFTER] if r() is not None] == []
+            assert hub.collected[0] >= GC_WORTH  # the tables' objects
+            assert hub.gc_wait == caps.gc_seconds
+            for _ in range(2):  # tables without cycles: collections that find little
+                [await played(cycle=False) for _ in range(GC_AFTER)]
+                await asyncio.sleep(0.3)
+            assert hub.collected[-1] < GC_WORTH
+            assert hub.gc_wait >= 4 * caps.gc_seconds
+            assert [r for r in kept if r() is not None] == []
         finally:
             gc.enable()
             await hub.close()
 
-    asyncio.run(check())
+    asyncio.run(check(tmp_path / "g.db"))
 
 
 def test_a_snapshots_digest_tells_changes_apart_past_64_bit_numbers() -> None:

@@ -26,6 +26,7 @@ from thievery.core.registry import plugin
 from thievery.server import create_app
 from thievery.server import driver as driver_module
 from thievery.server import replay as replay_module
+from thievery.server import run as run_module
 from thievery.server import sockets as sockets_module
 from thievery.server.limits import Caps
 from thievery.server.listeners import Listener
@@ -230,6 +231,61 @@ def test_a_listener_is_bounded_in_bytes() -> None:
     listener.push("x" * 20_000)
     assert listener.overflowed
     assert listener.queued == 0 and listener.frames == [None]  # only the close is left
+
+
+def test_a_client_that_never_answers_a_close_is_dropped(sqlite_url: str) -> None:
+    """A seated client never answers a close (its table closed by the host): the server
+    drops the connection CLOSE_SECONDS after sending the close (uvicorn alone waits 10 s;
+    a client cut off for not reading held its session that long)."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST)
+    with serving(app) as port:
+        import httpx2
+
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3}
+        made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
+        tid = made["table"]["id"]
+        hub = app.state.hub
+
+        def open_sockets() -> int:
+            return sum(hub.connections.values())
+
+        with socket.create_connection(("127.0.0.1", port)) as mute:
+            mute.sendall(
+                f"GET /api/tables/{tid}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: MDEyMzQ1Njc4OWFiY2RlZg==\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            mute.settimeout(5)
+            received = mute.recv(65536)  # (bytes sent before the answer would be lost)
+            assert received.startswith(b"HTTP/1.1 101 Switching Protocols"), received
+            join = json.dumps({"type": "join", "token": made["seats"][0]["token"]}).encode()
+            assert len(join) < 126
+            mute.sendall(bytes([0x81, 0x80 | len(join)]) + b"\0\0\0\0" + join)  # masked by 0
+            table = hub.tables[tid]
+            deadline = time.monotonic() + 5
+
+            def seated() -> bool:
+                return any(listener.seat == 0 for listener in table.listeners)
+
+            while not seated() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert seated() and open_sockets() == 1
+            closing = httpx2.post(
+                f"http://127.0.0.1:{port}/api/tables/{tid}/close",
+                headers={"Authorization": f"Bearer {made['host_token']}"},
+            )
+            assert closing.status_code == 200, closing.text
+            began = time.monotonic()
+            mute.settimeout(8)
+            with contextlib.suppress(ConnectionResetError):  # (an abort: a reset)
+                while chunk := mute.recv(65536):
+                    received += chunk
+            took = time.monotonic() - began
+            # the close frame came at once; the connection was dropped CLOSE_SECONDS later
+            assert run_module.CLOSE_SECONDS - 0.5 < took < run_module.CLOSE_SECONDS + 2, took
+            assert open_sockets() == 0
+            assert b'"welcome"' in received and b'"closed"' in received
 
 
 def test_a_client_that_stops_reading_is_cut_off(

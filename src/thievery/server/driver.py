@@ -20,6 +20,7 @@ import contextlib
 import logging
 import random
 import time
+import weakref
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -106,11 +107,21 @@ class Driver:
     """One table's bots and the task that moves them (and ticks a real-time clock)."""
 
     def __init__(self, table: LiveTable) -> None:
-        self.table = table
+        # Weakly: the table holds its driver, and a cycle between them would outlive the
+        # table until a full garbage collection (the driver's running task holds the table
+        # strongly while it works).
+        self._table = weakref.ref(table)
         self.bots: dict[tuple[int, str], Bot] = {}
         self.task: asyncio.Task[None] | None = None
         self._delays: dict[tuple[int, int], float] = {}
         self._jitter = JITTER
+
+    @property
+    def table(self) -> LiveTable:
+        table = self._table()
+        if table is None:  # (only a table's own calls reach its driver)
+            raise RuntimeError("the driver's table is gone")
+        return table
 
     def start(self) -> None:
         """Start the task (if the game is not over and the table not broken)."""

@@ -45,6 +45,7 @@ from thievery.server.seats import (
 from thievery.server.storage import Storage, StoredRowError, TableRecord, make_writer
 
 GC_AFTER = 100  # tables or connections gone before a full collection (see Hub.gone)
+GC_WORTH = 10_000  # objects a full collection must find to be run as often again
 log = logging.getLogger("thievery.server")
 
 
@@ -91,6 +92,8 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
         self.gone = 0  # tables let go and connections closed since the last collection
+        self.collected: list[int] = []  # what the last full collections found (objects)
+        self.gc_wait = 0.0  # seconds from one full collection to the next, at least
         # On PostgreSQL: this process's part in a service of several (leases, followers).
         self.cluster = Cluster(self, lease_seconds) if storage.is_postgres else None
         # Calls a follower may forward to a table's owner beyond the table's own (act,
@@ -160,14 +163,26 @@ class Hub:
         tables or connections have gone since the last one, checked every
         ``caps.gc_seconds``, or once a minute if any went: what they left in reference
         cycles is freed soon after, in small collections, instead of piling up. A server
-        whose tables live on (no table or connection gone) is never paused by one."""
+        whose tables live on (no table or connection gone) is never paused by one.
+
+        A table, its connections and its tasks are meant to leave no cycles (reference
+        counting frees them; tests/server/test_cycles.py): this is the safety net for what
+        does. A collection walks every object, so one that finds little (fewer than
+        ``GC_WORTH`` objects) doubles the wait before the next, up to a minute; one that
+        finds more brings it back to ``caps.gc_seconds``."""
         since = 0.0
+        self.gc_wait = self.caps.gc_seconds
         while True:
             await asyncio.sleep(self.caps.gc_seconds)
             since += self.caps.gc_seconds
-            if self.gone >= GC_AFTER or (self.gone and since >= 60.0):
+            due = self.gone >= GC_AFTER and since >= self.gc_wait
+            if due or (self.gone and since >= 60.0):
                 self.gone, since = 0, 0.0
-                gc.collect()
+                found = gc.collect()
+                self.collected.append(found)
+                del self.collected[:-16]
+                few = found < GC_WORTH
+                self.gc_wait = min(2 * self.gc_wait, 60.0) if few else self.caps.gc_seconds
 
     async def _sweep_forever(self) -> None:
         while True:

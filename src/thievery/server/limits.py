@@ -47,11 +47,12 @@ class Caps:
     expire_seconds: float = 7 * 24 * 3600.0
     sweep_seconds: float = 60.0
     # How often to check whether a full garbage collection is due (0: Python's own
-    # schedule only; see Hub._collect_forever). A table, its connections and its tasks
-    # hold reference cycles, which only a full collection frees; Python runs one only once
-    # the objects that survived collections have grown by a quarter, which a server that
-    # keeps few objects long never reaches: under churn its memory grew ~50 KB for every
-    # table played (2.6 MB/s) until collected.
+    # schedule only; see Hub._collect_forever). Reference cycles are freed only by a full
+    # collection, which Python runs only once the objects that survived collections have
+    # grown by a quarter; a server that keeps few objects long never reaches that: when
+    # tables and connections still left cycles, its memory grew ~50 KB for every table
+    # played under churn (2.6 MB/s) until collected. They leave none now; this is the
+    # safety net, and it backs off while collections find little.
     gc_seconds: float = 1.0
     # Slow work, off the event loop.
     replay_seconds: float = 10.0

@@ -458,7 +458,12 @@ class LiveTable:
     ) -> tuple[int, list[Event], int]:
         task = asyncio.ensure_future(self._act(seat, data, version, by))
         task.add_done_callback(_retrieved)  # a refusal nobody waits for any more is fine
-        return await asyncio.shield(task)
+        try:
+            return await asyncio.shield(task)
+        finally:
+            # A refusal's traceback holds this frame, which held the task, which holds the
+            # refusal: a cycle of every refused action, freed only by a full collection.
+            del task
 
     def _parsed(self, data: Any) -> Action:
         try:

@@ -39,6 +39,11 @@ def guarded(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protoc
             super().data_received(data)
             if self.transport.get_protocol() is not self:  # upgraded to a websocket:
                 self._disarm()  # (the timer would keep this protocol alive for nothing)
+                if getattr(self, "parser", None) is not None:
+                    # As uvicorn does when a connection is lost (an upgraded one never
+                    # is, for this protocol): its parser calls this protocol's methods, a
+                    # cycle freed only by a full garbage collection.
+                    self.parser = None
             elif self._waiting():
                 self._arm()
             else:
@@ -79,6 +84,7 @@ WS_CHUNK = 512  # bytes of websocket input parsed per turn of the event loop
 # text frame at once when it can (see Paced._send_now), sparing a connection's sender task
 # a wake-up for every frame.
 SEND_NOW = "thievery.send_now"
+CLOSE_SECONDS = 3.0  # for a client to answer the server's close; then it is dropped
 
 
 def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.Protocol]:
@@ -87,11 +93,12 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
     the server has closed the connection (a flood, a reader too slow), whatever else the
     client sends is dropped unparsed. A close while the client reads nothing (the send
     buffer full) drops the connection instead of waiting for room for the close frame, and
-    a client that does not answer a close in time is dropped, not waited for. Its scope
+    a client that does not answer a close within :data:`CLOSE_SECONDS` is dropped. Its scope
     offers :data:`SEND_NOW`."""
 
     class Paced(base):  # type: ignore[valid-type,misc]
         _backlog: bytearray | None = None
+        close_timeout: float  # (uvicorn's)
 
         def data_received(self, data: bytes) -> None:
             if getattr(self, "close_sent", False):
@@ -136,9 +143,20 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
+            # uvicorn waits 10 s for the answer to a close: a client that reads nothing
+            # (cut off for it) held its connection and session that long.
+            self.close_timeout = min(self.close_timeout, CLOSE_SECONDS)
             scope = getattr(self, "scope", None)
             if scope is not None and isinstance(scope.get("extensions"), dict):
                 scope["extensions"][SEND_NOW] = self._send_now
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            scope = getattr(self, "scope", None)
+            if scope is not None and isinstance(scope.get("extensions"), dict):
+                # Its scope held this protocol's _send_now: a cycle freed only by a full
+                # garbage collection.
+                scope["extensions"].pop(SEND_NOW, None)
 
         def _send_now(self, text: str) -> bool:
             """Write a text frame now, if nothing stands in its way: the handshake done, no

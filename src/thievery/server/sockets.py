@@ -317,9 +317,16 @@ class Session:
             pass  # RuntimeError: the sender closed the socket under us
         finally:
             self.table.detach(self.listener)
+            # The listener held this session's _cut: a cycle, freed only by a full
+            # garbage collection once the connection is gone.
+            self.listener.on_overflow = None
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
+            # The task keeps its exception, whose traceback holds this frame (and so the
+            # task and this session): let go of it, or they wait for a full collection.
+            self.sender = None
+            del sender
             if self.websocket.client_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close()
