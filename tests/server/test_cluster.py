@@ -16,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -24,6 +25,7 @@ import httpx2
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event as sa_event
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from typer.testing import CliRunner
@@ -34,10 +36,10 @@ from thievery.cli.app import app as cli
 from thievery.core.protocol import CLOCK
 from thievery.core.record import GameRecord
 from thievery.server import create_app
-from thievery.server.cluster import _REGISTER, CHANNEL, Cluster, Fenced, conninfo
+from thievery.server.cluster import _REGISTER, CHANNEL, Cluster, Fenced, FencedAppend, conninfo
 from thievery.server.limits import Caps
 from thievery.server.sockets import Limits
-from thievery.server.storage import ActionRow, Storage, TableRecord
+from thievery.server.storage import ActionRow, Storage, TableRecord, Writer, _run_all
 
 from .conftest import LIFTED, fresh_postgres
 from .serving import serve_process, server_log, serving
@@ -409,6 +411,61 @@ def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
     with pytest.raises(IntegrityError):  # and no action n is stored twice
         append(y, taken, 1)
     assert [r.n for r in storage.actions("t1")] == [0, 1]
+    storage.close()
+
+
+def test_fenced_appends_of_several_tables_go_as_one_statement(pg_url: str) -> None:
+    """Actions of several tables queued together are fenced and stored in one statement,
+    each announced if its table is followed; when one table's lease is lost, the writer
+    commits each on its own: that one is refused (Fenced, nothing stored), the rest land."""
+    storage = Storage(pg_url)
+    (owner,) = processes(storage, "b0", 1)
+    for t in ("b1", "b2"):
+        record = TableRecord(t, "schattendieb", 1, 3, 1, {}, [], "h")
+        storage.run(lambda conn, r=record: Storage.insert_table(conn, r))
+    epochs = {t: asyncio.run(owner.acquire(t)) for t in ("b0", "b1", "b2")}
+    asyncio.run(owner.follow(["b1"]))
+    listener = psycopg.connect(conninfo(pg_url), autocommit=True)
+    listener.execute(f"LISTEN {CHANNEL}")
+    after: list[str] = []
+
+    def fenced(t: str, n: int, epoch: int | None) -> FencedAppend:
+        row = ActionRow(n, n % 3, {"type": "done", "n": n}, 0.25, "human")
+        return FencedAppend(owner, t, epoch, row, {"k": "a", "n": n}, lambda c: after.append(t))
+
+    statements: list[str] = []
+    sa_event.listen(storage.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+    batch = [fenced(t, 0, epochs[t]) for t in ("b0", "b1", "b2")]
+    assert storage.run(partial(_run_all, ops=batch)) == [None, None, None]
+    assert len(statements) == 1 and after == ["b0", "b1", "b2"]
+    assert [json.loads(n.payload.split(" ", 1)[1]) for n in listener.notifies(timeout=0.3)] == [
+        {"k": "a", "n": 0}
+    ]  # only b1 is followed
+    stored = storage.actions("b2")
+    assert [(r.n, r.seat, r.action, r.at, r.by) for r in stored] == [
+        (0, 0, {"type": "done", "n": 0}, 0.25, "human")
+    ]
+
+    # b1's lease is lost: a batch with it is refused whole, and through the writer only
+    # b1's write is refused.
+    gone = text("UPDATE thievery_leases SET epoch = epoch + 1 WHERE table_id = 'b1'")
+    storage.run(lambda c: c.execute(gone))
+    with pytest.raises(Fenced):
+        storage.run(partial(_run_all, ops=[fenced(t, 1, epochs[t]) for t in ("b0", "b1", "b2")]))
+    assert [len(storage.actions(t)) for t in ("b0", "b1", "b2")] == [1, 1, 1]
+
+    async def through_writer() -> list[Any]:
+        writer = Writer(storage)
+        try:
+            futures = [writer.submit(fenced(t, 1, epochs[t])) for t in ("b0", "b1", "b2")]
+            return await asyncio.gather(*futures, return_exceptions=True)
+        finally:
+            await writer.aclose()
+
+    outcomes = asyncio.run(through_writer())
+    assert outcomes[0] is None and isinstance(outcomes[1], Fenced) and outcomes[2] is None
+    assert [len(storage.actions(t)) for t in ("b0", "b1", "b2")] == [2, 1, 2]
+    listener.close()
     storage.close()
 
 

@@ -54,7 +54,8 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, text
@@ -62,7 +63,7 @@ from sqlalchemy.engine import make_url
 
 from thievery.core.protocol import JSON
 from thievery.server.errors import ServerError
-from thievery.server.storage import ActionRow
+from thievery.server.storage import ActionRow, Batched
 
 if TYPE_CHECKING:
     import psycopg
@@ -104,6 +105,21 @@ _APPEND = text(
     "SELECT stored.n FROM stored CROSS JOIN lease LEFT JOIN LATERAL "
     "(SELECT pg_notify(:channel, :payload) WHERE lease.followers > 0) announced ON true"
 )
+# The same for several tables' actions at once (one per table), fenced row by row: a row
+# whose lease is no longer ours is not inserted (and is missing from what it returns).
+_APPEND_MANY = text(
+    "WITH input AS (SELECT * FROM unnest(CAST(:ts AS text[]), CAST(:ns AS integer[]), "
+    "CAST(:seats AS integer[]), CAST(:actions AS text[]), CAST(:ats AS double precision[]), "
+    "CAST(:bys AS text[]), CAST(:epochs AS bigint[]), CAST(:payloads AS text[])) "
+    "AS i(t, n, seat, action, at, by, epoch, payload)), "
+    "lease AS (SELECT input.*, l.followers FROM input JOIN thievery_leases l "
+    "ON l.table_id = input.t AND l.owner = :me AND l.epoch = input.epoch FOR SHARE OF l), "
+    'stored AS (INSERT INTO thievery_actions (table_id, n, seat, action, at, "by") '
+    "SELECT t, n, seat, CAST(action AS JSON), at, by FROM lease RETURNING table_id, n) "
+    "SELECT stored.table_id, stored.n FROM stored JOIN lease "
+    "ON lease.t = stored.table_id AND lease.n = stored.n LEFT JOIN LATERAL "
+    "(SELECT pg_notify(:channel, lease.payload) WHERE lease.followers > 0) announced ON true"
+)
 _FOLLOW = text(
     "UPDATE thievery_leases SET followers = GREATEST(0, followers + :change) "
     "WHERE table_id = ANY(:ids)"
@@ -123,6 +139,34 @@ _LIVE = text(
 
 class Fenced(RuntimeError):
     """This process no longer holds the table's lease: the write was rolled back."""
+
+
+@dataclass(frozen=True, slots=True)
+class FencedAppend(Batched):
+    """A write that appends an action to a table's log, fenced by this process's lease
+    (:meth:`Cluster.append`), then does the rest of the write (``op``). Queued one after
+    another, they go as one statement (:meth:`Cluster.append_many`); if a lease of the
+    batch was lost, the writer commits each on its own and only that one is refused."""
+
+    cluster: Cluster
+    table_id: str
+    epoch: int | None
+    row: ActionRow
+    note: JSON
+    op: Callable[[Connection], Any]
+
+    def __call__(self, conn: Connection) -> Any:
+        self.cluster.append(conn, self.table_id, self.epoch, self.row, self.note)
+        return self.op(conn)
+
+    @classmethod
+    def all(cls, conn: Connection, ops: Sequence[Any]) -> list[Any]:
+        clusters = {id(op.cluster) for op in ops}
+        tables = {op.table_id for op in ops}
+        if len(clusters) > 1 or len(tables) < len(ops) or any(op.epoch is None for op in ops):
+            return [op(conn) for op in ops]  # (one statement: one table's actions in order)
+        ops[0].cluster.append_many(conn, ops)
+        return [op.op(conn) for op in ops]
 
 
 def conninfo(url: str) -> str:
@@ -258,6 +302,24 @@ class Cluster:
         }
         if epoch is None or conn.execute(_APPEND, params).first() is None:
             raise Fenced(f"table {table_id}: this process no longer holds its lease")
+
+    def append_many(self, conn: Connection, appends: Sequence[FencedAppend]) -> None:
+        """:meth:`append` for several tables' actions (one each) in one statement;
+        :class:`Fenced` (nothing of it to be committed) if any lease is no longer ours."""
+        params: JSON = {"me": self.id, "channel": CHANNEL}
+        columns = ("ts", "ns", "seats", "actions", "ats", "bys", "epochs", "payloads")
+        values: list[list[Any]] = [[] for _ in columns]
+        for a in appends:
+            row = a.row
+            payload = self._params(a.table_id, a.epoch, a.note)["payload"]
+            action = json.dumps(row.action, separators=(",", ":"))
+            item = (a.table_id, row.n, row.seat, action, row.at, row.by, a.epoch, payload)
+            for column, value in zip(values, item, strict=True):
+                column.append(value)
+        params.update(zip(columns, values, strict=True))
+        stored = conn.execute(_APPEND_MANY, params).all()
+        if len(stored) != len(appends):
+            raise Fenced("a table of the batch: this process no longer holds its lease")
 
     def _params(self, table_id: str, epoch: int | None, note: JSON) -> JSON:
         payload = f"{table_id} {json.dumps(note, separators=(',', ':'))}"

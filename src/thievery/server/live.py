@@ -46,7 +46,7 @@ from thievery.core.record import GameRecord, deal_commitment
 from thievery.core.registry import plugin
 from thievery.server.audience import Audience, event_words, frame_text, without
 from thievery.server.clock import TableClock
-from thievery.server.cluster import Fenced, moved, raise_error, unavailable
+from thievery.server.cluster import Fenced, FencedAppend, moved, raise_error, unavailable
 from thievery.server.driver import Driver, Wake
 from thievery.server.errors import ServerError, from_game_error, stale
 from thievery.server.listeners import Listener
@@ -649,14 +649,14 @@ class LiveTable:
         epoch = self.lease
 
         def fenced(conn: Connection) -> Any:
-            if row is None:
-                cluster.fence(conn, self.id, epoch, note)
-            else:
-                cluster.append(conn, self.id, epoch, row, note)
+            cluster.fence(conn, self.id, epoch, note)
             return op(conn)
 
+        write: Callable[[Connection], Any] = fenced
+        if row is not None:  # (queued with others, they go as one statement)
+            write = FencedAppend(cluster, self.id, epoch, row, note, op)
         try:
-            return await self.hub.writer.submit(fenced)
+            return await self.hub.writer.submit(write)
         except Fenced:
             if epoch is not None and self.lease == epoch:
                 self.lease = None

@@ -247,8 +247,18 @@ class ActionRow:
     by: str
 
 
+class Batched:
+    """A write the writer can run together with others of its kind queued right after it:
+    ``type(op).all(conn, ops)`` does what calling each would, in fewer statements."""
+
+    @classmethod
+    def all(cls, conn: Connection, ops: Sequence[Any]) -> list[Any]:
+        """Run ``ops`` (all of this class); their results, in order."""
+        raise NotImplementedError
+
+
 @dataclass(frozen=True, slots=True)
-class Append:
+class Append(Batched):
     """A write that appends one action to a table's log. The writer runs appends queued
     one after another as one statement with many rows (``executemany``): one statement's
     overhead a batch, not one an action."""
@@ -271,10 +281,11 @@ class Append:
     def __call__(self, conn: Connection) -> None:
         conn.execute(_INSERT_ACTION, self.params())
 
-    @staticmethod
-    def all(conn: Connection, appends: Sequence[Append]) -> None:
+    @classmethod
+    def all(cls, conn: Connection, ops: Sequence[Any]) -> list[Any]:
         """Several appends in one statement (a duplicate ``n`` fails it: the key)."""
-        conn.execute(_INSERT_ACTION, [a.params() for a in appends])
+        conn.execute(_INSERT_ACTION, [a.params() for a in ops])
+        return [None] * len(ops)
 
 
 class Storage:
@@ -568,21 +579,21 @@ class Writer:
 
 
 def _run_all(conn: Connection, ops: Sequence[Callable[[Connection], Any]]) -> list[Any]:
-    """Run writes in order on one connection; their results. Consecutive appends
-    (:class:`Append`) go as one statement."""
+    """Run writes in order on one connection; their results. Consecutive writes of one
+    :class:`Batched` kind (appends, fenced appends) run together."""
     results: list[Any] = []
     i = 0
     while i < len(ops):
-        j = i
-        while j < len(ops) and isinstance(ops[j], Append):
-            j += 1
+        kind = type(ops[i])
+        j = i + 1
+        if issubclass(kind, Batched):
+            while j < len(ops) and type(ops[j]) is kind:
+                j += 1
         if j - i > 1:
-            Append.all(conn, [op for op in ops[i:j] if isinstance(op, Append)])
-            results.extend([None] * (j - i))
-            i = j
-            continue
-        results.append(ops[i](conn))
-        i += 1
+            results.extend(kind.all(conn, ops[i:j]))  # type: ignore[attr-defined]
+        else:
+            results.append(ops[i](conn))
+        i = j
     return results
 
 
