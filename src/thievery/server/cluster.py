@@ -115,10 +115,10 @@ _APPEND_MANY = text(
     "lease AS (SELECT input.*, l.followers FROM input JOIN thievery_leases l "
     "ON l.table_id = input.t AND l.owner = :me AND l.epoch = input.epoch FOR SHARE OF l), "
     'stored AS (INSERT INTO thievery_actions (table_id, n, seat, action, at, "by") '
-    "SELECT t, n, seat, CAST(action AS JSON), at, by FROM lease RETURNING table_id, n) "
-    "SELECT stored.table_id, stored.n FROM stored JOIN lease "
-    "ON lease.t = stored.table_id AND lease.n = stored.n LEFT JOIN LATERAL "
-    "(SELECT pg_notify(:channel, lease.payload) WHERE lease.followers > 0) announced ON true"
+    "SELECT t, n, seat, CAST(action AS JSON), at, by FROM lease RETURNING 1), "
+    # every row of lease is inserted (or the statement fails): announce those followed
+    "announced AS (SELECT pg_notify(:channel, payload) FROM lease WHERE followers > 0) "
+    "SELECT (SELECT count(*) FROM stored), (SELECT count(*) FROM announced)"
 )
 _FOLLOW = text(
     "UPDATE thievery_leases SET followers = GREATEST(0, followers + :change) "
@@ -313,12 +313,13 @@ class Cluster:
             row = a.row
             payload = self._params(a.table_id, a.epoch, a.note)["payload"]
             action = json.dumps(row.action, separators=(",", ":"))
-            item = (a.table_id, row.n, row.seat, action, row.at, row.by, a.epoch, payload)
+            at = float(row.at)  # (psycopg refuses a list of ints and floats mixed)
+            item = (a.table_id, int(row.n), int(row.seat), action, at, row.by, a.epoch, payload)
             for column, value in zip(values, item, strict=True):
                 column.append(value)
         params.update(zip(columns, values, strict=True))
-        stored = conn.execute(_APPEND_MANY, params).all()
-        if len(stored) != len(appends):
+        stored, _ = conn.execute(_APPEND_MANY, params).one()
+        if stored != len(appends):
             raise Fenced("a table of the batch: this process no longer holds its lease")
 
     def _params(self, table_id: str, epoch: int | None, note: JSON) -> JSON:
