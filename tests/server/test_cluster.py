@@ -27,7 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event as sa_event
 from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from typer.testing import CliRunner
 from websockets.sync.client import connect
 
@@ -466,6 +466,35 @@ def test_fenced_appends_of_several_tables_go_as_one_statement(pg_url: str) -> No
     assert outcomes[0] is None and isinstance(outcomes[1], Fenced) and outcomes[2] is None
     assert [len(storage.actions(t)) for t in ("b0", "b1", "b2")] == [2, 1, 2]
     listener.close()
+    storage.close()
+
+
+def test_a_follower_count_rolled_back_for_a_deadlock_is_counted_again(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting a follower locks lease rows, as a batch of writes does (in another
+    order): PostgreSQL may break a deadlock by rolling the count back. It is tried again,
+    or the follower would silently hear nothing of the table."""
+    storage = Storage(pg_url)
+    (owner,) = processes(storage, "f1", 1)
+    real = owner._run
+    tries: list[str] = []
+
+    class Deadlock(Exception):
+        sqlstate = "40P01"
+
+    def run(statement: Any, **params: Any) -> None:
+        tries.append("try")
+        if len(tries) == 1:
+            raise OperationalError("UPDATE …", {}, Deadlock("deadlock detected"))
+        real(statement, **params)
+
+    monkeypatch.setattr(owner, "_run", run)
+    asyncio.run(owner.acquire("f1"))
+    asyncio.run(owner.follow(["f1"]))
+    followers = text("SELECT followers FROM thievery_leases WHERE table_id = 'f1'")
+    assert tries == ["try", "try"]
+    assert storage.run(lambda c: c.execute(followers).scalar()) == 1
     storage.close()
 
 

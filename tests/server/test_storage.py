@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tests.server.conftest import FAST, Player, create_table
 from thievery.server import create_app
 from thievery.server.storage import (
     DEFAULT_URL,
     ENV_URL,
+    TRANSIENT_TRIES,
     ActionRow,
     Append,
     LoopWriter,
@@ -26,6 +29,7 @@ from thievery.server.storage import (
     Writer,
     _run_all,
     database_url,
+    is_transient,
     tables_t,
 )
 
@@ -113,6 +117,45 @@ def test_writer_batches_and_isolates_a_failing_write(db_url: str, kind: type[Any
         results = asyncio.run(go())
         assert [isinstance(r, IntegrityError) for r in results] == [False, False, True, False]
         assert [a.n for a in storage.actions("w")] == [0, 1, 2]
+    finally:
+        asyncio.run(writer.aclose())
+        storage.close()
+
+
+class _Deadlock(Exception):
+    sqlstate = "40P01"  # what psycopg's DeadlockDetected carries
+
+
+def test_a_batch_rolled_back_for_a_deadlock_is_tried_again(tmp_path: Path) -> None:
+    """PostgreSQL breaks a deadlock by rolling one transaction back: the writer tries the
+    batch again (TRANSIENT_TRIES in all); any other database error is not retried."""
+    storage = Storage(f"sqlite:///{tmp_path / 'd.db'}")
+    writer = Writer(storage)
+    calls: list[str] = []
+
+    def failing(times: int, error: Exception) -> Callable[[Any], str]:
+        def op(conn: Any) -> str:
+            calls.append(str(error))
+            if len(calls) <= times:
+                raise OperationalError("INSERT …", {}, error)
+            conn.execute(sa.text("SELECT 1"))
+            return "stored"
+
+        return op
+
+    async def outcome(op: Callable[[Any], str]) -> Any:
+        calls.clear()
+        return (await asyncio.gather(writer.submit(op), return_exceptions=True))[0]
+
+    try:
+        assert is_transient(OperationalError("x", {}, _Deadlock()))
+        assert not is_transient(OperationalError("x", {}, Exception("disk full")))
+        assert asyncio.run(outcome(failing(1, _Deadlock("deadlock")))) == "stored"
+        assert len(calls) == 2
+        gave_up = asyncio.run(outcome(failing(TRANSIENT_TRIES, _Deadlock("deadlock"))))
+        assert isinstance(gave_up, OperationalError) and len(calls) == TRANSIENT_TRIES
+        other = asyncio.run(outcome(failing(1, Exception("disk full"))))
+        assert isinstance(other, OperationalError) and len(calls) == 1
     finally:
         asyncio.run(writer.aclose())
         storage.close()

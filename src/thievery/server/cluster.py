@@ -63,7 +63,7 @@ from sqlalchemy.engine import make_url
 
 from thievery.core.protocol import JSON
 from thievery.server.errors import ServerError
-from thievery.server.storage import ActionRow, Batched
+from thievery.server.storage import TRANSIENT_TRIES, ActionRow, Batched, is_transient
 
 if TYPE_CHECKING:
     import psycopg
@@ -346,9 +346,20 @@ class Cluster:
         Counted before a copy is loaded: the count and an append lock the same lease row,
         so an action stored after it is announced, and one stored before it is read from
         storage. A process that dies counted stays counted: more announcements, no harm."""
-        if table_ids:
-            with contextlib.suppress(Exception):
+        for attempt in range(1, TRANSIENT_TRIES + 1):
+            if not table_ids:
+                return
+            try:
                 await asyncio.to_thread(self._run, _FOLLOW, ids=table_ids, change=change)
+                return
+            except Exception as e:
+                # A deadlock with a batch of writes locking the same lease rows (in
+                # another order) rolls this back: tried again, or the count would be lost.
+                if not is_transient(e) or attempt == TRANSIENT_TRIES:
+                    log.warning(
+                        "the follower count of %d tables was not changed: %s", len(table_ids), e
+                    )
+                    return
 
     async def owner_of(self, table_id: str) -> tuple[str | None, bool]:
         """The process a table's lease names, and whether that process is alive."""

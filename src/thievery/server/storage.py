@@ -506,6 +506,17 @@ class Storage:
         return out
 
 
+TRANSIENT_TRIES = 3  # times a write rolled back by a deadlock or conflict is tried
+_TRANSIENT = {"40P01", "40001"}  # PostgreSQL: deadlock detected, serialization failure
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether the database rolled a transaction back for a deadlock or a serialization
+    conflict with another one: the same transaction may simply be tried again."""
+    orig = getattr(error, "orig", None)
+    return isinstance(error, OperationalError) and getattr(orig, "sqlstate", None) in _TRANSIENT
+
+
 class Writer:
     """One thread committing queued writes in batches; each caller awaits its own result."""
 
@@ -560,11 +571,17 @@ class Writer:
         batch: list[
             tuple[Callable[[Connection], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]
         ],
+        attempt: int = 1,
     ) -> None:
         try:
             with self.storage.engine.begin() as conn:
                 results = _run_all(conn, [op for op, _, _ in batch])
         except Exception as e:
+            if is_transient(e) and attempt < TRANSIENT_TRIES:
+                # PostgreSQL broke a deadlock (or a serialization conflict) by rolling
+                # this batch back: nothing of it was stored; it goes again.
+                self._commit(batch, attempt + 1)
+                return
             if len(batch) == 1 or isinstance(e, OperationalError):
                 # One write failed, or the database did (locked, read-only, full): every
                 # caller is told, at once (not one lock wait after another).
