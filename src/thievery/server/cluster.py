@@ -346,9 +346,9 @@ class Cluster:
         Counted before a copy is loaded: the count and an append lock the same lease row,
         so an action stored after it is announced, and one stored before it is read from
         storage. A process that dies counted stays counted: more announcements, no harm."""
+        if not table_ids:
+            return
         for attempt in range(1, TRANSIENT_TRIES + 1):
-            if not table_ids:
-                return
             try:
                 await asyncio.to_thread(self._run, _FOLLOW, ids=table_ids, change=change)
                 return

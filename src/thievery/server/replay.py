@@ -96,9 +96,10 @@ def replay_steps(
     names = record.names
     static = plugin(state.spec.name).static_view  # in the first step's views only
     first = {"n": 0, "actions": [], "events": [], **_frame(state, perspective)}
-    keep = _compact if encoded else _as_is
-    steps: list[Any] = [keep(first)] if start == 0 and end != 0 else []
-    size = len(json.dumps(first)) if steps else 0
+    steps: list[Any] = []
+    size = 0  # of the kept steps' JSON
+    if start == 0 and end != 0:
+        size = _keep(steps, first, encoded)
     index = 0  # of the step made last
     last_text = json.dumps(_frame(state, perspective, static), sort_keys=True)
     pending_actions: list[JSON] = []
@@ -137,7 +138,7 @@ def replay_steps(
         index += 1
         if index >= start and (end is None or index < end):
             step = {"n": i + 1, "actions": pending_actions, "events": pending_events, **frame}
-            size += len(text) + len(json.dumps(pending_events)) + len(json.dumps(pending_actions))
+            size += _keep(steps, step, encoded)
             if max_bytes is not None and size > max_bytes:
                 raise ServerError(
                     "replay/too_large",
@@ -145,7 +146,6 @@ def replay_steps(
                     "(?start=0&limit=200, then the page's 'next')",
                     413,
                 )
-            steps.append(keep(step))
         pending_actions, pending_events = [], []
     return {
         "game": record.game,
@@ -176,8 +176,11 @@ def _compact(step: JSON) -> str:
     return json.dumps(step, separators=(",", ":"))
 
 
-def _as_is(step: JSON) -> JSON:
-    return step
+def _keep(steps: list[Any], step: JSON, encoded: bool) -> int:
+    """Keep ``step`` (as its JSON text if ``encoded``); the length of that JSON."""
+    text = _compact(step)
+    steps.append(text if encoded else step)
+    return len(text)
 
 
 def record_from_json(data: Any) -> GameRecord:

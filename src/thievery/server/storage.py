@@ -601,15 +601,15 @@ def _run_all(conn: Connection, ops: Sequence[Callable[[Connection], Any]]) -> li
     results: list[Any] = []
     i = 0
     while i < len(ops):
-        kind = type(ops[i])
-        j = i + 1
-        if issubclass(kind, Batched):
-            while j < len(ops) and type(ops[j]) is kind:
+        op, j = ops[i], i + 1
+        if isinstance(op, Batched):
+            while j < len(ops) and type(ops[j]) is type(op):
                 j += 1
-        if j - i > 1:
-            results.extend(kind.all(conn, ops[i:j]))  # type: ignore[attr-defined]
-        else:
-            results.append(ops[i](conn))
+            if j - i > 1:
+                results.extend(type(op).all(conn, ops[i:j]))
+                i = j
+                continue
+        results.append(op(conn))
         i = j
     return results
 
