@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from functools import partial
@@ -195,6 +196,12 @@ def test_queued_appends_go_as_one_statement_and_a_duplicate_is_isolated(db_url: 
         stored = storage.actions("w")
         assert [a.n for a in stored] == [0, 1, 2, 3, 4, 5, 6]
         assert stored[2] == ActionRow(2, 0, {"type": "done", "n": 2}, 0.5, "bot")
+        if storage.is_sqlite:  # batched (the driver's statement) or not, the same text
+            with storage.engine.connect() as conn:
+                texts = conn.exec_driver_sql(
+                    "SELECT action FROM thievery_actions WHERE table_id = 'w' ORDER BY n"
+                ).scalars()
+                assert list(texts) == [json.dumps({"type": "done", "n": n}) for n in range(7)]
     finally:
         asyncio.run(writer.aclose())
         storage.close()

@@ -146,6 +146,9 @@ leases_t = Table(
 SOLO_TABLES = (tables_t, actions_t, meta_t)  # what one process on SQLite needs
 
 _INSERT_ACTION = insert(actions_t)
+_SQLITE_INSERT_ACTION = (
+    "INSERT INTO thievery_actions (table_id, n, seat, action, at, by) VALUES (?, ?, ?, ?, ?, ?)"
+)
 MIN_FREE_BYTES = 16 << 20  # a SQLite file's disk needs at least this much free at start
 
 
@@ -283,8 +286,20 @@ class Append(Batched):
 
     @classmethod
     def all(cls, conn: Connection, ops: Sequence[Any]) -> list[Any]:
-        """Several appends in one statement (a duplicate ``n`` fails it: the key)."""
-        conn.execute(_INSERT_ACTION, [a.params() for a in ops])
+        """Several appends in one statement (a duplicate ``n`` fails it: the key).
+
+        On SQLite as the driver's own statement, with the rows SQLAlchemy would bind (its
+        JSON type writes ``json.dumps``): its statement compilation and parameter handling
+        cost more than SQLite's own work on the server's busiest path (its errors are
+        still SQLAlchemy's)."""
+        if conn.dialect.name == "sqlite":
+            rows = [
+                (a.table_id, a.row.n, a.row.seat, json.dumps(a.row.action), a.row.at, a.row.by)
+                for a in ops
+            ]
+            conn.exec_driver_sql(_SQLITE_INSERT_ACTION, rows)
+        else:
+            conn.execute(_INSERT_ACTION, [a.params() for a in ops])
         return [None] * len(ops)
 
 
@@ -641,6 +656,9 @@ class LoopWriter:
         self.engine = engine or storage.engine
         self._pending: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
         self._scheduled = False
+        # One connection kept for every batch: a pool checkout and return cost more than
+        # a small batch's own commit. Dropped (and opened again) after any failure.
+        self._conn: Connection | None = None
 
     async def submit(self, op: Callable[[Connection], Any]) -> Any:
         """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
@@ -659,9 +677,11 @@ class LoopWriter:
 
     def _commit(self, batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]]) -> None:
         try:
-            with self.engine.begin() as conn:
+            conn = self._conn = self._conn or self.engine.connect()
+            with conn.begin():
                 results = _run_all(conn, [op for op, _ in batch])
         except Exception as e:
+            self._drop_connection()
             if isinstance(e, OperationalError) and self._elsewhere(e, batch):
                 return
             if len(batch) == 1 or isinstance(e, OperationalError):
@@ -674,6 +694,12 @@ class LoopWriter:
         for (_, future), result in zip(batch, results, strict=True):
             _settle(future, result, None)
 
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
     def _elsewhere(
         self,
         error: OperationalError,
@@ -685,6 +711,7 @@ class LoopWriter:
     async def aclose(self) -> None:
         """Store what is queued."""
         self._flush()
+        self._drop_connection()
         self.storage.stop_checkpoints()
 
 
@@ -738,6 +765,7 @@ class SQLiteWriter(LoopWriter):
     async def aclose(self) -> None:
         """Store what is queued, then stop the thread and the checkpoints."""
         self._flush()
+        self._drop_connection()
         await self.thread.aclose()
         self.engine.dispose()
         self.storage.stop_checkpoints()
