@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from tests.server.conftest import FAST, Player, create_table
 from thievery.server import create_app
+from thievery.server import storage as storage_module
 from thievery.server.storage import (
     DEFAULT_URL,
     ENV_URL,
@@ -325,3 +326,53 @@ def test_a_table_stored_under_rules_the_game_cannot_map_is_still_restored(
         token = made["seats"][0]["token"]
         mine = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"})
         assert mine.status_code == 200 and mine.json()["legal"]
+
+
+def test_the_writer_keeps_its_connection_and_checks_it_again_after_idling(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = Storage(db_url)
+    checkouts: list[int] = []
+    sa.event.listen(storage.engine, "checkout", lambda *_: checkouts.append(1))
+    writer = Writer(storage)
+    rows = iter(range(100))
+
+    def append() -> Any:
+        n = next(rows)
+        return writer.submit(Append("k", ActionRow(n, 0, {"type": "done"}, 0.5, "bot")))
+
+    def backend(conn: Any) -> Any:  # the writer's own connection, PostgreSQL's process id
+        return conn.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+
+    def refused(conn: Any) -> Any:
+        raise ValueError("refused")
+
+    async def play() -> None:
+        await writer.submit(partial(Storage.insert_table, record=record("k")))
+        for _ in range(3):
+            await append()
+        assert len(checkouts) == 1  # busy: one connection for every batch
+        monkeypatch.setattr(storage_module, "PING_AFTER_IDLE", 0.05)
+        await asyncio.sleep(0.1)
+        await append()
+        assert len(checkouts) == 2  # idle past the limit: checked out (and pinged) again
+        with pytest.raises(ValueError, match="refused"):
+            await writer.submit(refused)
+        await append()
+        assert len(checkouts) == 3  # a batch that failed: its connection dropped
+        if storage.is_postgres:
+            # The server ends the kept connection while it idles (a restart, a pooler's
+            # timeout): the next batch, past the idle limit, gets a live one and is stored.
+            pid = await writer.submit(backend)
+            with storage.engine.connect() as conn:
+                conn.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+            await asyncio.sleep(0.1)
+            await append()
+            assert await writer.submit(backend) != pid
+
+    try:
+        asyncio.run(play())
+        assert [a.n for a in storage.actions("k")] == list(range(5 + storage.is_postgres))
+    finally:
+        asyncio.run(writer.aclose())
+        storage.close()

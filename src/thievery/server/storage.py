@@ -146,6 +146,7 @@ leases_t = Table(
 SOLO_TABLES = (tables_t, actions_t, meta_t)  # what one process on SQLite needs
 
 _INSERT_ACTION = insert(actions_t)
+PING_AFTER_IDLE = 1.0  # seconds a writer's kept connection may idle and go unchecked
 _SQLITE_INSERT_ACTION = (
     "INSERT INTO thievery_actions (table_id, n, seat, action, at, by) VALUES (?, ?, ?, ?, ?, ?)"
 )
@@ -542,6 +543,12 @@ class Writer:
             tuple[Callable[[Connection], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]
             | None
         ] = queue.SimpleQueue()
+        # The thread's connection, kept from batch to batch while it is busy: a pool
+        # checkout pings a PostgreSQL server (pre-ping), a round trip per batch. One idle
+        # past PING_AFTER_IDLE is checked out again (and so pinged) before its next batch;
+        # one that fails is dropped.
+        self._conn: Connection | None = None
+        self._used = 0.0
         self._thread = threading.Thread(target=self._loop, name="thievery-writer", daemon=True)
         self._thread.start()
 
@@ -562,6 +569,25 @@ class Writer:
         await asyncio.to_thread(self.close)
 
     def _loop(self) -> None:
+        try:
+            self._take()
+        finally:
+            self._drop_connection()
+
+    def _connection(self) -> Connection:
+        if self._conn is not None and time.monotonic() - self._used > PING_AFTER_IDLE:
+            self._drop_connection()
+        if self._conn is None:
+            self._conn = self.storage.engine.connect()
+        return self._conn
+
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def _take(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
@@ -589,9 +615,12 @@ class Writer:
         attempt: int = 1,
     ) -> None:
         try:
-            with self.storage.engine.begin() as conn:
+            conn = self._connection()
+            with conn.begin():
                 results = _run_all(conn, [op for op, _, _ in batch])
+            self._used = time.monotonic()
         except Exception as e:
+            self._drop_connection()
             if is_transient(e) and attempt < TRANSIENT_TRIES:
                 # PostgreSQL broke a deadlock (or a serialization conflict) by rolling
                 # this batch back: nothing of it was stored; it goes again.
