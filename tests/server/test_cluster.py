@@ -498,6 +498,65 @@ def test_a_follower_count_rolled_back_for_a_deadlock_is_counted_again(
     storage.close()
 
 
+def test_appends_and_follower_counts_lock_lease_rows_in_table_order(pg_url: str) -> None:
+    """A batch of fenced appends and a follower count both lock several lease rows: in
+    one order (the tables'), so neither can hold a row the other waits for while it waits
+    for one the other holds (a deadlock, which PostgreSQL breaks by rolling one back).
+    Each is stopped at the middle row (held by another connection) and the rows on either
+    side are tried: the one before is locked, the one after not yet, whatever the order
+    of the rows on disk (o3 first) and of the batch."""
+    storage = Storage(pg_url)
+    (owner,) = processes(storage, "o3", 1)
+    for t in ("o1", "o2"):
+        record = TableRecord(t, "schattendieb", 1, 3, 1, {}, [], "h")
+        storage.run(lambda conn, r=record: Storage.insert_table(conn, r))
+    epochs = {t: asyncio.run(owner.acquire(t)) for t in ("o3", "o1", "o2")}
+    lock = "SELECT 1 FROM thievery_leases WHERE table_id = %s FOR UPDATE"
+    rows = iter(range(10))
+
+    def batch() -> None:
+        appends = []
+        for t in ("o3", "o1", "o2"):
+            row = ActionRow(next(rows), 0, {"type": "done"}, 0.5, "human")
+            appends.append(FencedAppend(owner, t, epochs[t], row, {"k": "a"}, lambda c: None))
+        storage.run(partial(_run_all, ops=appends))
+
+    def count() -> None:
+        asyncio.run(owner.follow(["o3", "o1", "o2"]))
+
+    def stopped_at_o2(run: Callable[[], None]) -> dict[str, bool]:
+        """Which rows are locked while ``run`` waits for o2."""
+        blocker = psycopg.connect(conninfo(pg_url))
+        blocker.execute(lock, ("o2",))
+        worker = threading.Thread(target=run)
+        worker.start()
+        waiting = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+        with psycopg.connect(conninfo(pg_url), autocommit=True) as probe:
+            deadline = time.monotonic() + 10
+            while probe.execute(waiting).fetchone()[0] == 0:  # type: ignore[index]
+                assert time.monotonic() < deadline, "the statement never waited for o2"
+                time.sleep(0.01)
+            locked = {}
+            for t in ("o1", "o3"):
+                try:
+                    probe.execute(lock + " NOWAIT", (t,))
+                    locked[t] = False
+                except psycopg.errors.LockNotAvailable:
+                    locked[t] = True
+        blocker.rollback()
+        blocker.close()
+        worker.join(10)
+        assert not worker.is_alive()
+        return locked
+
+    assert stopped_at_o2(batch) == {"o1": True, "o3": False}
+    assert [len(storage.actions(t)) for t in ("o1", "o2", "o3")] == [1, 1, 1]
+    assert stopped_at_o2(count) == {"o1": True, "o3": False}
+    followers = text("SELECT table_id, followers FROM thievery_leases ORDER BY table_id")
+    assert storage.run(lambda c: c.execute(followers).all()) == [("o1", 1), ("o2", 1), ("o3", 1)]
+    storage.close()
+
+
 def test_a_table_another_live_process_runs_is_not_expired(pg_url: str) -> None:
     storage = Storage(pg_url)
     x, y = processes(storage, "t3", 2)

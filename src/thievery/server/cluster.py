@@ -107,13 +107,16 @@ _APPEND = text(
 )
 # The same for several tables' actions at once (one per table), fenced row by row: a row
 # whose lease is no longer ours is not inserted (and is missing from what it returns).
+# Its lease rows are locked in table order, as _FOLLOW locks them: two statements that
+# lock several rows in one order cannot deadlock.
 _APPEND_MANY = text(
     "WITH input AS (SELECT * FROM unnest(CAST(:ts AS text[]), CAST(:ns AS integer[]), "
     "CAST(:seats AS integer[]), CAST(:actions AS text[]), CAST(:ats AS double precision[]), "
     "CAST(:bys AS text[]), CAST(:epochs AS bigint[]), CAST(:payloads AS text[])) "
     "AS i(t, n, seat, action, at, by, epoch, payload)), "
     "lease AS (SELECT input.*, l.followers FROM input JOIN thievery_leases l "
-    "ON l.table_id = input.t AND l.owner = :me AND l.epoch = input.epoch FOR SHARE OF l), "
+    "ON l.table_id = input.t AND l.owner = :me AND l.epoch = input.epoch "
+    "ORDER BY l.table_id FOR SHARE OF l), "
     'stored AS (INSERT INTO thievery_actions (table_id, n, seat, action, at, "by") '
     "SELECT t, n, seat, CAST(action AS JSON), at, by FROM lease RETURNING 1), "
     # every row of lease is inserted (or the statement fails): announce those followed
@@ -121,8 +124,10 @@ _APPEND_MANY = text(
     "SELECT (SELECT count(*) FROM stored), (SELECT count(*) FROM announced)"
 )
 _FOLLOW = text(
-    "UPDATE thievery_leases SET followers = GREATEST(0, followers + :change) "
-    "WHERE table_id = ANY(:ids)"
+    "WITH locked AS MATERIALIZED (SELECT table_id FROM thievery_leases "
+    "WHERE table_id = ANY(:ids) ORDER BY table_id FOR UPDATE) "
+    "UPDATE thievery_leases l SET followers = GREATEST(0, l.followers + :change) "
+    "FROM locked WHERE l.table_id = locked.table_id"
 )
 _RELEASE = text(
     "UPDATE thievery_leases SET owner = NULL WHERE table_id = :t AND owner = :me AND epoch = :epoch"
@@ -353,8 +358,9 @@ class Cluster:
                 await asyncio.to_thread(self._run, _FOLLOW, ids=table_ids, change=change)
                 return
             except Exception as e:
-                # A deadlock with a batch of writes locking the same lease rows (in
-                # another order) rolls this back: tried again, or the count would be lost.
+                # A deadlock or serialization failure rolls this back (the batches of
+                # writes that lock the same lease rows lock them in the same order, so
+                # not with those): tried again, or the count would be lost.
                 if not is_transient(e) or attempt == TRANSIENT_TRIES:
                     log.warning(
                         "the follower count of %d tables was not changed: %s", len(table_ids), e
