@@ -375,6 +375,15 @@ def processes(storage: Storage, table_id: str, count: int) -> list[Cluster]:
     return made
 
 
+def owned(storage: Storage, owner: Cluster, first: str, *more: str) -> dict[str, int | None]:
+    """Tables ``more`` stored beside ``first`` (stored by :func:`processes`), then each
+    leased by ``owner`` in order; their epochs."""
+    for t in more:
+        record = TableRecord(t, "schattendieb", 1, 3, 1, {}, [], "h")
+        storage.run(lambda conn, r=record: Storage.insert_table(conn, r))
+    return {t: asyncio.run(owner.acquire(t)) for t in (first, *more)}
+
+
 def test_a_deposed_owner_cannot_store_an_action(pg_url: str) -> None:
     storage = Storage(pg_url)
     x, y = processes(storage, "t1", 2)
@@ -420,10 +429,7 @@ def test_fenced_appends_of_several_tables_go_as_one_statement(pg_url: str) -> No
     commits each on its own: that one is refused (Fenced, nothing stored), the rest land."""
     storage = Storage(pg_url)
     (owner,) = processes(storage, "b0", 1)
-    for t in ("b1", "b2"):
-        record = TableRecord(t, "schattendieb", 1, 3, 1, {}, [], "h")
-        storage.run(lambda conn, r=record: Storage.insert_table(conn, r))
-    epochs = {t: asyncio.run(owner.acquire(t)) for t in ("b0", "b1", "b2")}
+    epochs = owned(storage, owner, "b0", "b1", "b2")
     asyncio.run(owner.follow(["b1"]))
     listener = psycopg.connect(conninfo(pg_url), autocommit=True)
     listener.execute(f"LISTEN {CHANNEL}")
@@ -507,10 +513,7 @@ def test_appends_and_follower_counts_lock_lease_rows_in_table_order(pg_url: str)
     of the rows on disk (o3 first) and of the batch."""
     storage = Storage(pg_url)
     (owner,) = processes(storage, "o3", 1)
-    for t in ("o1", "o2"):
-        record = TableRecord(t, "schattendieb", 1, 3, 1, {}, [], "h")
-        storage.run(lambda conn, r=record: Storage.insert_table(conn, r))
-    epochs = {t: asyncio.run(owner.acquire(t)) for t in ("o3", "o1", "o2")}
+    epochs = owned(storage, owner, "o3", "o1", "o2")
     lock = "SELECT 1 FROM thievery_leases WHERE table_id = %s FOR UPDATE"
     rows = iter(range(10))
 
