@@ -61,12 +61,27 @@ def test_a_long_replay_does_not_stall_other_tables(sqlite_url: str) -> None:
         other = create_table(client, ["human", "human", "human"])["table"]["id"]
         with client.websocket_connect(ws_url(other)) as ws:
             Player(ws, None)
-            with Pinger(ws) as pinger:
-                time.sleep(0.2)
-                thread, out = in_thread(
-                    lambda: client.get(f"/api/tables/{tid}/replay?perspective=all")
-                )
-                thread.join(120)
+            real = replay_module.replay_steps
+
+            def at_least_long_enough(*args: Any, **kwargs: Any) -> Any:
+                # The real work (a GIL held while millions of objects were freed once
+                # stalled the loop), then a wait, however fast this machine: a replay run
+                # on the loop would stall it for longer than the limit.
+                start = time.monotonic()
+                steps = real(*args, **kwargs)
+                time.sleep(max(0.0, 1.3 * STALL - (time.monotonic() - start)))
+                return steps
+
+            replay_module.replay_steps = at_least_long_enough
+            try:
+                with Pinger(ws) as pinger:
+                    time.sleep(0.2)
+                    thread, out = in_thread(
+                        lambda: client.get(f"/api/tables/{tid}/replay?perspective=all")
+                    )
+                    thread.join(120)
+            finally:
+                replay_module.replay_steps = real
             response = out["result"]
             assert response.status_code == 200, response.text[:200]
             assert len(response.json()["steps"]) > 1000
@@ -79,7 +94,6 @@ def test_a_long_replay_does_not_stall_other_tables(sqlite_url: str) -> None:
             assert pinger.worst < limit, f"a ping took {pinger.worst:.3f} s during the replay"
         # Cached: the second time is not worked out again.
         calls: list[int] = []
-        real = replay_module.replay_steps
 
         def counted(*args: Any, **kwargs: Any) -> Any:
             calls.append(1)
