@@ -35,8 +35,17 @@ import thievery
 from thievery.cli.app import app as cli
 from thievery.core.protocol import CLOCK
 from thievery.core.record import GameRecord
+from thievery.server import cluster as cluster_module
 from thievery.server import create_app
-from thievery.server.cluster import _REGISTER, CHANNEL, Cluster, Fenced, FencedAppend, conninfo
+from thievery.server.cluster import (
+    _REGISTER,
+    CHANNEL,
+    RETRY_FIRST,
+    Cluster,
+    Fenced,
+    FencedAppend,
+    conninfo,
+)
 from thievery.server.limits import Caps
 from thievery.server.sockets import Limits
 from thievery.server.storage import ActionRow, Storage, TableRecord, Writer, _run_all
@@ -557,6 +566,70 @@ def test_appends_and_follower_counts_lock_lease_rows_in_table_order(pg_url: str)
     assert stopped_at_o2(count) == {"o1": True, "o3": False}
     followers = text("SELECT table_id, followers FROM thievery_leases ORDER BY table_id")
     assert storage.run(lambda c: c.execute(followers).all()) == [("o1", 1), ("o2", 1), ("o3", 1)]
+    storage.close()
+
+
+def test_a_call_to_a_table_changing_hands_is_made_again_within_milliseconds(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call that reaches a table while it changes hands (its owner released it; a
+    take-over is under way) is refused as not the owner's and made again: soon, then
+    less and less often. A flat 0.2 s wait made 1 action in 100 take 200 ms on two
+    processes (boardgame.io's workload, p99 217 ms at 5 tables)."""
+    storage = Storage(pg_url)
+    (me,) = processes(storage, "h1", 1)
+    replies = [{"error": {"code": "cluster/not_owner", "message": "", "status": 503}}] * 3
+    replies.append({"n": 7})
+    pauses: list[float] = []
+
+    async def request(owner: str, message: Any) -> Any:
+        return replies.pop(0)
+
+    async def owner_of(table_id: str) -> tuple[str, bool]:
+        return "another process", True
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    monkeypatch.setattr(me, "_request", request)
+    monkeypatch.setattr(me, "owner_of", owner_of)
+    monkeypatch.setattr(cluster_module.asyncio, "sleep", pause)
+    table = SimpleNamespace(id="h1", is_owner=False, owner_hint=None)
+    reply, _ = asyncio.run(me.at_owner(table, "act", {}))  # type: ignore[arg-type]
+    assert reply == {"n": 7}
+    assert pauses == [RETRY_FIRST, 2 * RETRY_FIRST, 4 * RETRY_FIRST]
+    assert RETRY_FIRST <= 0.01
+    storage.close()
+
+
+def test_a_call_waits_for_a_take_over_under_way_instead_of_being_refused(pg_url: str) -> None:
+    """The process taking a table over holds its lock until the table runs there: a call
+    the follower forwarded meanwhile waits for it and is served, not refused."""
+    storage = Storage(pg_url)
+    (me,) = processes(storage, "h2", 1)
+    served: list[Any] = []
+
+    async def serve_call(op: str, args: Any) -> Any:
+        served.append((op, args))
+        return {"n": 3}
+
+    async def play() -> Any:
+        table = SimpleNamespace(id="h2", is_owner=False, lock=asyncio.Lock(), serve_call=serve_call)
+        me.hub.tables["h2"] = table
+
+        async def take_over() -> None:
+            async with table.lock:
+                await asyncio.sleep(0.05)  # (reading what was stored)
+                table.is_owner = True
+
+        taking = asyncio.ensure_future(take_over())
+        await asyncio.sleep(0)  # the take-over holds the lock
+        reply = await me._do({"t": "h2", "op": "act", "args": {"seat": 1}})
+        await taking
+        return reply
+
+    assert asyncio.run(play()) == {"n": 3}
+    assert served == [("act", {"seat": 1})]
     storage.close()
 
 

@@ -75,6 +75,7 @@ log = logging.getLogger("thievery.server")
 
 CHANNEL = "thievery_tables"  # every table's announcements: "<table id> <json>"
 MAX_PAYLOAD = 7900  # bytes; PostgreSQL refuses a notification payload of 8000 or more
+RETRY_FIRST, RETRY_MOST = 0.005, 0.2  # seconds before a call to a table's owner is made again
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"
 _ALIVE = f"EXISTS (SELECT 1 FROM thievery_owners o WHERE o.id = l.owner AND o.expires_at > {NOW})"
 
@@ -552,6 +553,7 @@ class Cluster:
         call = secrets.token_hex(8)
         sent_to: str | None = None
         unsure = False  # a call went out and its fate is unknown
+        pause = RETRY_FIRST
         while True:
             if table.is_owner:
                 return None, (safe_args if unsure and safe_args is not None else args)
@@ -579,7 +581,10 @@ class Cluster:
                         return reply, args
             if time.monotonic() > deadline:
                 raise unavailable(table.id)
-            await asyncio.sleep(min(0.2, self.ttl / 5))
+            # The table is changing hands (a hand-off, a take-over): mostly a matter of
+            # milliseconds, so asked again soon, then less and less often.
+            await asyncio.sleep(pause)
+            pause = min(2 * pause, RETRY_MOST, self.ttl / 5)
 
     async def _serve(self, message: JSON) -> None:
         """A call from a follower: do it (once per call id), reply."""
@@ -601,6 +606,9 @@ class Cluster:
         if table is None and (await self.owner_of(table_id))[0] == self.id:
             with contextlib.suppress(ServerError):  # unloaded here, its lease still ours
                 table = await self.hub.get(table_id)
+        if table is not None and not table.is_owner and table.lock.locked():
+            async with table.lock:  # a take-over here holds it until the table runs here
+                pass
         if table is None or not table.is_owner:
             return {"error": {"code": "cluster/not_owner", "message": "", "status": 503}}
         args = message.get("args") or {}
