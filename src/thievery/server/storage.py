@@ -30,7 +30,7 @@ import queue
 import shutil
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -533,6 +533,43 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, OperationalError) and getattr(orig, "sqlstate", None) in _TRANSIENT
 
 
+class KeptConnection:
+    """A writer's connection, kept from one batch to the next instead of checked out of the
+    pool for each; dropped when a batch fails (the next one opens another). With
+    ``ping_after_idle``, one idle past PING_AFTER_IDLE is checked out again, and so
+    pinged (the engine's pre-ping), before its next batch: a server that ended it while
+    it idled costs no batch."""
+
+    def __init__(self, engine: Engine, *, ping_after_idle: bool = False) -> None:
+        self.engine = engine
+        self.ping_after_idle = ping_after_idle
+        self._conn: Connection | None = None
+        self._used = 0.0
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """The connection in a transaction, committed at the end (rolled back, and the
+        connection dropped, on an error)."""
+        idle = time.monotonic() - self._used
+        if self._conn is not None and self.ping_after_idle and idle > PING_AFTER_IDLE:
+            self.drop()
+        conn = self._conn = self._conn or self.engine.connect()
+        try:
+            with conn.begin():
+                yield conn
+        except BaseException:
+            self.drop()
+            raise
+        self._used = time.monotonic()
+
+    def drop(self) -> None:
+        """Close the connection (the next transaction opens another)."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+
 class Writer:
     """One thread committing queued writes in batches; each caller awaits its own result."""
 
@@ -543,12 +580,8 @@ class Writer:
             tuple[Callable[[Connection], Any], asyncio.Future[Any], asyncio.AbstractEventLoop]
             | None
         ] = queue.SimpleQueue()
-        # The thread's connection, kept from batch to batch while it is busy: a pool
-        # checkout pings a PostgreSQL server (pre-ping), a round trip per batch. One idle
-        # past PING_AFTER_IDLE is checked out again (and so pinged) before its next batch;
-        # one that fails is dropped.
-        self._conn: Connection | None = None
-        self._used = 0.0
+        # A pool checkout pings a PostgreSQL server (pre-ping): a round trip a batch.
+        self._conn = KeptConnection(storage.engine, ping_after_idle=True)
         self._thread = threading.Thread(target=self._loop, name="thievery-writer", daemon=True)
         self._thread.start()
 
@@ -572,20 +605,7 @@ class Writer:
         try:
             self._take()
         finally:
-            self._drop_connection()
-
-    def _connection(self) -> Connection:
-        if self._conn is not None and time.monotonic() - self._used > PING_AFTER_IDLE:
-            self._drop_connection()
-        if self._conn is None:
-            self._conn = self.storage.engine.connect()
-        return self._conn
-
-    def _drop_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
+            self._conn.drop()
 
     def _take(self) -> None:
         while True:
@@ -615,12 +635,9 @@ class Writer:
         attempt: int = 1,
     ) -> None:
         try:
-            conn = self._connection()
-            with conn.begin():
+            with self._conn.transaction() as conn:
                 results = _run_all(conn, [op for op, _, _ in batch])
-            self._used = time.monotonic()
         except Exception as e:
-            self._drop_connection()
             if is_transient(e) and attempt < TRANSIENT_TRIES:
                 # PostgreSQL broke a deadlock (or a serialization conflict) by rolling
                 # this batch back: nothing of it was stored; it goes again.
@@ -685,9 +702,8 @@ class LoopWriter:
         self.engine = engine or storage.engine
         self._pending: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
         self._scheduled = False
-        # One connection kept for every batch: a pool checkout and return cost more than
-        # a small batch's own commit. Dropped (and opened again) after any failure.
-        self._conn: Connection | None = None
+        # A pool checkout and return cost more than a small batch's own commit.
+        self._conn = KeptConnection(self.engine)
 
     async def submit(self, op: Callable[[Connection], Any]) -> Any:
         """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
@@ -706,11 +722,9 @@ class LoopWriter:
 
     def _commit(self, batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]]) -> None:
         try:
-            conn = self._conn = self._conn or self.engine.connect()
-            with conn.begin():
+            with self._conn.transaction() as conn:
                 results = _run_all(conn, [op for op, _ in batch])
         except Exception as e:
-            self._drop_connection()
             if isinstance(e, OperationalError) and self._elsewhere(e, batch):
                 return
             if len(batch) == 1 or isinstance(e, OperationalError):
@@ -723,12 +737,6 @@ class LoopWriter:
         for (_, future), result in zip(batch, results, strict=True):
             _settle(future, result, None)
 
-    def _drop_connection(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                conn.close()
-
     def _elsewhere(
         self,
         error: OperationalError,
@@ -740,7 +748,7 @@ class LoopWriter:
     async def aclose(self) -> None:
         """Store what is queued."""
         self._flush()
-        self._drop_connection()
+        self._conn.drop()
         self.storage.stop_checkpoints()
 
 
@@ -794,7 +802,7 @@ class SQLiteWriter(LoopWriter):
     async def aclose(self) -> None:
         """Store what is queued, then stop the thread and the checkpoints."""
         self._flush()
-        self._drop_connection()
+        self._conn.drop()
         await self.thread.aclose()
         self.engine.dispose()
         self.storage.stop_checkpoints()
