@@ -12,7 +12,10 @@ server and prints one JSON line:
   it caused (the last update before the ``ack``, which the server queues right after it);
 - ``memory_per_table_kb``: the server's resident memory growth per live table once every
   table is live (``_at_end``: at the end of the run), from a server that already played one
-  table (so what only the first table costs is not counted per table).
+  table (so what only the first table costs is not counted per table);
+- ``memory_per_table_kb_setup`` (``--workload bgio``): as boardgame.io's harness measures
+  it, once every table is made and its four seats connected (their welcome received),
+  before anyone plays: no finished tables and no churn in it.
 
 ``--profile FILE`` runs the server under cProfile (its statistics in ``FILE``).
 
@@ -194,6 +197,7 @@ class Stats:
         self.frames = 0
         self.acks: list[float] = []  # when each scripted action was acknowledged
         self.tables_made = 0
+        self.ready = 0  # seats connected and waiting for the go (see player)
 
 
 def pause(think: float, rng: random.Random) -> float:
@@ -209,12 +213,19 @@ async def player(
     stats: Stats,
     rng: random.Random,
     leave_at_end: bool = False,
+    go: asyncio.Event | None = None,
 ) -> None:
     """One scripted seat: after each update, wait ``think`` seconds and act at random;
-    with ``leave_at_end``, leave once the game is over."""
+    with ``leave_at_end``, leave once the game is over; with ``go``, once welcomed, wait
+    for it before playing (counted in ``stats.ready``)."""
     await asyncio.sleep(rng.uniform(0, 2 * think))  # people do not all sit down at once
     async with connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "token": token}))
+        first: str | None = None
+        if go is not None:
+            first = str(await ws.recv())
+            stats.ready += 1
+            await go.wait()
         latest: dict[str, Any] = {}
         updated_at = 0.0
         pending: tuple[int, float] | None = None
@@ -223,10 +234,13 @@ async def player(
         loop = asyncio.get_running_loop()
         while not stop.is_set():
             timeout = None if act_at is None else max(0.0, act_at - loop.time())
+            text: str | bytes | None = first
+            first = None
             try:
-                text = await asyncio.wait_for(
-                    ws.recv(), timeout=0.5 if timeout is None else min(timeout, 0.5)
-                )
+                if text is None:
+                    text = await asyncio.wait_for(
+                        ws.recv(), timeout=0.5 if timeout is None else min(timeout, 0.5)
+                    )
             except TimeoutError:
                 text = None
             now = loop.time()
@@ -282,9 +296,10 @@ async def slot(
     stop: asyncio.Event,
     stats: Stats,
     rng: random.Random,
+    go: asyncio.Event | None = None,
 ) -> None:
     """One live table at a time: play it to the end with its scripted seats, then make
-    the next (boardgame.io's churn mode)."""
+    the next (boardgame.io's churn mode). The first table's seats wait for ``go``."""
     while not stop.is_set():
         r = await http.post("/api/tables", json=body)
         if r.status_code >= 400:
@@ -297,10 +312,11 @@ async def slot(
         ws = f"{url}/api/tables/{made['table']['id']}/ws"
         await asyncio.gather(
             *(
-                player(ws, s["token"], think, stop, stats, random.Random(rng.random()), True)
+                player(ws, s["token"], think, stop, stats, random.Random(rng.random()), True, go)
                 for s in made["seats"]
             )
         )
+        go = None
 
 
 async def warm_up(http: httpx2.AsyncClient, url: str, body: dict[str, Any]) -> None:
@@ -336,11 +352,22 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         stats = Stats()
         stop = asyncio.Event()
         rng = random.Random(args.seed)
+        rss_setup: int | None = None
         if churn:
+            go = asyncio.Event()
             players = [
-                asyncio.create_task(slot(http, url, body, think, stop, stats, rng))
+                asyncio.create_task(slot(http, url, body, think, stop, stats, rng, go))
                 for _ in range(args.tables)
             ]
+            # Every table made and its seats welcomed, nobody playing yet: memory as
+            # boardgame.io's harness reads it (after its setup, before its play).
+            seats = args.tables * args.players
+            deadline = time.monotonic() + 60
+            while stats.ready < seats and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)
+            rss_setup = server_rss_kb(pid) if stats.ready == seats else None
+            go.set()
         else:
             made = []
             for _ in range(args.tables):
@@ -411,6 +438,9 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "load_average": round(os.getloadavg()[0], 2),
         "memory_per_table_kb": round((rss_live - rss_before) / args.tables, 1),
         "memory_per_table_kb_at_end": round((rss_after - rss_before) / args.tables, 1),
+        "memory_per_table_kb_setup": (
+            None if rss_setup is None else round((rss_setup - rss_before) / args.tables, 1)
+        ),
         "server_rss_mb": round(rss_after / 1024, 1),
         "python": platform.python_version(),
         "cpus": os.cpu_count(),
