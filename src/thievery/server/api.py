@@ -186,7 +186,7 @@ def stored_summary(record: TableRecord) -> JSON:
 
 def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, SocketHandler]:
     """The API's routes, bound to one hub, and what serves a table's websocket
-    (``/api/tables/{id}/ws``: see :class:`~thievery.server.app.TableSockets`)."""
+    (``/api/tables/{id}/ws``: see :class:`~thievery.server.app.ThieveryApp`)."""
     router = APIRouter(prefix="/api", responses=ERRORS)
     chat = Chat(limits.chat_rate, limits.chat_burst, rooms=hub.caps.live_tables, hub=hub)
     lobby = Lobby(hub)
