@@ -332,3 +332,30 @@ def test_table_websockets_under_a_path_prefix(sqlite_url: str) -> None:
             with client.websocket_connect(path) as ws:
                 ws.send_json({"type": "join"})
                 assert ws.receive_json()["type"] == "welcome"
+
+
+def test_table_sockets_skip_every_layer_http_requests_go_through(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    """A table's websocket lives as long as its player stays, and each layer it passed
+    through would keep its frame alive as long: they are served before FastAPI's and
+    Starlette's own layers (and so before any middleware); other websockets and HTTP
+    requests go through them as usual."""
+    from starlette.applications import Starlette
+
+    seen: list[str] = []
+    real = Starlette.__call__
+
+    async def spy(self: Any, scope: Any, receive: Any, send: Any) -> None:
+        seen.append(scope["type"])
+        await real(self, scope, receive, send)
+
+    monkeypatch.setattr(Starlette, "__call__", spy)
+    tid = create_table(client, ["human", "bot:random", "bot:random"])["table"]["id"]
+    made = len(seen)
+    assert made >= 1 and set(seen) == {"http"}
+    with client.websocket_connect(ws_url(tid)) as ws:
+        assert Player(ws, None).latest["type"] == "welcome"
+    assert len(seen) == made  # not through Starlette's stack
+    assert client.get(f"/api/tables/{tid}").status_code == 200
+    assert seen[made:] == ["http"]
