@@ -105,6 +105,28 @@ def test_no_snapshot_is_kept_between_actions(tmp_path: Path) -> None:
     asyncio.run(check())
 
 
+def test_no_snapshot_is_kept_after_a_welcome(tmp_path: Path) -> None:
+    """A welcome builds its connection's snapshot and lets it go: a table whose players
+    have joined but not moved yet holds none (it held one a seat, about 4 KB each)."""
+
+    async def check() -> None:
+        async with running_hub(tmp_path / "w.db") as hub:
+            table, _, _ = await hub.create("schattendieb", HUMANS, {"games": 2})
+            listeners = [Listener(seat) for seat in (0, 1, 2, 3, None)]
+            for listener in listeners:
+                table.attach(listener)
+            assert table._cache == {} and table._encoding == {}
+            welcomes = [json.loads(str(x.frames[0])) for x in listeners]
+            assert [w["type"] for w in welcomes] == ["welcome"] * 5
+            assert [w["seat"] for w in welcomes] == [0, 1, 2, 3, None]
+            assert all(len(w["view"]["hand"]) == 4 for w in welcomes[:4])
+            assert welcomes[0]["legal"] and welcomes[4]["legal"] == []
+            await play(table, 4, random.Random(2))  # and play goes on as before
+            assert table.version >= 2 and table._cache == {}
+
+    asyncio.run(check())
+
+
 def test_bot_seats_views_are_neither_built_nor_kept(tmp_path: Path) -> None:
     async def check() -> None:
         async with running_hub(tmp_path / "b.db") as hub:

@@ -327,6 +327,10 @@ class LiveTable:
         frame["static"] = list(plugin(self.spec.name).static_view)
         frame["log"] = [self.event_json(e, audience) for e in self.logged(audience)]
         frame["summary"] = self.summary()
+        # Built for one connection: not kept until the next action, or a table whose
+        # players joined but have not moved yet would hold every seat's snapshot (~4 KB
+        # each in Der Schattendieb).
+        self._cache.pop(audience, None)
         return frame
 
     def logged(self, audience: Audience, limit: int = LOG_LIMIT) -> list[Event]:
