@@ -19,6 +19,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.datastructures import Headers
 
 from thievery.server.limits import Caps
 
@@ -143,6 +144,10 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)
+            # The handshake request stays alive as long as the connection (a local of
+            # websockets' parser generator), and its headers (parsed into ~2.5 KB of
+            # objects) are read by nobody after this: the scope has its own copy.
+            event.headers = Headers()
             # uvicorn waits 10 s for the answer to a close: a client that reads nothing
             # (cut off for it) held its connection and session that long.
             self.close_timeout = min(self.close_timeout, CLOSE_SECONDS)

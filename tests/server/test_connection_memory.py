@@ -1,0 +1,58 @@
+"""What an open websocket keeps for its whole life: not its handshake request's headers
+(websockets' parser keeps the request object alive as long as the connection; uvicorn's
+scope has its own copy of the headers)."""
+
+from __future__ import annotations
+
+import base64
+import gc
+import os
+import socket
+import time
+
+import httpx2
+from websockets.http11 import Request
+
+from tests.server.conftest import FAST
+from tests.server.serving import serving
+from thievery.server import create_app
+
+
+def handshake(port: int, path: str) -> socket.socket:
+    """A websocket opened by hand (no client library, whose own request objects would be
+    counted too): the upgrade request sent, the 101 answer read; left open."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        "User-Agent: a-rather-long-user-agent-string/1.0 (for the headers to weigh)\r\n\r\n"
+    )
+    sock.sendall(request.encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        assert chunk, "the server closed the connection"
+        answer += chunk
+    assert answer.startswith(b"HTTP/1.1 101"), answer[:200]
+    return sock
+
+
+def test_an_open_websocket_does_not_keep_its_handshake_headers(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST)
+    with serving(app) as port:
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3}
+        made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
+        path = f"/api/tables/{made['table']['id']}/ws"
+        socks = [handshake(port, path) for _ in range(5)]
+        try:
+            time.sleep(0.2)  # (the server thread has handled every handshake)
+            # This table's (a new id), and type(), not isinstance(): a dead weak proxy
+            # among the objects would raise.
+            objects = gc.get_objects()
+            requests = [o for o in objects if type(o) is Request and o.path == path]
+            assert len(requests) == 5  # alive: websockets' parsers hold them
+            assert [len(r.headers) for r in requests] == [0] * 5
+        finally:
+            for sock in socks:
+                sock.close()
