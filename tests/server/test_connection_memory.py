@@ -1,6 +1,6 @@
-"""What an open websocket keeps for its whole life: not its handshake request's headers
-(websockets' parser keeps the request object alive as long as the connection; uvicorn's
-scope has its own copy of the headers)."""
+"""What an open websocket keeps for its whole life: not its handshake request's headers,
+neither in the request object (websockets' parser keeps it alive as long as the
+connection) nor in its ASGI scope."""
 
 from __future__ import annotations
 
@@ -53,6 +53,14 @@ def test_an_open_websocket_does_not_keep_its_handshake_headers(sqlite_url: str) 
             requests = [o for o in objects if type(o) is Request and o.path == path]
             assert len(requests) == 5  # alive: websockets' parsers hold them
             assert [len(r.headers) for r in requests] == [0] * 5
+            # Nor does its ASGI scope keep them (nothing reads them after the handshake).
+            scopes = [
+                o
+                for o in objects
+                if type(o) is dict and o.get("type") == "websocket" and o.get("path") == path
+            ]
+            assert len(scopes) == 5
+            assert [scope["headers"] for scope in scopes] == [[]] * 5
         finally:
             for sock in socks:
                 sock.close()

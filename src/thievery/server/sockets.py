@@ -343,6 +343,10 @@ async def table_socket(
     """Serve one websocket connection to a table (within the caps on connections), with
     its chat and, for a listed table, its seats' use told to the lobby."""
     await websocket.accept()
+    # Nothing reads the request's headers after the handshake (the client's address is
+    # the scope's own, X-Forwarded-For already applied): not kept for the connection's
+    # life (~1 KB a connection).
+    websocket.scope["headers"] = []
     client = websocket.client.host if websocket.client else "?"
     caps = hub.caps
     try:
