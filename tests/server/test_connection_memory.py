@@ -4,6 +4,7 @@ connection) nor in its ASGI scope."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import gc
 import os
@@ -11,11 +12,13 @@ import socket
 import time
 
 import httpx2
+import pytest
 from websockets.http11 import Request
 
 from tests.server.conftest import FAST
 from tests.server.serving import serving
 from thievery.server import create_app
+from thievery.server.run import Inbox
 
 
 def handshake(port: int, path: str) -> socket.socket:
@@ -61,6 +64,32 @@ def test_an_open_websocket_does_not_keep_its_handshake_headers(sqlite_url: str) 
             ]
             assert len(scopes) == 5
             assert [scope["headers"] for scope in scopes] == [[]] * 5
+            # Its received messages wait in an Inbox, not an asyncio.Queue (~3 KB).
+            protocols = [o for o in objects if type(o).__name__.startswith("Paced")]
+            assert len(protocols) >= 5
+            assert {type(p.queue) for p in protocols} == {Inbox}
         finally:
             for sock in socks:
                 sock.close()
+
+
+def test_an_inbox_hands_messages_over_in_order_and_loses_none_to_a_cancelled_wait() -> None:
+    async def check() -> None:
+        inbox = Inbox()
+        assert inbox.empty()
+        inbox.put_nowait(1)
+        inbox.put_nowait(2)
+        assert not inbox.empty()
+        assert [await inbox.get(), await inbox.get()] == [1, 2] and inbox.empty()
+        waiting = asyncio.ensure_future(inbox.get())  # the app waits for the next one
+        await asyncio.sleep(0)
+        inbox.put_nowait(3)
+        assert await waiting == 3
+        # A wait given up (a join's deadline: wait_for) loses nothing that comes after.
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(inbox.get(), 0.01)
+        inbox.put_nowait(4)
+        inbox.put_nowait(5)
+        assert [await inbox.get(), await inbox.get()] == [4, 5] and inbox.empty()
+
+    asyncio.run(check())

@@ -88,6 +88,36 @@ SEND_NOW = "thievery.send_now"
 CLOSE_SECONDS = 3.0  # for a client to answer the server's close; then it is dropped
 
 
+class Inbox:
+    """A websocket's received messages until the app reads them: what uvicorn's protocol
+    uses of an :class:`asyncio.Queue` (``put_nowait``, ``get``, ``empty``), as a list and
+    one future made only while the app waits. A queue is three deques and more, ~2 KB for
+    each connection's life, and holds at most a message or two: uvicorn stops reading
+    until the app has taken what came."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> Any:
+        """The oldest message, once there is one (one reader at a time)."""
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            await self._waiter
+        return self._items.pop(0)
+
+    def empty(self) -> bool:
+        return not self._items
+
+
 def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.Protocol]:
     """``base`` (uvicorn's websocket protocol) fed at most ``chunk`` bytes per turn of the
     event loop; reading pauses while a backlog is worked through (so it is bounded). Once
@@ -100,6 +130,10 @@ def paced(base: type[asyncio.Protocol], chunk: int = WS_CHUNK) -> type[asyncio.P
     class Paced(base):  # type: ignore[valid-type,misc]
         _backlog: bytearray | None = None
         close_timeout: float  # (uvicorn's)
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.queue = Inbox()
 
         def data_received(self, data: bytes) -> None:
             if getattr(self, "close_sent", False):
