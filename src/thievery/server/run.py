@@ -91,7 +91,7 @@ CLOSE_SECONDS = 3.0  # for a client to answer the server's close; then it is dro
 class Inbox:
     """A websocket's received messages until the app reads them: what uvicorn's protocol
     uses of an :class:`asyncio.Queue` (``put_nowait``, ``get``, ``empty``), as a list and
-    one future made only while the app waits. A queue is three deques and more, ~2 KB for
+    one future made only while the app waits. A queue is three deques and more, ~3 KB for
     each connection's life, and holds at most a message or two: uvicorn stops reading
     until the app has taken what came."""
 
