@@ -95,7 +95,7 @@ def test_tables_and_connections_are_freed_without_a_garbage_collection(
     caps = dataclasses.replace(Caps.lifted(), gc_seconds=0)  # the hub never collects
     app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=caps)
     kinds = (LiveTable, Driver, Session, Listener)
-    names = ("Paced", "HeaderDeadline")  # our uvicorn protocols (websocket, HTTP)
+    names = ("Wire", "HeaderDeadline")  # our uvicorn protocols (websocket, HTTP)
     with serving(app) as port:
         hub: Hub = app.state.hub
         hub.finished_cache = 0  # a finished table leaves memory at once

@@ -17,7 +17,6 @@ import pytest
 import sqlalchemy as sa
 import websockets.sync.client as ws_client
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocket
 
 from tests.server.conftest import FAST, Player, create_table
 from tests.server.helpers import Pinger, long_record, store_finished
@@ -26,8 +25,7 @@ from thievery.core.registry import plugin
 from thievery.server import create_app
 from thievery.server import driver as driver_module
 from thievery.server import replay as replay_module
-from thievery.server import run as run_module
-from thievery.server import sockets as sockets_module
+from thievery.server import wire as wire_module
 from thievery.server.limits import Caps
 from thievery.server.listeners import Listener
 
@@ -298,7 +296,7 @@ def test_a_client_that_never_answers_a_close_is_dropped(sqlite_url: str) -> None
                     received += chunk
             took = time.monotonic() - began
             # the close frame came at once; the connection was dropped CLOSE_SECONDS later
-            assert run_module.CLOSE_SECONDS - 0.5 < took < run_module.CLOSE_SECONDS + 2, took
+            assert wire_module.CLOSE_SECONDS - 0.5 < took < wire_module.CLOSE_SECONDS + 2, took
             assert open_sockets() == 0
             assert b'"welcome"' in received and b'"closed"' in received
 
@@ -316,20 +314,22 @@ def test_a_client_that_stops_reading_is_cut_off(
     )
     listeners: list[Listener] = []
 
-    class Kept(Listener):
+    class Kept(wire_module.WireListener):
+        __slots__ = ()
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             listeners.append(self)
 
-    monkeypatch.setattr(sockets_module, "Listener", Kept)
+    monkeypatch.setattr(wire_module, "WireListener", Kept)
     codes: list[int] = []
-    close = WebSocket.close
+    close = wire_module.Wire._close
 
-    async def closing(self: WebSocket, code: int = 1000, reason: str | None = None) -> None:
+    def closing(self: wire_module.Wire, code: int) -> None:
         codes.append(code)
-        await close(self, code, reason)
+        close(self, code)
 
-    monkeypatch.setattr(WebSocket, "close", closing)
+    monkeypatch.setattr(wire_module.Wire, "_close", closing)
     app = create_app(sqlite_url, bot_delay=0, limits=limits, caps=caps)
     with serving(app, caps) as port:
         import httpx2

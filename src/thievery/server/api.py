@@ -10,10 +10,9 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request, WebSocket
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
@@ -29,11 +28,10 @@ from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
 from thievery.server.lobby import Lobby
 from thievery.server.replay import parse_perspective, record_from_json
-from thievery.server.sockets import Limits, table_socket
+from thievery.server.sockets import Limits, TableSockets
 from thievery.server.storage import TableRecord
 
 JSON = dict[str, Any]
-SocketHandler = Callable[[WebSocket, str], Awaitable[None]]  # a websocket, its table's id
 
 bearer = HTTPBearer(auto_error=False, description="a seat's token, or the table's host token")
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -184,8 +182,8 @@ def stored_summary(record: TableRecord) -> JSON:
     }
 
 
-def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, SocketHandler]:
-    """The API's routes, bound to one hub, and what serves a table's websocket
+def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, TableSockets]:
+    """The API's routes, bound to one hub, and what serves the tables' websockets
     (``/api/tables/{id}/ws``: see :class:`~thievery.server.app.ThieveryApp`)."""
     router = APIRouter(prefix="/api", responses=ERRORS)
     chat = Chat(limits.chat_rate, limits.chat_burst, rooms=hub.caps.live_tables, hub=hub)
@@ -420,8 +418,4 @@ def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, SocketHandler]:
         body = await hub.replayer.steps(parsed, seen, start=start, limit=limit)
         return replay_response(body, request)
 
-    async def socket(websocket: WebSocket, table_id: str) -> None:
-        """Live play: see the module :mod:`thievery.server.sockets` for the frames."""
-        await table_socket(websocket, hub, table_id, limits, chat, lobby)
-
-    return router, socket
+    return router, TableSockets(hub, limits, chat, lobby)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import html
 import logging
-import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -31,11 +30,11 @@ from starlette.websockets import WebSocket
 import thievery
 from thievery.core.errors import ThieveryError
 from thievery.core.registry import plugin
-from thievery.server.api import SocketHandler, make_router
+from thievery.server.api import make_router
 from thievery.server.errors import ServerError, from_game_error
 from thievery.server.hub import Hub
 from thievery.server.limits import Caps, RateLimited
-from thievery.server.sockets import Limits
+from thievery.server.sockets import Limits, TableSockets, table_of
 from thievery.server.storage import Storage
 
 MAX_BODY = 4 << 20  # bytes in a request body (a long game record fits)
@@ -55,21 +54,23 @@ class ThieveryApp(FastAPI):
     lives as long as its player stays, and every layer it passed through would keep its
     frame, scope copy and exit stacks alive as long (measured with tracemalloc: about 7 KB
     a connection for the routing and middleware inside FastAPI's stack, 1.6 KB more for
-    FastAPI's and Starlette's own outer layers). Anything else goes to FastAPI as usual."""
+    FastAPI's and Starlette's own outer layers). Anything else goes to FastAPI as usual.
+    On uvicorn (``thievery serve``) the tables' websockets do not reach the app at all:
+    :mod:`~thievery.server.wire` serves them on the connection itself; this path serves
+    them on any other ASGI server and in tests' clients."""
 
-    PATH = re.compile(r"/api/tables/([^/]+)/ws")
-    serve_socket: SocketHandler | None = None  # (set once the routes are made)
+    sockets: TableSockets | None = None  # (set once the routes are made)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        serve = self.serve_socket
-        if serve is not None and scope["type"] == "websocket":
+        sockets = self.sockets
+        if sockets is not None and scope["type"] == "websocket":
             path: str = scope["path"]
             root: str = scope.get("root_path", "")
             if root and path.startswith(root):  # mounted under a prefix (as Starlette does)
                 path = path[len(root) :]
-            found = self.PATH.fullmatch(path)
-            if found is not None:
-                await serve(WebSocket(scope, receive, send), found.group(1))
+            table_id = table_of(path)
+            if table_id is not None:
+                await sockets.asgi(WebSocket(scope, receive, send), table_id)
                 return
         await super().__call__(scope, receive, send)
 
@@ -275,7 +276,7 @@ def create_app(
     app.add_middleware(PageHeaders)
     router, sockets = make_router(hub, limits or Limits())
     app.include_router(router)
-    app.serve_socket = sockets
+    app.sockets = sockets
 
     @app.api_route("/static/games/{game}/{file}", methods=["GET", "HEAD"], include_in_schema=False)
     def game_file(game: str, file: str, request: Request) -> Response:

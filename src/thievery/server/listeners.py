@@ -1,8 +1,9 @@
 """Listeners: each connection's queue of outgoing frames, bounded in frames and in bytes,
 so a client that stops reading is cut off instead of holding the server's memory.
 
-A table pushes frames without waiting; the connection's own task sends them (see
-:mod:`thievery.server.sockets`). The queue is a plain list and one future made only while
+A table pushes frames without waiting; the connection sends them (a sender task on an
+ASGI websocket, see :mod:`thievery.server.sockets`; the connection itself, at once, on
+uvicorn, see :mod:`thievery.server.wire`). The queue is a plain list and one future made only while
 the sender waits: an :class:`asyncio.Queue` (three deques and an event, about 2 KB) for
 each of thousands of connections, which hold 0 to 2 frames nearly always, costs more than
 the frames.
@@ -17,6 +18,17 @@ from collections.abc import Callable
 class Listener:
     """One connection's way out: frames queue here and its own task sends them."""
 
+    __slots__ = (
+        "_waiting",
+        "frames",
+        "max_bytes",
+        "max_queue",
+        "on_overflow",
+        "overflowed",
+        "queued",
+        "seat",
+    )
+
     def __init__(self, seat: int | None, max_queue: int = 1000, max_bytes: int = 2 << 20) -> None:
         self.seat = seat
         self.max_queue = max_queue
@@ -28,9 +40,6 @@ class Listener:
         # Called once the queue overflows: its sender may be stuck sending to a client that
         # reads nothing, and would never come to the close at the end of the queue.
         self.on_overflow: Callable[[], None] | None = None
-        # Writes a frame at once if it can (the connection's own way, see run.SEND_NOW):
-        # used while the sender waits with nothing queued, so order is kept.
-        self.direct: Callable[[str], bool] | None = None
 
     def _put(self, text: str | None) -> None:
         self.frames.append(text)
@@ -41,13 +50,6 @@ class Listener:
     def push(self, text: str) -> None:
         """Queue a frame; a connection too slow to keep up is told to close."""
         if self.overflowed:
-            return
-        if (
-            self.direct is not None
-            and self._waiting is not None
-            and not self.frames
-            and self.direct(text)
-        ):
             return
         if len(self.frames) >= self.max_queue or self.queued + len(text) > self.max_bytes:
             self.overflowed = True

@@ -1,5 +1,9 @@
 """Live play over a websocket: join a table as a seat or a spectator, then act.
 
+A :class:`Session` is one connection's conversation with its table, whatever carries it:
+on uvicorn (``thievery serve``) the connection itself, see :mod:`thievery.server.wire`;
+on any other ASGI server or test client, :meth:`TableSockets.asgi`.
+
 Frames are JSON text. From the client::
 
     {"type": "join", "token": "…"}             # a seat's token; no token: spectator
@@ -35,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +56,6 @@ from thievery.server.limits import Bucket, too_many
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.lobby import Lobby
-from thievery.server.run import SEND_NOW
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,15 @@ class Limits:
     chat_burst: float = 5.0
 
 
+TABLE_PATH = re.compile(r"/api/tables/([^/]+)/ws")
+
+
+def table_of(path: str) -> str | None:
+    """The table id a websocket's path names (``/api/tables/{id}/ws``), or ``None``."""
+    found = TABLE_PATH.fullmatch(path)
+    return None if found is None else found.group(1)
+
+
 def error_frame(code: str, message: str, ref: Any = None) -> str:
     """An error frame as text."""
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
@@ -80,77 +93,68 @@ def error_frame(code: str, message: str, ref: Any = None) -> str:
     return json.dumps(frame)
 
 
-async def _sender(session: Session) -> None:
-    websocket, listener = session.websocket, session.listener
-    while True:
-        text = await listener.next()
-        if text is None:
-            with contextlib.suppress(Exception):
-                await websocket.close(1008 if listener.overflowed else session.close_code)
-            return
-        await websocket.send_text(text)
-
-
-async def _finished(sender: asyncio.Task[None]) -> None:
-    """Wait for a sender told to close to send what it has and close."""
-    await asyncio.wait({sender}, timeout=5.0)
-
-
 class Session:
-    """One websocket connection to one table.
+    """One websocket connection to one table: frames in through :meth:`handle`, frames
+    out through its :class:`Listener` (the carrier sends them, and closes the connection
+    with :attr:`close_code` at the listener's end).
 
     ``crowded``: it came when the table had its cap of spectators and sockets not joined
     yet, so its first frame must join a seat (with the seat's token) within the grace.
     """
 
+    __slots__ = (
+        "bucket",
+        "chat",
+        "close_code",
+        "crowded",
+        "hub",
+        "join_by",
+        "joined",
+        "joins",
+        "limits",
+        "listener",
+        "lobby",
+        "refusals",
+        "table",
+        "told_full",
+    )
+
     def __init__(
         self,
         hub: Hub,
         table: LiveTable,
-        websocket: WebSocket,
+        listener: Listener,
         limits: Limits,
         crowded: bool = False,
         chat: Chat | None = None,
         lobby: Lobby | None = None,
     ) -> None:
-        self.hub, self.table, self.websocket, self.limits = hub, table, websocket, limits
+        self.hub, self.table, self.listener, self.limits = hub, table, listener, limits
         self.chat, self.lobby = chat, lobby
-        self.listener = Listener(None, max_bytes=hub.caps.send_queue_bytes)
         self.joined = False
         self.crowded = crowded
         self.told_full = False  # a crowded socket's refusal was sent already
         self.close_code = 1000
         wait = hub.caps.crowded_grace if crowded else hub.caps.join_seconds
         self.join_by = time.monotonic() + wait
-        self.sender: asyncio.Task[None] | None = None
-        self.cutting: asyncio.Task[None] | None = None
-        self.listener.on_overflow = self._cut
-        extensions = websocket.scope.get("extensions") or {}
-        self.listener.direct = extensions.get(SEND_NOW)  # (our uvicorn protocol's)
         self.bucket = Bucket(limits.rate, limits.burst)
         self.refusals = Bucket(limits.rate, limits.max_refusals)
         self.joins = Bucket(limits.join_rate, limits.join_burst)
 
-    def _cut(self) -> None:
-        """The queue overflowed: stop sending (the sender may wait for a client that reads
-        nothing) and close with 1008; uvicorn's protocol (see :mod:`~.run`) drops the
-        connection if the close cannot be written either."""
-        if self.sender is None or self.sender.done() or self.cutting is not None:
-            return
-        self.sender.cancel()
-
-        async def close() -> None:
-            with contextlib.suppress(Exception):
-                await self.websocket.close(1008)
-
-        self.cutting = asyncio.get_running_loop().create_task(close())
+    @property
+    def ending_code(self) -> int:
+        """The close code once the listener's queue ends: 1008 for a client too slow."""
+        return 1008 if self.listener.overflowed else self.close_code
 
     def send(self, text: str) -> None:
         """Queue a frame for this connection."""
         self.listener.push(text)
 
-    async def handle(self, text: str) -> None:
-        """One frame from the client."""
+    async def handle(self, text: str | None) -> None:
+        """One message from the client (``None``: a binary one)."""
+        if text is None:
+            self.send(error_frame("frame/malformed", "frames are JSON text"))
+            return
         if not self.bucket.take():
             if not self.refusals.take():
                 self.listener.close()
@@ -260,18 +264,8 @@ class Session:
         self.close_code = close_code
         self.listener.close()
 
-    async def _receive(self) -> Message | None:
-        """The next message; ``None`` if the socket has not joined in time."""
-        if self.joined:
-            return await self.websocket.receive()
-        try:
-            return await asyncio.wait_for(
-                self.websocket.receive(), max(0.0, self.join_by - time.monotonic())
-            )
-        except TimeoutError:
-            return None
-
-    def _too_late(self) -> None:
+    def too_late(self) -> None:
+        """It has not joined in time: refused, and closed."""
         caps = self.hub.caps
         if self.crowded:
             self.refuse(too_many("connections per table", caps.connections_per_table), 4429)
@@ -279,47 +273,172 @@ class Session:
             message = f"join the table within {caps.join_seconds:g} s of connecting"
             self.refuse(ServerError("join/timeout", message, 408), 4408)
 
+    def after_frame(self) -> bool:
+        """After each frame: a crowded socket whose frame did not join a seat is refused.
+        ``True``: the session is over (its close is queued); read nothing more."""
+        if not self.crowded:
+            return False
+        if self.joined and self.listener.seat is not None:
+            self.crowded = False
+            return False
+        if self.told_full:
+            self.close_code = 4429
+            self.listener.close()
+        else:
+            self.refuse(
+                too_many("connections per table", self.hub.caps.connections_per_table), 4429
+            )
+        return True
+
+    def leave(self) -> None:
+        """The connection is gone: off the table."""
+        self.table.detach(self.listener)
+        # The listener held its carrier's cut-off: a cycle, freed only by a full garbage
+        # collection once the connection is gone.
+        self.listener.on_overflow = None
+
+
+def close_code_of(error: ServerError) -> int:
+    """A refused connection's close code: 4404 for an unknown table, else 4000 + status."""
+    return 4404 if error.status == 404 else 4000 + error.status
+
+
+async def _sender(websocket: WebSocket, session: Session) -> None:
+    listener = session.listener
+    while True:
+        text = await listener.next()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await websocket.close(session.ending_code)
+            return
+        await websocket.send_text(text)
+
+
+async def _finished(sender: asyncio.Task[None]) -> None:
+    """Wait for a sender told to close to send what it has and close."""
+    await asyncio.wait({sender}, timeout=5.0)
+
+
+@dataclass
+class TableSockets:
+    """What serves the tables' websockets, over any carrier: the hub, the limits, the
+    chat and, for listed tables, the lobby told of its seats' use."""
+
+    hub: Hub
+    limits: Limits
+    chat: Chat | None = None
+    lobby: Lobby | None = None
+
+    async def open(self, table_id: str, client: str) -> tuple[LiveTable, bool]:
+        """A new connection from ``client`` to the table, within the caps on connections:
+        the table, and whether the connection is crowded (see :class:`Session`). Counted
+        until :meth:`close`. Raises :class:`ServerError` (nothing counted)."""
+        hub, caps = self.hub, self.hub.caps
+        if self.chat is not None:  # (serves lines other processes forward from now on)
+            await self.chat.serve(hub)
+        if hub.connections.get(client, 0) >= caps.connections_per_client:
+            raise too_many("connections per client", caps.connections_per_client)
+        table = await hub.get(table_id)
+        # Spectators and sockets not joined yet count toward the table's cap; seats do not.
+        seated = sum(1 for listener in table.listeners if listener.seat is not None)
+        crowded = table.sessions - seated >= caps.connections_per_table
+        hub.connections[client] = hub.connections.get(client, 0) + 1
+        table.sessions += 1
+        return table, crowded
+
+    def session(self, table: LiveTable, listener: Listener, crowded: bool) -> Session:
+        """The session of a connection :meth:`open` let in."""
+        return Session(self.hub, table, listener, self.limits, crowded, self.chat, self.lobby)
+
+    def close(self, table: LiveTable, client: str) -> None:
+        """An opened connection is gone."""
+        hub = self.hub
+        table.sessions -= 1
+        hub.gone += 1  # (its cycles: see Hub._collect_forever)
+        left = hub.connections.get(client, 1) - 1
+        if left > 0:
+            hub.connections[client] = left
+        else:
+            hub.connections.pop(client, None)
+
+    async def asgi(self, websocket: WebSocket, table_id: str) -> None:
+        """Serve one ASGI websocket connection to a table: a task reads, another sends."""
+        await websocket.accept()
+        # Nothing reads the request's headers after the handshake (the client's address
+        # is the scope's own, X-Forwarded-For already applied).
+        websocket.scope["headers"] = []
+        client = websocket.client.host if websocket.client else "?"
+        try:
+            table, crowded = await self.open(table_id, client)
+        except ServerError as e:
+            await websocket.send_text(error_frame(e.code, e.message))
+            await websocket.close(close_code_of(e))
+            return
+        listener = Listener(None, max_bytes=self.hub.caps.send_queue_bytes)
+        try:
+            await _AsgiConnection(websocket, self.session(table, listener, crowded)).run()
+        finally:
+            self.close(table, client)
+
+
+class _AsgiConnection:
+    """A session carried by an ASGI websocket: this task reads frames, a sender task
+    writes the listener's."""
+
+    def __init__(self, websocket: WebSocket, session: Session) -> None:
+        self.websocket, self.session = websocket, session
+        self.sender: asyncio.Task[None] | None = None
+        self.cutting: asyncio.Task[None] | None = None
+        session.listener.on_overflow = self._cut
+
+    def _cut(self) -> None:
+        """The queue overflowed: stop sending (the sender may wait for a client that reads
+        nothing) and close with 1008."""
+        if self.sender is None or self.sender.done() or self.cutting is not None:
+            return
+        self.sender.cancel()
+
+        async def close() -> None:
+            with contextlib.suppress(Exception):
+                await self.websocket.close(1008)
+
+        self.cutting = asyncio.get_running_loop().create_task(close())
+
+    async def _receive(self) -> Message | None:
+        """The next message; ``None`` if the socket has not joined in time."""
+        if self.session.joined:
+            return await self.websocket.receive()
+        try:
+            return await asyncio.wait_for(
+                self.websocket.receive(), max(0.0, self.session.join_by - time.monotonic())
+            )
+        except TimeoutError:
+            return None
+
     async def run(self) -> None:
         """Read frames until the client leaves (or is closed for being too slow)."""
-        sender = self.sender = asyncio.create_task(_sender(self))
+        session = self.session
+        sender = self.sender = asyncio.create_task(_sender(self.websocket, session))
         try:
             while True:
                 message = await self._receive()
                 if message is None:
-                    self._too_late()
+                    session.too_late()
                     await _finished(sender)
                     break
                 if message["type"] == "websocket.disconnect" or sender.done():
                     break
-                text = message.get("text")
-                if text is None:
-                    self.send(error_frame("frame/malformed", "frames are JSON text"))
-                else:
-                    await self.handle(text)
-                if self.crowded:  # its one frame did not join a seat
-                    if self.joined and self.listener.seat is not None:
-                        self.crowded = False
-                    else:
-                        error = too_many(
-                            "connections per table", self.hub.caps.connections_per_table
-                        )
-                        if self.told_full:
-                            self.close_code = 4429
-                            self.listener.close()
-                        else:
-                            self.refuse(error, 4429)
-                        await _finished(sender)
-                        break
+                await session.handle(message.get("text"))
+                if session.after_frame():
+                    await _finished(sender)
+                    break
                 # One frame per turn of the event loop: a connection streaming frames
                 # takes its turn with every other table instead of before them.
                 await asyncio.sleep(0)
         except (WebSocketDisconnect, RuntimeError):
             pass  # RuntimeError: the sender closed the socket under us
         finally:
-            self.table.detach(self.listener)
-            # The listener held this session's _cut: a cycle, freed only by a full
-            # garbage collection once the connection is gone.
-            self.listener.on_overflow = None
+            session.leave()
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
@@ -330,47 +449,3 @@ class Session:
             if self.websocket.client_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await self.websocket.close()
-
-
-async def table_socket(
-    websocket: WebSocket,
-    hub: Hub,
-    table_id: str,
-    limits: Limits,
-    chat: Chat | None = None,
-    lobby: Lobby | None = None,
-) -> None:
-    """Serve one websocket connection to a table (within the caps on connections), with
-    its chat and, for a listed table, its seats' use told to the lobby."""
-    await websocket.accept()
-    # Nothing reads the request's headers after the handshake (the client's address is
-    # the scope's own, X-Forwarded-For already applied): not kept for the connection's
-    # life (~1 KB a connection).
-    websocket.scope["headers"] = []
-    client = websocket.client.host if websocket.client else "?"
-    caps = hub.caps
-    try:
-        if chat is not None:  # (serves lines other processes forward from now on)
-            await chat.serve(hub)
-        if hub.connections.get(client, 0) >= caps.connections_per_client:
-            raise too_many("connections per client", caps.connections_per_client)
-        table = await hub.get(table_id)
-    except ServerError as e:
-        await websocket.send_text(error_frame(e.code, e.message))
-        await websocket.close(4404 if e.status == 404 else 4000 + e.status)
-        return
-    # Spectators and sockets not joined yet count toward the table's cap; seats do not.
-    seated = sum(1 for listener in table.listeners if listener.seat is not None)
-    crowded = table.sessions - seated >= caps.connections_per_table
-    hub.connections[client] = hub.connections.get(client, 0) + 1
-    table.sessions += 1
-    try:
-        await Session(hub, table, websocket, limits, crowded, chat, lobby).run()
-    finally:
-        table.sessions -= 1
-        hub.gone += 1  # (its cycles: see Hub._collect_forever)
-        left = hub.connections.get(client, 1) - 1
-        if left > 0:
-            hub.connections[client] = left
-        else:
-            hub.connections.pop(client, None)

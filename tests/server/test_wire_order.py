@@ -1,6 +1,6 @@
-"""Frames written at once (run.SEND_NOW): over a real uvicorn server, a connection whose
-sender waits with nothing queued has its frames written by the table directly, and every
-client still gets every update, in order, each before its ack."""
+"""Frames written at once (:mod:`thievery.server.wire`): over a real uvicorn server, a
+table writes its frames to each connection as it makes them, and every client still gets
+every update, in order, each before its ack."""
 
 from __future__ import annotations
 
@@ -17,34 +17,22 @@ import websockets.sync.client as ws_client
 from tests.server.conftest import FAST
 from tests.server.serving import serving
 from thievery.server import create_app
-from thievery.server import sockets as sockets_module
+from thievery.server import wire as wire_module
 from thievery.server.limits import Caps
-from thievery.server.listeners import Listener
 
 
 def test_frames_are_written_at_once_in_order_and_each_update_before_its_ack(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    written = {"now": 0, "refused": 0}
+    written = {"now": 0, "queued": 0}
+    write = wire_module.Wire.write
 
-    class Counted(Listener):
-        """Counts the frames the connection's own way wrote at once (or could not)."""
+    def counted(self: wire_module.Wire, text: str) -> bool:
+        ok = write(self, text)
+        written["now" if ok else "queued"] += 1
+        return ok
 
-        @property
-        def direct(self) -> Callable[[str], bool] | None:
-            return self._direct
-
-        @direct.setter
-        def direct(self, send: Callable[[str], bool] | None) -> None:
-            def counted(text: str) -> bool:
-                assert send is not None
-                ok = send(text)
-                written["now" if ok else "refused"] += 1
-                return ok
-
-            self._direct = counted if send is not None else None
-
-    monkeypatch.setattr(sockets_module, "Listener", Counted)
+    monkeypatch.setattr(wire_module.Wire, "write", counted)
     app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
     rng = random.Random(4)
     with serving(app) as port:
@@ -104,7 +92,7 @@ def test_frames_are_written_at_once_in_order_and_each_update_before_its_ack(
                 for j in range(len(clients)):  # everyone reads up to the table's present
                     catch_up(j, 0.02)  # (their frames were written before the mover's ack)
     assert acted >= 10
-    assert written["now"] >= acted  # the table wrote frames itself, not each sender task
+    assert written["now"] >= acted  # the table wrote frames itself, at once
     for frames in seen:  # each seat's versions: one more with every update, none lost
         versions = [f["version"] for f in frames if f["type"] in ("welcome", "update")]
         assert versions == list(range(versions[0], versions[0] + len(versions)))

@@ -1,0 +1,516 @@
+"""The tables' websockets served on the connection itself, on uvicorn.
+
+uvicorn hands an upgraded connection to its websocket protocol, which runs the ASGI app in
+a task for the connection's life: the task, its chain of coroutine frames, a message queue,
+events, a scope and a keepalive timer for each connection, and our session's own sender
+task beside them (measured with tracemalloc: ~14.6 KB of Python heap a connection, four
+times that for a four-player table, for players who mostly sit and think).
+
+:class:`Wire` is the protocol uvicorn uses instead (``server_config`` in :mod:`~.run`). It
+parses frames with the websockets library's Sans-I/O :class:`~websockets.server.ServerProtocol`
+and hands them to the connection's :class:`~.sockets.Session` directly:
+
+- an idle connection has no task: a frame from the client starts one that handles the
+  frames waiting (one per turn of the event loop, in order) and ends;
+- frames out are written at once (:class:`WireListener`); while the transport is over its
+  high-water mark they queue in the listener, bounded (a client that reads nothing is cut
+  off), and go when it drains;
+- one timer per server pings connections that said nothing for ``ws_ping_interval``
+  seconds and drops those silent for ``ws_ping_timeout`` more;
+- input is parsed at most ``WS_CHUNK`` bytes per turn of the event loop (a client
+  streaming tiny frames would otherwise hold every table up), and reading pauses while
+  frames wait to be handled;
+- a close the client does not answer within :data:`~.run.CLOSE_SECONDS` drops the
+  connection, and so does a close while the client reads nothing.
+
+The client's address is the connection's, or what X-Forwarded-For says when the peer is a
+trusted proxy (uvicorn's ``forwarded_allow_ips``, applied by uvicorn's own middleware).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any, ClassVar, cast
+from urllib.parse import unquote
+
+from uvicorn.config import Config
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+from uvicorn.server import ServerState
+from websockets.datastructures import Headers
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from thievery.server.errors import ServerError
+from thievery.server.listeners import Listener
+from thievery.server.live import LiveTable
+from thievery.server.sockets import Session, TableSockets, close_code_of, error_frame, table_of
+
+log = logging.getLogger("thievery.server")
+WS_CHUNK = 512  # bytes of websocket input parsed per turn of the event loop
+CLOSE_SECONDS = 3.0  # for a client to answer the server's close; then it is dropped
+HELD_INPUT = 1  # reading paused: input waits to be parsed
+HELD_FRAMES = 2  # reading paused: frames wait to be handled
+INBOX = 2  # frames waiting to be handled before reading pauses
+
+
+class WireListener(Listener):
+    """A listener whose frames are written to the connection at once; they queue only
+    while the transport is above its high-water mark (and are written when it drains)."""
+
+    __slots__ = ("wire",)
+
+    def __init__(self, wire: Wire, max_bytes: int) -> None:
+        super().__init__(None, max_bytes=max_bytes)
+        self.wire: Wire | None = wire
+
+    def push(self, text: str) -> None:
+        wire = self.wire
+        if self.overflowed or wire is None:
+            return
+        if not self.frames and wire.write(text):
+            return
+        super().push(text)
+
+    def close(self) -> None:
+        wire = self.wire
+        if wire is not None and not self.frames:
+            wire.end()
+        else:
+            super().close()
+
+
+class Wires:
+    """What every connection of one uvicorn server shares: the tables' sockets, the
+    proxy rule, the open connections and their keepalive timer."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.config: Config | None = None
+        self.max_size = 1 << 20
+        self.ping_interval: float | None = None
+        self.ping_timeout = 0.0
+        self.proxy: ProxyHeadersMiddleware | None = None
+        self.open: set[Wire] = set()
+        self._sweep: asyncio.TimerHandle | None = None
+
+    def configure(self, config: Config) -> None:
+        """Take the server's settings (once: from its first connection)."""
+        if self.config is config:
+            return
+        self.config = config
+        self.max_size = config.ws_max_size
+        self.ping_interval = config.ws_ping_interval
+        self.ping_timeout = config.ws_ping_timeout or 0.0
+        self.proxy = None
+        if config.proxy_headers:
+            self.proxy = ProxyHeadersMiddleware(self._seen, config.forwarded_allow_ips or "")
+
+    @property
+    def sockets(self) -> TableSockets | None:
+        sockets: TableSockets | None = getattr(self.app, "sockets", None)
+        return sockets
+
+    @staticmethod
+    async def _seen(scope: Any, receive: Any, send: Any) -> None:
+        """The proxy middleware's inner app: the scope it passes on is what counts."""
+
+    async def client_of(self, peer: tuple[str, int] | None, headers: list[Any]) -> str:
+        """The client's address: the peer's, or the forwarded one from a trusted proxy."""
+        if self.proxy is None or peer is None:
+            return peer[0] if peer else "?"
+        scope: dict[str, Any] = {"type": "websocket", "client": peer, "headers": headers}
+        await self.proxy(scope, self._nothing, self._nothing)  # type: ignore[arg-type]
+        client = scope.get("client")
+        return str(client[0]) if client else "?"
+
+    @staticmethod
+    async def _nothing(*args: Any) -> Any:
+        return None
+
+    def opened(self, wire: Wire) -> None:
+        self.open.add(wire)
+        if self._sweep is None and self.ping_interval:
+            loop = asyncio.get_running_loop()
+            self._sweep = loop.call_later(self.ping_interval, self.sweep)
+
+    def closed(self, wire: Wire) -> None:
+        self.open.discard(wire)
+        if not self.open and self._sweep is not None:
+            self._sweep.cancel()
+            self._sweep = None
+
+    def sweep(self) -> None:
+        """Ping the connections that said nothing for a while; drop the silent ones."""
+        assert self.ping_interval
+        now = time.monotonic()
+        for wire in list(self.open):
+            wire.keepalive(now, self.ping_interval, self.ping_timeout)
+        loop = asyncio.get_running_loop()
+        self._sweep = loop.call_later(self.ping_interval, self.sweep) if self.open else None
+
+
+class Wire(asyncio.Protocol):
+    """One table websocket on uvicorn (see the module). Made by uvicorn once the HTTP
+    request asks for an upgrade, with that request as its first data."""
+
+    __slots__ = (
+        "backlog",
+        "client",
+        "close_timer",
+        "conn",
+        "connections",
+        "heard",
+        "held",
+        "inbox",
+        "join_timer",
+        "opening",
+        "parts",
+        "parts_text",
+        "session",
+        "table",
+        "transport",
+        "worker",
+        "writable",
+    )
+    wires: ClassVar[Wires]  # (each server's own subclass has its own)
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        self.wires.configure(config)
+        self.connections = server_state.connections
+        self.conn = ServerProtocol(max_size=self.wires.max_size)
+        self.transport: asyncio.Transport | None = None
+        self.backlog: bytearray | None = None
+        self.held = 0  # why reading is paused (HELD_*)
+        self.writable = True
+        self.heard = time.monotonic()
+        self.inbox: list[str | None] = []  # frames waiting to be handled (None: binary)
+        self.parts: list[bytes] | None = None  # a fragmented message so far
+        self.parts_text = False  # (and whether it is text)
+        self.session: Session | None = None
+        self.table: LiveTable | None = None
+        self.client = "?"
+        self.opening: asyncio.Task[None] | None = None
+        self.worker: asyncio.Task[None] | None = None
+        self.join_timer: asyncio.TimerHandle | None = None
+        self.close_timer: asyncio.TimerHandle | None = None
+
+    # The transport's side.
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is not a subclass)
+        self.connections.add(self)  # type: ignore[arg-type]  # (uvicorn's shutdown sees it)
+        self.wires.opened(self)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.connections.discard(self)
+        self.wires.closed(self)
+        self.transport = None
+        self.backlog = None
+        self.inbox.clear()
+        for timer in (self.join_timer, self.close_timer):
+            if timer is not None:
+                timer.cancel()
+        self.join_timer = self.close_timer = None
+        # A frame being handled is not cancelled (an action may be committing, a join
+        # attaching): the session leaves once it is done, as a table being opened does.
+        if self.worker is None:
+            self._leave()
+
+    def pause_writing(self) -> None:
+        self.writable = False
+
+    def resume_writing(self) -> None:
+        self.writable = True
+        session = self.session
+        if session is None:
+            return
+        listener = session.listener
+        while listener.frames and self.writable:
+            text = listener.frames.pop(0)
+            if text is None:
+                self.end()
+                return
+            listener.queued -= len(text)
+            self.write(text)
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = time.monotonic()
+        if self.conn.state is not State.OPEN and self.conn.state is not State.CONNECTING:
+            self.backlog = None
+            self._parse(data[:WS_CHUNK])  # the client's close reply, if any
+            return
+        if self.backlog is not None:
+            self.backlog += data
+            return
+        if len(data) <= WS_CHUNK:
+            self._parse(data)
+            return
+        self.backlog = bytearray(data)
+        self._hold(HELD_INPUT)
+        asyncio.get_running_loop().call_soon(self._next)
+
+    def eof_received(self) -> bool | None:
+        self.conn.receive_eof()
+        self._flush()
+        return None
+
+    def shutdown(self) -> None:
+        """The server stops (uvicorn calls this): close with 1012 (service restart)."""
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        if self.conn.state is State.OPEN:
+            self.conn.send_close(1012)
+            self._flush()
+        transport.close()
+
+    def _next(self) -> None:
+        """The next piece of a backlog of input."""
+        backlog, transport = self.backlog, self.transport
+        if backlog is None or transport is None or transport.is_closing():
+            self.backlog = None
+            return
+        piece = bytes(backlog[:WS_CHUNK])
+        del backlog[:WS_CHUNK]
+        self._parse(piece)
+        if backlog and self.backlog is not None and not transport.is_closing():
+            asyncio.get_running_loop().call_soon(self._next)
+            return
+        self.backlog = None
+        self._release(HELD_INPUT)
+
+    def _hold(self, why: int) -> None:
+        transport = self.transport
+        if not self.held and transport is not None and not transport.is_closing():
+            transport.pause_reading()
+        self.held |= why
+
+    def _release(self, why: int) -> None:
+        if not self.held & why:
+            return
+        self.held &= ~why
+        transport = self.transport
+        if not self.held and transport is not None and not transport.is_closing():
+            transport.resume_reading()
+
+    def _flush(self) -> None:
+        transport = self.transport
+        if transport is None:
+            return
+        for data in self.conn.data_to_send():
+            if data:
+                transport.write(data)
+            else:  # the end of the stream: the close handshake is over, or never began
+                transport.close()
+
+    # The websocket's side.
+
+    def _parse(self, data: bytes) -> None:
+        conn = self.conn
+        conn.receive_data(data)
+        for event in conn.events_received():
+            if isinstance(event, Request):
+                self._handshake(event)
+            elif isinstance(event, Frame):
+                self._frame(event)
+        self._flush()
+        if conn.state is State.CLOSED and self.transport is not None:
+            self.transport.close()
+
+    def _handshake(self, request: Request) -> None:
+        conn, wires = self.conn, self.wires
+        path = unquote(request.path.partition("?")[0])
+        table_id = table_of(path) if wires.sockets is not None else None
+        response = conn.accept(request) if table_id is not None else conn.reject(404, "")
+        headers = [
+            (key.lower().encode("latin-1"), value.encode("latin-1"))
+            for key, value in request.headers.raw_items()
+            if key.lower().startswith("x-forwarded-")
+        ]
+        # The request stays alive as long as the connection (a local of websockets'
+        # parser): its headers (~2.5 KB of objects) are not kept.
+        request.headers = Headers()
+        conn.send_response(response)
+        response.headers = Headers()
+        if table_id is None or response.status_code != 101:
+            return
+        assert self.transport is not None
+        peer = self.transport.get_extra_info("peername")
+        self.opening = asyncio.get_running_loop().create_task(self._open(table_id, peer, headers))
+
+    async def _open(self, table_id: str, peer: Any, headers: list[Any]) -> None:
+        sockets = self.wires.sockets
+        assert sockets is not None
+        try:
+            self.client = await self.wires.client_of(peer[:2] if peer else None, headers)
+            try:
+                table, crowded = await sockets.open(table_id, self.client)
+            except ServerError as e:
+                self._refused(e)
+                return
+        finally:
+            self.opening = None
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            sockets.close(table, self.client)  # gone (or going) while it opened
+            return
+        listener = WireListener(self, sockets.hub.caps.send_queue_bytes)
+        listener.on_overflow = self._cut
+        self.table = table
+        session = self.session = sockets.session(table, listener, crowded)
+        wait = max(0.0, session.join_by - time.monotonic())
+        self.join_timer = asyncio.get_running_loop().call_later(wait, self._join_due)
+        if self.inbox:
+            self._work()
+
+    def _refused(self, error: ServerError) -> None:
+        if self.conn.state is State.OPEN:
+            self.conn.send_text(error_frame(error.code, error.message).encode())
+            self._close(close_code_of(error))
+
+    def _frame(self, frame: Frame) -> None:
+        opcode = frame.opcode
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            if frame.fin:
+                self._message(opcode is Opcode.TEXT, frame.data)
+            else:
+                self.parts, self.parts_text = [bytes(frame.data)], opcode is Opcode.TEXT
+        elif opcode is Opcode.CONT and self.parts is not None:
+            self.parts.append(bytes(frame.data))
+            if frame.fin:
+                parts, self.parts = self.parts, None
+                self._message(self.parts_text, b"".join(parts))
+        # (pings are answered, and closes too, by the websockets protocol itself)
+
+    def _message(self, is_text: bool, data: bytes | bytearray | memoryview) -> None:
+        if self.conn.state is not State.OPEN:
+            return  # past the close: dropped
+        text: str | None = None
+        if is_text:
+            try:
+                text = bytes(data).decode()
+            except UnicodeDecodeError:
+                self.conn.fail(1007, "invalid UTF-8")
+                return
+        self.inbox.append(text)
+        if len(self.inbox) >= INBOX:
+            self._hold(HELD_FRAMES)
+        if self.session is not None and self.worker is None:
+            self._work()
+
+    def _work(self) -> None:
+        self.worker = asyncio.get_running_loop().create_task(self._handle_waiting())
+
+    async def _handle_waiting(self) -> None:
+        """Handle the frames waiting, one per turn of the event loop, then end."""
+        session = self.session
+        assert session is not None
+        try:
+            while self.inbox and self.conn.state is State.OPEN:
+                await session.handle(self.inbox.pop(0))
+                if session.joined and self.join_timer is not None:
+                    self.join_timer.cancel()
+                    self.join_timer = None
+                if session.after_frame():
+                    self.inbox.clear()
+                    break
+                # One frame per turn of the event loop: a connection streaming frames
+                # takes its turn with every other table instead of before them.
+                await asyncio.sleep(0)
+        except Exception:
+            log.exception("a table's websocket failed")
+            self._close(1011)
+        finally:
+            self.worker = None
+            if self.transport is None:  # gone meanwhile
+                self._leave()
+            else:
+                self._release(HELD_FRAMES)
+
+    def _join_due(self) -> None:
+        self.join_timer = None
+        session = self.session
+        if session is not None and not session.joined:
+            session.too_late()
+
+    def write(self, text: str) -> bool:
+        """Write a text frame now; ``False`` while the transport is above its high-water
+        mark (the caller queues it). A connection on its way out drops it."""
+        transport = self.transport
+        if self.conn.state is not State.OPEN or transport is None or transport.is_closing():
+            return True
+        if not self.writable:
+            return False
+        self.conn.send_text(text.encode())
+        for data in self.conn.data_to_send():
+            transport.write(data)
+        return True
+
+    def end(self) -> None:
+        """The session's frames are all written: close with its code."""
+        session = self.session
+        self._close(session.ending_code if session is not None else 1000)
+
+    def _cut(self) -> None:
+        """The listener's queue overflowed: the client reads too slowly, or nothing."""
+        self._close(1008)
+
+    def _close(self, code: int) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing() or self.conn.state is not State.OPEN:
+            return
+        if not self.writable:
+            # A client that reads nothing would never get the close frame: dropped.
+            transport.abort()
+            return
+        self.conn.send_close(code)
+        self._flush()
+        if self.join_timer is not None:
+            self.join_timer.cancel()
+            self.join_timer = None
+        if self.close_timer is None and not transport.is_closing():
+            loop = asyncio.get_running_loop()
+            self.close_timer = loop.call_later(CLOSE_SECONDS, transport.abort)
+
+    def keepalive(self, now: float, interval: float, timeout: float) -> None:
+        """Called every ``interval`` seconds: ping if the client has been quiet that
+        long; drop it if quiet for ``timeout`` seconds more."""
+        transport = self.transport
+        if transport is None or transport.is_closing() or self.conn.state is not State.OPEN:
+            return
+        quiet = now - self.heard
+        if timeout and quiet >= interval + timeout:
+            transport.abort()
+        elif quiet >= interval * 0.9:
+            self.conn.send_ping(b"")
+            self._flush()
+
+    def _leave(self) -> None:
+        session, table = self.session, self.table
+        self.session = self.table = None
+        if session is not None:
+            listener = session.listener
+            session.leave()
+            if isinstance(listener, WireListener):
+                listener.wire = None  # (a cycle otherwise)
+            listener.frames.clear()
+            sockets = self.wires.sockets
+            if sockets is not None and table is not None:
+                with contextlib.suppress(Exception):
+                    sockets.close(table, self.client)
+
+
+def wire_protocol(app: Any) -> type[Wire]:
+    """The protocol class for one uvicorn server of ``app`` (its own :class:`Wires`)."""
+    return type("Wire", (Wire,), {"wires": Wires(app), "__slots__": ()})

@@ -1,0 +1,281 @@
+"""The tables' websockets on uvicorn (:mod:`thievery.server.wire`), over a real server:
+the handshake, fragments, binary frames, pings both ways, the proxy's forwarded address,
+a graceful stop, and what an open connection keeps (no task, no handshake headers)."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import dataclasses
+import gc
+import json
+import os
+import socket
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx2
+import pytest
+import uvicorn
+import websockets.sync.client as ws_client
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request
+
+from tests.server.conftest import FAST
+from tests.server.serving import serving
+from thievery.server import create_app
+from thievery.server.limits import Caps
+from thievery.server.run import bind, server_config
+from thievery.server.sockets import Session
+
+
+def make_table(port: int, seats: int = 3) -> dict[str, Any]:
+    body = {"game": "schattendieb", "seats": [{"kind": "human"}] * seats, "options": {"games": 1}}
+    made: dict[str, Any] = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
+    return made
+
+
+def handshake(port: int, path: str, *extra: str) -> tuple[socket.socket, bytes]:
+    """A websocket opened by hand (no client library): the upgrade request sent with
+    ``extra`` header lines, the answer's head read; left open. Returns the socket and the
+    answer's head."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    lines = [
+        f"GET {path} HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        f"Sec-WebSocket-Key: {key}",
+        "Sec-WebSocket-Version: 13",
+        "User-Agent: a-rather-long-user-agent-string/1.0 (for the headers to weigh)",
+        *extra,
+    ]
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        answer += chunk
+    return sock, answer
+
+
+def frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
+    """A client's frame (masked, as clients must)."""
+    mask = os.urandom(4)
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    if n < 126:
+        head += bytes([0x80 | n])
+    else:
+        head += bytes([0x80 | 126]) + struct.pack("!H", n)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def read_frames(sock: socket.socket, seconds: float) -> list[tuple[int, bytes]]:
+    """The server's frames (opcode, payload) until it closes or ``seconds`` pass."""
+    sock.settimeout(seconds)
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except (TimeoutError, ConnectionResetError):
+        pass
+    frames = []
+    while len(data) >= 2:
+        opcode, n = data[0] & 0x0F, data[1] & 0x7F
+        start = 2
+        if n == 126:
+            n, start = struct.unpack("!H", data[2:4])[0], 4
+        elif n == 127:
+            n, start = struct.unpack("!Q", data[2:10])[0], 10
+        frames.append((opcode, data[start : start + n]))
+        data = data[start + n :]
+    return frames
+
+
+def test_a_path_that_names_no_table_is_refused_at_the_handshake(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        for path in ("/api/tables/ws", "/api/nothing/ws", "/api/tables/a/b/ws"):
+            sock, answer = handshake(port, path)
+            sock.close()
+            assert answer.startswith(b"HTTP/1.1 404"), answer[:100]
+        # An unknown table's id is a table socket: accepted, told, closed with 4404.
+        with ws_client.connect(f"ws://127.0.0.1:{port}/api/tables/nosuch/ws") as ws:
+            error = json.loads(ws.recv(timeout=5))
+            assert error["type"] == "error" and error["code"] == "table/unknown"
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+
+
+def test_fragments_binary_frames_and_pings(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        made = make_table(port)
+        url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
+        with ws_client.connect(url) as ws:
+            # A text message in three fragments is one frame to the table.
+            ws.send(['{"type": "ping", ', '"id": ', '"frag"}'])
+            assert json.loads(ws.recv(timeout=5)) == {"type": "pong", "id": "frag"}
+            ws.send(b'{"type": "ping"}')  # binary: refused, the connection stays
+            error = json.loads(ws.recv(timeout=5))
+            assert error["code"] == "frame/malformed" and "text" in error["message"]
+            assert ws.ping().wait(5)  # the client's ping is answered
+            token = made["seats"][0]["token"]
+            ws.send(json.dumps({"type": "join", "token": token}))
+            assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+
+
+def test_invalid_utf8_closes_with_1007(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        made = make_table(port)
+        sock, answer = handshake(port, f"/api/tables/{made['table']['id']}/ws")
+        assert answer.startswith(b"HTTP/1.1 101")
+        sock.sendall(frame(0x1, b'{"type": "\xff"}'))
+        frames = read_frames(sock, 5)
+        sock.close()
+        closes = [payload for opcode, payload in frames if opcode == 0x8]
+        assert closes and struct.unpack("!H", closes[0][:2])[0] == 1007
+
+
+@contextmanager
+def pinging(app: Any, interval: float, timeout: float) -> Iterator[int]:
+    """A server of ``app`` that pings quiet connections every ``interval`` seconds."""
+    listener = bind("127.0.0.1", 0)
+    config = server_config(app, listener)
+    config.ws_ping_interval, config.ws_ping_timeout = interval, timeout
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        listener.close()
+
+
+def test_a_quiet_client_is_pinged_and_a_silent_one_dropped(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with pinging(app, interval=0.3, timeout=0.3) as port:
+        made = make_table(port)
+        path = f"/api/tables/{made['table']['id']}/ws"
+        # A client that answers pings (websockets' does) stays as long as it likes.
+        with ws_client.connect(f"ws://127.0.0.1:{port}{path}") as alive:
+            alive.send(json.dumps({"type": "join", "token": made["seats"][0]["token"]}))
+            assert json.loads(alive.recv(timeout=5))["type"] == "welcome"
+            # One that answers nothing is pinged, then dropped.
+            silent, answer = handshake(port, path)
+            assert answer.startswith(b"HTTP/1.1 101")
+            began = time.monotonic()
+            frames = read_frames(silent, 5)  # until the server drops it
+            took = time.monotonic() - began
+            silent.close()
+            assert 0x9 in [opcode for opcode, _ in frames]  # pinged
+            assert 0.5 < took < 3.0, took
+            alive.send(json.dumps({"type": "ping", "id": 1}))
+            while (answer := json.loads(alive.recv(timeout=5)))["type"] in ("seats", "chat_log"):
+                pass  # (its chat's lines; the silent one came and went)
+            assert answer == {"type": "pong", "id": 1}
+
+
+def test_the_address_a_trusted_proxy_forwards_is_the_client(sqlite_url: str) -> None:
+    """Behind a proxy (127.0.0.1 is trusted by default) the caps count the forwarded
+    address: one connection a client here."""
+    caps = dataclasses.replace(Caps.lifted(), connections_per_client=1)
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=caps)
+    with serving(app, caps) as port:
+        made = make_table(port)
+        url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
+
+        def connect(address: str) -> Any:
+            return ws_client.connect(url, additional_headers={"X-Forwarded-For": address})
+
+        with connect("203.0.113.7") as first, connect("203.0.113.8") as second:
+            for ws in (first, second):  # two clients: both in
+                ws.send(json.dumps({"type": "ping", "id": 0}))
+                assert json.loads(ws.recv(timeout=5))["type"] == "pong"
+            with connect("203.0.113.7") as third:  # the first one's second: refused
+                error = json.loads(third.recv(timeout=5))
+                assert error["code"] == "limit/connections_per_client", error
+        assert app.state.hub.connections == {}
+
+
+def test_a_stopping_server_closes_its_websockets_with_1012(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    codes: list[int | None] = []
+    with serving(app) as port:
+        made = make_table(port)
+        url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
+        ws = ws_client.connect(url).__enter__()
+        ws.send(json.dumps({"type": "join", "token": made["seats"][0]["token"]}))
+        assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+
+        def read_to_the_end() -> None:
+            try:
+                while True:
+                    ws.recv(timeout=20)
+            except ConnectionClosed as e:
+                codes.append(e.rcvd.code if e.rcvd else None)
+
+        reader = threading.Thread(target=read_to_the_end)
+        reader.start()
+    reader.join(20)
+    ws.close()
+    assert codes == [1012]
+
+
+def test_an_open_websocket_keeps_no_task_and_no_handshake_headers(sqlite_url: str) -> None:
+    """A joined connection waiting for its player has no task of its own, and its
+    handshake request (websockets' parser keeps it alive) keeps no headers."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+
+    def tasks() -> list[asyncio.Task[Any]]:
+        # (type(), not isinstance(): a dead weak proxy among the objects would raise)
+        return [o for o in gc.get_objects() if type(o) is asyncio.Task and not o.done()]
+
+    def joined() -> int:
+        return sum(1 for o in gc.get_objects() if type(o) is Session and o.joined)
+
+    def wait_for(count: int) -> None:
+        deadline = time.monotonic() + 5
+        while joined() < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert joined() == count
+        time.sleep(0.2)  # (their welcomes are written)
+
+    with serving(app) as port:
+        made = make_table(port, seats=4)
+        path = f"/api/tables/{made['table']['id']}/ws"
+        socks = []
+        try:
+            # (Opened by hand, not with a client library, whose own request objects would
+            # be counted too.)
+            for i, seat in enumerate(made["seats"]):
+                sock, answer = handshake(port, path)
+                assert answer.startswith(b"HTTP/1.1 101")
+                join = json.dumps({"type": "join", "token": seat["token"]})
+                sock.sendall(frame(0x1, join.encode()))
+                socks.append(sock)
+                if i == 0:  # the table is loaded: what is alive now, more connections aside
+                    wait_for(1)
+                    before = len(tasks())
+            wait_for(4)
+            assert len(tasks()) == before  # no task for any of the three new connections
+            requests = [o for o in gc.get_objects() if type(o) is Request and o.path == path]
+            assert len(requests) == 4 and [len(r.headers) for r in requests] == [0] * 4
+        finally:
+            for sock in socks:
+                sock.close()
