@@ -28,6 +28,7 @@ from websockets.http11 import Request
 from tests.server.conftest import FAST
 from tests.server.serving import serving
 from thievery.server import create_app
+from thievery.server import wire as wire_module
 from thievery.server.limits import Caps
 from thievery.server.run import bind, server_config
 from thievery.server.sockets import Session
@@ -279,3 +280,123 @@ def test_an_open_websocket_keeps_no_task_and_no_handshake_headers(sqlite_url: st
         finally:
             for sock in socks:
                 sock.close()
+
+
+def text_frame(payload: dict[str, Any]) -> bytes:
+    return frame(0x1, json.dumps(payload).encode())
+
+
+def close_frame(code: int = 1000) -> bytes:
+    return frame(0x8, struct.pack("!H", code))
+
+
+def test_frames_that_come_with_the_clients_close_are_handled(sqlite_url: str) -> None:
+    """A client that says something and closes, in one write (a last chat line, a seat
+    handed to a bot as it leaves): what it said counts."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        made = make_table(port)
+        path = f"/api/tables/{made['table']['id']}/ws"
+        with ws_client.connect(f"ws://127.0.0.1:{port}{path}") as watcher:
+            watcher.send(json.dumps({"type": "join"}))
+            sock, answer = handshake(port, path)
+            assert answer.startswith(b"HTTP/1.1 101")
+            sock.sendall(text_frame({"type": "join", "token": made["seats"][0]["token"]}))
+            time.sleep(0.3)
+            sock.sendall(text_frame({"type": "chat", "text": "bye all"}) + close_frame())
+            frames = read_frames(sock, 5)
+            sock.close()
+            assert frames[-1][0] == 0x8  # the close answered
+            lines = []
+            deadline = time.monotonic() + 5
+            while not lines and time.monotonic() < deadline:
+                got = json.loads(watcher.recv(timeout=5))
+                if got["type"] == "chat":
+                    lines.append(got["text"])
+            assert lines == ["bye all"]
+
+
+def test_a_client_that_closes_while_reading_nothing_is_let_go(sqlite_url: str) -> None:
+    """It stopped reading (the server's buffers full), then sent its close: the server's
+    answer can never be written, so the connection is dropped, and its session with it,
+    within the close's wait."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        made = make_table(port)
+        tid = made["table"]["id"]
+        stuck, answer = handshake(port, f"/api/tables/{tid}/ws")
+        assert answer.startswith(b"HTTP/1.1 101")
+        stuck.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+        stuck.sendall(text_frame({"type": "join"}))
+        hub = app.state.hub
+        deadline = time.monotonic() + 5
+        while not hub.connections and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hub.connections
+        wires = [o for o in gc.get_objects() if isinstance(o, wire_module.Wire) and o.session]
+        assert len(wires) == 1
+        for _ in range(300):  # pongs it never reads, until the server's writing pauses
+            stuck.sendall(
+                b"".join(text_frame({"type": "ping", "id": "x" * 4000}) for _ in range(20))
+            )
+            time.sleep(0.02)
+            if not wires[0].writable:
+                break
+        assert not wires[0].writable
+        stuck.sendall(close_frame())
+        began = time.monotonic()
+        table = hub.tables[tid]
+        while (hub.connections or table.sessions) and time.monotonic() - began < 10:
+            time.sleep(0.05)
+        took = time.monotonic() - began
+        stuck.close()
+        assert hub.connections == {} and table.sessions == 0 and not table.listeners
+        assert took < wire_module.CLOSE_SECONDS + 2, took
+
+
+def test_a_table_that_fails_to_open_closes_its_socket_with_1011(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    hub = app.state.hub
+
+    async def failing(table_id: str) -> Any:
+        raise RuntimeError("the database is down")
+
+    monkeypatch.setattr(hub, "get", failing)
+    with serving(app) as port, ws_client.connect(f"ws://127.0.0.1:{port}/api/tables/x/ws") as ws:
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+    assert hub.connections == {}
+
+
+def test_a_refused_socket_with_frames_waiting_closes_cleanly(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Frames sent while the table was looked up wait (reading paused); the refusal
+    drops them and reads the client's close reply: the server closes at once, no reset."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    hub = app.state.hub
+    get = hub.get
+
+    async def slow(table_id: str) -> Any:
+        await asyncio.sleep(0.3)  # a table loaded from a busy database
+        return await get(table_id)
+
+    monkeypatch.setattr(hub, "get", slow)
+    with serving(app) as port:
+        sock, answer = handshake(port, "/api/tables/nosuch/ws")
+        assert answer.startswith(b"HTTP/1.1 101")
+        sock.sendall(text_frame({"type": "ping"}) * 3)
+        sock.settimeout(5)
+        data = b""
+        while b"\x88" not in data:
+            data += sock.recv(4096)
+        sock.sendall(close_frame(4404))
+        began = time.monotonic()
+        while sock.recv(4096):  # a reset (the connection aborted) would raise here
+            pass
+        took = time.monotonic() - began
+        sock.close()
+        assert took < 1.0, took

@@ -162,6 +162,7 @@ class Wire(asyncio.Protocol):
         "backlog",
         "client",
         "close_timer",
+        "closing",
         "conn",
         "connections",
         "heard",
@@ -204,6 +205,7 @@ class Wire(asyncio.Protocol):
         self.worker: asyncio.Task[None] | None = None
         self.join_timer: asyncio.TimerHandle | None = None
         self.close_timer: asyncio.TimerHandle | None = None
+        self.closing = False  # the server began the close: what the client sends is dropped
 
     # The transport's side.
 
@@ -217,15 +219,18 @@ class Wire(asyncio.Protocol):
         self.wires.closed(self)
         self.transport = None
         self.backlog = None
-        self.inbox.clear()
         for timer in (self.join_timer, self.close_timer):
             if timer is not None:
                 timer.cancel()
         self.join_timer = self.close_timer = None
-        # A frame being handled is not cancelled (an action may be committing, a join
-        # attaching): the session leaves once it is done, as a table being opened does.
+        # Frames that came before the end are still handled, and one being handled is not
+        # cancelled (an action may be committing, a join attaching): the session leaves
+        # once they are done, as a table being opened does.
         if self.worker is None:
-            self._leave()
+            if self.inbox and self.session is not None and not self.closing:
+                self._work()
+            else:
+                self._leave()
 
     def pause_writing(self) -> None:
         self.writable = False
@@ -246,7 +251,8 @@ class Wire(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.heard = time.monotonic()
-        if self.conn.state is not State.OPEN and self.conn.state is not State.CONNECTING:
+        state = self.conn.state
+        if self.closing or (state is not State.OPEN and state is not State.CONNECTING):
             self.backlog = None
             self._parse(data[:WS_CHUNK])  # the client's close reply, if any
             return
@@ -263,23 +269,25 @@ class Wire(asyncio.Protocol):
     def eof_received(self) -> bool | None:
         self.conn.receive_eof()
         self._flush()
-        return None
+        return None  # (the transport closes itself)
 
     def shutdown(self) -> None:
         """The server stops (uvicorn calls this): close with 1012 (service restart)."""
         transport = self.transport
         if transport is None or transport.is_closing():
             return
+        self.closing = True
         if self.conn.state is State.OPEN:
             self.conn.send_close(1012)
             self._flush()
-        transport.close()
+        self._end_transport()
 
     def _next(self) -> None:
         """The next piece of a backlog of input."""
         backlog, transport = self.backlog, self.transport
-        if backlog is None or transport is None or transport.is_closing():
+        if backlog is None or transport is None or transport.is_closing() or self.closing:
             self.backlog = None
+            self._release(HELD_INPUT)
             return
         piece = bytes(backlog[:WS_CHUNK])
         del backlog[:WS_CHUNK]
@@ -312,7 +320,18 @@ class Wire(asyncio.Protocol):
             if data:
                 transport.write(data)
             else:  # the end of the stream: the close handshake is over, or never began
-                transport.close()
+                self._end_transport()
+
+    def _end_transport(self) -> None:
+        """Close the transport once what it holds is written; a client that reads nothing
+        would hold it open forever, so it is dropped after :data:`CLOSE_SECONDS`."""
+        transport = self.transport
+        if transport is None:
+            return
+        transport.close()
+        if self.close_timer is None:
+            loop = asyncio.get_running_loop()
+            self.close_timer = loop.call_later(CLOSE_SECONDS, transport.abort)
 
     # The websocket's side.
 
@@ -325,8 +344,8 @@ class Wire(asyncio.Protocol):
             elif isinstance(event, Frame):
                 self._frame(event)
         self._flush()
-        if conn.state is State.CLOSED and self.transport is not None:
-            self.transport.close()
+        if conn.state is State.CLOSED:
+            self._end_transport()
 
     def _handshake(self, request: Request) -> None:
         conn, wires = self.conn, self.wires
@@ -359,20 +378,28 @@ class Wire(asyncio.Protocol):
             except ServerError as e:
                 self._refused(e)
                 return
+        except Exception:
+            log.exception("opening a table's websocket failed")
+            self._close(1011)
+            return
         finally:
             self.opening = None
         transport = self.transport
-        if transport is None or transport.is_closing():
+        gone = transport is None or transport.is_closing()
+        if self.closing or (gone and not self.inbox):
             sockets.close(table, self.client)  # gone (or going) while it opened
             return
         listener = WireListener(self, sockets.hub.caps.send_queue_bytes)
         listener.on_overflow = self._cut
         self.table = table
         session = self.session = sockets.session(table, listener, crowded)
-        wait = max(0.0, session.join_by - time.monotonic())
-        self.join_timer = asyncio.get_running_loop().call_later(wait, self._join_due)
+        if not gone:
+            wait = max(0.0, session.join_by - time.monotonic())
+            self.join_timer = asyncio.get_running_loop().call_later(wait, self._join_due)
         if self.inbox:
-            self._work()
+            self._work()  # (what came while it opened; if the client is gone, it leaves then)
+        elif transport is None:
+            self._leave()
 
     def _refused(self, error: ServerError) -> None:
         if self.conn.state is State.OPEN:
@@ -394,13 +421,16 @@ class Wire(asyncio.Protocol):
         # (pings are answered, and closes too, by the websockets protocol itself)
 
     def _message(self, is_text: bool, data: bytes | bytearray | memoryview) -> None:
-        if self.conn.state is not State.OPEN:
-            return  # past the close: dropped
+        if self.closing:
+            return  # past the server's close: dropped (frames before the client's are not)
         text: str | None = None
         if is_text:
             try:
                 text = bytes(data).decode()
             except UnicodeDecodeError:
+                self.closing = True
+                self.inbox.clear()
+                self._release(HELD_FRAMES)
                 self.conn.fail(1007, "invalid UTF-8")
                 return
         self.inbox.append(text)
@@ -417,7 +447,7 @@ class Wire(asyncio.Protocol):
         session = self.session
         assert session is not None
         try:
-            while self.inbox and self.conn.state is State.OPEN:
+            while self.inbox and not self.closing:
                 await session.handle(self.inbox.pop(0))
                 if session.joined and self.join_timer is not None:
                     self.join_timer.cancel()
@@ -441,8 +471,13 @@ class Wire(asyncio.Protocol):
     def _join_due(self) -> None:
         self.join_timer = None
         session = self.session
-        if session is not None and not session.joined:
-            session.too_late()
+        if session is None or session.joined:
+            return
+        if self.worker is not None:  # a frame is being handled (a join, maybe): after it
+            loop = asyncio.get_running_loop()
+            self.join_timer = loop.call_later(0.05, self._join_due)
+            return
+        session.too_late()
 
     def write(self, text: str) -> bool:
         """Write a text frame now; ``False`` while the transport is above its high-water
@@ -470,6 +505,9 @@ class Wire(asyncio.Protocol):
         transport = self.transport
         if transport is None or transport.is_closing() or self.conn.state is not State.OPEN:
             return
+        self.closing = True
+        self.inbox.clear()  # (dropped: the server is closing)
+        self._release(HELD_FRAMES)  # the client's close reply is read
         if not self.writable:
             # A client that reads nothing would never get the close frame: dropped.
             transport.abort()
