@@ -333,7 +333,9 @@ def test_a_client_that_closes_while_reading_nothing_is_let_go(sqlite_url: str) -
         while not hub.connections and time.monotonic() < deadline:
             time.sleep(0.05)
         assert hub.connections
-        wires = [o for o in gc.get_objects() if isinstance(o, wire_module.Wire) and o.session]
+        # (type(), not isinstance(): a dead weak proxy among the objects would raise)
+        found = [o for o in gc.get_objects() if issubclass(type(o), wire_module.Wire)]
+        wires = [o for o in found if o.session is not None]
         assert len(wires) == 1
         for _ in range(300):  # pongs it never reads, until the server's writing pauses
             stuck.sendall(
@@ -400,3 +402,110 @@ def test_a_refused_socket_with_frames_waiting_closes_cleanly(
         took = time.monotonic() - began
         sock.close()
         assert took < 1.0, took
+
+
+def answer_pings(sock: socket.socket, seconds: float) -> tuple[int, float | None]:
+    """Answer every ping the server sends for ``seconds``: the pings answered, and when
+    the server dropped the connection (``None``: it did not)."""
+    sock.settimeout(0.05)
+    buffer, pings, began = b"", 0, time.monotonic()
+    while time.monotonic() - began < seconds:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except ConnectionResetError:
+            return pings, time.monotonic() - began
+        if not chunk:
+            return pings, time.monotonic() - began
+        buffer += chunk
+        while len(buffer) >= 2 and (buffer[1] & 0x7F) < 126 and len(buffer) >= 2 + buffer[1]:
+            opcode, n = buffer[0] & 0x0F, buffer[1] & 0x7F
+            payload, buffer = buffer[2 : 2 + n], buffer[2 + n :]
+            if opcode == 0x9:
+                pings += 1
+                sock.sendall(frame(0xA, payload))
+    return pings, None
+
+
+def test_a_client_that_answers_pings_is_never_dropped_whatever_the_sweeps_phase(
+    sqlite_url: str,
+) -> None:
+    """With a ping timeout shorter than the interval, a client that goes quiet just after
+    a sweep is pinged before it can be dropped (it was dropped unpinged half the time:
+    quiet for 0.3-0.9 s at a sweep of every 1 s, too little for a ping and, at the next,
+    too long to be let stay)."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with pinging(app, interval=1.0, timeout=0.3) as port:
+        made = make_table(port)
+        path = f"/api/tables/{made['table']['id']}/ws"
+        # The first connection starts the sweeps (every second, had they the interval's
+        # period), and keeps them going; the others go quiet half a second or more after one.
+        with ws_client.connect(f"ws://127.0.0.1:{port}{path}"):
+            first = time.monotonic()
+            for offset in (0.5, 0.6, 0.0):
+                due = first + offset
+                while due < time.monotonic():
+                    due += 1.0
+                time.sleep(due - time.monotonic())
+                sock, answer = handshake(port, path)
+                assert answer.startswith(b"HTTP/1.1 101")
+                sock.sendall(text_frame({"type": "ping"}))
+                pings, dropped = answer_pings(sock, 2.5)
+                sock.close()
+                assert dropped is None and pings >= 1, (offset, pings, dropped)
+
+
+def test_the_close_reply_after_more_frames_is_read(sqlite_url: str) -> None:
+    """After the server's close the client may still send what it had (a kilobyte here)
+    before its close reply, in one write: the reply is read and the connection ends at
+    once, not after the close's wait."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        sock, answer = handshake(port, "/api/tables/nosuch/ws")
+        assert answer.startswith(b"HTTP/1.1 101")
+        sock.settimeout(5)
+        data = b""
+        while b"\x88" not in data:  # refused: 4404
+            data += sock.recv(4096)
+        late = text_frame({"type": "ping", "pad": "x" * 100}) * 8
+        assert len(late) > wire_module.WS_CHUNK
+        sock.sendall(late + close_frame(4404))
+        began = time.monotonic()
+        while sock.recv(4096):
+            pass
+        took = time.monotonic() - began
+        sock.close()
+        assert took < 1.0, took
+
+
+def test_a_frame_being_handled_when_the_server_stops_is_finished_first(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """uvicorn waits for the server's tasks when it stops: a frame's task is one (a join
+    here, slowed down), so it is done before the app's shutdown stores and closes."""
+    events: list[str] = []
+    join = Session.join
+
+    async def slow_join(self: Session, token: Any) -> None:
+        await asyncio.sleep(1.0)
+        await join(self, token)
+        events.append("joined")
+
+    monkeypatch.setattr(Session, "join", slow_join)
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    hub = app.state.hub
+    close = hub.close
+
+    async def closing() -> None:
+        events.append("hub closes")
+        await close()
+
+    monkeypatch.setattr(hub, "close", closing)
+    with serving(app) as port:
+        made = make_table(port)
+        url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
+        with ws_client.connect(url) as ws:
+            ws.send(json.dumps({"type": "join", "token": made["seats"][0]["token"]}))
+            time.sleep(0.2)
+    assert events == ["joined", "hub closes"]

@@ -16,10 +16,13 @@ and hands them to the connection's :class:`~.sockets.Session` directly:
   high-water mark they queue in the listener, bounded (a client that reads nothing is cut
   off), and go when it drains;
 - one timer per server pings connections that said nothing for ``ws_ping_interval``
-  seconds and drops those silent for ``ws_ping_timeout`` more;
+  seconds and fails (1011) those that answer nothing within ``ws_ping_timeout``;
+- the tasks handling a connection's frames are the server's (uvicorn waits for them when
+  it stops: an action being committed is finished);
 - input is parsed at most ``WS_CHUNK`` bytes per turn of the event loop (a client
   streaming tiny frames would otherwise hold every table up), and reading pauses while
-  frames wait to be handled;
+  frames wait to be handled; once the server has sent its close, what the client sends
+  is dropped, but read (up to ``CLOSING_INPUT`` bytes) for its close reply;
 - a close the client does not answer within :data:`~.run.CLOSE_SECONDS` drops the
   connection, and so does a close while the client reads nothing.
 
@@ -33,6 +36,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Coroutine
 from typing import Any, ClassVar, cast
 from urllib.parse import unquote
 
@@ -56,6 +60,7 @@ CLOSE_SECONDS = 3.0  # for a client to answer the server's close; then it is dro
 HELD_INPUT = 1  # reading paused: input waits to be parsed
 HELD_FRAMES = 2  # reading paused: frames wait to be handled
 INBOX = 2  # frames waiting to be handled before reading pauses
+CLOSING_INPUT = 16 * WS_CHUNK  # bytes read, at most, once the server has sent its close
 
 
 class WireListener(Listener):
@@ -97,6 +102,22 @@ class Wires:
         self.proxy: ProxyHeadersMiddleware | None = None
         self.open: set[Wire] = set()
         self._sweep: asyncio.TimerHandle | None = None
+        # The server's tasks (uvicorn waits for them when it stops): a connection's, while
+        # it has frames to handle or its table is being opened.
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def task(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``work`` as one of the server's tasks."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    @property
+    def sweep_every(self) -> float:
+        """Seconds between keepalive sweeps."""
+        assert self.ping_interval
+        return min(self.ping_interval, self.ping_timeout or self.ping_interval)
 
     def configure(self, config: Config) -> None:
         """Take the server's settings (once: from its first connection)."""
@@ -136,7 +157,7 @@ class Wires:
         self.open.add(wire)
         if self._sweep is None and self.ping_interval:
             loop = asyncio.get_running_loop()
-            self._sweep = loop.call_later(self.ping_interval, self.sweep)
+            self._sweep = loop.call_later(self.sweep_every, self.sweep)
 
     def closed(self, wire: Wire) -> None:
         self.open.discard(wire)
@@ -145,13 +166,14 @@ class Wires:
             self._sweep = None
 
     def sweep(self) -> None:
-        """Ping the connections that said nothing for a while; drop the silent ones."""
+        """Ping the connections quiet for ``ws_ping_interval``; drop those that answered
+        nothing within ``ws_ping_timeout`` of their ping."""
         assert self.ping_interval
         now = time.monotonic()
         for wire in list(self.open):
             wire.keepalive(now, self.ping_interval, self.ping_timeout)
         loop = asyncio.get_running_loop()
-        self._sweep = loop.call_later(self.ping_interval, self.sweep) if self.open else None
+        self._sweep = loop.call_later(self.sweep_every, self.sweep) if self.open else None
 
 
 class Wire(asyncio.Protocol):
@@ -172,6 +194,7 @@ class Wire(asyncio.Protocol):
         "opening",
         "parts",
         "parts_text",
+        "pinged_at",
         "session",
         "table",
         "transport",
@@ -188,6 +211,7 @@ class Wire(asyncio.Protocol):
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         self.wires.configure(config)
+        self.wires.tasks = server_state.tasks  # (one server's: the same set each time)
         self.connections = server_state.connections
         self.conn = ServerProtocol(max_size=self.wires.max_size)
         self.transport: asyncio.Transport | None = None
@@ -195,6 +219,7 @@ class Wire(asyncio.Protocol):
         self.held = 0  # why reading is paused (HELD_*)
         self.writable = True
         self.heard = time.monotonic()
+        self.pinged_at = 0.0  # a keepalive ping not answered yet (0: none)
         self.inbox: list[str | None] = []  # frames waiting to be handled (None: binary)
         self.parts: list[bytes] | None = None  # a fragmented message so far
         self.parts_text = False  # (and whether it is text)
@@ -253,9 +278,12 @@ class Wire(asyncio.Protocol):
         self.heard = time.monotonic()
         state = self.conn.state
         if self.closing or (state is not State.OPEN and state is not State.CONNECTING):
-            self.backlog = None
-            self._parse(data[:WS_CHUNK])  # the client's close reply, if any
-            return
+            # Only the client's close reply matters now, after what it was still sending:
+            # read on (paced), up to CLOSING_INPUT bytes.
+            room = CLOSING_INPUT - (len(self.backlog) if self.backlog is not None else 0)
+            data = data[: max(0, room)]
+            if not data:
+                return
         if self.backlog is not None:
             self.backlog += data
             return
@@ -285,7 +313,7 @@ class Wire(asyncio.Protocol):
     def _next(self) -> None:
         """The next piece of a backlog of input."""
         backlog, transport = self.backlog, self.transport
-        if backlog is None or transport is None or transport.is_closing() or self.closing:
+        if backlog is None or transport is None or transport.is_closing():
             self.backlog = None
             self._release(HELD_INPUT)
             return
@@ -366,7 +394,7 @@ class Wire(asyncio.Protocol):
             return
         assert self.transport is not None
         peer = self.transport.get_extra_info("peername")
-        self.opening = asyncio.get_running_loop().create_task(self._open(table_id, peer, headers))
+        self.opening = wires.task(self._open(table_id, peer, headers))
 
     async def _open(self, table_id: str, peer: Any, headers: list[Any]) -> None:
         sockets = self.wires.sockets
@@ -440,7 +468,7 @@ class Wire(asyncio.Protocol):
             self._work()
 
     def _work(self) -> None:
-        self.worker = asyncio.get_running_loop().create_task(self._handle_waiting())
+        self.worker = self.wires.task(self._handle_waiting())
 
     async def _handle_waiting(self) -> None:
         """Handle the frames waiting, one per turn of the event loop, then end."""
@@ -508,6 +536,8 @@ class Wire(asyncio.Protocol):
         self.closing = True
         self.inbox.clear()  # (dropped: the server is closing)
         self._release(HELD_FRAMES)  # the client's close reply is read
+        if self.backlog is not None:
+            del self.backlog[CLOSING_INPUT:]
         if not self.writable:
             # A client that reads nothing would never get the close frame: dropped.
             transport.abort()
@@ -522,15 +552,20 @@ class Wire(asyncio.Protocol):
             self.close_timer = loop.call_later(CLOSE_SECONDS, transport.abort)
 
     def keepalive(self, now: float, interval: float, timeout: float) -> None:
-        """Called every ``interval`` seconds: ping if the client has been quiet that
-        long; drop it if quiet for ``timeout`` seconds more."""
+        """Ping if the client has been quiet ``interval`` seconds (short of a sweep's
+        jitter); fail the connection (1011) if nothing came within ``timeout`` seconds of
+        the ping."""
         transport = self.transport
         if transport is None or transport.is_closing() or self.conn.state is not State.OPEN:
             return
-        quiet = now - self.heard
-        if timeout and quiet >= interval + timeout:
-            transport.abort()
-        elif quiet >= interval * 0.9:
+        waiting = self.pinged_at > 0 and self.heard < self.pinged_at
+        if waiting:
+            if timeout and now - self.pinged_at >= timeout:
+                self.closing = True
+                self.conn.fail(1011, "keepalive ping timeout")
+                self._flush()
+        elif now - self.heard >= interval * 0.9:
+            self.pinged_at = now
             self.conn.send_ping(b"")
             self._flush()
 
