@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ import uvicorn
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from thievery.server import Caps, create_app
+from thievery.server.run import bind, server_config
 
 SYSTEM_BROWSERS = (
     "chromium",
@@ -45,22 +45,17 @@ ARGS = [
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app on a free loopback port (uvicorn in a thread), bots moving at once."""
+    """The app on a free loopback port (uvicorn in a thread, configured as ``thievery
+    serve`` configures it: the tables' websockets on the connection itself), bots moving
+    at once."""
     db = tmp_path_factory.mktemp("browser") / "thievery.db"
-    port = free_port()
     app = create_app(f"sqlite:///{db}", bot_delay=0, caps=Caps.lifted())  # one address
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
+    listener = bind("127.0.0.1", 0)
+    port = listener.getsockname()[1]
+    instance = uvicorn.Server(server_config(app, listener))
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.time() + 20
     while not instance.started:
@@ -70,6 +65,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     instance.should_exit = True
     thread.join(10)
+    listener.close()
 
 
 def playwright_chromium() -> str | None:

@@ -18,7 +18,7 @@ from tests.browser.test_schatz_rabatz_web import pick
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-HAND_MS = 1500
+HAND_MS = 4000  # long enough for the busy-hand drag on a loaded machine
 
 
 class Finger:
