@@ -22,7 +22,7 @@ and hands them to the connection's :class:`~.sockets.Session` directly:
 - input is parsed at most ``WS_CHUNK`` bytes per turn of the event loop (a client
   streaming tiny frames would otherwise hold every table up), and reading pauses while
   frames wait to be handled; once the server has sent its close, what the client sends
-  is dropped, but read (up to ``CLOSING_INPUT`` bytes) for its close reply;
+  is dropped, but read (a read of up to ``CLOSING_INPUT`` bytes) for its close reply;
 - a close the client does not answer within :data:`~.run.CLOSE_SECONDS` drops the
   connection, and so does a close while the client reads nothing.
 
@@ -60,7 +60,7 @@ CLOSE_SECONDS = 3.0  # for a client to answer the server's close; then it is dro
 HELD_INPUT = 1  # reading paused: input waits to be parsed
 HELD_FRAMES = 2  # reading paused: frames wait to be handled
 INBOX = 2  # frames waiting to be handled before reading pauses
-CLOSING_INPUT = 16 * WS_CHUNK  # bytes read, at most, once the server has sent its close
+CLOSING_INPUT = 4 * WS_CHUNK  # a read parsed whole once the server has sent its close
 
 
 class WireListener(Listener):
@@ -278,12 +278,13 @@ class Wire(asyncio.Protocol):
         self.heard = time.monotonic()
         state = self.conn.state
         if self.closing or (state is not State.OPEN and state is not State.CONNECTING):
-            # Only the client's close reply matters now, after what it was still sending:
-            # read on (paced), up to CLOSING_INPUT bytes.
-            room = CLOSING_INPUT - (len(self.backlog) if self.backlog is not None else 0)
-            data = data[: max(0, room)]
-            if not data:
-                return
+            # Only the client's close reply matters now, after what it was still sending: a
+            # read of up to CLOSING_INPUT bytes is parsed whole, of a longer one (a flood
+            # going on) its first WS_CHUNK bytes (parsing the rest would only keep the
+            # connection, and its session, longer); nothing waits in a backlog.
+            self.backlog = None
+            self._parse(data if len(data) <= CLOSING_INPUT else data[:WS_CHUNK])
+            return
         if self.backlog is not None:
             self.backlog += data
             return
@@ -536,8 +537,10 @@ class Wire(asyncio.Protocol):
         self.closing = True
         self.inbox.clear()  # (dropped: the server is closing)
         self._release(HELD_FRAMES)  # the client's close reply is read
-        if self.backlog is not None:
-            del self.backlog[CLOSING_INPUT:]
+        # What was read before the close cannot hold the client's reply to it: dropped
+        # (a flood's backlog would keep the connection, and its session, for its length).
+        self.backlog = None
+        self._release(HELD_INPUT)
         if not self.writable:
             # A client that reads nothing would never get the close frame: dropped.
             transport.abort()
