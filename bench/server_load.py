@@ -48,11 +48,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx2
+import orjson
+import uvloop
 from sqlalchemy import create_engine, text
-from websockets.asyncio.client import connect
+from websockets.client import ClientProtocol
+from websockets.frames import Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 HOST = "127.0.0.1"  # loopback only
 
@@ -205,6 +210,152 @@ def pause(think: float, rng: random.Random) -> float:
     return rng.expovariate(1 / think) if think > 0 else 0.0
 
 
+class Seat(asyncio.Protocol):
+    """One scripted seat on its own connection, as lean as a client can be (a Sans-I/O
+    websocket on an asyncio protocol, orjson): the load generator shares the machine's two
+    cores with the server, so what it costs per frame is taken from the server's share.
+    After each update it waits ``think`` seconds and acts at random; with ``leave_at_end``
+    it leaves once the game is over; with ``go``, once welcomed it waits for it before
+    playing (counted in ``stats.ready``)."""
+
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        think: float,
+        stats: Stats,
+        rng: random.Random,
+        leave_at_end: bool,
+        go: asyncio.Event | None,
+    ) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.ws = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.token = token
+        self.think = think
+        self.stats = stats
+        self.rng = rng
+        self.leave_at_end = leave_at_end
+        self.go = go
+        self.held: list[bytes | str] | None = [] if go is not None else None
+        self.done: asyncio.Future[None] = self.loop.create_future()
+        self.transport: asyncio.Transport | None = None
+        self.latest: dict[str, Any] = {}
+        self.updated_at = 0.0
+        self.pending: tuple[int, float] | None = None
+        self.ref = 0
+        self.timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # (uvloop's is not a subclass)
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._finish()
+
+    def data_received(self, data: bytes) -> None:
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if self.ws.handshake_exc is not None:
+                    self._finish()
+                    return
+                self.ws.send_text(orjson.dumps({"type": "join", "token": self.token}))
+            elif event.opcode is Opcode.TEXT:
+                if self.held is None:
+                    self.frame(event.data)
+                else:  # welcomed: wait for the go
+                    if not self.held:
+                        self.stats.ready += 1
+                        assert self.go is not None
+                        waiting = asyncio.ensure_future(self.go.wait())
+                        waiting.add_done_callback(lambda _: self._release())
+                    self.held.append(event.data)
+        self._flush()
+
+    def _release(self) -> None:
+        held, self.held = self.held or [], None
+        for data in held:
+            self.frame(data)
+        self._flush()
+
+    def _flush(self) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        for data in self.ws.data_to_send():
+            if data:
+                self.transport.write(data)
+        if self.ws.close_expected():
+            self.transport.close()
+
+    def _finish(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def close(self) -> None:
+        self._finish()
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
+
+    def _plan(self) -> None:
+        """Act after a pause (none: now)."""
+        if self.think <= 0:
+            self.act()
+        else:
+            if self.timer is not None:
+                self.timer.cancel()
+            self.timer = self.loop.call_later(pause(self.think, self.rng), self._act_later)
+
+    def _act_later(self) -> None:
+        self.timer = None
+        self.act()
+        self._flush()
+
+    def act(self) -> None:
+        if self.pending is not None or self.done.done() or not self.latest.get("legal"):
+            return
+        self.ref += 1
+        action = self.rng.choice(self.latest["legal"])
+        self.pending = (self.ref, self.loop.time())
+        act = {"type": "act", "action": action, "version": self.latest["version"], "id": self.ref}
+        self.ws.send_text(orjson.dumps(act))
+
+    def frame(self, data: bytes | str) -> None:
+        if self.done.done():
+            return
+        now = self.loop.time()
+        frame = orjson.loads(data)
+        stats = self.stats
+        stats.frames += 1
+        kind = frame["type"]
+        if kind in ("welcome", "update"):
+            self.latest = frame
+            self.updated_at = now
+            if self.leave_at_end and frame["result"] is not None:
+                self.close()
+                return
+            if self.pending is None and frame["legal"] and frame["result"] is None:
+                self._plan()
+        elif kind == "ack" and self.pending and frame["id"] == self.pending[0]:
+            sent = self.pending[1]
+            stats.acks.append(now)
+            if sent >= stats.measure_from:  # the update came just before the ack
+                stats.latencies.append(max(self.updated_at, sent) - sent)
+            self.pending = None
+            if self.latest.get("legal") and self.latest["result"] is None:
+                self._plan()
+        elif kind == "error":
+            if frame["code"] == "action/stale":
+                stats.stale += 1
+            else:
+                stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
+            self.pending = None
+            if self.latest.get("legal"):
+                self._plan()
+
+
 async def player(
     url: str,
     token: str,
@@ -215,77 +366,19 @@ async def player(
     leave_at_end: bool = False,
     go: asyncio.Event | None = None,
 ) -> None:
-    """One scripted seat: after each update, wait ``think`` seconds and act at random;
-    with ``leave_at_end``, leave once the game is over; with ``go``, once welcomed, wait
-    for it before playing (counted in ``stats.ready``)."""
+    """One scripted seat (see :class:`Seat`) until ``stop``, or until it leaves."""
     await asyncio.sleep(rng.uniform(0, 2 * think))  # people do not all sit down at once
-    async with connect(url, max_size=2**22) as ws:
-        await ws.send(json.dumps({"type": "join", "token": token}))
-        first: str | None = None
-        if go is not None:
-            first = str(await ws.recv())
-            stats.ready += 1
-            await go.wait()
-        latest: dict[str, Any] = {}
-        updated_at = 0.0
-        pending: tuple[int, float] | None = None
-        ref = 0
-        act_at: float | None = None
-        loop = asyncio.get_running_loop()
-        while not stop.is_set():
-            timeout = None if act_at is None else max(0.0, act_at - loop.time())
-            text: str | bytes | None = first
-            first = None
-            try:
-                if text is None:
-                    text = await asyncio.wait_for(
-                        ws.recv(), timeout=0.5 if timeout is None else min(timeout, 0.5)
-                    )
-            except TimeoutError:
-                text = None
-            now = loop.time()
-            if text is not None:
-                frame = json.loads(text)
-                stats.frames += 1
-                kind = frame["type"]
-                if kind in ("welcome", "update"):
-                    latest = frame
-                    updated_at = now
-                    if leave_at_end and frame["result"] is not None:
-                        return
-                    if pending is None and frame["legal"] and frame["result"] is None:
-                        act_at = now + pause(think, rng)
-                elif kind == "ack" and pending and frame["id"] == pending[0]:
-                    stats.acks.append(now)
-                    if pending[1] >= stats.measure_from:  # the update came just before the ack
-                        stats.latencies.append(max(updated_at, pending[1]) - pending[1])
-                    pending = None
-                    if latest.get("legal") and latest["result"] is None:
-                        act_at = now + pause(think, rng)
-                elif kind == "error":
-                    if frame["code"] == "action/stale":
-                        stats.stale += 1
-                    else:
-                        stats.errors[frame["code"]] = stats.errors.get(frame["code"], 0) + 1
-                    pending = None
-                    if latest.get("legal"):
-                        act_at = now + pause(think, rng)
-            if act_at is not None and now >= act_at and pending is None:
-                act_at = None
-                if latest.get("legal"):
-                    ref += 1
-                    action = rng.choice(latest["legal"])
-                    pending = (ref, loop.time())
-                    await ws.send(
-                        json.dumps(
-                            {
-                                "type": "act",
-                                "action": action,
-                                "version": latest["version"],
-                                "id": ref,
-                            }
-                        )
-                    )
+    uri = parse_uri(url)
+    loop = asyncio.get_running_loop()
+    _, seat = await loop.create_connection(
+        lambda: Seat(url, token, think, stats, rng, leave_at_end, go), uri.host, uri.port
+    )
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait([seat.done, stopping], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+        seat.close()
 
 
 async def slot(
@@ -397,9 +490,11 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         made_before = stats.tables_made
         t0 = time.perf_counter()
         cpu0 = server_cpu(pid)
+        own0 = time.process_time()
         await asyncio.sleep(args.seconds)
         elapsed = time.perf_counter() - t0
         cpu = server_cpu(pid) - cpu0
+        own = time.process_time() - own0
         acks = len(stats.acks) - acks_before
         end_actions = acks if churn else await asyncio.to_thread(stored_actions, args.db)
         live = len((await http.get("/api/tables?finished=0")).json()["live"])
@@ -435,6 +530,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "errors": stats.errors,
         "server_cpu_percent": round(100 * cpu / elapsed, 1),
         "server_cpu_ms_per_action": round(1000 * cpu / max(1, actions), 3),
+        "clients_cpu_percent": round(100 * own / elapsed, 1),
         "load_average": round(os.getloadavg()[0], 2),
         "memory_per_table_kb": round((rss_live - rss_before) / args.tables, 1),
         "memory_per_table_kb_at_end": round((rss_after - rss_before) / args.tables, 1),
@@ -497,12 +593,13 @@ def main() -> None:
                 if time.time() > deadline:  # every worker up before any table is made
                     raise SystemExit("the server's workers did not all start")
                 time.sleep(0.2)
-            result = asyncio.run(
-                asyncio.wait_for(
-                    run(args, f"http://{HOST}:{port}", proc.pid),
-                    timeout=args.seconds + args.warmup + 180,
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                result = runner.run(
+                    asyncio.wait_for(
+                        run(args, f"http://{HOST}:{port}", proc.pid),
+                        timeout=args.seconds + args.warmup + 180,
+                    )
                 )
-            )
         finally:
             # uvicorn raises the signal again once stopped: SIGINT lets cProfile write its file
             proc.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)

@@ -48,6 +48,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -146,6 +147,17 @@ leases_t = Table(
 SOLO_TABLES = (tables_t, actions_t, meta_t)  # what one process on SQLite needs
 
 _INSERT_ACTION = insert(actions_t)
+_INSERT_TABLE = insert(tables_t)
+_FINISH_TABLE = (
+    update(tables_t)
+    .where(tables_t.c.id == bindparam("b_id"))
+    .values(
+        finished=True,
+        finished_at=bindparam("b_at"),
+        result=bindparam("b_result"),
+        actions=bindparam("b_actions"),
+    )
+)
 PING_AFTER_IDLE = 1.0  # seconds a writer's kept connection may idle and go unchecked
 _SQLITE_INSERT_ACTION = (
     "INSERT INTO thievery_actions (table_id, n, seat, action, at, by) VALUES (?, ?, ?, ?, ?, ?)"
@@ -384,7 +396,7 @@ class Storage:
     @staticmethod
     def insert_table(conn: Connection, record: TableRecord) -> None:
         """Store a new table."""
-        conn.execute(insert(tables_t).values(**record.to_row()))
+        conn.execute(_INSERT_TABLE, record.to_row())  # (prepared: see append_action)
 
     @staticmethod
     def append_action(conn: Connection, table_id: str, row: ActionRow) -> None:
@@ -396,11 +408,8 @@ class Storage:
         conn: Connection, table_id: str, result: dict[str, Any] | None, actions: int
     ) -> None:
         """Mark a table finished with its result and action count."""
-        conn.execute(
-            update(tables_t)
-            .where(tables_t.c.id == table_id)
-            .values(finished=True, finished_at=time.time(), result=result, actions=actions)
-        )
+        params = {"b_id": table_id, "b_at": time.time(), "b_result": result, "b_actions": actions}
+        conn.execute(_FINISH_TABLE, params)
 
     @staticmethod
     def set_seats(conn: Connection, table_id: str, seats: list[dict[str, Any]]) -> None:
