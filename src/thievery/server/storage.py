@@ -295,7 +295,7 @@ class Append(Batched):
         }
 
     def __call__(self, conn: Connection) -> None:
-        conn.execute(_INSERT_ACTION, self.params())
+        type(self).all(conn, [self])  # (on SQLite, the driver's own statement: see all)
 
     @classmethod
     def all(cls, conn: Connection, ops: Sequence[Any]) -> list[Any]:
