@@ -138,6 +138,9 @@ class LiveTable:
         self.changed_at = time.monotonic()
         self.waiting_since: dict[int, float] = dict.fromkeys(state.to_act, self.changed_at)
         self.broken: str | None = None
+        # A write about an action failed and reading back whether it was stored failed
+        # too: until storage says, no action is taken (see _settle).
+        self.unsettled = False
         self.closed = False  # by its host, or as abandoned
         self.final_record: GameRecord | None = None  # once over (see Hub.record)
         self.used_at = self.changed_at  # last looked at or joined (monotonic)
@@ -530,6 +533,8 @@ class LiveTable:
         async with self.lock:
             if not self.is_owner:
                 raise moved(self.id)
+            if self.unsettled:  # (first: the version is checked against what is stored)
+                await self._settle(None)
             if self.broken:
                 raise ServerError("table/broken", self.broken, 409)
             if self.is_over:
@@ -552,6 +557,8 @@ class LiveTable:
     async def act_locked(self, seat: int, data: Any, by: str) -> tuple[int, list[Event]]:
         """:meth:`act` without its checks, for the holder of :attr:`lock` (the table's own
         moves: bots, timers, the clock)."""
+        if self.unsettled:
+            await self._settle(None)
         if self.clock.realtime and seat != CLOCK:
             # The action happens now: tried first on a copy moved to now, so a refused one
             # stores no clock tick either (bad input changes nothing).
@@ -588,13 +595,48 @@ class LiveTable:
             raise
         except Exception as e:
             log.exception("table %s: could not store action %d", self.id, row.n)
-            raise ServerError(
-                "storage/failed", f"the action could not be stored ({type(e).__name__})", 503
-            ) from None
-        self._applied(new, seat, row.action, events)
+            # The commit may have happened all the same (a connection lost before its
+            # reply): storage, read back, says what was stored; that is taken, once.
+            ours = await self._settle(row)
+            if ours is None:
+                raise ServerError(
+                    "storage/failed", f"the action could not be stored ({type(e).__name__})", 503
+                ) from None
+            events = ours
+        else:
+            self._applied(new, seat, row.action, events)
         if seat == CLOCK:
             return 0, events
         return self.seq[seat], [e for e in events if e.is_visible_to(seat)]
+
+    async def _settle(self, row: ActionRow | None) -> list[Event] | None:
+        """After a failed write: take the actions storage holds past this table's version
+        (the failed write's among them if its commit happened), everyone told. Returns the
+        events of ``row`` if it is the one stored in its place, else ``None``. If storage
+        cannot be read either, the table takes no action until it can (503 till then)."""
+        try:
+            stored = await asyncio.to_thread(self.hub.storage.actions, self.id, self.version)
+        except Exception as e:
+            log.exception("table %s: could not read back its actions", self.id)
+            self.unsettled = True
+            raise ServerError(
+                "storage/failed",
+                f"storage cannot say whether the last action was stored ({type(e).__name__})",
+                503,
+            ) from None
+        self.unsettled = False
+        ours: list[Event] | None = None
+        for stored_row in stored:
+            events = self.apply_stored(stored_row)
+            if events is None:
+                break
+            if row is not None and (stored_row.n, stored_row.seat, stored_row.action) == (
+                row.n,
+                row.seat,
+                row.action,
+            ):
+                ours = events
+        return ours
 
     def _applied(self, new: State, seat: int, action: JSON, events: list[Event]) -> None:
         """A stored action's state taken: everyone here told, the bots woken."""
@@ -669,20 +711,22 @@ class LiveTable:
 
     # ---------------------------------------------------------------- following
 
-    def apply_stored(self, row: ActionRow) -> None:
-        """A follower copy: apply the action its owner stored as ``n`` (if it is the next
-        one) and tell this process's connections."""
+    def apply_stored(self, row: ActionRow) -> list[Event] | None:
+        """Apply an action stored as ``n`` (if it is the next one) and tell this process's
+        connections: a follower copy's, which its owner stored, or one whose write seemed to
+        fail (see :meth:`_settle`). Its events, or ``None`` if it was not applied."""
         if row.n != self.version or self.broken:
-            return
+            return None
         try:
             new = self.state.clone()
             events = new.apply(row.seat, row.action)
         except ThieveryError as e:
             self.broken = f"the stored action {row.n} does not apply here: {e}"
             log.error("table %s: %s", self.id, self.broken)
-            return
+            return None
         self._applied(new, row.seat, row.action, events)
         self.clock.resume(new)
+        return events
 
     def take_seats(self, stored: list[dict[str, Any]]) -> None:
         """The seats as the owner stored them (a seat handed to a bot or taken back)."""

@@ -1,0 +1,173 @@
+"""A write whose reply is lost: the commit may have happened or not (a database connection
+dropped between COMMIT and its answer, a PostgreSQL restart). Storage is read back and says:
+the action is taken exactly once if it was stored, refused with nothing changed if it was
+not, and if storage cannot even be read the table takes no action until it can. On SQLite
+and on PostgreSQL (there the write is fenced by the table's lease, several processes)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from thievery.server.errors import ServerError
+from thievery.server.hub import Hub
+from thievery.server.limits import Caps
+from thievery.server.listeners import Listener
+from thievery.server.live import LiveTable
+from thievery.server.storage import ActionRow, Storage
+
+HUMANS = [{"kind": "human"}] * 3
+
+
+def lost() -> OperationalError:
+    return OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+
+class LossyWriter:
+    """The hub's writer, but the next write fails as if its reply was lost: after its
+    commit (``committed=True``) or before it."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.fail_next: bool | None = None  # None: no failure; else: committed or not
+
+    async def submit(self, op: Callable[[Any], Any]) -> Any:
+        committed, self.fail_next = self.fail_next, None
+        if committed is None:
+            return await self.inner.submit(op)
+        if committed:
+            await self.inner.submit(op)
+        raise lost()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+class Heard(Listener):
+    """A connection that keeps every frame it is sent."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.texts: list[str] = []
+
+    def push(self, text: str) -> None:
+        self.texts.append(text)
+
+
+@contextlib.asynccontextmanager
+async def lossy_hub(db_url: str) -> AsyncIterator[tuple[Hub, LossyWriter]]:
+    hub = Hub(Storage(db_url), bot_delay=0, caps=Caps.lifted())
+    await hub.start()
+    writer = LossyWriter(hub.writer)
+    hub.writer = writer  # type: ignore[assignment]
+    try:
+        yield hub, writer
+    finally:
+        hub.writer = writer.inner
+        await hub.close()
+
+
+def stored(hub: Hub, table: LiveTable) -> list[ActionRow]:
+    return hub.storage.actions(table.id)
+
+
+def choice(table: LiveTable, seat: int) -> Any:
+    return random.Random(seat).choice(table.state.legal_actions(seat)).to_json()
+
+
+async def restored_view(db_url: str, table: LiveTable) -> Any:
+    """The table as a fresh server restores it from storage: the spectators' view."""
+    hub = Hub(Storage(db_url), bot_delay=0, caps=Caps.lifted())
+    await hub.start()
+    try:
+        again = await hub.get(table.id)
+        return again.state.view(None), again.version
+    finally:
+        await hub.close()
+
+
+def test_a_committed_write_whose_reply_was_lost_is_taken_once(db_url: str) -> None:
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            other = Heard(1)
+            table.attach(other)
+            welcomed = len(other.texts)
+            action = choice(table, 0)
+            writer.fail_next = True  # committed, then the connection "dropped"
+            seq, _ = await table.act(0, action, None)
+            assert table.version == 1 and seq == table.seq[0]
+            rows = stored(hub, table)
+            assert [(r.n, r.seat, r.action) for r in rows] == [(0, 0, action)]
+            assert len(other.texts) == welcomed + 1  # told once
+            # play goes on: the next action is action 1
+            await table.act(1, choice(table, 1), None)
+            assert table.version == 2 and len(stored(hub, table)) == 2
+            assert await restored_view(db_url, table) == (
+                table.state.view(None),
+                2,
+            )
+
+    asyncio.run(go())
+
+
+def test_a_write_that_never_committed_is_refused_and_changes_nothing(db_url: str) -> None:
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            other = Heard(1)
+            table.attach(other)
+            welcomed = len(other.texts)
+            before = table.state.view(None)
+            action = choice(table, 0)
+            writer.fail_next = False
+            with pytest.raises(ServerError) as refused:
+                await table.act(0, action, None)
+            assert refused.value.code == "storage/failed" and refused.value.status == 503
+            assert table.version == 0 and table.state.view(None) == before
+            assert stored(hub, table) == [] and len(other.texts) == welcomed
+            await table.act(0, action, None)  # the same action, again: accepted now
+            assert [(r.n, r.action) for r in stored(hub, table)] == [(0, action)]
+
+    asyncio.run(go())
+
+
+def test_when_storage_cannot_say_the_table_waits_until_it_can(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            first, second = choice(table, 0), choice(table, 1)
+            hand = table.state.hand_size(0)  # type: ignore[attr-defined]
+            reads = hub.storage.actions
+
+            def unreadable(*args: Any) -> Any:
+                raise lost()
+
+            monkeypatch.setattr(hub.storage, "actions", unreadable)
+            writer.fail_next = True
+            with pytest.raises(ServerError) as refused:
+                await table.act(0, first, None)
+            assert refused.value.status == 503 and "cannot say" in refused.value.message
+            assert table.unsettled and table.version == 0
+            # Still unreadable: no other action is taken meanwhile.
+            with pytest.raises(ServerError):
+                await table.act(1, second, None)
+            assert table.version == 0 and len(reads(table.id)) == 1
+            monkeypatch.setattr(hub.storage, "actions", reads)
+            # Readable again: the stored action is taken (once), then this one.
+            await table.act(1, second, None)
+            assert not table.unsettled and table.version == 2
+            assert [(r.n, r.seat) for r in stored(hub, table)] == [(0, 0), (1, 1)]
+            assert table.state.hand_size(0) == hand - 1  # type: ignore[attr-defined]
+
+    asyncio.run(go())
