@@ -26,7 +26,13 @@ HUMANS = [{"kind": "human"}] * 3
 
 
 def lost() -> OperationalError:
-    return OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+    """What SQLAlchemy raises when the database connection broke under a statement."""
+    return OperationalError(
+        "COMMIT",
+        {},
+        Exception("server closed the connection unexpectedly"),
+        connection_invalidated=True,
+    )
 
 
 class LossyWriter:
@@ -73,6 +79,11 @@ async def lossy_hub(db_url: str) -> AsyncIterator[tuple[Hub, LossyWriter]]:
     finally:
         hub.writer = writer.inner
         await hub.close()
+
+
+def unreadable(*args: Any) -> Any:
+    """Storage's read of a table's actions, while the database is unreachable."""
+    raise lost()
 
 
 def stored(hub: Hub, table: LiveTable) -> list[ActionRow]:
@@ -134,7 +145,10 @@ def test_a_write_that_never_committed_is_refused_and_changes_nothing(db_url: str
             assert refused.value.code == "storage/failed" and refused.value.status == 503
             assert table.version == 0 and table.state.view(None) == before
             assert stored(hub, table) == [] and len(other.texts) == welcomed
+            # (a broken connection: storage is read once more before the next action)
+            assert table.unsettled
             await table.act(0, action, None)  # the same action, again: accepted now
+            assert not table.unsettled
             assert [(r.n, r.action) for r in stored(hub, table)] == [(0, action)]
 
     asyncio.run(go())
@@ -147,12 +161,8 @@ def test_when_storage_cannot_say_the_table_waits_until_it_can(
         async with lossy_hub(db_url) as (hub, writer):
             table, _, _ = await hub.create("schattendieb", HUMANS)
             first, second = choice(table, 0), choice(table, 1)
-            hand = table.state.hand_size(0)  # type: ignore[attr-defined]
+            hand = len(table.state.view(0)["hand"])
             reads = hub.storage.actions
-
-            def unreadable(*args: Any) -> Any:
-                raise lost()
-
             monkeypatch.setattr(hub.storage, "actions", unreadable)
             writer.fail_next = True
             with pytest.raises(ServerError) as refused:
@@ -168,6 +178,83 @@ def test_when_storage_cannot_say_the_table_waits_until_it_can(
             await table.act(1, second, None)
             assert not table.unsettled and table.version == 2
             assert [(r.n, r.seat) for r in stored(hub, table)] == [(0, 0), (1, 1)]
-            assert table.state.hand_size(0) == hand - 1  # type: ignore[attr-defined]
+            assert len(table.state.view(0)["hand"]) == hand - 1
+
+    asyncio.run(go())
+
+
+def test_a_commit_seen_only_after_the_read_back_is_taken_before_the_next_action(
+    db_url: str,
+) -> None:
+    """A commit can become visible after the connection that sent it broke: the action is
+    refused (storage did not hold it yet), and the next action reads storage again first."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            first, second = choice(table, 0), choice(table, 1)
+            hand = len(table.state.view(0)["hand"])
+            writer.fail_next = False  # not stored when storage is read back...
+            with pytest.raises(ServerError):
+                await table.act(0, first, None)
+            assert table.version == 0 and table.unsettled
+            late = ActionRow(0, 0, first, 1.0, "human")  # ...but committed just after
+            hub.storage.run(lambda conn: Storage.append_action(conn, table.id, late))
+            await table.act(1, second, None)
+            assert table.version == 2 and not table.unsettled
+            assert [(r.n, r.seat) for r in stored(hub, table)] == [(0, 0), (1, 1)]
+            assert len(table.state.view(0)["hand"]) == hand - 1
+
+    asyncio.run(go())
+
+
+def test_a_table_is_settled_before_it_is_closed(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Closing writes the table's action count: it counts the action storage holds."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            reads = hub.storage.actions
+            monkeypatch.setattr(hub.storage, "actions", unreadable)
+            writer.fail_next = True
+            with pytest.raises(ServerError):
+                await table.act(0, choice(table, 0), None)
+            monkeypatch.setattr(hub.storage, "actions", reads)
+            await hub.close_table(table)
+            record = hub.storage.table(table.id)
+            assert record is not None and record.finished
+            assert record.actions == table.version == len(stored(hub, table)) == 1
+
+    asyncio.run(go())
+
+
+def test_a_refused_clock_tick_does_not_stop_the_table(db_url: str) -> None:
+    """A real-time game's clock tick that cannot be stored is tried again; the table's
+    driver (its clock, its bots) goes on."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, _):
+            table, _, _ = await hub.create("schatz-rabatz", [{"kind": "human"}] * 2)
+            ticks: list[bool] = []
+            tick = table.tick_locked
+
+            async def flaky(keep_silent: bool) -> None:
+                ticks.append(keep_silent)
+                if len(ticks) == 1:
+                    raise ServerError("storage/failed", "not stored", 503)
+                await tick(keep_silent)
+
+            table.tick_locked = flaky  # type: ignore[method-assign]
+            for seat in range(2):
+                table.attach(Heard(seat))  # both came: the clock starts
+            for _ in range(100):
+                if len(ticks) >= 2:
+                    break
+                await asyncio.sleep(0.05)
+            assert len(ticks) >= 2, "the driver stopped after a refused tick"
+            task = table.driver.task
+            assert task is not None and not task.done()
 
     asyncio.run(go())

@@ -201,8 +201,12 @@ class Driver:
                 try:
                     await asyncio.wait_for(table.wake.wait(), TICK)
                 except TimeoutError:
-                    async with table.lock:
-                        await _shielded(table.tick_locked(keep_silent=False))
+                    try:
+                        async with table.lock:
+                            await _shielded(table.tick_locked(keep_silent=False))
+                    except ServerError as e:  # not stored (storage down): the next tick
+                        log.warning("table %s: clock tick refused: %s", table.id, e)
+                        await asyncio.sleep(1.0)
                 continue
             seat, by, due = turn
             try:
@@ -300,6 +304,7 @@ class Driver:
         """Play ``action`` for ``seat`` if the table is still at ``version``."""
         table = self.table
         async with table.lock:
+            await table.settle()
             if table.version != version or table.is_over:
                 return  # the table moved while the bot thought: decide again
             if (

@@ -347,6 +347,7 @@ class Hub:
                 table.mark_closed()
                 return
         async with table.lock:
+            await table.settle()
             if table.is_over:
                 raise ServerError("table/over", "the game is over already", 409)
             op = partial(
@@ -501,6 +502,7 @@ class Hub:
                 table.mark_next(str(reply["next"]))
                 return await self.get(str(reply["next"]))
         async with table.lock:
+            await table.settle()
             if table.record.next_id:
                 return await self.get(table.record.next_id)
             seats = [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in table.seats]

@@ -51,7 +51,7 @@ from thievery.server.driver import Driver, Wake
 from thievery.server.errors import ServerError, from_game_error, stale
 from thievery.server.listeners import Listener
 from thievery.server.seats import HUMAN, Seat, is_token_of, seat_of
-from thievery.server.storage import ActionRow, Append, Storage, TableRecord
+from thievery.server.storage import ActionRow, Append, Storage, TableRecord, is_lost_connection
 
 if TYPE_CHECKING:
     from thievery.server.hub import Hub
@@ -141,6 +141,7 @@ class LiveTable:
         # A write about an action failed and reading back whether it was stored failed
         # too: until storage says, no action is taken (see _settle).
         self.unsettled = False
+        self.last_n = -1  # the number of the last action this process stored (act_locked)
         self.closed = False  # by its host, or as abandoned
         self.final_record: GameRecord | None = None  # once over (see Hub.record)
         self.used_at = self.changed_at  # last looked at or joined (monotonic)
@@ -533,8 +534,7 @@ class LiveTable:
         async with self.lock:
             if not self.is_owner:
                 raise moved(self.id)
-            if self.unsettled:  # (first: the version is checked against what is stored)
-                await self._settle(None)
+            await self.settle()  # (first: the version is checked against what is stored)
             if self.broken:
                 raise ServerError("table/broken", self.broken, 409)
             if self.is_over:
@@ -552,13 +552,12 @@ class LiveTable:
                     409,
                 )
             seq, events = await self.act_locked(seat, data, by)
-            return seq, events, self.version - 1  # the action is the last one stored
+            return seq, events, self.last_n
 
     async def act_locked(self, seat: int, data: Any, by: str) -> tuple[int, list[Event]]:
         """:meth:`act` without its checks, for the holder of :attr:`lock` (the table's own
         moves: bots, timers, the clock)."""
-        if self.unsettled:
-            await self._settle(None)
+        await self.settle()
         if self.clock.realtime and seat != CLOCK:
             # The action happens now: tried first on a copy moved to now, so a refused one
             # stores no clock tick either (bad input changes nothing).
@@ -597,25 +596,41 @@ class LiveTable:
             log.exception("table %s: could not store action %d", self.id, row.n)
             # The commit may have happened all the same (a connection lost before its
             # reply): storage, read back, says what was stored; that is taken, once.
-            ours = await self._settle(row)
+            ours = await self._settle(row, lost=is_lost_connection(e))
             if ours is None:
                 raise ServerError(
-                    "storage/failed", f"the action could not be stored ({type(e).__name__})", 503
+                    "storage/failed",
+                    f"the action could not be stored ({type(e).__name__}); the table was "
+                    "read back from storage: try again",
+                    503,
                 ) from None
             events = ours
         else:
-            self._applied(new, seat, row.action, events)
+            # (a follower's route may have applied it already: see _settle)
+            if self.version == row.n:
+                self._applied(new, seat, row.action, events)
+        self.last_n = row.n
         if seat == CLOCK:
             return 0, events
         return self.seq[seat], [e for e in events if e.is_visible_to(seat)]
 
-    async def _settle(self, row: ActionRow | None) -> list[Event] | None:
+    async def settle(self) -> None:
+        """For the holder of :attr:`lock`, before it changes the table: if a failed write
+        left it unsure what storage holds, read storage back first (see :meth:`_settle`);
+        503 while storage cannot be read."""
+        if self.unsettled:
+            await self._settle(None)
+
+    async def _settle(self, row: ActionRow | None, lost: bool = False) -> list[Event] | None:
         """After a failed write: take the actions storage holds past this table's version
         (the failed write's among them if its commit happened), everyone told. Returns the
         events of ``row`` if it is the one stored in its place, else ``None``. If storage
-        cannot be read either, the table takes no action until it can (503 till then)."""
+        cannot be read, the table takes no action until it can (503 till then); nor, after
+        a ``lost`` connection whose action storage does not hold, before it has been read
+        once more (a commit can become visible after the connection that sent it broke)."""
+        start = self.version if row is None else min(self.version, row.n)
         try:
-            stored = await asyncio.to_thread(self.hub.storage.actions, self.id, self.version)
+            stored = await asyncio.to_thread(self.hub.storage.actions, self.id, start)
         except Exception as e:
             log.exception("table %s: could not read back its actions", self.id)
             self.unsettled = True
@@ -627,16 +642,28 @@ class LiveTable:
         self.unsettled = False
         ours: list[Event] | None = None
         for stored_row in stored:
-            events = self.apply_stored(stored_row)
-            if events is None:
-                break
-            if row is not None and (stored_row.n, stored_row.seat, stored_row.action) == (
-                row.n,
-                row.seat,
-                row.action,
-            ):
+            # (the clock is not moved back to the stored game time: this process's clock
+            # is the game's, and ran on)
+            events = self.apply_stored(stored_row, resume=False)
+            if row is not None and stored_row.n == row.n and self._same(stored_row, row):
+                if events is None:  # applied before the read (a follower's route)
+                    events = self._recent.get(row.n, (0, {}, 0, []))[3]
                 ours = events
+            elif events is None and stored_row.n >= self.version:
+                break  # it does not apply here (the table is broken)
+        if row is not None and ours is None and lost:
+            self.unsettled = True
         return ours
+
+    def _same(self, stored: ActionRow, row: ActionRow) -> bool:
+        """Whether a stored action is ``row``: its seat, who acted, and the action itself
+        (parsed: JSON's round trip may change its form, never its meaning)."""
+        if (stored.seat, stored.by) != (row.seat, row.by):
+            return False
+        try:
+            return self._parse(stored.action) == self._parse(row.action)
+        except ThieveryError:
+            return False
 
     def _applied(self, new: State, seat: int, action: JSON, events: list[Event]) -> None:
         """A stored action's state taken: everyone here told, the bots woken."""
@@ -711,7 +738,7 @@ class LiveTable:
 
     # ---------------------------------------------------------------- following
 
-    def apply_stored(self, row: ActionRow) -> list[Event] | None:
+    def apply_stored(self, row: ActionRow, resume: bool = True) -> list[Event] | None:
         """Apply an action stored as ``n`` (if it is the next one) and tell this process's
         connections: a follower copy's, which its owner stored, or one whose write seemed to
         fail (see :meth:`_settle`). Its events, or ``None`` if it was not applied."""
@@ -725,7 +752,8 @@ class LiveTable:
             log.error("table %s: %s", self.id, self.broken)
             return None
         self._applied(new, row.seat, row.action, events)
-        self.clock.resume(new)
+        if resume:
+            self.clock.resume(new)
         return events
 
     def take_seats(self, stored: list[dict[str, Any]]) -> None:
@@ -778,6 +806,7 @@ class LiveTable:
                 self.take_seats(reply["seats"])
                 return
         async with self.lock:
+            await self.settle()
             if not 0 <= seat < len(self.seats):
                 raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
             current = self.seats[seat]

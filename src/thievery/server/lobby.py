@@ -256,6 +256,7 @@ class Lobby:
         async with table.lock:
             if not table.is_owner:
                 raise moved(table.id)
+            await table.settle()
             stored_free = await asyncio.to_thread(self._stored_free, table.id)
             self._check_claim(table, seat, stored_free)
             seats = [Seat(**s.__dict__) for s in table.seats]

@@ -60,7 +60,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("thievery.server")
@@ -529,6 +529,12 @@ class Storage:
                 action = json.loads(action)
             out.append(ActionRow(n, seat, action, at, by))
         return out
+
+
+def is_lost_connection(error: BaseException) -> bool:
+    """Whether a write failed because its database connection broke: its commit may have
+    happened all the same."""
+    return isinstance(error, DBAPIError) and bool(error.connection_invalidated)
 
 
 TRANSIENT_TRIES = 3  # times a write rolled back by a deadlock or conflict is tried
