@@ -86,6 +86,19 @@ def unreadable(*args: Any) -> Any:
     raise lost()
 
 
+async def act_unsure(
+    hub: Hub, writer: LossyWriter, table: LiveTable, action: Any, mp: pytest.MonkeyPatch
+) -> tuple[ServerError, Callable[..., list[ActionRow]]]:
+    """Seat 0 plays ``action``: its commit happens, its reply is lost, and storage cannot
+    be read back (until the returned read is put back). Returns the refusal and the read."""
+    reads = hub.storage.actions
+    mp.setattr(hub.storage, "actions", unreadable)
+    writer.fail_next = True
+    with pytest.raises(ServerError) as refused:
+        await table.act(0, action, None)
+    return refused.value, reads
+
+
 def stored(hub: Hub, table: LiveTable) -> list[ActionRow]:
     return hub.storage.actions(table.id)
 
@@ -162,12 +175,8 @@ def test_when_storage_cannot_say_the_table_waits_until_it_can(
             table, _, _ = await hub.create("schattendieb", HUMANS)
             first, second = choice(table, 0), choice(table, 1)
             hand = len(table.state.view(0)["hand"])
-            reads = hub.storage.actions
-            monkeypatch.setattr(hub.storage, "actions", unreadable)
-            writer.fail_next = True
-            with pytest.raises(ServerError) as refused:
-                await table.act(0, first, None)
-            assert refused.value.status == 503 and "cannot say" in refused.value.message
+            refused, reads = await act_unsure(hub, writer, table, first, monkeypatch)
+            assert refused.status == 503 and "cannot say" in refused.message
             assert table.unsettled and table.version == 0
             # Still unreadable: no other action is taken meanwhile.
             with pytest.raises(ServerError):
@@ -216,11 +225,7 @@ def test_a_table_is_settled_before_it_is_closed(
     async def go() -> None:
         async with lossy_hub(db_url) as (hub, writer):
             table, _, _ = await hub.create("schattendieb", HUMANS)
-            reads = hub.storage.actions
-            monkeypatch.setattr(hub.storage, "actions", unreadable)
-            writer.fail_next = True
-            with pytest.raises(ServerError):
-                await table.act(0, choice(table, 0), None)
+            _, reads = await act_unsure(hub, writer, table, choice(table, 0), monkeypatch)
             monkeypatch.setattr(hub.storage, "actions", reads)
             await hub.close_table(table)
             record = hub.storage.table(table.id)

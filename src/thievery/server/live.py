@@ -138,8 +138,9 @@ class LiveTable:
         self.changed_at = time.monotonic()
         self.waiting_since: dict[int, float] = dict.fromkeys(state.to_act, self.changed_at)
         self.broken: str | None = None
-        # A write about an action failed and reading back whether it was stored failed
-        # too: until storage says, no action is taken (see _settle).
+        # A write about an action failed and storage could not be read back, or its
+        # connection broke and storage did not hold it yet: storage is read again before
+        # the table changes (see settle).
         self.unsettled = False
         self.last_n = -1  # the number of the last action this process stored (act_locked)
         self.closed = False  # by its host, or as abandoned
