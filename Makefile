@@ -27,6 +27,7 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(BIN)/mypy --strict src
 	$(BIN)/mypy --strict examples/pickpocket/src
+	$(BIN)/mypy --strict bench/facedown/src
 
 unit: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider

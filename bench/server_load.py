@@ -41,6 +41,7 @@ import json
 import os
 import platform
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -150,6 +151,26 @@ def lifted_limits(cli: Path) -> list[str]:
     return [x for flag, value in LIFTED.items() if flag in help_text for x in (flag, value)]
 
 
+# Games of the benchmarks' own, as plug-in distributions installed for a run (never into
+# the venv): facedown is the boardgame.io harness's game, so both servers play the same one.
+BENCH_GAMES = {"facedown": Path(__file__).resolve().parent / "facedown"}
+
+
+def install_plugin(source: Path, target: Path) -> Path:
+    """A game plug-in distribution installed by pip into ``target`` (``--target``, no
+    dependencies, built with the venv's own setuptools: no download), from a copy so that
+    the build leaves nothing in the repository. Returns ``target`` (for ``PYTHONPATH``)."""
+    copy = target.with_name(target.name + "-source")
+    junk = shutil.ignore_patterns("build", "dist", "*.egg-info", "__pycache__")
+    shutil.copytree(source, copy, ignore=junk)
+    command = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet"]
+    command += ["--no-build-isolation", "--target", str(target), str(copy)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        raise SystemExit(f"could not install {source.name}:\n{done.stderr[-2000:]}")
+    return target
+
+
 def start_server(
     db: str,
     port: int,
@@ -157,6 +178,7 @@ def start_server(
     log: Path,
     extra: list[str] | None = None,
     profile: str = "",
+    env: dict[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """`thievery serve` in a child process (with the host's limits lifted: every client
     of the benchmark comes from one address); returns once it answers. With ``profile``,
@@ -179,7 +201,7 @@ def start_server(
         *(extra or []),
     ]
     with log.open("wb") as err:  # the child keeps its own copy of the file
-        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=err, env=env)
     deadline = time.time() + 90
     while time.time() < deadline and proc.poll() is None:
         try:
@@ -436,8 +458,10 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     seats = [{"kind": "human"}] * humans + [{"kind": "bot", "bot": args.bot}] * (
         args.players - humans
     )
-    games = 1 if churn else 99
-    body = {"game": "schattendieb", "seats": seats, "options": {"games": games}}
+    # Der Schattendieb plays a match of several games: one a table (bgio), or one long
+    # match (think). The other games take their defaults.
+    options = {"games": 1 if churn else 99} if args.game == "schattendieb" else {}
+    body = {"game": args.game, "seats": seats, "options": options}
     think = args.think_ms / 1000
     async with httpx2.AsyncClient(base_url=base, timeout=30) as http:
         await warm_up(http, url, body)
@@ -512,6 +536,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     return {
         "bench": "server_load",
         "workload": args.workload,
+        "game": args.game,
         "database": "postgresql" if args.db.startswith("postgresql") else "sqlite",
         "workers": args.workers,
         "tables": args.tables,
@@ -566,6 +591,12 @@ def main() -> None:
         help="think: scripted seats with think time beside server bots, tables kept; bgio: "
         "every seat scripted, acting at once, finished tables replaced",
     )
+    parser.add_argument(
+        "--game",
+        default="schattendieb",
+        help="the game (--workload bgio; think plays Der Schattendieb): any installed one, or "
+        "facedown, boardgame.io's harness game, installed for the run from bench/facedown",
+    )
     parser.add_argument("--db", default="", help="database URL (default: a fresh SQLite file)")
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)"
@@ -580,12 +611,23 @@ def main() -> None:
         parser.error("--workers 2 needs --db postgresql+psycopg://...")
     if args.workload == "bgio" and "--think-ms" not in sys.argv:
         args.think_ms = 0.0
+    if args.workload == "think" and args.game != "schattendieb":
+        parser.error("--workload think plays Der Schattendieb; --game is for --workload bgio")
     with tempfile.TemporaryDirectory(prefix="thievery-bench-") as tmp:
         port = free_port()
         args.db = args.db or f"sqlite:///{tmp}/bench.db"
         extra = ["--workers", str(args.workers)] if args.workers > 1 else []
+        env = None
+        if args.game in BENCH_GAMES:
+            site = install_plugin(BENCH_GAMES[args.game], Path(tmp) / "site")
+            env = {
+                **os.environ,
+                "PYTHONPATH": os.pathsep.join(
+                    p for p in (str(site), os.environ.get("PYTHONPATH")) if p
+                ),
+            }
         proc = start_server(
-            args.db, port, args.bot_delay, Path(tmp) / "server.log", extra, args.profile
+            args.db, port, args.bot_delay, Path(tmp) / "server.log", extra, args.profile, env
         )
         try:
             deadline = time.time() + 60

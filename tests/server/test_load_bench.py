@@ -26,13 +26,17 @@ def run_bench(*args: str) -> dict[str, object]:
     return result
 
 
-@pytest.mark.parametrize("workload", ["bgio", "think"])
-def test_the_load_benchmark_plays_and_measures(workload: str) -> None:
-    extra = ["--think-ms", "100", "--humans", "2"] if workload == "think" else []
-    result = run_bench(
-        "--workload", workload, "--tables", "3", "--seconds", "2", "--warmup", "1", *extra
-    )
-    assert result["workload"] == workload
+@pytest.mark.parametrize(
+    ("workload", "game"),
+    [("bgio", "schattendieb"), ("bgio", "facedown"), ("think", "schattendieb")],
+)
+def test_the_load_benchmark_plays_and_measures(workload: str, game: str) -> None:
+    """Both workloads; the bgio one also with boardgame.io's own game (bench/facedown,
+    installed for the run into a folder of its own)."""
+    args = ["--workload", workload, "--tables", "3", "--seconds", "2", "--warmup", "1"]
+    args += ["--think-ms", "100", "--humans", "2"] if workload == "think" else ["--game", game]
+    result = run_bench(*args)
+    assert result["workload"] == workload and result["game"] == game
     assert result["errors"] == {}
     assert isinstance(result["actions_per_s"], float) and result["actions_per_s"] > 5
     # the scripted seats' own actions were acknowledged, and timed
@@ -45,5 +49,16 @@ def test_the_load_benchmark_plays_and_measures(workload: str) -> None:
     assert isinstance(result["server_cpu_ms_per_action"], float)
     if workload == "bgio":
         # finished tables were replaced, and memory was read after setup
-        assert isinstance(result["tables_finished_and_replaced"], int)
+        replaced = result["tables_finished_and_replaced"]
+        assert isinstance(replaced, int) and replaced > 0
         assert result["memory_per_table_kb_setup"] is not None
+
+
+def test_the_load_benchmark_refuses_a_game_for_the_think_workload() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--workload", "think", "--game", "facedown"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "--game is for --workload bgio" in done.stderr

@@ -272,3 +272,39 @@ def test_an_update_frames_spliced_json_is_the_state_frame_without_static_keys(
                     assert json.loads(text) == json.loads(frame_text(frame)), (game, audience)
 
     asyncio.run(check())
+
+
+def test_finished_tables_are_kept_a_while_newest_first_and_live_ones_are_not_looked_at(
+    tmp_path: Path,
+) -> None:
+    """The last ``finished_cache`` finished tables nobody is connected to stay in memory
+    (older ones go, in the order their games ended); one with a connection stays, and a
+    finished table loaded back from storage counts as the latest. Eviction looks through
+    the finished tables only (``hub.done``), never every table: at a finish among 10,000
+    live tables it would otherwise walk them all."""
+
+    async def check() -> None:
+        async with running_hub(tmp_path / "f.db") as hub:
+            hub.finished_cache = 2
+            rng = random.Random(3)
+            live = [(await hub.create("schattendieb", HUMANS, {"games": 1}))[0] for _ in range(3)]
+            tables = [(await hub.create("schattendieb", HUMANS, {"games": 1}))[0] for _ in range(5)]
+            watcher = Listener(None)
+            tables[1].attach(watcher)  # connected: kept whatever its age
+            for table in tables:
+                while not table.is_over:
+                    await play(table, 50, rng)
+            ids = [t.id for t in tables]
+            assert list(hub.done) == [ids[1], ids[3], ids[4]]
+            assert set(hub.tables) == {t.id for t in live} | {ids[1], ids[3], ids[4]}
+            back = await hub.get(ids[0])  # loaded from storage, finished: the latest now
+            assert back.is_over and list(hub.done) == [ids[1], ids[4], ids[0]]
+            tables[1].detach(watcher)
+            last, _, _ = await hub.create("schattendieb", HUMANS, {"games": 1})
+            while not last.is_over:
+                await play(last, 50, rng)
+            assert list(hub.done) == [ids[0], last.id]
+            assert set(hub.tables) == {t.id for t in live} | {ids[0], last.id}
+            assert all(not t.is_over for t in live)
+
+    asyncio.run(check())

@@ -77,6 +77,9 @@ class Hub:
         self.bot_gate = asyncio.Semaphore(1)  # bots thinking at once (threads share a GIL)
         self.finished_cache = finished_cache
         self.tables: dict[str, LiveTable] = {}
+        # The finished tables in memory, in the order their games ended (or they were
+        # loaded finished): what _evict looks through, never every table.
+        self.done: dict[str, None] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self.replayer = Replayer(self.caps)
         caps = self.caps
@@ -223,6 +226,7 @@ class Hub:
         """A table leaves memory (its lease, if this process holds it, handed back)."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self.done.pop(table.id, None)
             self.gone += 1
             for hook in self.on_forget:
                 hook(table.id)
@@ -313,6 +317,8 @@ class Hub:
             if self.cluster is not None and lease is None:
                 await self.cluster.refresh(table)  # what was stored while it loaded
             table.start()
+            if table.is_over:
+                self.done[table_id] = None
             self._evict()
             future.set_result(table)
             return table
@@ -326,11 +332,19 @@ class Hub:
     def finished(self, table: LiveTable) -> None:
         """A table's game just ended (or it was closed)."""
         self._disown(table.id)
+        if self.tables.get(table.id) is table:
+            self.done.pop(table.id, None)
+            self.done[table.id] = None  # (the latest to end: the last let go)
         self._evict()
 
     def _evict(self) -> None:
-        done = [t for t in self.tables.values() if t.is_over and not t.listeners]
-        for table in done[: max(0, len(done) - self.finished_cache)]:
+        """Keep the last ``finished_cache`` finished tables nobody is connected to; let
+        the older ones go (they are loaded again from storage when asked for)."""
+        if len(self.done) <= self.finished_cache:
+            return
+        kept = (self.tables.get(i) for i in self.done)
+        idle = [t for t in kept if t is not None and t.is_over and not t.listeners]
+        for table in idle[: max(0, len(idle) - self.finished_cache)]:
             self.forget(table)
 
     def live(self) -> list[LiveTable]:
