@@ -1,20 +1,23 @@
 """Issue 18's comparison in one command: boardgame.io's harness and ours, run in turn.
 
-Runs ``--pairs`` pairs, each boardgame.io's harness (``node bench.js --matches N
+Runs ``--pairs`` rounds, each boardgame.io's harness (``node bench.js --matches N
 --duration-s S`` in ``--bgio DIR``, a copy of the team's boardgame.io peer benchmark after
-``npm ci``) and then ``bench/server_load.py --workload bgio --tables N --seconds S``, then
-``--think-runs`` runs of the think-time workload at 500 tables. The machine is shared and
-its speed moves between days, so the ratio is taken within each pair, and medians are
-given. Prints one JSON line:
+``npm ci``) and then ``bench/server_load.py --workload bgio --tables N --seconds S`` once
+per game of ``--games``, then ``--think-runs`` runs of the think-time workload at 500
+tables. The games: ``facedown``, the harness's own game as a plug-in of ours
+(``bench/facedown``: both servers play the same game), and ``schattendieb``, Der
+Schattendieb (a real game of ours: bigger views, more to describe). The machine is shared
+and its speed moves between days, so each ratio is taken within its round, and medians are
+given. Prints one JSON line; for each game under ``games``:
 
 - ``moves_per_s``: boardgame.io's and ours, median and every run;
-- ``ratio``: ours over boardgame.io's, the median of the pairs' ratios and each pair's;
+- ``ratio``: ours over boardgame.io's, the median of the rounds' ratios and each one's;
 - ``p50_ms`` / ``p99_ms`` (action to update), ``server_cpu_ms_per_action``,
   ``clients_cpu_percent``, ``memory_per_table_kb`` (four websockets a table, after setup:
   resident growth, and boardgame.io's JS heap growth beside it);
 - ``think``: p99 and memory a table at 500 tables with 1 s think time.
 
-    python bench/side_by_side.py --bgio ~/peers/bgio --pairs 3
+    python bench/side_by_side.py --bgio ~/peers/bgio --pairs 3 [--games facedown,schattendieb]
 """
 
 from __future__ import annotations
@@ -60,16 +63,24 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50, help="live tables (matches)")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think-runs", type=int, default=3)
+    parser.add_argument(
+        "--games",
+        default="facedown,schattendieb",
+        help="our games in the bgio workload, comma-separated (facedown: the harness's own)",
+    )
     args = parser.parse_args()
+    games = [g for g in args.games.split(",") if g]
     if not (args.bgio / "bench.js").is_file() or not (args.bgio / "node_modules").is_dir():
         parser.error(f"{args.bgio} is not the boardgame.io harness after `npm ci`")
-    pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    rounds: list[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = []
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     for n in range(args.pairs):
-        print(f"# pair {n + 1}, load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
+        print(f"# round {n + 1}, load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
         bgio = theirs(args.bgio, args.tables, args.seconds)
-        mine = ours(args.tables, args.seconds, "--workload", "bgio")
-        pairs.append((bgio, mine))
+        mine = {
+            g: ours(args.tables, args.seconds, "--workload", "bgio", "--game", g) for g in games
+        }
+        rounds.append((bgio, mine))
     think = [
         ours(500, 15, "--think-ms", "1000", "--bot-delay", "0.6") for _ in range(args.think_runs)
     ]
@@ -79,50 +90,48 @@ def main() -> None:
         "pairs": args.pairs,
         "tables": args.tables,
         "seconds": args.seconds,
-        "moves_per_s": {
-            "boardgame.io": summary([float(b["moves_per_s"]) for b, _ in pairs]),
-            "thievery": summary([m["actions_per_s"] for _, m in pairs]),
-        },
-        "ratio": summary([round(m["actions_per_s"] / b["moves_per_s"], 3) for b, m in pairs]),
-        "p50_ms": {
-            "boardgame.io": summary([b["latency_self_ms"]["p50"] for b, _ in pairs]),
-            "thievery": summary([m["p50_ms"] for _, m in pairs]),
-        },
-        "p99_ms": {
-            "boardgame.io": summary([b["latency_self_ms"]["p99"] for b, _ in pairs]),
-            "thievery": summary([m["p99_ms"] for _, m in pairs]),
-        },
-        "server_cpu_percent": {
-            "boardgame.io": summary(
-                [b["server"]["cpu_pct_of_one_core_in_window"] for b, _ in pairs]
+        "boardgame.io": {
+            "moves_per_s": summary([float(b["moves_per_s"]) for b, _ in rounds]),
+            "p50_ms": summary([b["latency_self_ms"]["p50"] for b, _ in rounds]),
+            "p99_ms": summary([b["latency_self_ms"]["p99"] for b, _ in rounds]),
+            "server_cpu_percent": summary(
+                [b["server"]["cpu_pct_of_one_core_in_window"] for b, _ in rounds]
             ),
-            "thievery": summary([m["server_cpu_percent"] for _, m in pairs]),
-        },
-        "server_cpu_ms_per_action": {
-            "thievery": summary([m["server_cpu_ms_per_action"] for _, m in pairs]),
-        },
-        "clients_cpu_percent": {
-            "boardgame.io": summary(
-                [b["client_proc"]["cpu_pct_of_one_core_in_window"] for b, _ in pairs]
+            "clients_cpu_percent": summary(
+                [b["client_proc"]["cpu_pct_of_one_core_in_window"] for b, _ in rounds]
             ),
-            "thievery": summary([m["clients_cpu_percent"] for _, m in pairs]),
+            # resident growth a live match, and its JS heap growth beside it
+            "memory_per_table_kb": summary([b["kb_per_live_match_rss"] for b, _ in rounds]),
+            "memory_per_table_kb_heap": summary([b["kb_per_live_match_heap"] for b, _ in rounds]),
+            "errors": [b["errors_total"] for b, _ in rounds],
         },
-        "memory_per_table_kb": {  # resident growth (boardgame.io's heap growth beside it)
-            "boardgame.io": summary([b["kb_per_live_match_rss"] for b, _ in pairs]),
-            "boardgame.io_heap": summary([b["kb_per_live_match_heap"] for b, _ in pairs]),
-            "thievery": summary([m["memory_per_table_kb_setup"] for _, m in pairs]),
-        },
+        "games": {g: game_summary(g, rounds) for g in games},
         "think": {
             "p99_ms": summary([t["p99_ms"] for t in think]),
             "memory_per_table_kb": summary([t["memory_per_table_kb"] for t in think]),
             "actions_per_s": summary([t["actions_per_s"] for t in think]),
-        },
-        "errors": {
-            "boardgame.io": [b["errors_total"] for b, _ in pairs],
-            "thievery": [m["errors"] for _, m in pairs] + [t["errors"] for t in think],
+            "errors": [t["errors"] for t in think],
         },
     }
     print(json.dumps(result))
+
+
+def game_summary(
+    game: str, rounds: list[tuple[dict[str, Any], dict[str, dict[str, Any]]]]
+) -> dict[str, Any]:
+    """Ours on one game, each figure beside the round's boardgame.io run."""
+    runs = [(b, m[game]) for b, m in rounds]
+    return {
+        "moves_per_s": summary([m["actions_per_s"] for _, m in runs]),
+        "ratio": summary([round(m["actions_per_s"] / b["moves_per_s"], 3) for b, m in runs]),
+        "p50_ms": summary([m["p50_ms"] for _, m in runs]),
+        "p99_ms": summary([m["p99_ms"] for _, m in runs]),
+        "server_cpu_percent": summary([m["server_cpu_percent"] for _, m in runs]),
+        "server_cpu_ms_per_action": summary([m["server_cpu_ms_per_action"] for _, m in runs]),
+        "clients_cpu_percent": summary([m["clients_cpu_percent"] for _, m in runs]),
+        "memory_per_table_kb": summary([m["memory_per_table_kb_setup"] for _, m in runs]),
+        "errors": [m["errors"] for _, m in runs],
+    }
 
 
 if __name__ == "__main__":
