@@ -149,8 +149,8 @@ class FaceDown(State):
         return {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best]}
 
     def view(self, seat: int | None) -> JSON:
-        """Its own hand and the cards it played; everyone's hand size, the deck size, who
-        played each card on the table."""
+        """Its own hand and the cards it played (in order); everyone's hand size, the deck
+        size, who played each card on the table (as the harness's ``G.table``)."""
         return {
             "game": "facedown",
             "players": self.players,
@@ -159,9 +159,8 @@ class FaceDown(State):
             "hand": [CARD_ID[c] for c in self.hands[seat]] if seat is not None else [],
             "hand_sizes": [len(h) for h in self.hands],
             "deck_size": len(self.deck),
-            "table": [
-                {"seat": s, "card": CARD_ID[c] if s == seat else None} for s, c in self.table
-            ],
+            "table": [s for s, _ in self.table],
+            "played": [CARD_ID[c] for s, c in self.table if s == seat],
             "result": self.result(),
         }
 
@@ -191,14 +190,15 @@ class Determinizer:
         known = set(t.hands[seat])
         t.table = []
         self.hidden: list[int] = []  # table slots whose card the seat cannot see
-        for i, slot in enumerate(view["table"]):
-            if slot["card"] is None:
-                self.hidden.append(i)
-                t.table.append((slot["seat"], -1))
-            else:
-                card = CARD_INDEX[slot["card"]]
+        played = iter(view["played"])
+        for i, who in enumerate(view["table"]):
+            if who == seat:
+                card = CARD_INDEX[next(played)]
                 known.add(card)
-                t.table.append((slot["seat"], card))
+                t.table.append((who, card))
+            else:
+                self.hidden.append(i)
+                t.table.append((who, -1))
         t.deck = []
         self.sizes: list[int] = list(view["hand_sizes"])
         self.pool = [c for c in range(len(CARD_ID)) if c not in known]
