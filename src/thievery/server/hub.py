@@ -338,14 +338,24 @@ class Hub:
         self._evict()
 
     def _evict(self) -> None:
-        """Keep the last ``finished_cache`` finished tables nobody is connected to; let
-        the older ones go (they are loaded again from storage when asked for)."""
-        if len(self.done) <= self.finished_cache:
+        """Keep at most ``finished_cache`` finished tables in memory, more only while
+        someone is connected to them: the first to end go first (they are loaded again
+        from storage when asked for). Looks at the oldest few only, not at every table."""
+        excess = len(self.done) - self.finished_cache
+        if excess <= 0:
             return
-        kept = (self.tables.get(i) for i in self.done)
-        idle = [t for t in kept if t is not None and t.is_over and not t.listeners]
-        for table in idle[: max(0, len(idle) - self.finished_cache)]:
-            self.forget(table)
+        gone: list[str] = []
+        for table_id in self.done:
+            table = self.tables.get(table_id)
+            if table is None or not table.listeners:
+                gone.append(table_id)
+                if len(gone) == excess:
+                    break
+        for table_id in gone:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self.forget(table)
+            self.done.pop(table_id, None)
 
     def live(self) -> list[LiveTable]:
         """Tables in memory whose game is still running."""
