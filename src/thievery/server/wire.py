@@ -105,6 +105,22 @@ class Wires:
         # The server's tasks (uvicorn waits for them when it stops): a connection's, while
         # it has frames to handle or its table is being opened.
         self.tasks: set[asyncio.Task[None]] = set()
+        # Connections with frames not yet written (see Wire.write): written together once
+        # the loop's current callback is done.
+        self.unflushed: list[Wire] = []
+
+    def later(self, wire: Wire) -> None:
+        """Write ``wire``'s frames once the current callback is done (with the others')."""
+        if not self.unflushed:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.unflushed.append(wire)
+
+    def flush(self) -> None:
+        """Write every connection's frames queued since the last flush, one write each."""
+        wires, self.unflushed = self.unflushed, []
+        for wire in wires:
+            wire.unflushed = False
+            wire._flush()
 
     def task(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run ``work`` as one of the server's tasks."""
@@ -198,6 +214,7 @@ class Wire(asyncio.Protocol):
         "session",
         "table",
         "transport",
+        "unflushed",
         "worker",
         "writable",
     )
@@ -218,6 +235,7 @@ class Wire(asyncio.Protocol):
         self.backlog: bytearray | None = None
         self.held = 0  # why reading is paused (HELD_*)
         self.writable = True
+        self.unflushed = False  # frames in ``conn`` wait for Wires.flush
         self.heard = time.monotonic()
         self.pinged_at = 0.0  # a keepalive ping not answered yet (0: none)
         self.inbox: list[str | None] = []  # frames waiting to be handled (None: binary)
@@ -273,6 +291,7 @@ class Wire(asyncio.Protocol):
                 return
             listener.queued -= len(text)
             self.write(text)
+            self._flush()  # (now: the transport says whether it takes more)
 
     def data_received(self, data: bytes) -> None:
         self.heard = time.monotonic()
@@ -342,14 +361,20 @@ class Wire(asyncio.Protocol):
             transport.resume_reading()
 
     def _flush(self) -> None:
+        """Write what the websocket protocol has to send, in one write."""
         transport = self.transport
         if transport is None:
             return
-        for data in self.conn.data_to_send():
-            if data:
-                transport.write(data)
-            else:  # the end of the stream: the close handshake is over, or never began
-                self._end_transport()
+        data = self.conn.data_to_send()
+        if not data:
+            return
+        # An empty piece is the end of the stream (the close handshake is over, or never
+        # began): nothing comes after it.
+        end = data.index(b"") if b"" in data else len(data)
+        if end:
+            transport.write(b"".join(data[:end]) if end > 1 else data[0])
+        if end < len(data):
+            self._end_transport()
 
     def _end_transport(self) -> None:
         """Close the transport once what it holds is written; a client that reads nothing
@@ -509,16 +534,19 @@ class Wire(asyncio.Protocol):
         session.too_late()
 
     def write(self, text: str) -> bool:
-        """Write a text frame now; ``False`` while the transport is above its high-water
-        mark (the caller queues it). A connection on its way out drops it."""
+        """Write a text frame once the loop's current callback is done, in one write with
+        any others for this connection by then (an update and the ack of the action that
+        made it: one system call, not two); ``False`` while the transport is above its
+        high-water mark (the caller queues it). A connection on its way out drops it."""
         transport = self.transport
         if self.conn.state is not State.OPEN or transport is None or transport.is_closing():
             return True
         if not self.writable:
             return False
         self.conn.send_text(text.encode())
-        for data in self.conn.data_to_send():
-            transport.write(data)
+        if not self.unflushed:
+            self.unflushed = True
+            self.wires.later(self)
         return True
 
     def end(self) -> None:
