@@ -263,3 +263,42 @@ def test_a_refused_clock_tick_does_not_stop_the_table(db_url: str) -> None:
             assert task is not None and not task.done()
 
     asyncio.run(go())
+
+
+def test_an_uncancelled_action_cancelled_all_the_same_is_read_back_before_the_next_write(
+    db_url: str,
+) -> None:
+    """A caller that said it is never cancelled (the wire's frame tasks; uvicorn cancels
+    them only when a stop outlasts its grace) runs the action in its own task. Cancelled
+    while the commit is on its way, the commit still happens: the table is unsure, and
+    reads storage back (everyone told) before it changes again."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            other = Heard(1)
+            table.attach(other)
+            welcomed = len(other.texts)
+            action = choice(table, 0)
+            entered = asyncio.Event()
+            submit = writer.submit
+
+            async def submitted(op: Callable[[Any], Any]) -> Any:
+                entered.set()
+                return await submit(op)
+
+            writer.submit = submitted  # type: ignore[method-assign]
+            task = asyncio.create_task(table.act(0, action, None, uncancelled=True))
+            await entered.wait()  # it waits for its commit now
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            await asyncio.sleep(0.2)  # (the writer's turn)
+            assert [(r.n, r.action) for r in stored(hub, table)] == [(0, action)]
+            assert table.version == 0 and table.unsettled and len(other.texts) == welcomed
+            await table.settle()  # as every writer does first
+            assert table.version == 1 and not table.unsettled
+            assert len(other.texts) == welcomed + 1  # told once
+            assert await restored_view(db_url, table) == (table.state.view(None), 1)
+
+    asyncio.run(go())

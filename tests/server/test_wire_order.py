@@ -96,3 +96,60 @@ def test_frames_are_written_at_once_in_order_and_each_update_before_its_ack(
     for frames in seen:  # each seat's versions: one more with every update, none lost
         versions = [f["version"] for f in frames if f["type"] in ("welcome", "update")]
         assert versions == list(range(versions[0], versions[0] + len(versions)))
+
+
+class Recorder:
+    """A transport that keeps what each ``write`` was given (and passes everything on)."""
+
+    def __init__(self, transport: Any, writes: list[bytes]) -> None:
+        self._transport = transport
+        self._writes = writes
+
+    def write(self, data: bytes) -> None:
+        self._writes.append(bytes(data))
+        self._transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
+def test_an_update_and_the_ack_of_the_action_that_made_it_go_out_in_one_write(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mover's update and its ack are made in one callback: one write (one system
+    call), not two; each other seat's update is a write of its own."""
+    writes: list[bytes] = []
+    made_here = wire_module.Wire.connection_made
+
+    def recorded(self: wire_module.Wire, transport: Any) -> None:
+        made_here(self, Recorder(transport, writes))
+
+    monkeypatch.setattr(wire_module.Wire, "connection_made", recorded)
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"games": 1}}
+        made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
+        url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
+        with contextlib.ExitStack() as stack:
+            clients = [stack.enter_context(ws_client.connect(url)) for _ in made["seats"]]
+            welcomes = []
+            for client, seat in zip(clients, made["seats"], strict=True):
+                client.send(json.dumps({"type": "join", "token": seat["token"]}))
+                while (frame := json.loads(client.recv(timeout=10)))["type"] != "welcome":
+                    pass
+                welcomes.append(frame)
+            i = next(k for k, w in enumerate(welcomes) if w["legal"])
+            action = welcomes[i]["legal"][0]
+            writes.clear()
+            clients[i].send(json.dumps({"type": "act", "action": action, "id": 7}))
+            while (frame := json.loads(clients[i].recv(timeout=10)))["type"] != "ack":
+                pass
+            for j, client in enumerate(clients):
+                if j != i:
+                    while json.loads(client.recv(timeout=10))["type"] != "update":
+                        pass
+    (with_ack,) = [w for w in writes if b'"type":"ack"' in w]
+    assert b'"type":"update"' in with_ack  # the mover's update, in the same write
+    assert with_ack.index(b'"type":"update"') < with_ack.index(b'"type":"ack"')
+    updates = [w for w in writes if b'"type":"update"' in w]
+    assert len(updates) == len(clients)  # one write per connection

@@ -428,18 +428,29 @@ class LiveTable:
             raise MalformedAction(f"not an action: {e}") from None
 
     async def act(
-        self, seat: int, data: Any, version: int | None, by: str = HUMAN
+        self,
+        seat: int,
+        data: Any,
+        version: int | None,
+        by: str = HUMAN,
+        *,
+        uncancelled: bool = False,
     ) -> tuple[int, list[Event]]:
         """Apply a seat's action if it is legal and fresh; store it; tell everyone.
 
         Returns the seat's new version and the events it may see. Cancelling the caller
-        does not cancel an action already on its way to storage. A follower copy asks
-        the table's owner to do it and answers once the action has reached it.
+        does not cancel an action already on its way to storage: it runs in a task of its
+        own, unless the caller says it is ``uncancelled`` (a task nobody cancels: it runs
+        there, and what the caller sends after it goes out with its updates). A follower
+        copy asks the table's owner to do it and answers once the action has reached it.
         """
         for _ in range(3):
             if self.is_owner:
                 try:
-                    seq, events, _ = await self._act_here(seat, data, version, by)
+                    if uncancelled:
+                        seq, events, _ = await self._act(seat, data, version, by)
+                    else:
+                        seq, events, _ = await self._act_here(seat, data, version, by)
                     return seq, events
                 except ServerError as e:
                     if e.code != "table/moved":  # moved: nothing stored; ask the owner
@@ -592,6 +603,11 @@ class LiveTable:
             )
             await self.write(store, note, row)
         except ServerError:
+            raise
+        except asyncio.CancelledError:
+            # (a caller that said it is never cancelled was: a server's forced stop) The
+            # commit may happen all the same: storage is read back before the next write.
+            self.unsettled = True
             raise
         except Exception as e:
             log.exception("table %s: could not store action %d", self.id, row.n)

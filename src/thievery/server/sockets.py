@@ -117,6 +117,7 @@ class Session:
         "refusals",
         "table",
         "told_full",
+        "uncancelled",
     )
 
     def __init__(
@@ -135,6 +136,9 @@ class Session:
         self.crowded = crowded
         self.told_full = False  # a crowded socket's refusal was sent already
         self.close_code = 1000
+        # Whether the task handling its frames is never cancelled (the wire's are not):
+        # then an action runs in that task, not in one of its own (see LiveTable.act).
+        self.uncancelled = False
         wait = hub.caps.crowded_grace if crowded else hub.caps.join_seconds
         self.join_by = time.monotonic() + wait
         self.bucket = Bucket(limits.rate, limits.burst)
@@ -202,7 +206,9 @@ class Session:
                 raise ServerError("frame/malformed", "'version' is a whole number")
             if "action" not in frame:
                 raise ServerError("action/malformed", "an 'act' frame needs an 'action'")
-            new_version, _ = await self.table.act(seat, frame["action"], version)
+            new_version, _ = await self.table.act(
+                seat, frame["action"], version, uncancelled=self.uncancelled
+            )
             if ref is not None:
                 self.send(frame_text({"type": "ack", "id": ref, "version": new_version}))
         elif kind == "bot":

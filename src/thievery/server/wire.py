@@ -447,6 +447,7 @@ class Wire(asyncio.Protocol):
         listener.on_overflow = self._cut
         self.table = table
         session = self.session = sockets.session(table, listener, crowded)
+        session.uncancelled = True  # (its frames are handled in tasks nobody cancels)
         if not gone:
             wait = max(0.0, session.join_by - time.monotonic())
             self.join_timer = asyncio.get_running_loop().call_later(wait, self._join_due)
