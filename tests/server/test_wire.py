@@ -23,6 +23,7 @@ import pytest
 import uvicorn
 import websockets.sync.client as ws_client
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 
 from tests.server.conftest import FAST
@@ -509,3 +510,12 @@ def test_a_frame_being_handled_when_the_server_stops_is_finished_first(
             ws.send(json.dumps({"type": "join", "token": made["seats"][0]["token"]}))
             time.sleep(0.2)
     assert events == ["joined", "hub closes"]
+
+
+@pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_a_text_frames_head_is_the_one_websockets_makes(length: int) -> None:
+    """The wire writes its text frames' heads itself: byte for byte websockets' own
+    (unmasked, unfragmented), at every length encoding's edge."""
+    payload = b"x" * length
+    made = wire_module.text_frame_head(length) + payload
+    assert made == Frame(Opcode.TEXT, payload).serialize(mask=False)

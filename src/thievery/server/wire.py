@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import struct
 import time
 from collections.abc import Coroutine
 from typing import Any, ClassVar, cast
@@ -87,6 +88,21 @@ class WireListener(Listener):
             wire.end()
         else:
             super().close()
+
+
+# A text frame's head, as a server sends it (FIN, no mask: RFC 6455, section 5.2) by the
+# payload's length: 7 bits, 16 or 64.
+_HEAD16 = struct.Struct("!BBH").pack
+_HEAD64 = struct.Struct("!BBQ").pack
+
+
+def text_frame_head(length: int) -> bytes:
+    """The head of an unmasked, unfragmented text frame of ``length`` bytes."""
+    if length < 126:
+        return bytes((0x81, length))
+    if length < 65536:
+        return _HEAD16(0x81, 126, length)
+    return _HEAD64(0x81, 127, length)
 
 
 class Wires:
@@ -208,6 +224,7 @@ class Wire(asyncio.Protocol):
         "inbox",
         "join_timer",
         "opening",
+        "out",
         "parts",
         "parts_text",
         "pinged_at",
@@ -235,7 +252,8 @@ class Wire(asyncio.Protocol):
         self.backlog: bytearray | None = None
         self.held = 0  # why reading is paused (HELD_*)
         self.writable = True
-        self.unflushed = False  # frames in ``conn`` wait for Wires.flush
+        self.unflushed = False  # frames in ``out`` wait for Wires.flush
+        self.out: list[bytes] = []  # text frames written, as bytes (see write)
         self.heard = time.monotonic()
         self.pinged_at = 0.0  # a keepalive ping not answered yet (0: none)
         self.inbox: list[str | None] = []  # frames waiting to be handled (None: binary)
@@ -366,6 +384,10 @@ class Wire(asyncio.Protocol):
         if transport is None:
             return
         data = self.conn.data_to_send()
+        if self.out:
+            # The table's frames first: the protocol's own (a pong, a close) are never
+            # due before them (a close is flushed as soon as it is made).
+            data[:0], self.out = self.out, []
         if not data:
             return
         # An empty piece is the end of the stream (the close handshake is over, or never
@@ -544,7 +566,15 @@ class Wire(asyncio.Protocol):
             return True
         if not self.writable:
             return False
-        self.conn.send_text(text.encode())
+        payload = text.encode()
+        if self.conn.extensions:  # (none is negotiated on the wire: see the module)
+            self.conn.send_text(payload)
+        else:
+            # What websockets' send_text makes (a frame object, its checks, a buffer) for
+            # a frame that is only ever a head and the payload: a tenth of the time.
+            self.out.append(text_frame_head(len(payload)))
+            if payload:  # (an empty piece would read as the end of the stream in _flush)
+                self.out.append(payload)
         if not self.unflushed:
             self.unflushed = True
             self.wires.later(self)
