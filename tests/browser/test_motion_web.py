@@ -339,6 +339,28 @@ def test_the_story_can_be_skipped(server: str, browser: Browser, how: str) -> No
         ada.context.close()
 
 
+def test_the_page_can_end_a_story_at_once(server: str, browser: Browser) -> None:
+    """What the table page does when the player closes the game's result to look at the
+    table (``endStory``): the story on show ends, and the board is the newest at once."""
+    table = Table(server)
+    ada = before_the_alarm(browser, table)
+    errors = watch_errors(ada)
+    try:
+        table.alarm()
+        expect(ada.locator("#game[data-narrating]")).to_have_count(1)
+        ada.evaluate(
+            """import("/static/js/motion.js")
+                 .then((m) => m.endStory(document.getElementById("game")))"""
+        )
+        expect(ada.locator("#game[data-narrating]")).to_have_count(0, timeout=300)
+        expect(ada.locator(".tv-prompt.you")).to_contain_text("Your turn", timeout=300)
+        expect(ada.locator(".tv-policebox > .tv-cards [data-card]")).to_have_count(0)
+        assert "6/6" not in {s["count"] for s in ada.evaluate("window.seen") if s["narrating"]}
+        assert errors == []
+    finally:
+        ada.context.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_raid_told_on_desktop_and_phone_in_both_languages(

@@ -55,6 +55,14 @@ export function narrate(root, ctx, draw, story) {
   narrator.show(ctx, draw, story);
 }
 
+/**
+ * End the story on show in `root`, if one is: the table as it is now, at once. The player
+ * closed the game's result to look at the table, and nothing is left to tell.
+ */
+export function endStory(root) {
+  narrators.get(root)?.finish(false);
+}
+
 class Narrator {
   constructor(root) {
     this.root = root;

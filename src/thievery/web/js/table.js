@@ -6,6 +6,7 @@ import {
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
+import { endStory } from "/static/js/motion.js";
 import { setUpPage, t } from "/static/js/i18n.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -432,7 +433,7 @@ function drawResult() {
     </div></div>`;
   document.querySelectorAll(".again").forEach((b) => b.addEventListener("click", playAgain));
   document.querySelectorAll(".go-next").forEach((b) => b.addEventListener("click", goNext));
-  $("close-result")?.addEventListener("click", () => { page.dismissed = true; drawResult(); });
+  $("close-result")?.addEventListener("click", () => { page.dismissed = true; endStory($("game")); drawResult(); });
 }
 
 /** How the game ended, in the game's own words: the last lines of its ending events. */
