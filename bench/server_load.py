@@ -25,7 +25,9 @@ server and prints one JSON line:
 (the team's boardgame.io harness, ``bench.js --mode churn``): every seat of every table is a
 scripted client that acts as soon as it is its turn (``--think-ms 0``), ``--tables`` live
 tables, each finished table replaced by a new one. Our game is Der Schattendieb, one game a
-table (``games=1``); every accepted action is committed to the database before anyone
+table (``games=1``), or ``--game NAME``: ``--game facedown`` is the harness's own game
+(``bench/facedown``, installed for the run into a temporary folder), so that both servers
+play the same one. Every accepted action is committed to the database before anyone
 hears of it (boardgame.io keeps its matches in memory). ``--db URL`` runs on PostgreSQL.
 
 ``--workers 2`` (PostgreSQL) runs ``thievery serve --workers 2``: two server processes on
