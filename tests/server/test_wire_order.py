@@ -1,6 +1,7 @@
-"""Frames written at once (:mod:`thievery.server.wire`): over a real uvicorn server, a
-table writes its frames to each connection as it makes them, and every client still gets
-every update, in order, each before its ack."""
+"""Frames written without queueing (:mod:`thievery.server.wire`): over a real uvicorn
+server, a table hands its frames to each connection as it makes them (written together,
+one write a connection, once the loop's current callback is done), and every client still
+gets every update, in order, each before its ack: the mover's update and ack in one write."""
 
 from __future__ import annotations
 

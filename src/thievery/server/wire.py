@@ -12,9 +12,12 @@ and hands them to the connection's :class:`~.sockets.Session` directly:
 
 - an idle connection has no task: a frame from the client starts one that handles the
   frames waiting (one per turn of the event loop, in order) and ends;
-- frames out are written at once (:class:`WireListener`); while the transport is over its
-  high-water mark they queue in the listener, bounded (a client that reads nothing is cut
-  off), and go when it drains;
+- frames out are written once the event loop's current callback is done, a connection's
+  together in one write (:class:`WireListener`, :meth:`Wire.write`: an update and the ack
+  of the action that made it are one system call); text frames are framed here (no
+  extension is ever negotiated: permessage-deflate is not offered), control frames by
+  websockets; while the transport is over its high-water mark they queue in the listener,
+  bounded (a client that reads nothing is cut off), and go when it drains;
 - one timer per server pings connections that said nothing for ``ws_ping_interval``
   seconds and fails (1011) those that answer nothing within ``ws_ping_timeout``;
 - the tasks handling a connection's frames are the server's (uvicorn waits for them when
@@ -65,8 +68,9 @@ CLOSING_INPUT = 4 * WS_CHUNK  # a read parsed whole once the server has sent its
 
 
 class WireListener(Listener):
-    """A listener whose frames are written to the connection at once; they queue only
-    while the transport is above its high-water mark (and are written when it drains)."""
+    """A listener whose frames go to the connection at once (written when the loop's
+    current callback is done: :meth:`Wire.write`); they queue here only while the
+    transport is above its high-water mark (and are written when it drains)."""
 
     __slots__ = ("wire",)
 
@@ -567,11 +571,11 @@ class Wire(asyncio.Protocol):
         if not self.writable:
             return False
         payload = text.encode()
-        if self.conn.extensions:  # (none is negotiated on the wire: see the module)
+        if self.conn.extensions:  # (none is negotiated on the wire; were one, websockets')
             self.conn.send_text(payload)
         else:
             # What websockets' send_text makes (a frame object, its checks, a buffer) for
-            # a frame that is only ever a head and the payload: a tenth of the time.
+            # a frame that is only ever a head and the payload: 0.15 µs, not 1.5.
             self.out.append(text_frame_head(len(payload)))
             if payload:  # (an empty piece would read as the end of the stream in _flush)
                 self.out.append(payload)
