@@ -43,7 +43,6 @@ import json
 import os
 import platform
 import random
-import shutil
 import signal
 import socket
 import subprocess
@@ -61,6 +60,8 @@ from websockets.client import ClientProtocol
 from websockets.frames import Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
+
+from thievery.testing import install_plugin
 
 HOST = "127.0.0.1"  # loopback only
 
@@ -156,21 +157,6 @@ def lifted_limits(cli: Path) -> list[str]:
 # Games of the benchmarks' own, as plug-in distributions installed for a run (never into
 # the venv): facedown is the boardgame.io harness's game, so both servers play the same one.
 BENCH_GAMES = {"facedown": Path(__file__).resolve().parent / "facedown"}
-
-
-def install_plugin(source: Path, target: Path) -> Path:
-    """A game plug-in distribution installed by pip into ``target`` (``--target``, no
-    dependencies, built with the venv's own setuptools: no download), from a copy so that
-    the build leaves nothing in the repository. Returns ``target`` (for ``PYTHONPATH``)."""
-    copy = target.with_name(target.name + "-source")
-    junk = shutil.ignore_patterns("build", "dist", "*.egg-info", "__pycache__")
-    shutil.copytree(source, copy, ignore=junk)
-    command = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet"]
-    command += ["--no-build-isolation", "--target", str(target), str(copy)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        raise SystemExit(f"could not install {source.name}:\n{done.stderr[-2000:]}")
-    return target
 
 
 def start_server(
@@ -621,7 +607,10 @@ def main() -> None:
         extra = ["--workers", str(args.workers)] if args.workers > 1 else []
         env = None
         if args.game in BENCH_GAMES:
-            site = install_plugin(BENCH_GAMES[args.game], Path(tmp) / "site")
+            try:
+                site = install_plugin(BENCH_GAMES[args.game], Path(tmp) / "site")
+            except subprocess.CalledProcessError as e:
+                raise SystemExit(f"could not install {args.game}:\n{e.stderr[-2000:]}") from e
             env = {
                 **os.environ,
                 "PYTHONPATH": os.pathsep.join(

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from typing import Any
 import pytest
 
 import thievery
+from thievery.testing import install_plugin
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "pickpocket"
@@ -39,38 +39,11 @@ CHROMIUM = "/usr/bin/chromium"  # Debian's, as in tests/browser
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
 
-def builds_without_isolation() -> bool:
-    """Whether this venv's setuptools can build a wheel by itself (70.1 on, or with the
-    ``wheel`` package): then pip needs no network to build the example."""
-    try:
-        major, minor = (int(p) for p in metadata.version("setuptools").split(".")[:2])
-    except (metadata.PackageNotFoundError, ValueError):
-        return False
-    if (major, minor) >= (70, 1):
-        return True
-    try:
-        metadata.version("wheel")
-    except metadata.PackageNotFoundError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example installed by pip into a folder of its own (``--target``), built from a
     copy so that the build leaves nothing in the repository."""
-    base = tmp_path_factory.mktemp("pickpocket")
-    source = base / "source"
-    junk = shutil.ignore_patterns("build", "dist", "*.egg-info", "__pycache__")
-    shutil.copytree(EXAMPLE, source, ignore=junk)
-    target = base / "site"
-    command = [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet"]
-    if builds_without_isolation():
-        command.append("--no-build-isolation")  # the venv's setuptools, no download
-    # Otherwise pip builds in isolation, fetching setuptools from its configured index.
-    command += ["--target", str(target), str(source)]
-    subprocess.run(command, check=True, capture_output=True, text=True, timeout=180)
-    return target
+    return install_plugin(EXAMPLE, tmp_path_factory.mktemp("pickpocket") / "site", 180)
 
 
 def environment(site: Path) -> dict[str, str]:
@@ -356,7 +329,7 @@ def test_it_passes_the_conformance_suite_and_its_own_tests(site: Path) -> None:
         capture_output=True,
         text=True,
         env=environment(site),
-        cwd=site.parent / "source",
+        cwd=site.with_name(site.name + "-source"),  # (install_plugin builds from there)
         timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr

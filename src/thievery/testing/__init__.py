@@ -10,6 +10,8 @@ needed)::
 Each check is also a function of its own (``check_random_playouts``,
 ``check_determinism``, ...), and :func:`playthrough` / :func:`check_golden` keep a
 game's golden playthrough: a seeded game's views and legal actions per seat, as text.
+:func:`install_plugin` installs a plug-in distribution into a folder of its own (a fifth
+game for other processes, the project's venv untouched).
 This package imports no game: it reaches games only through the public protocol.
 """
 
@@ -29,6 +31,7 @@ from thievery.testing.conformance import (
     random_playout,
 )
 from thievery.testing.golden import check_golden, golden_diff, playthrough
+from thievery.testing.install import install_plugin
 from thievery.testing.legality import ActionShapes, check_is_legal_matches_legal_actions
 
 __all__ = [
@@ -49,6 +52,7 @@ __all__ = [
     "check_refusals",
     "check_spec",
     "golden_diff",
+    "install_plugin",
     "player_counts",
     "playthrough",
     "random_playout",
