@@ -81,6 +81,15 @@ async def lossy_hub(db_url: str) -> AsyncIterator[tuple[Hub, LossyWriter]]:
         await hub.close()
 
 
+async def heard_table(hub: Hub) -> tuple[LiveTable, Heard, int]:
+    """A new table with seat 1 connected (keeping every frame), and how many frames that
+    connection was sent on joining."""
+    table, _, _ = await hub.create("schattendieb", HUMANS)
+    other = Heard(1)
+    table.attach(other)
+    return table, other, len(other.texts)
+
+
 def unreadable(*args: Any) -> Any:
     """Storage's read of a table's actions, while the database is unreachable."""
     raise lost()
@@ -121,10 +130,7 @@ async def restored_view(db_url: str, table: LiveTable) -> Any:
 def test_a_committed_write_whose_reply_was_lost_is_taken_once(db_url: str) -> None:
     async def go() -> None:
         async with lossy_hub(db_url) as (hub, writer):
-            table, _, _ = await hub.create("schattendieb", HUMANS)
-            other = Heard(1)
-            table.attach(other)
-            welcomed = len(other.texts)
+            table, other, welcomed = await heard_table(hub)
             action = choice(table, 0)
             writer.fail_next = True  # committed, then the connection "dropped"
             seq, _ = await table.act(0, action, None)
@@ -146,10 +152,7 @@ def test_a_committed_write_whose_reply_was_lost_is_taken_once(db_url: str) -> No
 def test_a_write_that_never_committed_is_refused_and_changes_nothing(db_url: str) -> None:
     async def go() -> None:
         async with lossy_hub(db_url) as (hub, writer):
-            table, _, _ = await hub.create("schattendieb", HUMANS)
-            other = Heard(1)
-            table.attach(other)
-            welcomed = len(other.texts)
+            table, other, welcomed = await heard_table(hub)
             before = table.state.view(None)
             action = choice(table, 0)
             writer.fail_next = False
@@ -275,10 +278,7 @@ def test_an_uncancelled_action_cancelled_all_the_same_is_read_back_before_the_ne
 
     async def go() -> None:
         async with lossy_hub(db_url) as (hub, writer):
-            table, _, _ = await hub.create("schattendieb", HUMANS)
-            other = Heard(1)
-            table.attach(other)
-            welcomed = len(other.texts)
+            table, other, welcomed = await heard_table(hub)
             action = choice(table, 0)
             entered = asyncio.Event()
             submit = writer.submit
