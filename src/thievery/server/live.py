@@ -114,6 +114,8 @@ class LiveTable:
             a for a in self.audiences if a is None or self.seats[a].kind == HUMAN
         )
         self._cache: dict[Audience, tuple[int, JSON]] = {}  # until the next broadcast
+        # (version, to_act, result): what every audience's snapshot shares (see _parts)
+        self._common: tuple[int, list[int], JSON | None] = (-1, [], None)
         # Each audience's snapshot as JSON (see _encoded), until the next broadcast.
         self._encoding: dict[Audience, tuple[int, bytes, bytes]] = {}
         # Each watched audience's last snapshot as a digest (see _digest): what an update
@@ -277,12 +279,10 @@ class LiveTable:
     def _parts(self, audience: Audience, view: JSON) -> JSON:
         state = self.state
         legal = [a.to_json() for a in state.legal_actions(audience)] if audience is not None else []
-        return {
-            "view": view,
-            "legal": legal,
-            "to_act": list(state.to_act),
-            "result": state.result(),
-        }
+        common = self._common
+        if common[0] != self.version:  # who is to act and the result: every audience's
+            common = self._common = (self.version, list(state.to_act), state.result())
+        return {"view": view, "legal": legal, "to_act": common[1], "result": common[2]}
 
     def event_json(self, event: Event, audience: Audience) -> JSON:
         """An event for an audience, with its words (seats by name)."""

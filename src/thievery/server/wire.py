@@ -537,8 +537,10 @@ class Wire(asyncio.Protocol):
                     self.inbox.clear()
                     break
                 # One frame per turn of the event loop: a connection streaming frames
-                # takes its turn with every other table instead of before them.
-                await asyncio.sleep(0)
+                # takes its turn with every other table instead of before them. (None
+                # waiting: the task ends now rather than a turn later.)
+                if self.inbox:
+                    await asyncio.sleep(0)
         except Exception:
             log.exception("a table's websocket failed")
             self._close(1011)

@@ -164,6 +164,28 @@ class FaceDown(State):
             "result": self.result(),
         }
 
+    def views(self, seats: Sequence[int | None]) -> list[JSON]:
+        """:meth:`view` for several seats, what they all see built once (and shared)."""
+        to_act = list(self._to_act)
+        sizes = [len(h) for h in self.hands]
+        table = [s for s, _ in self.table]
+        result = self.result()
+        return [
+            {
+                "game": "facedown",
+                "players": self.players,
+                "seat": seat,
+                "to_act": to_act,
+                "hand": [CARD_ID[c] for c in self.hands[seat]] if seat is not None else [],
+                "hand_sizes": sizes,
+                "deck_size": len(self.deck),
+                "table": table,
+                "played": [CARD_ID[c] for s, c in self.table if s == seat],
+                "result": result,
+            }
+            for seat in seats
+        ]
+
     def locations(self) -> dict[str, list[int]]:
         places: dict[str, list[int]] = {"deck": self.deck, "table": [c for _, c in self.table]}
         for s in range(self.players):
