@@ -244,6 +244,21 @@ def test_a_snapshots_digest_tells_changes_apart_past_64_bit_numbers() -> None:
     assert digest(parts(1, [], "x"), ["catalogue"]) == digest(parts(1, [], "y"), ["catalogue"])
 
 
+def test_a_snapshots_json_is_canonical_whatever_its_keys() -> None:
+    """Equal snapshots are equal bytes, whatever order their keys were made in (an update
+    that changes nothing for a seat is not sent to it); keys that are not strings are
+    written as strings, as json.dumps writes them."""
+    from thievery.server.live import _canonical
+
+    one = {"b": [1, {"y": 2, "x": 1}], "a": None}
+    other = {"a": None, "b": [1, {"x": 1, "y": 2}]}
+    assert _canonical(one) == _canonical(other) == b'{"a":null,"b":[1,{"x":1,"y":2}]}'
+    numbered = {2: "two", 1: "one"}
+    assert _canonical(numbered) == _canonical({1: "one", 2: "two"})
+    assert json.loads(_canonical(numbered)) == json.loads(json.dumps(numbered))
+    assert json.loads(_canonical({"n": 10**30})) == {"n": 10**30}
+
+
 def test_an_update_frames_spliced_json_is_the_state_frame_without_static_keys(
     tmp_path: Path,
 ) -> None:

@@ -23,6 +23,10 @@ def frame_text(frame: Any) -> str:
     and frames are encoded for every audience at every action. What orjson cannot write
     (an integer past 64 bits) is written by :func:`json.dumps`."""
     try:
+        return orjson.dumps(frame).decode()  # (string keys: a third faster, see _canonical)
+    except TypeError:
+        pass
+    try:
         return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
         return json.dumps(frame, separators=(",", ":"))

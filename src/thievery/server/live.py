@@ -65,7 +65,14 @@ LOG_CHUNK = 16  # actions whose events are compressed together in a table's log
 
 
 def _canonical(value: Any) -> bytes:
-    """JSON with sorted keys (``json.dumps`` past orjson's 64-bit integers)."""
+    """JSON with sorted keys (keys that are not strings written as strings; ``json.dumps``
+    past orjson's 64-bit integers). orjson is asked for string keys first: no game's view
+    has others, and allowing them costs a third more (0.37 against 0.51 µs for a facedown
+    snapshot, 1.4 against 1.9 for Der Schattendieb's)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        pass
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
     except TypeError:
