@@ -46,7 +46,9 @@ def event_words(
         text = spec.describe(event, audience, names)
     except Exception:  # words are a nicety; never lose a frame over them
         text = event.type
-    return {**event.to_json(), "text": text}
+    # (Event.to_json's keys and the words, made as one dict: this runs for every event
+    # and audience at every action)
+    return {"type": event.type, "audience": event.audience, **event.data, "text": text}
 
 
 def describe_all(

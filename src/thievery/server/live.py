@@ -300,12 +300,15 @@ class LiveTable:
         return {**self._frame_head(kind, audience, events), **self._snapshot(audience)}
 
     def _frame_head(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
+        spec, names = self.spec, self.names  # (once, not once an event)
         return {
             "type": kind,
             "table": self.id,
             "seat": audience,
             "version": self.seq[audience],
-            "events": [self.event_json(e, audience) for e in events if e.is_visible_to(audience)],
+            "events": [
+                event_words(spec, e, audience, names) for e in events if e.is_visible_to(audience)
+            ],
             # Real-time games: the server's game time now (None before the clock starts),
             # so a client's countdown is right even after a reload.
             "clock_ms": self.clock.ms() if self.clock.realtime else None,
