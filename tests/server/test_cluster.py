@@ -320,7 +320,10 @@ def test_an_action_refused_as_too_fast_is_sent_again(pg_url: str) -> None:
     # second, 40 at once, by default) an action is refused with rate/limited, without its
     # id (the frame was not read) and with nothing done. The clients send it again; else a
     # seat would wait for its ack for ever (the fail-over test stalled so, 1 run in 25).
-    slow = Limits(rate=8.0, burst=4.0)
+    # One frame at once and 3 a second: the join takes the one, so a seat that acts at
+    # once is refused whatever the machine's speed (at 8 a second and 4 at once, a game
+    # slowed by a loaded machine could go through unrefused: 1 run in ~10 under load).
+    slow = Limits(rate=3.0, burst=1.0)
     apps = [create_app(pg_url, bot_delay=0, limits=slow, caps=LIFTED) for _ in range(2)]
     with serving(apps[0]) as a, serving(apps[1]) as b:
         table, tokens = make_table(a)
