@@ -151,21 +151,12 @@ class FaceDown(State):
     def view(self, seat: int | None) -> JSON:
         """Its own hand and the cards it played (in order); everyone's hand size, the deck
         size, who played each card on the table (as the harness's ``G.table``)."""
-        return {
-            "game": "facedown",
-            "players": self.players,
-            "seat": seat,
-            "to_act": list(self._to_act),
-            "hand": [CARD_ID[c] for c in self.hands[seat]] if seat is not None else [],
-            "hand_sizes": [len(h) for h in self.hands],
-            "deck_size": len(self.deck),
-            "table": [s for s, _ in self.table],
-            "played": [CARD_ID[c] for s, c in self.table if s == seat],
-            "result": self.result(),
-        }
+        return self.views([seat])[0]
 
     def views(self, seats: Sequence[int | None]) -> list[JSON]:
-        """:meth:`view` for several seats, what they all see built once (and shared)."""
+        """:meth:`view` for several seats, what they all see built once (and shared): each
+        seat's own hand and played cards; everyone's hand size, the deck size, who played
+        each table card."""
         to_act = list(self._to_act)
         sizes = [len(h) for h in self.hands]
         table = [s for s, _ in self.table]
