@@ -2,12 +2,13 @@
 
 Runs ``--pairs`` rounds, each boardgame.io's harness (``node bench.js --matches N
 --duration-s S`` in ``--bgio DIR``, a copy of the team's boardgame.io peer benchmark after
-``npm ci``) and then ``bench/server_load.py --workload bgio --tables N --seconds S`` once
-per game of ``--games``, then ``--think-runs`` runs of the think-time workload at 500
-tables. The games: ``facedown``, the harness's own game as a plug-in of ours
-(``bench/facedown``: both servers play the same game), and ``schattendieb``, Der
-Schattendieb (a real game of ours: bigger views, more to describe). The machine is shared
-and its speed moves between days, so each ratio is taken within its round, and medians are
+``npm ci``) and ``bench/server_load.py --workload bgio --tables N --seconds S`` once per
+game of ``--games`` (in that order, and every other round in the reverse one), then
+``--think-runs`` runs of the think-time workload at 500 tables. The games: ``facedown``,
+the harness's own game as a plug-in of ours (``bench/facedown``: both servers play the
+same game), and ``schattendieb``, Der Schattendieb (a real game of ours: bigger views,
+more to describe). The machine is shared and its speed moves between days, so each ratio
+is taken within its round, and medians are
 given. Prints one JSON line; for each game under ``games``:
 
 - ``moves_per_s``: boardgame.io's and ours, median and every run;
@@ -15,7 +16,10 @@ given. Prints one JSON line; for each game under ``games``:
 - ``p50_ms`` / ``p99_ms`` (action to update), ``server_cpu_ms_per_action``,
   ``clients_cpu_percent``, ``memory_per_table_kb`` (four websockets a table, after setup:
   resident growth, and boardgame.io's JS heap growth beside it);
-- ``think``: p99 and memory a table at 500 tables with 1 s think time.
+- ``think``: p99 and memory a table at 500 tables with 1 s think time (left out with
+  ``--think-runs 0``).
+
+Each round's ratios go to standard error as it ends.
 
     python bench/side_by_side.py --bgio ~/peers/bgio --pairs 3 [--games facedown,schattendieb]
 """
@@ -76,15 +80,24 @@ def main() -> None:
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     for n in range(args.pairs):
         print(f"# round {n + 1}, load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
-        bgio = theirs(args.bgio, args.tables, args.seconds)
+        # Every other round runs in the reverse order (ours, then boardgame.io's): a
+        # machine growing slower or faster through the sitting favours neither.
+        first = n % 2 == 0
+        bgio = theirs(args.bgio, args.tables, args.seconds) if first else {}
         mine = {
-            g: ours(args.tables, args.seconds, "--workload", "bgio", "--game", g) for g in games
+            g: ours(args.tables, args.seconds, "--workload", "bgio", "--game", g)
+            for g in (games if first else games[::-1])
         }
+        bgio = bgio or theirs(args.bgio, args.tables, args.seconds)
         rounds.append((bgio, mine))
+        ratios = ", ".join(
+            f"{g} {m['actions_per_s'] / bgio['moves_per_s']:.2f}x" for g, m in mine.items()
+        )
+        print(f"#   boardgame.io {bgio['moves_per_s']} moves/s; {ratios}", file=sys.stderr)
     think = [
         ours(500, 15, "--think-ms", "1000", "--bot-delay", "0.6") for _ in range(args.think_runs)
     ]
-    result = {
+    result: dict[str, Any] = {
         "bench": "side_by_side",
         "started": started,
         "pairs": args.pairs,
@@ -106,13 +119,14 @@ def main() -> None:
             "errors": [b["errors_total"] for b, _ in rounds],
         },
         "games": {g: game_summary(g, rounds) for g in games},
-        "think": {
+    }
+    if think:
+        result["think"] = {
             "p99_ms": summary([t["p99_ms"] for t in think]),
             "memory_per_table_kb": summary([t["memory_per_table_kb"] for t in think]),
             "actions_per_s": summary([t["actions_per_s"] for t in think]),
             "errors": [t["errors"] for t in think],
-        },
-    }
+        }
     print(json.dumps(result))
 
 
