@@ -15,18 +15,27 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
-import uvicorn
 
 from thievery.server.limits import Caps
-from thievery.server.run import bind, server_config
+from thievery.server.run import ThieveryServer, bind, server_config
 
 
 @contextmanager
 def serving(app: Any, caps: Caps | None = None) -> Iterator[int]:
     """Serve ``app`` until the block ends; yields the port."""
+    with serving_server(app, caps) as (port, _):
+        yield port
+
+
+@contextmanager
+def serving_server(
+    app: Any, caps: Caps | None = None, handoff: Path | None = None
+) -> Iterator[tuple[int, ThieveryServer]]:
+    """Serve ``app`` until the block ends (``handoff``: the folder it shares with sibling
+    servers, as ``--workers`` gives it); yields the port and the server."""
     listener = bind("127.0.0.1", 0)
     port: int = listener.getsockname()[1]
-    server = uvicorn.Server(server_config(app, listener, caps=caps))
+    server = ThieveryServer(server_config(app, listener, caps=caps), handoff)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -34,7 +43,7 @@ def serving(app: Any, caps: Caps | None = None) -> Iterator[int]:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.02)
     try:
-        yield port
+        yield port, server
     finally:
         server.should_exit = True
         thread.join(15)

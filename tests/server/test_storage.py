@@ -376,3 +376,30 @@ def test_the_writer_keeps_its_connection_and_checks_it_again_after_idling(
     finally:
         asyncio.run(writer.aclose())
         storage.close()
+
+
+def test_tables_another_process_made_meanwhile_are_found_made(sqlite_url: str) -> None:
+    """Worker processes starting together on a fresh PostgreSQL database race to make the
+    tables: the loser's CREATE TABLE fails (the table exists now); it tries once more,
+    which finds them made, instead of the process dying at start."""
+    engine = sa.create_engine(sqlite_url)
+    meta = sa.MetaData()
+    sa.Table("raced", meta, sa.Column("id", sa.Integer, primary_key=True))
+    made = sa.MetaData()  # "the other process": the same table, made first
+    sa.Table("raced", made, sa.Column("id", sa.Integer, primary_key=True))
+    calls = 0
+    create_all = meta.create_all
+
+    def lose_the_race(bind: Any, tables: Any = None, checkfirst: bool = True) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:  # it checked before the other made it, and then creates it too
+            made.create_all(bind)
+            create_all(bind, tables=tables, checkfirst=False)
+        create_all(bind, tables=tables, checkfirst=checkfirst)
+
+    meta.create_all = lose_the_race  # type: ignore[method-assign]
+    storage_module.create_tables(meta, engine)
+    assert calls == 2
+    assert sa.inspect(engine).has_table("raced")
+    engine.dispose()

@@ -48,6 +48,7 @@ from thievery.server.cluster import moved, where_it_runs
 from thievery.server.errors import ServerError
 from thievery.server.limits import Bucket
 from thievery.server.live import LiveTable
+from thievery.server.storage import create_tables as make_tables
 
 if TYPE_CHECKING:
     from thievery.server.hub import Hub
@@ -142,10 +143,7 @@ def _stored(engine: Engine, table_id: str) -> tuple[list[JSON], int]:
 def create_tables(engine: Engine) -> None:
     """Make the chat's table if the database has none (two processes may race: the loser
     finds it made)."""
-    try:
-        chat_metadata.create_all(engine)
-    except SQLAlchemyError:
-        chat_metadata.create_all(engine)
+    make_tables(chat_metadata, engine)
 
 
 class Room:

@@ -41,7 +41,7 @@ from thievery.server.errors import ServerError
 from thievery.server.hub import Hub
 from thievery.server.live import LiveTable
 from thievery.server.seats import HUMAN, Seat, check_names, clean_name, hash_token, new_token
-from thievery.server.storage import Storage, tables_t
+from thievery.server.storage import Storage, create_tables, tables_t
 
 log = logging.getLogger("thievery.server")
 
@@ -130,7 +130,7 @@ class Lobby:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.engine = hub.storage.engine
-        lobby_metadata.create_all(self.engine)
+        create_tables(lobby_metadata, self.engine)  # (processes starting together race)
         self.free: dict[str, set[int]] = {}
         # Seats taken here whose write to storage is on its way (listings leave them out).
         self.pending: set[tuple[str, int]] = set()

@@ -6,20 +6,27 @@ connection slot. :func:`guarded` gives uvicorn's HTTP protocol a deadline for a 
 headers; a connection that misses it is closed.
 
 The tables' websockets are served by :mod:`~thievery.server.wire`'s protocol on the
-connection itself, not by uvicorn's ASGI websocket protocol.
+connection itself, not by uvicorn's ASGI websocket protocol. :class:`ThieveryServer` is
+uvicorn's server with, for ``--workers N``, the end of the worker processes' hand-over of
+connections (:mod:`~thievery.server.handoff`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+from pathlib import Path
 from typing import Any
 
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+from thievery.server.handoff import Handoff
 from thievery.server.limits import Caps
-from thievery.server.wire import wire_protocol
+from thievery.server.wire import Wire, wire_protocol
+
+log = logging.getLogger("thievery.server")
 
 
 def guarded(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protocol]:
@@ -117,3 +124,54 @@ def bind(host: str, port: int) -> socket.socket:
         listener.close()
         raise
     return listener
+
+
+class ThieveryServer(uvicorn.Server):
+    """uvicorn's server; with ``handoff`` (a folder its sibling worker processes share, on
+    PostgreSQL), it takes the connections they hand it and hands them those of the tables
+    it does not own (see :mod:`~thievery.server.handoff`)."""
+
+    def __init__(self, config: uvicorn.Config, handoff: Path | None = None) -> None:
+        super().__init__(config)
+        self.handoff_folder = handoff
+        self.handoff: Handoff | None = None
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        folder, config = self.handoff_folder, self.config
+        hub = getattr(getattr(config.app, "state", None), "hub", None)
+        wire = config.ws_protocol_class
+        if self.should_exit or folder is None or hub is None or hub.cluster is None:
+            return
+        if not (isinstance(wire, type) and issubclass(wire, Wire)):
+            return
+        wires = wire.wires
+        loop = asyncio.get_running_loop()
+
+        def adopt(sock: socket.socket, data: bytes) -> None:
+            def protocol() -> Wire:
+                return wire(config, self.server_state, self.lifespan.state, first=data)
+
+            wires.task(_adopted(loop, protocol, sock))
+
+        self.handoff = Handoff(folder, hub.cluster.id, adopt)
+        self.handoff.start()
+        wires.handoff = self.handoff
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        handoff, self.handoff = self.handoff, None
+        if handoff is not None:  # nothing more is handed here, nor from here
+            wire = self.config.ws_protocol_class
+            if isinstance(wire, type) and issubclass(wire, Wire):
+                wire.wires.handoff = None
+            handoff.close()
+        await super().shutdown(sockets)
+
+
+async def _adopted(loop: asyncio.AbstractEventLoop, protocol: Any, sock: socket.socket) -> None:
+    """Serve a connection a sibling handed over, as if this server had accepted it."""
+    try:
+        await loop.connect_accepted_socket(protocol, sock)
+    except Exception:
+        log.exception("a handed-over connection could not be served")
+        sock.close()

@@ -60,7 +60,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("thievery.server")
@@ -316,6 +316,16 @@ class Append(Batched):
         return [None] * len(ops)
 
 
+def create_tables(meta: MetaData, engine: Engine, tables: Sequence[Table] | None = None) -> None:
+    """Make ``meta``'s tables the database lacks. Processes starting together on one
+    PostgreSQL database race to make them: the loser's statement fails, and a second
+    try finds them made."""
+    try:
+        meta.create_all(engine, tables=tables)
+    except SQLAlchemyError:
+        meta.create_all(engine, tables=tables)
+
+
 class Storage:
     """Synchronous access to the tables and the action log (run it off the event loop)."""
 
@@ -325,7 +335,7 @@ class Storage:
         self.is_postgres = self.url.startswith("postgresql")
         self.engine = make_engine(self.url, lock_seconds)
         try:
-            metadata.create_all(self.engine, tables=None if self.is_postgres else SOLO_TABLES)
+            create_tables(metadata, self.engine, None if self.is_postgres else SOLO_TABLES)
             self._add_columns()
             self.check_writable()
         except StorageError:

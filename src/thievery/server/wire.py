@@ -54,6 +54,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from thievery.server.errors import ServerError
+from thievery.server.handoff import HANDED_HEADER, MAX_REQUEST, Handoff
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.sockets import Session, TableSockets, close_code_of, error_frame, table_of
@@ -63,6 +64,7 @@ WS_CHUNK = 512  # bytes of websocket input parsed per turn of the event loop
 CLOSE_SECONDS = 3.0  # for a client to answer the server's close; then it is dropped
 HELD_INPUT = 1  # reading paused: input waits to be parsed
 HELD_FRAMES = 2  # reading paused: frames wait to be handled
+HELD_ROUTE = 4  # reading paused: the connection may be handed to its table's owner
 INBOX = 2  # frames waiting to be handled before reading pauses
 CLOSING_INPUT = 4 * WS_CHUNK  # a read parsed whole once the server has sent its close
 
@@ -128,6 +130,9 @@ class Wires:
         # Connections with frames not yet written (see Wire.write): written together once
         # the loop's current callback is done.
         self.unflushed: list[Wire] = []
+        # With several worker processes: connections handed to the process that owns
+        # their table, and from the others (see thievery.server.handoff).
+        self.handoff: Handoff | None = None
 
     def later(self, wire: Wire) -> None:
         """Write ``wire``'s frames once the current callback is done (with the others')."""
@@ -223,6 +228,7 @@ class Wire(asyncio.Protocol):
         "closing",
         "conn",
         "connections",
+        "first",
         "heard",
         "held",
         "inbox",
@@ -232,6 +238,7 @@ class Wire(asyncio.Protocol):
         "parts",
         "parts_text",
         "pinged_at",
+        "raw",
         "session",
         "table",
         "transport",
@@ -247,6 +254,7 @@ class Wire(asyncio.Protocol):
         server_state: ServerState,
         app_state: dict[str, Any],
         _loop: asyncio.AbstractEventLoop | None = None,
+        first: bytes = b"",
     ) -> None:
         self.wires.configure(config)
         self.wires.tasks = server_state.tasks  # (one server's: the same set each time)
@@ -271,6 +279,11 @@ class Wire(asyncio.Protocol):
         self.join_timer: asyncio.TimerHandle | None = None
         self.close_timer: asyncio.TimerHandle | None = None
         self.closing = False  # the server began the close: what the client sends is dropped
+        # A connection handed over by a sibling process: the bytes it read (see connection_made).
+        self.first = first
+        # What the client sent before the handshake, kept while the connection may still be
+        # handed to its table's owner (None: it will not be).
+        self.raw: bytearray | None = bytearray() if self.wires.handoff is not None else None
 
     # The transport's side.
 
@@ -278,6 +291,9 @@ class Wire(asyncio.Protocol):
         self.transport = cast(asyncio.Transport, transport)  # (uvloop's is not a subclass)
         self.connections.add(self)  # type: ignore[arg-type]  # (uvicorn's shutdown sees it)
         self.wires.opened(self)
+        if self.first:  # handed over: what the sibling read comes first (before any read here)
+            first, self.first = self.first, b""
+            self.data_received(first)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.connections.discard(self)
@@ -318,6 +334,11 @@ class Wire(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.heard = time.monotonic()
         state = self.conn.state
+        if self.raw is not None:
+            if state is State.CONNECTING and len(self.raw) + len(data) <= MAX_REQUEST:
+                self.raw += data
+            else:
+                self.raw = None
         if self.closing or (state is not State.OPEN and state is not State.CONNECTING):
             # Only the client's close reply matters now, after what it was still sending: a
             # read of up to CLOSING_INPUT bytes is parsed whole, of a longer one (a flood
@@ -428,9 +449,55 @@ class Wire(asyncio.Protocol):
             self._end_transport()
 
     def _handshake(self, request: Request) -> None:
-        conn, wires = self.conn, self.wires
+        wires = self.wires
         path = unquote(request.path.partition("?")[0])
         table_id = table_of(path) if wires.sockets is not None else None
+        if table_id is not None and self._may_hand_over(request, table_id):
+            self._hold(HELD_ROUTE)
+            self.opening = wires.task(self._route(request, table_id))
+            return
+        self._accept(request, table_id)
+
+    def _may_hand_over(self, request: Request, table_id: str) -> bool:
+        """Whether to ask which process owns the table first: another might (several
+        processes), and the connection was not handed over already."""
+        sockets = self.wires.sockets
+        if self.raw is None or self.wires.handoff is None or sockets is None:
+            return False
+        if sockets.hub.cluster is None or HANDED_HEADER.decode() in request.headers:
+            return False
+        table = sockets.hub.tables.get(table_id)
+        return table is None or not table.is_owner
+
+    async def _route(self, request: Request, table_id: str) -> None:
+        """Hand the connection to the process that owns its table, if it is a sibling and
+        takes it at once; else serve it here (as a follower copy, see cluster)."""
+        sockets, handoff = self.wires.sockets, self.wires.handoff
+        assert sockets is not None and sockets.hub.cluster is not None
+        try:
+            owner, alive = await sockets.hub.cluster.owner_of(table_id)
+        except Exception:  # the database is unavailable: served here (which tells)
+            log.warning("the owner of table %s could not be read", table_id, exc_info=True)
+            owner, alive = None, False
+        finally:
+            self.opening = None
+        transport, raw, self.raw = self.transport, self.raw, None
+        if transport is None or transport.is_closing() or self.closing:
+            return  # gone meanwhile
+        if alive and owner and raw is not None and handoff is not None and handoff.can_reach(owner):
+            sock = transport.get_extra_info("socket")
+            if sock is not None and handoff.send(owner, sock.fileno(), bytes(raw)):
+                # The owner has the connection now: this end is closed without a word.
+                self.closing = True
+                transport.abort()
+                return
+        self._release(HELD_ROUTE)
+        self._accept(request, table_id)
+        self._flush()
+
+    def _accept(self, request: Request, table_id: str | None) -> None:
+        conn, wires = self.conn, self.wires
+        self.raw = None
         response = conn.accept(request) if table_id is not None else conn.reject(404, "")
         headers = [
             (key.lower().encode("latin-1"), value.encode("latin-1"))

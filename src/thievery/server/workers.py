@@ -4,8 +4,10 @@ PostgreSQL database.
 The parent binds the socket, starts N worker processes (spawned, each with the socket and
 its own app, hub and database connections) and keeps N running: a worker that dies is
 started again. The kernel hands each new connection to one worker; a table is run by the
-worker that holds its lease, and the others follow it (:mod:`~thievery.server.cluster`),
-so a client may reach any worker. SIGINT or SIGTERM stops the workers gracefully (each
+worker that holds its lease, and a table's websocket that reached another worker is handed
+to that one (:mod:`~thievery.server.handoff`), or, where it cannot be, served there by a
+copy that follows the owner (:mod:`~thievery.server.cluster`): a client may reach any
+worker. SIGINT or SIGTERM stops the workers gracefully (each
 hands its leases back).
 """
 
@@ -14,20 +16,20 @@ from __future__ import annotations
 import gc
 import logging
 import multiprocessing
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.connection import wait
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-import uvicorn
-
 from thievery.server.limits import Caps
-from thievery.server.run import server_config
+from thievery.server.run import ThieveryServer, server_config
 from thievery.server.sockets import Limits
 
 log = logging.getLogger("thievery.server")
@@ -46,6 +48,8 @@ class ServeOptions:
     lease_seconds: float = 6.0
     log_level: str = "warning"
     limit_concurrency: int | None = None
+    # Where sibling worker processes hand each other connections (thievery.server.handoff).
+    handoff_dir: Path | None = None
 
 
 def tune_process() -> None:
@@ -99,11 +103,20 @@ def run_app(app: Any, options: ServeOptions, listener: socket.socket) -> None:
     # what the tables and connections made (~68k objects fewer, ~10 ms a collection).
     gc.collect()
     gc.freeze()
-    uvicorn.Server(config).run(sockets=[listener])
+    ThieveryServer(config, options.handoff_dir).run(sockets=[listener])
 
 
 def run_workers(options: ServeOptions, listener: socket.socket, workers: int) -> None:
-    """Keep ``workers`` server processes running on ``listener`` until SIGINT/SIGTERM."""
+    """Keep ``workers`` server processes running on ``listener`` until SIGINT/SIGTERM.
+    They hand each other connections in a folder of their own (its user's only)."""
+    folder = Path(tempfile.mkdtemp(prefix="thievery-workers-"))
+    try:
+        _run_workers(replace(options, handoff_dir=folder), listener, workers)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_workers(options: ServeOptions, listener: socket.socket, workers: int) -> None:
     context = multiprocessing.get_context("spawn")
     stopping = False
 

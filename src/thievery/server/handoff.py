@@ -1,0 +1,143 @@
+"""Handing a table's websocket to the worker process that owns the table.
+
+``thievery serve --workers N`` runs N processes on one listening socket; the kernel gives
+each new connection to any of them. A table is run by the process holding its lease, and
+a connection that reached another process used to be served there by a follower copy of
+the table: each of its actions forwarded to the owner, each of the owner's announced back
+through PostgreSQL (:mod:`~thievery.server.cluster`). With a table's four seats spread over
+two processes, two processes served fewer actions a second than one.
+
+So before a websocket is accepted, a process that does not own its table asks the
+database which process does; if that process is a sibling (its :class:`Handoff` socket is
+in the folder the workers share), the connection itself is handed over: the socket's file
+descriptor and the bytes read from it so far (the upgrade request) go to the owner in one
+datagram on a Unix socket (``SCM_RIGHTS``), and the owner serves the connection as if it
+had accepted it. The client sees nothing of it. A connection is handed on once at most
+(:data:`HANDED_HEADER`); whenever a hand-over cannot be made at once (no such sibling, a
+full queue, an owner gone) the connection is served where it arrived, as before.
+
+The folder is made by the parent process, readable by its user only (a process that can
+send to these sockets can already read the database's password).
+"""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("thievery.server")
+
+# Added to a request handed over: a process that receives it never hands it on.
+HANDED_HEADER = b"Thievery-Handed-Over"
+MAX_REQUEST = 64 << 10  # bytes of a request that may be handed over (more: served here)
+
+
+class Handoff:
+    """This process's end: it receives connections its siblings hand it, and hands them
+    connections to the tables they own. ``adopt(sock, data)`` serves a received
+    connection whose first bytes were ``data``."""
+
+    def __init__(self, folder: Path, me: str, adopt: Callable[[socket.socket, bytes], Any]):
+        self.folder = folder
+        self.me = me
+        self.adopt = adopt
+        self.path = folder / f"{me}.sock"
+        self.sent = 0  # connections handed to a sibling
+        self.received = 0  # connections a sibling handed here
+        self._in: socket.socket | None = None
+        self._out: socket.socket | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> None:
+        """Listen for connections handed here (on the running loop)."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        sock.setblocking(False)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        sock.bind(str(self.path))
+        out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        out.setblocking(False)
+        self._in, self._out = sock, out
+        self._loop = asyncio.get_running_loop()
+        self._loop.add_reader(sock.fileno(), self._receive)
+
+    def close(self) -> None:
+        """Take no more connections (those handed already are served)."""
+        sock, self._in = self._in, None
+        if sock is not None:
+            if self._loop is not None:
+                self._loop.remove_reader(sock.fileno())
+            sock.close()
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+        out, self._out = self._out, None
+        if out is not None:
+            out.close()
+
+    def can_reach(self, owner: str) -> bool:
+        """Whether ``owner`` is a sibling this process could hand a connection to."""
+        return (
+            owner != self.me and self._out is not None and (self.folder / f"{owner}.sock").exists()
+        )
+
+    def send(self, owner: str, fd: int, data: bytes) -> bool:
+        """Hand the connection on ``fd`` and its first bytes ``data`` (a complete upgrade
+        request) to ``owner``; whether it went (then this process must drop its own end
+        without a word: the connection is the owner's). Never waits."""
+        out = self._out
+        if out is None or len(data) > MAX_REQUEST:
+            return False
+        line_end = data.find(b"\r\n")
+        if line_end < 0:
+            return False
+        marked = data[: line_end + 2] + HANDED_HEADER + b": 1\r\n" + data[line_end + 2 :]
+        try:
+            # (socket.send_fds drops its address argument: sendmsg itself)
+            rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))]
+            out.sendmsg([marked], rights, 0, str(self.folder / f"{owner}.sock"))
+        except OSError as e:  # gone (refused, no such file), or its queue is full
+            log.info("handing a connection to %s failed: %s; served here", owner, e)
+            return False
+        self.sent += 1
+        return True
+
+    def _receive(self) -> None:
+        sock = self._in
+        while sock is not None:
+            try:
+                data, fds, flags, _ = socket.recv_fds(sock, MAX_REQUEST + 1024, 1)
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError:
+                log.exception("receiving a handed-over connection failed")
+                return
+            if not fds:
+                continue
+            if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC) or not data:
+                for fd in fds:
+                    os.close(fd)
+                continue
+            try:
+                conn = socket.socket(fileno=fds[0])
+            except OSError:
+                os.close(fds[0])
+                continue
+            if conn.type != socket.SOCK_STREAM or conn.family not in (
+                socket.AF_INET,
+                socket.AF_INET6,
+            ):
+                conn.close()
+                continue
+            self.received += 1
+            try:
+                self.adopt(conn, data)
+            except Exception:
+                log.exception("serving a handed-over connection failed")
+                conn.close()

@@ -1,0 +1,186 @@
+"""Worker processes hand a table's websocket to the one that owns the table
+(thievery.server.handoff): the mechanism on its own, then two servers on one PostgreSQL
+database sharing a hand-over folder, as ``thievery serve --workers 2`` runs them."""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import socket
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import thievery
+from thievery.server import create_app
+from thievery.server.handoff import HANDED_HEADER, MAX_REQUEST, Handoff
+
+from .conftest import LIFTED, fresh_postgres
+from .serving import serving_server
+from .test_cluster import Client, make_table, record_of, wait_over
+
+REQUEST = b"GET /api/tables/abc/ws HTTP/1.1\r\nHost: example\r\nUpgrade: websocket\r\n\r\n"
+
+
+@pytest.fixture
+def folder() -> Iterator[Path]:
+    # (a short path: a Unix socket's path is at most ~100 bytes, and tmp_path's is long)
+    with tempfile.TemporaryDirectory(prefix="thv-") as name:
+        yield Path(name)
+
+
+def test_a_connection_handed_over_is_the_same_connection(folder: Path) -> None:
+    async def main() -> None:
+        got: asyncio.Queue[tuple[socket.socket, bytes]] = asyncio.Queue()
+        a = Handoff(folder, "a", lambda sock, data: pytest.fail("nothing is handed to a"))
+        b = Handoff(folder, "b", lambda sock, data: got.put_nowait((sock, data)))
+        a.start()
+        b.start()
+        listener = socket.create_server(("127.0.0.1", 0))
+        client = socket.create_connection(listener.getsockname())
+        accepted, _ = listener.accept()
+        try:
+            assert a.can_reach("b") and not a.can_reach("a") and not a.can_reach("c")
+            assert a.send("b", accepted.fileno(), REQUEST)
+            accepted.close()  # the sender's end goes; the connection stays, at b
+            sock, data = await asyncio.wait_for(got.get(), 5)
+            # The request, marked as handed over (after its first line), nothing else.
+            first, rest = REQUEST.split(b"\r\n", 1)
+            assert data == first + b"\r\n" + HANDED_HEADER + b": 1\r\n" + rest
+            assert sock.getpeername() == client.getsockname()
+            sock.sendall(b"from b")
+            assert client.recv(100) == b"from b"
+            client.sendall(b"to b")
+            assert sock.recv(100) == b"to b"
+            sock.close()
+            assert (a.sent, a.received, b.sent, b.received) == (1, 0, 0, 1)
+        finally:
+            client.close()
+            listener.close()
+            a.close()
+            b.close()
+
+    asyncio.run(main())
+
+
+def test_a_connection_that_cannot_be_handed_over_stays(folder: Path) -> None:
+    async def main() -> None:
+        a = Handoff(folder, "a", lambda sock, data: None)
+        b = Handoff(folder, "b", lambda sock, data: pytest.fail("b took nothing"))
+        a.start()
+        b.start()
+        listener = socket.create_server(("127.0.0.1", 0))
+        client = socket.create_connection(listener.getsockname())
+        accepted, _ = listener.accept()
+        try:
+            fd = accepted.fileno()
+            assert not a.send("c", fd, REQUEST)  # no such process
+            assert not a.send("b", fd, b"x" * (MAX_REQUEST + 1))  # too long a request
+            assert not a.send("b", fd, b"no line end")
+            b.close()  # gone: its socket with it
+            assert not a.can_reach("b") and not a.send("b", fd, REQUEST)
+            # A process killed leaves its socket file, with nobody reading it.
+            stale = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            stale.bind(str(folder / "d.sock"))
+            stale.close()
+            assert a.can_reach("d") and not a.send("d", fd, REQUEST)
+            assert a.sent == 0
+            # The connection is untouched, and still this process's.
+            accepted.sendall(b"still here")
+            assert client.recv(100) == b"still here"
+        finally:
+            accepted.close()
+            client.close()
+            listener.close()
+            a.close()
+
+    asyncio.run(main())
+
+
+def send(out: socket.socket, path: Path, fds: list[int]) -> None:
+    rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+    out.sendmsg([REQUEST], rights, 0, str(path))
+
+
+def test_what_is_not_a_connection_is_not_taken(folder: Path) -> None:
+    """A datagram without a file, or with a file that is not a TCP connection, is
+    dropped (and the file closed)."""
+
+    async def main() -> None:
+        taken: list[socket.socket] = []
+        b = Handoff(folder, "b", lambda sock, data: taken.append(sock))
+        b.start()
+        out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            send(out, b.path, [])
+            with open(folder / "file", "wb") as f:
+                send(out, b.path, [f.fileno()])
+            send(out, b.path, [udp.fileno()])
+            await asyncio.sleep(0.2)
+            assert taken == [] and b.received == 0
+        finally:
+            udp.close()
+            out.close()
+            b.close()
+
+    asyncio.run(main())
+
+
+@pytest.fixture
+def pair(folder: Path) -> Iterator[list[tuple[int, Any, Any]]]:
+    """Two servers on one PostgreSQL database, sharing a hand-over folder: (port, server,
+    hub) each."""
+    url = fresh_postgres()
+    apps = [create_app(url, bot_delay=0, caps=LIFTED) for _ in range(2)]
+    with (
+        serving_server(apps[0], LIFTED, folder) as (a, sa),
+        serving_server(apps[1], LIFTED, folder) as (b, sb),
+    ):
+        yield [(a, sa, apps[0].state.hub), (b, sb, apps[1].state.hub)]
+
+
+def test_seats_that_reach_another_process_are_served_by_the_owner(
+    pair: list[tuple[int, Any, Any]],
+) -> None:
+    (a, server_a, hub_a), (b, server_b, hub_b) = pair
+    table, tokens = make_table(a)  # A owns it
+    watcher = Client(b, table)
+    players = [Client(b, table, t) for t in tokens]  # every seat comes through B
+    for client in [watcher, *players]:
+        client.start()
+    wait_over([watcher, *players])
+    # B handed all three connections to A and never loaded the table (no follower copy);
+    # A served them.
+    assert server_b.handoff.sent == 3 and server_a.handoff.received == 3
+    assert server_a.handoff.sent == 0 and server_b.handoff.received == 0
+    assert table not in hub_b.tables and hub_a.tables[table].is_owner
+    record = record_of(a, table)
+    for seat, player in enumerate(players):
+        assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
+    assert thievery.replay(record).result() == players[0].latest["result"]
+    assert watcher.latest["result"] == players[0].latest["result"] is not None
+    versions = [f["version"] for f in watcher.updates]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    hands = [p.latest["view"] for p in players]
+    assert hands[0] != hands[1]  # each seat its own view
+
+
+def test_where_the_owner_takes_nothing_the_connection_is_served_where_it_came(
+    pair: list[tuple[int, Any, Any]],
+) -> None:
+    (a, server_a, _), (b, server_b, hub_b) = pair
+    server_a.handoff.close()  # A takes no connection (as if stopping)
+    table, tokens = make_table(a)
+    players = [Client(b, table, t) for t in tokens]
+    for player in players:
+        player.start()
+    wait_over(players)
+    assert server_b.handoff.sent == 0 and server_a.handoff.received == 0
+    assert table in hub_b.tables  # B served them: a copy following A, or the table itself
+    record = record_of(a, table)
+    for seat, player in enumerate(players):
+        assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
