@@ -20,9 +20,11 @@ holding the row and a writer waits for a take-over, so an action is stored only 
 process owns the table. The (table, n) key of the action log refuses a second action ``n``
 besides.
 
-**Followers.** A process whose client uses a table another process owns keeps a follower
-copy: the table restored from storage, then every action the owner announces applied to
-it (the engines are deterministic), so it builds each of its own clients' frames from the
+**Followers.** (With ``--workers N``, a table's websocket that reached a worker other than
+the owner is first handed to the owner, connection and all: :mod:`~thievery.server.handoff`.)
+A process whose client uses a table another process owns keeps a follower copy: the table
+restored from storage, then every action the owner announces applied to it (the engines
+are deterministic), so it builds each of its own clients' frames from the
 seat's view like the owner does. Announcements go through PostgreSQL LISTEN/NOTIFY on one
 channel, sent in the transaction that stores the action (so only what is committed is
 announced, in commit order), and only for a table some process follows (a count in its
