@@ -1,15 +1,16 @@
 """Issue 18's comparison in one command: boardgame.io's harness and ours, run in turn.
 
 Runs ``--pairs`` rounds, each boardgame.io's harness (``node bench.js --matches N
---duration-s S`` in ``--bgio DIR``, a copy of the team's boardgame.io peer benchmark after
-``npm ci``) and ``bench/server_load.py --workload bgio --tables N --seconds S`` once per
-game of ``--games`` (in that order, and every other round in the reverse one), then
+--duration-s S`` in ``--bgio DIR``, the team's boardgame.io peer benchmark; without its
+``node_modules``, a copy of it with ``npm ci`` run there first) and
+``bench/server_load.py --workload bgio --tables N --seconds S`` once per game of
+``--games`` (in that order, and every other round in the reverse one), then
 ``--think-runs`` runs of the think-time workload at 500 tables. The games: ``facedown``,
 the harness's own game as a plug-in of ours (``bench/facedown``: both servers play the
 same game), and ``schattendieb``, Der Schattendieb (a real game of ours: bigger views,
 more to describe). The machine is shared and its speed moves between days, so each ratio
-is taken within its round, and medians are
-given. Prints one JSON line; for each game under ``games``:
+is taken within its round, and medians are given. Prints one JSON line; for each game
+under ``games``:
 
 - ``moves_per_s``: boardgame.io's and ours, median and every run;
 - ``ratio``: ours over boardgame.io's, the median of the rounds' ratios and each one's;
@@ -21,7 +22,7 @@ given. Prints one JSON line; for each game under ``games``:
 
 Each round's ratios go to standard error as it ends.
 
-    python bench/side_by_side.py --bgio ~/peers/bgio --pairs 3 [--games facedown,schattendieb]
+    python bench/side_by_side.py --bgio ../shared/peers/bgio --pairs 5 [--games facedown]
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -73,9 +76,29 @@ def main() -> None:
         help="our games in the bgio workload, comma-separated (facedown: the harness's own)",
     )
     args = parser.parse_args()
+    if not (args.bgio / "bench.js").is_file() or not (args.bgio / "package-lock.json").is_file():
+        parser.error(f"{args.bgio} is not the boardgame.io harness (bench.js, package-lock.json)")
+    with tempfile.TemporaryDirectory(prefix="thievery-bgio-") as tmp:
+        compare(args, prepared(args.bgio, Path(tmp)))
+
+
+def prepared(bgio: Path, tmp: Path) -> Path:
+    """The harness ready to run: ``bgio`` itself if its packages are installed, else a copy
+    in ``tmp`` with them installed (``npm ci``: the versions its lock file names)."""
+    if (bgio / "node_modules").is_dir():
+        return bgio
+    copy = tmp / "bgio"
+    shutil.copytree(bgio, copy)
+    print(f"# npm ci in a copy of {bgio}", file=sys.stderr)
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund"], cwd=copy, check=True, stdout=sys.stderr
+    )
+    return copy
+
+
+def compare(args: argparse.Namespace, bgio: Path) -> None:
+    """The rounds and the think runs; prints the summary line."""
     games = [g for g in args.games.split(",") if g]
-    if not (args.bgio / "bench.js").is_file() or not (args.bgio / "node_modules").is_dir():
-        parser.error(f"{args.bgio} is not the boardgame.io harness after `npm ci`")
     rounds: list[tuple[dict[str, Any], dict[str, dict[str, Any]]]] = []
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     for n in range(args.pairs):
@@ -83,17 +106,17 @@ def main() -> None:
         # Every other round runs in the reverse order (ours, then boardgame.io's): a
         # machine growing slower or faster through the sitting favours neither.
         first = n % 2 == 0
-        bgio = theirs(args.bgio, args.tables, args.seconds) if first else {}
+        peer = theirs(bgio, args.tables, args.seconds) if first else {}
         mine = {
             g: ours(args.tables, args.seconds, "--workload", "bgio", "--game", g)
             for g in (games if first else games[::-1])
         }
-        bgio = bgio or theirs(args.bgio, args.tables, args.seconds)
-        rounds.append((bgio, mine))
+        peer = peer or theirs(bgio, args.tables, args.seconds)
+        rounds.append((peer, mine))
         ratios = ", ".join(
-            f"{g} {m['actions_per_s'] / bgio['moves_per_s']:.2f}x" for g, m in mine.items()
+            f"{g} {m['actions_per_s'] / peer['moves_per_s']:.2f}x" for g, m in mine.items()
         )
-        print(f"#   boardgame.io {bgio['moves_per_s']} moves/s; {ratios}", file=sys.stderr)
+        print(f"#   boardgame.io {peer['moves_per_s']} moves/s; {ratios}", file=sys.stderr)
     think = [
         ours(500, 15, "--think-ms", "1000", "--bot-delay", "0.6") for _ in range(args.think_runs)
     ]

@@ -51,9 +51,31 @@ def theirs_run(moves_per_s: float) -> dict[str, Any]:
 
 @pytest.fixture
 def harness(tmp_path: Path) -> Path:
-    (tmp_path / "bench.js").write_text("// stands in for boardgame.io's harness\n")
-    (tmp_path / "node_modules").mkdir()
-    return tmp_path
+    folder = tmp_path / "bgio"
+    (folder / "node_modules").mkdir(parents=True)
+    (folder / "bench.js").write_text("// stands in for boardgame.io's harness\n")
+    (folder / "package-lock.json").write_text("{}\n")
+    return folder
+
+
+def test_a_harness_without_its_packages_is_installed_in_a_copy(
+    harness: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = load()
+    assert bench.prepared(harness, tmp_path / "unused") == harness  # ready: used as it is
+    (harness / "node_modules").rmdir()
+    ran: list[tuple[list[str], Path]] = []
+
+    def run(command: list[str], cwd: Path, **kwargs: Any) -> None:
+        ran.append((command, cwd))
+        (cwd / "node_modules").mkdir()
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    (tmp_path / "work").mkdir()
+    copy = bench.prepared(harness, tmp_path / "work")
+    assert copy != harness and (copy / "bench.js").read_text() == (harness / "bench.js").read_text()
+    assert ran == [(["npm", "ci", "--no-audit", "--no-fund"], copy)]
+    assert not (harness / "node_modules").exists()  # the team's folder is left as it was
 
 
 def test_rounds_alternate_their_order_and_each_ratio_is_its_rounds(
