@@ -88,6 +88,7 @@ class Client(threading.Thread):
         table: str,
         token: str | None = None,
         hold: Callable[[Client], bool] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(daemon=True)
         self.port, self.table, self.token, self.hold = port, table, token, hold
@@ -99,7 +100,8 @@ class Client(threading.Thread):
         self.stop = threading.Event()
         self.lost = threading.Event()  # the connection went away (its server was killed)
         self._stack = ExitStack()
-        self.ws = self._stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws"))
+        url = f"ws://127.0.0.1:{port}/api/tables/{table}/ws"
+        self.ws = self._stack.enter_context(connect(url, additional_headers=headers))
         self.ws.send(json.dumps({"type": "join", "token": token}))
         # (id, action, frame) awaiting its ack
         self._asked: tuple[int, dict[str, Any], str] | None = None

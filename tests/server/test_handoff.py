@@ -100,6 +100,36 @@ def test_a_connection_that_cannot_be_handed_over_stays(folder: Path) -> None:
     asyncio.run(main())
 
 
+def test_connections_queued_to_a_process_that_stops_are_taken(folder: Path) -> None:
+    """Closing its socket would drop them (their sender has let them go): they are taken
+    first, to be closed properly."""
+
+    async def main() -> None:
+        taken: list[socket.socket] = []
+        a = Handoff(folder, "a", lambda sock, data: None)
+        b = Handoff(folder, "b", lambda sock, data: taken.append(sock))
+        a.start()
+        b.start()
+        listener = socket.create_server(("127.0.0.1", 0))
+        clients = [socket.create_connection(listener.getsockname()) for _ in range(3)]
+        try:
+            for _ in clients:
+                accepted, _ = listener.accept()
+                assert a.send("b", accepted.fileno(), REQUEST)
+                accepted.close()
+            b.close()  # before its reader has run
+            assert len(taken) == 3 and b.received == 3
+            peers = {sock.getpeername() for sock in taken}
+            assert peers == {client.getsockname() for client in clients}
+        finally:
+            for sock in [*taken, *clients]:
+                sock.close()
+            listener.close()
+            a.close()
+
+    asyncio.run(main())
+
+
 def send(out: socket.socket, path: Path, fds: list[int]) -> None:
     rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
     out.sendmsg([REQUEST], rights, 0, str(path))
@@ -147,8 +177,21 @@ def test_seats_that_reach_another_process_are_served_by_the_owner(
     pair: list[tuple[int, Any, Any]],
 ) -> None:
     (a, server_a, hub_a), (b, server_b, hub_b) = pair
+    # A handed-over request is parsed whole at once (a browser's is often longer than the
+    # 512 bytes parsed a turn; in pieces, its pause of reading would come before uvloop
+    # began reading, and do nothing).
+    pieces = 0
+    wire = server_a.config.ws_protocol_class
+    parse_next = wire._next
+
+    def counted(self: Any) -> None:
+        nonlocal pieces
+        pieces += 1
+        parse_next(self)
+
+    wire._next = counted
     table, tokens = make_table(a)  # A owns it
-    watcher = Client(b, table)
+    watcher = Client(b, table, headers={"X-Padding": "x" * 1000})
     players = [Client(b, table, t) for t in tokens]  # every seat comes through B
     for client in [watcher, *players]:
         client.start()
@@ -158,6 +201,7 @@ def test_seats_that_reach_another_process_are_served_by_the_owner(
     assert server_b.handoff.sent == 3 and server_a.handoff.received == 3
     assert server_a.handoff.sent == 0 and server_b.handoff.received == 0
     assert table not in hub_b.tables and hub_a.tables[table].is_owner
+    assert pieces == 0
     record = record_of(a, table)
     for seat, player in enumerate(players):
         assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
@@ -184,3 +228,20 @@ def test_where_the_owner_takes_nothing_the_connection_is_served_where_it_came(
     record = record_of(a, table)
     for seat, player in enumerate(players):
         assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
+
+
+def test_a_server_that_cannot_take_hand_overs_serves_as_before(tmp_path: Path) -> None:
+    """A folder whose socket path would be too long for a Unix socket (or gone): the
+    server starts without hand-overs, and plays."""
+    url = fresh_postgres()
+    folder = tmp_path / ("x" * 120)
+    folder.mkdir()
+    app = create_app(url, bot_delay=0, caps=LIFTED)
+    with serving_server(app, LIFTED, folder) as (port, server):
+        assert server.handoff is None
+        table, tokens = make_table(port)
+        players = [Client(port, table, t) for t in tokens]
+        for player in players:
+            player.start()
+        wait_over(players)
+        assert all(p.acked for p in players)

@@ -18,6 +18,12 @@ full queue, an owner gone) the connection is served where it arrived, as before.
 
 The folder is made by the parent process, readable by its user only (a process that can
 send to these sockets can already read the database's password).
+
+Limits: a socket queues few datagrams (``net.unix.max_dgram_qlen``, 10 by default on
+Linux), so in a burst of new connections some find the owner's queue full and are served
+where they came (correct, only slower); connections queued to a process that is killed are
+closed by the kernel, and their clients connect again. A process that stops takes in what
+was queued to it before it closes its socket, and closes those (1012) with the others.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ log = logging.getLogger("thievery.server")
 # Added to a request handed over: a process that receives it never hands it on.
 HANDED_HEADER = b"Thievery-Handed-Over"
 MAX_REQUEST = 64 << 10  # bytes of a request that may be handed over (more: served here)
+RECEIVE_BATCH = 64  # connections taken per call of the reader
 
 
 class Handoff:
@@ -69,7 +76,10 @@ class Handoff:
         self._loop.add_reader(sock.fileno(), self._receive)
 
     def close(self) -> None:
-        """Take no more connections (those handed already are served)."""
+        """Take no more connections: those handed already, queued here too, are served
+        (closing the socket would drop them: the sibling has let them go)."""
+        if self._in is not None:
+            self._receive(limit=None)
         sock, self._in = self._in, None
         if sock is not None:
             if self._loop is not None:
@@ -108,19 +118,27 @@ class Handoff:
         self.sent += 1
         return True
 
-    def _receive(self) -> None:
+    def _receive(self, limit: int | None = RECEIVE_BATCH) -> None:
+        """Serve the connections waiting (``limit`` at most: the loop's other work goes on
+        meanwhile; the reader is called again while more wait)."""
         sock = self._in
-        while sock is not None:
+        taken = 0
+        while sock is not None and (limit is None or taken < limit):
+            taken += 1
             try:
-                data, fds, flags, _ = socket.recv_fds(sock, MAX_REQUEST + 1024, 1)
+                data, fds, flags, _ = socket.recv_fds(
+                    sock, MAX_REQUEST + 1024, 1, socket.MSG_CMSG_CLOEXEC
+                )
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError:
-                log.exception("receiving a handed-over connection failed")
+            except OSError:  # (not expected of a bound datagram socket: stop, not spin)
+                log.exception("receiving handed-over connections failed; no more are taken")
+                if self._loop is not None:
+                    self._loop.remove_reader(sock.fileno())
                 return
-            if not fds:
-                continue
-            if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC) or not data:
+            if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC) or not fds or not data:
+                if flags & socket.MSG_CTRUNC:  # out of file descriptors: the kernel dropped it
+                    log.warning("a handed-over connection was lost (no file descriptor left)")
                 for fd in fds:
                     os.close(fd)
                 continue

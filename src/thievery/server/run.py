@@ -152,11 +152,16 @@ class ThieveryServer(uvicorn.Server):
             def protocol() -> Wire:
                 return wire(config, self.server_state, self.lifespan.state, first=data)
 
-            wires.task(_adopted(loop, protocol, sock))
+            wires.task(self._adopted(loop, protocol, sock))
 
-        self.handoff = Handoff(folder, hub.cluster.id, adopt)
-        self.handoff.start()
-        wires.handoff = self.handoff
+        handoff = Handoff(folder, hub.cluster.id, adopt)
+        try:
+            handoff.start()
+        except OSError as e:  # (a socket path too long, a folder gone): served as before
+            log.error("connections cannot be handed between workers here: %s", e)
+            handoff.close()
+            return
+        self.handoff = wires.handoff = handoff
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         handoff, self.handoff = self.handoff, None
@@ -167,11 +172,17 @@ class ThieveryServer(uvicorn.Server):
             handoff.close()
         await super().shutdown(sockets)
 
-
-async def _adopted(loop: asyncio.AbstractEventLoop, protocol: Any, sock: socket.socket) -> None:
-    """Serve a connection a sibling handed over, as if this server had accepted it."""
-    try:
-        await loop.connect_accepted_socket(protocol, sock)
-    except Exception:
-        log.exception("a handed-over connection could not be served")
-        sock.close()
+    async def _adopted(
+        self, loop: asyncio.AbstractEventLoop, protocol: Any, sock: socket.socket
+    ) -> None:
+        """Serve a connection a sibling handed over, as if this server had accepted it
+        (closed with 1012 at once if this server began to stop meanwhile: uvicorn's own
+        round of closes may have passed it by)."""
+        try:
+            _, wire = await loop.connect_accepted_socket(protocol, sock)
+        except Exception:
+            log.exception("a handed-over connection could not be served")
+            sock.close()
+            return
+        if self.handoff is None:
+            wire.shutdown()

@@ -292,14 +292,18 @@ class Wire(asyncio.Protocol):
         self.connections.add(self)  # type: ignore[arg-type]  # (uvicorn's shutdown sees it)
         self.wires.opened(self)
         if self.first:  # handed over: what the sibling read comes first (before any read here)
-            first, self.first = self.first, b""
-            self.data_received(first)
+            # A complete request (of at most MAX_REQUEST bytes): parsed whole, now. (In
+            # pieces it would go through the backlog, whose pause of reading does nothing
+            # before uvloop has started reading, which it does once this returns.)
+            first, self.first, self.raw = self.first, b"", None
+            self.heard = time.monotonic()
+            self._parse(first)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.connections.discard(self)
         self.wires.closed(self)
         self.transport = None
-        self.backlog = None
+        self.backlog = self.raw = None
         for timer in (self.join_timer, self.close_timer):
             if timer is not None:
                 timer.cancel()
@@ -484,7 +488,8 @@ class Wire(asyncio.Protocol):
         transport, raw, self.raw = self.transport, self.raw, None
         if transport is None or transport.is_closing() or self.closing:
             return  # gone meanwhile
-        if alive and owner and raw is not None and handoff is not None and handoff.can_reach(owner):
+        tls = transport.get_extra_info("sslcontext") is not None  # (its state stays here)
+        if alive and owner and raw is not None and handoff and handoff.can_reach(owner) and not tls:
             sock = transport.get_extra_info("socket")
             if sock is not None and handoff.send(owner, sock.fileno(), bytes(raw)):
                 # The owner has the connection now: this end is closed without a word.
