@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 
 import thievery
 from thievery.server import create_app
 from thievery.server.handoff import HANDED_HEADER, MAX_REQUEST, Handoff
+from thievery.server.run import ThieveryServer
 
 from .conftest import LIFTED, fresh_postgres
 from .serving import serving_server
@@ -245,3 +247,42 @@ def test_a_server_that_cannot_take_hand_overs_serves_as_before(tmp_path: Path) -
             player.start()
         wait_over(players)
         assert all(p.acked for p in players)
+
+
+class Adopted(asyncio.Protocol):
+    """Stands in for the websocket protocol a handed-over connection gets."""
+
+    def __init__(self) -> None:
+        self.shut = False
+
+    def shutdown(self) -> None:
+        self.shut = True
+
+
+@pytest.mark.parametrize("stopping", [False, True])
+def test_a_connection_adopted_while_the_server_stops_is_closed_at_once(stopping: bool) -> None:
+    """uvicorn closes the connections it has when it begins to stop; one a sibling handed
+    over just then is made after that round, so it is closed (1012) as it is made."""
+
+    async def main() -> None:
+        server = ThieveryServer(uvicorn.Config(app=None))
+        if not stopping:  # (serving hand-overs)
+            server.handoff = Handoff(Path("/nonexistent"), "me", lambda sock, data: None)
+        listener = socket.create_server(("127.0.0.1", 0))
+        client = socket.create_connection(listener.getsockname())
+        accepted, _ = listener.accept()
+        made: list[Adopted] = []
+
+        def protocol() -> Adopted:
+            made.append(Adopted())
+            return made[-1]
+
+        try:
+            await server._adopted(asyncio.get_running_loop(), protocol, accepted)
+            assert len(made) == 1 and made[0].shut is stopping
+        finally:
+            accepted.close()
+            client.close()
+            listener.close()
+
+    asyncio.run(main())
