@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import array
 import asyncio
+import gc
 import socket
 import tempfile
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -284,5 +286,22 @@ def test_a_connection_adopted_while_the_server_stops_is_closed_at_once(stopping:
             accepted.close()
             client.close()
             listener.close()
+
+    asyncio.run(main())
+
+
+def test_a_socket_that_cannot_be_made_leaves_nothing_open(tmp_path: Path) -> None:
+    """A path too long for a Unix socket: start refuses, and its socket is closed (not
+    left for the garbage collector to find open)."""
+
+    async def main() -> None:
+        handoff = Handoff(tmp_path / ("x" * 120), "me", lambda sock, data: None)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with pytest.raises(OSError):
+                handoff.start()
+            gc.collect()
+        assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+        handoff.close()  # (nothing to close: no error)
 
     asyncio.run(main())

@@ -68,7 +68,11 @@ class Handoff:
         sock.setblocking(False)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
-        sock.bind(str(self.path))
+        try:
+            sock.bind(str(self.path))
+        except OSError:
+            sock.close()
+            raise
         out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         out.setblocking(False)
         self._in, self._out = sock, out
