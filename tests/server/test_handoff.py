@@ -9,6 +9,7 @@ import asyncio
 import socket
 import tempfile
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,17 +35,34 @@ def folder() -> Iterator[Path]:
         yield Path(name)
 
 
+@contextmanager
+def connection() -> Iterator[tuple[socket.socket, socket.socket]]:
+    """A TCP connection on loopback: its client's end and the end a server accepted
+    (both closed at the end, whoever else holds the accepted one's file by then)."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        client = socket.create_connection(listener.getsockname())
+        accepted, _ = listener.accept()
+        with client, accepted:
+            yield client, accepted
+
+
+@contextmanager
+def started(*ends: Handoff) -> Iterator[None]:
+    """The processes' ends listening until the block ends (an end closed in it already
+    closes again without error)."""
+    with ExitStack() as stack:
+        for end in ends:
+            end.start()
+            stack.callback(end.close)
+        yield
+
+
 def test_a_connection_handed_over_is_the_same_connection(folder: Path) -> None:
     async def main() -> None:
         got: asyncio.Queue[tuple[socket.socket, bytes]] = asyncio.Queue()
         a = Handoff(folder, "a", lambda sock, data: pytest.fail("nothing is handed to a"))
         b = Handoff(folder, "b", lambda sock, data: got.put_nowait((sock, data)))
-        a.start()
-        b.start()
-        listener = socket.create_server(("127.0.0.1", 0))
-        client = socket.create_connection(listener.getsockname())
-        accepted, _ = listener.accept()
-        try:
+        with started(a, b), connection() as (client, accepted):
             assert a.can_reach("b") and not a.can_reach("a") and not a.can_reach("c")
             assert a.send("b", accepted.fileno(), REQUEST)
             accepted.close()  # the sender's end goes; the connection stays, at b
@@ -59,11 +77,6 @@ def test_a_connection_handed_over_is_the_same_connection(folder: Path) -> None:
             assert sock.recv(100) == b"to b"
             sock.close()
             assert (a.sent, a.received, b.sent, b.received) == (1, 0, 0, 1)
-        finally:
-            client.close()
-            listener.close()
-            a.close()
-            b.close()
 
     asyncio.run(main())
 
@@ -72,12 +85,7 @@ def test_a_connection_that_cannot_be_handed_over_stays(folder: Path) -> None:
     async def main() -> None:
         a = Handoff(folder, "a", lambda sock, data: None)
         b = Handoff(folder, "b", lambda sock, data: pytest.fail("b took nothing"))
-        a.start()
-        b.start()
-        listener = socket.create_server(("127.0.0.1", 0))
-        client = socket.create_connection(listener.getsockname())
-        accepted, _ = listener.accept()
-        try:
+        with started(a, b), connection() as (client, accepted):
             fd = accepted.fileno()
             assert not a.send("c", fd, REQUEST)  # no such process
             assert not a.send("b", fd, b"x" * (MAX_REQUEST + 1))  # too long a request
@@ -93,11 +101,6 @@ def test_a_connection_that_cannot_be_handed_over_stays(folder: Path) -> None:
             # The connection is untouched, and still this process's.
             accepted.sendall(b"still here")
             assert client.recv(100) == b"still here"
-        finally:
-            accepted.close()
-            client.close()
-            listener.close()
-            a.close()
 
     asyncio.run(main())
 
@@ -110,24 +113,19 @@ def test_connections_queued_to_a_process_that_stops_are_taken(folder: Path) -> N
         taken: list[socket.socket] = []
         a = Handoff(folder, "a", lambda sock, data: None)
         b = Handoff(folder, "b", lambda sock, data: taken.append(sock))
-        a.start()
-        b.start()
-        listener = socket.create_server(("127.0.0.1", 0))
-        clients = [socket.create_connection(listener.getsockname()) for _ in range(3)]
-        try:
-            for _ in clients:
-                accepted, _ = listener.accept()
+        with started(a, b), ExitStack() as stack:
+            clients = []
+            for _ in range(3):
+                client, accepted = stack.enter_context(connection())
+                clients.append(client)
                 assert a.send("b", accepted.fileno(), REQUEST)
                 accepted.close()
             b.close()  # before its reader has run
+            for sock in taken:
+                stack.callback(sock.close)
             assert len(taken) == 3 and b.received == 3
             peers = {sock.getpeername() for sock in taken}
             assert peers == {client.getsockname() for client in clients}
-        finally:
-            for sock in [*taken, *clients]:
-                sock.close()
-            listener.close()
-            a.close()
 
     asyncio.run(main())
 
@@ -144,20 +142,15 @@ def test_what_is_not_a_connection_is_not_taken(folder: Path) -> None:
     async def main() -> None:
         taken: list[socket.socket] = []
         b = Handoff(folder, "b", lambda sock, data: taken.append(sock))
-        b.start()
         out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
+        with started(b), out, udp:
             send(out, b.path, [])
             with open(folder / "file", "wb") as f:
                 send(out, b.path, [f.fileno()])
             send(out, b.path, [udp.fileno()])
             await asyncio.sleep(0.2)
             assert taken == [] and b.received == 0
-        finally:
-            udp.close()
-            out.close()
-            b.close()
 
     asyncio.run(main())
 
@@ -268,22 +261,15 @@ def test_a_connection_adopted_while_the_server_stops_is_closed_at_once(stopping:
         server = ThieveryServer(uvicorn.Config(app=None))
         if not stopping:  # (serving hand-overs)
             server.handoff = Handoff(Path("/nonexistent"), "me", lambda sock, data: None)
-        listener = socket.create_server(("127.0.0.1", 0))
-        client = socket.create_connection(listener.getsockname())
-        accepted, _ = listener.accept()
         made: list[Adopted] = []
 
         def protocol() -> Adopted:
             made.append(Adopted())
             return made[-1]
 
-        try:
+        with connection() as (_, accepted):
             await server._adopted(asyncio.get_running_loop(), protocol, accepted)
             assert len(made) == 1 and made[0].shut is stopping
-        finally:
-            accepted.close()
-            client.close()
-            listener.close()
 
     asyncio.run(main())
 

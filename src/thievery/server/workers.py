@@ -7,8 +7,7 @@ started again. The kernel hands each new connection to one worker; a table is ru
 worker that holds its lease, and a table's websocket that reached another worker is handed
 to that one (:mod:`~thievery.server.handoff`), or, where it cannot be, served there by a
 copy that follows the owner (:mod:`~thievery.server.cluster`): a client may reach any
-worker. SIGINT or SIGTERM stops the workers gracefully (each
-hands its leases back).
+worker. SIGINT or SIGTERM stops the workers gracefully (each hands its leases back).
 """
 
 from __future__ import annotations
