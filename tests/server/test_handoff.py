@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import array
 import asyncio
+import contextlib
 import socket
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -18,7 +22,7 @@ import uvicorn
 
 import thievery
 from thievery.server import create_app
-from thievery.server.handoff import HANDED_HEADER, MAX_REQUEST, Handoff
+from thievery.server.handoff import BUSY_PAUSES, HANDED_HEADER, MAX_REQUEST, Handed, Handoff
 from thievery.server.run import ThieveryServer
 
 from .conftest import LIFTED, fresh_postgres
@@ -64,7 +68,7 @@ def test_a_connection_handed_over_is_the_same_connection(folder: Path) -> None:
         b = Handoff(folder, "b", lambda sock, data: got.put_nowait((sock, data)))
         with started(a, b), connection() as (client, accepted):
             assert a.can_reach("b") and not a.can_reach("a") and not a.can_reach("c")
-            assert a.send("b", accepted.fileno(), REQUEST)
+            assert a.send("b", accepted.fileno(), REQUEST) is Handed.SENT
             accepted.close()  # the sender's end goes; the connection stays, at b
             sock, data = await asyncio.wait_for(got.get(), 5)
             # The request, marked as handed over (after its first line), nothing else.
@@ -87,20 +91,44 @@ def test_a_connection_that_cannot_be_handed_over_stays(folder: Path) -> None:
         b = Handoff(folder, "b", lambda sock, data: pytest.fail("b took nothing"))
         with started(a, b), connection() as (client, accepted):
             fd = accepted.fileno()
-            assert not a.send("c", fd, REQUEST)  # no such process
-            assert not a.send("b", fd, b"x" * (MAX_REQUEST + 1))  # too long a request
-            assert not a.send("b", fd, b"no line end")
+            assert a.send("c", fd, REQUEST) is Handed.FAILED  # no such process
+            assert a.send("b", fd, b"x" * (MAX_REQUEST + 1)) is Handed.FAILED  # too long a request
+            assert a.send("b", fd, b"no line end") is Handed.FAILED
             b.close()  # gone: its socket with it
-            assert not a.can_reach("b") and not a.send("b", fd, REQUEST)
+            assert not a.can_reach("b") and a.send("b", fd, REQUEST) is Handed.FAILED
             # A process killed leaves its socket file, with nobody reading it.
             stale = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             stale.bind(str(folder / "d.sock"))
             stale.close()
-            assert a.can_reach("d") and not a.send("d", fd, REQUEST)
-            assert a.sent == 0
+            assert a.can_reach("d") and a.send("d", fd, REQUEST) is Handed.FAILED
+            assert a.sent == 0 and a.busy == 0
             # The connection is untouched, and still this process's.
             accepted.sendall(b"still here")
             assert client.recv(100) == b"still here"
+
+    asyncio.run(main())
+
+
+def test_a_full_queue_is_busy_not_failed_and_takes_more_once_read(folder: Path) -> None:
+    """A sibling's queue holds few connections (net.unix.max_dgram_qlen): past them it is
+    busy for now, not gone; once its loop has read the queue it takes the next."""
+
+    async def main() -> None:
+        taken: list[socket.socket] = []
+        a = Handoff(folder, "a", lambda sock, data: None)
+        b = Handoff(folder, "b", lambda sock, data: taken.append(sock))
+        with started(a, b), connection() as (_, accepted), ExitStack() as stack:
+            fd = accepted.fileno()
+            results: list[Handed] = []
+            while len(results) < 1000 and Handed.BUSY not in results:  # (b's loop waits)
+                results.append(a.send("b", fd, REQUEST))
+            assert results[-1] is Handed.BUSY and set(results[:-1]) == {Handed.SENT}
+            assert a.busy == 1 and a.sent == len(results) - 1
+            await asyncio.sleep(0.1)  # b's reader runs
+            for sock in taken:
+                stack.callback(sock.close)
+            assert len(taken) == b.received == len(results) - 1
+            assert a.send("b", fd, REQUEST) is Handed.SENT
 
     asyncio.run(main())
 
@@ -118,7 +146,7 @@ def test_connections_queued_to_a_process_that_stops_are_taken(folder: Path) -> N
             for _ in range(3):
                 client, accepted = stack.enter_context(connection())
                 clients.append(client)
-                assert a.send("b", accepted.fileno(), REQUEST)
+                assert a.send("b", accepted.fileno(), REQUEST) is Handed.SENT
                 accepted.close()
             b.close()  # before its reader has run
             for sock in taken:
@@ -206,6 +234,40 @@ def test_seats_that_reach_another_process_are_served_by_the_owner(
     assert versions == list(range(versions[0], versions[0] + len(versions)))
     hands = [p.latest["view"] for p in players]
     assert hands[0] != hands[1]  # each seat its own view
+
+
+def test_seats_wait_for_an_owner_whose_queue_is_full(pair: list[tuple[int, Any, Any]]) -> None:
+    """Every table's seats arriving at once fill the owner's queue: a connection that finds
+    it full waits a little and is handed over then, not served by a follower copy."""
+    (a, server_a, hub_a), (b, server_b, hub_b) = pair
+    table, tokens = make_table(a)  # A owns it
+    # A's loop is busy (as with a burst of work) until released, and its queue is full.
+    release = threading.Event()
+    loop_a = server_a.handoff._loop
+    loop_a.call_soon_threadsafe(release.wait, 10)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as junk:
+        junk.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            for _ in range(1000):
+                junk.sendto(b"not a connection", str(server_a.handoff.path))
+        with ThreadPoolExecutor(1) as pool:  # (a Client connects as it is made)
+            # Every seat comes through B.
+            connected = pool.submit(lambda: [Client(b, table, t) for t in tokens])
+            deadline = time.monotonic() + 10
+            while server_b.handoff.busy == 0:  # B found the queue full (and waits)
+                assert time.monotonic() < deadline, "B never offered A a connection"
+                time.sleep(0.001)
+            release.set()  # A reads its queue (dropping what is not a connection)
+            players = connected.result()
+    for player in players:
+        player.start()
+    wait_over(players)
+    assert server_b.handoff.sent == len(players) == server_a.handoff.received
+    assert table not in hub_b.tables and hub_a.tables[table].is_owner
+    record = record_of(a, table)
+    for seat, player in enumerate(players):
+        assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
+    assert sum(BUSY_PAUSES) > 0.05  # (what B waits at most, beyond the release)
 
 
 def test_where_the_owner_takes_nothing_the_connection_is_served_where_it_came(

@@ -19,10 +19,12 @@ full queue, an owner gone) the connection is served where it arrived, as before.
 The folder is made by the parent process, readable by its user only (a process that can
 send to these sockets can already read the database's password).
 
-Limits: a socket queues few datagrams (``net.unix.max_dgram_qlen``, 10 by default on
-Linux), so in a burst of new connections some find the owner's queue full and are served
-where they came (correct, only slower); connections queued to a process that is killed are
-closed by the kernel, and their clients connect again. A process that stops takes in what
+A socket queues few datagrams (``net.unix.max_dgram_qlen``, 10 by default on Linux): in a
+burst of new connections (every table's seats at once) the owner's queue fills. A
+connection that finds it full waits and tries again (:data:`BUSY_PAUSES`, ~90 ms in all)
+while the owner takes what is queued, and is served where it came only if the queue stays
+full. Limits: connections queued to a process that is killed are closed by the kernel, and
+their clients connect again. A process that stops takes in what
 was queued to it before it closes its socket, and closes those (1012) with the others.
 """
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 import array
 import asyncio
 import contextlib
+import enum
 import logging
 import os
 import socket
@@ -44,6 +47,17 @@ log = logging.getLogger("thievery.server")
 HANDED_HEADER = b"Thievery-Handed-Over"
 MAX_REQUEST = 64 << 10  # bytes of a request that may be handed over (more: served here)
 RECEIVE_BATCH = 64  # connections taken per call of the reader
+# Seconds to wait before trying again while the owner's queue is full (its loop is busy
+# with other work; it takes up to RECEIVE_BATCH a turn): ~90 ms in all, then served here.
+BUSY_PAUSES = (0.002, 0.005, 0.01, 0.02, 0.05)
+
+
+class Handed(enum.Enum):
+    """What became of a connection offered to a sibling."""
+
+    SENT = "sent"  # the sibling has it: drop this end without a word
+    BUSY = "busy"  # the sibling's queue is full: it may take it a moment later
+    FAILED = "failed"  # it cannot go there (gone, not a sibling, a request too long)
 
 
 class Handoff:
@@ -57,6 +71,7 @@ class Handoff:
         self.adopt = adopt
         self.path = folder / f"{me}.sock"
         self.sent = 0  # connections handed to a sibling
+        self.busy = 0  # times a sibling's queue was full when one was offered
         self.received = 0  # connections a sibling handed here
         self._in: socket.socket | None = None
         self._out: socket.socket | None = None
@@ -101,26 +116,30 @@ class Handoff:
             owner != self.me and self._out is not None and (self.folder / f"{owner}.sock").exists()
         )
 
-    def send(self, owner: str, fd: int, data: bytes) -> bool:
+    def send(self, owner: str, fd: int, data: bytes) -> Handed:
         """Hand the connection on ``fd`` and its first bytes ``data`` (a complete upgrade
-        request) to ``owner``; whether it went (then this process must drop its own end
-        without a word: the connection is the owner's). Never waits."""
+        request) to ``owner``: :attr:`Handed.SENT` (this process must drop its own end
+        without a word: the connection is the owner's), ``BUSY`` (the owner's queue is
+        full: try again later, see :data:`BUSY_PAUSES`) or ``FAILED``. Never waits."""
         out = self._out
         if out is None or len(data) > MAX_REQUEST:
-            return False
+            return Handed.FAILED
         line_end = data.find(b"\r\n")
         if line_end < 0:
-            return False
+            return Handed.FAILED
         marked = data[: line_end + 2] + HANDED_HEADER + b": 1\r\n" + data[line_end + 2 :]
         try:
             # (socket.send_fds drops its address argument: sendmsg itself)
             rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))]
             out.sendmsg([marked], rights, 0, str(self.folder / f"{owner}.sock"))
-        except OSError as e:  # gone (refused, no such file), or its queue is full
+        except BlockingIOError:  # its queue is full
+            self.busy += 1
+            return Handed.BUSY
+        except OSError as e:  # gone (refused, no such file)
             log.info("handing a connection to %s failed: %s; served here", owner, e)
-            return False
+            return Handed.FAILED
         self.sent += 1
-        return True
+        return Handed.SENT
 
     def _receive(self, limit: int | None = RECEIVE_BATCH) -> None:
         """Serve the connections waiting (``limit`` at most: the loop's other work goes on

@@ -54,7 +54,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from thievery.server.errors import ServerError
-from thievery.server.handoff import HANDED_HEADER, MAX_REQUEST, Handoff
+from thievery.server.handoff import BUSY_PAUSES, HANDED_HEADER, MAX_REQUEST, Handed, Handoff
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.sockets import Session, TableSockets, close_code_of, error_frame, table_of
@@ -490,12 +490,22 @@ class Wire(asyncio.Protocol):
             return  # gone meanwhile
         tls = transport.get_extra_info("sslcontext") is not None  # (its state stays here)
         if alive and owner and raw is not None and handoff and handoff.can_reach(owner) and not tls:
-            sock = transport.get_extra_info("socket")
-            if sock is not None and handoff.send(owner, sock.fileno(), bytes(raw)):
-                # The owner has the connection now: this end is closed without a word.
-                self.closing = True
-                transport.abort()
-                return
+            for pause in (*BUSY_PAUSES, None):
+                sock = transport.get_extra_info("socket")
+                handed = handoff.send(owner, sock.fileno(), bytes(raw)) if sock else Handed.FAILED
+                if handed is Handed.SENT:
+                    # The owner has the connection now: this end is closed without a word.
+                    self.closing = True
+                    transport.abort()
+                    return
+                if handed is Handed.FAILED:
+                    break
+                if pause is None:
+                    log.info("the queue of %s stayed full: a connection is served here", owner)
+                    break
+                await asyncio.sleep(pause)  # (the owner takes what is queued meanwhile)
+                if transport.is_closing() or self.closing:
+                    return  # gone meanwhile
         self._release(HELD_ROUTE)
         self._accept(request, table_id)
         self._flush()
