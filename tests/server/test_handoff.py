@@ -7,6 +7,8 @@ from __future__ import annotations
 import array
 import asyncio
 import contextlib
+import os
+import signal
 import socket
 import tempfile
 import threading
@@ -22,12 +24,19 @@ import uvicorn
 
 import thievery
 from thievery.server import create_app
-from thievery.server.handoff import BUSY_PAUSES, HANDED_HEADER, MAX_REQUEST, Handed, Handoff
+from thievery.server.handoff import (
+    BUSY_PAUSES,
+    HANDED_HEADER,
+    MAX_REQUEST,
+    Handed,
+    Handoff,
+    prune,
+)
 from thievery.server.run import ThieveryServer
 
 from .conftest import LIFTED, fresh_postgres
-from .serving import serving_server
-from .test_cluster import Client, make_table, record_of, wait_over
+from .serving import serve_process, serving_server
+from .test_cluster import LEASE, Client, make_table, play_to_the_end, record_of, wait_over
 
 REQUEST = b"GET /api/tables/abc/ws HTTP/1.1\r\nHost: example\r\nUpgrade: websocket\r\n\r\n"
 
@@ -156,6 +165,85 @@ def test_connections_queued_to_a_process_that_stops_are_taken(folder: Path) -> N
             assert peers == {client.getsockname() for client in clients}
 
     asyncio.run(main())
+
+
+def test_sockets_nobody_reads_are_pruned(folder: Path) -> None:
+    """What a killed process left is removed; a live process's socket stays (its reader
+    drops the probe), as does one whose queue is full, and other files."""
+
+    async def main() -> None:
+        taken: list[socket.socket] = []
+        live = Handoff(folder, "live", lambda sock, data: taken.append(sock))
+        full = Handoff(folder, "full", lambda sock, data: taken.append(sock))
+        with started(live, full), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as out:
+            stale = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            stale.bind(str(folder / "dead.sock"))
+            stale.close()  # (as a process killed leaves it)
+            (folder / "notes.txt").write_text("not a socket")
+            out.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                for _ in range(1000):  # (full's loop is not running meanwhile)
+                    out.sendto(b"x", str(full.path))
+            assert prune(folder) == [folder / "dead.sock"]
+            names = sorted(p.name for p in folder.iterdir())
+            assert names == ["full.sock", "live.sock", "notes.txt"]
+            await asyncio.sleep(0.1)  # the probes are read, and dropped
+            assert taken == [] and live.received == full.received == 0
+            with connection() as (_, accepted):  # both still take connections
+                assert live.send("full", accepted.fileno(), REQUEST) is Handed.SENT
+                assert full.send("live", accepted.fileno(), REQUEST) is Handed.SENT
+                await asyncio.sleep(0.1)
+            for sock in taken:
+                sock.close()
+            assert live.received == full.received == 1
+            assert prune(folder) == []
+
+    asyncio.run(main())
+
+
+def workers_of(parent: int) -> list[int]:
+    """The worker processes `thievery serve --workers N` (pid ``parent``) runs."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+            if int(fields[1]) == parent and b"spawn_main" in cmdline:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def test_a_killed_workers_socket_is_cleared_when_it_is_replaced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = fresh_postgres()
+    with tempfile.TemporaryDirectory(prefix="thv-") as tmp:
+        monkeypatch.setenv("TMPDIR", tmp)  # (where the parent makes the workers' folder)
+        proc, port = serve_process(url, "--workers", "2", "--lease-seconds", LEASE)
+        try:
+
+            def sockets(n: int) -> set[str]:
+                deadline = time.monotonic() + 30
+                while True:
+                    names = {p.name for p in Path(tmp).glob("thievery-workers-*/*.sock")}
+                    if len(names) == n or time.monotonic() > deadline:
+                        return names
+                    time.sleep(0.05)
+
+            before = sockets(2)
+            assert len(before) == 2 and len(workers_of(proc.pid)) == 2
+            os.kill(workers_of(proc.pid)[0], signal.SIGKILL)
+            deadline = time.monotonic() + 30
+            while sockets(2) == before and time.monotonic() < deadline:
+                time.sleep(0.05)  # (replaced: a new socket, the dead one's cleared)
+            time.sleep(0.5)
+            after = sockets(2)
+            assert len(after) == 2 and len(after & before) == 1
+            table, tokens = make_table(port)
+            play_to_the_end(port, table, tokens)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(20)
 
 
 def send(out: socket.socket, path: Path, fds: list[int]) -> None:

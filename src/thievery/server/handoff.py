@@ -24,8 +24,10 @@ burst of new connections (every table's seats at once) the owner's queue fills. 
 connection that finds it full waits and tries again (:data:`BUSY_PAUSES`, ~90 ms in all)
 while the owner takes what is queued, and is served where it came only if the queue stays
 full. Limits: connections queued to a process that is killed are closed by the kernel, and
-their clients connect again. A process that stops takes in what
-was queued to it before it closes its socket, and closes those (1012) with the others.
+their clients connect again. The socket of a process that died stays in the folder until
+the parent, starting a new process in its place, clears what nobody reads (:func:`prune`).
+A process that stops takes in what was queued to it before it closes its socket, and
+closes those (1012) with the others.
 """
 
 from __future__ import annotations
@@ -58,6 +60,25 @@ class Handed(enum.Enum):
     SENT = "sent"  # the sibling has it: drop this end without a word
     BUSY = "busy"  # the sibling's queue is full: it may take it a moment later
     FAILED = "failed"  # it cannot go there (gone, not a sibling, a request too long)
+
+
+def prune(folder: Path) -> list[Path]:
+    """Remove the sockets in ``folder`` that nobody reads any more (their process died
+    without closing them); return them. A socket is asked with an empty datagram, which a
+    live process drops; one whose queue is full is alive."""
+    gone = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
+        probe.setblocking(False)
+        for path in sorted(folder.glob("*.sock")):
+            try:
+                probe.sendto(b"", str(path))
+            except (ConnectionRefusedError, FileNotFoundError):
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+                gone.append(path)
+            except OSError:  # a full queue (alive), or not ours to judge
+                pass
+    return gone
 
 
 class Handoff:

@@ -27,6 +27,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from thievery.server.handoff import prune
 from thievery.server.limits import Caps
 from thievery.server.run import ThieveryServer, server_config
 from thievery.server.sockets import Limits
@@ -140,6 +141,8 @@ def _run_workers(options: ServeOptions, listener: socket.socket, workers: int) -
                 if not process.is_alive() and not stopping:
                     code = process.exitcode
                     log.error("worker %d stopped (exit code %s); starting it again", i, code)
+                    if options.handoff_dir is not None:  # (its hand-over socket, if left)
+                        prune(options.handoff_dir)
                     time.sleep(1.0)
                     processes[i] = start(i)
     except KeyboardInterrupt:  # Ctrl+C reached the workers too: they are stopping
