@@ -24,8 +24,8 @@ import uvicorn
 
 import thievery
 from thievery.server import create_app
+from thievery.server import wire as wire_module
 from thievery.server.handoff import (
-    BUSY_PAUSES,
     HANDED_HEADER,
     MAX_REQUEST,
     Handed,
@@ -76,6 +76,8 @@ def test_a_connection_handed_over_is_the_same_connection(folder: Path) -> None:
         a = Handoff(folder, "a", lambda sock, data: pytest.fail("nothing is handed to a"))
         b = Handoff(folder, "b", lambda sock, data: got.put_nowait((sock, data)))
         with started(a, b), connection() as (client, accepted):
+            # (each bound under another name first, then renamed: see prune)
+            assert sorted(p.name for p in folder.iterdir()) == ["a.sock", "b.sock"]
             assert a.can_reach("b") and not a.can_reach("a") and not a.can_reach("c")
             assert a.send("b", accepted.fileno(), REQUEST) is Handed.SENT
             accepted.close()  # the sender's end goes; the connection stays, at b
@@ -126,7 +128,7 @@ def test_a_full_queue_is_busy_not_failed_and_takes_more_once_read(folder: Path) 
         taken: list[socket.socket] = []
         a = Handoff(folder, "a", lambda sock, data: None)
         b = Handoff(folder, "b", lambda sock, data: taken.append(sock))
-        with started(a, b), connection() as (_, accepted), ExitStack() as stack:
+        with started(a, b), connection() as (_, accepted):
             fd = accepted.fileno()
             results: list[Handed] = []
             while len(results) < 1000 and Handed.BUSY not in results:  # (b's loop waits)
@@ -134,10 +136,10 @@ def test_a_full_queue_is_busy_not_failed_and_takes_more_once_read(folder: Path) 
             assert results[-1] is Handed.BUSY and set(results[:-1]) == {Handed.SENT}
             assert a.busy == 1 and a.sent == len(results) - 1
             await asyncio.sleep(0.1)  # b's reader runs
-            for sock in taken:
-                stack.callback(sock.close)
             assert len(taken) == b.received == len(results) - 1
             assert a.send("b", fd, REQUEST) is Handed.SENT
+        for sock in taken:  # (the last one too, which b took as it closed)
+            sock.close()
 
     asyncio.run(main())
 
@@ -179,14 +181,14 @@ def test_sockets_nobody_reads_are_pruned(folder: Path) -> None:
             stale = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             stale.bind(str(folder / "dead.sock"))
             stale.close()  # (as a process killed leaves it)
-            (folder / "notes.txt").write_text("not a socket")
+            (folder / "notes.sock").write_text("not a socket")  # (refuses any datagram)
             out.setblocking(False)
             with contextlib.suppress(BlockingIOError):
                 for _ in range(1000):  # (full's loop is not running meanwhile)
                     out.sendto(b"x", str(full.path))
             assert prune(folder) == [folder / "dead.sock"]
             names = sorted(p.name for p in folder.iterdir())
-            assert names == ["full.sock", "live.sock", "notes.txt"]
+            assert names == ["full.sock", "live.sock", "notes.sock"]
             await asyncio.sleep(0.1)  # the probes are read, and dropped
             assert taken == [] and live.received == full.received == 0
             with connection() as (_, accepted):  # both still take connections
@@ -324,29 +326,48 @@ def test_seats_that_reach_another_process_are_served_by_the_owner(
     assert hands[0] != hands[1]  # each seat its own view
 
 
-def test_seats_wait_for_an_owner_whose_queue_is_full(pair: list[tuple[int, Any, Any]]) -> None:
+@contextmanager
+def held_and_full(server: ThieveryServer) -> Iterator[threading.Event]:
+    """The server's loop busy (as with a burst of work) and its hand-over queue full until
+    the event yielded is set (at the latest when the block ends)."""
+    blocked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        blocked.set()
+        release.wait(20)
+
+    assert server.handoff is not None and server.handoff._loop is not None
+    server.handoff._loop.call_soon_threadsafe(hold)
+    assert blocked.wait(10)  # (its reader runs no more: the queue stays as filled)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as junk:
+        junk.setblocking(False)
+        with pytest.raises(BlockingIOError):  # full
+            for _ in range(1000):
+                junk.sendto(b"not a connection", str(server.handoff.path))
+        try:
+            yield release
+        finally:
+            release.set()
+
+
+def test_seats_wait_for_an_owner_whose_queue_is_full(
+    pair: list[tuple[int, Any, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every table's seats arriving at once fill the owner's queue: a connection that finds
     it full waits a little and is handed over then, not served by a follower copy."""
     (a, server_a, hub_a), (b, server_b, hub_b) = pair
+    # (what is tested is the waiting, not its length: ample for a loaded machine)
+    monkeypatch.setattr(wire_module, "BUSY_PAUSES", (0.05,) * 100)
     table, tokens = make_table(a)  # A owns it
-    # A's loop is busy (as with a burst of work) until released, and its queue is full.
-    release = threading.Event()
-    loop_a = server_a.handoff._loop
-    loop_a.call_soon_threadsafe(release.wait, 10)
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as junk:
-        junk.setblocking(False)
-        with contextlib.suppress(BlockingIOError):
-            for _ in range(1000):
-                junk.sendto(b"not a connection", str(server_a.handoff.path))
-        with ThreadPoolExecutor(1) as pool:  # (a Client connects as it is made)
-            # Every seat comes through B.
-            connected = pool.submit(lambda: [Client(b, table, t) for t in tokens])
-            deadline = time.monotonic() + 10
-            while server_b.handoff.busy == 0:  # B found the queue full (and waits)
-                assert time.monotonic() < deadline, "B never offered A a connection"
-                time.sleep(0.001)
-            release.set()  # A reads its queue (dropping what is not a connection)
-            players = connected.result()
+    with held_and_full(server_a) as release, ThreadPoolExecutor(1) as pool:
+        # Every seat comes through B (a Client connects as it is made).
+        connected = pool.submit(lambda: [Client(b, table, t) for t in tokens])
+        deadline = time.monotonic() + 10
+        while server_b.handoff.busy == 0:  # B found the queue full (and waits)
+            assert time.monotonic() < deadline, "B never offered A a connection"
+            time.sleep(0.001)
+        release.set()  # A reads its queue (dropping what is not a connection)
+        players = connected.result()
     for player in players:
         player.start()
     wait_over(players)
@@ -355,7 +376,35 @@ def test_seats_wait_for_an_owner_whose_queue_is_full(pair: list[tuple[int, Any, 
     record = record_of(a, table)
     for seat, player in enumerate(players):
         assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
-    assert sum(BUSY_PAUSES) > 0.05  # (what B waits at most, beyond the release)
+
+
+def test_a_queue_that_stays_full_is_given_up_on(
+    pair: list[tuple[int, Any, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past its pauses a connection is served where it came (by a follower copy); the next
+    one, once the owner reads again, is handed over; the game is played by both."""
+    (a, server_a, hub_a), (b, server_b, hub_b) = pair
+    monkeypatch.setattr(wire_module, "BUSY_PAUSES", (0.01, 0.01))
+    table, tokens = make_table(a)  # A owns it
+    # A spectator at A: the table stays there (one nobody at its owner uses would move).
+    watcher = Client(a, table)
+    with held_and_full(server_a):
+        first = Client(b, table, tokens[0])  # (connected: served by B, A still held)
+    assert server_b.handoff.busy == 3 and server_b.handoff.sent == 0
+    deadline = time.monotonic() + 10
+    while table not in hub_b.tables:  # a follower copy, for its seat
+        assert time.monotonic() < deadline, "B did not serve the seat"
+        time.sleep(0.01)
+    assert not hub_b.tables[table].is_owner
+    players = [first, *(Client(b, table, t) for t in tokens[1:])]
+    assert server_b.handoff.sent == len(tokens) - 1 == server_a.handoff.received
+    for client in [watcher, *players]:
+        client.start()
+    wait_over([watcher, *players])
+    record = record_of(a, table)
+    for seat, player in enumerate(players):
+        assert player.acked and [x for s, x in record.actions if s == seat] == player.acked
+    assert hub_a.tables[table].is_owner
 
 
 def test_where_the_owner_takes_nothing_the_connection_is_served_where_it_came(

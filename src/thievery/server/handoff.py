@@ -13,13 +13,14 @@ in the folder the workers share), the connection itself is handed over: the sock
 descriptor and the bytes read from it so far (the upgrade request) go to the owner in one
 datagram on a Unix socket (``SCM_RIGHTS``), and the owner serves the connection as if it
 had accepted it. The client sees nothing of it. A connection is handed on once at most
-(:data:`HANDED_HEADER`); whenever a hand-over cannot be made at once (no such sibling, a
-full queue, an owner gone) the connection is served where it arrived, as before.
+(:data:`HANDED_HEADER`); where a hand-over cannot be made (no such sibling, an owner gone,
+a queue that stays full: see below) the connection is served where it arrived, as before.
 
 The folder is made by the parent process, readable by its user only (a process that can
 send to these sockets can already read the database's password).
 
-A socket queues few datagrams (``net.unix.max_dgram_qlen``, 10 by default on Linux): in a
+A socket queues few datagrams (``net.unix.max_dgram_qlen``, 10 by default on Linux, and one
+more): in a
 burst of new connections (every table's seats at once) the owner's queue fills. A
 connection that finds it full waits and tries again (:data:`BUSY_PAUSES`, ~90 ms in all)
 while the owner takes what is queued, and is served where it came only if the queue stays
@@ -39,6 +40,7 @@ import enum
 import logging
 import os
 import socket
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -64,20 +66,25 @@ class Handed(enum.Enum):
 
 def prune(folder: Path) -> list[Path]:
     """Remove the sockets in ``folder`` that nobody reads any more (their process died
-    without closing them); return them. A socket is asked with an empty datagram, which a
-    live process drops; one whose queue is full is alive."""
+    without closing them); return those removed. A socket is asked with an empty datagram,
+    which a live process drops; one whose queue is full is alive. Only sockets are looked
+    at (a socket's name appears once it is bound: see :meth:`Handoff.start`)."""
     gone = []
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
         probe.setblocking(False)
         for path in sorted(folder.glob("*.sock")):
             try:
+                if not stat.S_ISSOCK(path.lstat().st_mode):
+                    continue  # (not a socket: not ours, and a file refuses any datagram)
                 probe.sendto(b"", str(path))
-            except (ConnectionRefusedError, FileNotFoundError):
-                with contextlib.suppress(FileNotFoundError):
+            except ConnectionRefusedError:  # nobody reads it
+                try:
                     path.unlink()
+                except OSError:
+                    continue
                 gone.append(path)
-            except OSError:  # a full queue (alive), or not ours to judge
-                pass
+            except OSError:  # a full queue (alive), gone meanwhile, or not ours to judge
+                continue
     return gone
 
 
@@ -102,12 +109,18 @@ class Handoff:
         """Listen for connections handed here (on the running loop)."""
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sock.setblocking(False)
+        # Bound under another name, then renamed: the socket's name appears once it is
+        # bound (a socket file that refuses is one nobody reads: prune removes it).
+        bound = self.folder / f"{self.me}.binding"
         with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+            bound.unlink()
         try:
-            sock.bind(str(self.path))
+            sock.bind(str(bound))
+            os.replace(bound, self.path)
         except OSError:
             sock.close()
+            with contextlib.suppress(OSError):
+                bound.unlink()
             raise
         out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         out.setblocking(False)
@@ -117,16 +130,17 @@ class Handoff:
 
     def close(self) -> None:
         """Take no more connections: those handed already, queued here too, are served
-        (closing the socket would drop them: the sibling has let them go)."""
+        (closing the socket would drop them: the sibling has let them go). The name goes
+        first: a sibling sending from then on finds nobody and serves the connection."""
         if self._in is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
             self._receive(limit=None)
         sock, self._in = self._in, None
         if sock is not None:
             if self._loop is not None:
                 self._loop.remove_reader(sock.fileno())
             sock.close()
-            with contextlib.suppress(FileNotFoundError):
-                self.path.unlink()
         out, self._out = self._out, None
         if out is not None:
             out.close()
@@ -153,7 +167,7 @@ class Handoff:
             # (socket.send_fds drops its address argument: sendmsg itself)
             rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))]
             out.sendmsg([marked], rights, 0, str(self.folder / f"{owner}.sock"))
-        except BlockingIOError:  # its queue is full
+        except BlockingIOError:  # its queue is full (or what this end sent is still unread)
             self.busy += 1
             return Handed.BUSY
         except OSError as e:  # gone (refused, no such file)

@@ -474,8 +474,9 @@ class Wire(asyncio.Protocol):
         return table is None or not table.is_owner
 
     async def _route(self, request: Request, table_id: str) -> None:
-        """Hand the connection to the process that owns its table, if it is a sibling and
-        takes it at once; else serve it here (as a follower copy, see cluster)."""
+        """Hand the connection to the process that owns its table, if it is a sibling (whose
+        queue is full: tried again for up to ~90 ms, BUSY_PAUSES); else serve it here (as a
+        follower copy, see cluster)."""
         sockets, handoff = self.wires.sockets, self.wires.handoff
         assert sockets is not None and sockets.hub.cluster is not None
         try:

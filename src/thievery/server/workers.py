@@ -142,7 +142,10 @@ def _run_workers(options: ServeOptions, listener: socket.socket, workers: int) -
                     code = process.exitcode
                     log.error("worker %d stopped (exit code %s); starting it again", i, code)
                     if options.handoff_dir is not None:  # (its hand-over socket, if left)
-                        prune(options.handoff_dir)
+                        try:
+                            prune(options.handoff_dir)
+                        except OSError:
+                            log.exception("clearing dead workers' sockets failed")
                     time.sleep(1.0)
                     processes[i] = start(i)
     except KeyboardInterrupt:  # Ctrl+C reached the workers too: they are stopping
