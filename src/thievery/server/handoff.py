@@ -20,15 +20,14 @@ The folder is made by the parent process, readable by its user only (a process t
 send to these sockets can already read the database's password).
 
 A socket queues few datagrams (``net.unix.max_dgram_qlen``, 10 by default on Linux, and one
-more): in a
-burst of new connections (every table's seats at once) the owner's queue fills. A
-connection that finds it full waits and tries again (:data:`BUSY_PAUSES`, ~90 ms in all)
-while the owner takes what is queued, and is served where it came only if the queue stays
-full. Limits: connections queued to a process that is killed are closed by the kernel, and
-their clients connect again. The socket of a process that died stays in the folder until
-the parent, starting a new process in its place, clears what nobody reads (:func:`prune`).
-A process that stops takes in what was queued to it before it closes its socket, and
-closes those (1012) with the others.
+more): in a burst of new connections (every table's seats at once) the owner's queue
+fills. A connection that finds it full waits and tries again (:data:`BUSY_PAUSES`, ~90 ms
+in all) while the owner takes what is queued, and is served where it came only if the
+queue stays full. Limits: connections queued to a process that is killed are closed by the
+kernel, and their clients connect again. The socket of a process that died stays in the
+folder until the parent, starting a new process in its place, clears what nobody reads
+(:func:`prune`). A process that stops takes in what was queued to it before it closes its
+socket, and closes those (1012) with the others.
 """
 
 from __future__ import annotations
