@@ -13,7 +13,7 @@ import socket
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -224,22 +224,22 @@ def test_a_killed_workers_socket_is_cleared_when_it_is_replaced(
         proc, port = serve_process(url, "--workers", "2", "--lease-seconds", LEASE)
         try:
 
-            def sockets(n: int) -> set[str]:
+            def sockets_once(done: Callable[[set[str]], bool]) -> set[str]:
+                """The workers' sockets, once ``done`` holds for them (or after 30 s)."""
                 deadline = time.monotonic() + 30
                 while True:
                     names = {p.name for p in Path(tmp).glob("thievery-workers-*/*.sock")}
-                    if len(names) == n or time.monotonic() > deadline:
+                    if done(names) or time.monotonic() > deadline:
                         return names
                     time.sleep(0.05)
 
-            before = sockets(2)
+            before = sockets_once(lambda names: len(names) == 2)
             assert len(before) == 2 and len(workers_of(proc.pid)) == 2
             os.kill(workers_of(proc.pid)[0], signal.SIGKILL)
-            deadline = time.monotonic() + 30
-            while sockets(2) == before and time.monotonic() < deadline:
-                time.sleep(0.05)  # (replaced: a new socket, the dead one's cleared)
-            time.sleep(0.5)
-            after = sockets(2)
+            # Replaced: a new worker's socket, the dead one's cleared (not left beside it).
+            sockets_once(lambda names: len(names) == 2 and names != before)
+            time.sleep(0.5)  # (nothing else comes)
+            after = sockets_once(lambda names: True)
             assert len(after) == 2 and len(after & before) == 1
             table, tokens = make_table(port)
             play_to_the_end(port, table, tokens)
