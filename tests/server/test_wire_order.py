@@ -37,7 +37,9 @@ def test_frames_are_written_at_once_in_order_and_each_update_before_its_ack(
     app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
     rng = random.Random(4)
     with serving(app) as port:
-        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"games": 1}}
+        # A match of three games: at least 10 actions, whatever the deal (the server picks
+        # the seed; one random game of three seats is over within 9 actions ~2% of times).
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "options": {"games": 3}}
         made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
         url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
         stack = contextlib.ExitStack()
