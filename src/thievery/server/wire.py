@@ -308,6 +308,12 @@ class Wire(asyncio.Protocol):
             if timer is not None:
                 timer.cancel()
         self.join_timer = self.close_timer = None
+        # websockets' parser is a generator that holds its protocol, which holds it (and
+        # the error that ended it, an EOFError if the client hung up, whose traceback
+        # holds the parser's frame): a reference cycle a connection, freed only by a full
+        # collection, unless it is let go here (nothing reads from the connection now).
+        self.conn.parser.close()
+        self.conn.parser_exc = None
         # Frames that came before the end are still handled, and one being handled is not
         # cancelled (an action may be committing, a join attaching): the session leaves
         # once they are done, as a table being opened does.
