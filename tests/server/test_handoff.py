@@ -35,8 +35,16 @@ from thievery.server.handoff import (
 from thievery.server.run import ThieveryServer
 
 from .conftest import LIFTED, fresh_postgres
-from .serving import serve_process, serving_server
-from .test_cluster import LEASE, Client, make_table, play_to_the_end, record_of, wait_over
+from .serving import serve_process, server_log, serving_server
+from .test_cluster import (
+    LEASE,
+    Client,
+    make_table,
+    play_to_the_end,
+    record_of,
+    scalar,
+    wait_over,
+)
 
 REQUEST = b"GET /api/tables/abc/ws HTTP/1.1\r\nHost: example\r\nUpgrade: websocket\r\n\r\n"
 
@@ -246,6 +254,51 @@ def test_a_killed_workers_socket_is_cleared_when_it_is_replaced(
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(20)
+
+
+def running(pid: int) -> bool:
+    """Whether a process runs (an exited orphan may stay a zombie until it is reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def test_workers_stop_when_their_parent_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parent killed with SIGKILL cannot stop its workers: they see it is gone and stop
+    as on SIGTERM (their tables' leases handed back), the last one takes the hand-over
+    folder with it, and nothing holds the port any more (no orphans serving on)."""
+    url = fresh_postgres()
+    with tempfile.TemporaryDirectory(prefix="thv-") as tmp:
+        monkeypatch.setenv("TMPDIR", tmp)  # (where the parent makes the workers' folder)
+        proc, port = serve_process(url, "--workers", "2", "--lease-seconds", LEASE)
+        workers: list[int] = []
+        try:
+            deadline = time.monotonic() + 30
+            while len(list(Path(tmp).glob("thievery-workers-*/*.sock"))) < 2:
+                assert time.monotonic() < deadline, "the workers did not start"
+                time.sleep(0.05)
+            workers = workers_of(proc.pid)
+            assert len(workers) == 2
+            make_table(port)
+            held = "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL"
+            assert scalar(url, held) == 1  # (a worker holds the table's lease)
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+            deadline = time.monotonic() + 20
+            while any(running(pid) for pid in workers) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not any(running(pid) for pid in workers), server_log(proc)
+            assert list(Path(tmp).iterdir()) == []  # the folder went with the last one
+            with socket.socket() as again:  # nothing listens on the port
+                again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                again.bind(("127.0.0.1", port))
+            assert scalar(url, held) == 0  # stopped gracefully: leases handed back
+        finally:
+            for pid in workers:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def send(out: socket.socket, path: Path, fds: list[int]) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 from pathlib import Path
 from typing import Any
@@ -131,10 +132,23 @@ class ThieveryServer(uvicorn.Server):
     PostgreSQL), it takes the connections they hand it and hands them those of the tables
     it does not own (see :mod:`~thievery.server.handoff`)."""
 
-    def __init__(self, config: uvicorn.Config, handoff: Path | None = None) -> None:
+    def __init__(
+        self, config: uvicorn.Config, handoff: Path | None = None, parent: int | None = None
+    ) -> None:
         super().__init__(config)
         self.handoff_folder = handoff
         self.handoff: Handoff | None = None
+        self.parent = parent  # a worker's parent process: stop once it is gone
+
+    async def on_tick(self, counter: int) -> bool:
+        """uvicorn's tick (every 0.1 s); once a second, a worker checks that its parent
+        is still its parent (an orphan's is another process)."""
+        parent = self.parent
+        if parent is not None and counter % 10 == 0 and os.getppid() != parent:
+            log.error("the parent process (%d) is gone: this worker stops", parent)
+            self.parent = None
+            self.should_exit = True
+        return await super().on_tick(counter)
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
