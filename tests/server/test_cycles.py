@@ -66,6 +66,19 @@ async def hang_up(url: str, token: str) -> None:
     await asyncio.wait_for(ws.wait_closed(), 10)
 
 
+async def refused_handshake(port: int, path: str) -> None:
+    """An upgrade request that websockets refuses (no Sec-WebSocket-Key): a 400."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    status = await asyncio.wait_for(reader.readline(), 10)
+    assert status.split()[1] == b"400", status
+    writer.close()
+    await writer.wait_closed()
+
+
 async def play_tables(port: int) -> list[int]:
     base = f"http://127.0.0.1:{port}"
     rng = random.Random(5)
@@ -93,6 +106,7 @@ async def play_tables(port: int) -> list[int]:
         made = r.json()
         url = f"ws://127.0.0.1:{port}/api/tables/{made['table']['id']}/ws"
         await asyncio.gather(*(hang_up(url, s["token"]) for s in made["seats"]))
+        await refused_handshake(port, f"/api/tables/{made['table']['id']}/ws")
     return refusals
 
 

@@ -139,6 +139,7 @@ class ThieveryServer(uvicorn.Server):
         self.handoff_folder = handoff
         self.handoff: Handoff | None = None
         self.parent = parent  # a worker's parent process: stop once it is gone
+        self.orphaned = False
 
     async def on_tick(self, counter: int) -> bool:
         """uvicorn's tick (every 0.1 s); once a second, a worker checks that its parent
@@ -147,7 +148,7 @@ class ThieveryServer(uvicorn.Server):
         if parent is not None and counter % 10 == 0 and os.getppid() != parent:
             log.error("the parent process (%d) is gone: this worker stops", parent)
             self.parent = None
-            self.should_exit = True
+            self.orphaned = self.should_exit = True
         return await super().on_tick(counter)
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:

@@ -69,6 +69,26 @@ INBOX = 2  # frames waiting to be handled before reading pauses
 CLOSING_INPUT = 4 * WS_CHUNK  # a read parsed whole once the server has sent its close
 
 
+def _let_go(conn: ServerProtocol) -> None:
+    """Break the reference cycles a websockets protocol is in once its connection is
+    gone (nothing reads from it any more), so reference counting frees it at once rather
+    than a full collection later: its parser is a generator that holds the protocol, which
+    holds it; the error that ended the parser (an EOFError if the client hung up) and a
+    refused handshake's error hold, in their tracebacks, frames that hold the protocol.
+    (Attributes of websockets' own, looked up defensively: a release that renamed them
+    must not stop a connection's session from leaving.)"""
+    parser = getattr(conn, "parser", None)
+    if parser is not None:
+        parser.close()
+    for name in ("parser_exc", "handshake_exc"):
+        error = getattr(conn, name, None)
+        seen: set[int] = set()
+        while error is not None and id(error) not in seen:  # (and what it came from)
+            seen.add(id(error))
+            error.__traceback__ = None
+            error = error.__cause__ or error.__context__
+
+
 class WireListener(Listener):
     """A listener whose frames go to the connection at once (written when the loop's
     current callback is done: :meth:`Wire.write`); they queue here only while the
@@ -308,12 +328,6 @@ class Wire(asyncio.Protocol):
             if timer is not None:
                 timer.cancel()
         self.join_timer = self.close_timer = None
-        # websockets' parser is a generator that holds its protocol, which holds it (and
-        # the error that ended it, an EOFError if the client hung up, whose traceback
-        # holds the parser's frame): a reference cycle a connection, freed only by a full
-        # collection, unless it is let go here (nothing reads from the connection now).
-        self.conn.parser.close()
-        self.conn.parser_exc = None
         # Frames that came before the end are still handled, and one being handled is not
         # cancelled (an action may be committing, a join attaching): the session leaves
         # once they are done, as a table being opened does.
@@ -322,6 +336,7 @@ class Wire(asyncio.Protocol):
                 self._work()
             else:
                 self._leave()
+        _let_go(self.conn)
 
     def pause_writing(self) -> None:
         self.writable = False

@@ -111,10 +111,11 @@ def run_app(app: Any, options: ServeOptions, listener: socket.socket) -> None:
     # what the tables and connections made (~68k objects fewer, ~10 ms a collection).
     gc.collect()
     gc.freeze()
-    ThieveryServer(config, options.handoff_dir, options.parent).run(sockets=[listener])
-    if options.parent is not None and options.handoff_dir is not None:
-        # The last worker out takes the folder with it if the parent could not (killed):
-        # (each closed its own socket; the folder goes once it is empty)
+    server = ThieveryServer(config, options.handoff_dir, options.parent)
+    server.run(sockets=[listener])
+    if server.orphaned and options.handoff_dir is not None:
+        # The last orphan out takes the folder with it, as its parent (killed) cannot:
+        # each closed its own socket; the folder goes once it is empty.
         with contextlib.suppress(OSError):
             options.handoff_dir.rmdir()
 
