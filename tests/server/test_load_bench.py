@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -62,3 +63,18 @@ def test_the_load_benchmark_refuses_a_game_for_the_think_workload() -> None:
         timeout=60,
     )
     assert done.returncode == 2 and "--game is for --workload bgio" in done.stderr
+
+
+def test_the_table_path_benchmark_measures_actions() -> None:
+    """bench/table_path.py: tables acting in this process, no sockets (a few actions)."""
+    script = BENCH.with_name("table_path.py")
+    args = ["--game", "schattendieb", "--tables", "3", "--actions", "60", "--repeat", "2"]
+    out = subprocess.run(
+        [sys.executable, str(script), *args], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["bench"] == "table_path" and result["game"] == "schattendieb"
+    assert len(result["runs"]) == 2 and all(0 < r < 1e6 for r in result["runs"])
+    median = statistics.median(result["runs"])  # (of the runs, each rounded to 0.1)
+    assert result["us_per_action"] == pytest.approx(median, abs=0.15)
