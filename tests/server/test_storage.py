@@ -96,7 +96,7 @@ def test_tables_and_append_only_log(db_url: str) -> None:
         storage.close()
 
 
-@pytest.mark.parametrize("kind", [Writer, LoopWriter])
+@pytest.mark.parametrize("kind", [Writer, LoopWriter, SQLiteWriter])
 def test_writer_batches_and_isolates_a_failing_write(db_url: str, kind: type[Any]) -> None:
     storage = Storage(db_url)
     writer = kind(storage)
@@ -208,45 +208,78 @@ def test_queued_appends_go_as_one_statement_and_a_duplicate_is_isolated(db_url: 
         storage.close()
 
 
-def test_the_sqlite_writer_commits_on_the_loop_and_waits_for_a_lock_in_its_thread(
+def test_the_sqlite_writer_syncs_each_commit_and_waits_for_the_disk_and_locks_in_its_thread(
     sqlite_url: str,
 ) -> None:
+    """Each commit is synced (synchronous=FULL: an acknowledged action survives a power
+    cut); a lock another connection holds is waited for in the writer's thread while the
+    loop runs on; what is queued while a batch is in the thread goes as one batch."""
     storage = Storage(sqlite_url)
     writer = SQLiteWriter(storage)
     blocker = sa.create_engine(sqlite_url, connect_args={"timeout": 30})
+    commits: list[int] = []
+    sa.event.listen(storage.engine, "commit", lambda conn: commits.append(1))
 
     def append(n: int) -> Any:
         return writer.submit(Append("w", ActionRow(n, 0, {"type": "done"}, 0.0, "bot")))
 
-    async def go() -> tuple[list[Any], int, float]:
+    def synchronous(conn: Any) -> Any:
+        return conn.exec_driver_sql("PRAGMA synchronous").scalar()
+
+    async def go() -> tuple[list[Any], int, int]:
         await writer.submit(partial(Storage.insert_table, record=record("w")))
-        # Batches, and a duplicate isolated, on the loop.
+        assert await writer.submit(synchronous) == 2  # FULL
+        # Batches, and a duplicate isolated.
         first = await asyncio.gather(*(append(n) for n in (0, 1, 1, 2)), return_exceptions=True)
         assert [isinstance(r, IntegrityError) for r in first] == [False, False, True, False]
-        assert writer.thread._queue.empty() and writer._in_thread == 0
         with blocker.connect() as conn:
             conn.exec_driver_sql("BEGIN IMMEDIATE")  # another writer holds the lock
             waiting = [asyncio.ensure_future(append(3))]
             await asyncio.sleep(0.05)
-            waiting.append(asyncio.ensure_future(append(4)))  # queued behind it, in the thread
+            # queued while that batch waits in the thread: the next batch, all three
+            waiting += [asyncio.ensure_future(append(n)) for n in (4, 5, 6)]
             ticks, started = 0, time.monotonic()
             while time.monotonic() - started < 0.5:  # the loop runs on meanwhile
                 await asyncio.sleep(0.01)
                 ticks += 1
             assert not any(w.done() for w in waiting)
+            before = len(commits)
             conn.exec_driver_sql("ROLLBACK")
         stored = await asyncio.gather(*waiting)
-        return stored, ticks, time.monotonic() - started
+        return stored, ticks, len(commits) - before
 
     try:
-        stored, ticks, _ = asyncio.run(go())
-        assert stored == [None, None]
+        stored, ticks, batches = asyncio.run(go())
+        assert stored == [None] * 4
         assert ticks > 20  # not frozen while SQLite waited for the lock
-        assert [a.n for a in storage.actions("w")] == [0, 1, 2, 3, 4]
-        assert writer._in_thread == 0
+        assert batches == 2  # 3, then 4, 5 and 6 together
+        assert [a.n for a in storage.actions("w")] == [0, 1, 2, 3, 4, 5, 6]
     finally:
         asyncio.run(writer.aclose())
         blocker.dispose()
+        storage.close()
+
+
+def test_the_sqlite_writer_stores_what_is_queued_when_it_closes(sqlite_url: str) -> None:
+    storage = Storage(sqlite_url)
+    writer = SQLiteWriter(storage)
+
+    async def go() -> None:
+        await writer.submit(partial(Storage.insert_table, record=record("w")))
+        queued = [  # nobody waits for them
+            asyncio.ensure_future(
+                writer.submit(Append("w", ActionRow(n, 0, {"type": "done"}, 0.0, "bot")))
+            )
+            for n in range(5)
+        ]
+        await asyncio.sleep(0)
+        await writer.aclose()
+        assert all(q.done() and q.result() is None for q in queued)
+
+    try:
+        asyncio.run(go())
+        assert [a.n for a in storage.actions("w")] == [0, 1, 2, 3, 4]
+    finally:
         storage.close()
 
 

@@ -5,14 +5,13 @@ hold a game's setup and its seats; every accepted action is one row of ``thiever
 keyed by (table, n), never updated or deleted, so a table is restored by replaying its rows.
 
 Writes are queued and committed together (group commit: a burst of actions costs one
-commit, consecutive action appends one statement), and the event loop never waits on a
-lock another process holds. PostgreSQL's go through :class:`Writer`, one thread that
-commits whatever is queued in one transaction and then resolves each caller's future. A
-SQLite file's go through :class:`SQLiteWriter`, which commits on the event loop once per
-turn (a local WAL commit is quicker than a thread's handoff) with a connection that meets a
-lock at once, and hands a batch that finds the file locked to its own :class:`Writer`. A
-commit that waits on a lock longer than the storage budget fails and the caller is told
-(503), never left silent.
+commit, consecutive action appends one statement), and the event loop never waits for the
+disk or for a lock another process holds. PostgreSQL's go through :class:`Writer`, one
+thread that commits whatever is queued in one transaction and then resolves each caller's
+future. A SQLite file's go through :class:`SQLiteWriter`, whose thread commits one batch at
+a time (what the loop queued meanwhile), each commit synced to the disk. A commit that
+waits on a lock longer than the storage budget fails and the caller is told (503), never
+left silent.
 
 Opening checks that the database can be written (a read-only file or a full disk is said
 at start, clearly); a stored row that does not parse is reported as such
@@ -31,6 +30,7 @@ import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -179,7 +179,7 @@ def database_url(url: str | None = None) -> str:
 
 
 def make_engine(url: str, lock_seconds: float = 10.0) -> Engine:
-    """An engine for ``url``; SQLite gets WAL mode (durable when the process is killed).
+    """An engine for ``url``; SQLite gets WAL mode, every commit synced to the disk.
     A statement waits at most ``lock_seconds`` for a lock another connection holds."""
     if url.startswith("sqlite"):
         memory = url in ("sqlite://", "sqlite:///:memory:")
@@ -195,7 +195,10 @@ def make_engine(url: str, lock_seconds: float = 10.0) -> Engine:
             if not memory:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA wal_autocheckpoint=0")  # Storage checkpoints in a thread
-            cur.execute("PRAGMA synchronous=NORMAL")
+            # Every commit syncs the WAL: durable across a power cut, not only a killed
+            # process (NORMAL syncs only at checkpoints). Its wait is the writer
+            # thread's, not the event loop's (SQLiteWriter).
+            cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
@@ -720,7 +723,8 @@ def _resolve(
 
 class LoopWriter:
     """Commits on the event loop, once per loop turn for everything queued in that turn
-    (it waits there for any lock: :class:`SQLiteWriter` is what the server uses)."""
+    (it waits there for the disk and any lock: :class:`SQLiteWriter` is what the server
+    uses; this one is kept for tests and benchmarks)."""
 
     def __init__(self, storage: Storage, engine: Engine | None = None) -> None:
         self.storage = storage
@@ -743,32 +747,22 @@ class LoopWriter:
     def _flush(self) -> None:
         batch, self._pending, self._scheduled = self._pending, [], False
         if batch:
-            self._commit(batch)
+            _settle_all(batch, self._outcomes([op for op, _ in batch]))
 
-    def _commit(self, batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]]) -> None:
+    def _outcomes(
+        self, ops: Sequence[Callable[[Connection], Any]]
+    ) -> list[tuple[Any, BaseException | None]]:
+        """Commit ``ops`` in one transaction; each one's result or error. If the batch
+        fails, each write goes again on its own, so one bad write fails alone; but a
+        failing database (locked, read-only, full) fails them all at once."""
         try:
             with self._conn.transaction() as conn:
-                results = _run_all(conn, [op for op, _ in batch])
+                results = _run_all(conn, ops)
         except Exception as e:
-            if isinstance(e, OperationalError) and self._elsewhere(e, batch):
-                return
-            if len(batch) == 1 or isinstance(e, OperationalError):
-                for _, future in batch:
-                    _settle(future, None, e)
-                return
-            for item in batch:  # isolate the failing write: each on its own
-                self._commit([item])
-            return
-        for (_, future), result in zip(batch, results, strict=True):
-            _settle(future, result, None)
-
-    def _elsewhere(
-        self,
-        error: OperationalError,
-        batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]],
-    ) -> bool:
-        """Whether a batch the database refused is being committed some other way."""
-        return False
+            if len(ops) == 1 or isinstance(e, OperationalError):
+                return [(None, e)] * len(ops)
+            return [outcome for op in ops for outcome in self._outcomes([op])]
+        return [(result, None) for result in results]
 
     async def aclose(self) -> None:
         """Store what is queued."""
@@ -778,65 +772,68 @@ class LoopWriter:
 
 
 class SQLiteWriter(LoopWriter):
-    """Commits to a SQLite file on the event loop, once per loop turn for everything
-    queued in that turn, but never waits for a lock there.
+    """Commits to a SQLite file in a thread of its own, one batch at a time (group
+    commit): everything queued in one turn of the event loop, and, while a batch is being
+    committed, everything queued meanwhile, goes as the next batch, in one transaction.
 
-    A local commit (WAL, no fsync) takes tens of microseconds; handing it to a thread
-    costs more than that in thread switches (the GIL handed back and forth, a wake-up
-    through the loop's self-pipe for every batch): boardgame.io's workload went from
-    0.45 to 0.40 ms of server CPU an action. But a lock held by another connection (a
-    process writing the same file) would freeze the whole server while SQLite waits, so
-    this writer's connection waits for no lock at all: a batch that finds the database
-    locked goes to a :class:`Writer` thread, which waits as long as the storage allows,
-    and so do the batches after it until that thread has answered them all.
+    Each commit waits for the disk: ``synchronous=FULL`` (see :func:`make_engine`) syncs
+    the WAL, so an acknowledged action survives a power cut or an operating system's
+    crash, not only the server's. That wait, and any for a lock another process holds
+    (as long as the storage allows), is the thread's: the loop never waits for the disk.
+    The loop hands the thread a whole batch and takes its outcomes back in one callback:
+    two thread switches a batch, whatever its size (a thread taking each write on its
+    own, as :class:`Writer` does, costs a wake-up and a GIL hand-over a write).
     """
 
     def __init__(self, storage: Storage) -> None:
-        # Its own connection, which meets a lock with SQLITE_BUSY at once.
-        super().__init__(storage, make_engine(storage.url, lock_seconds=0.0))
-        self.thread = Writer(storage)
-        self._in_thread = 0  # writes handed to the thread and not yet answered
+        super().__init__(storage)
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="thievery-writer")
+        # (while a batch is in the thread, _scheduled stays set: what is submitted
+        # meanwhile waits for it, then goes as one batch)
 
-    async def submit(self, op: Callable[[Connection], Any]) -> Any:
-        """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
-        if self._in_thread:
-            self._in_thread += 1
-            return await self._to_thread(op)
-        return await super().submit(op)
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        if not batch:
+            self._scheduled = False
+            return
+        loop = asyncio.get_running_loop()
+        done = loop.run_in_executor(self._thread, self._outcomes, [op for op, _ in batch])
+        done.add_done_callback(partial(self._committed, batch))
 
-    async def _to_thread(self, op: Callable[[Connection], Any]) -> Any:
-        """``op`` in the thread (counted in ``_in_thread`` by the caller, until answered)."""
-        try:
-            return await self.thread.submit(op)
-        finally:
-            self._in_thread -= 1
-
-    def _elsewhere(
+    def _committed(
         self,
-        error: OperationalError,
         batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]],
-    ) -> bool:
-        if not _is_locked(error):
-            return False
-        self._in_thread += len(batch)
-        for op, future in batch:  # locked: the thread waits for it, not the loop
-            task = asyncio.ensure_future(self._to_thread(op))
-            task.add_done_callback(partial(_pass_on, future))
-        return True
+        done: asyncio.Future[list[tuple[Any, BaseException | None]]],
+    ) -> None:
+        if done.cancelled() or done.exception() is not None:  # (the thread is gone)
+            failed = (None if done.cancelled() else done.exception()) or StorageError(
+                "the writer's thread has stopped"
+            )
+            _settle_all(batch, [(None, failed)] * len(batch))
+        else:
+            _settle_all(batch, done.result())
+        self._flush()  # what was queued meanwhile, as one batch
 
     async def aclose(self) -> None:
-        """Store what is queued, then stop the thread and the checkpoints."""
-        self._flush()
+        """Store what is queued (batches keep their order: a last write of nothing is
+        committed after every one before it), then stop the thread and the checkpoints."""
+        with contextlib.suppress(Exception):
+            await self.submit(_nothing)
+        self._thread.shutdown(wait=False)
         self._conn.drop()
-        await self.thread.aclose()
-        self.engine.dispose()
         self.storage.stop_checkpoints()
 
 
-def _is_locked(error: OperationalError) -> bool:
-    """Whether SQLite refused a write because another connection holds the lock."""
-    text = str(error.orig).lower()
-    return "locked" in text or "busy" in text
+def _nothing(conn: Connection) -> None:
+    """A write of nothing."""
+
+
+def _settle_all(
+    batch: Sequence[tuple[Any, asyncio.Future[Any]]],
+    outcomes: Sequence[tuple[Any, BaseException | None]],
+) -> None:
+    for (_, future), (result, error) in zip(batch, outcomes, strict=True):
+        _settle(future, result, error)
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -848,21 +845,11 @@ def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_result(result)
 
 
-def _pass_on(future: asyncio.Future[Any], task: asyncio.Future[Any]) -> None:
-    """A write's outcome in the thread, passed on to the caller waiting for it."""
-    if task.cancelled():
-        if not future.done():
-            future.cancel()
-        return
-    error = task.exception()
-    _settle(future, None if error is not None else task.result(), error)
-
-
 def make_writer(storage: Storage) -> LoopWriter | SQLiteWriter | Writer:
-    """The server's writer: for a SQLite file, commits on the event loop that hand any
-    batch finding the database locked to a thread (:class:`SQLiteWriter`); otherwise a
-    thread (:class:`LoopWriter`, which may wait for a lock on the loop, is kept for tests
-    and benchmarks)."""
+    """The server's writer: for a SQLite file, batches committed in a thread one at a
+    time (:class:`SQLiteWriter`); otherwise a thread taking each write as it comes
+    (:class:`LoopWriter`, which waits for the disk and any lock on the loop, is kept for
+    tests and benchmarks)."""
     if storage.is_sqlite and storage.url not in ("sqlite://", "sqlite:///:memory:"):
         return SQLiteWriter(storage)
     return Writer(storage)
