@@ -27,6 +27,7 @@ from thievery.server.storage import (
     LoopWriter,
     SQLiteWriter,
     Storage,
+    StorageError,
     TableRecord,
     Writer,
     _run_all,
@@ -275,6 +276,8 @@ def test_the_sqlite_writer_stores_what_is_queued_when_it_closes(sqlite_url: str)
         await asyncio.sleep(0)
         await writer.aclose()
         assert all(q.done() and q.result() is None for q in queued)
+        with pytest.raises(StorageError, match="closed"):  # afterwards: refused, not lost
+            await writer.submit(Append("w", ActionRow(5, 0, {"type": "done"}, 0.0, "bot")))
 
     try:
         asyncio.run(go())

@@ -797,7 +797,13 @@ class SQLiteWriter(LoopWriter):
             self._scheduled = False
             return
         loop = asyncio.get_running_loop()
-        done = loop.run_in_executor(self._thread, self._outcomes, [op for op, _ in batch])
+        try:
+            done = loop.run_in_executor(self._thread, self._outcomes, [op for op, _ in batch])
+        except RuntimeError:  # closed: nothing more is stored, and the callers are told so
+            closed = StorageError("the storage writer is closed")
+            _settle_all(batch, [(None, closed)] * len(batch))
+            self._scheduled = False
+            return
         done.add_done_callback(partial(self._committed, batch))
 
     def _committed(
