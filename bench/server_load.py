@@ -111,36 +111,30 @@ def server_rss_kb(pid: int) -> int:
     return sum(rss_kb(p) for p in family(pid))
 
 
-def running_processes(db: str) -> int:
-    """Server processes alive on a PostgreSQL database (their heartbeats)."""
+def count(db: str, query: str) -> int:
+    """A ``SELECT count(*)``'s answer on the benchmark's database."""
     engine = create_engine(db)
-    alive = "SELECT count(*) FROM thievery_owners WHERE expires_at > EXTRACT(EPOCH FROM now())"
-    try:
-        with engine.connect() as conn:
-            return int(conn.execute(text(alive)).scalar() or 0)
-    finally:
-        engine.dispose()
-
-
-def stored_actions(db: str) -> int:
-    """Every action stored so far (all tables, all server processes)."""
-    engine = create_engine(db)
-    try:
-        with engine.connect() as conn:
-            return int(conn.execute(text("SELECT count(*) FROM thievery_actions")).scalar() or 0)
-    finally:
-        engine.dispose()
-
-
-def unfinished_tables(db: str) -> int:
-    """Tables stored and not finished: the live ones (the API lists the newest 200 only)."""
-    engine = create_engine(db)
-    query = "SELECT count(*) FROM thievery_tables WHERE NOT finished"
     try:
         with engine.connect() as conn:
             return int(conn.execute(text(query)).scalar() or 0)
     finally:
         engine.dispose()
+
+
+def running_processes(db: str) -> int:
+    """Server processes alive on a PostgreSQL database (their heartbeats)."""
+    alive = "SELECT count(*) FROM thievery_owners WHERE expires_at > EXTRACT(EPOCH FROM now())"
+    return count(db, alive)
+
+
+def stored_actions(db: str) -> int:
+    """Every action stored so far (all tables, all server processes)."""
+    return count(db, "SELECT count(*) FROM thievery_actions")
+
+
+def unfinished_tables(db: str) -> int:
+    """Tables stored and not finished: the live ones (the API lists the newest 200 only)."""
+    return count(db, "SELECT count(*) FROM thievery_tables WHERE NOT finished")
 
 
 LIFTED = {  # flag: value, for the limits a host sets per client address
