@@ -32,7 +32,10 @@ hears of it (boardgame.io keeps its matches in memory). ``--db URL`` runs on Pos
 
 ``--workers 2`` (PostgreSQL) runs ``thievery serve --workers 2``: two server processes on
 one port, each client landing on either; CPU and memory are the whole server's (every
-process), and actions are counted in the database.
+process), and actions are counted in the database. A table belongs to the process that
+took its creation request, so each table is then made over a connection of its own (as
+its host's browser would make it); ``live_tables_by_process`` says how the live tables
+were spread over the running processes at the end (the warm-up table among them).
 """
 
 from __future__ import annotations
@@ -130,6 +133,24 @@ def running_processes(db: str) -> int:
 def stored_actions(db: str) -> int:
     """Every action stored so far (all tables, all server processes)."""
     return count(db, "SELECT count(*) FROM thievery_actions")
+
+
+def tables_by_process(db: str) -> list[int]:
+    """Live tables each running server process owns, most first (PostgreSQL: its leases);
+    with one SQLite process, the one count."""
+    if not db.startswith("postgresql"):
+        return [unfinished_tables(db)]
+    owned = (
+        "SELECT count(t.id) FROM thievery_owners o LEFT JOIN thievery_leases l ON l.owner = o.id "
+        "LEFT JOIN thievery_tables t ON t.id = l.table_id AND NOT t.finished "
+        "WHERE o.expires_at > EXTRACT(EPOCH FROM now()) GROUP BY o.id"
+    )
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            return sorted((int(n) for n in conn.execute(text(owned)).scalars()), reverse=True)
+    finally:
+        engine.dispose()
 
 
 def unfinished_tables(db: str) -> int:
@@ -456,7 +477,16 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
     options = {"games": 1 if churn else 99} if args.game == "schattendieb" else {}
     body = {"game": args.game, "seats": seats, "options": options}
     think = args.think_ms / 1000
-    async with httpx2.AsyncClient(base_url=base, timeout=30) as http:
+    # With several server processes a table belongs to the one its creation request
+    # reached: each table is then made over a connection of its own, as its host's browser
+    # would make it (one kept-alive connection would give every table to one process).
+    # With one, connections are kept alive, as boardgame.io's harness keeps its own.
+    fresh = httpx2.Limits(max_keepalive_connections=0)
+    async with (
+        httpx2.AsyncClient(base_url=base, timeout=30) as http,
+        httpx2.AsyncClient(base_url=base, timeout=30, limits=fresh) as apart,
+    ):
+        maker = apart if args.workers > 1 else http
         await warm_up(http, url, body)
         warm = await asyncio.to_thread(unfinished_tables, args.db)  # (the warm-up's)
         rss_before = server_rss_kb(pid)
@@ -467,7 +497,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         if churn:
             go = asyncio.Event()
             players = [
-                asyncio.create_task(slot(http, url, body, think, stop, stats, rng, go))
+                asyncio.create_task(slot(maker, url, body, think, stop, stats, rng, go))
                 for _ in range(args.tables)
             ]
             # Every table made and its seats welcomed, nobody playing yet: memory as
@@ -482,7 +512,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         else:
             made = []
             for _ in range(args.tables):
-                r = await http.post("/api/tables", json=body)
+                r = await maker.post("/api/tables", json=body)
                 r.raise_for_status()
                 made.append(r.json())
             players = [
@@ -516,6 +546,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         acks = len(stats.acks) - acks_before
         end_actions = acks if churn else await asyncio.to_thread(stored_actions, args.db)
         live = await asyncio.to_thread(unfinished_tables, args.db) - warm
+        spread = await asyncio.to_thread(tables_by_process, args.db)
         rss_after = server_rss_kb(pid)
         latencies = sorted(stats.latencies)
         stop.set()
@@ -535,6 +566,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "workers": args.workers,
         "tables": args.tables,
         "live_tables": live,
+        "live_tables_by_process": spread,
         "tables_finished_and_replaced": stats.tables_made - made_before if churn else None,
         "seats": f"{humans} scripted + {args.players - humans} {args.bot} bots",
         "seconds": round(elapsed, 2),

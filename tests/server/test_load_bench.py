@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.conftest import fresh_postgres
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "server_load.py"
 
 
@@ -53,6 +55,23 @@ def test_the_load_benchmark_plays_and_measures(workload: str, game: str) -> None
         replaced = result["tables_finished_and_replaced"]
         assert isinstance(replaced, int) and replaced > 0
         assert result["memory_per_table_kb_setup"] is not None
+    else:  # one process: every live table its own, the warm-up's among them
+        assert result["live_tables"] == 3 and result["live_tables_by_process"] == [4]
+
+
+def test_the_load_benchmark_spreads_tables_over_two_workers() -> None:
+    """With ``--workers 2`` each table is made over a connection of its own, as many
+    hosts would make them, and the workers share them (one kept-alive connection gave
+    every table to one worker)."""
+    url = fresh_postgres()
+    args = ["--tables", "40", "--seconds", "1", "--warmup", "1", "--think-ms", "100"]
+    result = run_bench(*args, "--humans", "1", "--db", url, "--workers", "2")
+    assert result["workers"] == 2 and result["errors"] == {} and result["live_tables"] == 40
+    spread = result["live_tables_by_process"]
+    assert isinstance(spread, list) and len(spread) == 2 and sum(spread) == 41
+    # 40 tables, each to either worker at even odds (and the warm-up's): each worker has 8
+    # or more but for a chance of 1 in 20,000.
+    assert min(spread) >= 8, spread
 
 
 def test_the_load_benchmark_refuses_a_game_for_the_think_workload() -> None:

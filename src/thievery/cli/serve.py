@@ -93,7 +93,7 @@ def serve(
     from dataclasses import replace
 
     from thievery.server.limits import Caps
-    from thievery.server.run import bind
+    from thievery.server.run import bind_each
     from thievery.server.sockets import Limits
     from thievery.server.storage import Storage, StorageError, database_url
     from thievery.server.workers import (
@@ -160,10 +160,11 @@ def serve(
         raise typer.Exit(2) from None
     # Bind first, so the URL printed is the port really listened on (also for --port 0).
     try:
-        listener = bind(host, port)
+        listeners = bind_each(host, port, workers)
     except OSError as e:
         typer.secho(f"error: cannot listen on {host}:{port}: {e.strerror}", fg="red", err=True)
         raise typer.Exit(2) from None
+    listener = listeners[0]
     port = listener.getsockname()[1]
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
     if ":" in shown and not shown.startswith("["):
@@ -180,7 +181,7 @@ def serve(
         typer.echo(f"{workers} server processes share this port and the database.")
     typer.echo("Press Ctrl+C to stop.")
     if application is None:
-        run_workers(options, listener, workers)
+        run_workers(options, listeners)
         return
     tune_process()
     run_app(application, options, listener)

@@ -1,10 +1,11 @@
-"""``thievery serve --workers N``: N server processes on one listening socket and one
-PostgreSQL database.
+"""``thievery serve --workers N``: N server processes on one port and one PostgreSQL
+database.
 
-The parent binds the socket, starts N worker processes (spawned, each with the socket and
-its own app, hub and database connections) and keeps N running: a worker that dies is
-started again. The kernel hands each new connection to one worker; a table is run by the
-worker that holds its lease, and a table's websocket that reached another worker is handed
+The parent binds N sockets on the port, starts N worker processes (spawned, each with one
+of the sockets and its own app, hub and database connections) and keeps N running: a
+worker that dies is started again, on the same socket. The kernel hands each new
+connection to one worker, evenly (:func:`~thievery.server.run.bind_each`); a table is run
+by the worker that holds its lease, and a table's websocket that reached another worker is handed
 to that one (:mod:`~thievery.server.handoff`), or, where it cannot be, served there by a
 copy that follows the owner (:mod:`~thievery.server.cluster`): a client may reach any
 worker. SIGINT or SIGTERM stops the workers gracefully (each hands its leases back); so
@@ -120,23 +121,24 @@ def run_app(app: Any, options: ServeOptions, listener: socket.socket) -> None:
             options.handoff_dir.rmdir()
 
 
-def run_workers(options: ServeOptions, listener: socket.socket, workers: int) -> None:
-    """Keep ``workers`` server processes running on ``listener`` until SIGINT/SIGTERM.
-    They hand each other connections in a folder of their own (its user's only)."""
+def run_workers(options: ServeOptions, listeners: list[socket.socket]) -> None:
+    """Keep a server process running on each of ``listeners`` (sockets on one port) until
+    SIGINT/SIGTERM. They hand each other connections in a folder of their own (its user's
+    only)."""
     folder = Path(tempfile.mkdtemp(prefix="thievery-workers-"))
     try:
-        _run_workers(replace(options, handoff_dir=folder, parent=os.getpid()), listener, workers)
+        _run_workers(replace(options, handoff_dir=folder, parent=os.getpid()), listeners)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _run_workers(options: ServeOptions, listener: socket.socket, workers: int) -> None:
+def _run_workers(options: ServeOptions, listeners: list[socket.socket]) -> None:
     context = multiprocessing.get_context("spawn")
     stopping = False
 
     def start(i: int) -> multiprocessing.process.BaseProcess:
         process = context.Process(
-            target=serve, args=(options, listener), name=f"thievery-worker-{i}", daemon=False
+            target=serve, args=(options, listeners[i]), name=f"thievery-worker-{i}", daemon=False
         )
         process.start()
         return process
@@ -146,7 +148,7 @@ def _run_workers(options: ServeOptions, listener: socket.socket, workers: int) -
         stopping = True
 
     previous = signal.signal(signal.SIGTERM, stop)
-    processes = [start(i) for i in range(workers)]
+    processes = [start(i) for i in range(len(listeners))]
     interrupted = False
     try:
         while not stopping:
