@@ -727,7 +727,7 @@ def test_workers_share_one_port(pg_url: str) -> None:
 def test_workers_share_the_new_tables(pg_url: str) -> None:
     """Each worker has a listening socket of its own on the port (SO_REUSEPORT), so the
     kernel spreads new connections, and with them new tables, over the workers evenly. (On
-    one shared socket the worker that wins the race to accept took ~80 % of them.)"""
+    one shared socket, the worker that wins the race to accept took 50–80 % of them.)"""
     lifted = ("--tables-per-minute", "1000", "--tables-per-client", "1000")
     proc, port = serve_process(pg_url, "--workers", "2", "--lease-seconds", LEASE, *lifted)
     running = "SELECT count(*) FROM thievery_owners WHERE expires_at > 0"
