@@ -1,11 +1,12 @@
 """Handing a table's websocket to the worker process that owns the table.
 
 ``thievery serve --workers N`` runs N processes on one port, each on a socket of its own;
-the kernel gives each new connection to any of them. A table is run by the process holding its lease, and
-a connection that reached another process used to be served there by a follower copy of
-the table: each of its actions forwarded to the owner, each of the owner's announced back
-through PostgreSQL (:mod:`~thievery.server.cluster`). With a table's four seats spread over
-two processes, two processes served fewer actions a second than one.
+the kernel gives each new connection to any of them. A table is run by the process
+holding its lease, and a connection that reached another process used to be served there
+by a follower copy of the table: each of its actions forwarded to the owner, each of the
+owner's announced back through PostgreSQL (:mod:`~thievery.server.cluster`). With a
+table's four seats spread over two processes, two processes served fewer actions a second
+than one.
 
 So before a websocket is accepted, a process that does not own its table asks the
 database which process does; if that process is a sibling (its :class:`Handoff` socket is
