@@ -140,7 +140,7 @@ def bind_each(host: str, port: int, count: int) -> list[socket.socket]:
     over them evenly, by a hash of each connection's addresses; a table belongs to the
     worker its creation request reached, so the workers get even shares of the tables.
     (On one socket shared by every worker, a connection goes to whichever wins the race to
-    accept it: of 100 tables made one at a time, 20 a second, one worker took 70–75.)
+    accept it: of 100 tables made one at a time, 50 ms apart, one worker took 70–75.)
     Where the system has no SO_REUSEPORT, one socket is shared. While a worker is being
     started again, the connections its socket receives wait for it, as does a single
     process's while it restarts.
