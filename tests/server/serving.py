@@ -95,3 +95,19 @@ def _drain(stream: Any, lines: list[str]) -> None:
 def server_log(proc: subprocess.Popen[bytes]) -> str:
     """What a `serve_process` child has printed (its last 100 lines)."""
     return "".join(logs.get(proc.pid, [])[-100:])
+
+
+def listening_sockets(port: int) -> int:
+    """How many sockets listen on ``port`` (Linux: ``/proc/net/tcp`` and ``tcp6``; each
+    of ``--workers``' own sockets is one, a socket shared by every worker is one)."""
+    count = 0
+    for name in ("tcp", "tcp6"):
+        try:
+            lines = Path(f"/proc/net/{name}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local, state = fields[1], fields[3]
+            count += local.rsplit(":", 1)[1] == f"{port:04X}" and state == "0A"  # LISTEN
+    return count

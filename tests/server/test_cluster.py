@@ -51,7 +51,7 @@ from thievery.server.sockets import Limits
 from thievery.server.storage import ActionRow, Storage, TableRecord, Writer, _run_all
 
 from .conftest import LIFTED, fresh_postgres
-from .serving import serve_process, server_log, serving
+from .serving import listening_sockets, serve_process, server_log, serving
 
 LEASE = "1.5"  # seconds: a killed owner's tables are taken over soon after
 
@@ -740,6 +740,7 @@ def test_workers_share_the_new_tables(pg_url: str) -> None:
         while scalar(pg_url, running) != 2:  # both workers have started
             assert time.monotonic() < deadline, "the second worker did not start"
             time.sleep(0.1)
+        assert listening_sockets(port) == 2  # a socket a worker (one shared: 1)
         for _ in range(100):
             make_table(port)  # (each over a new connection, as 100 hosts would)
         storage = Storage(pg_url)

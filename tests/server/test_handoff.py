@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from sqlalchemy import text
 
 import thievery
 from thievery.server import create_app
@@ -33,9 +34,10 @@ from thievery.server.handoff import (
     prune,
 )
 from thievery.server.run import ThieveryServer
+from thievery.server.storage import Storage
 
 from .conftest import LIFTED, fresh_postgres
-from .serving import serve_process, server_log, serving_server
+from .serving import listening_sockets, serve_process, server_log, serving_server
 from .test_cluster import (
     LEASE,
     Client,
@@ -229,7 +231,8 @@ def test_a_killed_workers_socket_is_cleared_when_it_is_replaced(
     url = fresh_postgres()
     with tempfile.TemporaryDirectory(prefix="thv-") as tmp:
         monkeypatch.setenv("TMPDIR", tmp)  # (where the parent makes the workers' folder)
-        proc, port = serve_process(url, "--workers", "2", "--lease-seconds", LEASE)
+        lifted = ("--tables-per-minute", "1000", "--tables-per-client", "1000")
+        proc, port = serve_process(url, "--workers", "2", "--lease-seconds", LEASE, *lifted)
         try:
 
             def sockets_once(done: Callable[[set[str]], bool]) -> set[str]:
@@ -244,11 +247,31 @@ def test_a_killed_workers_socket_is_cleared_when_it_is_replaced(
             before = sockets_once(lambda names: len(names) == 2)
             assert len(before) == 2 and len(workers_of(proc.pid)) == 2
             os.kill(workers_of(proc.pid)[0], signal.SIGKILL)
+            # Its listening socket is closed at once (what comes goes to the live worker,
+            # not to a queue nobody reads until the new one starts, a second or more later).
+            deadline = time.monotonic() + 10
+            while listening_sockets(port) != 1:
+                assert time.monotonic() < deadline, "the dead worker's socket still listens"
+                time.sleep(0.02)
             # Replaced: a new worker's socket, the dead one's cleared (not left beside it).
             sockets_once(lambda names: len(names) == 2 and names != before)
             time.sleep(0.5)  # (nothing else comes)
             after = sockets_once(lambda names: True)
             assert len(after) == 2 and len(after & before) == 1
+            # The new worker listens on a socket of its own, and takes its share of tables.
+            deadline = time.monotonic() + 30
+            while listening_sockets(port) != 2:
+                assert time.monotonic() < deadline, "the new worker does not listen"
+                time.sleep(0.05)
+            tables = [make_table(port)[0] for _ in range(20)]
+            owners = Storage(url)
+            with owners.engine.connect() as conn:
+                held = conn.execute(
+                    text("SELECT owner FROM thievery_leases WHERE table_id = ANY(:t)"),
+                    {"t": tables},
+                ).scalars()
+                assert len(set(held)) == 2  # (all 20 at one worker: a chance of 1 in 500,000)
+            owners.close()
             table, tokens = make_table(port)
             play_to_the_end(port, table, tokens)
         finally:

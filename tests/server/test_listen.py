@@ -8,13 +8,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from thievery.server.run import bind, bind_each
+from tests.server.serving import listening_sockets
+from thievery.server.run import SPREADS, bind, bind_each, own_socket
 
 HOST = "127.0.0.1"
 
-pytestmark = pytest.mark.skipif(
-    not hasattr(socket, "SO_REUSEPORT"), reason="one shared socket without SO_REUSEPORT"
-)
+pytestmark = pytest.mark.skipif(not SPREADS, reason="one shared socket: nothing to spread")
 
 
 @pytest.fixture
@@ -32,6 +31,34 @@ def test_one_socket_a_worker_on_one_port(pair: list[socket.socket]) -> None:
     for sock in pair:
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) == 1
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1  # listening
+    assert listening_sockets(a.getsockname()[1]) == 2
+
+
+def test_a_worker_started_again_binds_its_own_socket_on_the_port(
+    pair: list[socket.socket],
+) -> None:
+    port = pair[0].getsockname()[1]
+    pair[1].close()  # (its worker died: the parent closes it)
+    assert listening_sockets(port) == 1
+    again = own_socket((HOST, port))
+    try:
+        assert listening_sockets(port) == 2 and again.getsockname() == pair[0].getsockname()
+        assert own_socket(pair[0]) is pair[0]  # (a worker given its socket serves on it)
+    finally:
+        again.close()
+
+
+def test_ipv6() -> None:
+    try:
+        sockets = bind_each("::1", 0, 2)
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    try:
+        assert sockets[0].getsockname()[:2] == sockets[1].getsockname()[:2]
+        assert listening_sockets(sockets[0].getsockname()[1]) == 2
+    finally:
+        for sock in sockets:
+            sock.close()
 
 
 def test_new_connections_are_spread_evenly(pair: list[socket.socket]) -> None:

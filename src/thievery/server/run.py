@@ -14,11 +14,13 @@ connections (:mod:`~thievery.server.handoff`).
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import socket
+import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
@@ -133,23 +135,28 @@ def bind(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     return listener
 
 
+# Linux balances the listening sockets that share a port (SO_REUSEPORT) by a hash of each
+# connection's addresses; BSD and macOS give every connection to one of them.
+SPREADS = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+
+
 def bind_each(host: str, port: int, count: int) -> list[socket.socket]:
     """``count`` listening sockets on one port (0: any free port), one a worker process.
 
     Each its own socket on the port (SO_REUSEPORT), the kernel spreads new connections
-    over them evenly, by a hash of each connection's addresses; a table belongs to the
-    worker its creation request reached, so the workers get even shares of the tables.
-    (On one socket shared by every worker, a connection goes to whichever wins the race to
-    accept it: of 100 tables made one at a time, 50 ms apart, one worker took 70–75.)
-    Where the system has no SO_REUSEPORT, one socket is shared. While a worker is being
-    started again, the connections its socket receives wait for it, as does a single
-    process's while it restarts.
+    over them evenly; a table belongs to the worker its creation request reached, so the
+    workers get even shares of the tables that distinct connections make. (On one socket
+    shared by every worker, a connection goes to whichever wins the race to accept it: of
+    100 tables made one at a time, 50 ms apart, one worker took 70–75.) Where the kernel
+    does not spread them (not Linux, or SO_REUSEPORT refused), one socket is shared.
 
     The port is first bound by a socket that does not share it, so a port another server
     listens on is refused as with one process (sockets of one user that all share a port
     would otherwise split its connections); the sockets listen at once, so connections
-    that come before their workers have started wait for them."""
-    if count == 1 or not hasattr(socket, "SO_REUSEPORT"):
+    that come before their workers have started wait for them. A worker started again
+    binds a socket of its own once it is ready (:func:`own_socket`): the dead one's socket
+    is closed, and until then its siblings take every connection."""
+    if count == 1 or not SPREADS:
         return [bind(host, port)] * count
     probe = bind(host, port)  # (OSError if the port is taken; else a free one, for port 0)
     port = probe.getsockname()[1]
@@ -159,11 +166,26 @@ def bind_each(host: str, port: int, count: int) -> list[socket.socket]:
         for _ in range(count):
             sockets.append(bind(host, port, reuse_port=True))
             sockets[-1].listen(BACKLOG)
-    except OSError:
+    except OSError as e:
         for sock in sockets:
             sock.close()
+        if e.errno in (errno.ENOPROTOOPT, errno.EINVAL) and not sockets:
+            return [bind(host, port)] * count  # (a kernel without SO_REUSEPORT)
         raise
     return sockets
+
+
+Where: TypeAlias = socket.socket | tuple[str, int]  # a listening socket, or where to bind one
+
+
+def own_socket(where: Where) -> socket.socket:
+    """The socket a worker serves on: the one it was given, or one it binds on the port
+    its siblings share (a worker started again: see :func:`bind_each`)."""
+    if isinstance(where, socket.socket):
+        return where
+    sock = bind(where[0], where[1], reuse_port=True)
+    sock.listen(BACKLOG)
+    return sock
 
 
 class ThieveryServer(uvicorn.Server):

@@ -35,7 +35,7 @@ from typing import Any
 
 from thievery.server.handoff import prune
 from thievery.server.limits import Caps
-from thievery.server.run import ThieveryServer, server_config
+from thievery.server.run import ThieveryServer, Where, own_socket, server_config
 from thievery.server.sockets import Limits
 
 log = logging.getLogger("thievery.server")
@@ -91,11 +91,12 @@ def make_app(options: ServeOptions) -> Any:
     )
 
 
-def serve(options: ServeOptions, listener: socket.socket) -> None:
-    """Run one server process on ``listener`` until it is told to stop."""
+def serve(options: ServeOptions, listener: Where) -> None:
+    """Run one server process on ``listener`` (or a socket it binds where it says, once the
+    app is made: see :func:`~thievery.server.run.own_socket`) until it is told to stop."""
     app = make_app(options)
     tune_process()
-    run_app(app, options, listener)
+    run_app(app, options, own_socket(listener))
 
 
 def run_app(app: Any, options: ServeOptions, listener: socket.socket) -> None:
@@ -135,10 +136,15 @@ def run_workers(options: ServeOptions, listeners: list[socket.socket]) -> None:
 def _run_workers(options: ServeOptions, listeners: list[socket.socket]) -> None:
     context = multiprocessing.get_context("spawn")
     stopping = False
+    # A socket each (see bind_each): a dead worker's is closed (what waited there is
+    # refused, not left waiting), and the one started in its place binds its own when ready.
+    each = len({id(sock) for sock in listeners}) > 1
+    address: tuple[str, int] = listeners[0].getsockname()[:2]
+    where: list[Where] = list(listeners)
 
     def start(i: int) -> multiprocessing.process.BaseProcess:
         process = context.Process(
-            target=serve, args=(options, listeners[i]), name=f"thievery-worker-{i}", daemon=False
+            target=serve, args=(options, where[i]), name=f"thievery-worker-{i}", daemon=False
         )
         process.start()
         return process
@@ -162,6 +168,11 @@ def _run_workers(options: ServeOptions, listeners: list[socket.socket]) -> None:
                             prune(options.handoff_dir)
                         except OSError:
                             log.exception("clearing dead workers' sockets failed")
+                    if each:
+                        listener = where[i]
+                        if isinstance(listener, socket.socket):
+                            listener.close()
+                        where[i] = address
                     time.sleep(1.0)
                     processes[i] = start(i)
     except KeyboardInterrupt:  # Ctrl+C reached the workers too: they are stopping
