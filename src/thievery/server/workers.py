@@ -3,15 +3,16 @@ database.
 
 The parent binds N sockets on the port, starts N worker processes (spawned, each with one
 of the sockets and its own app, hub and database connections) and keeps N running: a
-worker that dies is started again, on the same socket. The kernel hands each new
-connection to one worker, evenly (:func:`~thievery.server.run.bind_each`); a table is run
-by the worker that holds its lease, and a table's websocket that reached another worker is handed
-to that one (:mod:`~thievery.server.handoff`), or, where it cannot be, served there by a
-copy that follows the owner (:mod:`~thievery.server.cluster`): a client may reach any
-worker. SIGINT or SIGTERM stops the workers gracefully (each hands its leases back); so
-does the parent's death, however it died (each worker checks every second that its parent
-is still there: one killed with SIGKILL cannot tell them, and orphaned workers would serve
-on, holding the port, with nobody to start them again or stop them).
+worker that dies is started again (its socket closed, the new worker binding its own once
+ready). The kernel hands each new connection to one worker, evenly
+(:func:`~thievery.server.run.bind_each`); a table is run by the worker that holds its
+lease, and a table's websocket that reached another worker is handed to that one
+(:mod:`~thievery.server.handoff`), or, where it cannot be, served there by a copy that
+follows the owner (:mod:`~thievery.server.cluster`): a client may reach any worker.
+SIGINT or SIGTERM stops the workers gracefully (each hands its leases back); so does the
+parent's death, however it died (each worker checks every second that its parent is still
+there: one killed with SIGKILL cannot tell them, and orphaned workers would serve on,
+holding the port, with nobody to start them again or stop them).
 """
 
 from __future__ import annotations
