@@ -164,8 +164,7 @@ def bind_each(host: str, port: int, count: int) -> list[socket.socket]:
     sockets: list[socket.socket] = []
     try:
         for _ in range(count):
-            sockets.append(bind(host, port, reuse_port=True))
-            sockets[-1].listen(BACKLOG)
+            sockets.append(own_socket((host, port)))
     except OSError as e:
         for sock in sockets:
             sock.close()
