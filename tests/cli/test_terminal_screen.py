@@ -10,11 +10,13 @@ import re
 
 import pyte
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rich.console import Console
 
 import thievery
 from thievery.cli import menu
-from thievery.cli.play import MENU_LINES, Quit, Session
+from thievery.cli.play import MENU_LINES, Quit, Session, most
 from thievery.cli.render import renderer
 
 WIDTH, HEIGHT = 100, 40
@@ -195,3 +197,23 @@ def test_a_non_number_answer_is_asked_again_and_changes_nothing() -> None:
         Session(console, spec, state, {}, humans=1).human_turn(state.to_act[0])
     assert console.file.getvalue().count("Please type a number") == 3  # type: ignore[attr-defined]
     assert json.dumps(state.view(None), sort_keys=True) == before
+
+
+@given(st.integers(0, 20), st.integers(-2, 40), st.integers(-5, 45))
+def test_most_finds_what_trying_each_count_from_the_top_finds(
+    low: int, high: int, edge: int
+) -> None:
+    """The screen's log and menu take the most lines that fit: ``most`` finds, in a few
+    renders, the count that trying every count down from ``high`` would (to ``low``)."""
+    tried: list[int] = []
+
+    def fits(n: int) -> bool:  # fits up to ``edge`` lines
+        tried.append(n)
+        return n <= edge
+
+    count = high
+    while count > low and not fits(count):
+        count -= 1
+    expected, tried = count, []
+    assert most(low, high, fits) == expected
+    assert len(tried) <= 2 + max(0, high - low).bit_length()

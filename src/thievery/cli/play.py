@@ -9,13 +9,14 @@ these names.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console, Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.text import Text
 
 from thievery.bots import Bot, make_bot
@@ -140,6 +141,37 @@ def _play(
             )
 
 
+class Drawn:
+    """A renderable drawn already (as lines, at the console's width): measured and then
+    printed from one rendering, not two (a board is the slowest part of a screen)."""
+
+    def __init__(self, lines: list[list[Segment]]) -> None:
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        new_line = Segment.line()
+        for line in self.lines:
+            yield from line
+            yield new_line
+
+
+def most(low: int, high: int, fits: Callable[[int], bool]) -> int:
+    """The largest ``n`` in ``low`` < n <= ``high`` that ``fits``, else ``low`` (``high`` if
+    it is not above ``low``). ``fits`` must hold for every ``n`` below one it holds for
+    (more lines take at least as many rows): found in a few tries, not one per ``n``
+    (each is a render of the screen)."""
+    if high <= low or fits(high):
+        return high
+    below, above = low, high  # fits(below) or below == low; not fits(above)
+    while above - below > 1:
+        middle = (below + above) // 2
+        if fits(middle):
+            below = middle
+        else:
+            above = middle
+    return below
+
+
 class Session:
     """One terminal game: bots move at once, humans are asked through menus; the logs name
     seats by ``names``.
@@ -198,8 +230,16 @@ class Session:
 
     def lines_of(self, renderable: Any) -> int:
         """How many lines ``renderable`` takes at the console's width."""
+        return len(self.drawn(renderable).lines)
+
+    def drawn(self, renderable: Any) -> Drawn:
+        """``renderable`` drawn at the console's width."""
         options = self.console.options.update_width(self.console.width)
-        return len(self.console.render_lines(renderable, options, pad=False))
+        return Drawn(self.console.render_lines(renderable, options, pad=False))
+
+    def fits(self, renderable: Any, room: int) -> bool:
+        """Whether ``renderable`` takes at most ``room`` lines."""
+        return self.lines_of(renderable) <= room
 
     def wipe(self) -> None:
         """Clear the screen and the terminal's scrollback (a hot-seat handover)."""
@@ -209,28 +249,25 @@ class Session:
             self.console.file.flush()
 
     def show(
-        self, seat: int | None, final: bool = False, menu_lines: int = 0, board: Any = None
+        self, seat: int | None, final: bool = False, menu_lines: int = 0, board: Drawn | None = None
     ) -> None:
         """The table as ``seat`` sees it (``board``, if drawn already) and the log, in the
         lines ``menu_lines`` leave."""
         if board is None:
-            board = self.render.table(self.state.view(seat))
-        room = self.screen_height() - self.lines_of(board) - menu_lines - 1
+            board = self.drawn(self.render.table(self.state.view(seat)))
+        room = self.screen_height() - len(board.lines) - menu_lines - 1
         title = _("What happened") + (
             "" if final or not self.render.legend else _(" (? for a legend)")
         )
         lines = self.logs[seat]
-        count = min(LOG_LINES, len(lines))
-        while True:  # the newest lines that fit (a long line wraps), at least MIN_LOG
-            panel = Panel(
-                Text("\n".join(lines[len(lines) - count :]) or "—"),
-                title=title,
-                border_style="dim",
-            )
-            if count <= MIN_LOG or self.lines_of(panel) <= room:
-                break
-            count -= 1
-        self.console.print(Group(board, panel))
+
+        def panel(count: int) -> Panel:
+            text = Text("\n".join(lines[len(lines) - count :]) or "—")
+            return Panel(text, title=title, border_style="dim")
+
+        # the newest lines that fit (a long line wraps), at least MIN_LOG
+        count = most(MIN_LOG, min(LOG_LINES, len(lines)), lambda n: self.fits(panel(n), room))
+        self.console.print(Group(board, panel(count)))
         if final:
             result = self.state.result() or {}
             winners = ", ".join(self.name(w) for w in result.get("winners", []))
@@ -260,8 +297,8 @@ class Session:
         while True:
             node, first = path[-1]
             back = len(path) > 1
-            board = self.render.table(view)
-            room = self.screen_height() - self.lines_of(board) - (MIN_LOG + 2) - 1
+            board = self.drawn(self.render.table(view))
+            room = self.screen_height() - len(board.lines) - (MIN_LOG + 2) - 1
             entries, more, lines = self.page(seat, room, path, node.entries()[first:], back)
             self.show(seat, menu_lines=self.lines_of(lines), board=board)
             self.console.print(lines)
@@ -308,8 +345,8 @@ class Session:
 
         count = len(entries)
         lines = draw(count, False)
-        while count > 1 and self.lines_of(lines) > room:
-            count -= 1
+        if count > 1 and not self.fits(lines, room):
+            count = most(1, count - 1, lambda n: self.fits(draw(n, True), room))
             lines = draw(count, True)
         return entries[:count], count < len(entries), lines
 
