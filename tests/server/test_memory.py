@@ -18,10 +18,13 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from thievery.core.protocol import Event
 from thievery.server import Caps
+from thievery.server import hub as hub_module
 from thievery.server.audience import frame_text
-from thievery.server.hub import GC_AFTER, GC_WORTH, Hub
+from thievery.server.hub import Hub
 from thievery.server.listeners import Listener
 from thievery.server.live import LOG_KEEP, LOG_LIMIT, LiveTable
 from thievery.server.storage import Storage
@@ -181,12 +184,20 @@ def test_frame_text_writes_what_json_dumps_writes() -> None:
         assert json.loads(frame_text(frame)) == json.loads(json.dumps(frame))
 
 
-def test_the_hubs_collection_frees_tables_kept_by_cycles_and_backs_off(tmp_path: Path) -> None:
+def test_the_hubs_collection_frees_tables_kept_by_cycles_and_backs_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Tables and connections leave no reference cycles (test_cycles.py); the hub's full
     collection, once GC_AFTER have gone, is the safety net for any that do. Python's
     automatic collection is off here: tables each kept by a cycle (as an unforeseen path
     could keep them) are freed by the hub's alone. A collection that finds little doubles
-    the wait before the next; one that finds much brings it back."""
+    the wait before the next; one that finds much brings it back. (GC_AFTER and GC_WORTH
+    are three tenths of the server's here, as is the count of tables past the first: 30
+    and 6 tables, not 100 and 20, each a whole game to play. A table kept by a cycle
+    leaves ~170 objects: 30 of them are "much", past 3,000; 6 are little.)"""
+    GC_AFTER, GC_WORTH = 30, 3_000
+    monkeypatch.setattr(hub_module, "GC_AFTER", GC_AFTER)
+    monkeypatch.setattr(hub_module, "GC_WORTH", GC_WORTH)
 
     async def check(db: Path) -> None:
         caps = dataclasses.replace(Caps.lifted(), gc_seconds=0.05)
@@ -206,7 +217,7 @@ def test_the_hubs_collection_frees_tables_kept_by_cycles_and_backs_off(tmp_path:
                     table.__dict__["kept_by"] = [table]  # only a full collection frees it
                 return weakref.ref(table)
 
-            kept = [await played(cycle=True) for _ in range(GC_AFTER + 20)]
+            kept = [await played(cycle=True) for _ in range(GC_AFTER + 6)]
             await asyncio.sleep(0.3)  # the writer's last commits, then a collection
             assert not hub.tables
             # (the last few, gone since the last collection, wait for the next)
