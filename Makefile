@@ -29,8 +29,12 @@ types: $(STAMP)
 	$(BIN)/mypy --strict examples/pickpocket/src
 	$(BIN)/mypy --strict bench/facedown/src
 
+# Tests that neither time themselves nor run a live server, in two processes; then the
+# others one at a time (the realtime marker: tests/conftest.py). Both run whatever the
+# first gives.
 unit: $(STAMP)
-	$(BIN)/pytest -q -p no:cacheprovider
+	$(BIN)/pytest -q -p no:cacheprovider -n 2 -m "not realtime"; first=$$?; \
+	$(BIN)/pytest -q -p no:cacheprovider -m realtime && exit $$first
 
 bench: $(STAMP)
 	for g in schattendieb thieves thieves-den schatz-rabatz; do \

@@ -53,6 +53,7 @@ def test_ismcts_plays_a_whole_game_with_legal_moves() -> None:
     assert state.result() is not None
 
 
+@pytest.mark.realtime  # (timed: run alone, see tests/conftest.py)
 def test_time_budget_is_respected() -> None:
     spec = thievery.game("schattendieb")
     state = spec.new(4, 2)

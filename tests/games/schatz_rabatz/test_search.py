@@ -85,6 +85,7 @@ def test_two_true_states_with_the_same_view_give_the_same_decision() -> None:
     assert checked >= 10
 
 
+@pytest.mark.realtime  # (timed: run alone, see tests/conftest.py)
 def test_the_budget_is_respected() -> None:
     state, seat = positions(2, 4, 3)[2]
     view, legal = state.view(seat), state.legal_actions(seat)
