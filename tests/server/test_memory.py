@@ -195,7 +195,8 @@ def test_the_hubs_collection_frees_tables_kept_by_cycles_and_backs_off(
     are three tenths of the server's here, as is the count of tables past the first: 30
     and 6 tables, not 100 and 20, each a whole game to play. A table kept by a cycle
     leaves ~170 objects: 30 of them are "much", past 3,000; 6 are little.)"""
-    GC_AFTER, GC_WORTH = 30, 3_000
+    # (the server's own, scaled: had they grown apart from what a table leaves, this fails)
+    GC_AFTER, GC_WORTH = hub_module.GC_AFTER * 3 // 10, hub_module.GC_WORTH * 3 // 10
     monkeypatch.setattr(hub_module, "GC_AFTER", GC_AFTER)
     monkeypatch.setattr(hub_module, "GC_WORTH", GC_WORTH)
 
@@ -217,7 +218,7 @@ def test_the_hubs_collection_frees_tables_kept_by_cycles_and_backs_off(
                     table.__dict__["kept_by"] = [table]  # only a full collection frees it
                 return weakref.ref(table)
 
-            kept = [await played(cycle=True) for _ in range(GC_AFTER + 6)]
+            kept = [await played(cycle=True) for _ in range(GC_AFTER + GC_AFTER // 5)]
             await asyncio.sleep(0.3)  # the writer's last commits, then a collection
             assert not hub.tables
             # (the last few, gone since the last collection, wait for the next)
