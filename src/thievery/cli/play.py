@@ -9,6 +9,7 @@ these names.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -162,14 +163,8 @@ def most(low: int, high: int, fits: Callable[[int], bool]) -> int:
     (each is a render of the screen)."""
     if high <= low or fits(high):
         return high
-    below, above = low, high  # fits(below) or below == low; not fits(above)
-    while above - below > 1:
-        middle = (below + above) // 2
-        if fits(middle):
-            below = middle
-        else:
-            above = middle
-    return below
+    # (how many of low+1 .. high-1 fit: they fit up to some n, then none does)
+    return low + bisect.bisect_left(range(low + 1, high), True, key=lambda n: not fits(n))
 
 
 class Session:
