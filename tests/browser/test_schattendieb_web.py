@@ -30,7 +30,9 @@ def hand(page: Page) -> list[str]:
 
 
 def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, output: Path) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    # This test clicks legal moves to the end: each step's outcome is drawn at once, not
+    # told step by step (test_motion_web tells a round; told, a game took 9-22 s, not 6-8).
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, reduced_motion="reduce")
     errors = watch_errors(page)
     page.goto(server + "/")
     expect(page.locator("#seat-rows .seat-row")).to_have_count(4)

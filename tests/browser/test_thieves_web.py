@@ -41,7 +41,9 @@ def seat(page: Page, n: int) -> Any:
 
 
 def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, output: Path) -> None:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    # This test clicks legal moves to the end: the Alarms and raids are drawn at once, not
+    # told step by step (test_motion_web tells them; told, a game took 16-24 s, not 5-7).
+    page = browser.new_page(viewport={"width": 1400, "height": 1000}, reduced_motion="reduce")
     errors = watch_errors(page)
     page.goto(server + "/")
     page.select_option("#game", "thieves")
