@@ -235,13 +235,14 @@ def test_thievery_serve_sets_each_websockets_frame_rate(sqlite_url: str) -> None
     from tests.server.serving import serve_process
 
     cli = Path(sys.executable).with_name("thievery")
-    bad = subprocess.run(
-        [str(cli), "serve", "--db", sqlite_url, "--port", "0", "--frames-per-second", "0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert bad.returncode == 2 and "--frames-per-second" in bad.stderr
+    for flag, value in (("--frames-per-second", "0"), ("--chat-per-minute", "nan")):
+        bad = subprocess.run(
+            [str(cli), "serve", "--db", sqlite_url, "--port", "0", flag, value],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert bad.returncode == 2 and f"{flag} is above 0" in bad.stderr
 
     def refusals(rate: str) -> int:
         proc, port = serve_process(sqlite_url, "--frames-per-second", rate)

@@ -53,6 +53,11 @@ def serve(
         help="websocket frames one connection may send a second (twice that at once)",
         rich_help_panel=_CAPS,
     ),
+    chat_per_minute: float = typer.Option(
+        60.0,
+        help="chat lines one seat may say a minute, over all its connections (five at once)",
+        rich_help_panel=_CAPS,
+    ),
     bots_per_table: int = typer.Option(8, help="bot seats at one table", rich_help_panel=_CAPS),
     connections_per_client: int = typer.Option(
         32, help="websockets one client may hold", rich_help_panel=_CAPS
@@ -134,10 +139,19 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
-    if frames_per_second <= 0:
-        typer.secho("error: --frames-per-second is above 0", fg="red", err=True)
-        raise typer.Exit(2)
-    limits = replace(Limits(), rate=frames_per_second, burst=max(1.0, 2 * frames_per_second))
+    for flag, value in (
+        ("--frames-per-second", frames_per_second),
+        ("--chat-per-minute", chat_per_minute),
+    ):
+        if not value > 0:
+            typer.secho(f"error: {flag} is above 0", fg="red", err=True)
+            raise typer.Exit(2)
+    limits = replace(
+        Limits(),
+        rate=frames_per_second,
+        burst=max(1.0, 2 * frames_per_second),
+        chat_rate=chat_per_minute / 60,
+    )
     options = ServeOptions(
         url,
         bot_delay=max(0.0, bot_delay),
