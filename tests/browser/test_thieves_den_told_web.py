@@ -378,6 +378,11 @@ def test_reduced_motion_draws_at_once_a_story_can_be_skipped_and_a_sale_is_told(
         assert 'data-card="crypt-a"' in steps[1]["html"]
         for page in (calm, busy):
             settled(page)
+        # Bob's story waits on the test's clock: it holds at its first step until Escape,
+        # however long the checks of the calm page take (at 0.7 s, a slow machine's
+        # checks let step 2/2 show first).
+        busy.clock.install()
+        busy.clock.pause_at(busy.evaluate("Date.now()") + 1000)
         started = calm.evaluate("performance.now()")
         table.act(*STEAL)
         expect(
@@ -399,6 +404,7 @@ def test_reduced_motion_draws_at_once_a_story_can_be_skipped_and_a_sale_is_told(
         expect(busy.locator("#game [data-action]").first).to_be_visible()
         shown = {s["count"] for s in busy.evaluate("window.seen") if s["narrating"]}
         assert "2/2" not in shown
+        busy.clock.resume()
         expect(busy.locator("#log")).to_contain_text("You take 1 potion")
 
         # Ada's sale to the Hexer, told to Bob: the sale (her Potions and a Thief on the
