@@ -123,6 +123,45 @@ def test_an_invite_link_used_takes_its_seat(client: TestClient) -> None:
     assert tid not in open_list(client)
 
 
+def test_a_seat_taken_while_the_list_reads_storage_is_not_listed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list read storage before a seat's taking was stored, and the write ended
+    before the list was made: the seat is left out all the same (it was listed free)."""
+    made = make(client, ["human", "human", "human"])
+    tid = made["table"]["id"]
+    assert open_list(client)[tid]["free"] == [1, 2]
+    read, go = threading.Event(), threading.Event()
+    lobbies: list[Lobby] = []
+    original = Lobby._free_seats
+
+    def read_then_wait(self: Lobby) -> dict[str, list[int]]:
+        free = original(self)
+        lobbies.append(self)
+        read.set()
+        assert go.wait(10)
+        return free
+
+    monkeypatch.setattr(Lobby, "_free_seats", read_then_wait)
+    listing: dict[str, dict[str, Any]] = {}
+    reader = threading.Thread(target=lambda: listing.update(open_list(client)))
+    reader.start()
+    try:
+        assert read.wait(10)  # storage read: seats 1 and 2 free
+        headers = {"Authorization": f"Bearer {made['seats'][1]['token']}"}
+        assert client.get(f"/api/tables/{tid}/state", headers=headers).status_code == 200
+        deadline = time.monotonic() + 10
+        while lobbies[0]._writes:  # until seat 1's taking is stored
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        go.set()
+        reader.join(10)
+    assert listing[tid]["free"] == [2]
+    monkeypatch.setattr(Lobby, "_free_seats", original)
+    assert open_list(client)[tid]["free"] == [2]  # and after: storage says so
+
+
 def test_bots_and_finished_tables_are_not_listed(client: TestClient) -> None:
     made = make(client, ["human", "human", "human"])
     tid, host = made["table"]["id"], made["host_token"]

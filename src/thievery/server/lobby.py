@@ -134,6 +134,10 @@ class Lobby:
         self.free: dict[str, set[int]] = {}
         # Seats taken here whose write to storage is on its way (listings leave them out).
         self.pending: set[tuple[str, int]] = set()
+        # Listings reading storage now; seats stored meanwhile stay pending until the last
+        # ends (its read may have come before the write: it would list the seat free).
+        self.reads = 0
+        self.settled: set[tuple[str, int]] = set()
         self._writes: set[asyncio.Task[Any]] = set()
         self.free = {table_id: set(seats) for table_id, seats in self._free_seats().items()}
         # Tables whose listing this process knows: listed with free seats (in ``free``),
@@ -208,7 +212,10 @@ class Lobby:
             # Storage still has it free: it stays out of this process's listings.
             log.error("lobby: taken seat %s could not be stored: %s", key, task.exception())
             return
-        self.pending.discard(key)
+        if self.reads:
+            self.settled.add(key)
+        else:
+            self.pending.discard(key)
 
     def _free_of(
         self,
@@ -334,6 +341,16 @@ class Lobby:
         """Listed tables with a free seat, newest first: game, seats (which are free), age.
         Read from storage (so tables listed by another process show too), less the seats
         this process has taken and not stored yet; finished and full tables are left out."""
+        self.reads += 1
+        try:
+            return await self._open_tables(limit)
+        finally:
+            self.reads -= 1
+            if not self.reads:
+                self.pending -= self.settled
+                self.settled.clear()
+
+    async def _open_tables(self, limit: int) -> list[JSON]:
         known = set(self.free)  # listed (and stored) before the read began
         free_rows = await asyncio.to_thread(self._free_seats)
         for gone in known - set(free_rows):  # finished, or every seat taken in storage
