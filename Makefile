@@ -30,11 +30,15 @@ types: $(STAMP)
 	$(BIN)/mypy --strict bench/facedown/src
 
 # Tests that neither time themselves nor run a live server, in two processes; then the
-# others one at a time (the realtime marker: tests/conftest.py). Both run whatever the
-# first gives.
+# browser tests that do not wait on the server's own clock, two files at a time (their
+# stories run on the test's clock); then the others one at a time (the realtime and paced
+# markers: tests/conftest.py). Each step runs whatever the ones before it give.
 unit: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider -n 2 -m "not realtime"; first=$$?; \
-	$(BIN)/pytest -q -p no:cacheprovider -m realtime && exit $$first
+	$(BIN)/pytest -q -p no:cacheprovider -n 2 --dist loadfile -m "browser and not paced"; \
+	second=$$?; \
+	$(BIN)/pytest -q -p no:cacheprovider -m "realtime and not (browser and not paced)" \
+	&& [ $$first -eq 0 ] && exit $$second
 
 bench: $(STAMP)
 	for g in schattendieb thieves thieves-den schatz-rabatz; do \

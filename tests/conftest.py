@@ -1,5 +1,7 @@
 """Which tests run one at a time: ``make test`` runs the others in two processes first
-(``pytest -n 2 -m "not realtime"``), then these alone (``pytest -m realtime``), so that
+(``pytest -n 2 -m "not realtime"``), then the browser tests two files at a time, less
+those marked ``paced`` (on the server's own clock: a turn timer, a real-time game; a
+story's steps are run on the test's clock, test_motion_web), then the rest alone, so that
 nothing else shares the machine's cores with a test that times itself or a live server."""
 
 from __future__ import annotations

@@ -159,6 +159,7 @@ def log_lines(page: Page, selector: str = "#log .e") -> list[str]:
     return [line.strip() for line in lines]
 
 
+@pytest.mark.paced
 def test_a_game_at_the_table_and_in_the_replay_in_german_and_english(
     server: str, pages: dict[str, Page]
 ) -> None:
@@ -223,6 +224,7 @@ LIVE: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.mark.paced
 @pytest.mark.parametrize("game", list(LIVE))
 def test_a_whole_game_at_the_table_in_german(
     server: str, pages: dict[str, Page], game: str

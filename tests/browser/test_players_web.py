@@ -236,6 +236,7 @@ def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
         context.close()
 
 
+@pytest.mark.paced
 def test_the_tab_shows_your_turn_and_a_notice_says_when_the_timer_played_for_you(
     server: str, browser: Browser
 ) -> None:
@@ -566,6 +567,7 @@ def test_thieves_is_drawn_in_german(server: str, browser: Browser, tmp_path: Pat
         context.close()
 
 
+@pytest.mark.paced
 def test_schatz_rabatz_is_drawn_in_german(server: str, browser: Browser, tmp_path: Path) -> None:
     made = make_table(server, "schatz-rabatz")
     context = browser.new_context(viewport=DESKTOP, locale="de-DE")
@@ -775,6 +777,7 @@ def test_the_end_screen_says_how_the_game_ended(server: str, browser: Browser) -
     assert errors == []
 
 
+@pytest.mark.paced
 def test_schatz_rabatz_plays_by_touch_on_a_phone(server: str, browser: Browser) -> None:
     made = make_table(server, "schatz-rabatz")
     context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True)

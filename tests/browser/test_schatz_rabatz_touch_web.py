@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, expec
 
 from tests.browser.test_schatz_rabatz_web import pick
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.paced]  # a real-time game
 
 PHONE = {"width": 390, "height": 844}
 HAND_MS = 4000  # long enough for the busy-hand drag on a loaded machine

@@ -12,7 +12,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.paced]  # a real-time game
 
 BOTS = "packer-instant"
 
