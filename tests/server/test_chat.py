@@ -86,12 +86,20 @@ def test_a_joining_connection_gets_the_last_lines(client: TestClient) -> None:
         assert kinds.index("welcome") < kinds.index("chat_log")
 
 
-@pytest.fixture
-def chatty(sqlite_url: str) -> Iterator[TestClient]:
-    """The app with a seat allowed 100 chat lines at once."""
-    limits = Limits(rate=FAST.rate, burst=FAST.burst, chat_rate=0.001, chat_burst=100)
+@contextmanager
+def chat_limited(sqlite_url: str, burst: int) -> Iterator[TestClient]:
+    """The app with a seat allowed ``burst`` chat lines at once, then one every 1,000 s (no
+    line back within a test, however slow the machine)."""
+    limits = Limits(rate=FAST.rate, burst=FAST.burst, chat_rate=0.001, chat_burst=burst)
     with TestClient(create_app(sqlite_url, bot_delay=0, limits=limits, caps=LIFTED)) as c:
         yield c
+
+
+@pytest.fixture
+def chatty(sqlite_url: str) -> Iterator[TestClient]:
+    """A seat allowed 100 chat lines at once."""
+    with chat_limited(sqlite_url, 100) as client:
+        yield client
 
 
 def test_the_log_keeps_the_last_lines_only(chatty: TestClient) -> None:
@@ -108,23 +116,20 @@ def test_the_log_keeps_the_last_lines_only(chatty: TestClient) -> None:
 
 @pytest.fixture
 def curt(sqlite_url: str) -> Iterator[TestClient]:
-    """The app with a seat allowed five chat lines at once, then one every 1,000 s (the
-    server's own burst, and no line back within a test however slow the machine)."""
-    limits = Limits(rate=FAST.rate, burst=FAST.burst, chat_rate=0.001, chat_burst=5)
-    with TestClient(create_app(sqlite_url, bot_delay=0, limits=limits, caps=LIFTED)) as c:
-        yield c
+    """A seat allowed five chat lines at once (the server's own burst)."""
+    with chat_limited(sqlite_url, 5) as client:
+        yield client
 
 
 def test_a_seat_is_rate_limited_over_all_its_connections(curt: TestClient) -> None:
-    client = curt
-    made = create_table(client, ["human", "human", "bot:heuristic"])
+    made = create_table(curt, ["human", "human", "bot:heuristic"])
     tid = made["table"]["id"]
     t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
     burst = 5
     with (
-        client.websocket_connect(ws_url(tid)) as a,
-        client.websocket_connect(ws_url(tid)) as b,
-        client.websocket_connect(ws_url(tid)) as c,
+        curt.websocket_connect(ws_url(tid)) as a,
+        curt.websocket_connect(ws_url(tid)) as b,
+        curt.websocket_connect(ws_url(tid)) as c,
     ):
         first, second, other = Player(a, t0), Player(b, t0), Player(c, t1)
         answers = [
