@@ -64,7 +64,10 @@ class Socket:
     """A seat over a real websocket."""
 
     def __init__(self, stack: ExitStack, port: int, table: str, token: str) -> None:
-        self.ws = stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{table}/ws"))
+        # (frames it is not asked for are read as they come, so that its close is answered
+        # at once: a full queue would stop its reading, and its close wait 10 s for a reply)
+        url = f"ws://127.0.0.1:{port}/api/tables/{table}/ws"
+        self.ws = stack.enter_context(connect(url, max_queue=None))
         self.ws.send(json.dumps({"type": "join", "token": token}))
         self.latest = self.until(lambda f: f["type"] == "welcome")
         self.n = 0
