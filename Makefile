@@ -30,14 +30,13 @@ types: $(STAMP)
 	$(BIN)/mypy --strict bench/facedown/src
 
 # Tests that neither time themselves nor run a live server, in two processes; then the
-# browser tests that do not wait on the server's own clock, two files at a time (their
-# stories run on the test's clock); then the others one at a time (the realtime and paced
-# markers: tests/conftest.py). Each step runs whatever the ones before it give.
+# browser tests that do not wait on the server's own clock, two files at a time; then the
+# others one at a time (the realtime, pairwise and paced markers: tests/conftest.py). Each
+# step runs whatever the ones before it give.
 unit: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider -n 2 -m "not realtime"; first=$$?; \
-	$(BIN)/pytest -q -p no:cacheprovider -n 2 --dist loadfile -m "browser and not paced"; \
-	second=$$?; \
-	$(BIN)/pytest -q -p no:cacheprovider -m "realtime and not (browser and not paced)" \
+	$(BIN)/pytest -q -p no:cacheprovider -n 2 --dist loadfile -m pairwise; second=$$?; \
+	$(BIN)/pytest -q -p no:cacheprovider -m "realtime and not pairwise" \
 	&& [ $$first -eq 0 ] && exit $$second
 
 bench: $(STAMP)

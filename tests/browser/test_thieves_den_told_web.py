@@ -164,13 +164,13 @@ def open_page(
     motion: Literal["no-preference", "reduce"] = "no-preference",
     locale: str = "en-GB",
 ) -> Page:
-    """A page on ``url``; one that tells stories tells them on the test's clock."""
+    """A page on ``url``, its timers on the test's clock (paused: a story moves on only
+    as the test runs it; under reduced motion nothing waits on a timer)."""
     context = browser.new_context(viewport=DESKTOP, locale=locale, reduced_motion=motion)
     page = context.new_page()
     page.goto(url)
     expect(page.locator(".td-seat")).to_have_count(2)
-    if motion == "no-preference":
-        on_the_tests_clock(page)
+    on_the_tests_clock(page)
     return page
 
 
@@ -386,18 +386,16 @@ def test_reduced_motion_draws_at_once_a_story_can_be_skipped_and_a_sale_is_told(
         for page in (calm, busy):
             settled(page)
         # Bob's story waits on the test's clock: it holds at its first step until Escape,
-        # however long the checks of the calm page take.
-        started = calm.evaluate("performance.now()")
+        # however long the checks of the calm page take. The calm page's clock stands
+        # still too: what it draws waited on no timer.
         table.act(*STEAL)
         expect(
             calm.locator('.td-seat[data-seat="1"] .td-seatinfo [data-token=potion] b')
         ).to_have_text("1")
-        waited = calm.evaluate("performance.now()") - started
         seen: list[dict[str, Any]] = calm.evaluate("window.seen")
         assert seen and not any(s["narrating"] or s["text"] is not None for s in seen)
         # The first change is the frame's board: the Potions taken, Bob's bonus paid.
         assert seen[0]["seats"]["0"]["potions"] == 3 and seen[0]["seats"]["1"]["potions"] == 1
-        assert waited < 1000, waited  # told, the first step alone stays 0.7 s
         # Bob's page tells it; Escape skips to the board at once, with his choices.
         expect(busy.locator("#game[data-narrating]")).to_have_count(1)
         busy.keyboard.press("Escape")
