@@ -242,7 +242,8 @@ def test_an_alarm_and_its_raid_are_told_car_by_car(server: str, browser: Browser
         assert steps[5]["step"] == "busted" and "Busted" in texts[5] and steps[5]["police"] == []
         assert [s["count"] for s in steps] == [f"{i}/6" for i in range(1, 7)]
         # Each step stays 0.7 s (by the page's clock: the test's).
-        assert held_ms(ada, steps) == [700] * 6, held_ms(ada, steps)
+        held = held_ms(ada, steps)
+        assert held == [700] * 6, held
         # The final board: no police, Ada's loot gone, Bob's face-down card seen by all.
         expect(ada.locator(".tv-policebox > .tv-cards [data-card]")).to_have_count(0)
         expect(ada.locator('.tv-seat.me .tv-lootrow [data-card="money-3a"]')).to_have_count(0)

@@ -86,50 +86,38 @@ def test_a_joining_connection_gets_the_last_lines(client: TestClient) -> None:
         assert kinds.index("welcome") < kinds.index("chat_log")
 
 
-@contextmanager
-def chat_limited(sqlite_url: str, burst: int) -> Iterator[TestClient]:
-    """The app with a seat allowed ``burst`` chat lines at once, then one every 1,000 s (no
-    line back within a test, however slow the machine)."""
-    limits = Limits(rate=FAST.rate, burst=FAST.burst, chat_rate=0.001, chat_burst=burst)
-    with TestClient(create_app(sqlite_url, bot_delay=0, limits=limits, caps=LIFTED)) as c:
-        yield c
-
-
 @pytest.fixture
-def chatty(sqlite_url: str) -> Iterator[TestClient]:
-    """A seat allowed 100 chat lines at once."""
-    with chat_limited(sqlite_url, 100) as client:
+def limited(sqlite_url: str, request: pytest.FixtureRequest) -> Iterator[TestClient]:
+    """The app with a seat allowed ``request.param`` chat lines at once, then one every
+    1,000 s (no line back within a test, however slow the machine)."""
+    limits = Limits(rate=FAST.rate, burst=FAST.burst, chat_rate=0.001, chat_burst=request.param)
+    with TestClient(create_app(sqlite_url, bot_delay=0, limits=limits, caps=LIFTED)) as client:
         yield client
 
 
-def test_the_log_keeps_the_last_lines_only(chatty: TestClient) -> None:
-    made = create_table(chatty, ["human", "bot:heuristic", "bot:heuristic"])
+@pytest.mark.parametrize("limited", [100], indirect=True)
+def test_the_log_keeps_the_last_lines_only(limited: TestClient) -> None:
+    made = create_table(limited, ["human", "bot:heuristic", "bot:heuristic"])
     tid, t0 = made["table"]["id"], made["seats"][0]["token"]
-    with chatty.websocket_connect(ws_url(tid)) as w0:
+    with limited.websocket_connect(ws_url(tid)) as w0:
         p0 = Player(w0, t0)
         for n in range(KEEP + 7):
             assert p0.send({"type": "chat", "text": f"n{n}"})["type"] == "ack"
-    with chatty.websocket_connect(ws_url(tid)) as ws:
+    with limited.websocket_connect(ws_url(tid)) as ws:
         lines = chat_log(Player(ws, None))
     assert [line["text"] for line in lines] == [f"n{n}" for n in range(7, KEEP + 7)]
 
 
-@pytest.fixture
-def curt(sqlite_url: str) -> Iterator[TestClient]:
-    """A seat allowed five chat lines at once (the server's own burst)."""
-    with chat_limited(sqlite_url, 5) as client:
-        yield client
-
-
-def test_a_seat_is_rate_limited_over_all_its_connections(curt: TestClient) -> None:
-    made = create_table(curt, ["human", "human", "bot:heuristic"])
+@pytest.mark.parametrize("limited", [5], indirect=True)  # the server's own burst
+def test_a_seat_is_rate_limited_over_all_its_connections(limited: TestClient) -> None:
+    made = create_table(limited, ["human", "human", "bot:heuristic"])
     tid = made["table"]["id"]
     t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
     burst = 5
     with (
-        curt.websocket_connect(ws_url(tid)) as a,
-        curt.websocket_connect(ws_url(tid)) as b,
-        curt.websocket_connect(ws_url(tid)) as c,
+        limited.websocket_connect(ws_url(tid)) as a,
+        limited.websocket_connect(ws_url(tid)) as b,
+        limited.websocket_connect(ws_url(tid)) as c,
     ):
         first, second, other = Player(a, t0), Player(b, t0), Player(c, t1)
         answers = [
