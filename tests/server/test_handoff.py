@@ -231,7 +231,7 @@ def test_a_killed_workers_socket_is_cleared_when_it_is_replaced(
     url = fresh_postgres()
     with tempfile.TemporaryDirectory(prefix="thv-") as tmp:
         monkeypatch.setenv("TMPDIR", tmp)  # (where the parent makes the workers' folder)
-        lifted = ("--tables-per-minute", "1000", "--tables-per-client", "1000")
+        lifted = ("--tables-per-minute", "100000", "--tables-per-client", "1000")
         proc, port = serve_process(url, "--workers", "2", "--lease-seconds", LEASE, *lifted)
         try:
 
