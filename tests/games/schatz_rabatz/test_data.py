@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
-from thievery.games.schatz_rabatz.data import COLOURS, JACK_BOARDS, SHAPES, SHIP_PARTS
+import pytest
+
+from thievery.games.schatz_rabatz.data import (
+    CHEST_DEPTH,
+    CHEST_WIDTH,
+    COLOURS,
+    DATA,
+    JACK_BOARDS,
+    SHAPES,
+    SHIP_PARTS,
+    read_components,
+)
 from thievery.games.schatz_rabatz.pieces import CARD_ID, TREASURE_ID
 
+from ..files import refusal
 from .helpers import new
 
 
@@ -34,3 +47,59 @@ def test_treasure_ids_are_shape_and_colour() -> None:
     assert len(TREASURE_ID) == 40 == len(SHAPES) * len(COLOURS)
     assert TREASURE_ID[:3] == ("circle-red", "circle-blue", "circle-green")
     assert "goldbar-purple" in TREASURE_ID and "crown-yellow" in TREASURE_ID
+
+
+def test_the_unverified_components_come_from_the_data_file_which_says_so() -> None:
+    assert "UNVERIFIED" in DATA.read_text(encoding="utf-8")
+    read = read_components(DATA)
+    assert (read.width, read.depth) == (CHEST_WIDTH, CHEST_DEPTH) == (6, 5)
+    assert read.shapes == SHAPES and read.jack_boards == JACK_BOARDS
+    assert [name for name, _ in SHAPES][:2] == ["circle", "hexagon"]  # the treasures' order
+
+
+def _with(replace: tuple[str, str] | None = None, add: str = "") -> str:
+    """The shipped file's text with one piece replaced (which must be there)."""
+    text = DATA.read_text(encoding="utf-8")
+    if replace is not None:
+        assert replace[0] in text
+        text = text.replace(replace[0], replace[1], 1)
+    return text + add
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (_with(("width = 6", "width = 13")), "width is a whole number from 3 to 12"),
+        (_with(("depth = 5", "depth = 1")), "depth from 2 to 12"),
+        (_with(("width = 6", 'width = "6"')), "not '6' and 5"),
+        (_with(("circle = [[0, 0]]", "circle = [[0, 0], [2, 0]]")), "not joined edge to edge"),
+        (_with(("circle = [[0, 0]]", "circle = [[0, 0], [0, 0]]")), "a cell is listed twice"),
+        (_with(("circle = [[0, 0]]", "circle = [[1, 1]]")), "start at x = 0 and y = 0"),
+        (_with(("circle = [[0, 0]]", "circle = []")), "a list of [x, y] cells"),
+        (_with(("circle = [[0, 0]]", "circle = [[0, 0, 0]]")), "each cell is [x, y]"),
+        (_with(("circle = [[0, 0]]", "coin = [[0, 0]]")), "not coin, hexagon"),  # no circle
+        (
+            _with(("\n[jack_boards]\n", "\nstar = [[0, 0]]\n\n[jack_boards]\n")),
+            "has 8 shapes",  # a ninth
+        ),
+        (_with(('"circle-red", "hexagon-green"', '"circle-pink", "hexagon-green"')), "jack-1"),
+        (
+            _with(('"circle-red", "hexagon-green"', '"circle-red", "circle-red"')),
+            "a treasure is listed twice",
+        ),
+        (_with(add='jack-10 = ["circle-red"]\n'), "has 9 boards, not 10"),
+        (_with(("\n[chest]\n", "\n[box]\n")), "it needs the tables [chest]"),
+        (_with(add="[shapes\n"), "line"),  # not TOML: the parser's words, and where
+    ],
+)
+def test_a_broken_components_file_is_refused_naming_it(
+    tmp_path: Path, text: str, reason: str
+) -> None:
+    assert reason in refusal(read_components, tmp_path / "components.toml", text)
+
+
+def test_the_shipped_text_read_from_elsewhere_is_the_same(tmp_path: Path) -> None:
+    """(The cases above start from it: each is refused for its one change only.)"""
+    path = tmp_path / "components.toml"
+    path.write_text(_with(), encoding="utf-8")
+    assert read_components(path) == read_components(DATA)

@@ -3,15 +3,51 @@ properties: 0-79 jewellery (kind-major, value, copy), 80-99 Close Safe cards, 10
 thieves; ids ``ring-6b``, ``close-12a``, ``thief-shadow``.
 
 **Unverified** (RULES.md): the Close Safe cards' values. The rulebook gives 20 cards
-valued 4 to 15 but not how many of each; ``CLOSE_VALUES`` is our reading (4-11 twice,
-12-15 once), kept here as data."""
+valued 4 to 15 but not how many of each; our reading (4-11 twice, 12-15 once) is kept as
+data, in ``data/components.toml``, which says so, and read into ``CLOSE_VALUES`` here."""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data" / "components.toml"
+CLOSE_CARDS, CLOSE_LOW, CLOSE_HIGH = 20, 4, 15  # the rulebook's: 20 cards valued 4 to 15
+
+
+def read_close_values(path: Path = DATA) -> list[tuple[int, str]]:
+    """The Close Safe cards as (value, copy letter), in the order of ``path``'s
+    ``[close_safe] values``; ``ValueError`` naming the file if they are not the rulebook's
+    20 cards valued 4 to 15."""
+    try:
+        values = tomllib.loads(path.read_text(encoding="utf-8"))["close_safe"]["values"]
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as e:
+        raise ValueError(f"{path}: no [close_safe] values ({e})") from None
+    if (
+        not isinstance(values, list)
+        or len(values) != CLOSE_CARDS
+        or any(type(v) is not int or not CLOSE_LOW <= v <= CLOSE_HIGH for v in values)
+        or set(values) != set(range(CLOSE_LOW, CLOSE_HIGH + 1))
+    ):
+        raise ValueError(
+            f"{path}: [close_safe] values must be {CLOSE_CARDS} whole numbers from "
+            f"{CLOSE_LOW} to {CLOSE_HIGH}, each of them at least once, not {values!r:.200}"
+        )
+    copies: Counter[int] = Counter()
+    cards = []
+    for value in values:
+        cards.append((value, "abcdefghijklmnopqrst"[copies[value]]))
+        copies[value] += 1
+    return cards
+
 
 KINDS = ("brooch", "ring", "watch", "cufflink")
 JEWEL, CLOSE, THIEF = 0, 1, 2
 ANY_KIND = -1  # the shadow thief's "kind"
 
-# Close Safe values 4-11 twice (a, b), 12-15 once (a) -- RULES.md, unverified.
-CLOSE_VALUES = [(v, c) for v in range(4, 12) for c in "ab"] + [(v, "a") for v in range(12, 16)]
+# Close Safe values and copies: 4-11 twice (a, b), 12-15 once (a) -- RULES.md, unverified.
+CLOSE_VALUES = read_close_values()
 THIEF_NAMES = ("shadow", "brooch", "ring", "watch", "cufflink")
 
 CARD_ID: list[str] = []

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from thievery.core.protocol import Action
+from thievery.games.schatz_rabatz.data import MAX_WIDTH as MAX_WIDTH  # (drops interned)
 from thievery.games.schatz_rabatz.pieces import N_TREASURES, TREASURE_ID
-
-MAX_WIDTH = 12  # the widest chest an option allows: the interned drops' columns
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,152 +1,129 @@
 """Schatz-Rabatz's components as data: treasure shapes, colours, Jack-boards, ship cards.
 
 **Unverified — ours** (RULES.md). The rulebook names the goblet, sword, crown, small
-hexagon and circle but gives no geometry; the ring, pearls and gold bar, every polyomino
-below, and the contents of the nine Jack-boards are our own design. The boards are built
-so that each shows one treasure of every shape (8 of the 40), every treasure appears on
-one or two boards, and no two boards are alike. The chest's size (``CHEST_WIDTH`` ×
-``CHEST_DEPTH`` cells, "about 6 wide × 5 deep") is unverified too: the defaults of the
-``width`` and ``depth`` options.
+hexagon and circle but gives no geometry; the ring, pearls and gold bar, every polyomino,
+and the contents of the nine Jack-boards are our own design, and so is the chest's size
+("about 6 wide × 5 deep": the defaults of the ``width`` and ``depth`` options). They are
+kept as data in ``data/components.toml``, which says so, and read here when the game is
+loaded (:func:`read_components`, which refuses a file that does not hold them, naming it).
+The boards are built so that each shows one treasure of every shape (8 of the 40), every
+treasure appears on one or two boards, and no two boards are alike.
 """
 
 from __future__ import annotations
 
-CHEST_WIDTH, CHEST_DEPTH = 6, 5  # unverified: the rulebook's picture, not a measurement
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).parent / "data" / "components.toml"
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
+NAMED_SHAPES = ("goblet", "sword", "crown", "hexagon", "circle")  # the rulebook's
+N_SHAPES, N_BOARDS = 8, 9  # 8 shapes x 5 colours = 40 treasures; 9 Jack-boards
+MIN_WIDTH, MAX_WIDTH = 3, 12  # the width option's bounds (12: the interned drops' columns)
+MIN_DEPTH, MAX_DEPTH = 2, 12  # the depth option's
 
-# Each shape in rotation 0 as (x, y) cells seen from the side; y grows upward.
-SHAPES: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
-    ("circle", ((0, 0),)),  # 1 cell
-    ("hexagon", ((0, 0), (1, 0))),  # 2 in a row
-    ("ring", ((0, 0), (1, 0), (0, 1))),  # an L of 3
-    ("pearls", ((0, 0), (1, 0), (2, 0))),  # 3 in a row
-    ("goblet", ((1, 0), (0, 1), (1, 1), (2, 1))),  # a T of 4: the cup on its stem
-    ("sword", ((0, 0), (1, 0), (2, 0), (3, 0))),  # 4 in a row
-    ("goldbar", ((0, 0), (1, 0), (0, 1), (1, 1))),  # 2 x 2
-    ("crown", ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1))),  # a U of 5
-)
+Cells = tuple[tuple[int, int], ...]
 
-# The nine Jack-boards: the treasures (``<shape>-<colour>``) each one claims.
-JACK_BOARDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "jack-1",
-        (
-            "circle-red",
-            "hexagon-green",
-            "ring-purple",
-            "pearls-blue",
-            "goblet-yellow",
-            "sword-red",
-            "goldbar-green",
-            "crown-purple",
-        ),
-    ),
-    (
-        "jack-2",
-        (
-            "circle-blue",
-            "hexagon-yellow",
-            "ring-red",
-            "pearls-green",
-            "goblet-purple",
-            "sword-blue",
-            "goldbar-yellow",
-            "crown-red",
-        ),
-    ),
-    (
-        "jack-3",
-        (
-            "circle-green",
-            "hexagon-purple",
-            "ring-blue",
-            "pearls-yellow",
-            "goblet-red",
-            "sword-green",
-            "goldbar-purple",
-            "crown-blue",
-        ),
-    ),
-    (
-        "jack-4",
-        (
-            "circle-yellow",
-            "hexagon-red",
-            "ring-green",
-            "pearls-purple",
-            "goblet-blue",
-            "sword-yellow",
-            "goldbar-red",
-            "crown-green",
-        ),
-    ),
-    (
-        "jack-5",
-        (
-            "circle-purple",
-            "hexagon-blue",
-            "ring-yellow",
-            "pearls-red",
-            "goblet-green",
-            "sword-purple",
-            "goldbar-blue",
-            "crown-yellow",
-        ),
-    ),
-    (
-        "jack-6",
-        (
-            "circle-red",
-            "hexagon-yellow",
-            "ring-blue",
-            "pearls-purple",
-            "goblet-green",
-            "sword-red",
-            "goldbar-yellow",
-            "crown-blue",
-        ),
-    ),
-    (
-        "jack-7",
-        (
-            "circle-blue",
-            "hexagon-purple",
-            "ring-green",
-            "pearls-red",
-            "goblet-yellow",
-            "sword-blue",
-            "goldbar-purple",
-            "crown-green",
-        ),
-    ),
-    (
-        "jack-8",
-        (
-            "circle-green",
-            "hexagon-red",
-            "ring-yellow",
-            "pearls-blue",
-            "goblet-purple",
-            "sword-green",
-            "goldbar-red",
-            "crown-yellow",
-        ),
-    ),
-    (
-        "jack-9",
-        (
-            "circle-yellow",
-            "hexagon-blue",
-            "ring-purple",
-            "pearls-green",
-            "goblet-red",
-            "sword-yellow",
-            "goldbar-blue",
-            "crown-purple",
-        ),
-    ),
-)
+
+@dataclass(frozen=True)
+class Components:
+    """What ``data/components.toml`` holds: the chest's size, the shapes in rotation 0 as
+    (x, y) cells seen from the side (y grows upward) in the treasures' order, and each
+    Jack-board's treasures (``<shape>-<colour>``)."""
+
+    width: int
+    depth: int
+    shapes: tuple[tuple[str, Cells], ...]
+    jack_boards: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _whole(value: object, low: int, high: int) -> int | None:
+    """``value`` if it is a whole number from ``low`` to ``high``, else ``None``."""
+    return value if type(value) is int and low <= value <= high else None
+
+
+def _joined(cells: Cells) -> bool:
+    """Whether cells touch edge to edge as one piece."""
+    todo, seen = [cells[0]], {cells[0]}
+    while todo:
+        x, y = todo.pop()
+        for near in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if near in cells and near not in seen:
+                seen.add(near)
+                todo.append(near)
+    return len(seen) == len(cells)
+
+
+def _shape(name: str, raw: Any) -> Cells:
+    if not isinstance(raw, list) or not raw:
+        raise ValueError(f"shape {name!r}: a list of [x, y] cells")
+    pairs = (isinstance(c, list) and len(c) == 2 for c in raw)
+    if not all(pairs) or any(_whole(v, 0, 9) is None for c in raw for v in c):
+        raise ValueError(f"shape {name!r}: each cell is [x, y], whole numbers from 0 to 9")
+    cells: Cells = tuple((c[0], c[1]) for c in raw)
+    if len(set(cells)) != len(cells):
+        raise ValueError(f"shape {name!r}: a cell is listed twice")
+    if min(x for x, _ in cells) != 0 or min(y for _, y in cells) != 0:
+        raise ValueError(f"shape {name!r}: its cells start at x = 0 and y = 0")
+    if not _joined(cells):
+        raise ValueError(f"shape {name!r}: its cells are not joined edge to edge")
+    return cells
+
+
+def _components(raw: dict[str, Any]) -> Components:
+    chest, shapes, boards = raw.get("chest"), raw.get("shapes"), raw.get("jack_boards")
+    if not isinstance(chest, dict) or not isinstance(shapes, dict) or not isinstance(boards, dict):
+        raise ValueError("it needs the tables [chest], [shapes] and [jack_boards]")
+    width = _whole(chest.get("width"), MIN_WIDTH, MAX_WIDTH)
+    depth = _whole(chest.get("depth"), MIN_DEPTH, MAX_DEPTH)
+    if width is None or depth is None:
+        raise ValueError(
+            f"[chest] width is a whole number from {MIN_WIDTH} to {MAX_WIDTH} and depth "
+            f"from {MIN_DEPTH} to {MAX_DEPTH}, not {chest.get('width')!r} and "
+            f"{chest.get('depth')!r}"
+        )
+    if len(shapes) != N_SHAPES or not set(NAMED_SHAPES) <= set(shapes):
+        raise ValueError(
+            f"[shapes] has {N_SHAPES} shapes, {', '.join(NAMED_SHAPES)} among them, not "
+            f"{', '.join(shapes)}"
+        )
+    if any("-" in name for name in shapes):
+        raise ValueError("[shapes]: a shape's name has no '-' (treasures are <shape>-<colour>)")
+    treasures = {f"{shape}-{colour}" for shape in shapes for colour in COLOURS}
+    if len(boards) != N_BOARDS:
+        raise ValueError(f"[jack_boards] has {N_BOARDS} boards, not {len(boards)}")
+    for name, claims in boards.items():
+        if not isinstance(claims, list) or not claims or not all(c in treasures for c in claims):
+            raise ValueError(
+                f"Jack-board {name!r}: a list of treasures (<shape>-<colour>, the colours "
+                f"{', '.join(COLOURS)}), not {claims!r:.200}"
+            )
+        if len(set(claims)) != len(claims):
+            raise ValueError(f"Jack-board {name!r}: a treasure is listed twice")
+    return Components(
+        width=width,
+        depth=depth,
+        shapes=tuple((name, _shape(name, cells)) for name, cells in shapes.items()),
+        jack_boards=tuple((name, tuple(claims)) for name, claims in boards.items()),
+    )
+
+
+def read_components(path: Path = DATA) -> Components:
+    """The components in ``path``; ``ValueError`` naming the file if it does not hold them."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return _components(raw)
+    except (OSError, tomllib.TOMLDecodeError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None
+
+
+_COMPONENTS = read_components()
+CHEST_WIDTH, CHEST_DEPTH = _COMPONENTS.width, _COMPONENTS.depth  # unverified
+SHAPES: tuple[tuple[str, Cells], ...] = _COMPONENTS.shapes  # unverified geometry
+JACK_BOARDS: tuple[tuple[str, tuple[str, ...]], ...] = _COMPONENTS.jack_boards  # ours
 
 # Pirate ship cards: four parts, four copies of each (ids ``bow-1`` ... ``stern-4``).
 SHIP_PARTS: tuple[str, ...] = ("bow", "middle-a", "middle-b", "stern")

@@ -20,7 +20,13 @@ from thievery.core.protocol import (
 )
 from thievery.core.rng import Rng
 from thievery.games.schatz_rabatz.actions import CLOSE, DROPS, MAX_WIDTH, READY, Drop
-from thievery.games.schatz_rabatz.data import CHEST_DEPTH, CHEST_WIDTH
+from thievery.games.schatz_rabatz.data import (
+    CHEST_DEPTH,
+    CHEST_WIDTH,
+    MAX_DEPTH,
+    MIN_DEPTH,
+    MIN_WIDTH,
+)
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_ID,
     CANONICAL,
@@ -52,14 +58,18 @@ class SchatzRabatzSpec(GameSpec):
             maximum=10_000,
         ),
         Option(
-            "width", CHEST_WIDTH, "chest width in cells (unverified)", minimum=3, maximum=MAX_WIDTH
+            "width",
+            CHEST_WIDTH,
+            "chest width in cells (unverified)",
+            minimum=MIN_WIDTH,
+            maximum=MAX_WIDTH,
         ),
         Option(
             "depth",
             CHEST_DEPTH,
             "chest depth in cells, up to the rim (unverified)",
-            minimum=2,
-            maximum=12,
+            minimum=MIN_DEPTH,
+            maximum=MAX_DEPTH,
         ),
         Option(
             "little_pirates",

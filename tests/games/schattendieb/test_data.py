@@ -1,0 +1,60 @@
+"""Der Schattendieb's unverified numbers live in a data file that says so, and a broken
+file is refused with an error naming it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from thievery.games.schattendieb import cards
+from thievery.games.schattendieb.cards import DATA, read_close_values
+
+from ..files import refusal
+
+
+def test_the_close_safe_cards_come_from_the_data_file_which_says_they_are_unverified() -> None:
+    assert "UNVERIFIED" in DATA.read_text(encoding="utf-8")
+    assert read_close_values(DATA) == cards.CLOSE_VALUES
+    close = [cards.CARD_ID[i] for i, c in enumerate(cards.CATEGORY) if c == cards.CLOSE]
+    # RULES.md's reading: 4-11 twice, 12-15 once, 20 cards in all
+    assert close == [f"close-{v}{c}" for v in range(4, 12) for c in "ab"] + [
+        f"close-{v}a" for v in range(12, 16)
+    ]
+    assert sorted(cards.VALUE[cards.CARD_INDEX[c]] for c in close) == sorted(
+        [*range(4, 12), *range(4, 16)]
+    )
+
+
+def test_another_count_in_the_file_gives_those_cards_lettered_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "components.toml"
+    values = [*range(4, 16), 4, 4, 4, 5, 6, 7, 8, 15]
+    path.write_text(f"[close_safe]\nvalues = {values}\n", encoding="utf-8")
+    read = read_close_values(path)
+    assert [v for v, _ in read] == values
+    assert read[:2] == [(4, "a"), (5, "a")] and read[12:15] == [(4, "b"), (4, "c"), (4, "d")]
+    assert read[-1] == (15, "b")
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[close_safe]\nvalues = [4, 5, 6]\n", "must be 20 whole numbers"),
+        (f"[close_safe]\nvalues = {[*range(4, 16), *[16] * 8]}\n", "16"),
+        (f"[close_safe]\nvalues = {[*range(4, 15), *[4] * 9]}\n", "each of them"),  # no 15
+        (f"[close_safe]\nvalues = {[*range(4, 16), *['8'] * 8]}\n", "'8'"),
+        (f"[close_safe]\nvalues = {[*range(4, 16), *[8.0] * 8]}\n", "8.0"),
+        ("[close_safe]\nvalues = 20\n", "not 20"),
+        ("[close]\nvalues = []\n", "no [close_safe] values"),
+        ("[close_safe\n", "no [close_safe] values"),  # not TOML
+    ],
+)
+def test_a_broken_file_is_refused_naming_it(tmp_path: Path, text: str, reason: str) -> None:
+    assert reason in refusal(read_close_values, tmp_path / "components.toml", text)
+
+
+def test_a_missing_file_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "nowhere.toml"
+    with pytest.raises(ValueError, match=re.escape(str(path))):
+        read_close_values(path)
