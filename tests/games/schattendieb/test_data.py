@@ -11,7 +11,7 @@ import pytest
 from thievery.games.schattendieb import cards
 from thievery.games.schattendieb.cards import DATA, read_close_values
 
-from ..files import refusal
+from ..files import loaded_with, refusal
 
 
 def test_the_close_safe_cards_come_from_the_data_file_which_says_they_are_unverified() -> None:
@@ -40,18 +40,44 @@ def test_another_count_in_the_file_gives_those_cards_lettered_in_order(tmp_path:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("[close_safe]\nvalues = [4, 5, 6]\n", "must be 20 whole numbers"),
-        (f"[close_safe]\nvalues = {[*range(4, 16), *[16] * 8]}\n", "16"),
-        (f"[close_safe]\nvalues = {[*range(4, 15), *[4] * 9]}\n", "each of them"),  # no 15
-        (f"[close_safe]\nvalues = {[*range(4, 16), *['8'] * 8]}\n", "'8'"),
-        (f"[close_safe]\nvalues = {[*range(4, 16), *[8.0] * 8]}\n", "8.0"),
-        ("[close_safe]\nvalues = 20\n", "not 20"),
-        ("[close]\nvalues = []\n", "no [close_safe] values"),
-        ("[close_safe\n", "no [close_safe] values"),  # not TOML
+        ("[close_safe]\nvalues = [4, 5, 6]\n", "3 values, not 20"),
+        (f"[close_safe]\nvalues = {[*range(4, 16), *[16] * 8]}\n", "16 is not one"),
+        (f"[close_safe]\nvalues = {[*range(4, 16), *[3] * 8]}\n", "3 is not one"),
+        (f"[close_safe]\nvalues = {[*range(4, 15), *[4] * 9]}\n", "no card of value 15"),
+        (f"[close_safe]\nvalues = {[*range(4, 16), *['8'] * 8]}\n", "'8' is not one"),
+        (f"[close_safe]\nvalues = {[*range(4, 16), *[8.0] * 8]}\n", "8.0 is not one"),
+        (f"[close_safe]\nvalues = {[*range(4, 16), *['true'] * 8]}\n".replace("'", ""), "True"),
+        ("[close_safe]\nvalues = 20\n", "not a list: 20"),
+        ("[close]\nvalues = []\n", "cannot read its [close_safe] values"),
+        ("[close_safe\n", "cannot read its [close_safe] values"),  # not TOML
     ],
 )
 def test_a_broken_file_is_refused_naming_it(tmp_path: Path, text: str, reason: str) -> None:
     assert reason in refusal(read_close_values, tmp_path / "components.toml", text)
+
+
+def test_a_file_not_in_utf_8_is_refused_naming_it_and_one_with_a_bom_is_read(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "components.toml"
+    path.write_bytes(b"\xff" + DATA.read_bytes())
+    with pytest.raises(ValueError, match=re.escape(str(path))):
+        read_close_values(path)
+    path.write_bytes(b"\xef\xbb\xbf" + DATA.read_bytes())
+    assert read_close_values(path) == read_close_values(DATA)
+
+
+def test_the_game_deals_the_close_safe_cards_the_file_gives() -> None:
+    """Another count in the file reaches the game's deck (not a copy of it in code)."""
+    values = [*range(4, 16), 4, 4, 4, 5, 6, 7, 8, 15]
+    ids = loaded_with(
+        "schattendieb",
+        f"[close_safe]\nvalues = {values}\n",
+        "thievery.games.schattendieb.cards",
+        "[m.CARD_ID[i] for i, c in enumerate(m.CATEGORY) if c == m.CLOSE]",
+    )
+    assert len(ids) == 20 and ids[:2] == ["close-4a", "close-5a"] and ids[-1] == "close-15b"
+    assert ids[12:15] == ["close-4b", "close-4c", "close-4d"]
 
 
 def test_a_missing_file_is_refused_naming_it(tmp_path: Path) -> None:

@@ -16,23 +16,32 @@ DATA = Path(__file__).parent / "data" / "components.toml"
 CLOSE_CARDS, CLOSE_LOW, CLOSE_HIGH = 20, 4, 15  # the rulebook's: 20 cards valued 4 to 15
 
 
+def _wrong_close_values(values: object) -> str | None:
+    """What is wrong with a data file's Close Safe values, if anything."""
+    if not isinstance(values, list):
+        return f"not a list: {values!r:.80}"
+    if len(values) != CLOSE_CARDS:
+        return f"{len(values)} values, not {CLOSE_CARDS}"
+    for value in values:
+        if type(value) is not int or not CLOSE_LOW <= value <= CLOSE_HIGH:
+            return f"{value!r:.40} is not one"
+    missing = sorted(set(range(CLOSE_LOW, CLOSE_HIGH + 1)) - set(values))
+    return f"no card of value {', '.join(map(str, missing))}" if missing else None
+
+
 def read_close_values(path: Path = DATA) -> list[tuple[int, str]]:
     """The Close Safe cards as (value, copy letter), in the order of ``path``'s
     ``[close_safe] values``; ``ValueError`` naming the file if they are not the rulebook's
     20 cards valued 4 to 15."""
     try:
-        values = tomllib.loads(path.read_text(encoding="utf-8"))["close_safe"]["values"]
-    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as e:
-        raise ValueError(f"{path}: no [close_safe] values ({e})") from None
-    if (
-        not isinstance(values, list)
-        or len(values) != CLOSE_CARDS
-        or any(type(v) is not int or not CLOSE_LOW <= v <= CLOSE_HIGH for v in values)
-        or set(values) != set(range(CLOSE_LOW, CLOSE_HIGH + 1))
-    ):
+        values = tomllib.loads(path.read_text(encoding="utf-8-sig"))["close_safe"]["values"]
+    except (OSError, ValueError, KeyError, TypeError) as e:  # (a TOMLDecodeError is one)
+        raise ValueError(f"{path}: cannot read its [close_safe] values ({e})") from None
+    wrong = _wrong_close_values(values)
+    if wrong:
         raise ValueError(
-            f"{path}: [close_safe] values must be {CLOSE_CARDS} whole numbers from "
-            f"{CLOSE_LOW} to {CLOSE_HIGH}, each of them at least once, not {values!r:.200}"
+            f"{path}: [close_safe] values are the {CLOSE_CARDS} cards' values, whole numbers "
+            f"from {CLOSE_LOW} to {CLOSE_HIGH}, each of them at least once: {wrong}"
         )
     copies: Counter[int] = Counter()
     cards = []

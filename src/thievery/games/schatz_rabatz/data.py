@@ -20,8 +20,12 @@ from typing import Any
 DATA = Path(__file__).parent / "data" / "components.toml"
 
 COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple")
-NAMED_SHAPES = ("goblet", "sword", "crown", "hexagon", "circle")  # the rulebook's
-N_SHAPES, N_BOARDS = 8, 9  # 8 shapes x 5 colours = 40 treasures; 9 Jack-boards
+# The shapes' names: the rulebook's goblet, sword, crown, small hexagon and circle, and our
+# ring, pearls and gold bar. Renderers draw and name them by these (their letters, icons
+# and words in both languages), so the data file gives their cells and order, not new ones.
+SHAPE_NAMES = ("circle", "hexagon", "ring", "pearls", "goblet", "sword", "goldbar", "crown")
+SHAPE_SPAN = 4  # a shape's cells lie within 4 x 4 (x and y from 0 to 3): the sword's length
+N_BOARDS = 9
 MIN_WIDTH, MAX_WIDTH = 3, 12  # the width option's bounds (12: the interned drops' columns)
 MIN_DEPTH, MAX_DEPTH = 2, 12  # the depth option's
 
@@ -61,8 +65,11 @@ def _shape(name: str, raw: Any) -> Cells:
     if not isinstance(raw, list) or not raw:
         raise ValueError(f"shape {name!r}: a list of [x, y] cells")
     pairs = (isinstance(c, list) and len(c) == 2 for c in raw)
-    if not all(pairs) or any(_whole(v, 0, 9) is None for c in raw for v in c):
-        raise ValueError(f"shape {name!r}: each cell is [x, y], whole numbers from 0 to 9")
+    if not all(pairs) or any(_whole(v, 0, SHAPE_SPAN - 1) is None for c in raw for v in c):
+        raise ValueError(
+            f"shape {name!r}: each cell is [x, y], whole numbers from 0 to {SHAPE_SPAN - 1}, "
+            f"not {raw!r:.120}"
+        )
     cells: Cells = tuple((c[0], c[1]) for c in raw)
     if len(set(cells)) != len(cells):
         raise ValueError(f"shape {name!r}: a cell is listed twice")
@@ -85,18 +92,20 @@ def _components(raw: dict[str, Any]) -> Components:
             f"from {MIN_DEPTH} to {MAX_DEPTH}, not {chest.get('width')!r} and "
             f"{chest.get('depth')!r}"
         )
-    if len(shapes) != N_SHAPES or not set(NAMED_SHAPES) <= set(shapes):
+    if sorted(shapes) != sorted(SHAPE_NAMES):
         raise ValueError(
-            f"[shapes] has {N_SHAPES} shapes, {', '.join(NAMED_SHAPES)} among them, not "
-            f"{', '.join(shapes)}"
+            f"[shapes] gives the cells of {', '.join(SHAPE_NAMES)} (in any order), not of "
+            f"{', '.join(map(str, shapes))}"
         )
-    if any("-" in name for name in shapes):
-        raise ValueError("[shapes]: a shape's name has no '-' (treasures are <shape>-<colour>)")
     treasures = {f"{shape}-{colour}" for shape in shapes for colour in COLOURS}
     if len(boards) != N_BOARDS:
         raise ValueError(f"[jack_boards] has {N_BOARDS} boards, not {len(boards)}")
     for name, claims in boards.items():
-        if not isinstance(claims, list) or not claims or not all(c in treasures for c in claims):
+        if (
+            not isinstance(claims, list)
+            or not claims
+            or not all(isinstance(c, str) and c in treasures for c in claims)
+        ):
             raise ValueError(
                 f"Jack-board {name!r}: a list of treasures (<shape>-<colour>, the colours "
                 f"{', '.join(COLOURS)}), not {claims!r:.200}"
@@ -114,9 +123,9 @@ def _components(raw: dict[str, Any]) -> Components:
 def read_components(path: Path = DATA) -> Components:
     """The components in ``path``; ``ValueError`` naming the file if it does not hold them."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(path.read_text(encoding="utf-8-sig"))
         return _components(raw)
-    except (OSError, tomllib.TOMLDecodeError, ValueError) as e:
+    except (OSError, ValueError) as e:  # (a TOMLDecodeError and a UnicodeDecodeError are)
         raise ValueError(f"{path}: {e}") from None
 
 

@@ -73,7 +73,8 @@ addGerman({
 // ------------------------------------------------------------------ components
 
 // The treasure shapes in rotation 0, as (x, y) cells seen from the side, y upward. A copy
-// of thievery/games/schatz_rabatz/data/components.toml's; a view that carries `shapes` wins.
+// of the shapes in thievery/games/schatz_rabatz/data/components.toml; a view that carries
+// `shapes` wins.
 const SHAPES = {
   circle: [[0, 0]],
   hexagon: [[0, 0], [1, 0]],
