@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
 from thievery.cli import app
+from thievery.core.record import GameRecord
 from thievery.games.thieves_den.cards import inline_card_set
 
 runner = CliRunner()
@@ -203,6 +205,84 @@ def test_replay_refuses_a_broken_record(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["replay", str(bad), "--no-step"])
     assert result.exit_code == 2 and "action 0" in result.output
+
+
+def test_replay_prints_the_result_its_actions_give_and_refuses_a_changed_one(
+    tmp_path: Path,
+) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", "thieves", "-p", "3", "--humans", "0", "--seed", "5", "--save", str(record)]
+    assert runner.invoke(app, args).exit_code == 0
+    data = json.loads(record.read_text())
+    replayed = runner.invoke(app, ["replay", str(record), "--no-step"])
+    assert replayed.exit_code == 0, replayed.output
+    scores = data["result"]["scores"]
+    line = [x for x in replayed.output.splitlines() if x.startswith("Result:")][-1]
+    assert line.startswith(f"Result: Seat 0 (heuristic) {scores[0]}, ") and "won by" in line
+    assert "{" not in line  # words, not a Python dict
+    changed = {**data, "result": {"scores": [99, 0, 0], "winners": [0]}}
+    record.write_text(json.dumps(changed))
+    refused = runner.invoke(app, ["replay", str(record), "--no-step"])
+    assert refused.exit_code == 2 and "the record says the result was" in refused.output.lower()
+    cut = {**data, "actions": data["actions"][:-3]}  # the end cut off, its result kept
+    record.write_text(json.dumps(cut))
+    refused = runner.invoke(app, ["replay", str(record), "--no-step"])
+    assert refused.exit_code == 2 and "The game is not over" in refused.output
+    unfinished = {**cut, "result": None}  # a game left before its end, as play saves it
+    record.write_text(json.dumps(unfinished))
+    left = runner.invoke(app, ["replay", str(record), "--no-step"])
+    assert left.exit_code == 0 and "The game is not over" in left.output
+
+
+def test_replay_refuses_a_file_that_is_not_text(tmp_path: Path) -> None:
+    bad = tmp_path / "bytes.json"
+    bad.write_bytes(bytes(range(256)))
+    result = runner.invoke(app, ["replay", str(bad), "--no-step"])
+    assert result.exit_code == 2 and "not UTF-8" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_record_with_a_missing_field_is_refused_by_name(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"game": "thieves", "version": 1, "players": 3}))
+    result = runner.invoke(app, ["replay", str(bad), "--no-step"])
+    assert result.exit_code == 2 and "'seed' is missing" in result.output
+
+
+def test_play_refuses_a_save_file_it_could_not_write_before_the_game(tmp_path: Path) -> None:
+    for save, words in [
+        (tmp_path / "no-such-folder" / "x.json", "there is no folder"),
+        (tmp_path, "is a folder"),
+    ]:
+        args = ["play", "thieves", "-p", "3", "--humans", "0", "--save", str(save)]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and words in result.output, result.output
+        assert "Final standings" not in result.output  # refused before the game, not after
+
+
+def test_a_record_that_cannot_be_written_at_the_end_is_kept_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(The disk filled up during the game, say.) The game is not lost: it goes to a new
+    file in the temporary folder, and the player is told where."""
+    save = tmp_path / "game.json"
+    real = GameRecord.save
+
+    def full(record: GameRecord, path: str | Path) -> None:
+        if Path(path) == save:
+            raise OSError(28, "No space left on device")
+        real(record, path)
+
+    monkeypatch.setattr(GameRecord, "save", full)
+    args = ["play", "thieves", "-p", "3", "--humans", "0", "--save", str(save)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "No space left on device" in result.output
+    kept = Path(result.output.split("Game record saved to ")[1].split(" ")[0])
+    try:
+        assert kept != save and json.loads(kept.read_text())["result"]["winners"]
+    finally:
+        kept.unlink()
 
 
 def test_games_lists_schattendieb() -> None:

@@ -172,6 +172,18 @@ def test_spectator_state_has_no_hands(client: TestClient) -> None:
     assert client.get("/api/tables/nope").json()["code"] == "table/unknown"
 
 
+def test_no_seat_is_handed_to_a_bot_once_the_game_is_over(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid = made["table"]["id"]
+    play_to_end(client, tid, {s["seat"]: s["token"] for s in made["seats"]})
+    before = client.get(f"/api/tables/{tid}").json()["seats"]
+    r = client.post(
+        f"/api/tables/{tid}/seats/0/bot", json={"bot": "random"}, headers=auth(made["host_token"])
+    )
+    assert r.status_code == 409 and r.json()["code"] == "table/over"
+    assert client.get(f"/api/tables/{tid}").json()["seats"] == before  # nothing changed
+
+
 def test_full_game_record_replay_and_play_again(client: TestClient) -> None:
     made = create_table(client, ["human", "bot:heuristic", "human", "bot:random"])
     tid = made["table"]["id"]

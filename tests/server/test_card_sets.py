@@ -165,3 +165,13 @@ def test_a_file_name_with_a_nul_or_too_long_is_refused_cleanly(files_client: Tes
         r = files_client.post("/api/tables", json=body)
         assert r.status_code == 400, (name[:20], r.status_code)
         assert r.json()["code"] == "options/invalid" and len(r.json()["message"]) < 300
+
+
+def test_a_card_file_that_is_not_text_is_refused_cleanly(
+    files_client: TestClient, files: Path
+) -> None:
+    (files / "noise.toml").write_bytes(bytes(range(256)))
+    body = {"game": "thieves-den", "seats": SEATS, "options": {"cards": "noise.toml"}}
+    r = files_client.post("/api/tables", json=body)
+    assert r.status_code == 400 and r.json()["code"] == "options/invalid", r.text
+    assert "not UTF-8" in r.json()["message"] and "noise.toml" in r.json()["message"]

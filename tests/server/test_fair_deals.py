@@ -108,6 +108,38 @@ def test_a_scenario_table_shows_its_deal_in_the_open(client: TestClient) -> None
     assert record["commitment"] == table["commitment"]
 
 
+def test_a_scenario_record_cannot_pass_for_a_fair_deal(client: TestClient, tmp_path: Path) -> None:
+    """Its commitment covers that it is a scenario: a record with the mark taken off (a
+    chosen seed passed off as the server's) does not match the commitment the table
+    showed; and a record whose options stack the deal must say it is a scenario."""
+    chosen = {"seed": 42, "scenario": True}
+    body = {"game": "schattendieb", "seats": BOTS, "options": {"games": 1}, **chosen}
+    made = client.post("/api/tables", json=body).json()["table"]
+    commitment = made["commitment"]
+    record = _finished(client, made["id"])
+    assert record["commitment"] == commitment
+    assert deal_commitment(record["game"], 42, record["salt"], scenario=True) == commitment
+    assert deal_commitment(record["game"], 42, record["salt"]) != commitment
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    good = runner.invoke(app, ["verify", str(path), "--commitment", commitment])
+    assert good.exit_code == 0 and "scenario table" in good.output
+
+    unmarked = {k: v for k, v in record.items() if k not in ("scenario", "commitment")}
+    path.write_text(json.dumps(unmarked))
+    passed_off = runner.invoke(app, ["verify", str(path), "--commitment", commitment])
+    assert passed_off.exit_code == 1 and "NOT VERIFIED" in passed_off.output
+    assert "scenario table    the creator" not in passed_off.output
+
+    hands = [[f"{kind}-{v}a" for v in range(1, 5)] for kind in ("ring", "watch", "brooch")]
+    stacked = {**unmarked, "options": {**record["options"], "hands": hands}}
+    path.write_text(json.dumps(stacked))
+    refused = runner.invoke(app, ["verify", str(path)])
+    assert refused.exit_code == 1 and "stack the deal ('hands')" in refused.output
+    r = client.post("/api/replay", json=stacked)
+    assert r.status_code == 400 and "stack the deal" in r.json()["message"]
+
+
 def test_a_database_made_before_commitments_gains_the_columns(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     old = sa.MetaData()

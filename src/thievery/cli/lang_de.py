@@ -21,6 +21,10 @@ WORDS: Mapping[str, str] = {
     ),
     "Left the game.": "Spiel verlassen.",
     "Game record saved to {file}": "Spielprotokoll gespeichert in {file}",
+    "--save: {file} is a folder, not a file": "--save: {file} ist ein Ordner, keine Datei",
+    "--save: there is no folder {folder}": "--save: Es gibt keinen Ordner {folder}",
+    "--save: {file} cannot be written": "--save: {file} kann nicht geschrieben werden",
+    "Could not write {file} ({error}).": "{file} konnte nicht geschrieben werden ({error}).",
     "Game record saved to {file} (replay: thievery replay {file})": (
         "Spielprotokoll gespeichert in {file} (nachspielen: thievery replay {file})"
     ),
@@ -61,7 +65,15 @@ WORDS: Mapping[str, str] = {
     "--seat must be between 0 and {n}": "--seat muss zwischen 0 und {n} liegen",
     "the clock": "die Uhr",
     "Enter: next, q: quit ": "Enter: weiter, q: beenden ",
-    "Result: {result}": "Ergebnis: {result}",
+    "Result: {scores}; won by {winners}": "Ergebnis: {scores}; gewonnen: {winners}",
+    "The game is not over: the record ends before its end.": (
+        "Das Spiel ist nicht zu Ende: Das Spielprotokoll endet vorher."
+    ),
+    "The record says the result was {said}, but its actions give {result}: it was changed "
+    "after the game (thievery verify checks a record)": (
+        "Das Spielprotokoll nennt das Ergebnis {said}, seine Züge ergeben aber {result}: Es "
+        "wurde nach dem Spiel verändert (thievery verify prüft ein Spielprotokoll)"
+    ),
     # games, rules, errors
     "Thievery games": "Thievery-Spiele",
     "name": "Name",

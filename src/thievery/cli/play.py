@@ -10,6 +10,8 @@ these names.
 from __future__ import annotations
 
 import bisect
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -86,6 +88,8 @@ def _play(
     import secrets
 
     spec = load_game(game)
+    if save is not None:
+        check_writable(save)
     if not 0 <= humans <= players:
         fail(_("--humans must be between 0 and {n}", n=players))
     names = bots.split(",") if bots else [bot] * (players - humans)
@@ -126,8 +130,7 @@ def _play(
             fail(str(e))
         finally:
             if save is not None:
-                GameRecord.of(state, seat_names).save(save)
-                console.print(_("Game record saved to {file}", file=save))
+                save_record(GameRecord.of(state, seat_names), save, console, replay=False)
         return
     session = Session(console, spec, state, seats, humans, seat_names)
     try:
@@ -136,10 +139,45 @@ def _play(
         console.print("\n[bold]" + _("Left the game.") + "[/]")
     finally:
         if save is not None:
-            GameRecord.of(state, seat_names).save(save)
-            console.print(
-                _("Game record saved to {file} (replay: thievery replay {file})", file=save)
-            )
+            save_record(GameRecord.of(state, seat_names), save, console)
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a ``--save`` file that cannot be written, before the game rather than after."""
+    folder = path.parent
+    if path.is_dir():
+        fail(_("--save: {file} is a folder, not a file", file=path))
+    if not folder.is_dir():
+        fail(_("--save: there is no folder {folder}", folder=folder))
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(_("--save: {file} cannot be written", file=path))
+
+
+def save_record(record: GameRecord, path: Path, console: Console, replay: bool = True) -> None:
+    """Write the game's record; if that fails after all (the disk filled up, the folder
+    went), into a new file in the system's temporary folder, and say where: a game is
+    never lost for want of a place to keep it."""
+    try:
+        record.save(path)
+    except OSError as e:
+        with tempfile.NamedTemporaryFile(
+            "w", prefix="thievery-", suffix=".json", delete=False
+        ) as spare:
+            path_was, path = path, Path(spare.name)
+        record.save(path)
+        console.print(
+            _("Could not write {file} ({error}).", file=path_was, error=e.strerror or e),
+            markup=False,
+            soft_wrap=True,
+        )
+    if replay:
+        console.print(
+            _("Game record saved to {file} (replay: thievery replay {file})", file=path),
+            markup=False,
+            soft_wrap=True,
+        )
+    else:
+        console.print(_("Game record saved to {file}", file=path), markup=False, soft_wrap=True)
 
 
 class Drawn:

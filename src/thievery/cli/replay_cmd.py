@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -82,4 +83,26 @@ def _replay(file: Path, seat: int | None, step: bool | None, everything: bool) -
         fail(str(e))
     except EOFError:
         return
-    console.print(_("Result: {result}", result=record.result))
+    result = state.result()
+    console.print(result_words(result, names), markup=False, soft_wrap=True)
+    if record.result is not None and record.result != result:
+        # (what the actions give is shown; a record that says otherwise was changed)
+        fail(
+            _(
+                "The record says the result was {said}, but its actions give {result}: "
+                "it was changed after the game (thievery verify checks a record)",
+                said=record.result,
+                result=result,
+            )
+        )
+
+
+def result_words(result: Any, names: list[str] | None) -> str:
+    """A game's result as words: each seat's score and the winners (or that it is not over)."""
+    if not isinstance(result, dict):
+        return _("The game is not over: the record ends before its end.")
+    scores = ", ".join(
+        f"{name_of(i, names)} {score}" for i, score in enumerate(result.get("scores", []))
+    )
+    winners = ", ".join(name_of(w, names) for w in result.get("winners", []))
+    return _("Result: {scores}; won by {winners}", scores=scores, winners=winners)

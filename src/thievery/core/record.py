@@ -36,7 +36,9 @@ class GameRecord:
     @property
     def commitment(self) -> str | None:
         """The commitment to this record's deal (``None`` without a salt)."""
-        return None if self.salt is None else deal_commitment(self.game, self.seed, self.salt)
+        if self.salt is None:
+            return None
+        return deal_commitment(self.game, self.seed, self.salt, self.scenario)
 
     @classmethod
     def of(cls, state: State, names: Sequence[str] | None = None) -> GameRecord:
@@ -88,14 +90,25 @@ class GameRecord:
                 actions=actions,
                 result=data.get("result"),
             )
-        except (KeyError, TypeError, ValueError) as e:
-            raise InvalidRecord(f"not a game record: {e!r}") from None
+        except KeyError as e:
+            raise InvalidRecord(f"not a game record: {e.args[0]!r} is missing") from None
+        except (TypeError, ValueError) as e:
+            raise InvalidRecord(
+                f"not a game record: a field has the wrong kind of value ({e})"
+            ) from None
         record.names = _names(data.get("names"), record.players)
         salt = data.get("salt")
         if salt is not None and not (isinstance(salt, str) and SALT.fullmatch(salt)):
             raise InvalidRecord("a record's salt is 16 to 64 hexadecimal digits")
         record.salt = salt
         record.scenario = data.get("scenario") is True
+        if salt is not None and not record.scenario:
+            stacked = record.stacked_options()
+            if stacked:
+                raise InvalidRecord(
+                    f"the record's options stack the deal ({', '.join(map(repr, stacked))}), "
+                    "which only a scenario table may, but it does not say it is one"
+                )
         stated = data.get("commitment")
         if stated is not None and stated != record.commitment:
             raise InvalidRecord(
@@ -106,15 +119,31 @@ class GameRecord:
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON."""
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
         """Read a record from a JSON file."""
         try:
-            return cls.from_json(json.loads(Path(path).read_text()))
+            return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
         except json.JSONDecodeError as e:
             raise InvalidRecord(f"{path}: not JSON ({e})") from None
+        except UnicodeDecodeError:
+            raise InvalidRecord(f"{path}: not a game record (not UTF-8 text)") from None
+
+    def stacked_options(self) -> list[str]:
+        """The options of this record that choose the deal (the game's secret ones: a stacked
+        hand, say) set to something but their default, which only a scenario table may have;
+        none for a game not installed."""
+        try:
+            options = game(self.game).options
+        except ThieveryError:
+            return []
+        return [
+            o.name
+            for o in options
+            if o.secret and self.options.get(o.name, o.default) not in (None, o.default)
+        ]
 
     def start(self) -> State:
         """The game's starting state."""
@@ -135,15 +164,20 @@ class GameRecord:
 SALT = re.compile(r"[0-9a-f]{16,64}")
 
 
-def deal_commitment(game: str, seed: int, salt: str) -> str:
+def deal_commitment(game: str, seed: int, salt: str, scenario: bool = False) -> str:
     """The published commitment to a deal: SHA-256 of the game, the seed and a secret
-    salt. A server shows it when a table is made and reveals seed and salt in the
-    finished record, so anyone can check that the deal was fixed before the first card.
+    salt, and for a scenario table (whose creator chose the deal) that it is one. A server
+    shows it when a table is made and reveals seed and salt in the finished record, so
+    anyone can check that the deal was fixed before the first card, and that a scenario's
+    record was not passed off as a fair deal's.
 
     >>> deal_commitment("thieves", 7, "00" * 16)[:16]
     '4e2db182fd3f48d6'
+    >>> deal_commitment("thieves", 7, "00" * 16, scenario=True)[:16] != "4e2db182fd3f48d6"
+    True
     """
-    return hashlib.sha256(f"thievery-deal\n{game}\n{seed}\n{salt}".encode()).hexdigest()
+    text = f"thievery-deal\n{game}\n{seed}\n{salt}" + ("\nscenario" if scenario else "")
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _names(names: Any, players: int) -> list[str] | None:

@@ -260,7 +260,9 @@ class LiveTable:
         """The published commitment to this table's deal (tables made before commitments
         have none)."""
         salt = self.record.salt
-        return None if salt is None else deal_commitment(self.spec.name, self.record.seed, salt)
+        if salt is None:
+            return None
+        return deal_commitment(self.spec.name, self.record.seed, salt, bool(self.record.scenario))
 
     def _snapshot(self, audience: Audience) -> JSON:
         """What an audience sees now: its view, legal actions, who is to act, the result.
@@ -839,6 +841,8 @@ class LiveTable:
             current = self.seats[seat]
             if current.kind != HUMAN:
                 raise ServerError("seat/not_human", f"seat {seat} is a bot seat", 409)
+            if self.is_over:  # (the seats stay as they played, in the record too)
+                raise ServerError("table/over", "the game is over", 409)
             if bot is not None:
                 try:
                     make_bot(bot, self.spec.name, seat, self.record.seed)

@@ -13,6 +13,7 @@ from thievery.games.thieves_den.cards import (
     FENCE_TYPES,
     LOCATION_TYPES,
     CardFileError,
+    inline_card_set,
     load_card_set,
     parse_card_file,
 )
@@ -121,6 +122,15 @@ def test_broken_toml_and_missing_files_are_refused() -> None:
         SPEC.new(3, 0, {"cards": 7})
 
 
+def test_a_card_file_that_is_not_text_is_refused_naming_it(tmp_path: Path) -> None:
+    noise = tmp_path / "noise.toml"
+    noise.write_bytes(bytes(range(256)))
+    with pytest.raises(InvalidOption, match=r"noise\.toml: not a card file: not UTF-8 text"):
+        SPEC.new(3, 0, {"cards": str(noise)})
+    with pytest.raises(CardFileError, match=r"noise\.toml: not a card file: not UTF-8 text"):
+        inline_card_set(noise)
+
+
 def test_the_cards_option_loads_another_set(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(
@@ -148,7 +158,6 @@ def test_a_new_game_loads_its_card_set_once(
     """``new`` checks the setup and starts the game with the one card set it loaded (a
     file's load resolves its path and reads its time; an inline set is digested)."""
     from thievery.games.thieves_den import rules
-    from thievery.games.thieves_den.cards import inline_card_set
 
     option: object = None
     if cards == "file":

@@ -395,11 +395,20 @@ def inline_card_set(path: str | Path, source: str | None = None) -> dict[str, An
     content, every field spelled out (defaults too), so it means the same set anywhere.
     Errors name the file as ``source`` (default: ``path``)."""
     name = str(path) if source is None else source
+    return parse_card_file(read_card_text(path, name), name).model_dump(mode="json")
+
+
+def read_card_text(path: str | Path, name: str) -> str:
+    """A card file's text; :class:`CardFileError` (naming it ``name``) if it cannot be read
+    or is not UTF-8 text."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8-sig")
     except OSError as e:
         raise CardFileError(f"{name}: cannot read the card file ({e.strerror})") from None
-    return parse_card_file(text, name).model_dump(mode="json")
+    except UnicodeDecodeError as e:
+        raise CardFileError(
+            f"{name}: not a card file: not UTF-8 text (byte {e.start}: {e.reason})"
+        ) from None
 
 
 def card_set_digest(document: Mapping[str, Any]) -> str:
@@ -640,8 +649,7 @@ def _german_catalogue(cs: CardSet) -> dict[str, Any]:
 
 @lru_cache(maxsize=16)
 def _load(path: str, mtime: float) -> CardSet:
-    text = Path(path).read_text(encoding="utf-8")
-    return compile_card_file(parse_card_file(text, path), path)
+    return compile_card_file(parse_card_file(read_card_text(path, path), path), path)
 
 
 INLINE_CACHE = 16  # compiled inline sets kept, by digest (the oldest goes first)
