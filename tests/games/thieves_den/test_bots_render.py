@@ -49,10 +49,26 @@ def test_the_heuristic_sells_to_a_fence_it_can_afford() -> None:
     assert choice.to_json() == {"type": "fence", "card": "noble-countess-a"}
 
 
-def render(view: dict[str, object]) -> str:
-    console = Console(record=True, width=160)
+def render(view: dict[str, object], width: int = 160) -> str:
+    console = Console(record=True, width=width)
     console.print(renderer("thieves-den").table(view))
     return console.export_text()
+
+
+def test_no_column_is_squeezed_to_a_letter_in_an_80_column_terminal() -> None:
+    """Late in a game the "collected" column grows; the Locations column beside it (empty
+    between rounds) once shrank to one letter, its heading folded a letter a line."""
+    state = new(2, seed=5)
+    bots = [make_bot("heuristic", "thieves-den", seat, 5) for seat in range(2)]
+    widest = 0
+    while state.result() is None:
+        seat = state.to_act[0]
+        state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))
+        lines = render(state.view(0), width=80).splitlines()
+        words = [line.strip("│ ") for line in lines]
+        assert not [w for w in words if len(w) == 1 and w.isalpha()], "\n".join(lines)
+        widest = max(widest, len(lines))
+    assert widest < 80  # (it was hundreds of lines at the end)
 
 
 def test_the_terminal_shows_the_board_your_scheme_and_hand() -> None:

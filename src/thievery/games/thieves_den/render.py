@@ -226,7 +226,12 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
     me = view["seat"]
     grid = Table(expand=True, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for col in ("seat", "★", "treasures", "thieves", "Locations (this round)", "collected"):
-        grid.add_column(_(col), overflow="fold", ratio=3 if col.startswith("Loc") else None)
+        # (at least 14 wide: a long "collected" once squeezed an empty "Locations" column
+        # to one letter, its heading folded a letter a line)
+        wide = col.startswith("Loc")
+        grid.add_column(
+            _(col), overflow="fold", ratio=3 if wide else None, width=14 if wide else None
+        )
     for s, x in enumerate(view["seats"]):
         name = f"{s}" + (_(" (you)") if s == me else "") + (" ◆" if s == view["holder"] else "")
         if x["passed"]:
