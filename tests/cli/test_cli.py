@@ -59,6 +59,11 @@ def test_hot_seat_hides_the_hand_while_passing(tmp_path: Path) -> None:
 def test_play_refuses_bad_setups() -> None:
     result = runner.invoke(app, ["play", "schattendieb", "--players", "2"])
     assert result.exit_code == 2 and "needs 3 to 7 players" in result.output
+    for players in ("0", "-3"):  # (was: "--humans must be between 0 and -3")
+        result = runner.invoke(app, ["play", "schattendieb", "--players", players])
+        assert result.exit_code == 2 and f"needs 3 to 7 players, not {players}" in result.output
+    result = runner.invoke(app, ["simulate", "thieves", "--workers", "0"])
+    assert result.exit_code == 2 and "--workers" in result.output
     result = runner.invoke(app, ["play", "nope"])
     assert result.exit_code == 2 and "no game 'nope'" in result.output
     result = runner.invoke(app, ["play", "schattendieb", "--bot", "genius"])

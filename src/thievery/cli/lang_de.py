@@ -22,6 +22,9 @@ WORDS: Mapping[str, str] = {
     "Left the game.": "Spiel verlassen.",
     "Game record saved to {file}": "Spielprotokoll gespeichert in {file}",
     "--save: {file} is a folder, not a file": "--save: {file} ist ein Ordner, keine Datei",
+    "{title} needs {low} to {high} players, not {n}": (
+        "{title} braucht {low} bis {high} Spieler, nicht {n}"
+    ),
     "--save: there is no folder {folder}": "--save: Es gibt keinen Ordner {folder}",
     "--save: {file} cannot be written": "--save: {file} kann nicht geschrieben werden",
     "Could not write {file} ({error}).": "{file} konnte nicht geschrieben werden ({error}).",

@@ -90,6 +90,16 @@ def _play(
     spec = load_game(game)
     if save is not None:
         check_writable(save)
+    if not spec.min_players <= players <= spec.max_players:
+        fail(
+            _(
+                "{title} needs {low} to {high} players, not {n}",
+                title=spec.title,
+                low=spec.min_players,
+                high=spec.max_players,
+                n=players,
+            )
+        )
     if not 0 <= humans <= players:
         fail(_("--humans must be between 0 and {n}", n=players))
     names = bots.split(",") if bots else [bot] * (players - humans)

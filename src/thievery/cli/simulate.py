@@ -24,7 +24,7 @@ def simulate_cmd(
         ..., help="comma-separated bot per seat, e.g. heuristic,random,random"
     ),
     seed: int = typer.Option(0, help="seed of the run; game i gets a derived seed"),
-    workers: int = typer.Option(1, help="local worker processes"),
+    workers: int = typer.Option(1, min=1, help="local worker processes"),
     option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
     cards: Path | None = typer.Option(
         None, "--cards", help="a card set file, for games with one (Thieves Den)"
