@@ -414,3 +414,19 @@ def test_treasures_taken_out_at_the_lid_stay_out_until_the_round_ends() -> None:
     all_ready(state)
     assert "pearls-green" in state.view(1)["pool"] and state.locations()["out0"] == []
     drop(state, 1, "pearls-green", 0, 0)
+
+
+def test_event_words_name_treasures_in_words_not_ids() -> None:
+    drop = Event(
+        "drop", {"seat": 0, "treasure": "goldbar-red", "rotation": 1, "column": 2, "row": 0}
+    )
+    assert SPEC.describe(drop, 1) == "Seat 0 packed the red gold bar (turned 1, column 2, row 0)"
+    close = Event("close", {"seat": 1, "at_ms": 12000, "removed": ["crown-blue", "circle-purple"]})
+    assert SPEC.describe(close, 1) == (
+        "You closed the lid at 12.0 s; taken out above the rim: blue crown, purple circle"
+    )
+    board = Event("board", {"board": "jack-1", "claims": ["sword-red", "pearls-green"]})
+    assert (
+        SPEC.describe(board, None)
+        == "Jack-board jack-1 is turned: it claims red sword, green pearls"
+    )

@@ -150,6 +150,9 @@ class SchatzRabatzSpec(GameSpec):
         def when(ms: int) -> str:
             return f"{ms / 1000:.1f} s"
 
+        def listed(treasures: Sequence[str]) -> str:
+            return ", ".join(treasure_words(x) for x in treasures)
+
         t = event.type
         if t == "round":
             glass = (
@@ -159,15 +162,15 @@ class SchatzRabatzSpec(GameSpec):
             )
             return f"Round {d['round']} starts at {when(d['at_ms'])}: {glass}"
         if t == "board":
-            return f"Jack-board {d['board']} is turned: it claims {', '.join(d['claims'])}"
+            return f"Jack-board {d['board']} is turned: it claims {listed(d['claims'])}"
         if t == "drop":
             return (
-                f"{who(d['seat'], True)} packed {d['treasure']} "
+                f"{who(d['seat'], True)} packed the {treasure_words(d['treasure'])} "
                 f"(turned {d['rotation']}, column {d['column']}, row {d['row']})"
             )
         if t == "close":
             removed = d["removed"]
-            extra = f"; taken out above the rim: {', '.join(removed)}" if removed else ""
+            extra = f"; taken out above the rim: {listed(removed)}" if removed else ""
             return f"{who(d['seat'], True)} closed the lid at {when(d['at_ms'])}{extra}"
         if t == "hourglass":
             return f"The hourglass is turned: it runs out at {when(d['ends_ms'])}"
@@ -184,6 +187,12 @@ class SchatzRabatzSpec(GameSpec):
             winners = " and ".join(who(s) for s in d["winners"])
             return f"A ship is complete! Winner: {winners}"
         return f"{t}: {d}"
+
+
+def treasure_words(treasure: str) -> str:
+    """A treasure in English words: ``purple circle``, ``red gold bar``."""
+    shape, _, colour = treasure.partition("-")
+    return f"{colour} {'gold bar' if shape == 'goldbar' else shape}"
 
 
 def board_ids() -> list[str]:
