@@ -8,6 +8,7 @@ Debian's Chromium).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import threading
@@ -50,7 +51,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a free loopback port (uvicorn in a thread, configured as ``thievery
     serve`` configures it: the tables' websockets on the connection itself), bots moving
     at once."""
-    db = tmp_path_factory.mktemp("browser") / "thievery.db"
+    with live_server(tmp_path_factory.mktemp("browser") / "thievery.db") as url:
+        yield url
+
+
+@contextlib.contextmanager
+def live_server(db: Path) -> Iterator[str]:
+    """:func:`server`'s app on the SQLite file ``db`` (which may hold tables already)."""
     app = create_app(f"sqlite:///{db}", bot_delay=0, caps=Caps.lifted())  # one address
     listener = bind("127.0.0.1", 0)
     port = listener.getsockname()[1]

@@ -12,6 +12,8 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.conftest import live_server
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
@@ -243,3 +245,26 @@ def test_a_table_listed_from_the_form_shows_in_another_lobby(server: str, browse
     finally:
         host.close()
         guest.close()
+
+
+def test_the_lobby_lists_tables_stored_but_not_loaded(tmp_path: Path, browser: Browser) -> None:
+    """After a restart (or once idle tables are unloaded) a running table is listed from
+    storage, which does not say who is to act: the lists still draw (they stayed on
+    "Loading…", a TypeError every 5 s)."""
+    db = tmp_path / "restarted.db"
+    with live_server(db) as before:
+        made = make_table(before, listed=False, humans=3)
+    with live_server(db) as after:
+        listed = httpx2.get(f"{after}/api/tables").json()["live"]
+        assert [t["loaded"] for t in listed if t["id"] == made["table"]["id"]] == [False]
+        context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+        try:
+            page = context.new_page()
+            errors = watch_errors(page)
+            page.goto(after + "/")
+            item = page.locator("#live .table-item")
+            expect(item).to_contain_text(made["table"]["id"])
+            expect(item).to_contain_text("0 moves · waiting for —")
+            assert errors == []
+        finally:
+            context.close()

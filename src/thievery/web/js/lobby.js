@@ -212,7 +212,9 @@ async function refresh() {
   drawOpen(open, mine);
   $("live").innerHTML = data.live.map((tb) => {
     const held = mine[tb.id]?.token;
-    const waiting = tb.to_act.map((s) => displayName(tb.seats[s], s)).join(", ");
+    // (a table stored but not loaded since the server started, or unloaded when idle, is
+    // listed from storage, which does not say who is to act)
+    const waiting = (tb.to_act || []).map((s) => displayName(tb.seats[s], s)).join(", ");
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
         <div class="who">${seatText(tb)}</div><div class="who">${esc(t("{n} moves · waiting for {who}", { n: tb.actions, who: waiting || "—" }))}</div></div>
       <div class="acts">${held ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">${esc(t("Rejoin"))}</button></a>` : ""}
