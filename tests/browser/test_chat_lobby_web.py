@@ -268,3 +268,32 @@ def test_the_lobby_lists_tables_stored_but_not_loaded(tmp_path: Path, browser: B
             assert errors == []
         finally:
             context.close()
+
+
+def test_an_invite_with_a_bad_token_watches_instead_of_reconnecting(
+    server: str, browser: Browser
+) -> None:
+    """A token the table does not know: the page says so and watches (it used to wait to
+    be dropped for not joining, and reconnect for ever), and forgets the token."""
+    tid = make_table(server, listed=False)["table"]["id"]
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        sockets: list[object] = []
+        page.on("websocket", lambda ws: sockets.append(ws))
+        page.goto(f"{server}/table/{tid}#token=badbadbad")
+        expect(page.locator(".toast")).to_contain_text("you are watching")
+        expect(page.locator("#status")).to_have_text("connected")
+        expect(page.locator("#seats")).to_contain_text("Ada")
+        kept = page.evaluate("JSON.parse(localStorage.getItem('thievery.tokens') || '{}')")
+        assert "token" not in kept.get(tid, {})
+        page.wait_for_timeout(1500)
+        assert len(sockets) == 1 and errors == []
+        # An address no table has (not even valid percent-encoding) says so, and stops.
+        page.goto(f"{server}/table/%00%ff")
+        expect(page.locator("#game")).to_contain_text("No such table")
+        expect(page.locator("#status")).to_have_text("")
+        assert errors == []
+    finally:
+        context.close()

@@ -124,6 +124,14 @@ export function rememberToken(tableId, entry) {
   localStorage.setItem(KEY, JSON.stringify(all));
 }
 
+/** Forget a table's seat token (one the table refused), keeping its host token if any. */
+export function forgetToken(tableId) {
+  const all = tokens();
+  if (!all[tableId]) return;
+  delete all[tableId].token;
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
 /** A short-lived message at the bottom of the page. */
 export function toast(message, kind = "error", ms = 3500) {
   const el = document.createElement("div");

@@ -33,6 +33,12 @@ export class TableConnection {
     ws.onmessage = (message) => {
       let frame;
       try { frame = JSON.parse(message.data); } catch { return; }
+      if (frame.type === "error" && frame.code === "auth/token" && this.token) {
+        // A token this table does not know (a mistyped invite link, a seat taken since):
+        // watch instead, rather than be dropped for not joining and reconnect for ever.
+        this.token = null;
+        ws.send(JSON.stringify({ type: "join" }));
+      }
       this.onFrame(frame);
     };
     ws.onclose = () => {

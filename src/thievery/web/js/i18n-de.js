@@ -82,6 +82,7 @@ export const DE = {
   // Table
   "Log": "Verlauf",
   "No such table": "Diesen Tisch gibt es nicht",
+  "This address names no table.": "Diese Adresse nennt keinen Tisch.",
   "Back to the lobby": "Zurück zur Lobby",
   "table {id}": "Tisch {id}",
   "connected": "verbunden",

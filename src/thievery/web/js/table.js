@@ -2,14 +2,20 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, loadRenderer, rememberToken, seatName, toast, tokens,
+  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, rememberToken, seatName, toast, tokens,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
 import { endStory } from "/static/js/motion.js";
 import { setUpPage, t } from "/static/js/i18n.js";
 
-const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const tableId = (() => {
+  try {
+    return decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+  } catch {
+    return ""; // (not an address of ours: %ff, say) no table
+  }
+})();
 const $ = (id) => document.getElementById(id);
 
 // An invite link carries the token in the fragment (never sent to the server); keep it here
@@ -46,11 +52,21 @@ const page = {
 setUpPage();
 $("brand").innerHTML = `${LOGO}Thievery`;
 
+function noTable(message) {
+  $("game").innerHTML = `<div class="card-panel"><h2>${esc(t("No such table"))}</h2><p>${esc(message)}</p><p><a href="/">${esc(t("Back to the lobby"))}</a></p></div>`;
+  $("status").textContent = ""; // (nothing is connecting)
+  $("status-dot").className = "dot off";
+}
+
 async function start() {
+  if (!tableId) {
+    noTable(t("This address names no table."));
+    return;
+  }
   try {
     page.summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (error) {
-    $("game").innerHTML = `<div class="card-panel"><h2>${esc(t("No such table"))}</h2><p>${esc(error.message)}</p><p><a href="/">${esc(t("Back to the lobby"))}</a></p></div>`;
+    noTable(error.message);
     return;
   }
   page.seats = page.summary.seats;
@@ -131,6 +147,10 @@ function onFrame(frame) {
 }
 
 function onError(frame) {
+  if (frame.code === "auth/token") {
+    forgetToken(tableId); // (the connection joins to watch; its welcome says so)
+    return;
+  }
   const sent = page.pending;
   page.pending = null;
   // Stale: someone else moved first. If our choice is still offered unchanged, send it again.
