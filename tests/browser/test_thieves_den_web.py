@@ -295,3 +295,48 @@ def test_the_replay_of_a_custom_card_set_record_shows_its_words(
         assert errors == []
     finally:
         page.close()
+
+
+def decisions_asked() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """For each kind of step that asks a seat something, a view (and its legal actions) of
+    the seat asked, from random games."""
+    found: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    for seed in range(10):
+        state, rng = SPEC.new(3, seed, {}), random.Random(seed)
+        while state.result() is None:
+            seat = state.to_act[0]
+            view, legal = state.view(seat), state.legal_actions(seat)
+            if view["stack"]:
+                found.setdefault(view["stack"][-1][0], (view, [a.to_json() for a in legal]))
+            state.apply(seat, rng.choice(legal))
+    return found
+
+
+def test_every_decision_is_asked_in_german(server: str, browser: Browser) -> None:
+    """The page words a step's question itself (the view's text is the engine's English):
+    "choose a treasure to pay (2 left)" showed in English on the German page."""
+    asked = decisions_asked()
+    assert {"wild", "pay", "refresh_fences", "action", "take"} <= set(asked)
+    context = browser.new_context(locale="de-DE")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/")
+        for op, (view, legal) in sorted(asked.items()):
+            text = page.evaluate(
+                """async ([view, legal]) => {
+                  const { default: game } = await import("/static/games/thieves-den/game.js");
+                  const seats = [0, 1, 2].map((s) => ({ seat: s, kind: "human", name: "P" + s }));
+                  const box = document.createElement("div");
+                  const ctx = { view, legal, seat: view.seat, seats, toAct: view.to_act,
+                    mode: "play", clockMs: null, send() {} };
+                  game.render(box, ctx);
+                  return box.querySelector("[data-prompt]").textContent;
+                }""",
+                [view, legal],
+            )
+            assert "choose" not in text and "you " not in text, (op, text)
+            assert re.search(r"\b(wähl|mach|du darfst)\b", text, re.I), (op, text)
+        assert errors == []
+    finally:
+        context.close()

@@ -35,7 +35,7 @@ addGerman({
   "face-down cards you cannot see": "verdeckte Karten, die du nicht sehen kannst", "+{n} hidden": "+{n} verdeckt",
   "seat number": "Platznummer", "played by a bot": "von einem Bot gespielt", "bot": "Bot", "you": "du",
   "loot value at the end of the game (what you can see)": "Wert der Beute am Spielende (was du sehen kannst)",
-  "Loot": "Beute", "what the police count in a raid: Diamond Ring 3, Horseshoe 1": "was die Polizei bei einer Razzia zählt: Diamantring 3, Hufeisen 1",
+  "Loot": "Beute", "worth {n} in a raid": "bei einer Razzia {n} wert", "raid {n}": "Razzia {n}", "what the police count in a raid: Diamond Ring 3, Horseshoe 1": "was die Polizei bei einer Razzia zählt: Diamantring 3, Hufeisen 1",
   "raid value": "Razziawert", "what counts at the end: Diamond Ring 1, Horseshoe 3": "was am Ende zählt: Diamantring 1, Hufeisen 3", "end value": "Endwert",
   "click to remove it with your Roadblock": "anklicken, um sie mit deiner Straßensperre zu entfernen", "in play": "im Spiel",
   "no police in play": "keine Polizei im Spiel", "being played": "wird gespielt", "playing": "wird gespielt",
@@ -184,7 +184,7 @@ function card(id, { size = "", pick = null, action = null, note = "", down = fal
   let corner = "";
   if (c.cat === "money") corner = `${c.value}`;
   else if (c.cat === "police") corner = `${c.cars}`;
-  const raid = c.cat === "money" && c.kind !== "money" ? `<span class="tv-raid" title="worth ${c.raid} in a raid">raid ${c.raid}</span>` : "";
+  const raid = c.cat === "money" && c.kind !== "money" ? `<span class="tv-raid" title="${esc(t("worth {n} in a raid", { n: c.raid }))}">${esc(t("raid {n}", { n: c.raid }))}</span>` : "";
   const attrs = action
     ? ` data-action='${esc(JSON.stringify(action))}' tabindex="0" role="button"`
     : pick ? ` data-pick='${esc(JSON.stringify(pick))}' tabindex="0" role="button"` : "";

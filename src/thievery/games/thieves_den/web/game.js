@@ -62,6 +62,15 @@ addGerman({
   "choose which of {who}’s treasures to destroy": "wähl, welchen Schatz von {who} du zerstörst",
   "choose where to move the Thief from {card}": "wähl, wohin der Dieb von {card} geht",
   "choose an opponent’s Location to take in exchange": "wähl einen Ort eines Gegners zum Tausch",
+  "choose a treasure to take ({n} left)": "wähl einen Schatz zum Nehmen (noch {n})",
+  "choose a treasure to pay ({n} left)": "wähl einen Schatz zum Bezahlen (noch {n})",
+  "choose a Fence of the row to return ({n} left)": "wähl einen Hehler der Reihe zum Zurücklegen (noch {n})",
+  "you have more than 8 treasures: choose one to return": "du hast mehr als 8 Schätze: wähl einen zum Zurückgeben",
+  "choose a Location to take a Thief from": "wähl einen Ort, von dem du einen Dieb nimmst",
+  "choose a Location to move a Thief from": "wähl einen Ort, von dem du einen Dieb versetzt",
+  "choose one of your Locations to swap": "wähl einen deiner Orte zum Tauschen",
+  "take a follow-up action (compulsory)": "mach eine Folgeaktion (Pflicht)",
+  "you may take a follow-up action": "du darfst eine Folgeaktion machen",
   "empty slot": "leerer Platz", "Fences": "Hehler", "sell their desires for Prestige": "verkauf, was sie wollen, für Prestige",
   "Fence cards in the deck": "Hehlerkarten im Stapel", "stack {n} is empty": "Stapel {n} ist leer",
   "Use, paying": "Nutzen, bezahlt mit", "Use {tile}, paying {pay}": "{tile} nutzen, bezahlt mit {pay}",
@@ -89,7 +98,7 @@ addGerman({
   "Scheme": "Plan", "/set": "/Satz", "Keep the tile": "Plättchen behalten", "Give the tile": "Plättchen abgeben", "Target": "Ziel",
   "has the Direction tile ({dir}): first in turn order": "hat das Richtungsplättchen ({dir}): zuerst an der Reihe",
   "Fence {name} ({type}): {n} Prestige": "Hehler {name} ({type}): {n} Prestige",
-  "Collected over the game": "Im Spiel gesammelt", "{n} cards in hand": "{n} Karten auf der Hand",
+  "Collected over the game": "Im Spiel gesammelt", "{n} cards in hand": "{n} Karten auf der Hand", "1 card in hand": "1 Karte auf der Hand",
   "you": "du", "bot": "Bot", "treasures held (at most 8)": "gehaltene Schätze (höchstens 8)",
   "Thieves on the board: {n}": "Diebe auf dem Tableau: {n}", "Thieves (at most 6)": "Diebe (höchstens 6)",
   "Collected": "Gesammelt", "no Locations": "keine Orte", "none": "keine",
@@ -443,6 +452,19 @@ function decisionWords(ctx) {
   if (op === "take" || op === "destroy") return tr(op === "take" ? "choose which of {who}’s treasures to take" : "choose which of {who}’s treasures to destroy", { who: name(ctx, a) });
   if (op === "move_thief" && a >= 0) return tr("choose where to move the Thief from {card}", { card: esc(loc(C, idOf(C, v, a)).name) });
   if (op === "swap_location" && a >= 0) return tr("choose an opponent’s Location to take in exchange");
+  // The other steps in the page's language (the view's text is the engine's English).
+  const left = { n: top[3] };
+  const words = {
+    wild: () => tr("choose a treasure to take ({n} left)", left),
+    pay: () => tr("choose a treasure to pay ({n} left)", left),
+    refresh_fences: () => tr("choose a Fence of the row to return ({n} left)", left),
+    limit: () => tr("you have more than 8 treasures: choose one to return"),
+    recall_thief: () => tr("choose a Location to take a Thief from"),
+    move_thief: () => tr("choose a Location to move a Thief from"),
+    swap_location: () => tr("choose one of your Locations to swap"),
+    action: () => tr(/compulsory/.test(v.decision) ? "take a follow-up action (compulsory)" : "you may take a follow-up action"),
+  }[op];
+  if (words) return words();
   return esc(v.decision).replace(/seat (\d)/g, (_, s) => name(ctx, Number(s)));
 }
 
@@ -633,7 +655,7 @@ function seatPanel(ctx, C, idx, s) {
     const mini = (id, cls = "") => { const L = loc(C, id); return `<span class="td-mini td-ty-${L.type} ${cls}" title="${esc(`${L.name}: ${L.text}`)}">${esc(L.name)}</span>`; };
     scouting = `<span class="td-minis">${seen.hand.map((id) => mini(id)).join("")}${seen.my_pick ? mini(seen.my_pick, "sealed") : ""}</span>`;
   } else if (v.phase === "scouting" && !me) {
-    scouting = `<span class="td-hand-backs" title="${tr("{n} cards in hand", { n: x.hand_size })}">${Array.from({ length: x.hand_size }, () => back()).join("")}</span>`;
+    scouting = `<span class="td-hand-backs" title="${tr(x.hand_size === 1 ? "1 card in hand" : "{n} cards in hand", { n: x.hand_size })}">${Array.from({ length: x.hand_size }, () => back()).join("")}</span>`;
   }
   const own = me ? x.scheme : x.scheme ?? ctx.views?.[s]?.seats?.[s]?.scheme ?? null;
   const collectedLoc = collectedChips(C, x.collected, "loc");
