@@ -371,9 +371,11 @@ def test_event_words_name_the_seats_given_their_names() -> None:
     assert SPEC.describe(ready, 1, names) == "You are ready"
     scored = Event("scored", {"round": 1, "counts": [4, 3, 3], "parts": ["bow", None, None]})
     assert SPEC.describe(scored, 1) == (
-        "Round 1 counted — seat 0 4, you 3, seat 2 3. seat 0 takes bow"
+        "Round 1 counted — seat 0 4, you 3, seat 2 3. seat 0 takes the bow"
     )
-    assert SPEC.describe(scored, 1, names) == "Round 1 counted — Ann 4, you 3, cy 3. Ann takes bow"
+    assert SPEC.describe(scored, 1, names) == (
+        "Round 1 counted — Ann 4, you 3, cy 3. Ann takes the bow"
+    )
     over = Event("game_over", {"scores": [2, 4, 1], "winners": [1, 2]})
     assert SPEC.describe(over, None, names) == "A ship is complete! Winner: Bo and cy"
 
@@ -425,6 +427,8 @@ def test_event_words_name_treasures_in_words_not_ids() -> None:
     assert SPEC.describe(close, 1) == (
         "You closed the lid at 12.0 s; taken out above the rim: blue crown, purple circle"
     )
+    scored = Event("scored", {"round": 2, "counts": [1, 2], "parts": [None, "middle-a-3"]})
+    assert SPEC.describe(scored, 0).endswith("seat 1 takes the middle A")
     board = Event("board", {"board": "jack-1", "claims": ["sword-red", "pearls-green"]})
     assert (
         SPEC.describe(board, None)

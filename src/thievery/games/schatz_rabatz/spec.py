@@ -178,7 +178,9 @@ class SchatzRabatzSpec(GameSpec):
             return f"The hourglass ran out at {when(d['at_ms'])}: every lid is closed"
         if t == "scored":
             counts = ", ".join(f"{who(s)} {c}" for s, c in enumerate(d["counts"]))
-            parts = ", ".join(f"{who(s)} takes {p}" for s, p in enumerate(d["parts"]) if p)
+            parts = ", ".join(
+                f"{who(s)} takes the {part_words(p)}" for s, p in enumerate(d["parts"]) if p
+            )
             return f"Round {d['round']} counted — {counts}. " + (parts or "No ship parts left")
         if t == "ready":
             verb = "are" if d["seat"] == seat else "is"
@@ -193,6 +195,13 @@ def treasure_words(treasure: str) -> str:
     """A treasure in English words: ``purple circle``, ``red gold bar``."""
     shape, _, colour = treasure.partition("-")
     return f"{colour} {'gold bar' if shape == 'goldbar' else shape}"
+
+
+def part_words(card: str) -> str:
+    """A ship part card in English words: ``bow-2`` -> ``bow``, ``middle-a-1`` ->
+    ``middle A``."""
+    part = card.rpartition("-")[0] if card[-1:].isdigit() else card
+    return {"middle-a": "middle A", "middle-b": "middle B"}.get(part, part)
 
 
 def board_ids() -> list[str]:
