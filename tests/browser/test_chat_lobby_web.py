@@ -297,3 +297,34 @@ def test_an_invite_with_a_bad_token_watches_instead_of_reconnecting(
         assert errors == []
     finally:
         context.close()
+
+
+def small_buttons(page: Page) -> list[str]:
+    """The visible buttons less than 44 px high or wide (a finger's target), described."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll("button")]
+          .filter((b) => b.offsetParent !== null)
+          .map((b) => [b.getBoundingClientRect(), b.textContent.trim() || b.title || b.id])
+          .filter(([r]) => r.height < 44 || r.width < 44)
+          .map(([r, name]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    return found
+
+
+def test_on_a_touch_screen_every_button_is_big_enough_for_a_finger(
+    server: str, browser: Browser
+) -> None:
+    made = make_table(server, listed=False)
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/")
+        expect(page.locator("#create")).to_be_visible()
+        assert small_buttons(page) == []
+        page.goto(made["seats"][0]["invite"])
+        expect(page.locator("#who")).to_have_text("you are Ada")
+        assert small_buttons(page) == []
+        assert sideways(page) <= 0 and errors == []
+    finally:
+        context.close()
