@@ -578,3 +578,17 @@ def test_an_action_is_stale_only_if_the_seats_choices_changed(client: TestClient
     old = act(0, now["legal"][0], first[0]["version"])
     assert old.status_code == 409 and old.json()["code"] == "action/stale"
     assert act(0, now["legal"][0], now["version"]).status_code == 200
+
+
+def test_an_address_no_page_has_is_a_page_for_a_browser_and_json_for_programs(
+    client: TestClient,
+) -> None:
+    browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    for path in ("/nonexistent", "/table/"):
+        page = client.get(path, headers=browser)
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+        assert "Page not found" in page.text and 'href="/"' in page.text
+    api = client.get("/api/nothing", headers=browser)  # the API answers in JSON
+    assert api.status_code == 404 and api.json()["code"] == "http/404"
+    plain = client.get("/nonexistent")  # (no Accept: a program)
+    assert plain.status_code == 404 and plain.json()["code"] == "http/404"

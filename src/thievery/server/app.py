@@ -185,6 +185,28 @@ def docs_page(schema: dict[str, object]) -> str:
     )
 
 
+# A browser's address that no page has: a page that says so (API clients get JSON).
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found — Thievery</title><link rel="stylesheet" href="/static/css/thievery.css">
+</head><body><main class="card-panel" style="max-width: 32rem; margin: 3rem auto">
+<h1>Page not found</h1><p lang="de">Seite nicht gefunden</p>
+<p><a href="/">Back to the lobby</a> · <a href="/" lang="de">Zur Lobby</a></p>
+</main></body></html>
+"""
+
+
+def _wants_a_page(request: Request) -> bool:
+    """Whether a request is a browser's for a page (not the API's, nor a file's)."""
+    path = request.url.path
+    return (
+        request.method in ("GET", "HEAD")
+        and not path.startswith(("/api/", "/static/"))
+        and "text/html" in request.headers.get("accept", "")
+    )
+
+
 def create_app(
     db_url: str | None = None,
     *,
@@ -256,7 +278,9 @@ def create_app(
         return _error(ServerError("request/invalid", message[:200], 422))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, e: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        if e.status_code == 404 and _wants_a_page(request):
+            return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
         words = {404: "no such page or route", 405: "that method is not allowed here"}
         message = words.get(e.status_code, str(e.detail)[:200])
         response = _error(ServerError(f"http/{e.status_code}", message, e.status_code))
