@@ -385,3 +385,12 @@ def test_real_time_game_refuses_hot_seat_and_a_non_terminal() -> None:
     assert result.exit_code == 2 and "at most one human" in result.output
     result = runner.invoke(app, ["play", "schatz-rabatz", "--players", "3"], input="\n")
     assert result.exit_code == 2 and "needs a terminal" in result.output
+
+
+def test_verify_says_why_a_local_games_deal_cannot_be_checked(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", "thieves", "-p", "3", "--humans", "0", "--seed", "2", "--save", str(record)]
+    assert runner.invoke(app, args).exit_code == 0
+    result = runner.invoke(app, ["verify", str(record)])
+    assert result.exit_code == 1 and "a game played with thievery play has none" in result.output
+    assert "replay            " in result.output  # its actions were replayed all the same

@@ -24,7 +24,7 @@ def verify(
 ) -> None:
     """Verify a record: the deal matches its commitment and the game replays exactly."""
     try:
-        data = json.loads(file.read_text())
+        data = json.loads(file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         fail(f"{file}: {e}")
     try:
@@ -35,7 +35,10 @@ def verify(
     problems: list[str] = []
     computed = record.commitment
     if computed is None:
-        problems.append("the record holds no salt: its deal cannot be checked")
+        problems.append(
+            "the record holds no salt, so its deal cannot be checked (a server table's record "
+            "has one; a game played with thievery play has none)"
+        )
     else:
         typer.echo(f"deal commitment   {computed}")
         if commitment is not None and commitment.strip().lower() != computed:
