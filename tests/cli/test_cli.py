@@ -12,6 +12,7 @@ from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
 from thievery.cli import app
 from thievery.core.record import GameRecord
 from thievery.games.thieves_den.cards import inline_card_set
+from thievery.sim.runner import play_game
 
 runner = CliRunner()
 
@@ -394,3 +395,28 @@ def test_verify_says_why_a_local_games_deal_cannot_be_checked(tmp_path: Path) ->
     result = runner.invoke(app, ["verify", str(record)])
     assert result.exit_code == 1 and "a game played with thievery play has none" in result.output
     assert "replay            " in result.output  # its actions were replayed all the same
+
+
+def test_a_simulations_summaries_hold_what_replays_each_game(tmp_path: Path) -> None:
+    """Seed, seating and the options (a card file's content inline): a game of the report
+    played again gives its scores (the options were missing, so it gave another game)."""
+    args = ["simulate", "thieves-den", "--games", "3", "--bots", "heuristic,random,random"]
+    args += ["-o", "cards=" + str(write_custom_set(tmp_path))]
+    args += ["--json", str(tmp_path / "s.json"), "--report", str(tmp_path / "report")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "report" / "summary.json").read_text())
+    header = json.loads((tmp_path / "s.json").read_text())
+    assert summary["options"] == header["options"]
+    assert header["options"]["cards"] == inline_card_set(tmp_path / "mine.toml")
+    for game in summary["outcomes"]:
+        again = play_game("thieves-den", game["seating"], game["seed"], header["options"])
+        assert list(again.scores) == game["scores"]
+
+
+def test_simulate_refuses_an_output_it_could_not_write_before_the_run(tmp_path: Path) -> None:
+    for flag in ("--json", "--export"):
+        args = ["simulate", "thieves", "--games", "3", "--bots", "heuristic,random,random"]
+        result = runner.invoke(app, [*args, flag, str(tmp_path / "no-such" / "x")])
+        assert result.exit_code == 2 and "there is no folder" in result.output
+        assert "win rate" not in result.output  # refused before the games, not after

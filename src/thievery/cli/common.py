@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -29,6 +30,18 @@ def parse_options(pairs: list[str] | None, cards: Path | None = None) -> dict[st
         except json.JSONDecodeError:
             options[name.strip()] = raw
     return options
+
+
+def check_writable(path: Path, option: str) -> None:
+    """Refuse a file an ``option`` names that could not be written, before the work that
+    would fill it rather than after."""
+    folder = path.parent
+    if path.is_dir():
+        fail(_("{option}: {file} is a folder, not a file", option=option, file=path))
+    if not folder.is_dir():
+        fail(_("{option}: there is no folder {folder}", option=option, folder=folder))
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(_("{option}: {file} cannot be written", option=option, file=path))
 
 
 def load_game(name: str) -> GameSpec:

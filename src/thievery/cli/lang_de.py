@@ -21,12 +21,12 @@ WORDS: Mapping[str, str] = {
     ),
     "Left the game.": "Spiel verlassen.",
     "Game record saved to {file}": "Spielprotokoll gespeichert in {file}",
-    "--save: {file} is a folder, not a file": "--save: {file} ist ein Ordner, keine Datei",
+    "{option}: {file} is a folder, not a file": "{option}: {file} ist ein Ordner, keine Datei",
     "{title} needs {low} to {high} players, not {n}": (
         "{title} braucht {low} bis {high} Spieler, nicht {n}"
     ),
-    "--save: there is no folder {folder}": "--save: Es gibt keinen Ordner {folder}",
-    "--save: {file} cannot be written": "--save: {file} kann nicht geschrieben werden",
+    "{option}: there is no folder {folder}": "{option}: Es gibt keinen Ordner {folder}",
+    "{option}: {file} cannot be written": "{option}: {file} kann nicht geschrieben werden",
     "Could not write {file} ({error}).": "{file} konnte nicht geschrieben werden ({error}).",
     "Game record saved to {file} (replay: thievery replay {file})": (
         "Spielprotokoll gespeichert in {file} (nachspielen: thievery replay {file})"

@@ -10,7 +10,6 @@ these names.
 from __future__ import annotations
 
 import bisect
-import os
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,7 +25,7 @@ from thievery.bots import Bot, make_bot
 from thievery.bots.realtime import play_simulated
 from thievery.cli import menu
 from thievery.cli.app import app
-from thievery.cli.common import fail, load_game, parse_options
+from thievery.cli.common import check_writable, fail, load_game, parse_options
 from thievery.cli.render import describe, lang_option, legend_of, renderer, seat_label
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, use_language
@@ -89,7 +88,7 @@ def _play(
 
     spec = load_game(game)
     if save is not None:
-        check_writable(save)
+        check_writable(save, "--save")
     if not spec.min_players <= players <= spec.max_players:
         fail(
             _(
@@ -150,17 +149,6 @@ def _play(
     finally:
         if save is not None:
             save_record(GameRecord.of(state, seat_names), save, console)
-
-
-def check_writable(path: Path) -> None:
-    """Refuse a ``--save`` file that cannot be written, before the game rather than after."""
-    folder = path.parent
-    if path.is_dir():
-        fail(_("--save: {file} is a folder, not a file", file=path))
-    if not folder.is_dir():
-        fail(_("--save: there is no folder {folder}", folder=folder))
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        fail(_("--save: {file} cannot be written", file=path))
 
 
 def save_record(record: GameRecord, path: Path, console: Console, replay: bool = True) -> None:

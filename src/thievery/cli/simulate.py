@@ -11,8 +11,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from thievery.cli.app import app
-from thievery.cli.common import fail, load_game, parse_options
+from thievery.cli.common import check_writable, fail, load_game, parse_options
 from thievery.core.errors import ThieveryError
+from thievery.core.registry import plugin
 from thievery.sim import GameOutcome, simulate, standings
 
 
@@ -46,7 +47,7 @@ def simulate_cmd(
         None,
         "--export",
         help="write every decision (seat, view, legal actions, action, result) to this "
-        "Parquet file, for offline learning (needs thievery[rl]; schema: docs/rl.md)",
+        "Parquet file, for offline learning (needs thievery\\[rl]; schema: docs/rl.md)",
     ),
     export_seeds: bool = typer.Option(
         False,
@@ -63,10 +64,16 @@ def simulate_cmd(
     names = [b.strip() for b in bots.split(",")]
     if games < 1:
         fail("--games must be at least 1")
+    for path, name in ((output, "--json"), (export, "--export")):
+        if path is not None:
+            check_writable(path, name)
     console = Console()
     outcomes: list[GameOutcome] = []
     try:
         options = parse_options(option, cards)
+        # What the summaries record: every option, a card file's content inline, so that
+        # each game can be played again from its seed, seating and these.
+        recorded = plugin(spec.name).inline_options(options)
         if ray is not None:
             from thievery.sim.ray_runner import simulate_ray
 
@@ -127,6 +134,7 @@ def simulate_cmd(
                     "games": games,
                     "seed": seed,
                     "bots": names,
+                    "options": recorded,
                     "duplicate": duplicate,
                     "standings": [r.__dict__ for r in rows],
                 },
@@ -150,5 +158,5 @@ def simulate_cmd(
     if report is not None:
         from thievery.sim.report import summarise, write_report
 
-        summary = summarise(spec.name, outcomes, seed, names, duplicate)
+        summary = summarise(spec.name, outcomes, seed, names, duplicate, recorded)
         console.print(f"Report: {write_report(summary, report)}")

@@ -27,8 +27,10 @@ def summarise(
     seed: int,
     bots: Sequence[str],
     duplicate: bool = False,
+    options: JSON | None = None,
 ) -> JSON:
-    """Everything the report shows, as JSON (``duplicate``: a duplicate run's intervals)."""
+    """Everything the report shows, as JSON (``duplicate``: a duplicate run's intervals;
+    ``options``: the games' options, which replaying a game from its seed needs)."""
     outcomes = sorted(outcomes, key=lambda o: o.index)
     n_games = len(outcomes)
     players = len(bots)
@@ -60,6 +62,7 @@ def summarise(
         "players": players,
         "seed": seed,
         "bots": list(bots),
+        "options": dict(options or {}),
         "duplicate": duplicate,
         "interval": "t over blocks of one deal" if duplicate else "Wilson",
         "by_bot": [s.__dict__ for s in standings(outcomes, duplicate)],
@@ -204,7 +207,7 @@ first seat's advantage {public["first_seat_advantage"]:+.1%}; mean length
 <th>mean score</th>{effect_head}</tr>{rows}</table>
 {figures}
 <p>Every game can be replayed: <code>summary.json</code> lists each game's seed and
-seating.</p>
+seating, and the games' options.</p>
 """
     path = directory / "index.html"
     path.write_text(page)
