@@ -10,6 +10,7 @@ from gymnasium.utils.env_checker import check_env
 
 import thievery.rl.gymnasium as rl_gym
 from tests.rl.helpers import GAMES, PLAYERS, random_index
+from thievery.core.errors import ThieveryError
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -59,3 +60,5 @@ def test_opponents_by_seat_and_refusals() -> None:
     assert e.unwrapped.bot_names == {1: "random", 2: "heuristic", 3: "random"}  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="opponents"):
         gymnasium.make("thievery/Schattendieb-v0", players=4, opponents=["random"])
+    with pytest.raises(ThieveryError, match="bogus"):  # at make, not at the first reset
+        gymnasium.make("thievery/Thieves-v0", players=3, opponents="bogus")

@@ -66,6 +66,8 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
         if len(names) != len(others):
             raise ValueError(f"{len(others)} opponents needed, {len(names)} given")
         self.bot_names = dict(zip(others, names, strict=True))
+        for seat_, name in self.bot_names.items():  # a bad name now, not at the first reset
+            make_bot(name, self.match.game, seat_, 0)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.match.layout.size,), np.float32)
         self.action_space = spaces.Discrete(self.match.codec.size)
