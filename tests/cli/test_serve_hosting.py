@@ -12,7 +12,12 @@ import time
 import urllib.request
 from pathlib import Path
 
-from thievery.server.storage import Storage
+import pytest
+from typer.testing import CliRunner
+
+from thievery.cli import app
+from thievery.cli.serve import shown_url
+from thievery.server.storage import ENV_URL, Storage, StorageError, database_url
 
 THIEVERY = str(Path(sys.executable).parent / "thievery")
 
@@ -72,3 +77,44 @@ def test_storage_it_cannot_write_is_refused_at_start(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "read-only" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--expire-days", "-1"], "--expire-days is a number of at least 0"),
+        (["--header-timeout", "0"], "--header-timeout is a number above 0"),
+        (["--limit-concurrency", "0"], "--limit-concurrency is a number above 0"),
+        (["--bots-per-table", "-1"], "--bots-per-table is a number of at least 0"),
+        (["--tables-per-minute", "nan"], "--tables-per-minute is a number above 0, not nan"),
+        (["--live-tables", "0"], "--live-tables is a number above 0"),
+        (["--bot-delay", "-1"], "--bot-delay is a number of at least 0"),
+        (["--log-level", "bogus"], "--log-level is one of critical"),
+        (["--files-dir", "/nonexistent"], "--files-dir /nonexistent is not a folder"),
+        (["--db", "garbage"], "(a file: sqlite:///garbage)"),
+        (["--db", "mysql://u@h/d"], "SQLite (sqlite:///FILE) or PostgreSQL"),
+        (["--port", "70000"], "65535"),
+    ],
+)
+def test_a_bad_option_is_refused_in_one_line_before_anything_starts(
+    args: list[str], words: str, tmp_path: Path
+) -> None:
+    """(Each of these used to start, and then close every table (--expire-days 0), drop
+    requests (--header-timeout 0), refuse them all (--limit-concurrency 0), fail every
+    card file with a 500, or end in a traceback.)"""
+    db = ["--db", f"sqlite:///{tmp_path / 'x.db'}"] if "--db" not in args else []
+    result = CliRunner().invoke(app, ["serve", "--port", "0", *db, *args])
+    assert result.exit_code == 2, result.output
+    assert words in " ".join(result.output.split()) and "Traceback" not in result.output
+    assert not (tmp_path / "x.db").exists()  # refused before the database was made
+
+
+def test_database_urls_as_hosts_write_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_URL, raising=False)
+    assert database_url("postgres://u:p@h:5432/d") == "postgresql+psycopg://u:p@h:5432/d"
+    assert database_url("postgresql://u@h/d") == "postgresql+psycopg://u@h/d"
+    assert database_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
+    with pytest.raises(StorageError, match="asyncpg"):
+        database_url("postgresql+asyncpg://u@h/d")
+    assert shown_url("sqlite:///thievery.db") == f"sqlite:///{Path('thievery.db').resolve()}"
+    assert shown_url("sqlite:////abs/x.db") == "sqlite:////abs/x.db"

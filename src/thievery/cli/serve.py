@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import typer
@@ -9,6 +10,30 @@ import typer
 from thievery.cli.app import app
 
 _CAPS = "Limits (per client = per address)"
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def shown_url(url: str) -> str:
+    """The database URL as the start-up line shows it: a SQLite file's path made absolute
+    (the default, thievery.db, is in the folder the server was started in)."""
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and url != prefix and not url.startswith(prefix + "/"):
+        name = url[len(prefix) :]
+        if name != ":memory:":
+            return prefix + str(Path(name).resolve())
+    return url
+
+
+def bad_numbers(above_0: dict[str, float], at_least_0: dict[str, float]) -> str | None:
+    """What is wrong with the numeric options, if anything: each a finite number, above 0
+    or at least 0 (NaN is neither)."""
+    for flag, value in above_0.items():
+        if not (math.isfinite(value) and value > 0):
+            return f"{flag} is a number above 0, not {value}"
+    for flag, value in at_least_0.items():
+        if not (math.isfinite(value) and value >= 0):
+            return f"{flag} is a number of at least 0, not {value}"
+    return None
 
 
 @app.command()
@@ -16,12 +41,14 @@ def serve(
     host: str = typer.Option(
         "127.0.0.1", help="address to listen on (0.0.0.0: every interface, for a LAN)"
     ),
-    port: int = typer.Option(8000, help="port to listen on (0: any free port, printed)"),
+    port: int = typer.Option(
+        8000, min=0, max=65535, help="port to listen on (0: any free port, printed)"
+    ),
     db: str | None = typer.Option(
         None, help="database URL (default: $THIEVERY_DATABASE_URL, else sqlite thievery.db)"
     ),
     bot_delay: float = typer.Option(0.6, help="seconds a bot waits before it moves"),
-    log_level: str = typer.Option("warning", help="uvicorn log level"),
+    log_level: str = typer.Option("warning", help=f"uvicorn log level: {', '.join(LOG_LEVELS)}"),
     files_dir: Path | None = typer.Option(
         None, "--files-dir", help="folder of card set files tables may choose by name"
     ),
@@ -70,7 +97,9 @@ def serve(
         10.0, help="an unused table is unloaded from memory after this", rich_help_panel=_CAPS
     ),
     expire_days: float = typer.Option(
-        7.0, help="a table without an action this long is closed", rich_help_panel=_CAPS
+        7.0,
+        help="a table without an action this long is closed (0: never)",
+        rich_help_panel=_CAPS,
     ),
     header_timeout: float = typer.Option(
         10.0, help="seconds a client has to send a request's headers", rich_help_panel=_CAPS
@@ -109,7 +138,11 @@ def serve(
         tune_process,
     )
 
-    url = database_url(db)
+    try:
+        url = database_url(db)
+    except StorageError as e:
+        typer.secho(f"error: {e}", fg="red", err=True)
+        raise typer.Exit(2) from None
     caps = replace(
         Caps(),
         live_tables=live_tables,
@@ -139,13 +172,41 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
-    for flag, value in (
-        ("--frames-per-second", frames_per_second),
-        ("--chat-per-minute", chat_per_minute),
-    ):
-        if not value > 0:
-            typer.secho(f"error: {flag} is above 0", fg="red", err=True)
-            raise typer.Exit(2)
+    wrong = bad_numbers(
+        above_0={
+            "--tables-per-minute": tables_per_minute,
+            "--actions-per-second": actions_per_second,
+            "--reads-per-second": reads_per_second,
+            "--frames-per-second": frames_per_second,
+            "--chat-per-minute": chat_per_minute,
+            "--idle-minutes": idle_minutes,
+            "--header-timeout": header_timeout,
+            "--live-tables": live_tables,
+            "--tables-per-client": tables_per_client,
+            "--connections-per-client": connections_per_client,
+            "--connections-per-table": connections_per_table,
+            **({} if limit_concurrency is None else {"--limit-concurrency": limit_concurrency}),
+        },
+        at_least_0={
+            "--bot-delay": bot_delay,
+            "--bots-per-table": bots_per_table,
+            "--spectators": spectators,
+            "--expire-days": expire_days,
+        },
+    )
+    if wrong:
+        typer.secho(f"error: {wrong}", fg="red", err=True)
+        raise typer.Exit(2)
+    if log_level.lower() not in LOG_LEVELS:
+        typer.secho(
+            f"error: --log-level is one of {', '.join(LOG_LEVELS)}, not {log_level!r}",
+            fg="red",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if files_dir is not None and not files_dir.is_dir():
+        typer.secho(f"error: --files-dir {files_dir} is not a folder", fg="red", err=True)
+        raise typer.Exit(2)
     limits = replace(
         Limits(),
         rate=frames_per_second,
@@ -160,7 +221,7 @@ def serve(
         caps=caps,
         public_url=public_url,
         lease_seconds=lease_seconds,
-        log_level=log_level,
+        log_level=log_level.lower(),
         limit_concurrency=limit_concurrency,
     )
     try:
@@ -183,7 +244,11 @@ def serve(
     shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
     if ":" in shown and not shown.startswith("["):
         shown = f"[{shown}]"
-    typer.echo(f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {url})")
+    typer.echo(
+        f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {shown_url(url)})"
+    )
+    if url in ("sqlite://", "sqlite:///", "sqlite:///:memory:"):
+        typer.echo("The database is in memory: nothing is kept when the server stops.")
     if public_url:
         typer.echo(f"Invite links point to {public_url.rstrip('/')}/")
     elif host in ("0.0.0.0", "::"):

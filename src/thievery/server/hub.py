@@ -210,6 +210,8 @@ class Hub:
                     await table.stop()
                     self.forget(table)
                 log.info("table %s unloaded (idle)", table.id)
+        if not self.caps.expire_seconds > 0:  # (0: tables never expire)
+            return
         cutoff = time.time() - self.caps.expire_seconds
         me = self.cluster.id if self.cluster is not None else None
         expired = await asyncio.to_thread(self.storage.expire, cutoff, owner=me)

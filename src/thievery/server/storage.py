@@ -174,8 +174,20 @@ class StoredRowError(ValueError):
 
 
 def database_url(url: str | None = None) -> str:
-    """The URL to use: ``url``, else ``$THIEVERY_DATABASE_URL``, else ``thievery.db``."""
-    return url or os.environ.get(ENV_URL) or DEFAULT_URL
+    """The URL to use: ``url``, else ``$THIEVERY_DATABASE_URL``, else ``thievery.db``; a
+    PostgreSQL URL without a driver (``postgres://…``, as hosting services give them) gets
+    ours, psycopg. :class:`StorageError` says what is wrong with one we cannot use."""
+    url = url or os.environ.get(ENV_URL) or DEFAULT_URL
+    scheme, sep, rest = url.partition("://")
+    if scheme in ("postgres", "postgresql"):
+        url = f"postgresql+psycopg://{rest}"
+    elif not sep or scheme not in ("sqlite", "postgresql+psycopg"):
+        hint = f" (a file: sqlite:///{url})" if not sep else ""
+        raise StorageError(
+            f"the database URL {url!r} is not one Thievery stores tables in: SQLite "
+            f"(sqlite:///FILE) or PostgreSQL (postgresql+psycopg://USER@HOST/DB){hint}"
+        )
+    return url
 
 
 def make_engine(url: str, lock_seconds: float = 10.0) -> Engine:
