@@ -256,7 +256,8 @@ def test_the_lobby_lists_tables_stored_but_not_loaded(tmp_path: Path, browser: B
         made = make_table(before, listed=False, humans=3)
     with live_server(db) as after:
         listed = httpx2.get(f"{after}/api/tables").json()["live"]
-        assert [t["loaded"] for t in listed if t["id"] == made["table"]["id"]] == [False]
+        stored = [t for t in listed if t["id"] == made["table"]["id"]]
+        assert [(t["loaded"], t["actions"]) for t in stored] == [(False, None)]  # (not 0)
         context = browser.new_context(viewport=DESKTOP, locale="en-GB")
         try:
             page = context.new_page()
@@ -264,7 +265,7 @@ def test_the_lobby_lists_tables_stored_but_not_loaded(tmp_path: Path, browser: B
             page.goto(after + "/")
             item = page.locator("#live .table-item")
             expect(item).to_contain_text(made["table"]["id"])
-            expect(item).to_contain_text("0 moves · waiting for —")
+            expect(item).to_contain_text("resting: it wakes when someone comes")
             assert errors == []
         finally:
             context.close()

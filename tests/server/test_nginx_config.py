@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import socket
 import subprocess
+import time
 from pathlib import Path
 
+import httpx2
 import pytest
+
+from thievery.server.app import MAX_BODY
+from thievery.server.errors import ServerError
 
 CONFIG = Path(__file__).resolve().parents[2] / "docs" / "nginx-thievery.conf"
 
@@ -44,3 +51,45 @@ def test_the_nginx_example_passes_nginx_t(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "syntax is ok" in result.stderr
+
+    # Running (on free loopback ports, as this user): a body past the limit gets the
+    # server's JSON error, not nginx's HTML page.
+    ports = [free_port(), free_port()]
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{ports[0]};")
+    (tmp_path / "site.conf").write_text(
+        site.replace("listen 443 ssl;", f"listen 127.0.0.1:{ports[1]} ssl;")
+    )
+    conf = (tmp_path / "nginx.conf").read_text()
+    (tmp_path / "nginx.conf").write_text("daemon off;\n" + conf)  # (our child, waited for)
+    server = subprocess.Popen([nginx, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)])
+    try:
+        url = f"https://127.0.0.1:{ports[1]}/api/tables"
+        body = b"x" * (MAX_BODY + 1)
+        for _ in range(50):  # (nginx forks its workers; the port is bound at once)
+            try:
+                refused = httpx2.post(
+                    url, content=body, verify=False, headers={"Host": "games.example.org"}
+                )
+                break
+            except httpx2.TransportError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("nginx did not answer")
+        assert refused.status_code == 413
+        assert refused.headers["content-type"].startswith("application/json")
+        assert (
+            refused.json()
+            == ServerError(
+                "request/too_large", f"a request has at most {MAX_BODY} bytes", 413
+            ).to_json()
+        )
+    finally:
+        server.send_signal(signal.SIGQUIT)
+        server.wait(10)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port

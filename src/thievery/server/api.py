@@ -175,7 +175,8 @@ def stored_summary(record: TableRecord) -> JSON:
         "over": record.finished,
         "loaded": False,
         "result": record.result,
-        "actions": record.actions,
+        # (stored only once a game ends: unknown for a running table not in memory)
+        "actions": record.actions if record.finished else None,
         "created_at": record.created_at,
         "finished_at": record.finished_at,
         "next_id": record.next_id,

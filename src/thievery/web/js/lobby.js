@@ -216,7 +216,7 @@ async function refresh() {
     // listed from storage, which does not say who is to act)
     const waiting = (tb.to_act || []).map((s) => displayName(tb.seats[s], s)).join(", ");
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
-        <div class="who">${seatText(tb)}</div><div class="who">${esc(t("{n} moves · waiting for {who}", { n: tb.actions, who: waiting || "—" }))}</div></div>
+        <div class="who">${seatText(tb)}</div><div class="who">${esc(tb.loaded === false ? t("resting: it wakes when someone comes") : t("{n} moves · waiting for {who}", { n: tb.actions, who: waiting || "—" }))}</div></div>
       <div class="acts">${held ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">${esc(t("Rejoin"))}</button></a>` : ""}
         <a href="/table/${encodeURIComponent(tb.id)}?watch"><button class="small">${esc(t("Watch"))}</button></a></div></div>`;
   }).join("") || `<p class="empty">${esc(t("No tables yet — create one."))}</p>`;
