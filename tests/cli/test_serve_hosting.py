@@ -118,3 +118,27 @@ def test_database_urls_as_hosts_write_them(monkeypatch: pytest.MonkeyPatch) -> N
         database_url("postgresql+asyncpg://u@h/d")
     assert shown_url("sqlite:///thievery.db") == f"sqlite:///{Path('thievery.db').resolve()}"
     assert shown_url("sqlite:////abs/x.db") == "sqlite:////abs/x.db"
+
+
+def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """(It ran, with other tables in its memory, its writes refused.) The lock dies with its
+    holder, kill -9 too: a server started after that runs."""
+    command = [THIEVERY, "serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'one.db'}"]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+    def start() -> subprocess.Popen[str]:
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, env=env)
+        assert server.stdout is not None and "Thievery is at" in server.stdout.readline()
+        return server
+
+    first = start()
+    try:
+        second = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2
+        assert f"another thievery serve (process {first.pid}) uses" in second.stderr
+    finally:
+        first.kill()
+        first.wait(10)
+    third = start()
+    third.terminate()
+    third.wait(10)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
+from typing import IO
 
 import typer
 
@@ -11,6 +13,42 @@ from thievery.cli.app import app
 
 _CAPS = "Limits (per client = per address)"
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def hold_sqlite_file(url: str) -> IO[str] | None:
+    """Lock a SQLite database for this server (a lock file beside it, released when the
+    process ends however it ends): a second server on the same file would keep other
+    tables in memory, and its writes fail. Exits with an error if another holds it."""
+    prefix = "sqlite:///"
+    name = url[len(prefix) :].split("?", 1)[0] if url.startswith(prefix) else ""
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    try:
+        import fcntl
+    except ImportError:  # (not on Windows)
+        return None
+    path = Path(f"{name}.server-lock")
+    try:
+        held = path.open("a+")
+    except OSError:
+        return None  # (a folder it cannot write: the database's own check says so)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.seek(0)
+        other = held.read().strip() or "?"
+        held.close()
+        typer.secho(
+            f"error: another thievery serve (process {other}) uses {name}: one server "
+            "per SQLite file (several processes share PostgreSQL: --workers)",
+            fg="red",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+    held.truncate(0)
+    held.write(str(os.getpid()))
+    held.flush()
+    return held
 
 
 def shown_url(url: str) -> str:
@@ -224,6 +262,7 @@ def serve(
         log_level=log_level.lower(),
         limit_concurrency=limit_concurrency,
     )
+    held = hold_sqlite_file(url)  # (kept open, and locked, while the server runs)
     try:
         if workers > 1:  # each worker makes its own app; check the database here first
             Storage(url, lock_seconds=caps.storage_seconds).close()
@@ -264,3 +303,5 @@ def serve(
         return
     tune_process()
     run_app(application, options, listener)
+    if held is not None:
+        held.close()
