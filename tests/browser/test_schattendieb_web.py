@@ -84,6 +84,13 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     page.select_option("#perspective", "0")
     page.click("#first")
     expect(page.locator(".sd-hand [data-card]")).to_have_count(4)
+    # The slider, focused, moves one step an arrow (the page's keys moved it a second one).
+    page.focus("#slider")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#slider")).to_have_value("1")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#slider")).to_have_value("2")
+    expect(page.locator("#next")).to_have_attribute("aria-label", "next step")
 
     # Play again: a new table with the same seats; this browser keeps its seat.
     page.goto(table_url)

@@ -151,6 +151,14 @@ def test_a_round_by_keyboard_against_three_bots(
         expect(page.locator(f'.sr-pool [data-treasure="{treasure}"]')).to_have_count(0)
     page.screenshot(path=str(output / "schatz-rabatz-packing.png"))
 
+    # Enter on a focused button of the page presses it (it dropped a treasure instead).
+    page.focus("#how-to-play")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("dialog")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    expect(page.locator(".sr-chest.me [data-treasure]")).to_have_count(3)
+
     # Close the lid (C): the round is scored once every lid is closed (or time is up).
     page.keyboard.press("c")
     expect(page.locator(".sr-mine.closed")).to_have_count(1)

@@ -179,7 +179,9 @@ class SchatzRabatzSpec(GameSpec):
         if t == "scored":
             counts = ", ".join(f"{who(s)} {c}" for s, c in enumerate(d["counts"]))
             parts = ", ".join(
-                f"{who(s)} takes the {part_words(p)}" for s, p in enumerate(d["parts"]) if p
+                f"{who(s)} {'take' if s == seat else 'takes'} the {part_words(p)}"
+                for s, p in enumerate(d["parts"])
+                if p
             )
             return f"Round {d['round']} counted — {counts}. " + (parts or "No ship parts left")
         if t == "ready":

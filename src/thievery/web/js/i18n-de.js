@@ -82,6 +82,7 @@ export const DE = {
   // Table
   "Log": "Verlauf",
   "No such table": "Diesen Tisch gibt es nicht",
+  "first step": "erster Schritt", "previous step": "vorheriger Schritt", "next step": "nächster Schritt", "last step": "letzter Schritt",
   "resting: it wakes when someone comes": "ruht: Er wacht auf, sobald jemand kommt",
   "This address names no table.": "Diese Adresse nennt keinen Tisch.",
   "Back to the lobby": "Zurück zur Lobby",

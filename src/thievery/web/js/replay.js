@@ -120,7 +120,12 @@ async function start() {
   $("slider").oninput = () => go(Number($("slider").value));
   $("perspective").onchange = () => load($("perspective").value).catch(fail);
   document.addEventListener("keydown", (e) => {
-    if (!state.replay || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (!state.replay) return;
+    const tag = e.target.tagName;
+    // A focused field handles its own keys (the slider moves itself: handled here too, one
+    // arrow moved it two steps); Space presses a focused button, as everywhere.
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    if (e.key === " " && (tag === "BUTTON" || tag === "A")) return;
     if (e.key === "ArrowRight") go(state.step + 1);
     if (e.key === "ArrowLeft") go(state.step - 1);
     if (e.key === " ") { e.preventDefault(); toggle(); }

@@ -504,6 +504,11 @@ document.addEventListener("keydown", (event) => {
   if (!ui.ctx || !ui.root?.isConnected || ui.ctx.mode !== "play" || ui.ctx.seat === null) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+  // Enter and Space press a focused button or link of the page (How to play, Let a bot
+  // play for me): they dropped a treasure instead, so a keyboard could use no other button
+  // while packing. (The board's own keep the game's keys.)
+  const pressed = event.key === "Enter" || event.key === " ";
+  if (pressed && event.target.closest?.("button, a, summary") && !ui.root.contains(event.target)) return;
   const key = event.key.length === 1 && event.key !== "R" ? event.key.toLowerCase() : event.key;
   const what = KEYS[key] || (event.shiftKey && key === "r" ? "back" : null);
   if (!what) return;
