@@ -81,6 +81,18 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     page.click("#last")
     expect(page.locator("#step")).to_contain_text("step")
     expect(page.locator(".sd-prompt")).to_contain_text("over")
+    # Another perspective opens at the same moment of the game (its steps are fewer: it
+    # kept the step number, and so showed another moment).
+    everything = httpx2.get(f"{server}/api/tables/{table_id}/replay?perspective=all").json()
+    spectator = httpx2.get(f"{server}/api/tables/{table_id}/replay?perspective=spectator")
+    moments = [s["n"] for s in spectator.json()["steps"]]
+    page.select_option("#perspective", "all")
+    middle = len(everything["steps"]) // 2
+    page.locator("#slider").fill(str(middle))
+    expect(page.locator("#slider")).to_have_value(str(middle))
+    page.select_option("#perspective", "spectator")
+    shown = max(i for i, n in enumerate(moments) if n <= everything["steps"][middle]["n"])
+    expect(page.locator("#slider")).to_have_value(str(shown))
     page.select_option("#perspective", "0")
     page.click("#first")
     expect(page.locator(".sd-hand [data-card]")).to_have_count(4)

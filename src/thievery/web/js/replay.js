@@ -13,6 +13,9 @@ setUpPage();
 $("brand").innerHTML = `${LOGO}Thievery`;
 
 async function load(perspective) {
+  // The moment on show (actions so far): another perspective leaves out the steps its seat
+  // saw no change in, so its step numbers differ; it opens at the same moment.
+  const moment = state.replay?.steps[state.step]?.n;
   const query = `?perspective=${encodeURIComponent(perspective)}`;
   const replay = state.record
     ? await api(`/api/replay${query}`, { method: "POST", body: state.record })
@@ -23,7 +26,9 @@ async function load(perspective) {
   showDeal(replay.deal);
   $("bar").hidden = false;
   $("slider").max = String(replay.steps.length - 1);
-  go(Math.min(state.step, replay.steps.length - 1));
+  let step = Math.min(state.step, replay.steps.length - 1);
+  if (moment !== undefined) step = replay.steps.findLastIndex((s) => s.n <= moment);
+  go(Math.max(0, step));
 }
 
 /** The fair-deal check: the commitment the record's seed and salt give, to compare with
