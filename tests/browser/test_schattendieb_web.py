@@ -69,6 +69,11 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     expect(result.locator("tr")).to_have_count(4)
     expect(result).to_contain_text("Final scores")
     page.screenshot(path=str(output / "schattendieb-result.png"))
+    # The end takes the focus (a screen reader reads who won), and its links are no buttons
+    # inside links (each was reached, and read, twice).
+    assert page.evaluate("document.activeElement.id") == "result-title"
+    expect(result.locator("a button")).to_have_count(0)
+    expect(result.locator("a.button")).to_have_count(2)
     assert (output / "schattendieb-table.png").exists() or shot is False
     table_url = page.url
 
@@ -87,10 +92,13 @@ def test_play_a_whole_game_against_three_bots(server: str, browser: Browser, out
     spectator = httpx2.get(f"{server}/api/tables/{table_id}/replay?perspective=spectator")
     moments = [s["n"] for s in spectator.json()["steps"]]
     page.select_option("#perspective", "all")
+    last = len(everything["steps"]) - 1
+    expect(page.locator("#slider")).to_have_attribute("max", str(last))  # (it has come)
     middle = len(everything["steps"]) // 2
     page.locator("#slider").fill(str(middle))
     expect(page.locator("#slider")).to_have_value(str(middle))
     page.select_option("#perspective", "spectator")
+    expect(page.locator("#slider")).to_have_attribute("max", str(len(moments) - 1))
     shown = max(i for i, n in enumerate(moments) if n <= everything["steps"][middle]["n"])
     expect(page.locator("#slider")).to_have_value(str(shown))
     page.select_option("#perspective", "0")

@@ -13,13 +13,14 @@ setUpPage();
 $("brand").innerHTML = `${LOGO}Thievery`;
 
 async function load(perspective) {
-  // The moment on show (actions so far): another perspective leaves out the steps its seat
-  // saw no change in, so its step numbers differ; it opens at the same moment.
-  const moment = state.replay?.steps[state.step]?.n;
   const query = `?perspective=${encodeURIComponent(perspective)}`;
   const replay = state.record
     ? await api(`/api/replay${query}`, { method: "POST", body: state.record })
     : await api(`/api/tables/${encodeURIComponent(tableId)}/replay${query}`);
+  // The moment on show (actions so far), once the other is here (the slider may have moved
+  // meanwhile): another perspective leaves out the steps its seat saw no change in, so its
+  // step numbers differ; it opens at the same moment.
+  const moment = state.replay?.steps[state.step]?.n;
   state.replay = replay;
   state.renderer = state.renderer || await loadRenderer(replay.game);
   if (!document.getElementById("how-to-play")) $("help-slot").replaceWith(helpButton(() => [state.replay.game, state.title || state.replay.game]));

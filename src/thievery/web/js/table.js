@@ -431,9 +431,10 @@ function drawResult() {
     after.hidden = true;
     return;
   }
+  // (links that look like buttons: a button inside a link is reached, and read, twice)
   const links = `
-    <a href="/replay/${encodeURIComponent(tableId)}"><button>${esc(t("Watch the replay"))}</button></a>
-    <a href="/api/tables/${encodeURIComponent(tableId)}/record?download=true" download><button>${esc(t("Download the record"))}</button></a>`;
+    <a class="button" href="/replay/${encodeURIComponent(tableId)}">${esc(t("Watch the replay"))}</a>
+    <a class="button" href="/api/tables/${encodeURIComponent(tableId)}/record?download=true" download>${esc(t("Download the record"))}</a>`;
   const again = page.next
     ? `<button class="primary go-next">${esc(t("Go to the next game"))}</button>`
     : token && f.seat !== null ? `<button class="primary again">${esc(t("Play again"))}</button>` : "";
@@ -445,8 +446,8 @@ function drawResult() {
     `<tr class="${winners.has(seat) ? "win" : ""}"><td>${winners.has(seat) ? "★ " : ""}${esc(seatName(page.seats, seat))}</td><td>${esc(score)}</td></tr>`).join("");
   const names = [...winners].map((s) => seatName(page.seats, s));
   const youWon = f.seat !== null && winners.has(f.seat);
-  $("overlay").innerHTML = page.dismissed ? "" : `<div class="overlay" id="result"><div class="box">
-      <h2>${esc(youWon ? t("You win!") : t(names.length > 1 ? "{names} win" : "{names} wins", { names: names.join(t(" and ")) }))}</h2>
+  $("overlay").innerHTML = page.dismissed ? "" : `<div class="overlay" id="result" role="dialog" aria-labelledby="result-title"><div class="box">
+      <h2 id="result-title" tabindex="-1">${esc(youWon ? t("You win!") : t(names.length > 1 ? "{names} win" : "{names} wins", { names: names.join(t(" and ")) }))}</h2>
       <div class="help">${esc(t("Final scores"))}</div>
       <table>${rows}</table>${endWords()}
       <div class="acts">${again}${links}<button id="close-result">${esc(t("Look at the table"))}</button></div>
@@ -454,6 +455,11 @@ function drawResult() {
   document.querySelectorAll(".again").forEach((b) => b.addEventListener("click", playAgain));
   document.querySelectorAll(".go-next").forEach((b) => b.addEventListener("click", goNext));
   $("close-result")?.addEventListener("click", () => { page.dismissed = true; endStory($("game")); drawResult(); });
+  // The end, once: focus goes to it (a screen reader reads who won; Play again is a Tab away).
+  if (!page.dismissed && !page.resultShown) {
+    page.resultShown = true;
+    $("result-title")?.focus();
+  }
 }
 
 /** How the game ended, in the game's own words: the last lines of its ending events. */
