@@ -574,6 +574,7 @@ def test_when_the_table_moves_on_the_story_hurries_and_ends_on_the_newest_board(
     errors = watch_errors(ada)
     try:
         on_the_tests_clock(ada)
+        ada.evaluate(HEAR)
         table.alarm()
         expect(ada.locator(".narration .narr-count")).to_have_text("1/6")
         ada.clock.run_for(700)
@@ -589,9 +590,59 @@ def test_when_the_table_moves_on_the_story_hurries_and_ends_on_the_newest_board(
         # The step on show when the move came keeps its 0.7 s; the rest go quicker.
         held = held_ms(ada, steps)
         assert held == [700, 700] + [500] * (len(steps) - 2), held
+        # A screen reader hears the move once, in its place after the raid (its log line
+        # was read with each step still on show, ahead of the story).
+        heard = ada.evaluate("window.heard")
+        putting = [i for i, h in enumerate(heard) if "You put" in h]
+        busted = [i for i, h in enumerate(heard) if "Busted" in h]
+        assert len(putting) == 1 and busted and putting[0] > busted[0], heard
         # The newest board: Ada's money kept face down, Bob to play.
         expect(ada.locator('.tv-seat.me .tv-lootrow [data-card="money-0a"]')).to_have_count(1)
         expect(ada.locator(".tv-top")).to_contain_text("Bob’s turn")
         assert errors == []
     finally:
         ada.context.close()
+
+
+def test_while_bots_move_during_stories_each_line_is_heard_once(
+    server: str, browser: Browser
+) -> None:
+    """Bots that move at once bring new frames while a story is told: their log lines wait
+    for the story's end (they were read at once, each time with the step on show again, and
+    a long story ended with a batch of lines many turns old)."""
+    seats = [{"kind": "human", "name": "Ada"}] + [{"kind": "bot", "bot": "heuristic"}] * 2
+    made = httpx2.post(f"{server}/api/tables", json={"game": "thieves", "seats": seats}).json()
+    tid, token = made["table"]["id"], made["seats"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="en-GB")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(made["seats"][0]["invite"])
+        expect(page.locator("#who")).to_have_text("you are Ada")
+        page.evaluate(HEAR)
+        moves = 0
+        for _ in range(200):
+            state = httpx2.get(f"{server}/api/tables/{tid}/state", headers=auth).json()
+            if state["result"] is not None or moves == 6:
+                break
+            if state["legal"]:
+                body = {"action": state["legal"][0], "version": state["version"]}
+                httpx2.post(f"{server}/api/tables/{tid}/actions", json=body, headers=auth)
+                moves += 1
+            page.wait_for_timeout(150)
+        assert moves >= 3
+        page.wait_for_function(
+            "() => !document.getElementById('game').dataset.narrating", timeout=60_000
+        )
+        page.wait_for_timeout(200)
+        heard: list[str] = page.evaluate("window.heard")
+        logged = page.locator("#log .e").all_text_contents()
+        said = [part for text in heard for part in text.split(" · ")]
+        again = {
+            p: said.count(p) for p in set(said) if p in logged and said.count(p) > logged.count(p)
+        }
+        assert again == {}, (again, heard)
+        assert errors == []
+    finally:
+        context.close()

@@ -151,9 +151,11 @@ export function holdAnnouncements(take) {
   held = take;
 }
 
-/** Say something to screen readers through the page's one polite live region (#announce). */
-export function announce(text) {
-  if (text && held?.(text)) return;
+/** Say something to screen readers through the page's one polite live region (#announce);
+ * `log`: which of its parts (joined by " · ") are log lines, `prompt`: which one is the
+ * prompt (a story on show holds both for its end). */
+export function announce(text, log = [], prompt = "") {
+  if (text && held?.(text, log, prompt)) return;
   say(text);
 }
 

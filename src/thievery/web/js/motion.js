@@ -73,6 +73,7 @@ class Narrator {
     this.said = new Set(); // the lines the steps said (held announcements leave them out)
     this.lines = new Set(); // every log line of the frames told
     this.held = []; // log lines announced by the page while the steps play
+    this.prompt = ""; // the page's newest prompt while the steps play
     this.current = ""; // the step on show
     this.frames = 0; // frames told so far (each step knows its frame)
     this.onShow = 0; // the frame of the step on show
@@ -139,8 +140,9 @@ class Narrator {
     this.said.clear();
     this.lines.clear();
     this.held = [];
+    this.prompt = "";
     this.behind = false;
-    holdAnnouncements((text) => this.hold(text));
+    holdAnnouncements((text, log, prompt) => this.hold(text, log, prompt));
     this.playing = true;
     this.tell(steps, items);
     this.next(true);
@@ -153,12 +155,15 @@ class Narrator {
   }
 
   /** The page's announcement while the steps play: its log lines wait for the end (those
-   * the steps say are left out); anything else (a notice, a toast) is said at once, with
-   * the step on show. */
-  hold(text) {
+   * the steps say are left out), a newer frame's too (said at once, with the step on show,
+   * they were read again with each step and ahead of the story); anything else (a notice,
+   * a toast) is said at once, with the step on show. */
+  hold(text, log = [], prompt = "") {
+    const logged = (p) => this.lines.has(p) || log.includes(p);
     const parts = String(text).split(" · ").filter(Boolean);
-    this.held.push(...parts.filter((p) => this.lines.has(p)));
-    const now = parts.filter((p) => !this.lines.has(p));
+    this.held.push(...parts.filter(logged));
+    if (prompt) this.prompt = prompt; // (the newest, said at the end)
+    const now = parts.filter((p) => !logged(p) && p !== prompt);
     if (now.length) say([...now, this.current].filter(Boolean).join(" · "));
     return true;
   }
@@ -227,10 +232,14 @@ class Narrator {
       this.draw(this.root, this.latest);
       if (places) animateCards(this.root, places);
     }
-    const rest = this.held.filter((line) => !this.said.has(line));
+    // What the steps did not say, the newest few (older ones are stale by now: a long
+    // story read a batch from many turns back), then the prompt.
+    const rest = this.held.filter((line) => !this.said.has(line)).slice(-4);
+    const prompt = this.prompt;
     this.held = [];
+    this.prompt = "";
     this.current = "";
-    if (rest.length) say(rest.join(" · "));
+    if (rest.length || prompt) say([...rest, prompt].filter(Boolean).join(" · "));
   }
 }
 

@@ -249,11 +249,12 @@ function refocus(key) {
  * element it marks data-prompt) when it has changed; nothing else on the page is live. */
 function speak() {
   const prompt = $("game").querySelector("[data-prompt]")?.textContent.trim() || "";
-  const lines = [page.urgent, ...page.heard.splice(0).slice(-4)].filter(Boolean);
+  const heard = page.heard.splice(0).slice(-4);
+  const lines = [page.urgent, ...heard].filter(Boolean);
   page.urgent = "";
   const changed = prompt && prompt !== page.prompt;
   page.prompt = prompt || page.prompt;
-  if (lines.length || changed) announce([...lines, changed ? prompt : ""].filter(Boolean).join(" · "));
+  if (lines.length || changed) announce([...lines, changed ? prompt : ""].filter(Boolean).join(" · "), heard, changed ? prompt : "");
 }
 
 function drawSeats() {
