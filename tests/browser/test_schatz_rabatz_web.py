@@ -158,6 +158,10 @@ def test_a_round_by_keyboard_against_three_bots(
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_have_count(0)
     expect(page.locator(".sr-chest.me [data-treasure]")).to_have_count(3)
+    # The column buttons, ◀ and ▶, are named for a screen reader.
+    expect(page.locator('.sr-btns [data-ui="left"]')).to_have_attribute(
+        "aria-label", "column left (←)"
+    )
 
     # Close the lid (C): the round is scored once every lid is closed (or time is up).
     page.keyboard.press("c")

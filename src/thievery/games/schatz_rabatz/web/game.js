@@ -845,7 +845,8 @@ function pool(ctx, idx) {
 
 function pickPanel(ctx, idx, cur) {
   const v = ctx.view;
-  const b = (cmd, label, title) => `<button class="small" data-ui="${cmd}" title="${title}">${label}</button>`;
+  // (a button of a symbol only is named by its title: ◀ and ▶ were read as symbols)
+  const b = (cmd, label, title) => `<button class="small" data-ui="${cmd}" title="${title}"${label.length <= 2 ? ` aria-label="${title}"` : ""}>${label}</button>`;
   const drop = cur?.action ? `<button class="primary sr-drop" data-action='${esc(JSON.stringify(cur.action))}' title="${t("Enter or Space")}">${t("Drop ⏎")}</button>` : `<button class="primary sr-drop" disabled>${t("Drop ⏎")}</button>`;
   const close = idx.close ? `<button class="sr-close" data-action='${esc(JSON.stringify(idx.close))}' title="C">${t("Close the lid (C)")}</button>` : "";
   const what = ui.sel
