@@ -134,6 +134,21 @@ CHEST_WIDTH, CHEST_DEPTH = _COMPONENTS.width, _COMPONENTS.depth  # unverified
 SHAPES: tuple[tuple[str, Cells], ...] = _COMPONENTS.shapes  # unverified geometry
 JACK_BOARDS: tuple[tuple[str, tuple[str, ...]], ...] = _COMPONENTS.jack_boards  # ours
 
+# A shape's name in English words, where it is not its id (renderers translate these).
+SHAPE_WORDS = {"goldbar": "gold bar"}
+
+
+def treasure_words(treasure: str) -> str:
+    """A treasure in English words: ``purple circle``, ``red gold bar``."""
+    shape, _, colour = treasure.partition("-")
+    return f"{colour} {SHAPE_WORDS.get(shape, shape)}"
+
+
+def part_of(card: str) -> str:
+    """A ship part card's part: ``bow-2`` -> ``bow``, ``middle-a-1`` -> ``middle-a``."""
+    return card.rpartition("-")[0] if card[-1:].isdigit() else card
+
+
 # Pirate ship cards: four parts, four copies of each (ids ``bow-1`` ... ``stern-4``).
 SHIP_PARTS: tuple[str, ...] = ("bow", "middle-a", "middle-b", "stern")
 SHIP_COPIES = 4

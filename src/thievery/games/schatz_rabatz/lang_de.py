@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from thievery.core.i18n import GermanSeats
 from thievery.core.protocol import Event
+from thievery.games.schatz_rabatz.data import part_of
 
 SHAPES = {
     "circle": "Kreis",
@@ -151,7 +152,7 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
 
 def _part(card: str) -> str:
     """A ship part card: ``bow-2`` -> ``Bug``."""
-    part = card.rpartition("-")[0] if card[-1:].isdigit() else card
+    part = part_of(card)
     return PARTS.get(part, part)
 
 

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from thievery.core.i18n import Translator, current_language
 from thievery.core.plugin import TerminalRenderer
-from thievery.games.schatz_rabatz.data import SHAPES
+from thievery.games.schatz_rabatz.data import SHAPE_WORDS, SHAPES
 
 JSON = dict[str, Any]
 _ = Translator(__package__)
@@ -38,7 +38,6 @@ LETTERS = {
     "goldbar": "B",
     "crown": "K",
 }
-NAMES = {"goldbar": "gold bar"}
 
 
 def treasure_text(treasure: str) -> Text:
@@ -51,7 +50,7 @@ def treasure_words(treasure: str) -> str:
     """A treasure in words, in the current language: ``red crown``, ``blue gold bar``
     (``Krone (rot)``)."""
     shape, colour = treasure.split("-")
-    return _("{colour} {shape}", colour=_(colour), shape=_(NAMES.get(shape, shape)))
+    return _("{colour} {shape}", colour=_(colour), shape=_(SHAPE_WORDS.get(shape, shape)))
 
 
 def seconds(ms: int) -> str:
@@ -94,7 +93,7 @@ def pool_text(pool: Iterable[str], highlight: str | None = None) -> Text:
             continue
         if out:
             out.append(" ")
-        out.append(_(NAMES.get(shape, shape)) + " ", style="dim")
+        out.append(_(SHAPE_WORDS.get(shape, shape)) + " ", style="dim")
         for t in items:
             piece = treasure_text(t)
             if t == highlight:

@@ -26,6 +26,8 @@ from thievery.games.schatz_rabatz.data import (
     MAX_DEPTH,
     MIN_DEPTH,
     MIN_WIDTH,
+    part_of,
+    treasure_words,
 )
 from thievery.games.schatz_rabatz.pieces import (
     BOARD_ID,
@@ -193,16 +195,10 @@ class SchatzRabatzSpec(GameSpec):
         return f"{t}: {d}"
 
 
-def treasure_words(treasure: str) -> str:
-    """A treasure in English words: ``purple circle``, ``red gold bar``."""
-    shape, _, colour = treasure.partition("-")
-    return f"{colour} {'gold bar' if shape == 'goldbar' else shape}"
-
-
 def part_words(card: str) -> str:
     """A ship part card in English words: ``bow-2`` -> ``bow``, ``middle-a-1`` ->
     ``middle A``."""
-    part = card.rpartition("-")[0] if card[-1:].isdigit() else card
+    part = part_of(card)
     return {"middle-a": "middle A", "middle-b": "middle B"}.get(part, part)
 
 
