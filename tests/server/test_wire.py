@@ -58,13 +58,18 @@ def handshake(port: int, path: str, *extra: str) -> tuple[socket.socket, bytes]:
         *extra,
     ]
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    return sock, read_head(sock)
+
+
+def read_head(sock: socket.socket) -> bytes:
+    """What the server answers, up to the end of its head (or of the stream)."""
     answer = b""
     while b"\r\n\r\n" not in answer:
         chunk = sock.recv(4096)
         if not chunk:
             break
         answer += chunk
-    return sock, answer
+    return answer
 
 
 def frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
@@ -115,6 +120,51 @@ def test_a_path_that_names_no_table_is_refused_at_the_handshake(sqlite_url: str)
             with pytest.raises(ConnectionClosed) as closed:
                 ws.recv(timeout=5)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+
+
+def upgrade_answer(port: int, lines: list[str]) -> bytes:
+    """The status line the server answers an upgrade request of ``lines`` with (b""
+    if it closes without one)."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.settimeout(5)
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        return read_head(sock).partition(b"\r\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("change", "status"),
+    [
+        ({}, b"HTTP/1.1 101 Switching Protocols"),
+        ({"Sec-WebSocket-Key": "short"}, b"HTTP/1.1 400 Bad Request"),
+        ({"Sec-WebSocket-Key": None}, b"HTTP/1.1 400 Bad Request"),
+        ({"Sec-WebSocket-Version": "8"}, b"HTTP/1.1 400 Bad Request"),
+        ({"Connection": "Upgrade, Upgrade", "Upgrade": "websocket, websocket"}, None),
+    ],
+    ids=["good", "bad-key", "no-key", "old-version", "repeated-upgrade"],
+)
+def test_a_request_uvicorn_parsed_is_judged_as_websockets_judges_it(
+    sqlite_url: str, change: dict[str, str | None], status: bytes | None
+) -> None:
+    """The handshake from the request as uvicorn parsed it answers exactly as websockets
+    answers the request written out and parsed again (what a ``Content-Length: 0``
+    request still gets): accepted, or refused with the same status."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        path = f"/api/tables/{make_table(port)['table']['id']}/ws"
+        headers: dict[str, str | None] = {
+            "Host": f"127.0.0.1:{port}",
+            "Upgrade": "websocket",
+            "Connection": "Upgrade",
+            "Sec-WebSocket-Key": base64.b64encode(os.urandom(16)).decode(),
+            "Sec-WebSocket-Version": "13",
+            **change,
+        }
+        lines = [f"GET {path} HTTP/1.1"] + [f"{k}: {v}" for k, v in headers.items() if v]
+        as_parsed = upgrade_answer(port, lines)
+        parsed_again = upgrade_answer(port, [*lines, "Content-Length: 0"])
+    assert as_parsed == parsed_again
+    if status is not None:
+        assert as_parsed == status
 
 
 def test_fragments_binary_frames_and_pings(sqlite_url: str) -> None:
@@ -239,9 +289,17 @@ def test_a_stopping_server_closes_its_websockets_with_1012(sqlite_url: str) -> N
     assert codes == [1012]
 
 
-def test_an_open_websocket_keeps_no_task_and_no_handshake_headers(sqlite_url: str) -> None:
-    """A joined connection waiting for its player has no task of its own, and its
-    handshake request (websockets' parser keeps it alive) keeps no headers."""
+@pytest.mark.parametrize(
+    ("extra", "kept"),
+    [((), 0), (("Content-Length: 0",), 4)],
+    ids=["taken-as-parsed", "parsed-again"],
+)
+def test_an_open_websocket_keeps_no_task_and_no_handshake_headers(
+    sqlite_url: str, extra: tuple[str, ...], kept: int
+) -> None:
+    """A joined connection waiting for its player has no task of its own, and no
+    handshake headers: a plain request uvicorn parsed is not kept at all, one parsed again
+    by websockets (its parser keeps it alive) is kept empty."""
     app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
 
     def tasks() -> list[asyncio.Task[Any]]:
@@ -266,7 +324,7 @@ def test_an_open_websocket_keeps_no_task_and_no_handshake_headers(sqlite_url: st
             # (Opened by hand, not with a client library, whose own request objects would
             # be counted too.)
             for i, seat in enumerate(made["seats"]):
-                sock, answer = handshake(port, path)
+                sock, answer = handshake(port, path, *extra)
                 assert answer.startswith(b"HTTP/1.1 101")
                 join = json.dumps({"type": "join", "token": seat["token"]})
                 sock.sendall(frame(0x1, join.encode()))
@@ -277,7 +335,7 @@ def test_an_open_websocket_keeps_no_task_and_no_handshake_headers(sqlite_url: st
             wait_for(4)
             assert len(tasks()) == before  # no task for any of the three new connections
             requests = [o for o in gc.get_objects() if type(o) is Request and o.path == path]
-            assert len(requests) == 4 and [len(r.headers) for r in requests] == [0] * 4
+            assert len(requests) == kept and [len(r.headers) for r in requests] == [0] * kept
         finally:
             for sock in socks:
                 sock.close()

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 import uvicorn
+from uvicorn.logging import TRACE_LOG_LEVEL
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from thievery.server.handoff import Handoff
@@ -61,6 +62,25 @@ def guarded(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protoc
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, *event: Any) -> None:
+            """uvicorn's hand-over to the websocket protocol, which writes the parsed
+            request out again for the protocol to parse; to a :class:`Wire` (from
+            httptools' parser, which takes no ``event``) it is handed as parsed."""
+            wire = self.ws_protocol_class
+            scope = getattr(self, "scope", None)
+            if event or scope is None or not (isinstance(wire, type) and issubclass(wire, Wire)):
+                super().handle_websocket_upgrade(*event)
+                return
+            if self.logger.level <= TRACE_LOG_LEVEL:
+                self.logger.log(TRACE_LOG_LEVEL, "%s - Upgrading to WebSocket", self.client)
+            self.connections.discard(self)
+            protocol = wire(
+                config=self.config, server_state=self.server_state, app_state=self.app_state
+            )
+            protocol.connection_made(self.transport)
+            self.transport.set_protocol(protocol)
+            protocol.upgrade(scope["method"], self.url, scope["headers"])
 
         def _waiting(self) -> bool:
             cycle = getattr(self, "cycle", None)
