@@ -100,6 +100,12 @@ def test_how_to_play_at_the_table_and_the_markdown_is_escaped(
     page.click("#how-to-play")
     expect(page.locator("#help h2")).to_have_text("How to play: Thieves!")
     expect(page.locator("#help-rules")).to_contain_text("Double Loot")
+    # The page's section for programs (view keys, action JSON) is not shown to players;
+    # the API serves it whole.
+    rules = page.locator("#help-rules")
+    expect(rules).not_to_contain_text("View keys")
+    expect(rules).not_to_contain_text('{"type": "play"')
+    assert "## For programs" in httpx2.get(f"{server}/api/games/thieves/rules").text
     page.click("#help-close")
     expect(page.locator("#help")).to_have_count(0)
     # Markdown with HTML in it: the HTML is shown as text, never made into elements.
@@ -113,6 +119,12 @@ def test_how_to_play_at_the_table_and_the_markdown_is_escaped(
     assert "<li>one <strong>bold</strong> and <em>it</em> more</li>" in html
     assert "<code>&lt;i&gt;</code>" in html
     assert html.startswith("<h3>T &lt;b&gt;x&lt;/b&gt;</h3>")
+    for heading in ("For programs", "Für Programme"):
+        kept = page.evaluate(
+            "async (s) => (await import('/static/js/help.js')).forPlayers(s)",
+            f"# R\n\nA\n\n## {heading}\n\nkeys\n\n### More\n\nx\n\n## Next\n\nB",
+        )
+        assert kept == "# R\n\nA\n\n## Next\n\nB"
     assert errors == []
 
 

@@ -69,6 +69,21 @@ export function markdown(source) {
   return out.join("\n");
 }
 
+// A rules page's section for programs (its view keys, actions and rules versions: what
+// bots, RL environments and API clients read) is not shown to players.
+const FOR_PROGRAMS = /^##\s+(For programs|Für Programme)\s*$/;
+
+/** A rules page without its sections for programs (each up to the next heading of its level). */
+export function forPlayers(source) {
+  const kept = [];
+  let skipping = false;
+  for (const line of String(source ?? "").replace(/\r/g, "").split("\n")) {
+    if (/^#{1,2}\s/.test(line)) skipping = FOR_PROGRAMS.test(line);
+    if (!skipping) kept.push(line);
+  }
+  return kept.join("\n");
+}
+
 // Our own short introductions: the goal, a turn, the cards or tiles, the end and scoring.
 const INTROS = {
   schattendieb: {
@@ -171,7 +186,7 @@ export async function openHelp(game, title) {
     if (!response.ok) throw new Error(String(response.status));
     const text = await response.text();
     const target = box.querySelector("#help-rules");
-    if (target) target.innerHTML = markdown(text);
+    if (target) target.innerHTML = markdown(forPlayers(text));
   } catch {
     const target = box.querySelector("#help-rules");
     if (target) target.textContent = t("This game has no rules page.");
