@@ -249,3 +249,21 @@ def test_a_whole_game_at_the_table_in_german(
     assert any(line.startswith("Du ") for line in german)
     assert log_lines(page, "#result .ended p")
     nothing_missing(page)
+
+
+def test_schatz_rabatz_log_lines_count_columns_from_1(server: str, pages: dict[str, Page]) -> None:
+    # The panel beside the chest counts columns from 1 ("column 1" is the leftmost): so do
+    # the log's lines in both languages; the event keeps the engine's 0-based column.
+    drop = Event(
+        "drop", {"seat": 1, "treasure": "goldbar-red", "rotation": 1, "column": 0, "row": 2}
+    )
+    names = NAMES[:2]
+    events = [{**drop.to_json(), "text": thievery.game("schatz-rabatz").describe(drop, 0, names)}]
+    for page in pages.values():
+        page.goto(server + "/replay")
+    english = pages["en"].evaluate(LINES, ["schatz-rabatz", events, names])
+    german = pages["de"].evaluate(LINES, ["schatz-rabatz", events, names])
+    assert english == ["Bob packed the red gold bar (turned 1, column 1, row 2)"]
+    assert german == ["Bob hat Goldbarren (rot) gepackt (Drehung 1, Spalte 1, Reihe 2)"]
+    for page in pages.values():
+        nothing_missing(page)

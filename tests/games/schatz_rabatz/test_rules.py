@@ -18,6 +18,7 @@ from thievery.core import (
     replay,
 )
 from thievery.core.protocol import CLOCK, Tick
+from thievery.games.schatz_rabatz import lang_de
 from thievery.games.schatz_rabatz.pieces import BOARD_CLAIMS, TREASURE_INDEX
 from thievery.games.schatz_rabatz.rules import OVER, PACKING, SCORED
 
@@ -418,11 +419,27 @@ def test_treasures_taken_out_at_the_lid_stay_out_until_the_round_ends() -> None:
     drop(state, 1, "pearls-green", 0, 0)
 
 
+def test_a_drops_words_count_columns_from_1_in_both_languages() -> None:
+    """The panel beside the chest counts columns from 1; the log does too (the event's
+    data keeps the 0-based column)."""
+    drop = Event(
+        "drop", {"seat": 0, "treasure": "goldbar-red", "rotation": 1, "column": 0, "row": 2}
+    )
+    names = ["Ann", "Bo"]
+    assert SPEC.describe(drop, 1, names) == (
+        "Ann packed the red gold bar (turned 1, column 1, row 2)"
+    )
+    assert lang_de.describe(drop, 1, names) == (
+        "Ann hat Goldbarren (rot) gepackt (Drehung 1, Spalte 1, Reihe 2)"
+    )
+    assert drop.to_json()["column"] == 0
+
+
 def test_event_words_name_treasures_in_words_not_ids() -> None:
     drop = Event(
         "drop", {"seat": 0, "treasure": "goldbar-red", "rotation": 1, "column": 2, "row": 0}
     )
-    assert SPEC.describe(drop, 1) == "Seat 0 packed the red gold bar (turned 1, column 2, row 0)"
+    assert SPEC.describe(drop, 1) == "Seat 0 packed the red gold bar (turned 1, column 3, row 0)"
     close = Event("close", {"seat": 1, "at_ms": 12000, "removed": ["crown-blue", "circle-purple"]})
     assert SPEC.describe(close, 1) == (
         "You closed the lid at 12.0 s; taken out above the rim: blue crown, purple circle"

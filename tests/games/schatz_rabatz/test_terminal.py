@@ -13,6 +13,7 @@ from thievery.bots import make_bot
 from thievery.cli import app
 from thievery.cli.render import PLAIN, renderer
 from thievery.core import GameRecord, Rng
+from thievery.core.i18n import use_language
 from thievery.games.schatz_rabatz.live import LiveGame, play_live, run
 
 from .helpers import SPEC, all_ready, cells, drop, finish_round, new
@@ -52,9 +53,11 @@ def test_menu_lines_say_what_an_action_does() -> None:
     assert action({"type": "ready"}, view) == "Ready for the next round"
     assert action({"type": "tick", "now_ms": 1500}, view) == "The clock moves to 1.5 s"
     drop_json = {"type": "drop", "treasure": "goldbar-red", "rotation": 0, "column": 2}
-    assert action(drop_json, view) == "Pack the red gold bar at column 2"
+    assert action(drop_json, view) == "Pack the red gold bar at column 3"  # counted from 1
     drop_json = {"type": "drop", "treasure": "sword-purple", "rotation": 1, "column": 0}
-    assert action(drop_json, view) == "Pack the purple sword, turned 1 at column 0"
+    assert action(drop_json, view) == "Pack the purple sword, turned 1 at column 1"
+    with use_language("de"):
+        assert action(drop_json, view) == "Schwert (lila), 1-mal gedreht in Spalte 1 packen"
 
 
 def test_a_record_with_clock_ticks_replays_in_the_terminal(tmp_path: Path) -> None:
@@ -88,6 +91,10 @@ def test_keys_pick_rotate_move_and_drop_where_the_ghost_shows() -> None:
     game.key("right")
     game.key("d")
     assert (game.rotation, game.column) == (1, 2)
+    shown = text(game.render())
+    assert "red crown, turned 1, column 3 " in shown  # counted from 1, as the log counts
+    with use_language("de"):
+        assert "Krone (rot), 1-mal gedreht, Spalte 3 " in text(game.render())
     for _ in range(9):
         game.key("right")
     assert game.column == 4  # a crown turned once is 2 wide: columns 0 to 4
@@ -95,6 +102,7 @@ def test_keys_pick_rotate_move_and_drop_where_the_ghost_shows() -> None:
     assert ghost and "░░" in text(game.render())
     game.key("enter")
     assert cells(game.state, 0) == ghost
+    assert game.log[-1].startswith("You packed the red crown (turned 1, column 5, row 0)")
     assert game.selected == "crown-blue"  # the next one in the pool
     game.key("up")
     assert game.selected == "goldbar-purple"

@@ -144,6 +144,17 @@ def treasure_words(treasure: str) -> str:
     return f"{colour} {SHAPE_WORDS.get(shape, shape)}"
 
 
+def column_number(column: int) -> int:
+    """The number players read for a chest column: columns count from 1 in every word (the
+    log, menus, the pick line), as the panel beside the web's chest counts them; actions
+    and engine data keep the 0-based column.
+
+    >>> column_number(0)
+    1
+    """
+    return column + 1
+
+
 def part_of(card: str) -> str:
     """A ship part card's part: ``bow-2`` -> ``bow``, ``middle-a-1`` -> ``middle-a``."""
     return card.rpartition("-")[0] if card[-1:].isdigit() else card

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from thievery.core.i18n import GermanSeats
 from thievery.core.protocol import Event
-from thievery.games.schatz_rabatz.data import part_of
+from thievery.games.schatz_rabatz.data import column_number, part_of
 
 SHAPES = {
     "circle": "Kreis",
@@ -120,8 +120,8 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
         return f"Jacks Tafel {d['board']} wird umgedreht: Sie beansprucht {listed(d['claims'])}"
     if t == "drop":
         rest = (
-            f"{treasure(d['treasure'])} gepackt (Drehung {d['rotation']}, Spalte {d['column']}, "
-            f"Reihe {d['row']})"
+            f"{treasure(d['treasure'])} gepackt (Drehung {d['rotation']}, "
+            f"Spalte {column_number(d['column'])}, Reihe {d['row']})"
         )
         return w.does(d["seat"], "hast", "hat", rest)
     if t == "close":

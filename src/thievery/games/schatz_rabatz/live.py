@@ -33,6 +33,7 @@ from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, localized
 from thievery.core.protocol import Event
 from thievery.core.rng import Rng
+from thievery.games.schatz_rabatz.data import column_number
 from thievery.games.schatz_rabatz.pieces import (
     ORIENTATIONS,
     SHAPE_OF,
@@ -203,7 +204,11 @@ class LiveGame:
             if self.selected is not None:
                 line.append(treasure_words(self.selected), style="bold")
                 line.append(
-                    _(", turned {n}, column {column}   ", n=self.rotation, column=self.column)
+                    _(
+                        ", turned {n}, column {column}   ",
+                        n=self.rotation,
+                        column=column_number(self.column),
+                    )
                 )
                 line.append_text(pool_text([self.selected]))
             else:

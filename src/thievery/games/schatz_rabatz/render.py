@@ -17,7 +17,7 @@ from rich.text import Text
 
 from thievery.core.i18n import Translator, current_language
 from thievery.core.plugin import TerminalRenderer
-from thievery.games.schatz_rabatz.data import SHAPE_WORDS, SHAPES
+from thievery.games.schatz_rabatz.data import SHAPE_WORDS, SHAPES, column_number
 
 JSON = dict[str, Any]
 _ = Translator(__package__)
@@ -247,7 +247,7 @@ def action(action: JSON, view: JSON) -> str:
         "Pack the {what}{turned} at column {column}",
         what=treasure_words(action["treasure"]),
         turned=turned,
-        column=action["column"],
+        column=column_number(action["column"]),
     )
 
 

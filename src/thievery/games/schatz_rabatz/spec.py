@@ -26,6 +26,7 @@ from thievery.games.schatz_rabatz.data import (
     MAX_DEPTH,
     MIN_DEPTH,
     MIN_WIDTH,
+    column_number,
     part_of,
     treasure_words,
 )
@@ -168,7 +169,7 @@ class SchatzRabatzSpec(GameSpec):
         if t == "drop":
             return (
                 f"{who(d['seat'], True)} packed the {treasure_words(d['treasure'])} "
-                f"(turned {d['rotation']}, column {d['column']}, row {d['row']})"
+                f"(turned {d['rotation']}, column {column_number(d['column'])}, row {d['row']})"
             )
         if t == "close":
             removed = d["removed"]
