@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 
 import thievery
 from tests.server.conftest import create_table
+from thievery.bots.levels import LEVELS
 from thievery.core.record import GameRecord, replay
 
 
@@ -412,6 +414,21 @@ def test_pages_docs_and_static_files(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     assert "/api/tables/{table_id}/actions" in schema["paths"]
     assert schema["info"]["version"] == thievery.__version__
+
+
+def test_the_pages_get_the_bots_level_words_from_their_one_source(client: TestClient) -> None:
+    # The terminal names bots by thievery.bots.levels; the pages' common.js imports the
+    # same words from this script, made from it, in English and German.
+    script = client.get("/static/js/levels.js")
+    assert script.status_code == 200
+    assert script.headers["content-type"].startswith("text/javascript")
+    found = dict(re.findall(r"export const (\w+) = (\{.*\});", script.text))
+    assert json.loads(found["LEVELS"]) == dict(LEVELS)
+    german = json.loads(found["GERMAN"])
+    assert german["Casual"] == "Amateur" and german["Beginner"] == "Anfänger"
+    assert set(german) == set(LEVELS.values())
+    again = client.get("/static/js/levels.js", headers={"If-None-Match": script.headers["etag"]})
+    assert again.status_code == 304
 
 
 def test_oversized_request_bodies_are_refused(client: TestClient) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,7 +29,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 import thievery
+from thievery.bots.levels import LEVELS, level_words
 from thievery.core.errors import ThieveryError
+from thievery.core.i18n import use_language
 from thievery.core.registry import plugin
 from thievery.server.api import make_router
 from thievery.server.errors import ServerError, from_game_error
@@ -45,6 +48,28 @@ PAGE_POLICY = (
 )
 API_POLICY = "default-src 'none'; frame-ancestors 'none'"
 log = logging.getLogger("thievery.server")
+
+
+def revalidated(body: bytes, media: str, request: Request) -> Response:
+    """A file made or read here, with an ETag so browsers revalidate instead of
+    downloading it again (304 when theirs is current)."""
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers={"ETag": etag})
+    return Response(body, media_type=f"{media}; charset=utf-8", headers={"ETag": etag})
+
+
+def levels_script() -> bytes:
+    """The module ``/static/js/levels.js``: the bots' level words (``LEVELS``: engine name
+    -> English) and their German (``GERMAN``: English -> German), made from
+    :mod:`thievery.bots.levels`, their one source."""
+    with use_language("de"):
+        german = {english: level_words(bot) for bot, english in LEVELS.items()}
+    return (
+        "// The bots' level words, made by the server from thievery.bots.levels.\n"
+        f"export const LEVELS = {json.dumps(dict(LEVELS), ensure_ascii=False)};\n"
+        f"export const GERMAN = {json.dumps(german, ensure_ascii=False)};\n"
+    ).encode()
 
 
 class ThieveryApp(FastAPI):
@@ -312,12 +337,16 @@ def create_app(
             found = None
         if found is None:
             raise ServerError("static/not_found", f"no file {file!r} for game {game!r}", 404)
-        body = found.read_bytes()
-        etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
-        if etag in request.headers.get("if-none-match", ""):
-            return Response(status_code=304, headers={"ETag": etag})
         media = "text/javascript" if file.endswith(".js") else "text/css"
-        return Response(body, media_type=f"{media}; charset=utf-8", headers={"ETag": etag})
+        return revalidated(found.read_bytes(), media, request)
+
+    levels = levels_script()
+
+    @app.api_route("/static/js/levels.js", methods=["GET", "HEAD"], include_in_schema=False)
+    def levels_file(request: Request) -> Response:
+        """The bots' level words for the pages, from :mod:`thievery.bots.levels` (the
+        terminal's words too), so a bot seat reads the same on both."""
+        return revalidated(levels, "text/javascript", request)
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")
 

@@ -1,7 +1,8 @@
 // Thievery pages: small shared helpers — the JSON API, tokens kept in this browser, HTML
 // escaping, and the words players read for seats and bots.
 
-import { lang, missingWords, t } from "/static/js/i18n.js";
+import { addGerman, lang, missingWords, t } from "/static/js/i18n.js";
+import { GERMAN as LEVELS_DE, LEVELS } from "/static/js/levels.js";
 
 /** Escape text for HTML. Every string from the server or a user goes through this. */
 export function esc(value) {
@@ -206,17 +207,10 @@ export async function loadRenderer(game) {
 
 // ------------------------------------------------------------------ player words
 
-// Bot levels a player understands; the engine's own name goes in a tooltip (botTitle).
-const LEVELS = {
-  random: "Beginner",
-  heuristic: "Casual",
-  ismcts: "Strong",
-  "ismcts-strong": "Expert",
-  "packer-child": "Child packer",
-  "packer-adult": "Adult packer",
-  "packer-expert": "Expert packer",
-  "packer-instant": "Instant packer",
-};
+// Bot levels a player understands (LEVELS: engine name -> words, and their German), made
+// by the server from thievery.bots.levels, the terminal's words too; the engine's own name
+// goes in a tooltip (botTitle).
+addGerman(LEVELS_DE);
 
 /** A bot's level in words ("Casual"), or its engine name for a bot we have no word for. */
 export function botLevel(bot) {

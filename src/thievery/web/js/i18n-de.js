@@ -69,14 +69,6 @@ export const DE = {
   "Short game": "Kurzes Spiel",
   "One middle part: a ship of 3 cards.": "Ein Mittelteil: ein Schiff aus 3 Karten.",
   // Bots and seats
-  "Beginner": "Anfänger",
-  "Casual": "Amateur",
-  "Strong": "Stark",
-  "Expert": "Experte",
-  "Child packer": "Packer (Kind)",
-  "Adult packer": "Packer (Erwachsener)",
-  "Expert packer": "Packer (Profi)",
-  "Instant packer": "Packer (sofort)",
   "engine: {name}": "Engine: {name}",
   "{level} bot": "{level}-Bot",
   // Table

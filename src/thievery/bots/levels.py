@@ -1,0 +1,40 @@
+"""The bots as players know them: by level ("Casual"), not by engine ("heuristic").
+
+The one place these words live: the terminal names bot seats by them (``Seat 3
+(Casual)``), and the web pages get them from the server (``/static/js/levels.js``, made
+from :data:`LEVELS` and their German by :mod:`thievery.server.app`), so a seat reads the
+same in both. Their German is in ``thievery/bots/lang_de.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from thievery.core.i18n import Translator
+
+# Engine name -> its level in English words. A bot without one goes by its engine name.
+LEVELS: Mapping[str, str] = {
+    "random": "Beginner",
+    "heuristic": "Casual",
+    "ismcts": "Strong",
+    "ismcts-strong": "Expert",
+    "packer-child": "Child packer",
+    "packer-adult": "Adult packer",
+    "packer-expert": "Expert packer",
+    "packer-instant": "Instant packer",
+}
+
+_ = Translator(__package__)
+
+
+def level_words(bot: str) -> str:
+    """A bot's level in the current language, or its engine name if it has no level.
+
+    >>> from thievery.core.i18n import use_language
+    >>> level_words("heuristic"), level_words("my-bot")
+    ('Casual', 'my-bot')
+    >>> with use_language("de"):
+    ...     level_words("heuristic")
+    'Amateur'
+    """
+    return _(LEVELS[bot]) if bot in LEVELS else bot
