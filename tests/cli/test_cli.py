@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -52,9 +53,80 @@ def test_hot_seat_hides_the_hand_while_passing(tmp_path: Path) -> None:
         input=answers,
     )
     assert result.exit_code == 0, result.output
-    assert "Pass the terminal to seat 0" in result.output
+    # Seats count from 1 on the screen, as on the web: the two humans are seats 1 and 2.
     assert "Pass the terminal to seat 1" in result.output
+    assert "Pass the terminal to seat 2" in result.output
+    assert "Pass the terminal to seat 0" not in result.output
+    assert "Seat 1 — your turn" in result.output and "Seat 2, choose 1-" in result.output
     assert "Left the game" in result.output
+
+
+@pytest.mark.parametrize(
+    ("game", "args"),
+    [
+        ("schattendieb", ["-p", "3", "-o", "games=1"]),
+        ("thieves", ["-p", "3"]),
+        ("thieves-den", ["-p", "2"]),
+    ],
+)
+def test_bots_only_the_screens_name_seats_as_the_web_does(game: str, args: list[str]) -> None:
+    # The web's words: seats counted from 1, bots by level ("Seat 1 (Casual)"), never the
+    # index or the engine's name ("Seat 0 (heuristic)"), in English and in German.
+    english = runner.invoke(app, ["play", game, "--humans", "0", "--seed", "3", *args])
+    assert english.exit_code == 0, english.output
+    assert "Seat 1 (Casual)" in english.output and "Seat 2 (Casual)" in english.output
+    assert "Seat 0" not in english.output and "(heuristic)" not in english.output
+    german = runner.invoke(
+        app, ["play", game, "--humans", "0", "--seed", "3", *args, "--lang", "de"]
+    )
+    assert german.exit_code == 0, german.output
+    assert "Platz 1 (Amateur)" in german.output and "Platz 2 (Amateur)" in german.output
+    assert "Platz 0" not in german.output and "(heuristic)" not in german.output
+
+
+@pytest.mark.parametrize(
+    ("lang", "names"),
+    [
+        ("en", ["Seat 1", "Seat 2 (Adult packer)", "Seat 3 (Beginner)"]),
+        ("de", ["Platz 1", "Platz 2 (Packer (Erwachsener))", "Platz 3 (Anfänger)"]),
+    ],
+)
+def test_the_live_screen_names_seats_as_the_web_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str, names: list[str]
+) -> None:
+    # Schatz-Rabatz is played on the live screen (it needs a terminal): what it is given.
+    given: list[list[str]] = []
+
+    def play_live(*args: object, names: list[str], **kwargs: object) -> None:
+        given.append(list(names))
+
+    monkeypatch.setattr("thievery.games.schatz_rabatz.live.play_live", play_live)
+    record = tmp_path / "game.json"
+    args = ["play", "schatz-rabatz", "-p", "3", "--bots", "packer-adult,random", "--lang", lang]
+    result = runner.invoke(app, [*args, "--save", str(record)])
+    assert result.exit_code == 0, result.output
+    assert given == [names]
+    # The record keeps a server table's default names (the web shows them as above).
+    assert json.loads(record.read_text())["names"] == [
+        "Seat 0",
+        "Seat 1 (packer-adult)",
+        "Seat 2 (random)",
+    ]
+
+
+def test_replay_takes_seats_counted_from_1_as_it_shows_them(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", "thieves", "-p", "3", "--humans", "0", "--seed", "5", "--save", str(record)]
+    assert runner.invoke(app, args).exit_code == 0
+    for refused in ("0", "4"):
+        result = runner.invoke(app, ["replay", str(record), "--seat", refused, "--no-step"])
+        assert result.exit_code == 2 and "--seat must be between 1 and 3" in result.output
+    last = runner.invoke(app, ["replay", str(record), "--seat", "3", "--no-step"])
+    assert last.exit_code == 0, last.output
+    assert "│ 3 (you)" in last.output  # the table's row of the third seat, the last
+    for command in ("replay", "play"):  # --seat and --humans say how seats are counted
+        shown = re.sub(r"[\s│]+", " ", runner.invoke(app, [command, "--help"]).output)
+        assert "counted from 1 as the screens count them" in shown, shown
 
 
 def test_play_refuses_bad_setups() -> None:
@@ -121,10 +193,11 @@ def test_replay_steps_through_a_saved_game(tmp_path: Path) -> None:
             str(record),
         ],
     )
-    result = runner.invoke(app, ["replay", str(record), "--seat", "1", "--no-step"])
+    result = runner.invoke(app, ["replay", str(record), "--seat", "2", "--no-step"])
     assert result.exit_code == 0, result.output
     assert "Revealed" in result.output and "Result:" in result.output
-    assert "You drew" in result.output  # seat 1's own private events
+    assert "You drew" in result.output  # Seat 2's own private events
+    assert "│ 2 (you)" in result.output  # the table's row of Seat 2, the second
     spectator = runner.invoke(app, ["replay", str(record), "--no-step"])
     assert "You drew" not in spectator.output and "Cards drawn" in spectator.output
 
@@ -134,21 +207,29 @@ def test_play_and_replay_logs_name_the_seats(tmp_path: Path) -> None:
     args = ["play", "schattendieb", "-p", "3", "--bots", "heuristic,random", "--seed", "3"]
     played = runner.invoke(app, [*args, "--save", str(record)], input="1\nq\n")
     assert played.exit_code == 0, played.output
+    # The screen names seats as the web does: counted from 1, bots by level.
     assert "You chose a card" in played.output  # the human's own seat
-    assert "Seat 1 (heuristic) chose a card" in played.output
-    assert "Seat 2 (random) chose a card" in played.output
+    assert "Seat 2 (Casual) chose a card" in played.output
+    assert "Seat 3 (Beginner) chose a card" in played.output
+    assert "Seat 0" not in played.output and "(heuristic)" not in played.output
+    # The record keeps the names a server table gives (by index and engine): the web's
+    # replay and this one show them as above.
     names = ["Seat 0", "Seat 1 (heuristic)", "Seat 2 (random)"]
     assert json.loads(record.read_text())["names"] == names
-    replayed = runner.invoke(app, ["replay", str(record), "--seat", "2", "--no-step"])
+    replayed = runner.invoke(app, ["replay", str(record), "--seat", "3", "--no-step"])
     assert replayed.exit_code == 0, replayed.output
-    assert "Seat 0 chose a card" in replayed.output
-    assert "Seat 1 (heuristic) chose a card" in replayed.output
-    assert "You chose a card" in replayed.output
-    # A record without names (an older one) reads "seat N"; a name is never markup.
+    assert "Seat 1 chose a card" in replayed.output
+    assert "Seat 2 (Casual) chose a card" in replayed.output
+    assert (
+        "You chose a card" in replayed.output and "Seat 3 (Beginner) chose" not in replayed.output
+    )
+    # A record without names (an older one) reads "Seat N", counted from 1 too; a name is
+    # never markup.
     data = json.loads(record.read_text())
     record.write_text(json.dumps({**data, "names": None}))
     unnamed = runner.invoke(app, ["replay", str(record), "--no-step"])
-    assert "Seat 1 chose a card" in unnamed.output and "(heuristic)" not in unnamed.output
+    assert "Seat 2 chose a card" in unnamed.output and "(heuristic)" not in unnamed.output
+    assert "Seat 0" not in unnamed.output
     record.write_text(json.dumps({**data, "names": ["[/b]Ann", "[bold]Bo", "Cy"]}))
     marked = runner.invoke(app, ["replay", str(record), "--no-step"])
     assert marked.exit_code == 0, marked.output
@@ -224,7 +305,7 @@ def test_replay_prints_the_result_its_actions_give_and_refuses_a_changed_one(
     assert replayed.exit_code == 0, replayed.output
     scores = data["result"]["scores"]
     line = [x for x in replayed.output.splitlines() if x.startswith("Result:")][-1]
-    assert line.startswith(f"Result: Seat 0 (heuristic) {scores[0]}, ") and "won by" in line
+    assert line.startswith(f"Result: Seat 1 (Casual) {scores[0]}, ") and "won by" in line
     assert "{" not in line  # words, not a Python dict
     changed = {**data, "result": {"scores": [99, 0, 0], "winners": [0]}}
     record.write_text(json.dumps(changed))

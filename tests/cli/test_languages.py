@@ -217,10 +217,12 @@ def test_replay_speaks_german(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     args = ["play", "thieves", "--humans", "0", "--seed", "2", "--save", str(record)]
     assert runner.invoke(app, args).exit_code == 0
-    result = runner.invoke(app, ["replay", str(record), "--seat", "1", "--no-step", "--lang", "de"])
+    result = runner.invoke(app, ["replay", str(record), "--seat", "2", "--no-step", "--lang", "de"])
     assert result.exit_code == 0, result.output
     assert "Zug 2: Du bist dran" in result.output and "Ergebnis:" in result.output
-    assert "Seat 0 (heuristic) hat" in result.output  # the record's names, as saved
+    # The record's default names, as the German page shows them: from 1, bots by level.
+    assert "Platz 1 (Amateur) hat" in result.output
+    assert "Seat 0" not in result.output and "(heuristic)" not in result.output
 
 
 def test_games_lists_in_german() -> None:

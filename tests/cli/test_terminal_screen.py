@@ -144,8 +144,9 @@ def test_every_game_has_a_legend_and_question_mark_shows_it(game: str) -> None:
 
 
 def test_a_hot_seat_handover_wipes_the_screen_and_the_scrollback() -> None:
-    """In a terminal emulator with scrollback (pyte's HistoryScreen), nothing of seat 0's
-    hand is left on screen or in the history once seat 1 is asked to take the terminal."""
+    """In a terminal emulator with scrollback (pyte's HistoryScreen), nothing of the first
+    seat's hand is left on screen or in the history once the second ("seat 2": seats are
+    counted from 1 on the screen) is asked to take the terminal."""
     spec = thievery.game("schattendieb")
     state = spec.new(3, 5, {})
     screen = pyte.HistoryScreen(WIDTH, HEIGHT, history=5000)
@@ -179,7 +180,7 @@ def test_a_hot_seat_handover_wipes_the_screen_and_the_scrollback() -> None:
     session.human_turn(0)
     assert any("Your hand" in line for line in seen[-1][1])  # seat 0 saw its hand
     session.human_turn(1)
-    handover = next(text for prompt, text in seen if "Pass the terminal to seat 1" in prompt)
+    handover = next(text for prompt, text in seen if "Pass the terminal to seat 2" in prompt)
     assert not any("Your hand" in line for line in handover), "seat 0's screen survived"
     assert len([line for line in handover if line.strip()]) == 1
     assert hand0  # seat 0 had cards to hide

@@ -32,7 +32,6 @@ WORDS: Mapping[str, str] = {
         "Spielprotokoll gespeichert in {file} (nachspielen: thievery replay {file})"
     ),
     "Seat {n}": "Platz {n}",
-    "seat {n}": "Platz {n}",
     "What happened": "Was geschah",
     " (? for a legend)": " (? für die Legende)",
     "Scores: {scores}\nWinner: {winners}": "Punkte: {scores}\nSieger: {winners}",
@@ -65,8 +64,9 @@ WORDS: Mapping[str, str] = {
     "Ready": "Bereit",
     "Tick": "Uhr",
     # replay
-    "--seat must be between 0 and {n}": "--seat muss zwischen 0 und {n} liegen",
+    "--seat must be between 1 and {n}": "--seat muss zwischen 1 und {n} liegen",
     "the clock": "die Uhr",
+    "The clock": "Die Uhr",
     "Enter: next, q: quit ": "Enter: weiter, q: beenden ",
     "Result: {scores}; won by {winners}": "Ergebnis: {scores}; gewonnen: {winners}",
     "The game is not over: the record ends before its end.": (

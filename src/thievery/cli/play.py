@@ -1,10 +1,11 @@
 """`thievery play GAME`: a full game in the terminal against bots, or hot-seat.
 
-Human seats come first (seats 0 to humans-1), bots fill the rest. With several humans the
-terminal is passed round: the screen is cleared and the next hand stays hidden until its
-player presses Enter. The log names the seats as a server table would by default: "Seat 1",
-"Seat 2 (heuristic)"; each human reads their own seat as "you". A saved record keeps
-these names.
+Human seats come first (Seat 1 to Seat ``--humans``), bots fill the rest. With several
+humans the terminal is passed round: the screen is cleared and the next hand stays hidden
+until its player presses Enter. The screens name the seats as the web pages do: counted
+from 1, bots by level ("Seat 1", "Seat 3 (Casual)"); each human reads their own seat as
+"you". A saved record keeps the names a server table gives by default ("Seat 0", "Seat 2
+(heuristic)": by index and engine), which both faces show that way again.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from thievery.bots.realtime import play_simulated
 from thievery.cli import menu
 from thievery.cli.app import app
 from thievery.cli.common import check_writable, fail, load_game, parse_options
-from thievery.cli.render import describe, lang_option, legend_of, renderer, seat_label
+from thievery.cli.render import describe, lang_option, legend_of, renderer, seat_labels
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, use_language
 from thievery.core.protocol import (
@@ -35,7 +36,9 @@ from thievery.core.protocol import (
     Event,
     GameSpec,
     State,
+    default_seat_name,
     seat_name,
+    seat_number,
 )
 from thievery.core.record import GameRecord
 from thievery.core.registry import plugin
@@ -57,7 +60,12 @@ class Quit(Exception):
 def play(
     game: str = typer.Argument(..., help="the game, e.g. schattendieb"),
     players: int = typer.Option(4, "--players", "-p", help="number of seats"),
-    humans: int = typer.Option(1, "--humans", help="human seats (hot-seat if more than 1)"),
+    humans: int = typer.Option(
+        1,
+        "--humans",
+        help="how many seats are people: Seat 1 to Seat N, counted from 1 as the screens "
+        "count them (hot-seat if more than 1); bots fill the rest",
+    ),
     bot: str = typer.Option("heuristic", "--bot", help="bot for every other seat"),
     bots: str | None = typer.Option(None, help="comma-separated bot per non-human seat"),
     seed: int | None = typer.Option(None, help="seed (default: random)"),
@@ -115,7 +123,8 @@ def _play(
         seats: dict[int, Bot] = {s: make_bot(n, spec.name, s, seed) for s, n in bot_of.items()}
     except ThieveryError as e:
         fail(str(e))
-    seat_names = [seat_label(s, bot_of.get(s)) for s in range(players)]
+    record_names = [default_seat_name(s, bot_of.get(s)) for s in range(players)]
+    seat_names = seat_labels(players, record_names)
     console = Console()
     live = renderer(spec.name).live
     if isinstance(state, ClockedState) and live is None:  # real time, no live screen
@@ -139,7 +148,7 @@ def _play(
             fail(str(e))
         finally:
             if save is not None:
-                save_record(GameRecord.of(state, seat_names), save, console, replay=False)
+                save_record(GameRecord.of(state, record_names), save, console, replay=False)
         return
     session = Session(console, spec, state, seats, humans, seat_names)
     try:
@@ -148,7 +157,7 @@ def _play(
         console.print("\n[bold]" + _("Left the game.") + "[/]")
     finally:
         if save is not None:
-            save_record(GameRecord.of(state, seat_names), save, console)
+            save_record(GameRecord.of(state, record_names), save, console)
 
 
 def save_record(record: GameRecord, path: Path, console: Console, replay: bool = True) -> None:
@@ -204,8 +213,8 @@ def most(low: int, high: int, fits: Callable[[int], bool]) -> int:
 
 
 class Session:
-    """One terminal game: bots move at once, humans are asked through menus; the logs name
-    seats by ``names``.
+    """One terminal game: bots move at once, humans are asked through menus; the screens
+    name seats by ``names`` (none: by number, counted from 1).
 
     Every human turn is one screen that fits the terminal (the log gets the lines the
     table and the menu leave, at least ``MIN_LOG``); menus longer than ``MENU_LINES`` are
@@ -225,7 +234,7 @@ class Session:
     ) -> None:
         self.console, self.spec, self.state, self.bots = console, spec, state, bots
         self.humans = humans
-        self.names = names
+        self.names = list(names) if names is not None else seat_labels(state.players, None)
         self.logs: dict[int | None, list[str]] = {s: [] for s in [None, *range(state.players)]}
         self.render = renderer(spec.name)
         self.last_human: int | None = None
@@ -252,9 +261,9 @@ class Session:
     def name(self, seat: int) -> str:
         return seat_name(seat, None, self.names)
 
-    @staticmethod
-    def seat(seat: int) -> str:
-        return _("Seat {n}", n=seat)
+    def seat(self, seat: int) -> str:
+        """The seat's name in a prompt (never "you": it asks the seat's player)."""
+        return self.names[seat]
 
     def screen_height(self) -> int:
         return self.console.height if self.console.is_terminal else SCREEN_HEIGHT
@@ -314,7 +323,12 @@ class Session:
     def human_turn(self, seat: int) -> None:
         if self.humans > 1 and seat != self.last_human:
             self.wipe()
-            self.console.input(_("[bold]Pass the terminal to seat {n}[/] and press Enter ", n=seat))
+            self.console.input(
+                _(
+                    "[bold]Pass the terminal to seat {n}[/] and press Enter ",
+                    n=seat_number(seat),
+                )
+            )
             self.wipe()
         self.last_human = seat
         view = self.state.view(seat)

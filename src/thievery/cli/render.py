@@ -13,9 +13,16 @@ from typing import Any
 import typer
 from rich.pretty import Pretty
 
+from thievery.bots.levels import level_words
 from thievery.core.i18n import LANGUAGES, Translator, check_language, language_from_env, localized
 from thievery.core.plugin import TerminalRenderer
-from thievery.core.protocol import Event, GameSpec
+from thievery.core.protocol import (
+    DEFAULT_SEAT_NAME,
+    Event,
+    GameSpec,
+    default_seat_name,
+    seat_number,
+)
 from thievery.core.registry import plugin
 
 JSON = dict[str, Any]
@@ -49,11 +56,26 @@ def legend_of(game: str, render: TerminalRenderer) -> str:
     return str(localized(plugin(game).package, "LEGEND") or render.legend)
 
 
-def seat_label(seat: int, bot: str | None = None) -> str:
-    """The name a terminal seat gets: ``Seat 2`` or ``Seat 2 (heuristic)`` (in German
-    ``Platz 2 …``)."""
-    name = _("Seat {n}", n=seat)
-    return f"{name} ({bot})" if bot else name
+def seat_label(seat: int, name: str | None = None) -> str:
+    """A seat's name as the terminal shows it, as the web pages do: a default name (none,
+    or :func:`~thievery.core.protocol.default_seat_name`'s ``Seat 2 (heuristic)``) counted
+    from 1 with the bot's level, in the current language (``Seat 3 (Casual)``, ``Platz 3
+    (Amateur)``); a name someone gave, as given.
+
+    >>> seat_label(2, "Seat 2 (heuristic)"), seat_label(0), seat_label(1, "Ann")
+    ('Seat 3 (Casual)', 'Seat 1', 'Ann')
+    """
+    found = DEFAULT_SEAT_NAME.fullmatch(default_seat_name(seat) if name is None else name)
+    if found is None or int(found[1]) != seat:
+        return str(name)
+    shown = _("Seat {n}", n=seat_number(seat))
+    return f"{shown} ({level_words(found[2])})" if found[2] else shown
+
+
+def seat_labels(players: int, names: Sequence[str] | None) -> list[str]:
+    """Every seat's name as the terminal shows it (:func:`seat_label`), from a record's or
+    a table's ``names`` (none: each seat by its number)."""
+    return [seat_label(s, names[s] if names and s < len(names) else None) for s in range(players)]
 
 
 def _check_lang(value: str | None) -> str:

@@ -1,5 +1,7 @@
-"""`thievery replay FILE`: step through a saved game record, as one seat saw it; seats go
-by the record's names if it has them (records from `play --save` and the server do)."""
+"""`thievery replay FILE`: step through a saved game record, as one seat saw it. Seats go
+by the record's names if it has them (records from `play --save` and the server do), shown
+as the web's replay shows them: default names counted from 1 with the bot's level
+("Seat 3 (Casual)"); ``--seat`` counts from 1 too."""
 
 from __future__ import annotations
 
@@ -14,27 +16,24 @@ from rich.rule import Rule
 
 from thievery.cli.app import app
 from thievery.cli.common import fail
-from thievery.cli.render import describe, lang_option, renderer
+from thievery.cli.render import describe, lang_option, renderer, seat_labels
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, use_language
+from thievery.core.protocol import CLOCK
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 
 _ = Translator(__package__)
 
 
-def name_of(seat: int, names: list[str] | None, capital: bool = False) -> str:
-    """A seat as the replay names it: the record's name, else "seat N" ("Platz N")."""
-    if names is not None and 0 <= seat < len(names):
-        return names[seat]
-    word = _("seat {n}", n=seat)
-    return word[:1].upper() + word[1:] if capital else word
-
-
 @app.command()
 def replay(
     file: Path = typer.Argument(..., help="a game record (JSON) saved by play or the server"),
-    seat: int | None = typer.Option(None, help="see the game as this seat (default: spectator)"),
+    seat: int | None = typer.Option(
+        None,
+        help="see the game as this seat, counted from 1 as the screens count them: 1 is "
+        "Seat 1, the first (default: a spectator)",
+    ),
     step: bool | None = typer.Option(
         None, "--step/--no-step", help="wait for Enter after each action (default: on a TTY)"
     ),
@@ -48,7 +47,7 @@ def replay(
         _replay(file, seat, step, everything)
 
 
-def _replay(file: Path, seat: int | None, step: bool | None, everything: bool) -> None:
+def _replay(file: Path, number: int | None, step: bool | None, everything: bool) -> None:
     console = Console()
     try:
         record = GameRecord.load(file)
@@ -56,20 +55,21 @@ def _replay(file: Path, seat: int | None, step: bool | None, everything: bool) -
         start = record.start()
     except (ThieveryError, OSError) as e:
         fail(str(e))
-    if seat is not None and not 0 <= seat < record.players:
-        fail(_("--seat must be between 0 and {n}", n=record.players - 1))
+    if number is not None and not 1 <= number <= record.players:
+        fail(_("--seat must be between 1 and {n}", n=record.players))
+    seat = None if number is None else number - 1  # (the seat's index)
     interactive = sys.stdin.isatty() if step is None else step
     render = renderer(spec.name)
     state = start
-    names = record.names
+    names = seat_labels(record.players, record.names)
     console.print(render.table(start.view(seat)))
     try:
         for i, (state, actor, action, events) in enumerate(record.steps(), 1):
-            who = _("the clock") if actor < 0 else name_of(actor, names)
+            who = _("the clock") if actor == CLOCK else names[actor]
             console.print(Rule(f"{i}/{len(record.actions)}: {escape(who)}"))
             if everything or actor == seat:
                 label = render.action(action, state.view(seat))
-                actor_name = name_of(actor, names, capital=True)
+                actor_name = _("The clock") if actor == CLOCK else names[actor]
                 console.print(f"{actor_name}: {label}", markup=False)
             for event in events:
                 if everything or event.is_visible_to(seat):
@@ -97,12 +97,11 @@ def _replay(file: Path, seat: int | None, step: bool | None, everything: bool) -
         )
 
 
-def result_words(result: Any, names: list[str] | None) -> str:
-    """A game's result as words: each seat's score and the winners (or that it is not over)."""
+def result_words(result: Any, names: list[str]) -> str:
+    """A game's result as words: each seat's score and the winners (or that it is not over),
+    the seats by ``names`` (as the replay shows them)."""
     if not isinstance(result, dict):
         return _("The game is not over: the record ends before its end.")
-    scores = ", ".join(
-        f"{name_of(i, names)} {score}" for i, score in enumerate(result.get("scores", []))
-    )
-    winners = ", ".join(name_of(w, names) for w in result.get("winners", []))
+    scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(result.get("scores", [])))
+    winners = ", ".join(names[w] for w in result.get("winners", []))
     return _("Result: {scores}; won by {winners}", scores=scores, winners=winners)

@@ -7,6 +7,7 @@ A face (terminal, server, RL wrapper, bot) only ever uses these names:
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -92,8 +93,46 @@ def seat_name(
 
 
 def default_seat_name(seat: int, bot: str | None = None) -> str:
-    """The name a seat gets when nobody gives it one: ``Seat 2`` or ``Seat 2 (heuristic)``."""
+    """The name a seat gets when nobody gives it one: ``Seat 2`` or ``Seat 2 (heuristic)``
+    (by its index, as records and servers keep it; faces show it as players read it, see
+    :data:`DEFAULT_SEAT_NAME`, which reads it back).
+
+    >>> DEFAULT_SEAT_NAME.fullmatch(default_seat_name(2, "heuristic")).groups()
+    ('2', 'heuristic')
+    >>> DEFAULT_SEAT_NAME.fullmatch(default_seat_name(0)).groups()
+    ('0', None)
+    """
     return f"Seat {seat} ({bot})" if bot else f"Seat {seat}"
+
+
+# What :func:`default_seat_name` writes: the seat's index and the bot's engine name, if any.
+# Faces read a default name back to show it as players read it ("Seat 3 (Casual)").
+DEFAULT_SEAT_NAME = re.compile(r"Seat (\d+)(?: \((.+)\))?")
+
+
+def seat_number(seat: int) -> int:
+    """The number players read for ``seat``: screens and pages count seats from 1 ("Seat
+    1" is the first), while actions, views, events and records index them from 0.
+
+    >>> seat_number(0)
+    1
+    """
+    return seat + 1
+
+
+# "seat 2" in the engine's own words (its refusals, a decision asked), by index.
+_SEAT_IN_WORDS = re.compile(r"\b([Ss]eat) (\d+)\b")
+
+
+def renumber_seats(text: str) -> str:
+    """The engine's words with the seats as players count them: the rules word refusals
+    and decisions by seat index ("seat 0's hand is not ready"), a face shows them
+    counted from 1.
+
+    >>> renumber_seats("crown-red is gone: seat 0 took it; Seat 2 waits")
+    'crown-red is gone: seat 1 took it; Seat 3 waits'
+    """
+    return _SEAT_IN_WORDS.sub(lambda m: f"{m[1]} {seat_number(int(m[2]))}", text)
 
 
 @dataclass(frozen=True)

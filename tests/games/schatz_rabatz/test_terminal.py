@@ -34,12 +34,12 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     state.advance(12_300)
     shown = text(renderer("schatz-rabatz").table(state.view(0)))
     assert "pool (37)" in shown and "17.7 s left" in shown
-    assert "seat 0 (you)" in shown and "│ open" in shown and "rim" in shown
+    assert "seat 1 (you)" in shown and "│ open" in shown and "rim" in shown  # counted from 1
     assert "│K · K · · S │" in shown  # the crown's cup, the sword on end
     assert "ship 0/4 ▱▱▱▱" in shown
     state.advance(31_000)
     shown = text(renderer("schatz-rabatz").table(state.view(1)))
-    assert "seat 1 (you)" in shown and "waiting for ready" in shown
+    assert "seat 2 (you)" in shown and "waiting for ready" in shown
     assert "above the rim: S" in shown and "Jack-board jack-1 claims" in shown
     assert "Round 1 (jack-1)" in shown and "ship 1/4 ▰▱▱▱" in shown
     waiting = text(renderer("schatz-rabatz").table(new(2, little_pirates=True).view(None)))
@@ -70,7 +70,7 @@ def test_a_record_with_clock_ticks_replays_in_the_terminal(tmp_path: Path) -> No
     GameRecord.of(state).save(path)
     result = CliRunner().invoke(app, ["replay", str(path), "--no-step", "--everything"])
     assert result.exit_code == 0, result.output
-    assert "Seat -1: The clock moves to 2.5 s" in result.output
+    assert "The clock: The clock moves to 2.5 s" in result.output  # (was "Seat -1: …")
     assert "The hourglass ran out at 2.0 s" in result.output
 
 
@@ -114,7 +114,7 @@ def test_a_drop_that_lost_the_race_is_answered_clearly() -> None:
     assert game.selected == "crown-purple"
     drop(game.state, 1, "crown-purple", 0, 0)  # seat 1 is quicker
     game.key("enter")
-    assert game.message == "Too slow! crown-purple is gone: seat 1 took it"
+    assert game.message == "Too slow! crown-purple is gone: seat 2 took it"  # counted from 1
     assert game.selected == "circle-red"
     assert "Too slow!" in text(game.render())
     assert cells(game.state, 0) == set()
@@ -186,7 +186,8 @@ def test_a_drop_before_the_hand_is_ready_is_refused_with_the_reason() -> None:
     game.tick(300)
     assert "hand busy: ready in 0.5 s" in text(game.render())
     game.key("enter")  # the next circle, 500 ms too early
-    assert "seat 0's hand is not ready" in game.message and "500 ms to wait" in game.message
+    # the rules' reason, its seat counted from 1 as the chest's title counts it
+    assert "seat 1's hand is not ready" in game.message and "500 ms to wait" in game.message
     assert "hand is not ready" in text(game.render())
     assert cells(game.state, 0) == {(0, 0)}  # nothing changed
     game.tick(800)

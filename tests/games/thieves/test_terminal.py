@@ -41,14 +41,16 @@ def test_renderer_shows_loot_police_getaways_hand_and_raid() -> None:
     text = rendered(state.view(1))
     placed = len(state.view(1)["getaways"])  # the deck was shuffled in the raid
     assert f"Getaways: {placed}/7" in text and "Police: 0 car(s)" in text
-    assert "Last raid — seat 0: 3, seat 1: 1, seat 2: 0; busted: seat 0" in text
+    # (seats counted from 1 on the screen: seat index 0 reads "seat 1")
+    assert "Last raid — seat 1: 3, seat 2: 1, seat 3: 0; busted: seat 1" in text
+    assert "1 (you)" not in text and "2 (you)" in text  # the table's row of seat index 1
     assert "Your hand" in text and "[$1]" in text  # own face-down card, known to everyone
     assert "▒" in text  # seat 2's face-down card
     spectator = rendered(state.view(None))
     assert "Your hand" not in spectator
     menu = [renderer("thieves").action(a.to_json(), state.view(0)) for a in state.legal_actions(0)]
     assert "Keep Diamond Ring face down" in menu
-    assert "Give Horseshoe face up to seat 2" in menu
+    assert "Give Horseshoe face up to seat 3" in menu  # seat index 2
 
 
 def test_renderer_follow_up_menus() -> None:
@@ -74,8 +76,8 @@ def test_renderer_follow_up_menus() -> None:
     play(state, "thief-a")
     view = state.view(0)
     labels = [renderer("thieves").action(a.to_json(), view) for a in state.legal_actions(0)]
-    assert "Move Money 0 (slot 0) from you to seat 1" in labels
-    assert "Move a face-down card (slot 0) from seat 1 to you" in labels
+    assert "Move Money 0 (slot 0) from you to seat 2" in labels  # seat index 1
+    assert "Move a face-down card (slot 0) from seat 2 to you" in labels
     # The Thief's move is optional: the menu's last line declines it.
     assert labels[-1] == "Don't move anything (decline the Thief's move)"
     assert "Thief: move a loot card (▒ = face down, picked blind), or don't" in rendered(view)
@@ -135,5 +137,6 @@ def test_hot_seat_passes_the_terminal_between_humans() -> None:
         app, ["play", "thieves", "--players", "3", "--humans", "2", "--seed", "2"], input=answers
     )
     assert result.exit_code == 0, result.output
-    assert "Pass the terminal to seat 0" in result.output
-    assert "Pass the terminal to seat 1" in result.output
+    assert "Pass the terminal to seat 1" in result.output  # seats counted from 1
+    assert "Pass the terminal to seat 2" in result.output
+    assert "Pass the terminal to seat 0" not in result.output

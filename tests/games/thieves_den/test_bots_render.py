@@ -7,6 +7,9 @@ from rich.console import Console
 from thievery.bots import bot_names, make_bot
 from thievery.cli.render import renderer
 from thievery.core import Event, Rng
+from thievery.core.i18n import use_language
+from thievery.games.thieves_den.cards import load_card_set
+from thievery.games.thieves_den.render import decision_words
 from thievery.sim import simulate, standings
 
 from .helpers import SPEC, arrange, new
@@ -103,7 +106,8 @@ def test_every_menu_line_says_what_the_action_does() -> None:
 def test_menu_lines_for_a_steal_name_the_owner_and_the_bonus() -> None:
     state = arrange(new(3), up={1: ["market-a"]})
     line = renderer("thieves-den").action({"type": "steal", "card": "market-a"}, state.view(0))
-    assert line == "Steal at seat 1's Market: Take 2 Jewels (seat 1 gets 2 Thieves)"
+    # (seat index 1, counted from 1 on the screen)
+    assert line == "Steal at seat 2's Market: Take 2 Jewels (seat 2 gets 2 Thieves)"
 
 
 def test_events_read_as_sentences_for_each_reader() -> None:
@@ -158,3 +162,13 @@ def test_the_heuristic_uses_switcheroo_when_the_swap_pays() -> None:
     assert choice.to_json() == {"type": "power", "tile": "switcheroo", "pay": "potion"}
     state.apply(0, choice)  # one card each: the swap needs no more choices
     assert state.loc_owner[market] == 0 and state.on_loc[market] == 2
+
+
+def test_the_decision_asked_names_seats_as_the_screen_counts_them() -> None:
+    # The engine words a decision by seat index ("seat 1" is the second seat); the screen
+    # counts seats from 1, so it reads "seat 2" there, in either language.
+    cs = load_card_set()
+    text = "choose a treasure of seat 1 to take"
+    assert decision_words(cs, text) == "choose a treasure of seat 2 to take"
+    with use_language("de"):
+        assert decision_words(cs, text) == "wähl einen Schatz von Platz 2 zum Nehmen"

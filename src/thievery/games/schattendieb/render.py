@@ -12,6 +12,7 @@ from rich.text import Text
 
 from thievery.core.i18n import Translator
 from thievery.core.plugin import TerminalRenderer
+from thievery.core.protocol import seat_number
 
 JSON = dict[str, Any]
 _ = Translator(__package__)
@@ -108,7 +109,9 @@ def table(view: JSON) -> RenderableType:
             if view["phase"] == "add" and s in view["to_act"]:
                 now.append(_(" adding…"), style="italic")
         name = Text(
-            f"{s}" + (_(" (you)") if s == me else "") + (_(" D") if s == view["dealer"] else ""),
+            f"{seat_number(s)}"
+            + (_(" (you)") if s == me else "")
+            + (_(" D") if s == view["dealer"] else ""),
             style="bold" if s == me else "",
         )
         safe = view["safes"][s]
@@ -138,7 +141,7 @@ def table(view: JSON) -> RenderableType:
             hand.append(_("   adding: ")).append_text(cards_text(view["my_adds"]))
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     if view["result"]:
-        winners = ", ".join(_("seat {n}", n=w) for w in view["result"]["winners"])
+        winners = ", ".join(_("seat {n}", n=seat_number(w)) for w in view["result"]["winners"])
         parts.append(Text(_("Match over — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Der Schattendieb — {head}")
 
@@ -152,7 +155,7 @@ def action(action: JSON, view: JSON) -> str:
         owner = next((s for s, f in enumerate(view["front"]) if action["card"] in f), None)
         if owner is None:
             return _("Steal {card}", card=card)
-        return _("Steal {card} from seat {n}", card=card, n=owner)
+        return _("Steal {card} from seat {n}", card=card, n=seat_number(owner))
     if kind == "add":
         return _("Add {card}", card=card)
     if action["card"].startswith("close-"):

@@ -31,7 +31,7 @@ from rich.text import Text
 from thievery.bots.realtime import BotClock, TimedBot
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, localized
-from thievery.core.protocol import Event
+from thievery.core.protocol import Event, renumber_seats
 from thievery.core.rng import Rng
 from thievery.games.schatz_rabatz.data import column_number
 from thievery.games.schatz_rabatz.pieces import (
@@ -151,8 +151,10 @@ class LiveGame:
             events = self.state.apply(self.human, action)
         except ThieveryError as e:
             lost = action["type"] == "drop" and "gone" in str(e)
-            words = localized(__package__, "refusal")  # the rules' reason, in the language
-            why = str(e) if words is None else str(words(str(e)))
+            # the rules' reason, in the language, its seats counted from 1 as on the screen
+            why = renumber_seats(str(e))
+            words = localized(__package__, "refusal")
+            why = why if words is None else str(words(why))
             self.message = (_("Too slow! ") if lost else "") + why
             if lost:
                 self._pick(0)

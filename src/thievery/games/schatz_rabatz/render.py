@@ -17,6 +17,7 @@ from rich.text import Text
 
 from thievery.core.i18n import Translator, current_language
 from thievery.core.plugin import TerminalRenderer
+from thievery.core.protocol import seat_number
 from thievery.games.schatz_rabatz.data import SHAPE_WORDS, SHAPES, column_number
 
 JSON = dict[str, Any]
@@ -68,7 +69,7 @@ def hourglass_text(view: JSON) -> Text:
         waiting = [s for s, r in enumerate(view["ready"]) if not r]
         return Text(
             _("round counted — waiting for ready: ")
-            + ", ".join(_("seat {n}", n=s) for s in waiting),
+            + ", ".join(_("seat {n}", n=seat_number(s)) for s in waiting),
             style="bold",
         )
     if glass["ends_ms"] is None:
@@ -162,7 +163,7 @@ def chest_panel(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) ->
             for t in pile:
                 line.append_text(treasure_text(t)).append(" ")
             parts.append(line)
-    title = _("seat {n}", n=seat) + (_(" (you)") if seat == me else "")
+    title = _("seat {n}", n=seat_number(seat)) + (_(" (you)") if seat == me else "")
     return Panel(
         Group(*parts), title=title, border_style="bold" if seat == me else "dim", expand=False
     )
@@ -184,9 +185,13 @@ def last_round_text(view: JSON) -> Text | None:
     last = view["last_round"]
     if last is None:
         return None
-    counts = ", ".join(_("seat {n}: {c}", n=s, c=c) for s, c in enumerate(last["counts"]))
+    counts = ", ".join(
+        _("seat {n}: {c}", n=seat_number(s), c=c) for s, c in enumerate(last["counts"])
+    )
     parts = ", ".join(
-        _("seat {n} took {part}", n=s, part=part_words(p)) for s, p in enumerate(last["parts"]) if p
+        _("seat {n} took {part}", n=seat_number(s), part=part_words(p))
+        for s, p in enumerate(last["parts"])
+        if p
     )
     return Text(
         _(
@@ -228,7 +233,9 @@ def table(view: JSON, ghost: Iterable[tuple[int, int]] = ()) -> RenderableType:
         if extra is not None:
             parts.append(extra)
     if view["result"]:
-        winners = _(" and ").join(_("seat {n}", n=w) for w in view["result"]["winners"])
+        winners = _(" and ").join(
+            _("seat {n}", n=seat_number(w)) for w in view["result"]["winners"]
+        )
         parts.append(Text(_("A ship is complete — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Schatz-Rabatz — {head}")
 

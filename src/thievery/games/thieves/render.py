@@ -12,6 +12,7 @@ from rich.text import Text
 
 from thievery.core.i18n import Translator
 from thievery.core.plugin import TerminalRenderer
+from thievery.core.protocol import seat_number
 from thievery.games.thieves.cards import (
     CARD_INDEX,
     CARS,
@@ -109,7 +110,7 @@ def table(view: JSON) -> RenderableType:
         marks = (_(" (you)") if s == me else "") + (" ◀" if s == view["current"] else "")
         loot = Text(" ").join(slot_text(slot) for slot in row) if row else Text("—")
         grid.add_row(
-            Text(f"{s}{marks}", style="bold" if s == me else ""),
+            Text(f"{seat_number(s)}{marks}", style="bold" if s == me else ""),
             str(view["hand_sizes"][s]),
             loot,
             loot_value(row),
@@ -127,8 +128,10 @@ def table(view: JSON) -> RenderableType:
     parts: list[RenderableType] = [grid, status]
     raid = view["last_raid"]
     if raid:
-        values = ", ".join(_("seat {n}: {v}", n=s, v=v) for s, v in enumerate(raid["values"]))
-        busted = ", ".join(_("seat {n}", n=s) for s in raid["busted"]) or _("nobody")
+        values = ", ".join(
+            _("seat {n}: {v}", n=seat_number(s), v=v) for s, v in enumerate(raid["values"])
+        )
+        busted = ", ".join(_("seat {n}", n=seat_number(s)) for s in raid["busted"]) or _("nobody")
         parts.append(
             Text(_("Last raid — {values}; busted: {who}", values=values, who=busted), style="red")
         )
@@ -144,7 +147,8 @@ def table(view: JSON) -> RenderableType:
             Text(_("Double Loot: play "), style="bold").append_text(card_text(drawn))
             if drawn
             else Text(
-                _("Double Loot: seat {n} plays a drawn card", n=view["current"]), style="bold"
+                _("Double Loot: seat {n} plays a drawn card", n=seat_number(view["current"])),
+                style="bold",
             )
         )
     if me is not None:
@@ -152,7 +156,7 @@ def table(view: JSON) -> RenderableType:
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     result = view["result"]
     if result:
-        winners = ", ".join(_("seat {n}", n=w) for w in result["winners"])
+        winners = ", ".join(_("seat {n}", n=seat_number(w)) for w in result["winners"])
         scores = ", ".join(str(v) for v in result["scores"])
         parts.append(
             Text(
@@ -160,7 +164,7 @@ def table(view: JSON) -> RenderableType:
                 style="bold green",
             )
         )
-    head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=view["current"])
+    head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=seat_number(view["current"]))
     return Panel(Group(*parts), title=f"Thieves! — {head}")
 
 
@@ -173,8 +177,8 @@ def action(action: JSON, view: JSON) -> str:
         return _("Don't move anything (decline the Thief's move)")
     if kind == "move":
         what = _slot_name(view, action)
-        src = _("you") if action["from"] == me else _("seat {n}", n=action["from"])
-        dst = _("you") if action["to"] == me else _("seat {n}", n=action["to"])
+        src = _("you") if action["from"] == me else _("seat {n}", n=seat_number(action["from"]))
+        dst = _("you") if action["to"] == me else _("seat {n}", n=seat_number(action["to"]))
         return _(
             "Move {what} (slot {slot}) from {src} to {dst}",
             what=what,
@@ -188,7 +192,7 @@ def action(action: JSON, view: JSON) -> str:
         return _("Play {card}", card=name)
     if action["to"] == me:
         return _("Keep {card} face down", card=name)
-    return _("Give {card} face up to seat {n}", card=name, n=action["to"])
+    return _("Give {card} face up to seat {n}", card=name, n=seat_number(action["to"]))
 
 
 def _slot_name(view: JSON, action: JSON) -> str:
@@ -203,7 +207,11 @@ def group(action: JSON, view: JSON) -> tuple[str, ...]:
     kind = action["type"]
     me = view["seat"]
     if kind == "move":
-        src = _("your loot") if action["from"] == me else _("seat {n}'s loot", n=action["from"])
+        src = (
+            _("your loot")
+            if action["from"] == me
+            else _("seat {n}'s loot", n=seat_number(action["from"]))
+        )
         what = _slot_name(view, action)
         return (
             _("Move a card from {src}", src=src),

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from thievery.core.i18n import Translator, current_language, localized
 from thievery.core.plugin import TerminalRenderer
+from thievery.core.protocol import renumber_seats, seat_number
 from thievery.games.thieves_den.cards import (
     FENCE_TYPES,
     LOCATION_TYPES,
@@ -90,7 +91,9 @@ def kind_name(kind: str) -> str:
 def decision_words(cs: CardSet, text: str) -> str:
     """The engine's words for the decision asked, in the current language: a translation
     may give patterns (``DECISIONS``: English regex -> its words, ``{0}`` the groups; a
-    Location card's id in a group becomes its name)."""
+    Location card's id in a group becomes its name). Seats are counted from 1, as the
+    screens count them."""
+    text = renumber_seats(text)
     for pattern, words in localized(__package__, "DECISIONS") or ():
         found = re.fullmatch(pattern, text)
         if found:
@@ -233,7 +236,11 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
             _(col), overflow="fold", ratio=3 if wide else None, width=14 if wide else None
         )
     for s, x in enumerate(view["seats"]):
-        name = f"{s}" + (_(" (you)") if s == me else "") + (" ◆" if s == view["holder"] else "")
+        name = (
+            f"{seat_number(s)}"
+            + (_(" (you)") if s == me else "")
+            + (" ◆" if s == view["holder"] else "")
+        )
         if x["passed"]:
             name += _(" passed")
         elif s in view["to_act"]:
@@ -323,15 +330,16 @@ def table(view: JSON) -> RenderableType:
     if view["result"]:
         final = view["final"] or {}
         schemes = "; ".join(
-            _("seat {n}", n=s) + f": {_scheme(cs, x['scheme'])} ×{x['sets']} (+{x['prestige']})"
+            _("seat {n}", n=seat_number(s))
+            + f": {_scheme(cs, x['scheme'])} ×{x['sets']} (+{x['prestige']})"
             for s, x in enumerate(final.get("schemes", []))
         )
         major = ", ".join(
-            f"{kind_name(k)} → " + _("seat {n}", n=w)
+            f"{kind_name(k)} → " + _("seat {n}", n=seat_number(w))
             for k, w in final.get("majorities", {}).items()
             if w is not None
         )
-        winners = ", ".join(_("seat {n}", n=w) for w in view["result"]["winners"])
+        winners = ", ".join(_("seat {n}", n=seat_number(w)) for w in view["result"]["winners"])
         parts.append(
             Text(
                 _(
@@ -416,12 +424,12 @@ def action(action: JSON, view: JSON) -> str:
     if kind == "skip":
         return _("Skip (do nothing more here)")
     if kind == "give":
-        return _("Give the Direction tile to seat {n}", n=action["seat"])
+        return _("Give the Direction tile to seat {n}", n=seat_number(action["seat"]))
     if kind == "opponent":
         x = view["seats"][action["seat"]]
         return _(
             "Target seat {n} ({prestige} Prestige, {held} treasures, {thieves} thieves)",
-            n=action["seat"],
+            n=seat_number(action["seat"]),
             prestige=x["prestige"],
             held=sum(x["treasures"].values()),
             thieves=x["thieves"],
@@ -441,7 +449,7 @@ def _steal_line(cs: CardSet, view: JSON, card: str, top: list[Any] | None) -> st
     owner = _owner(view, card)
     bonus = ""
     if owner is not None and owner != me and cs.loc_bonus[c]:
-        bonus = _(" (seat {n} gets {b})", n=owner, b=_bonus(cs, c))
+        bonus = _(" (seat {n} gets {b})", n=seat_number(owner), b=_bonus(cs, c))
     if top and top[0] == "action" and top[3] & 2:
         bonus = _(" (you get the Owner Bonus: {b})", b=_bonus(cs, c))
     return _(
@@ -459,7 +467,7 @@ def _whose(view: JSON, owner: int | None, name: str) -> str:
         return _("neutral {card}", card=name)
     if owner == view["seat"]:
         return _("your {card}", card=name)
-    return _("seat {n}'s {card}", n=owner, card=name)
+    return _("seat {n}'s {card}", n=seat_number(owner), card=name)
 
 
 def _treasure_line(t: str, top: list[Any] | None) -> str:
@@ -469,9 +477,9 @@ def _treasure_line(t: str, top: list[Any] | None) -> str:
     if op == "pay":
         return _("Pay {what}", what=a(t))
     if op == "destroy":
-        return _("Destroy seat {n}'s {what}", n=top[2], what=_(t)) if top else _(t)
+        return _("Destroy seat {n}'s {what}", n=seat_number(top[2]), what=_(t)) if top else _(t)
     if op == "take":
-        return _("Take seat {n}'s {what}", n=top[2], what=_(t)) if top else _(t)
+        return _("Take seat {n}'s {what}", n=seat_number(top[2]), what=_(t)) if top else _(t)
     return _("Take {what} from the supply", what=a(t))
 
 
