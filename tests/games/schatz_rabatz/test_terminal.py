@@ -36,6 +36,7 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     assert "pool (37)" in shown and "17.7 s left" in shown
     assert "seat 1 (you)" in shown and "│ open" in shown and "rim" in shown  # counted from 1
     assert "│K · K · · S │" in shown  # the crown's cup, the sword on end
+    assert "│ └────────────┘ " in shown and "│  1 2 3 4 5 6 " in shown  # columns from 1
     assert "ship 0/4 ▱▱▱▱" in shown
     state.advance(31_000)
     shown = text(renderer("schatz-rabatz").table(state.view(1)))

@@ -104,8 +104,9 @@ def pool_text(pool: Iterable[str], highlight: str | None = None) -> Text:
 
 
 def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> Text:
-    """A chest seen from the side, top row first, the rim marked; ``ghost`` cells (where
-    a chosen treasure would rest) drawn as ``░``."""
+    """A chest seen from the side, top row first, the rim marked, its columns numbered
+    beneath as the log and the pick line count them (from 1); ``ghost`` cells (where a
+    chosen treasure would rest) drawn as ``░``."""
     width, depth = view["width"], view["depth"]
     grid: dict[tuple[int, int], Text] = {}
     for p in view["chests"][seat]["treasures"]:
@@ -127,7 +128,7 @@ def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> 
                 out.append("· " if y < depth else "  ", style="dim")
         out.append("│\n" if y < depth else "\n", style="dim")
     out.append("└" + "──" * width + "┘\n", style="dim")
-    out.append(" " + "".join(f"{x:<2}" for x in range(width)), style="dim")
+    out.append(" " + "".join(f"{column_number(x):<2}" for x in range(width)), style="dim")
     return out
 
 
