@@ -340,3 +340,79 @@ def test_every_decision_is_asked_in_german(server: str, browser: Browser) -> Non
         assert errors == []
     finally:
         context.close()
+
+
+# What screen readers hear for the counts: (English, German), the board's own words.
+COUNT_WORDS = {
+    "tome": ("Tome", "Foliant"),
+    "jewel": ("Jewel", "Juwel"),
+    "artifact": ("Artifact", "Artefakt"),
+    "fossil": ("Fossil", "Fossil"),
+    "potion": ("Potion", "Trank"),
+    "supply": ("{what}: {n} in the supply", "{what}: {n} im Vorrat"),
+    "thieves": ("Thieves: {n} in the supply", "Diebe: {n} im Vorrat"),
+    "deck": ("Location cards in the deck: {n}", "Ortskarten im Stapel: {n}"),
+    "held": ("treasures held: {n} (at most 8)", "gehaltene Schätze: {n} (höchstens 8)"),
+    "on_board": ("Thieves on the board: {n}", "Diebe auf dem Tableau: {n}"),
+    "board": ("Thieves: {n} (at most 6)", "Diebe: {n} (höchstens 6)"),
+}
+
+DRAW_VIEW = """async ([view, legal]) => {
+  const { default: game } = await import("/static/games/thieves-den/game.js");
+  const seats = [0, 1, 2].map((s) => ({ seat: s, kind: "human", name: "P" + s }));
+  game.render(document.getElementById("game"), { view, legal, seat: view.seat, seats,
+    toAct: view.to_act, mode: "play", clockMs: null, send() {} });
+}"""
+
+
+def counts_heard(view: dict[str, Any], lang: str) -> dict[str, list[str]]:
+    """What a screen reader should hear for the supply's counts and seat 0's, in ``lang``."""
+    w = {key: words[("en", "de").index(lang)] for key, words in COUNT_WORDS.items()}
+    supply, mine = view["supply"], view["seats"][0]
+    return {
+        ".td-supply .td-on >> nth=0": [
+            *(w["supply"].format(what=w[t], n=n) for t, n in supply["treasures"].items()),
+            w["thieves"].format(n=supply["thieves"]),
+        ],
+        ".td-supply .td-deck": [w["deck"].format(n=view["location_deck"])],
+        '.td-seat[data-seat="0"] .td-tr >> nth=0': [
+            *(f"{w[t]}: {n}" for t, n in mine["treasures"].items()),
+            w["held"].format(n=sum(mine["treasures"].values())),
+        ],
+        '.td-seat[data-seat="0"] .td-tr >> nth=1': [
+            w["on_board"].format(n=mine["thieves"]),
+            w["board"].format(n=mine["thieves"]),
+        ],
+    }
+
+
+def test_treasure_and_supply_counts_have_words_for_screen_readers(
+    server: str, browser: Browser
+) -> None:
+    """The counts said only "3" to a screen reader (what they count was in hover titles):
+    each says what it counts, in English and German, and no bare number is left."""
+    state, rng = SPEC.new(3, 2, {}), random.Random(1)
+    view = state.view(0)
+    while not (view["phase"] == "thieving" and sum(view["seats"][0]["treasures"].values()) > 1):
+        seat = state.to_act[0]  # into the thieving phase, seat 0 holding treasures
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        view = state.view(0)
+    legal = [a.to_json() for a in state.legal_actions(0)] if 0 in state.to_act else []
+    for lang, locale in (("en", "en-GB"), ("de", "de-DE")):
+        context = browser.new_context(locale=locale)
+        try:
+            page = context.new_page()
+            errors = watch_errors(page)
+            page.goto(server + "/replay")  # a page with the site's styles and a #game
+            page.evaluate(DRAW_VIEW, [view, legal])
+            for selector, said in counts_heard(view, lang).items():
+                heard = page.locator(selector).aria_snapshot()
+                rest = heard
+                for words in said:
+                    assert words in heard, (lang, words, heard)
+                    rest = rest.replace(words, "", 1)
+                # No number is left without what it counts.
+                assert not re.search(r"\d", rest), (lang, selector, heard)
+            assert errors == []
+        finally:
+            context.close()

@@ -72,7 +72,7 @@ addGerman({
   "take a follow-up action (compulsory)": "mach eine Folgeaktion (Pflicht)",
   "you may take a follow-up action": "du darfst eine Folgeaktion machen",
   "empty slot": "leerer Platz", "Fences": "Hehler", "sell their desires for Prestige": "verkauf, was sie wollen, für Prestige",
-  "Fence cards in the deck": "Hehlerkarten im Stapel", "stack {n} is empty": "Stapel {n} ist leer",
+  "Fence cards in the deck": "Hehlerkarten im Stapel", "Fence cards in the deck: {n}": "Hehlerkarten im Stapel: {n}", "stack {n} is empty": "Stapel {n} ist leer",
   "Use, paying": "Nutzen, bezahlt mit", "Use {tile}, paying {pay}": "{tile} nutzen, bezahlt mit {pay}",
   "used this round (paid with {pay})": "in dieser Runde genutzt (bezahlt mit {pay})", "used": "genutzt",
   "face-down tiles below: one comes up each round": "verdeckte Plättchen darunter: jede Runde kommt eins hoch",
@@ -80,14 +80,14 @@ addGerman({
   "Power tiles": "Machtplättchen", "pay 1 treasure, once a round each": "1 Schatz bezahlen, je einmal pro Runde",
   "taken this round": "in dieser Runde belegt", "deliver {what}: +{n} Prestige": "{what} liefern: +{n} Prestige",
   "The Witch": "Die Hexe", "1 treasure → Prestige": "1 Schatz → Prestige",
-  "Thieves spent on Burgle this round": "in dieser Runde fürs Einbrechen ausgegebene Diebe", "no Thieves yet": "noch keine Diebe",
+  "Thieves spent on Burgle this round: {n}": "in dieser Runde fürs Einbrechen ausgegebene Diebe: {n}", "no Thieves yet": "noch keine Diebe",
   "Take": "Nehmen", "Burgle: 2 Thieves → 1 {what}": "Einbrechen: 2 Diebe → 1 {what}", "Burgle": "Einbrechen", "2": "2",
   "→ 1 treasure": "→ 1 Schatz", "and": "und", "Cancel": "Abbrechen", "Pay": "Bezahlen",
   "Recruit: pay {what} and one more treasure": "Anwerben: {what} und einen weiteren Schatz bezahlen",
   "Recruit": "Anwerben", "2 treasures → 1": "2 Schätze → 1", "no treasures yet": "noch keine Schätze",
   "{what}: {n} in the supply": "{what}: {n} im Vorrat", "Known on top: {list}": "Bekannt oben: {list}",
   "Supply": "Vorrat", "limited": "begrenzt", "Thieves: {n} in the supply": "Diebe: {n} im Vorrat",
-  "Location cards in the deck": "Ortskarten im Stapel", "Locations": "Orte", "click: {what}": "Klick: {what}",
+  "Location cards in the deck": "Ortskarten im Stapel", "Location cards in the deck: {n}": "Ortskarten im Stapel: {n}", "Locations": "Orte", "click: {what}": "Klick: {what}",
   "neutral: no Owner Bonus": "neutral: kein Besitzerbonus", "Neutral Locations": "Neutrale Orte",
   "anyone may steal here; no Owner Bonus": "alle dürfen hier stehlen; kein Besitzerbonus",
   "★ wins": "★ gewinnt", "✓ picked": "✓ gewählt", "choosing…": "wählt …", "passed": "gepasst", "to act": "am Zug", "deciding…": "entscheidet …",
@@ -100,6 +100,7 @@ addGerman({
   "Fence {name} ({type}): {n} Prestige": "Hehler {name} ({type}): {n} Prestige",
   "Collected over the game": "Im Spiel gesammelt", "{n} cards in hand": "{n} Karten auf der Hand", "1 card in hand": "1 Karte auf der Hand",
   "you": "du", "bot": "Bot", "treasures held (at most 8)": "gehaltene Schätze (höchstens 8)",
+  "treasures held: {n} (at most 8)": "gehaltene Schätze: {n} (höchstens 8)", "Thieves: {n} (at most 6)": "Diebe: {n} (höchstens 6)",
   "Thieves on the board: {n}": "Diebe auf dem Tableau: {n}", "Thieves (at most 6)": "Diebe (höchstens 6)",
   "Collected": "Gesammelt", "no Locations": "keine Orte", "none": "keine",
   "Locations appear here when revealed": "Orte erscheinen hier, wenn sie aufgedeckt werden",
@@ -258,12 +259,19 @@ function svg(key, cls = "td-ico") {
   return `<svg class="${cls}" viewBox="0 0 24 24" aria-hidden="true">${ICONS[key] || ""}</svg>`;
 }
 
-/** A token with an optional count; clickable with `action` (or `pick`). */
+/** A token with an optional count; clickable with `action` (or `pick`). Screen readers
+ * hear what it is and counts (`title` says both, else the kind and `n`), not a bare number. */
 function token(kind, { n = null, action = null, pick = null, title = "", dim = false, extra = "" } = {}) {
   const label = title || word(kind);
   const click = action ? ` ${attr(action)} tabindex="0" role="button"` : pick ? ` ${pickAttr(pick)} tabindex="0" role="button"` : "";
   const cls = ["td-tok", `td-t-${kind}`, dim ? "dim" : "", action || pick ? "legal" : "", extra].join(" ");
-  return `<span class="${cls}" data-token="${kind}" title="${esc(label)}"${click}>${svg(kind)}${n === null ? "" : `<b>${n}</b>`}</span>`;
+  const count = n === null ? "" : `<b aria-hidden="true">${n}</b>`;
+  return `<span class="${cls}" data-token="${kind}" title="${esc(label)}"${click}>${svg(kind)}${count}${spoken(title || n === null ? label : `${label}: ${n}`)}</span>`;
+}
+
+/** Words for screen readers only: what a count beside them (hidden from them) counts. */
+function spoken(words) {
+  return `<span class="sr-only">${esc(words)}</span>`;
 }
 
 function typeChip(type, text = null) {
@@ -482,7 +490,7 @@ function fenceRow(ctx, C, idx) {
     ? fenceCard(C, id, { action: idx.byCard.get(id) || null })
     : `<div class="td-card td-empty">${tr("empty slot")}</div>`)).join("");
   return `<div class="td-box td-fences"><h4>${tr("Fences")} <span class="td-sub">${tr("sell their desires for Prestige")}</span>
-      <span class="td-grow"></span><span class="td-deck" title="${tr("Fence cards in the deck")}">${svg("deck")} <b>${v.fence_deck}</b></span></h4>
+      <span class="td-grow"></span><span class="td-deck" title="${tr("Fence cards in the deck")}">${svg("deck")} <b aria-hidden="true">${v.fence_deck}</b>${spoken(tr("Fence cards in the deck: {n}", { n: v.fence_deck }))}</span></h4>
     <div class="td-row-cards">${cards}</div></div>`;
 }
 
@@ -518,7 +526,7 @@ function witchBox(ctx, C, idx) {
 function burgleBox(ctx, idx) {
   const v = ctx.view;
   const opts = TREASURES.filter((t) => idx.burgle.has(t));
-  const on = v.burgle ? `${token("thief", { n: v.burgle, title: tr("Thieves spent on Burgle this round") })}` : `<span class="td-none">${tr("no Thieves yet")}</span>`;
+  const on = v.burgle ? `${token("thief", { n: v.burgle, title: tr("Thieves spent on Burgle this round: {n}", { n: v.burgle }) })}` : `<span class="td-none">${tr("no Thieves yet")}</span>`;
   const buttons = opts.length ? `<div class="td-pay"><span>${tr("Take")}</span>${opts.map((x) => token(x, { action: idx.burgle.get(x), title: tr("Burgle: 2 Thieves → 1 {what}", { what: word(x) }) })).join("")}</div>` : "";
   return `<div class="td-box td-burgle ${opts.length ? "can" : ""}"><h4>${tr("Burgle")} <span class="td-sub">2 ${svg("thief", "td-ico small")} ${tr("→ 1 treasure")}</span></h4><div class="td-on">${on}</div>${buttons}</div>`;
 }
@@ -556,7 +564,7 @@ function supplyBox(ctx, C, idx) {
     ? `<div class="td-sub">${tr("Known on top: {list}", { list: v.location_deck_top.map((id) => esc(loc(C, id).name)).join(", ") })}</div>` : "";
   return `<div class="td-box td-supply ${fromSupply && idx.treasure.size ? "can" : ""}"><h4>${tr("Supply")} <span class="td-sub">${tr("limited")}</span></h4>
     <div class="td-on">${tokens}<span class="td-sep"></span>${token("thief", { n: v.supply.thieves, title: tr("Thieves: {n} in the supply", { n: v.supply.thieves }) })}</div>
-    <div class="td-on"><span class="td-deck" title="${tr("Location cards in the deck")}">${svg("deck")} ${tr("Locations")} <b>${v.location_deck}</b></span></div>${top}</div>`;
+    <div class="td-on"><span class="td-deck" title="${tr("Location cards in the deck")}">${svg("deck")} <span aria-hidden="true">${tr("Locations")} <b>${v.location_deck}</b></span>${spoken(tr("Location cards in the deck: {n}", { n: v.location_deck }))}</span></div>${top}</div>`;
 }
 
 function neutralBox(ctx, C, idx) {
@@ -666,8 +674,8 @@ function seatPanel(ctx, C, idx, s) {
         ${me ? `<span class="td-chip you">${tr("you")}</span>` : ""}${who && (who.kind === "bot" || who.bot) ? `<span class="td-chip">${tr("bot")}</span>` : ""}
         <span class="td-grow"></span><span class="td-score" title="${tr("Prestige")}">${svg("prestige", "td-ico small")}${x.prestige}</span></div>
       <div class="td-status">${seatStatus(ctx, s)}${targetBtn}${scouting}</div>
-      <div class="td-tr ${treasureActs && idx.treasure.size ? "can" : ""}">${treasures}<span class="td-lim ${held > 8 ? "over" : ""}" title="${tr("treasures held (at most 8)")}">${held}/8</span></div>
-      <div class="td-tr">${token("thief", { n: x.thieves, title: tr("Thieves on the board: {n}", { n: x.thieves }) })}<span class="td-lim" title="${tr("Thieves (at most 6)")}">${x.thieves}/6</span></div>
+      <div class="td-tr ${treasureActs && idx.treasure.size ? "can" : ""}">${treasures}<span class="td-lim ${held > 8 ? "over" : ""}" title="${tr("treasures held (at most 8)")}"><span aria-hidden="true">${held}/8</span>${spoken(tr("treasures held: {n} (at most 8)", { n: held }))}</span></div>
+      <div class="td-tr">${token("thief", { n: x.thieves, title: tr("Thieves on the board: {n}", { n: x.thieves }) })}<span class="td-lim" title="${tr("Thieves (at most 6)")}"><span aria-hidden="true">${x.thieves}/6</span>${spoken(tr("Thieves: {n} (at most 6)", { n: x.thieves }))}</span></div>
       <div class="td-coll"><label>${tr("Collected")}</label>${collectedLoc || `<span class="td-none">${tr("no Locations")}</span>`}</div>
       <div class="td-coll"><label>${tr("Fences")}</label>${collectedFence || `<span class="td-none">${tr("none")}</span>`}</div>
       <div class="td-coll">${schemeLine(ctx, C, s, own)}</div>
