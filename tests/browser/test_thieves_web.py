@@ -248,7 +248,9 @@ def test_every_kind_of_choice_by_clicking(server: str, browser: Browser, output:
         ctx_watch.close()
 
 
-def test_declining_the_thiefs_move_by_clicking(server: str, browser: Browser) -> None:
+def money_then_a_thief(server: str) -> str:
+    """Zoe's invite to a stacked 3-seat table (Ann and Bob are bots): she plays first and
+    holds the 3 and a Thief; every other card dealt or drawn early is money."""
     body: dict[str, Any] = {
         "game": "thieves",
         "scenario": True,  # a stacked deal
@@ -266,9 +268,14 @@ def test_declining_the_thiefs_move_by_clicking(server: str, browser: Browser) ->
     }
     made = httpx2.post(f"{server}/api/tables", json=body)
     assert made.status_code < 300, made.text
+    invite: str = made.json()["seats"][0]["invite"]
+    return invite
+
+
+def test_declining_the_thiefs_move_by_clicking(server: str, browser: Browser) -> None:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors = watch_errors(page)
-    page.goto(made.json()["seats"][0]["invite"])
+    page.goto(money_then_a_thief(server))
     my_turn(page)
     page.click('.tv-hand [data-card="money-3a"]')
     page.click('.tv-act button:has-text("Keep it face down")')
@@ -285,3 +292,55 @@ def test_declining_the_thiefs_move_by_clicking(server: str, browser: Browser) ->
     expect(seat(page, 0).locator('[data-card="money-3a"]')).to_have_class(re.compile("known-down"))
     assert " moved Money" not in page.locator("#log").inner_text()
     assert errors == []
+
+
+# The drop buttons' names by language: (the pick's button, whose panel it is in).
+DROP_NAMES = {
+    "en": {
+        0: "Keep face down — your loot",
+        1: "Give here face up — Ann’s loot",
+        2: "Give here face up — Bob’s loot",
+        "move": ["Move here — your loot", "Move here — Bob’s loot"],
+    },
+    "de": {
+        0: "Verdeckt behalten — deine Beute",
+        1: "Offen hierher geben — Beute von Ann",
+        2: "Offen hierher geben — Beute von Bob",
+        "move": ["Hierher verschieben — deine Beute", "Hierher verschieben — Beute von Bob"],
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_drop_buttons_name_whose_loot_they_go_to(
+    server: str, browser: Browser, lang: str
+) -> None:
+    """Each seat's "Give here face up" button (one per other seat) read the same to a
+    screen reader: its name says whose panel it is in, as the Thief's "Move here" does."""
+    names = DROP_NAMES[lang]
+    context = browser.new_context(
+        viewport={"width": 1400, "height": 1000}, locale="de-DE" if lang == "de" else "en-GB"
+    )
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(money_then_a_thief(server))
+        expect(page.locator(".tv-prompt.you")).to_be_visible(timeout=15000)
+        page.click('.tv-hand [data-card="money-3a"]')
+        expect(page.locator(".tv-drop")).to_have_count(3)
+        for s in (0, 1, 2):
+            expect(seat(page, s).locator(".tv-drop")).to_have_accessible_name(names[s])
+        seat(page, 1).locator(".tv-drop").click()  # face up to Ann
+        expect(seat(page, 1).locator('[data-card="money-3a"]')).to_have_count(1)
+
+        # The Thief takes it on: "Move here" on Zoe's and Bob's panels.
+        expect(page.locator(".tv-prompt.you")).to_be_visible(timeout=15000)
+        page.click('.tv-hand [data-card="thief-a"]')
+        page.click('.tv-hand [data-card="thief-a"]')  # clicking the picked card plays it
+        seat(page, 1).locator('[data-card="money-3a"]').click()
+        expect(page.locator(".tv-drop")).to_have_count(2)
+        for s, name in zip((0, 2), names["move"], strict=True):
+            expect(seat(page, s).locator(".tv-drop")).to_have_accessible_name(name)
+        assert errors == []
+    finally:
+        context.close()

@@ -31,6 +31,7 @@ addGerman({
   "was face down": "lag verdeckt", "face down, but everyone saw it in the raid": "verdeckt, aber alle haben sie bei der Razzia gesehen",
   "face down — only you know it": "verdeckt — nur du kennst sie", "face down": "verdeckt",
   "Keep<br>face down": "Verdeckt<br>behalten", "Give here<br>face up": "Offen<br>hierher geben", "Move<br>here": "Hierher<br>verschieben",
+  "your loot": "deine Beute", "{who}’s loot": "Beute von {who}",
   "no loot": "keine Beute", "a card in hand": "eine Karte auf der Hand", "Hand": "Hand", "empty": "leer",
   "face-down cards you cannot see": "verdeckte Karten, die du nicht sehen kannst", "+{n} hidden": "+{n} verdeckt",
   "seat number": "Platznummer", "played by a bot": "von einem Bot gespielt", "bot": "Bot", "you": "du",
@@ -296,7 +297,10 @@ function lootRow(ctx, seat, idx, tgt) {
     const what = ui.pick.card !== undefined
       ? seat === ctx.seat ? t("Keep<br>face down") : t("Give here<br>face up")
       : t("Move<br>here");
-    items.push(`<button class="tv-drop" ${actionAttr(drop.action)}>${what}</button>`);
+    // Named with whose panel it is in (the button's words alone were the same on each).
+    const whose = seat === ctx.seat ? t("your loot") : t("{who}’s loot", { who: name(ctx, seat) });
+    const label = `${what.replace("<br>", " ")} — ${whose}`;
+    items.push(`<button class="tv-drop" ${actionAttr(drop.action)} aria-label="${label}">${what}</button>`);
   }
   return items.join("") || `<span class="tv-none">${t("no loot")}</span>`;
 }
