@@ -290,6 +290,15 @@ function eventLine(renderer, e, seat, seats, view) {
   return renameInText(e.text, seats);
 }
 
+const BIG_EVENTS = ["game_over", "match_over", "new_game", "reveal"];
+
+/** An event's line as the table page's log shows it (HTML): `text` (its eventText), marked
+ * private when one seat alone sees it and big when a game or round ends or cards show. */
+export function logLine(e, text, cls = "") {
+  const marks = [e.audience !== null && e.audience !== undefined ? "private" : "", BIG_EVENTS.includes(e.type) ? "big" : "", cls];
+  return `<div class="${["e", ...marks.filter(Boolean)].join(" ")}">${esc(text)}</div>`;
+}
+
 // ------------------------------------------------------------------ a frame's new events
 
 // The narration (motion.js) needs the events that led to the view a renderer is asked to

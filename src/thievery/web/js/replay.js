@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished table (or a record file) as one seat saw it,
 // as a spectator, or with everything shown. The server replays; the game's renderer draws.
 
-import { LOGO, animateCards, announce, api, cardPlaces, displaySeats, esc, eventText, loadRenderer, seatName } from "/static/js/common.js";
+import { LOGO, animateCards, announce, api, cardPlaces, displaySeats, esc, eventText, loadRenderer, logLine, seatName } from "/static/js/common.js";
 import { helpButton } from "/static/js/help.js";
 import { setUpPage, t } from "/static/js/i18n.js";
 
@@ -76,31 +76,16 @@ function go(step) {
   animateCards($("game"), places);
   $("slider").value = String(state.step);
   $("step").textContent = t("step {n} of {total}", { n: state.step, total: steps.length - 1 });
-  // The step in words: who did what (no JSON), then what it brought about.
-  const did = s.actions.map((a) => `<div><b>${esc(seatName(state.seats, a.seat))}</b>: ${esc(actionWords(a.action))}</div>`);
+  // The step as the table's log words it: the events this perspective saw (the server's
+  // words for it; German from the game's own), never the actions' raw fields.
   const line = (e) => eventText(state.renderer, e, { seat, seats: state.seats || seats, view });
-  const happened = s.events.map((e) => `<div class="step-event">${esc(line(e))}</div>`);
-  $("actions").innerHTML = [...did, ...happened].join("") || esc(state.step === 0 ? t("The start.") : "—");
-  announce(`${$("step").textContent}. ${$("actions").textContent}`);
+  const lines = s.events.map(line);
+  $("actions").innerHTML = s.events.map((e, i) => logLine(e, lines[i], "step-event")).join("")
+    || esc(state.step === 0 ? t("The start.") : "—");
+  announce([$("step").textContent, ...lines].join(" · "));
   const log = steps.slice(1, state.step + 1).flatMap((x) => x.events);
-  $("log").innerHTML = log.slice(-300).map((e) =>
-    `<div class="e ${e.audience !== null ? "private" : ""}">${esc(line(e))}</div>`).join("");
+  $("log").innerHTML = log.slice(-300).map((e) => logLine(e, line(e))).join("");
   $("log").scrollTop = $("log").scrollHeight;
-}
-
-/** An action in words, without JSON: its kind, then its fields ("play · card money 2c · to Seat 2"). */
-function actionWords(action) {
-  const value = (key, v) => {
-    if (typeof v === "number" && ["to", "from", "seat", "target", "owner", "with"].includes(key)) return seatName(state.seats, v);
-    if (Array.isArray(v)) return v.map((x) => value(key, x)).join(", ");
-    if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${k.replaceAll("_", " ")} ${value(k, x)}`).join(", ");
-    return String(v).replaceAll("_", " ").replaceAll("-", " ");
-  };
-  const parts = [String(action?.type ?? "").replaceAll("_", " ")];
-  for (const [key, v] of Object.entries(action || {})) {
-    if (key !== "type") parts.push(`${key.replaceAll("_", " ")} ${value(key, v)}`);
-  }
-  return parts.join(" · ");
 }
 
 function toggle() {

@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, rememberToken, seatName, toast, tokens,
+  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, logLine, rememberToken, seatName, toast, tokens,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -417,10 +417,7 @@ function line(e) {
 function drawLog() {
   const box = $("log");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-  box.innerHTML = page.log.slice(-300).map((e) => {
-    const big = ["game_over", "match_over", "new_game", "reveal"].includes(e.type);
-    return `<div class="e ${e.audience !== null ? "private" : ""} ${big ? "big" : ""}">${esc(line(e))}</div>`;
-  }).join("");
+  box.innerHTML = page.log.slice(-300).map((e) => logLine(e, line(e))).join("");
   if (atBottom || page.log.length < 30) box.scrollTop = box.scrollHeight;
 }
 

@@ -1,0 +1,92 @@
+"""The replay page in a real Chromium: its "This step" panel words a step as the table's
+log words it, for the game and the page's language, from the perspective on show."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from playwright.sync_api import Browser, expect
+
+import thievery
+from thievery.core import GameRecord, Rng
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ada", "Bob", "Cy", "Di"]
+LOCALES = {"en": "en-GB", "de": "de-DE"}
+
+# Every step's events in the page's log words (eventText, as the table page words them),
+# for the perspective's seat (null: a spectator, or everything).
+WORDED = """async ([steps, seat, names]) => {
+  const renderer = (await import("/static/games/schattendieb/game.js")).default;
+  const { eventText } = await import("/static/js/common.js");
+  const seats = names.map((name, s) => ({ seat: s, name }));
+  return steps.map((step) => step.events.map((e) => eventText(renderer, e, { seat, seats })));
+}"""
+
+
+def finished_record(path: Path) -> dict[str, Any]:
+    """A whole game of Der Schattendieb between random players, its seats named, saved."""
+    state = thievery.game("schattendieb").new(4, 1, {"games": 1})
+    rng = Rng(1)
+    while state.to_act:
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    GameRecord.of(state, NAMES).save(path)
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_this_step_is_worded_as_the_tables_log_words_it(
+    server: str, browser: Browser, tmp_path: Path, lang: str
+) -> None:
+    # The panel said "Ada: play · card cufflink 10a" (the action's fields, raw card ids, in
+    # English on the German page too) above the step's log lines.
+    path = tmp_path / "schattendieb.json"
+    record = finished_record(path)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale=LOCALES[lang])
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + "/replay")
+        page.set_input_files("#file", str(path))
+        expect(page.locator("#step")).not_to_be_empty()
+        for perspective, seat in (("0", 0), ("all", None)):
+            page.select_option("#perspective", perspective)
+            replay = httpx2.post(
+                f"{server}/api/replay?perspective={perspective}", json=record
+            ).json()
+            steps = replay["steps"]
+            expect(page.locator("#slider")).to_have_attribute("max", str(len(steps) - 1))
+            page.click("#first")
+            expect(page.locator("#actions")).to_have_text(
+                "The start." if lang == "en" else "Der Anfang."
+            )
+            worded: list[list[str]] = page.evaluate(WORDED, [steps, seat, NAMES])
+            own = 0
+            for n in range(1, len(steps)):
+                page.click("#next")
+                lines = page.locator("#actions .step-event")
+                expect(lines).to_have_count(len(worded[n]))
+                shown = [line.strip() for line in lines.all_inner_texts()]
+                assert shown == worded[n], (perspective, n, shown, worded[n])
+                text = page.locator("#actions").inner_text()
+                assert not re.search(r"\b[a-z]+-\d+[ab]\b|·", text), text  # no raw fields
+                you = "Du " if lang == "de" else "You "
+                own += any(line.startswith(you) for line in shown)
+            # The seat's own moves are told as the table tells them to it ("You chose a
+            # card"); everything shown names every seat.
+            assert (own > 0) == (seat == 0), (perspective, own)
+            if lang == "de":
+                english = {e["text"] for step in steps for e in step["events"]}
+                assert not set(page.locator("#log .e").all_inner_texts()) & english
+        assert errors == []
+    finally:
+        context.close()
