@@ -248,6 +248,77 @@ def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
         context.close()
 
 
+SMALL_PHONE = {"width": 375, "height": 667}
+
+# The table header's items on show (in its rows), its own height and what it adds around
+# its rows: its padding, its border and the gap between two rows.
+HEADER = """() => {
+  const header = document.querySelector("header.top");
+  const items = [...header.querySelectorAll(
+    "#brand, #title, #how-to-play, #alerts, #timer, #who, #connection, #deal, #lang")]
+    .map((el) => [el.id, el.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && r.height > 0)
+    .map(([id, r]) => ({ id, top: r.top, height: r.height, right: r.right }));
+  const style = getComputedStyle(header);
+  const around = ["paddingTop", "paddingBottom", "borderTopWidth", "borderBottomWidth", "rowGap"]
+    .reduce((sum, k) => sum + (parseFloat(style[k]) || 0), 0);
+  return { items, around, width: header.clientWidth, scroll: header.scrollWidth };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_table_header_takes_two_lines_on_a_small_phone(
+    server: str, browser: Browser, lang: str
+) -> None:
+    # It took three (four on a touch screen, the turn timer showing): the brand, the
+    # title, the deal, How to play, the bell, the timer, who you are, the connection and
+    # the language side by side.
+    made = make_table(server, "schattendieb", turn_seconds=60, options={"games": 1})
+    table = made["table"]["id"]
+    for touch, link in ((True, made["seats"][0]["invite"]), (False, made["seats"][0]["invite"]),
+                        (True, f"{server}/table/{table}?watch")):  # fmt: skip
+        context = browser.new_context(
+            viewport=SMALL_PHONE,
+            locale="de-DE" if lang == "de" else "en-GB",
+            has_touch=touch,
+            is_mobile=touch,
+        )
+        try:
+            page = context.new_page()
+            errors = watch_errors(page)
+            page.goto(link)
+            watching = link.endswith("?watch")
+            expect(page.locator("#who")).to_have_text(
+                {"en": "watching", "de": "schaut zu"}[lang] if watching
+                else {"en": "you are Ada", "de": "du bist Ada"}[lang]
+            )  # fmt: skip
+            if not watching:
+                expect(page.locator("#timer")).not_to_be_empty()  # the longest header
+            expect(page.locator("#status")).to_have_text(
+                {"en": "connected", "de": "verbunden"}[lang]
+            )
+            header = page.locator("header.top").bounding_box()
+            assert header is not None
+            got = page.evaluate(HEADER)
+            # A line of the header is as tall as its tallest item (a button, the select).
+            line = max(item["height"] for item in got["items"])
+            assert header["height"] <= 2 * line + got["around"], (header, line, got)
+            rows = {round(item["top"] + item["height"] / 2) for item in got["items"]}
+            assert len({min(rows), max(rows)}) == 2  # (two rows, each centred on its line)
+            assert all(abs(r - min(rows)) <= 2 or abs(r - max(rows)) <= 2 for r in rows), got
+            assert got["scroll"] <= got["width"]  # nothing cut off at the side
+            shown = {item["id"] for item in got["items"]}
+            assert {"brand", "title", "how-to-play", "who", "connection", "lang"} <= shown
+            if touch:  # (a finger's 44 px, on every button)
+                for button in page.locator("header.top button").all():
+                    box = button.bounding_box()
+                    assert box is not None and min(box["width"], box["height"]) >= 44, box
+            page.screenshot(path=str(SHOTS / f"phone-375-header-{lang}-{touch}.png"))
+            assert errors == []
+        finally:
+            context.close()
+
+
 @pytest.mark.paced
 def test_the_tab_shows_your_turn_and_a_notice_says_when_the_timer_played_for_you(
     server: str, browser: Browser

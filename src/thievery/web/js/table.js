@@ -50,7 +50,7 @@ const page = {
 };
 
 setUpPage();
-$("brand").innerHTML = `${LOGO}Thievery`;
+$("brand").innerHTML = `${LOGO}<span class="word">Thievery</span>`;
 
 function noTable(message) {
   $("game").innerHTML = `<div class="card-panel"><h2>${esc(t("No such table"))}</h2><p>${esc(message)}</p><p><a href="/">${esc(t("Back to the lobby"))}</a></p></div>`;
@@ -72,7 +72,7 @@ async function start() {
   page.seats = page.summary.seats;
   page.next = page.summary.next_id;
   document.title = `${page.summary.title} — Thievery`;
-  $("title").textContent = `${page.summary.title} · ${t("table {id}", { id: tableId })}`;
+  $("title").innerHTML = `${esc(page.summary.title)}<span class="table-id"> · ${esc(t("table {id}", { id: tableId }))}</span>`;
   showDeal(page.summary);
   $("help-slot").replaceWith(helpButton(() => [page.summary.game, page.summary.title]));
   if (token) {
@@ -81,7 +81,7 @@ async function start() {
     bell.className = "small bell";
     bell.id = "alerts";
     bell.addEventListener("click", toggleAlerts);
-    $("timer").before(bell);
+    $("top-status").before(bell);
     drawBell();
   }
   page.renderer = await loadRenderer(page.summary.game);
