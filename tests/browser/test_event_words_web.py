@@ -251,9 +251,12 @@ def test_a_whole_game_at_the_table_in_german(
     nothing_missing(page)
 
 
-def test_schatz_rabatz_log_lines_count_columns_from_1(server: str, pages: dict[str, Page]) -> None:
+def test_schatz_rabatz_log_lines_count_columns_and_rows_from_1(
+    server: str, pages: dict[str, Page]
+) -> None:
     # The panel beside the chest counts columns from 1 ("column 1" is the leftmost): so do
-    # the log's lines in both languages; the event keeps the engine's 0-based column.
+    # the log's lines in both languages, and rows from 1 at the bottom, saying so; the
+    # event keeps the engine's 0-based column and row.
     drop = Event(
         "drop", {"seat": 1, "treasure": "goldbar-red", "rotation": 1, "column": 0, "row": 2}
     )
@@ -263,7 +266,7 @@ def test_schatz_rabatz_log_lines_count_columns_from_1(server: str, pages: dict[s
         page.goto(server + "/replay")
     english = pages["en"].evaluate(LINES, ["schatz-rabatz", events, names])
     german = pages["de"].evaluate(LINES, ["schatz-rabatz", events, names])
-    assert english == ["Bob packed the red gold bar (turned 1, column 1, row 2)"]
-    assert german == ["Bob hat Goldbarren (rot) gepackt (Drehung 1, Spalte 1, Reihe 2)"]
+    assert english == ["Bob packed the red gold bar (turned 1, column 1, row 3 from the bottom)"]
+    assert german == ["Bob hat Goldbarren (rot) gepackt (Drehung 1, Spalte 1, Reihe 3 von unten)"]
     for page in pages.values():
         nothing_missing(page)

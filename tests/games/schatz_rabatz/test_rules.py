@@ -419,27 +419,38 @@ def test_treasures_taken_out_at_the_lid_stay_out_until_the_round_ends() -> None:
     drop(state, 1, "pearls-green", 0, 0)
 
 
-def test_a_drops_words_count_columns_from_1_in_both_languages() -> None:
-    """The panel beside the chest counts columns from 1; the log does too (the event's
-    data keeps the 0-based column)."""
+def test_a_drops_words_count_columns_and_rows_from_1_in_both_languages() -> None:
+    """The panel beside the chest counts columns from 1; the log does too, and counts rows
+    from 1 at the bottom, saying so (the event's data keeps the 0-based column and row)."""
     drop = Event(
         "drop", {"seat": 0, "treasure": "goldbar-red", "rotation": 1, "column": 0, "row": 2}
     )
     names = ["Ann", "Bo"]
     assert SPEC.describe(drop, 1, names) == (
-        "Ann packed the red gold bar (turned 1, column 1, row 2)"
+        "Ann packed the red gold bar (turned 1, column 1, row 3 from the bottom)"
     )
     assert lang_de.describe(drop, 1, names) == (
-        "Ann hat Goldbarren (rot) gepackt (Drehung 1, Spalte 1, Reihe 2)"
+        "Ann hat Goldbarren (rot) gepackt (Drehung 1, Spalte 1, Reihe 3 von unten)"
     )
-    assert drop.to_json()["column"] == 0
+    assert (drop.to_json()["column"], drop.to_json()["row"]) == (0, 2)
+    floor = Event(
+        "drop", {"seat": 1, "treasure": "crown-blue", "rotation": 0, "column": 3, "row": 0}
+    )
+    assert SPEC.describe(floor, 1, names) == (
+        "You packed the blue crown (turned 0, column 4, row 1 from the bottom)"
+    )
+    assert lang_de.describe(floor, 1, names) == (
+        "Du hast Krone (blau) gepackt (Drehung 0, Spalte 4, Reihe 1 von unten)"
+    )
 
 
 def test_event_words_name_treasures_in_words_not_ids() -> None:
     drop = Event(
         "drop", {"seat": 0, "treasure": "goldbar-red", "rotation": 1, "column": 2, "row": 0}
     )
-    assert SPEC.describe(drop, 1) == "Seat 0 packed the red gold bar (turned 1, column 3, row 0)"
+    assert SPEC.describe(drop, 1) == (
+        "Seat 0 packed the red gold bar (turned 1, column 3, row 1 from the bottom)"
+    )
     close = Event("close", {"seat": 1, "at_ms": 12000, "removed": ["crown-blue", "circle-purple"]})
     assert SPEC.describe(close, 1) == (
         "You closed the lid at 12.0 s; taken out above the rim: blue crown, purple circle"

@@ -103,7 +103,9 @@ def test_keys_pick_rotate_move_and_drop_where_the_ghost_shows() -> None:
     assert ghost and "░░" in text(game.render())
     game.key("enter")
     assert cells(game.state, 0) == ghost
-    assert game.log[-1].startswith("You packed the red crown (turned 1, column 5, row 0)")
+    assert game.log[-1].startswith(
+        "You packed the red crown (turned 1, column 5, row 1 from the bottom)"
+    )
     assert game.selected == "crown-blue"  # the next one in the pool
     game.key("up")
     assert game.selected == "goldbar-purple"

@@ -155,6 +155,17 @@ def column_number(column: int) -> int:
     return column + 1
 
 
+def row_number(row: int) -> int:
+    """The number players read for a chest row: rows count from 1 at the bottom (the
+    chest's floor) upward, and the words say so ("row 1 from the bottom"); events and
+    engine data keep the 0-based row.
+
+    >>> row_number(0)
+    1
+    """
+    return row + 1
+
+
 def part_of(card: str) -> str:
     """A ship part card's part: ``bow-2`` -> ``bow``, ``middle-a-1`` -> ``middle-a``."""
     return card.rpartition("-")[0] if card[-1:].isdigit() else card

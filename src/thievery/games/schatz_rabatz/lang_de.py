@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from thievery.core.i18n import GermanSeats
 from thievery.core.protocol import Event
-from thievery.games.schatz_rabatz.data import column_number, part_of
+from thievery.games.schatz_rabatz.data import column_number, part_of, row_number
 
 SHAPES = {
     "circle": "Kreis",
@@ -121,7 +121,7 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     if t == "drop":
         rest = (
             f"{treasure(d['treasure'])} gepackt (Drehung {d['rotation']}, "
-            f"Spalte {column_number(d['column'])}, Reihe {d['row']})"
+            f"Spalte {column_number(d['column'])}, Reihe {row_number(d['row'])} von unten)"
         )
         return w.does(d["seat"], "hast", "hat", rest)
     if t == "close":

@@ -28,6 +28,7 @@ from thievery.games.schatz_rabatz.data import (
     MIN_WIDTH,
     column_number,
     part_of,
+    row_number,
     treasure_words,
 )
 from thievery.games.schatz_rabatz.pieces import (
@@ -169,7 +170,8 @@ class SchatzRabatzSpec(GameSpec):
         if t == "drop":
             return (
                 f"{who(d['seat'], True)} packed the {treasure_words(d['treasure'])} "
-                f"(turned {d['rotation']}, column {column_number(d['column'])}, row {d['row']})"
+                f"(turned {d['rotation']}, column {column_number(d['column'])}, "
+                f"row {row_number(d['row'])} from the bottom)"
             )
         if t == "close":
             removed = d["removed"]

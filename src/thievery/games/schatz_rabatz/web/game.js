@@ -972,7 +972,7 @@ function logWords(e, ctx) {
     case "board":
       return `Jacks Tafel ${d.board} wird umgedreht: Sie beansprucht ${list(d.claims)}`;
     case "drop":
-      return `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} ${words(d.treasure)} gepackt (Drehung ${d.rotation}, Spalte ${d.column + 1}, Reihe ${d.row})`;
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} ${words(d.treasure)} gepackt (Drehung ${d.rotation}, Spalte ${d.column + 1}, Reihe ${d.row + 1} von unten)`;
     case "close": {
       const removed = d.removed || [];
       const extra = removed.length ? `; über den Rand herausgenommen: ${list(removed)}` : "";
