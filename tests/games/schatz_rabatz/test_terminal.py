@@ -15,6 +15,7 @@ from thievery.cli.render import PLAIN, renderer
 from thievery.core import GameRecord, Rng
 from thievery.core.i18n import use_language
 from thievery.games.schatz_rabatz.live import LiveGame, play_live, run
+from thievery.games.schatz_rabatz.render import last_round_text
 
 from .helpers import SPEC, all_ready, cells, drop, finish_round, new
 
@@ -43,8 +44,32 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     assert "seat 2 (you)" in shown and "waiting for ready" in shown
     assert "above the rim: S" in shown and "Jack-board jack-1 claims" in shown
     assert "Round 1 (jack-1)" in shown and "ship 1/4 ▰▱▱▱" in shown
+    assert "seat 1: 2, seat 2: 0, seat 3: 0. seat 1 took the bow " in shown  # not "bow-1"
     waiting = text(renderer("schatz-rabatz").table(new(2, little_pirates=True).view(None)))
     assert "waits for the first lid" in waiting
+
+
+def test_the_last_rounds_line_names_ship_parts_in_words_in_both_languages() -> None:
+    """The ship parts taken, as the log and the web name them (no card ids, no copy
+    numbers: the four copies of a part are alike)."""
+    last = {
+        "round": 2,
+        "board": "jack-4",
+        "counts": [3, 5, 1],
+        "parts": [None, "middle-a-1", "bow-2"],
+    }
+    view = {"last_round": last}
+    line = last_round_text(view)
+    assert line is not None and line.plain == (
+        "Round 2 (jack-4) — seat 1: 3, seat 2: 5, seat 3: 1. "
+        "seat 2 took the middle A, seat 3 took the bow"
+    )
+    with use_language("de"):
+        line = last_round_text(view)
+    assert line is not None and line.plain == (
+        "Runde 2 (jack-4) — Platz 1: 3, Platz 2: 5, Platz 3: 1. "
+        "Platz 2 nahm Mittelteil A, Platz 3 nahm Bug"
+    )
 
 
 def test_menu_lines_say_what_an_action_does() -> None:

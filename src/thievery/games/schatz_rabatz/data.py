@@ -171,6 +171,21 @@ def part_of(card: str) -> str:
     return card.rpartition("-")[0] if card[-1:].isdigit() else card
 
 
+# A ship part's name in English words, where it is not its id (renderers translate these).
+PART_WORDS = {"middle-a": "middle A", "middle-b": "middle B"}
+
+
+def part_words(card: str) -> str:
+    """A ship part card (or part) in English words, without the copy's number: ``bow-2``
+    -> ``bow``, ``middle-a-1`` -> ``middle A`` (the four copies of a part are alike).
+
+    >>> part_words("middle-a-1"), part_words("stern")
+    ('middle A', 'stern')
+    """
+    part = part_of(card)
+    return PART_WORDS.get(part, part)
+
+
 # Pirate ship cards: four parts, four copies of each (ids ``bow-1`` ... ``stern-4``).
 SHIP_PARTS: tuple[str, ...] = ("bow", "middle-a", "middle-b", "stern")
 SHIP_COPIES = 4

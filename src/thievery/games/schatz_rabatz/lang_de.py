@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from thievery.core.i18n import GermanSeats
 from thievery.core.protocol import Event
-from thievery.games.schatz_rabatz.data import column_number, part_of, row_number
+from thievery.games.schatz_rabatz.data import column_number, part_words, row_number
 
 SHAPES = {
     "circle": "Kreis",
@@ -24,7 +24,7 @@ SHAPES = {
     "crown": "Krone",
 }
 COLOURS = {"red": "rot", "blue": "blau", "green": "grün", "yellow": "gelb", "purple": "lila"}
-PARTS = {"bow": "Bug", "middle-a": "Mittelteil A", "middle-b": "Mittelteil B", "stern": "Heck"}
+PARTS = {"bow": "Bug", "middle A": "Mittelteil A", "middle B": "Mittelteil B", "stern": "Heck"}
 
 WORDS: Mapping[str, str] = {
     **SHAPES,
@@ -51,7 +51,7 @@ WORDS: Mapping[str, str] = {
     " (you)": " (du)",
     "Jack-board {board} claims: ": "Jacks Tafel {board} beansprucht: ",
     "seat {n}: {c}": "Platz {n}: {c}",
-    "seat {n} took {part}": "Platz {n} nahm {part}",
+    "seat {n} took the {part}": "Platz {n} nahm {part}",
     "Round {round} ({board}) — {counts}. {parts}": "Runde {round} ({board}) — {counts}. {parts}",
     "No parts.": "Keine Teile.",
     "round {round} · {phase} · {time}": "Runde {round} · {phase} · {time}",
@@ -151,8 +151,8 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
 
 
 def _part(card: str) -> str:
-    """A ship part card: ``bow-2`` -> ``Bug``."""
-    part = part_of(card)
+    """A ship part card: ``bow-2`` -> ``Bug``, ``middle-a-1`` -> ``Mittelteil A``."""
+    part = part_words(card)
     return PARTS.get(part, part)
 
 

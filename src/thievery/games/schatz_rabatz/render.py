@@ -18,7 +18,7 @@ from rich.text import Text
 from thievery.core.i18n import Translator, current_language
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
-from thievery.games.schatz_rabatz.data import SHAPE_WORDS, SHAPES, column_number
+from thievery.games.schatz_rabatz.data import SHAPE_WORDS, SHAPES, column_number, part_words
 
 JSON = dict[str, Any]
 _ = Translator(__package__)
@@ -190,7 +190,7 @@ def last_round_text(view: JSON) -> Text | None:
         _("seat {n}: {c}", n=seat_number(s), c=c) for s, c in enumerate(last["counts"])
     )
     parts = ", ".join(
-        _("seat {n} took {part}", n=seat_number(s), part=part_words(p))
+        _("seat {n} took the {part}", n=seat_number(s), part=_(part_words(p)))
         for s, p in enumerate(last["parts"])
         if p
     )
@@ -203,14 +203,6 @@ def last_round_text(view: JSON) -> Text | None:
             parts=parts or _("No parts."),
         )
     )
-
-
-def part_words(card: str) -> str:
-    """A ship part card in words: ``bow-2`` as it is in English, ``Bug-2`` in German."""
-    part, dash, number = card.rpartition("-")
-    if not dash or not number.isdigit():
-        return _(card)
-    return f"{_(part)}-{number}"
 
 
 def table(view: JSON, ghost: Iterable[tuple[int, int]] = ()) -> RenderableType:

@@ -27,7 +27,7 @@ from thievery.games.schatz_rabatz.data import (
     MIN_DEPTH,
     MIN_WIDTH,
     column_number,
-    part_of,
+    part_words,
     row_number,
     treasure_words,
 )
@@ -196,13 +196,6 @@ class SchatzRabatzSpec(GameSpec):
             winners = " and ".join(who(s) for s in d["winners"])
             return f"A ship is complete! Winner: {winners}"
         return f"{t}: {d}"
-
-
-def part_words(card: str) -> str:
-    """A ship part card in English words: ``bow-2`` -> ``bow``, ``middle-a-1`` ->
-    ``middle A``."""
-    part = part_of(card)
-    return {"middle-a": "middle A", "middle-b": "middle B"}.get(part, part)
 
 
 def board_ids() -> list[str]:
