@@ -49,6 +49,30 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     assert "waits for the first lid" in waiting
 
 
+@pytest.mark.parametrize(
+    ("width", "numbers"),
+    [
+        (10, " 1 2 3 4 5 6 7 8 9 10 "),  # "10" is last: it stands apart from the 9
+        (11, " 1   3   5   7   9   11 "),  # every other one from 11 columns on
+        (12, " 1   3   5   7   9   11   "),
+    ],
+)
+def test_a_wide_chests_column_numbers_stand_apart_under_their_columns(
+    width: int, numbers: str
+) -> None:
+    """Two-digit column numbers do not run together ("9 101112"), and each number stands
+    under its column: here the gold bar dropped at the 11th column (of 12) or 9th."""
+    state = new(2, width=width)
+    column = 10 if width == 12 else 8
+    drop(state, 0, "goldbar-red", 0, column)
+    lines = text(renderer("schatz-rabatz").table(state.view(0)), width=120).splitlines()
+    ruler = next(line for line in lines if "│  1 " in line)
+    assert "│ " + numbers in ruler and "1011" not in ruler
+    floor = next(line for line in lines if "B B" in line and "· ·" in line)  # in the chest
+    at = floor.index("B B")
+    assert ruler[at : at + 2].strip() == str(column + 1)  # the number under the bar
+
+
 def test_the_last_rounds_line_names_ship_parts_in_words_in_both_languages() -> None:
     """The ship parts taken, as the log and the web name them (no card ids, no copy
     numbers: the four copies of a part are alike)."""

@@ -128,8 +128,25 @@ def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> 
                 out.append("· " if y < depth else "  ", style="dim")
         out.append("│\n" if y < depth else "\n", style="dim")
     out.append("└" + "──" * width + "┘\n", style="dim")
-    out.append(" " + "".join(f"{column_number(x):<2}" for x in range(width)), style="dim")
+    out.append(" " + ruler(width), style="dim")
     return out
+
+
+def ruler(width: int) -> str:
+    """The column numbers under a chest, each under its column (two characters wide);
+    on a chest of 11 columns or more every other one, so that two-digit numbers do not
+    run together ("101112").
+
+    >>> ruler(6)
+    '1 2 3 4 5 6 '
+    >>> ruler(10)
+    '1 2 3 4 5 6 7 8 9 10'
+    >>> ruler(12)
+    '1   3   5   7   9   11  '
+    """
+    step = 1 if width <= 10 else 2
+    numbers = "".join(f"{column_number(x):<{2 * step}}" for x in range(0, width, step))
+    return numbers[: 2 * width]
 
 
 def ship_text(view: JSON, seat: int) -> Text:
