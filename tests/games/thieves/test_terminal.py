@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from tests.games.thieves.helpers import new, play
 from thievery.cli import app
-from thievery.cli.render import PLAIN, renderer
+from thievery.cli.render import PLAIN, legend_of, renderer
+from thievery.core.i18n import use_language
 
 runner = CliRunner()
 
@@ -76,11 +77,50 @@ def test_renderer_follow_up_menus() -> None:
     play(state, "thief-a")
     view = state.view(0)
     labels = [renderer("thieves").action(a.to_json(), view) for a in state.legal_actions(0)]
-    assert "Move Money 0 (slot 0) from you to seat 2" in labels  # seat index 1
-    assert "Move a face-down card (slot 0) from seat 2 to you" in labels
+    assert "Move Money 0 (slot 1) from you to seat 2" in labels  # seat index 1, slot 0
+    assert "Move a face-down card (slot 1) from seat 2 to you" in labels
     # The Thief's move is optional: the menu's last line declines it.
     assert labels[-1] == "Don't move anything (decline the Thief's move)"
     assert "Thief: move a loot card (▒ = face down, picked blind), or don't" in rendered(view)
+
+
+def test_the_thiefs_menu_counts_loot_slots_from_1_from_the_left() -> None:
+    """Seat 2's loot row reads Money 3, a face-down card, Money 2 (left to right): its
+    slots are 1, 2 and 3 in the menu, its lines and headings, in both languages, as the
+    legend says; the actions keep the 0-based slot."""
+    state = new(
+        [
+            ["money-3a", "thief-a", "money-0a"],
+            ["money-1a", "money-0b", "money-0c"],
+            ["money-2a", "money-1b", "money-1c"],
+        ],
+        ["money-1d", "money-1e", "money-1f", "money-1g"],
+    )
+    play(state, "money-3a", 1)
+    play(state, "money-1a", 1)  # face down
+    play(state, "money-2a", 1)
+    play(state, "thief-a")
+    view, thieves = state.view(0), renderer("thieves")
+    moves = [a.to_json() for a in state.legal_actions(0) if a.type == "move"]
+    to_me = {a["slot"]: a for a in moves if a["to"] == 0}
+    assert sorted(to_me) == [0, 1, 2]
+    assert [thieves.action(to_me[slot], view) for slot in (0, 1, 2)] == [
+        "Move Money 3 (slot 1) from seat 2 to you",
+        "Move a face-down card (slot 2) from seat 2 to you",
+        "Move Money 2 (slot 3) from seat 2 to you",
+    ]
+    assert thieves.group(to_me[1], view) == (
+        "Move a card from seat 2's loot",
+        "Move a face-down card (slot 2)",
+    )
+    assert "slot 2  in the Thief's moves: the 2nd card of a loot row" in legend_of(
+        "thieves", thieves
+    )
+    with use_language("de"):
+        assert thieves.action(to_me[2], view) == "Geld 2 (Feld 3) von Platz 2 zu dir verschieben"
+        assert thieves.group(to_me[1], view)[1] == "eine verdeckte Karte (Feld 2) verschieben"
+        legend = legend_of("thieves", thieves)
+        assert "Feld 2  bei den Zügen des Diebs: die 2. Karte einer Beutereihe" in legend
 
 
 def test_play_a_full_game_against_bots_and_save_it(tmp_path: Path) -> None:

@@ -81,6 +81,7 @@ $3      eine Geldkarte im Wert 3; in einer Beutereihe ist [$3] verdeckt, aber di
         bei einer Razzia 1)
 P1 P2   Polizeikarten mit 1 oder 2 Autos; „Polizei: 3 Auto(s)“ zählt die Autos im Spiel
 (du)    dein eigener Platz; ◀ der Platz, der dran ist
+Feld 2  bei den Zügen des Diebs: die 2. Karte einer Beutereihe, von links gezählt
 Wert    was du von einer Beutereihe zählen kannst: „7 (Razzia 5)“ ihr Wert am Ende und
         bei einer Razzia, „+2?“ Karten, die du nicht sehen kannst
 Fluchtautos 3/7   gelegte Fluchtautos; das 7. beendet das Spiel"""

@@ -182,7 +182,7 @@ def action(action: JSON, view: JSON) -> str:
         return _(
             "Move {what} (slot {slot}) from {src} to {dst}",
             what=what,
-            slot=action["slot"],
+            slot=slot_number(action["slot"]),
             src=src,
             dst=dst,
         )
@@ -193,6 +193,16 @@ def action(action: JSON, view: JSON) -> str:
     if action["to"] == me:
         return _("Keep {card} face down", card=name)
     return _("Give {card} face up to seat {n}", card=name, n=seat_number(action["to"]))
+
+
+def slot_number(slot: int) -> int:
+    """The number players read for a loot slot: the cards of a loot row count from 1, from
+    the left, as the legend says; actions keep the 0-based slot.
+
+    >>> slot_number(0)
+    1
+    """
+    return slot + 1
 
 
 def _slot_name(view: JSON, action: JSON) -> str:
@@ -215,7 +225,7 @@ def group(action: JSON, view: JSON) -> tuple[str, ...]:
         what = _slot_name(view, action)
         return (
             _("Move a card from {src}", src=src),
-            _("Move {what} (slot {slot})", what=what, slot=action["slot"]),
+            _("Move {what} (slot {slot})", what=what, slot=slot_number(action["slot"])),
         )
     if kind == "play" and KIND[CARD_INDEX[action["card"]]] == MONEY:
         return (_("Play {card}", card=card_name(CARD_INDEX[action["card"]])),)
@@ -231,6 +241,7 @@ $3      a money card worth 3; in a loot row [$3] is face down but known to you, 
         in a raid)
 P1 P2   police cards with 1 or 2 cars; "Police: 3 car(s)" counts the cars in play
 (you)   your own seat; ◀ the seat whose turn it is
+slot 2  in the Thief's moves: the 2nd card of a loot row, counted from the left
 value   what you can count of a loot row: "7 (raid 5)" its value at the end and in a
         raid, "+2?" cards you cannot see
 Getaways 3/7   getaway cards played; the 7th ends the game"""
