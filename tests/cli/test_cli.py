@@ -88,7 +88,7 @@ def test_bots_only_the_screens_name_seats_as_the_web_does(game: str, args: list[
     ("lang", "names"),
     [
         ("en", ["Seat 1", "Seat 2 (Adult packer)", "Seat 3 (Beginner)"]),
-        ("de", ["Platz 1", "Platz 2 (Packer (Erwachsener))", "Platz 3 (Anfänger)"]),
+        ("de", ["Platz 1", "Platz 2 (Erwachsenen-Packer)", "Platz 3 (Anfänger)"]),
     ],
 )
 def test_the_live_screen_names_seats_as_the_web_does(

@@ -427,6 +427,12 @@ def test_the_pages_get_the_bots_level_words_from_their_one_source(client: TestCl
     german = json.loads(found["GERMAN"])
     assert german["Casual"] == "Amateur" and german["Beginner"] == "Anfänger"
     assert set(german) == set(LEVELS.values())
+    # A seat shows its level in brackets ("Platz 2 (Erwachsenen-Packer)"): no level's
+    # words hold brackets of their own, in either language.
+    assert german["Adult packer"] == "Erwachsenen-Packer"
+    assert german["Instant packer"] == "Sofort-Packer"
+    words = [*LEVELS.values(), *german.values()]
+    assert not [w for w in words if "(" in w or ")" in w]
     again = client.get("/static/js/levels.js", headers={"If-None-Match": script.headers["etag"]})
     assert again.status_code == 304
 

@@ -10,8 +10,9 @@ WORDS: Mapping[str, str] = {
     "Casual": "Amateur",
     "Strong": "Stark",
     "Expert": "Experte",
-    "Child packer": "Packer (Kind)",
-    "Adult packer": "Packer (Erwachsener)",
-    "Expert packer": "Packer (Profi)",
-    "Instant packer": "Packer (sofort)",
+    # No brackets: a bot seat reads "Platz 2 (Erwachsenen-Packer)", not "(Packer (…))".
+    "Child packer": "Kinder-Packer",
+    "Adult packer": "Erwachsenen-Packer",
+    "Expert packer": "Profi-Packer",
+    "Instant packer": "Sofort-Packer",
 }

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from thievery.core.i18n import Translator
 
 # Engine name -> its level in English words. A bot without one goes by its engine name.
+# Words without brackets (in German too): a seat shows its level in brackets, "Seat 3
+# (Adult packer)".
 LEVELS: Mapping[str, str] = {
     "random": "Beginner",
     "heuristic": "Casual",
@@ -34,7 +36,7 @@ def level_words(bot: str) -> str:
     >>> level_words("heuristic"), level_words("my-bot")
     ('Casual', 'my-bot')
     >>> with use_language("de"):
-    ...     level_words("heuristic")
-    'Amateur'
+    ...     level_words("heuristic"), level_words("packer-adult")
+    ('Amateur', 'Erwachsenen-Packer')
     """
     return _(LEVELS[bot]) if bot in LEVELS else bot
