@@ -1,7 +1,9 @@
 """Simulation reports: a JSON summary and an HTML page with plots (matplotlib).
 
 The summary has win rates by bot and by seat with 95% intervals, score distributions,
-game lengths, the first seat's advantage and the tie rate.
+game lengths, the first seat's advantage and the tie rate. The page is for people: it
+counts seats from 1 (seat 1 is the first of each game's seating), as every screen does;
+the summary's data keep the 0-based seat indices of records and actions.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from thievery.core.errors import InvalidOption
+from thievery.core.protocol import seat_number
 from thievery.sim.runner import GameOutcome, block_interval, standings, wilson
 
 JSON = dict[str, Any]
@@ -133,7 +136,7 @@ def _plots(summary: JSON) -> list[tuple[str, str]]:
     fig, ax = plt.subplots(figsize=(6, 3))
     seats = summary["by_seat"]
     ax.bar(
-        [str(s["seat"]) for s in seats],
+        [str(seat_number(s["seat"])) for s in seats],
         [s["win_rate"] for s in seats],
         yerr=[
             [s["win_rate"] - s["low"] for s in seats],
@@ -143,7 +146,7 @@ def _plots(summary: JSON) -> list[tuple[str, str]]:
         color="#1982c4",
     )
     ax.axhline(1 / summary["players"], color="grey", linestyle="--")
-    ax.set_xlabel("seat")
+    ax.set_xlabel("seat (counted from 1)")
     ax.set_ylabel("win rate")
     out.append(("Win rate by seat", _png(fig)))
     plt.close(fig)
@@ -162,6 +165,15 @@ def _plots(summary: JSON) -> list[tuple[str, str]]:
     out.append(("Game length", _png(fig)))
     plt.close(fig)
     return out
+
+
+# What the page's seat numbers mean.
+SEATS = (
+    "Seats are counted from 1: seat 1 is the first seat of each game's seating (the first "
+    "bot in its <code>seating</code>), seat 2 the next, and so on; whether seat 1 also plays "
+    "first is the game's rule. <code>summary.json</code> keeps the records' seat indices, "
+    "which count from 0 (<code>by_seat</code>, <code>winners</code>)."
+)
 
 
 def write_report(summary: JSON, directory: Path) -> Path:
@@ -201,8 +213,9 @@ figure{{display:inline-block;margin:1em}}</style>
 <h1>{html.escape(public["game"])}: {public["games"]} games, {public["players"]} players</h1>
 <p>Seed {public["seed"]}; bots {html.escape(", ".join(public["bots"]))} ({layout}).
 Ties share the win; 95% intervals: {public["interval"]}. Tie rate {public["tie_rate"]:.1%};
-first seat's advantage {public["first_seat_advantage"]:+.1%}; mean length
+seat 1's advantage {public["first_seat_advantage"]:+.1%}; mean length
 {public["length"]["mean"]:.0f} decisions.</p>
+<p>{SEATS}</p>
 <table><tr><th>bot</th><th>seats played</th><th>wins</th><th>win rate</th><th>95% CI</th>
 <th>mean score</th>{effect_head}</tr>{rows}</table>
 {figures}

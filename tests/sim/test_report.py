@@ -1,0 +1,41 @@
+"""The simulation report's page counts seats from 1, as every screen does, and says so;
+its ``summary.json`` keeps the records' 0-based seat indices."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from thievery.sim import report
+from thievery.sim.report import summarise, write_report
+from thievery.sim.runner import GameOutcome
+
+
+def test_the_report_page_counts_seats_from_1_and_its_data_from_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Three games of three seats: seat index 0 wins two, seat index 2 one.
+    outcomes = [
+        GameOutcome(i, 10 + i, ("a", "b", "c"), (5.0, 1.0, w), (0,) if w < 5 else (2,), 30)
+        for i, w in enumerate((2.0, 3.0, 9.0))
+    ]
+    summary = summarise("thieves", outcomes, 0, ["a", "b", "c"])
+    axes: list[tuple[str, list[str]]] = []
+
+    def png(fig: Any) -> str:
+        ax = fig.axes[0]
+        fig.canvas.draw()  # (tick labels are set when drawn)
+        axes.append((ax.get_xlabel(), [t.get_text() for t in ax.get_xticklabels()]))
+        return ""
+
+    monkeypatch.setattr(report, "_png", png)
+    page = write_report(summary, tmp_path / "rep").read_text()
+    assert ("seat (counted from 1)", ["1", "2", "3"]) in axes  # were "seat": 0, 1, 2
+    assert "Seats are counted from 1: seat 1 is the first seat of each game's seating" in page
+    assert "seat 1's advantage +33.3%" in page  # (2 wins of 3, an equal share 1 of 3)
+    data = json.loads((tmp_path / "rep" / "summary.json").read_text())
+    assert [s["seat"] for s in data["by_seat"]] == [0, 1, 2]  # the data formats keep 0
+    assert [o["winners"] for o in data["outcomes"]] == [[0], [0], [2]]
