@@ -27,7 +27,7 @@ addGerman({
   "Draw a card and play it at once — then do it again.": "Zieh eine Karte und spiel sie sofort — dann noch einmal.",
   "Roadblock…": "Straßensperre …", "Thief…": "Dieb …", "Double Loot…": "Doppelte Beute …", "to play": "am Zug",
   "winner": "Sieger", "★ wins": "★ gewinnt", "face up": "offen",
-  "face down (slot {n}) — only its owner knows it": "verdeckt (Platz {n}) — nur der Besitzer kennt sie",
+  "face down (slot {n}) — only its owner knows it": "verdeckt (Feld {n}) — nur der Besitzer kennt sie",
   "was face down": "lag verdeckt", "face down, but everyone saw it in the raid": "verdeckt, aber alle haben sie bei der Razzia gesehen",
   "face down — only you know it": "verdeckt — nur du kennst sie", "face down": "verdeckt",
   "Keep<br>face down": "Verdeckt<br>behalten", "Give here<br>face up": "Offen<br>hierher geben", "Move<br>here": "Hierher<br>verschieben",
