@@ -108,12 +108,12 @@ def test_the_cli_finds_and_plays_it(site: Path, tmp_path: Path) -> None:
     assert game["game"] == "pickpocket" and game["players"] == 3
     assert len(game["actions"]) == 6 * 3  # six rounds of three turns
     assert sorted(game["result"]) == ["scores", "winners"] and game["result"]["winners"]
-    assert "Game over" in run(site, "replay --seat 0 --no-step", str(record))
+    assert "Game over" in run(site, "replay --seat 1 --no-step", str(record))
 
     record = tmp_path / "human.json"
     play = "play pickpocket --players 2 --humans 1 --bot random --seed 9 --save"
     out = run(site, play, str(record), stdin="1\n" * 40)
-    assert out.count("Seat 0, choose 1-") == 6  # the human's six turns, each answered "1"
+    assert out.count("Seat 1, choose 1-") == 6  # the human's six turns, each answered "1"
     assert "Your hand" in out and "Final standings" in out
     game = json.loads(record.read_text())
     assert len(game["actions"]) == 6 * 2 and game["result"] is not None
