@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import FAST, create_table
 from thievery.server import create_app
 from thievery.server.driver import Driver
+from thievery.server.limits import Caps
 from thievery.server.live import LiveTable
 
 
@@ -27,7 +28,7 @@ def test_each_decision_of_a_bot_waits_a_fresh_random_delay(sqlite_url: str) -> N
             assert all(3.0 <= d < 6.0 for d in delays), delays
             assert delays == [table.driver._bot_delay(s) for s in table.state.to_act]  # kept
             seen.update(delays)
-            table.version += 1  # another position: new draws
+            table.shown += 1  # another position everyone sees: new draws
         assert len(seen) > 60  # not one fixed delay
         assert len(table.driver._delays) == len(table.state.to_act)  # old draws dropped
 
@@ -61,8 +62,11 @@ def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
         return _ThinksOnChoices(real_bot(self, seat, by), think, choices, seat)
 
     async def act_locked(self: LiveTable, seat: int, data: Any, by: str) -> Any:
-        if seat in choices:
-            gaps.append((choices.pop(seat), time.monotonic() - self.changed_at))
+        # (a bot's first answer to a position everyone saw; what follows its own hidden
+        # moves comes as soon as it is decided, see the next test)
+        if seat in choices and self.changed_at == self.shown_at:
+            gaps.append((choices.pop(seat), time.monotonic() - self.shown_at))
+        choices.pop(seat, None)
         return await real_act(self, seat, data, by)
 
     monkeypatch.setattr(Driver, "bot", bot)
@@ -88,3 +92,50 @@ def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
     assert all(g >= delay - 0.01 for g in forced + chosen), gaps
     assert statistics.median(chosen) < delay + think / 2, gaps
     assert abs(statistics.median(chosen) - statistics.median(forced)) < think / 3, gaps
+
+
+SEED = 1  # a deal whose play below holds secret adds
+
+
+def test_moves_hidden_from_the_others_do_not_move_the_bots_answers(sqlite_url: str) -> None:
+    """A seat adding cards in secret (Der Schattendieb) changes nothing a spectator sees:
+    the bots' answers stay timed from the last change everyone saw, and keep their drawn
+    delay. (They were timed from every change: a bot's public "done" came a delay later
+    for each card it or anyone had added in secret, which told everyone how many.)"""
+    app = create_app(sqlite_url, bot_delay=1000.0, limits=FAST, caps=Caps.lifted())
+    with TestClient(app) as client:
+        # (a chosen deal, so the moves below hold adds: a scenario says so to everyone)
+        made = create_table(client, ["human"] * 3, {"games": 3}, seed=SEED, scenario=True)
+        tid = made["table"]["id"]
+        tokens = [seat["token"] for seat in made["seats"]]
+        table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+        hidden = shown = compared = 0
+        for _ in range(400):
+            if table.is_over:
+                break
+            seat = table.state.to_act[0]
+            legal = [a.to_json() for a in table.state.legal_actions(seat)]
+            adds = [a for a in legal if a["type"] == "add"]
+            action = adds[0] if adds else legal[0]
+            before = (table.shown, table.shown_at, table.seq[None])
+            table.seats[1].bot = "random"  # (a bot's due time, read without letting it move)
+            due = table.driver._next_turn() if 1 in table.state.to_act else None
+            table.seats[1].bot = None
+            response = client.post(
+                f"/api/tables/{tid}/actions",
+                json={"action": action},
+                headers={"Authorization": f"Bearer {tokens[seat]}"},
+            )
+            assert response.status_code == 200, response.text
+            if table.seq[None] == before[2]:  # nothing a spectator sees changed
+                hidden += 1
+                assert (table.shown, table.shown_at) == before[:2]
+                if due is not None and 1 in table.state.to_act:
+                    table.seats[1].bot = "random"
+                    assert table.driver._next_turn() == due  # same seat, moment and delay
+                    table.seats[1].bot = None
+                    compared += 1
+            else:
+                shown += 1
+                assert table.shown == before[0] + 1 and table.shown_at > before[1]
+        assert (hidden, shown, compared) == (10, 48, 8)  # (the deal's: it is seeded)

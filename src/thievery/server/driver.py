@@ -154,9 +154,12 @@ class Driver:
         table = self.table
         best: tuple[int, str, float] | None = None
         turn = table.record.turn_seconds
+        # (turn-based: from the last change everyone saw, see LiveTable.shown; real time:
+        # from any change, as a bot's reaction time is to what it sees)
+        since = table.changed_at if table.clock.realtime else table.shown_at
         for seat in table.state.to_act:
             if table.seats[seat].bot is not None:
-                due, by = table.changed_at + self._bot_delay(seat), BOT
+                due, by = since + self._bot_delay(seat), BOT
             elif turn:
                 due, by = table.waiting_since.get(seat, table.changed_at) + turn, TIMER
             else:
@@ -166,16 +169,18 @@ class Driver:
         return best
 
     def _bot_delay(self, seat: int) -> float:
-        """How long a bot waits: the hub's delay, drawn afresh for each decision between
-        0.75 and 1.5 times it (so how soon a bot answers, e.g. a lone "done", tells no
-        one what it holds), or a real-time bot's own reaction time."""
+        """How long a bot waits: the hub's delay, drawn afresh between 0.75 and 1.5 times
+        it for each position everyone sees (so how soon a bot answers, e.g. a lone "done",
+        tells no one what it holds; its moves hidden from the others, such as cards added
+        in secret, all come within one delay: each waiting a delay of its own told the
+        others how many it made), or a real-time bot's own reaction time."""
         table = self.table
         if table.hub.bot_delay <= 0:
             return table.hub.bot_delay
         if not table.clock.realtime:
-            key = (seat, table.version)
+            key = (seat, table.shown)
             if key not in self._delays:  # keep only this position's draws
-                kept = {k: v for k, v in self._delays.items() if k[1] == table.version}
+                kept = {k: v for k, v in self._delays.items() if k[1] == table.shown}
                 jitter = 0.75 + 0.75 * self._jitter.random()
                 self._delays = {**kept, key: table.hub.bot_delay * jitter}
             return self._delays[key]

@@ -145,6 +145,11 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.wake = Wake()  # the driver's: something changed
         self.changed_at = time.monotonic()
+        # The changes a spectator sees (what everyone sees): how many, and when the last
+        # one was. Bots are timed from them, not from every change, so that when a bot
+        # answers tells nobody of moves hidden from them (a seat adding cards in secret).
+        self.shown = 0
+        self.shown_at = self.changed_at
         self.waiting_since: dict[int, float] = dict.fromkeys(state.to_act, self.changed_at)
         self.broken: str | None = None
         # A write about an action failed and storage could not be read back, or its
@@ -700,6 +705,9 @@ class LiveTable:
         changed = self._adopt(new, seat, events)
         now = time.monotonic()
         self.changed_at = now
+        if None in changed:  # a spectator sees it: everyone does
+            self.shown += 1
+            self.shown_at = now
         self.waiting_since = {
             s: now if (s not in before or s == seat) else self.waiting_since.get(s, now)
             for s in new.to_act
@@ -855,7 +863,8 @@ class LiveTable:
             await self.write(partial(Storage.set_seats, table_id=self.id, seats=stored), note)
             self.seats = seats
             self.record.seats = stored
-            self.changed_at = time.monotonic()
+            self.changed_at = self.shown_at = time.monotonic()
+            self.shown += 1  # (everyone sees the seats)
             self.waiting_since[seat] = self.changed_at
         self.broadcast_seats()
         self.wake.set()
