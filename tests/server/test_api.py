@@ -355,6 +355,31 @@ def test_hand_a_seat_to_a_bot_and_take_it_back(client: TestClient) -> None:
     assert s1["seat"] == 1
 
 
+def test_the_host_cannot_hand_a_connected_players_seat_to_a_bot(client: TestClient) -> None:
+    """A bot handed a seat moves for it: the host may do that for a player who left, not
+    for one at the table (who may, for their own seat)."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, host = made["table"]["id"], made["host_token"]
+    t1 = made["seats"][1]["token"]
+    url = f"/api/tables/{tid}/seats/1/bot"
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        ws.send_json({"type": "join", "token": t1})
+        assert ws.receive_json()["type"] == "welcome"
+        before = state(client, tid, t1)
+        r = client.post(url, json={"bot": "random"}, headers=auth(host))
+        assert r.status_code == 409 and r.json()["code"] == "seat/present"
+        after = state(client, tid, t1)
+        assert after["version"] == before["version"] and after["legal"] == before["legal"]
+        assert client.get(f"/api/tables/{tid}").json()["seats"][1]["bot"] is None
+        r = client.post(url, json={"bot": "random"}, headers=auth(t1))  # their own choice
+        assert r.status_code == 200 and r.json()["seats"][1]["bot"] == "random"
+        r = client.post(url, json={"bot": None}, headers=auth(host))  # taken back: fine
+        assert r.status_code == 200 and r.json()["seats"][1]["bot"] is None
+    # Once the player has left, the host may hand the seat to a bot.
+    r = client.post(url, json={"bot": "random"}, headers=auth(host))
+    assert r.status_code == 200 and r.json()["seats"][1]["bot"] == "random"
+
+
 def test_bot_seat_refuses_its_human(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:random"])
     tid = made["table"]["id"]

@@ -318,11 +318,21 @@ def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, TableSockets]:
 
     @router.post("/tables/{table_id}/seats/{seat}/bot", tags=["play"])
     async def hand_to_bot(table_id: str, seat: int, body: BotRequest, credentials: Token) -> JSON:
-        """Hand a human seat to a bot, or take it back (the seat's own token or the host's)."""
+        """Hand a human seat to a bot, or take it back (the seat's own token or the
+        host's). The host hands a seat to a bot only while nobody is connected at it (a
+        player who left): a player at the table decides for their own seat (409
+        ``seat/present``), or the host could make a bot move for them."""
         table = await hub.get(table_id)
         token = _token(credentials)
-        if table.seat_of(token) != seat and not table.is_host(token):
+        own = table.seat_of(token) == seat
+        if not own and not table.is_host(token):
             raise bad_token()
+        if not own and body.bot is not None and table.connected(seat):
+            raise ServerError(
+                "seat/present",
+                f"a player is connected at seat {seat}: only they can hand it to a bot",
+                409,
+            )
         await table.set_bot(seat, body.bot)
         return table.summary()
 
