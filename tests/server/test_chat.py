@@ -144,6 +144,10 @@ BAD = [
     ({"type": "chat", "text": "bell\x07"}, "chat/control"),
     ({"type": "chat", "text": "evil\u202etxt.exe"}, "chat/control"),
     ({"type": "chat", "text": "zero\u200bwidth"}, "chat/control"),
+    ({"type": "chat", "text": "line\u2028separator"}, "chat/control"),
+    ({"type": "chat", "text": "para\u2029separator"}, "chat/control"),
+    ({"type": "chat", "text": "hidden \U000e0041\U000e0042 tags"}, "chat/control"),
+    ({"type": "chat", "text": "\U0001f3f4\U000e0067 no cancel tag"}, "chat/control"),
 ]
 
 
@@ -164,6 +168,8 @@ def test_bad_lines_get_a_clear_error_and_change_nothing(client: TestClient) -> N
     # Exactly the limit is fine, and emoji with joiners pass.
     assert clean_line("y" * LINE_LIMIT) == "y" * LINE_LIMIT
     assert clean_line(" 👩\u200d👩\u200d👧 gg ") == "👩\u200d👩\u200d👧 gg"
+    scotland = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"
+    assert clean_line(f"go {scotland}!") == f"go {scotland}!"  # a flag's tags are seen
 
 
 def test_clean_line_codes() -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 import unicodedata
 from collections import OrderedDict
@@ -58,8 +59,10 @@ log = logging.getLogger("thievery.server")
 LINE_LIMIT = 200  # characters in a line, after trimming
 KEEP = 50  # lines a table keeps, sent to a connection when it joins
 # Format characters a line may hold: the zero-width joiners (emoji sequences, scripts
-# that join letters) and the tag characters of subdivision flags.
-_ALLOWED_FORMAT = {"\u200c", "\u200d", *map(chr, range(0xE0020, 0xE0080))}
+# that join letters); and the tag characters, only in a subdivision flag (a black flag,
+# tags, a cancel tag: 🏴 and "gbsct" make Scotland's), where they are seen.
+_ALLOWED_FORMAT = {"\u200c", "\u200d"}
+_FLAGS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 chat_metadata = MetaData()
 chat_t = Table(
@@ -96,9 +99,10 @@ def clean_line(raw: Any) -> str:
         raise ServerError(
             "chat/too_long", f"a chat line has at most {LINE_LIMIT} characters ({len(text)})"
         )
-    for char in text:
+    for char in _FLAGS.sub("\U0001f3f4", text):  # (a flag's tags are seen: let through)
         kind = unicodedata.category(char)
-        if kind in ("Cc", "Cs", "Co") or (kind == "Cf" and char not in _ALLOWED_FORMAT):
+        # (line and paragraph separators, Zl and Zp, break a line as a control does)
+        if kind in ("Cc", "Cs", "Co", "Zl", "Zp") or (kind == "Cf" and char not in _ALLOWED_FORMAT):
             raise ServerError(
                 "chat/control",
                 f"a chat line holds no control or invisible format characters (U+{ord(char):04X})",
