@@ -50,3 +50,28 @@ def test_a_record_keeps_the_seats_names_and_checks_them() -> None:
     for names in (["Ann", "Bo"], ["Ann", "Bo", 3], ["Ann", "Bo", "x" * 41], "Ann"):
         with pytest.raises(InvalidRecord, match="one per seat"):
             GameRecord.from_json({**plain, "names": names})
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"players": 3.7}, "'players' is a whole number, not 3.7"),
+        ({"players": True}, "'players' is a whole number, not True"),
+        ({"seed": 1.5}, "'seed' is a whole number, not 1.5"),
+        ({"seed": "5"}, "'seed' is a whole number, not '5'"),
+        ({"version": None}, "'version' is a whole number, not None"),
+        ({"actions": [{"seat": "0", "action": {"type": "done"}}]}, "'seat' is a whole number"),
+        ({"game": "nope"}, "a game that is not installed: 'nope' (installed: "),
+    ],
+)
+def test_a_record_with_a_wrong_field_is_refused_for_that_field(
+    change: dict[str, object], words: str
+) -> None:
+    """A fraction, a string or a boolean is not taken for a whole number (``int`` made 3.7
+    three players and True seed 1), and an unknown game is said to be one (it was refused
+    as a deal that does not match its commitment)."""
+    state = thievery.game("schattendieb").new(3, 1)
+    record = {**GameRecord.of(state).to_json(), "salt": "ab" * 8, **change}
+    with pytest.raises(InvalidRecord) as refused:
+        GameRecord.from_json(record)
+    assert words in str(refused.value)

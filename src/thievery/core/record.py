@@ -12,7 +12,7 @@ from typing import Any
 
 from thievery.core.errors import InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, NAME_LIMIT, Event, State
-from thievery.core.registry import game
+from thievery.core.registry import game, game_names
 
 
 @dataclass
@@ -80,12 +80,12 @@ class GameRecord:
         if not isinstance(data, dict):
             raise InvalidRecord("a game record is a JSON object")
         try:
-            actions = [(int(a["seat"]), dict(a["action"])) for a in data.get("actions", [])]
+            actions = [(_whole(a, "seat"), dict(a["action"])) for a in data.get("actions", [])]
             record = cls(
                 game=str(data["game"]),
-                version=int(data["version"]),
-                players=int(data["players"]),
-                seed=int(data["seed"]),
+                version=_whole(data, "version"),
+                players=_whole(data, "players"),
+                seed=_whole(data, "seed"),
                 options=dict(data.get("options") or {}),
                 actions=actions,
                 result=data.get("result"),
@@ -96,6 +96,11 @@ class GameRecord:
             raise InvalidRecord(
                 f"not a game record: a field has the wrong kind of value ({e})"
             ) from None
+        if record.game not in game_names():
+            raise InvalidRecord(
+                f"the record is of a game that is not installed: {record.game[:40]!r} "
+                f"(installed: {', '.join(game_names())})"
+            )
         record.names = _names(data.get("names"), record.players)
         salt = data.get("salt")
         if salt is not None and not (isinstance(salt, str) and SALT.fullmatch(salt)):
@@ -178,6 +183,15 @@ def deal_commitment(game: str, seed: int, salt: str, scenario: bool = False) -> 
     """
     text = f"thievery-deal\n{game}\n{seed}\n{salt}" + ("\nscenario" if scenario else "")
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _whole(data: Any, key: str) -> int:
+    """A record's field that is a whole number (not a fraction, a string or a boolean,
+    which ``int`` would have turned into one)."""
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRecord(f"a record's {key!r} is a whole number, not {value!r:.40}")
+    return value
 
 
 def _names(names: Any, players: int) -> list[str] | None:
