@@ -298,9 +298,12 @@ def test_claims_count_against_the_rate_of_new_tables(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as client:
         made = make(client, ["human", "human", "bot:random"])
         tid = made["table"]["id"]
-        codes = [claim(client, tid, 0).json()["code"] for _ in range(12)]
+        answers = [claim(client, tid, 0).json() for _ in range(12)]
+        codes = [answer["code"] for answer in answers]
         assert codes[:9] == ["seat/taken"] * 9  # the burst of 10, one spent on the table
         assert codes[-1] == "rate/limited"
+        # (it says what was counted: a claim is not a new table)
+        assert answers[-1]["message"].startswith("too many new tables and seat claims; ")
 
 
 @pytest.mark.parametrize("listed", ["yes", 3, None])

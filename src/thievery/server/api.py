@@ -259,7 +259,7 @@ def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, TableSockets]:
         seat's only key; the seat's old invite link stops working), optionally with a
         name. Only listed tables, only free human seats; one claim wins a seat. Counts
         against the client's rate of new tables."""
-        hub.create_limit.check(client_of(request))
+        hub.create_limit.check(client_of(request), "new tables and seat claims")
         table = await hub.get(table_id)
         token = await lobby.claim(table, seat, body.name if body else None)
         return SeatToken(

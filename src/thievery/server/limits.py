@@ -116,8 +116,9 @@ class RateLimiter:
         self.name, self.rate, self.burst, self.keep = name, rate, burst, keep
         self.buckets: OrderedDict[str, Bucket] = OrderedDict()
 
-    def check(self, client: str) -> None:
-        """Spend one of the client's tokens, or refuse with 429 (and when to retry)."""
+    def check(self, client: str, what: str | None = None) -> None:
+        """Spend one of the client's tokens, or refuse with 429 (and when to retry), saying
+        too many of ``what`` (by default the limiter's name)."""
         bucket = self.buckets.get(client)
         if bucket is None:
             bucket = self.buckets[client] = Bucket(self.rate, self.burst)
@@ -126,7 +127,7 @@ class RateLimiter:
         else:
             self.buckets.move_to_end(client)
         if not bucket.take():
-            raise RateLimited(self.name, bucket.wait())
+            raise RateLimited(what or self.name, bucket.wait())
 
 
 class RateLimited(ServerError):
