@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from thievery.server import Caps, create_app
 from thievery.server.run import bind, server_config
@@ -129,3 +129,25 @@ def output() -> Path:
     """Where screenshots go (gitignored)."""
     OUTPUT.mkdir(exist_ok=True)
     return OUTPUT
+
+
+def seat_key(page: Page, invite: str) -> str:
+    """The seat's own key a page got when it joined with ``invite`` (an invite link or its
+    token): the table exchanges an invite at its first join (thievery.server.seats), and
+    the page keeps the key in its local storage; the invite works no more."""
+    table_id = invite.split("/table/")[-1].split("#")[0] if "/table/" in invite else None
+    token = invite.split("#token=")[-1]
+    found = page.wait_for_function(
+        """([id, invite]) => {
+            const all = JSON.parse(localStorage.getItem("thievery.tokens") || "{}");
+            const ids = id ? [id] : Object.keys(all);
+            for (const k of ids) {
+                const t = (all[k] || {}).token;
+                if (t && t !== invite) return t;
+            }
+            return false;
+        }""",
+        arg=[table_id, token],
+    )
+    key: str = found.json_value()
+    return key

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
+from tests.browser.conftest import seat_key
 from thievery.core import Event, Rng
 
 pytestmark = pytest.mark.browser
@@ -177,6 +178,7 @@ def test_a_game_at_the_table_and_in_the_replay_in_german_and_english(
     expect(notice).to_contain_text("Die Zeit ist abgelaufen: Ein Bot hat für dich gespielt.")
     expect(notice.locator(".help")).to_have_text(re.compile(r"^Du (hast|bist) "))
     page.click("#turn-notice-ok")
+    key = seat_key(page, made["seats"][0]["invite"])  # (the invite is used: Ada's key)
     page.click("#to-bot")
     expect(page.locator("#result")).to_be_visible(timeout=15_000)
     english = english_texts(server, table, "0")[-300:]  # (the table shows the last 300)
@@ -201,7 +203,7 @@ def test_a_game_at_the_table_and_in_the_replay_in_german_and_english(
 
     # English: the table and the replay show the server's words.
     en = pages["en"]
-    en.goto(made["seats"][0]["invite"])
+    en.goto(f"{server}/table/{table}#token={key}")
     expect(en.locator("#result")).to_be_visible()
     assert log_lines(en) == english
     assert log_lines(en, "#result .ended p")[-1].startswith("The match is over. Winner: ")

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
+from tests.browser.conftest import seat_key
 
 pytestmark = pytest.mark.browser
 
@@ -154,6 +155,7 @@ def open_seat(
     page = context.new_page()
     page.goto(table.invites[seat])
     expect(page.locator(".tv-seat")).to_have_count(3)
+    table.tokens[seat] = seat_key(page, table.invites[seat])  # (its invite is used now)
     return page
 
 
@@ -460,6 +462,7 @@ def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: 
     try:
         ada.goto(invites[0])
         expect(ada.locator(".sd-seat")).to_have_count(4)
+        tokens[0] = seat_key(ada, invites[0])
         ada.wait_for_timeout(200)
         ada.evaluate(RECORD)
         on_the_tests_clock(ada)
@@ -620,6 +623,7 @@ def test_while_bots_move_during_stories_each_line_is_heard_once(
         errors = watch_errors(page)
         page.goto(made["seats"][0]["invite"])
         expect(page.locator("#who")).to_have_text("you are Ada")
+        auth = {"Authorization": f"Bearer {seat_key(page, made['seats'][0]['invite'])}"}
         page.evaluate(HEAR)
         moves = 0
         for _ in range(200):

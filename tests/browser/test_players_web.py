@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
+from tests.browser.conftest import seat_key
 from thievery.core import GameRecord, Rng
 
 pytestmark = pytest.mark.browser
@@ -275,8 +276,10 @@ def test_the_table_header_takes_two_lines_on_a_small_phone(
     # the language side by side.
     made = make_table(server, "schattendieb", turn_seconds=60, options={"games": 1})
     table = made["table"]["id"]
-    for touch, link in ((True, made["seats"][0]["invite"]), (False, made["seats"][0]["invite"]),
-                        (True, f"{server}/table/{table}?watch")):  # fmt: skip
+    invite, key = made["seats"][0]["invite"], ""
+    for touch, link in ((True, invite), (False, None), (True, f"{server}/table/{table}?watch")):
+        # (the second time, the seat's key: its invite was used the first time)
+        link = link or f"{server}/table/{table}#token={key}"
         context = browser.new_context(
             viewport=SMALL_PHONE,
             locale="de-DE" if lang == "de" else "en-GB",
@@ -294,6 +297,7 @@ def test_the_table_header_takes_two_lines_on_a_small_phone(
             )  # fmt: skip
             if not watching:
                 expect(page.locator("#timer")).not_to_be_empty()  # the longest header
+                key = seat_key(page, link) if link == invite else key
             expect(page.locator("#status")).to_have_text(
                 {"en": "connected", "de": "verbunden"}[lang]
             )
@@ -504,6 +508,7 @@ def test_the_shared_pages_speak_german_and_english_with_nothing_left_untranslate
     made = make_table(server, "thieves", turn_seconds=600)
     record = finished_record("thieves", tmp_path / "thieves.json")
     seen: dict[str, dict[str, set[str]]] = {}
+    link = made["seats"][0]["invite"]  # (then, its invite used, the seat's key)
     for lang, locale in (("en", "en-GB"), ("de", "de-DE")):
         context = browser.new_context(viewport=DESKTOP, locale=locale)
         page = context.new_page()
@@ -528,8 +533,10 @@ def test_the_shared_pages_speak_german_and_english_with_nothing_left_untranslate
             lobby |= chrome_words(page)
             words["lobby"] = lobby
 
-            page.goto(made["seats"][0]["invite"])
+            page.goto(link)
             expect(page.locator(".tv-handbox")).to_be_visible()
+            if link == made["seats"][0]["invite"]:
+                link = link.split("#")[0] + "#token=" + seat_key(page, link)
             expect(page.locator("#timer")).not_to_be_empty()
             words["table"] = chrome_words(page)
             if lang == "de":
@@ -882,3 +889,36 @@ def test_schatz_rabatz_plays_by_touch_on_a_phone(server: str, browser: Browser) 
         assert errors == []
     finally:
         context.close()
+
+
+def test_an_invite_link_seats_one_browser_and_then_only_lets_others_watch(
+    server: str, browser: Browser
+) -> None:
+    """The first browser to open an invite link gets the seat's own key (kept, and given
+    by "Copy my seat link"): it stays seated through a reload. The link then seats nobody
+    else, the table's maker included: another browser opening it watches, and is told."""
+    made = make_table(server, "thieves")
+    invite = made["seats"][0]["invite"]
+    first, second = (browser.new_context(viewport=DESKTOP, locale="en-GB") for _ in range(2))
+    try:
+        page = first.new_page()
+        errors = watch_errors(page)
+        page.goto(invite)
+        expect(page.locator("#who")).to_have_text("you are Ada")
+        key = seat_key(page, invite)
+        assert "#token=" not in page.url
+        page.reload()
+        expect(page.locator("#who")).to_have_text("you are Ada")
+        other = second.new_page()
+        other_errors = watch_errors(other)
+        other.goto(invite)
+        expect(other.locator("#who")).to_have_text("watching")
+        expect(other.locator(".toast").last).to_contain_text("This invite link was used already")
+        # The key works anywhere: the player's own link, from another browser.
+        other.goto("about:blank")  # (a new load: the same page's address with a new #)
+        other.goto(f"{server}/table/{made['table']['id']}#token={key}")
+        expect(other.locator("#who")).to_have_text("you are Ada")
+        assert errors == [] and other_errors == []
+    finally:
+        first.close()
+        second.close()

@@ -12,6 +12,8 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import seat_key
+
 pytestmark = [pytest.mark.browser, pytest.mark.paced]  # a real-time game
 
 BOTS = "packer-instant"
@@ -252,6 +254,7 @@ def test_a_drop_that_loses_the_race_is_answered(
         ada = context.new_page()
         ada.goto(made["seats"][0]["invite"])
         expect(ada.locator("#who")).to_have_text("you are Ada")
+        ada_token = seat_key(ada, made["seats"][0]["invite"])  # (her invite is used now)
         response = httpx2.post(  # her lid: a frame with the clock running
             f"{server}/api/tables/{table}/actions",
             json={"action": {"type": "close"}},

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
+from tests.browser.conftest import seat_key
 from tests.browser.test_motion_web import on_the_tests_clock, run_story
 from tests.browser.test_motion_web import told as steps_told
 from thievery.core.protocol import State
@@ -227,6 +228,8 @@ def never_shown(page: Page, needles: list[str], until_step: str | None = None) -
 def test_a_steal_and_a_double_up_are_told_step_by_step(server: str, browser: Browser) -> None:
     table = Table(server)
     pages: dict[int | None, Page] = {s: open_page(browser, table.invites[s]) for s in (0, 1)}
+    for s in (0, 1):  # (the pages' invites are used: the seats' keys from now on)
+        table.tokens[s] = seat_key(pages[s], table.invites[s])
     pages[None] = open_page(browser, f"{server}/table/{table.id}?watch", locale="de-DE")
     errors: list[str] = []
     for page in pages.values():
@@ -366,6 +369,7 @@ def test_reduced_motion_draws_at_once_a_story_can_be_skipped_and_a_sale_is_told(
     table = Table(server)
     calm = open_page(browser, f"{server}/table/{table.id}?watch", motion="reduce")
     busy = open_page(browser, table.invites[1])
+    table.tokens[1] = seat_key(busy, table.invites[1])  # (its invite is used now)
     errors: list[str] = []
     for page in (calm, busy):
         page.on("pageerror", lambda e: errors.append(str(e)))

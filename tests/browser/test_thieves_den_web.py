@@ -16,6 +16,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import seat_key
 from tests.games.thieves_den.helpers import CUSTOM_SET, SPEC, write_custom_set
 from thievery.core import GameRecord, Rng
 from thievery.games.thieves_den.cards import inline_card_set
@@ -83,6 +84,7 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
         errors = watch_errors(page)
         page.goto(me["invite"])
         expect(page.locator("#who")).to_have_text("you are Zoe")
+        auth["Authorization"] = f"Bearer {seat_key(page, me['invite'])}"  # (invite used)
         expect(page.locator(".td-seat")).to_have_count(3)
         expect(page.locator(".td-fences .td-fence")).to_have_count(6)
         expect(page.locator(".td-tile")).to_have_count(3)

@@ -104,7 +104,9 @@ class Player:
         self.latest: dict[str, Any] = {}
         self._ref = 0
         ws.send_json({"type": "join", "token": token} if token else {"type": "join"})
-        self.read_until(lambda f: f["type"] == "welcome")
+        welcome = self.read_until(lambda f: f["type"] == "welcome")
+        # The seat's token from now on: the key its invite was exchanged for, if it was.
+        self.token: str | None = welcome.get("key") or token
 
     def receive(self) -> dict[str, Any]:
         """One frame."""

@@ -364,7 +364,9 @@ def test_the_host_cannot_hand_a_connected_players_seat_to_a_bot(client: TestClie
     url = f"/api/tables/{tid}/seats/1/bot"
     with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
         ws.send_json({"type": "join", "token": t1})
-        assert ws.receive_json()["type"] == "welcome"
+        welcome = ws.receive_json()
+        assert welcome["type"] == "welcome"
+        t1 = welcome["key"]  # (the seat's own key, its invite exchanged)
         before = state(client, tid, t1)
         r = client.post(url, json={"bot": "random"}, headers=auth(host))
         assert r.status_code == 409 and r.json()["code"] == "seat/present"

@@ -119,7 +119,8 @@ def test_a_seat_is_rate_limited_over_all_its_connections(limited: TestClient) ->
         limited.websocket_connect(ws_url(tid)) as b,
         limited.websocket_connect(ws_url(tid)) as c,
     ):
-        first, second, other = Player(a, t0), Player(b, t0), Player(c, t1)
+        first = Player(a, t0)
+        second, other = Player(b, first.token), Player(c, t1)  # (the seat's key, 2nd socket)
         answers = [
             (first if n % 2 else second).send({"type": "chat", "text": f"{n}"})
             for n in range(burst)
@@ -285,6 +286,7 @@ def test_a_storage_failure_refuses_the_line_and_the_join_goes_on(
             client.websocket_connect(ws_url(tid)) as w1,
         ):
             p0, p1 = Player(w0, t0), Player(w1, t1)
+            t0 = p0.token  # (the seat's key from now on)
             p0.sync()
             assert "chat_log" not in [f["type"] for f in p0.frames]
             refused = p0.send({"type": "chat", "text": "anyone?"})

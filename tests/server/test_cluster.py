@@ -126,6 +126,8 @@ class Client(threading.Thread):
 
     def take(self, frame: dict[str, Any]) -> None:
         kind = frame["type"]
+        if kind == "welcome" and frame.get("key"):
+            self.token = frame["key"]  # (its invite exchanged: the seat's key from now on)
         if kind in ("welcome", "update"):
             self.updates.append(frame)
             self.latest = frame
@@ -359,7 +361,7 @@ def test_the_owner_killed_mid_game_another_process_plays_on(
     assert on_a.lost.wait(10)
     assert not on_b.over.is_set()
     # Seat 0 comes back through B; B takes the table over once A's lease has run out.
-    again = Client(b, table, t0)
+    again = Client(b, table, on_a.token)  # (the key its first join got)
     again.start()
     try:
         wait_over([again, on_b], seconds=60)

@@ -70,6 +70,8 @@ class Socket:
         self.ws = stack.enter_context(connect(url, max_queue=None))
         self.ws.send(json.dumps({"type": "join", "token": token}))
         self.latest = self.until(lambda f: f["type"] == "welcome")
+        # The seat's token from now on: the key its invite was exchanged for, if it was.
+        self.token: str = self.latest.get("key") or token
         self.n = 0
 
     def until(self, done: Any) -> dict[str, Any]:
@@ -113,6 +115,7 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
         tid = made["table"]["id"]
         t0, t1 = (s["token"] for s in made["seats"])
         seat1 = Socket(stack, port, tid, t1)
+        t1 = seat1.token
         for _ in range(200):  # seat 0 over HTTP, seat 1 over its websocket
             if len(accepted[0]) >= 6 and len(accepted[1]) >= 6:
                 break
@@ -153,10 +156,12 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
             action = seat1.latest["legal"][0]
             if seat1.act(action)["type"] == "ack":
                 accepted[1].append(action)
-        host = {"Authorization": f"Bearer {made['host_token']}"}
-        for seat in (0, 1):
+        # (the host for seat 0, whose player is not connected; seat 1's player for theirs)
+        for seat, token in ((0, made["host_token"]), (1, t1)):
             url = f"{base}/api/tables/{tid}/seats/{seat}/bot"
-            r = httpx2.post(url, json={"bot": "random"}, headers=host)
+            r = httpx2.post(
+                url, json={"bot": "random"}, headers={"Authorization": f"Bearer {token}"}
+            )
             assert r.status_code == 200, r.text
         deadline = time.time() + 60
         while not httpx2.get(f"{base}/api/tables/{tid}").json()["over"]:

@@ -105,6 +105,7 @@ def test_the_host_closes_a_table(sqlite_url: str) -> None:
         refused(client.post(close, headers={"Authorization": f"Bearer {token}"}), 403, "auth/token")
         with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
             player = Player(ws, token)
+            token = player.token  # (the seat's key: its invite is used)
             host = {"Authorization": f"Bearer {made['host_token']}"}
             summary = client.post(close, headers=host).json()
             assert summary["over"] and summary["closed"] and summary["result"] is None

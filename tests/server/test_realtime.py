@@ -34,6 +34,7 @@ def test_the_clock_starts_when_everyone_came_and_ticks_are_recorded(sqlite_url: 
         assert table.clock.realtime and table.clock.base is None  # the human is not here yet
         with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
             human = Player(ws, made["seats"][0]["token"])
+            key = human.token  # (the seat's key: its invite is used)
             assert table.clock.base is not None
             time.sleep(0.3)
             human.sync()
@@ -61,7 +62,7 @@ def test_the_clock_starts_when_everyone_came_and_ticks_are_recorded(sqlite_url: 
     with TestClient(create_app(sqlite_url, bot_delay=0)) as client:
         state = client.get(
             f"/api/tables/{tid}/state",
-            headers={"Authorization": f"Bearer {made['seats'][0]['token']}"},
+            headers={"Authorization": f"Bearer {key}"},
         )
         assert state.json()["view"]["now_ms"] == final["now_ms"]
         assert state.json()["view"] == final

@@ -307,6 +307,7 @@ def test_restart_restores_every_unfinished_table(db_url: str) -> None:
                         p.act(p.latest["legal"][-1])
             for p in players:
                 p.sync()
+        tokens = [p.token for p in players]  # (the seats' keys: their invites are used)
         before = [
             client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {t}"}).json()
             for t in tokens

@@ -194,8 +194,9 @@ def test_reconnect_resumes_the_seat(client: TestClient) -> None:
         p.sync()
         before = p.latest
     assert client.get(f"/api/tables/{tid}").json()["seats"][0]["connected"] == 0
+    assert p.token != token  # the invite was exchanged for the seat's own key
     with client.websocket_connect(ws_url(tid)) as w:
-        again = Player(w, token)
+        again = Player(w, p.token)
         assert again.latest["view"] == before["view"]
         assert again.latest["version"] == before["version"]
         assert again.latest["view"]["my_choice"] is not None
@@ -309,14 +310,18 @@ def test_hand_my_seat_to_a_bot_over_the_socket_and_play_again(client: TestClient
         me.read_until(lambda f: f["type"] == "update" and f["result"] is not None)
         r = client.post(
             f"/api/tables/{tid}/again",
-            headers={"Authorization": f"Bearer {made['seats'][0]['token']}"},
+            headers={"Authorization": f"Bearer {me.token}"},
         )
         nxt = r.json()["id"]
         for p in (me, spectator):
             assert p.read_until(lambda f: f["type"] == "next")["next"] == nxt
-    # At the next table the seat is still handed to the bot, and the token still works.
+    # At the next table the seat is still handed to the bot, and its key still works (the
+    # invite it was exchanged for does not).
     with client.websocket_connect(ws_url(nxt)) as w:
-        again = Player(w, made["seats"][0]["token"])
+        w.send_json({"type": "join", "token": made["seats"][0]["token"]})
+        assert w.receive_json()["code"] == "auth/invite_used"
+    with client.websocket_connect(ws_url(nxt)) as w:
+        again = Player(w, me.token)
         assert again.latest["seat"] == 0
         assert again.latest["summary"]["seats"][0]["bot"] == "random"
 

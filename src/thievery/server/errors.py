@@ -57,6 +57,16 @@ def bad_token() -> ServerError:
     return ServerError("auth/token", "this token is not valid for this table", 403)
 
 
+def invite_used() -> ServerError:
+    """An invite whose seat's player joined with it already (and got a key of their own)."""
+    return ServerError(
+        "auth/invite_used",
+        "this invite link was used already: its player joined with it and has a key of "
+        "their own (on that browser, 'Copy my seat link' gives a link to it)",
+        403,
+    )
+
+
 def stale(version: int, current: int) -> ServerError:
     """The action was made against an older state."""
     return ServerError(

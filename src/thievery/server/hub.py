@@ -419,14 +419,16 @@ class Hub:
         scenario: bool = False,
         turn_seconds: float | None = None,
         timeout_bot: str | None = None,
-        token_hashes: Sequence[str | None] | None = None,
+        token_hashes: Sequence[tuple[str | None, str | None]] | None = None,
         host_hash: str | None = None,
         prev_id: str | None = None,
         client: str | None = None,
     ) -> tuple[LiveTable, list[str | None], str | None]:
-        """A new table; returns it, a token per human seat (``None`` for bots) and the host's.
+        """A new table; returns it, a token per human seat (its invite; ``None`` for bots)
+        and the host's.
 
-        ``token_hashes`` and ``host_hash`` keep the same people's tokens (play again).
+        ``token_hashes`` (each seat's key and invite hashes) and ``host_hash`` keep the
+        same people's tokens (play again).
         """
         spec = get_game(game)
         players = len(seats)
@@ -540,7 +542,7 @@ class Hub:
                 options,
                 turn_seconds=table.record.turn_seconds,
                 timeout_bot=table.record.timeout_bot,
-                token_hashes=[s.token_hash for s in table.seats],
+                token_hashes=[s.hashes() for s in table.seats],
                 host_hash=table.record.host_hash,
                 prev_id=table.id,
                 client=client,

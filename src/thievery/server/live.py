@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hmac
 import json
 import logging
 import pickle
@@ -50,7 +51,15 @@ from thievery.server.cluster import Fenced, FencedAppend, moved, raise_error, un
 from thievery.server.driver import Driver, Wake
 from thievery.server.errors import ServerError, from_game_error, stale
 from thievery.server.listeners import Listener
-from thievery.server.seats import HUMAN, Seat, is_token_of, seat_of
+from thievery.server.seats import (
+    HUMAN,
+    Seat,
+    hash_token,
+    invite_of,
+    is_token_of,
+    new_token,
+    seat_of,
+)
 from thievery.server.storage import ActionRow, Append, Storage, TableRecord, is_lost_connection
 
 if TYPE_CHECKING:
@@ -190,6 +199,49 @@ class LiveTable:
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token acts for, or ``None``."""
         return seat_of(self.seats, token)
+
+    def invite_of(self, token: str | None) -> int | None:
+        """The seat whose invite a token is, exchanged for a key or not."""
+        return invite_of(self.seats, token)
+
+    async def exchange(self, invite: str) -> tuple[int, str] | None:
+        """An invite's first join: its seat gets a fresh key (returned with the seat), stored
+        before anyone is told, and the invite is worth nothing from now on (see
+        :mod:`~thievery.server.seats`). ``None`` if ``invite`` is no invite waiting here
+        (another connection exchanged it first). The key never leaves this process: with
+        several, the owner is sent its hash."""
+        key = new_token()
+        digests = {"invite": hash_token(invite), "key": hash_token(key)}
+        cluster = self.hub.cluster
+        if cluster is not None and not self.is_owner:
+            reply, _ = await cluster.at_owner(self, "exchange", digests)
+            if reply is not None:
+                raise_error(reply)
+                self.take_seats(reply["seats"])
+                return None if reply["seat"] is None else (int(reply["seat"]), key)
+        seat = await self._exchange(digests["invite"], digests["key"])
+        return None if seat is None else (seat, key)
+
+    async def _exchange(self, invite_hash: str, key_hash: str) -> int | None:
+        async with self.lock:
+            if not self.is_owner:
+                raise moved(self.id)
+            await self.settle()
+            found = [
+                i
+                for i, s in enumerate(self.seats)
+                if s.invited and hmac.compare_digest(s.invite_hash or "", invite_hash)
+            ]
+            if not found:
+                return None
+            seats = [Seat(**s.__dict__) for s in self.seats]
+            seats[found[0]].token_hash = key_hash
+            stored = [s.stored() for s in seats]
+            note = {"k": "seats", "seats": stored}
+            await self.write(partial(Storage.set_seats, table_id=self.id, seats=stored), note)
+            self.seats = seats
+            self.record.seats = stored
+            return found[0]
 
     def is_host(self, token: str | None) -> bool:
         """Whether a token is this table's host token."""
@@ -541,6 +593,9 @@ class LiveTable:
         if op == "bot":
             await self.set_bot(int(args["seat"]), args.get("bot"))
             return {"seats": self.record.seats}
+        if op == "exchange":
+            seat = await self._exchange(str(args["invite"]), str(args["key"]))
+            return {"seat": seat, "seats": self.record.seats}
         if op == "close":
             await self.hub.close_table(self)
             return {}
@@ -910,10 +965,14 @@ class LiveTable:
 
     # ---------------------------------------------------------------- listeners
 
-    def attach(self, listener: Listener) -> None:
-        """A connection joins (its welcome frame goes first)."""
+    def attach(self, listener: Listener, key: str | None = None) -> None:
+        """A connection joins (its welcome frame goes first; with ``key``, the seat's key
+        its invite was just exchanged for, which only this connection is told)."""
         self.used_at = time.monotonic()
-        listener.push(frame_text(self.welcome(listener.seat)))
+        welcome = self.welcome(listener.seat)
+        if key is not None:
+            welcome["key"] = key
+        listener.push(frame_text(welcome))
         cluster = self.hub.cluster
         seated = listener.seat is not None and all(x.seat is None for x in self.listeners)
         if cluster is not None and not self.is_owner and seated:

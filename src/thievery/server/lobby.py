@@ -272,6 +272,7 @@ class Lobby:
                 check_names([s.name for s in seats])
             token = new_token()
             seats[seat].token_hash = hash_token(token)
+            seats[seat].invite_hash = None  # (its invite link stops working)
             await self._take(table, seat, seats)
         table.broadcast_seats()
         return token

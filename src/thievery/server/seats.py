@@ -1,7 +1,14 @@
 """Seats: who sits where (a human reached by a token, or a bot), their names and tokens.
 
-A token is never stored, only its hash, and is checked in constant time. Names must tell
-seats apart in a log that says "you" to each reader about their own seat.
+A human seat of a new table has an *invite* (the token in its invite link, which whoever
+made the table holds too) and, once its player first joins with it over the table's
+websocket, a *key* of its own: the invite is exchanged for a fresh token that only that
+player's browser gets, and from then on the invite is worth nothing (so the table's
+maker cannot go on reading that seat's hand or playing for it). Until then the invite
+is the seat's token everywhere (a client of the HTTP API alone uses it so). Tables made
+before invites have keys only, as before. A token is never stored, only its hash, and
+is checked in constant time. Names must tell seats apart in a log that says "you" to
+each reader about their own seat.
 """
 
 from __future__ import annotations
@@ -88,40 +95,75 @@ class Seat:
     kind: str
     name: str
     bot: str | None = None  # who plays it now: a bot seat's bot, or a human seat's stand-in
-    token_hash: str | None = None
+    token_hash: str | None = None  # its key (None: its invite not exchanged yet)
+    invite_hash: str | None = None  # its invite (None: a claimed seat, an older table)
 
     def stored(self) -> JSON:
-        """The stored form (with the token hash)."""
+        """The stored form (with the token hashes)."""
         return {
             "kind": self.kind,
             "name": self.name,
             "bot": self.bot,
             "token_hash": self.token_hash,
+            "invite_hash": self.invite_hash,
         }
 
     @classmethod
     def from_stored(cls, data: Mapping[str, Any]) -> Seat:
         """From the stored form."""
-        return cls(str(data["kind"]), str(data["name"]), data.get("bot"), data.get("token_hash"))
+        return cls(
+            str(data["kind"]),
+            str(data["name"]),
+            data.get("bot"),
+            data.get("token_hash"),
+            data.get("invite_hash"),
+        )
+
+    @property
+    def invited(self) -> bool:
+        """Whether its invite is still its token (not exchanged for a key yet)."""
+        return self.token_hash is None and self.invite_hash is not None
+
+    def hashes(self) -> tuple[str | None, str | None]:
+        """Its key's and its invite's hashes (kept by the next table: play again)."""
+        return self.token_hash, self.invite_hash
 
 
 def seat_of(seats: Sequence[Seat], token: str | None) -> int | None:
-    """The seat a token acts for, or ``None``."""
+    """The seat a token acts for (its key, or its invite while not exchanged), or ``None``."""
     if not token:
         return None
     digest = hash_token(token)
     for i, seat in enumerate(seats):
-        if seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+        held = seat.invite_hash if seat.invited else seat.token_hash
+        if held and hmac.compare_digest(held, digest):
+            return i
+    return None
+
+
+def invite_of(seats: Sequence[Seat], token: str | None) -> int | None:
+    """The seat whose invite ``token`` is, exchanged or not, or ``None``."""
+    if not token:
+        return None
+    digest = hash_token(token)
+    for i, seat in enumerate(seats):
+        if seat.invite_hash and hmac.compare_digest(seat.invite_hash, digest):
             return i
     return None
 
 
 def make_seat(
-    game: str, seat: int, spec: Mapping[str, Any], seed: int, known_hash: str | None = None
+    game: str,
+    seat: int,
+    spec: Mapping[str, Any],
+    seed: int,
+    known: tuple[str | None, str | None] | None = None,
 ) -> tuple[Seat, str | None]:
-    """A seat from its request (``kind``, ``bot``, ``name``) and a new token for a human.
+    """A seat from its request (``kind``, ``bot``, ``name``) and, for a human, a new
+    invite (its token until its player first joins).
 
-    With ``known_hash`` the human keeps an existing token (play again).
+    With ``known`` (a seat's :meth:`Seat.hashes`) the human keeps their key and invite
+    (play again); no token is made.
     """
     kind = spec.get("kind", HUMAN)
     bot = spec.get("bot")
@@ -134,6 +176,7 @@ def make_seat(
         raise ServerError("seat/kind", f"a seat is 'human' or 'bot', not {kind!r}")
     if bot is not None:
         make_bot(bot, game, seat, seed)
-    token = None if known_hash else new_token()
-    digest = known_hash or hash_token(token or "")
-    return Seat(HUMAN, name or default_seat_name(seat), bot, digest), token
+    if known is not None and any(known):
+        return Seat(HUMAN, name or default_seat_name(seat), bot, *known), None
+    invite = new_token()
+    return Seat(HUMAN, name or default_seat_name(seat), bot, None, hash_token(invite)), invite

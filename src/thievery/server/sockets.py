@@ -29,6 +29,11 @@ full may still join with a seat's token as its first frame within ``crowded_grac
 seconds (anything else is refused with ``limit/connections_per_table``, close code 4429).
 A socket that has not joined within ``join_seconds`` is closed (``join/timeout``, 4408).
 
+A seat's first join with its invite (the token of its invite link) exchanges it for a
+key of the seat's own: that welcome carries it as ``key``, the client keeps it and joins
+with it from then on, and the invite is refused from then on (``auth/invite_used``), so
+whoever made the table cannot go on using the seat (:mod:`~.seats`).
+
 A ``welcome`` frame lists the view's ``static`` keys (e.g. Thieves Den's ``options`` and
 card ``catalogue``): they never change, so ``update`` views leave them out and a client
 keeps them from the welcome.
@@ -50,7 +55,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from thievery.server.audience import frame_text
 from thievery.server.chat import Chat
-from thievery.server.errors import ServerError, bad_token
+from thievery.server.errors import ServerError, bad_token, invite_used
 from thievery.server.hub import Hub
 from thievery.server.limits import Bucket, too_many
 from thievery.server.listeners import Listener
@@ -241,8 +246,12 @@ class Session:
         if token is not None and not isinstance(token, str):
             raise bad_token()
         seat = self.table.seat_of(token) if token else None
+        key = None  # the seat's own key, when its invite is used for the first time here
+        if token and seat is not None and self.table.seats[seat].invited:
+            exchanged = await self.table.exchange(token)
+            seat, key = exchanged if exchanged is not None else (None, None)
         if token and seat is None:
-            raise bad_token()
+            raise invite_used() if self.table.invite_of(token) is not None else bad_token()
         caps = self.hub.caps
         if seat is None and self.crowded:
             self.told_full = True
@@ -258,7 +267,7 @@ class Session:
             self.table.detach(self.listener)
         self.listener.seat = seat
         self.joined = True
-        self.table.attach(self.listener)
+        self.table.attach(self.listener, key)
         if chat_log is not None:
             self.send(json.dumps(chat_log, separators=(",", ":")))
         if seat is not None and self.lobby is not None:

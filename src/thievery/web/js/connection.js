@@ -33,9 +33,14 @@ export class TableConnection {
     ws.onmessage = (message) => {
       let frame;
       try { frame = JSON.parse(message.data); } catch { return; }
-      if (frame.type === "error" && frame.code === "auth/token" && this.token) {
-        // A token this table does not know (a mistyped invite link, a seat taken since):
-        // watch instead, rather than be dropped for not joining and reconnect for ever.
+      if (frame.type === "welcome" && frame.key) {
+        // The invite was exchanged for the seat's own key: it joins with the key from now on.
+        this.token = frame.key;
+      }
+      if (frame.type === "error" && (frame.code === "auth/token" || frame.code === "auth/invite_used") && this.token) {
+        // A token this table does not know (a mistyped invite link, a seat taken since), or
+        // an invite its player used already: watch instead, rather than be dropped for not
+        // joining and reconnect for ever.
         this.token = null;
         ws.send(JSON.stringify({ type: "join" }));
       }

@@ -83,6 +83,8 @@ export const DE = {
   "reconnecting…": "verbinde neu …",
   "connecting…": "verbinde …",
   "This browser's token is not valid here: you are watching.": "Der Schlüssel dieses Browsers gilt hier nicht: Du schaust zu.",
+  'This invite link was used already: you are watching. On the browser that joined with it, "Copy my seat link" gives a link to the seat.':
+    "Dieser Einladungslink wurde schon benutzt: Du schaust zu. Im Browser, der damit beigetreten ist, gibt „Meinen Platz-Link kopieren“ einen Link zum Platz.",
   "Not connected — reconnecting…": "Nicht verbunden — verbinde neu …",
   "Not connected": "Nicht verbunden",
   "The renderer failed:": "Die Darstellung ist fehlgeschlagen:",

@@ -27,7 +27,7 @@ if (fragment.get("token")) {
 }
 const watch = new URLSearchParams(location.search).has("watch");
 const mine = tokens()[tableId] || {};
-const token = watch ? null : mine.token || null;
+let token = watch ? null : mine.token || null; // (an invite, until the welcome gives its key)
 const host = mine.host || null;
 
 const page = {
@@ -101,6 +101,12 @@ function onStatus(status) {
 function onFrame(frame) {
   switch (frame.type) {
     case "welcome":
+      if (frame.key) {
+        // The invite was exchanged for this seat's own key: only this browser has it now
+        // (the invite link no longer works), and "Copy my seat link" gives it.
+        token = frame.key;
+        rememberToken(tableId, { token });
+      }
       page.static = Object.fromEntries((frame.static || []).map((k) => [k, frame.view[k]]));
       page.frame = frame;
       page.seats = frame.summary.seats;
@@ -147,8 +153,12 @@ function onFrame(frame) {
 }
 
 function onError(frame) {
-  if (frame.code === "auth/token") {
+  if (frame.code === "auth/token" || frame.code === "auth/invite_used") {
     forgetToken(tableId); // (the connection joins to watch; its welcome says so)
+    if (frame.code === "auth/invite_used") {
+      token = null;
+      toast(t("This invite link was used already: you are watching. On the browser that joined with it, \"Copy my seat link\" gives a link to the seat."));
+    }
     return;
   }
   const sent = page.pending;
