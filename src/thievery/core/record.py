@@ -12,7 +12,7 @@ from typing import Any
 
 from thievery.core.errors import InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, NAME_LIMIT, Event, State
-from thievery.core.registry import game, game_names
+from thievery.core.registry import game
 
 
 @dataclass
@@ -96,11 +96,6 @@ class GameRecord:
             raise InvalidRecord(
                 f"not a game record: a field has the wrong kind of value ({e})"
             ) from None
-        if record.game not in game_names():
-            raise InvalidRecord(
-                f"the record is of a game that is not installed: {record.game[:40]!r} "
-                f"(installed: {', '.join(game_names())})"
-            )
         record.names = _names(data.get("names"), record.players)
         salt = data.get("salt")
         if salt is not None and not (isinstance(salt, str) and SALT.fullmatch(salt)):
