@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hmac
 import json
 import logging
 import pickle
@@ -59,6 +58,7 @@ from thievery.server.seats import (
     is_token_of,
     new_token,
     seat_of,
+    waiting_invite,
 )
 from thievery.server.storage import ActionRow, Append, Storage, TableRecord, is_lost_connection
 
@@ -227,21 +227,22 @@ class LiveTable:
             if not self.is_owner:
                 raise moved(self.id)
             await self.settle()
-            found = [
-                i
-                for i, s in enumerate(self.seats)
-                if s.invited and hmac.compare_digest(s.invite_hash or "", invite_hash)
-            ]
-            if not found:
+            seat = waiting_invite(self.seats, invite_hash)
+            if seat is None:
                 return None
             seats = [Seat(**s.__dict__) for s in self.seats]
-            seats[found[0]].token_hash = key_hash
-            stored = [s.stored() for s in seats]
-            note = {"k": "seats", "seats": stored}
-            await self.write(partial(Storage.set_seats, table_id=self.id, seats=stored), note)
-            self.seats = seats
-            self.record.seats = stored
-            return found[0]
+            seats[seat].token_hash = key_hash
+            await self._store_seats(seats)
+            return seat
+
+    async def _store_seats(self, seats: list[Seat]) -> None:
+        """For the holder of :attr:`lock`: store new seats (announced to the followers),
+        then take them."""
+        stored = [s.stored() for s in seats]
+        note = {"k": "seats", "seats": stored}
+        await self.write(partial(Storage.set_seats, table_id=self.id, seats=stored), note)
+        self.seats = seats
+        self.record.seats = stored
 
     def is_host(self, token: str | None) -> bool:
         """Whether a token is this table's host token."""
@@ -913,11 +914,7 @@ class LiveTable:
                     raise from_game_error(e) from None
             seats = [Seat(**s.__dict__) for s in self.seats]
             seats[seat].bot = bot
-            stored = [s.stored() for s in seats]
-            note = {"k": "seats", "seats": stored}
-            await self.write(partial(Storage.set_seats, table_id=self.id, seats=stored), note)
-            self.seats = seats
-            self.record.seats = stored
+            await self._store_seats(seats)
             self.changed_at = self.shown_at = time.monotonic()
             self.shown += 1  # (everyone sees the seats)
             self.waiting_since[seat] = self.changed_at

@@ -18,7 +18,7 @@ import hmac
 import re
 import secrets
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,27 +129,30 @@ class Seat:
         return self.token_hash, self.invite_hash
 
 
+def _first(seats: Sequence[Seat], digest: str, held: Callable[[Seat], str | None]) -> int | None:
+    """The first seat whose ``held`` hash is ``digest`` (compared in constant time)."""
+    for i, seat in enumerate(seats):
+        mine = held(seat)
+        if mine and hmac.compare_digest(mine, digest):
+            return i
+    return None
+
+
 def seat_of(seats: Sequence[Seat], token: str | None) -> int | None:
     """The seat a token acts for (its key, or its invite while not exchanged), or ``None``."""
     if not token:
         return None
-    digest = hash_token(token)
-    for i, seat in enumerate(seats):
-        held = seat.invite_hash if seat.invited else seat.token_hash
-        if held and hmac.compare_digest(held, digest):
-            return i
-    return None
+    return _first(seats, hash_token(token), lambda s: s.invite_hash if s.invited else s.token_hash)
 
 
 def invite_of(seats: Sequence[Seat], token: str | None) -> int | None:
     """The seat whose invite ``token`` is, exchanged or not, or ``None``."""
-    if not token:
-        return None
-    digest = hash_token(token)
-    for i, seat in enumerate(seats):
-        if seat.invite_hash and hmac.compare_digest(seat.invite_hash, digest):
-            return i
-    return None
+    return _first(seats, hash_token(token), lambda s: s.invite_hash) if token else None
+
+
+def waiting_invite(seats: Sequence[Seat], invite_hash: str) -> int | None:
+    """The seat whose invite, not exchanged yet, has this hash, or ``None``."""
+    return _first(seats, invite_hash, lambda s: s.invite_hash if s.invited else None)
 
 
 def make_seat(
