@@ -60,7 +60,14 @@ from thievery.server.seats import (
     seat_of,
     waiting_invite,
 )
-from thievery.server.storage import ActionRow, Append, Storage, TableRecord, is_lost_connection
+from thievery.server.storage import (
+    ActionRow,
+    Append,
+    SetSeats,
+    Storage,
+    TableRecord,
+    is_lost_connection,
+)
 
 if TYPE_CHECKING:
     from thievery.server.hub import Hub
@@ -104,6 +111,11 @@ def _digest(legal: bytes, rest: bytes) -> tuple[int, int]:
     short of a 1 in 2**64 chance for any one comparison; a tenth of the time of a 128-bit
     blake2b, and ~1/50 of the memory of the snapshot kept to compare with."""
     return hash((rest, legal)), hash(legal)
+
+
+def _seats_note(stored: list[JSON]) -> JSON:
+    """What followers are told of new seats."""
+    return {"k": "seats", "seats": stored}
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
@@ -232,17 +244,63 @@ class LiveTable:
                 return None
             seats = [Seat(**s.__dict__) for s in self.seats]
             seats[seat].token_hash = key_hash
-            await self._store_seats(seats)
-            return seat
+            # Taken in memory at once (a second join with the invite finds it used), then
+            # committed outside the lock: the table's actions go on meanwhile, often in the
+            # same commit. Nobody knows the key before it is stored.
+            stored = self._take(seats)
+        write = asyncio.ensure_future(self.write(SetSeats(self.id, stored), _seats_note(stored)))
+        try:
+            await asyncio.shield(write)  # (a join given up on: its write still ends here)
+        except asyncio.CancelledError:
+            write.add_done_callback(partial(self._undo_if_failed, seat, key_hash, stored))
+            raise
+        except BaseException as e:
+            await self._undo(seat, key_hash, stored)
+            if isinstance(e, ServerError) or not isinstance(e, Exception):
+                raise
+            log.exception("table %s: seat %d's key could not be stored", self.id, seat)
+            raise ServerError(
+                "storage/failed", f"the seat's key could not be stored ({type(e).__name__})", 503
+            ) from None
+        return seat
+
+    def _undo_if_failed(
+        self, seat: int, key_hash: str, stored: list[JSON], write: asyncio.Future[Any]
+    ) -> None:
+        if write.cancelled() or write.exception() is not None:
+            task = asyncio.ensure_future(self._undo(seat, key_hash, stored))
+            task.add_done_callback(_retrieved)
+
+    async def _undo(self, seat: int, key_hash: str, stored: list[JSON]) -> None:
+        """An exchange whose write failed: its seat waits for the invite again (unless the
+        seat changed meanwhile). Had another write of the seats been made since, it held the
+        key: the seats are stored again without it."""
+        async with self.lock:
+            if self.seats[seat].token_hash != key_hash:
+                return
+            seats = [Seat(**s.__dict__) for s in self.seats]
+            seats[seat].token_hash = None
+            written_since = self.record.seats is not stored
+            again = self._take(seats)
+            if written_since and self.is_owner:
+                try:
+                    await self.write(SetSeats(self.id, again), _seats_note(again))
+                except Exception:
+                    log.exception("table %s: seat %d's invite could not be stored", self.id, seat)
+
+    def _take(self, seats: list[Seat]) -> list[JSON]:
+        """Take new seats in memory; their stored form."""
+        stored = [s.stored() for s in seats]
+        self.seats = seats
+        self.record.seats = stored
+        return stored
 
     async def _store_seats(self, seats: list[Seat]) -> None:
         """For the holder of :attr:`lock`: store new seats (announced to the followers),
         then take them."""
         stored = [s.stored() for s in seats]
-        note = {"k": "seats", "seats": stored}
-        await self.write(partial(Storage.set_seats, table_id=self.id, seats=stored), note)
-        self.seats = seats
-        self.record.seats = stored
+        await self.write(SetSeats(self.id, stored), _seats_note(stored))
+        self._take(seats)
 
     def is_host(self, token: str | None) -> bool:
         """Whether a token is this table's host token."""

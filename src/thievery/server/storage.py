@@ -162,6 +162,12 @@ PING_AFTER_IDLE = 1.0  # seconds a writer's kept connection may idle and go unch
 _SQLITE_INSERT_ACTION = (
     "INSERT INTO thievery_actions (table_id, n, seat, action, at, by) VALUES (?, ?, ?, ?, ?, ?)"
 )
+_SET_SEATS = (
+    update(tables_t)
+    .where(tables_t.c.id == bindparam("b_id"))
+    .values(seats=bindparam("b_seats", type_=tables_t.c.seats.type))
+)
+_SQLITE_SET_SEATS = "UPDATE thievery_tables SET seats = ? WHERE id = ?"
 MIN_FREE_BYTES = 16 << 20  # a SQLite file's disk needs at least this much free at start
 
 
@@ -331,6 +337,30 @@ class Append(Batched):
         return [None] * len(ops)
 
 
+@dataclass(frozen=True, slots=True)
+class SetSeats(Batched):
+    """A write that replaces a table's seats (an invite exchanged for a key, a seat handed
+    to a bot or taken back). The writer runs those queued one after another as one
+    statement with many rows, in the order they came: a table's last one wins."""
+
+    table_id: str
+    seats: list[dict[str, Any]]
+
+    def __call__(self, conn: Connection) -> None:
+        type(self).all(conn, [self])
+
+    @classmethod
+    def all(cls, conn: Connection, ops: Sequence[Any]) -> list[Any]:
+        """Several tables' new seats in one statement (on SQLite the driver's own, with
+        the text SQLAlchemy's JSON type would bind, as :meth:`Append.all`)."""
+        if conn.dialect.name == "sqlite":
+            rows = [(json.dumps(op.seats), op.table_id) for op in ops]
+            conn.exec_driver_sql(_SQLITE_SET_SEATS, rows)
+        else:
+            conn.execute(_SET_SEATS, [{"b_id": op.table_id, "b_seats": op.seats} for op in ops])
+        return [None] * len(ops)
+
+
 def create_tables(meta: MetaData, engine: Engine, tables: Sequence[Table] | None = None) -> None:
     """Make ``meta``'s tables the database lacks. Processes starting together on one
     PostgreSQL database race to make them: the loser's statement fails, and a second
@@ -439,7 +469,7 @@ class Storage:
     @staticmethod
     def set_seats(conn: Connection, table_id: str, seats: list[dict[str, Any]]) -> None:
         """Replace a table's seats (a seat handed to a bot or taken back)."""
-        conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=seats))
+        SetSeats(table_id, seats)(conn)
 
     @staticmethod
     def set_next(conn: Connection, table_id: str, next_id: str) -> None:
