@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
-from typing import Annotated, Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal, NamedTuple
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
@@ -183,7 +184,16 @@ def stored_summary(record: TableRecord) -> JSON:
     }
 
 
-def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, TableSockets]:
+class Routes(NamedTuple):
+    """The API's routes and what :class:`~thievery.server.app.ThieveryApp` serves ahead
+    of them: the tables' websockets, and a new table's request."""
+
+    router: APIRouter
+    sockets: TableSockets
+    create: Callable[[CreateTable, Request], Awaitable[CreatedTable]]
+
+
+def make_router(hub: Hub, limits: Limits) -> Routes:
     """The API's routes, bound to one hub, and what serves the tables' websockets
     (``/api/tables/{id}/ws``: see :class:`~thievery.server.app.ThieveryApp`)."""
     router = APIRouter(prefix="/api", responses=ERRORS)
@@ -213,12 +223,7 @@ def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, TableSockets]:
             raise ServerError("game/no_rules", f"{name} has no rules page", 404)
         return PlainTextResponse(text, media_type="text/markdown; charset=utf-8")
 
-    @router.post("/tables", tags=["tables"], status_code=201)
-    async def create_table(body: CreateTable, request: Request) -> CreatedTable:
-        """Create a table; returns an invite token for every human seat, and a host token.
-
-        Capped per client (a rate, and unfinished tables at once), per server (live
-        tables), per table (bot seats) and in the options' size: 429 or 413 past them."""
+    async def create(body: CreateTable, request: Request) -> CreatedTable:
         client = client_of(request)
         hub.check_create(client, [s.model_dump() for s in body.seats], body.options)
         table, tokens, host = await hub.create(
@@ -242,6 +247,16 @@ def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, TableSockets]:
         return CreatedTable(
             table=table.summary(), seats=seats, host_token=host or "", listed=listed
         )
+
+    @router.post("/tables", tags=["tables"], status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> CreatedTable:
+        """Create a table; returns an invite token for every human seat, and a host token.
+
+        Capped per client (a rate, and unfinished tables at once), per server (live
+        tables), per table (bot seats) and in the options' size: 429 or 413 past them.
+        (On the server, a plain request is served ahead of FastAPI's layers, by the same
+        code: :class:`~thievery.server.app.QuickCreate`.)"""
+        return await create(body, request)
 
     @router.get("/tables/open", tags=["tables"])
     async def open_tables(request: Request, limit: int = Query(50, ge=1, le=200)) -> list[JSON]:
@@ -429,4 +444,4 @@ def make_router(hub: Hub, limits: Limits) -> tuple[APIRouter, TableSockets]:
         body = await hub.replayer.steps(parsed, seen, start=start, limit=limit)
         return replay_response(body, request)
 
-    return router, TableSockets(hub, limits, chat, lobby)
+    return Routes(router, TableSockets(hub, limits, chat, lobby), create)
