@@ -133,6 +133,7 @@ class LiveTable:
         self.state = state
         self.spec: GameSpec = state.spec
         self.seats = [Seat.from_stored(s) for s in record.seats]
+        self._names: tuple[list[Seat], list[str]] = ([], [])
         self.version = 0  # accepted actions
         self.audiences: list[Audience] = [*range(state.players), None]
         self.seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
@@ -312,8 +313,13 @@ class LiveTable:
 
     @property
     def names(self) -> list[str]:
-        """Each seat's name (public: event words name seats by them)."""
-        return [s.name for s in self.seats]
+        """Each seat's name (public: event words name seats by them). Kept for the seats
+        they came from: new seats are always a new list, never the old one changed."""
+        seats, (of, names) = self.seats, self._names
+        if of is not seats:
+            names = [s.name for s in seats]
+            self._names = (seats, names)
+        return names
 
     def seats_json(self) -> list[JSON]:
         """The seats as anyone may see them."""
