@@ -161,6 +161,9 @@ class FaceDown(State):
         sizes = [len(h) for h in self.hands]
         table = [s for s, _ in self.table]
         result = self.result()
+        played: list[list[str]] = [[] for _ in self.hands]  # (one pass over the table)
+        for s, c in self.table:
+            played[s].append(CARD_ID[c])
         return [
             {
                 "game": "facedown",
@@ -171,7 +174,7 @@ class FaceDown(State):
                 "hand_sizes": sizes,
                 "deck_size": len(self.deck),
                 "table": table,
-                "played": [CARD_ID[c] for s, c in self.table if s == seat],
+                "played": played[seat] if seat is not None else [],
                 "result": result,
             }
             for seat in seats
