@@ -200,9 +200,10 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     chat = Chat(limits.chat_rate, limits.chat_burst, rooms=hub.caps.live_tables, hub=hub)
     lobby = Lobby(hub)
 
-    def invite(request: Request, table_id: str, token: str) -> str:
-        base = hub.public_url or str(request.base_url).rstrip("/")
-        return f"{base}/table/{table_id}#token={token}"
+    def invites(request: Request, table_id: str) -> Callable[[str], str]:
+        """A table's invite links for its seats' tokens."""
+        base = hub.public_url or str(request.base_url).rstrip("/")  # (made once a request)
+        return lambda token: f"{base}/table/{table_id}#token={token}"
 
     @router.get("/games", tags=["games"])
     def list_games() -> list[JSON]:
@@ -236,10 +237,9 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             timeout_bot=body.timeout_bot,
             client=client,
         )
+        invite = invites(request, table.id)
         seats = [
-            SeatToken(
-                seat=i, name=table.seats[i].name, token=t, invite=invite(request, table.id, t)
-            )
+            SeatToken(seat=i, name=table.seats[i].name, token=t, invite=invite(t))
             for i, t in enumerate(tokens)
             if t is not None
         ]
@@ -281,7 +281,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             seat=seat,
             name=table.seats[seat].name,
             token=token,
-            invite=invite(request, table.id, token),
+            invite=invites(request, table.id)(token),
         )
 
     @router.get("/tables", tags=["tables"])

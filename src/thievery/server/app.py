@@ -152,7 +152,7 @@ class QuickCreate:
         response: Response
         try:
             made = await self.create(body, Request(scope, receive))
-            response = JSONResponse(made.model_dump(mode="json"), status_code=201)
+            response = Response(made.model_dump_json(), 201, media_type="application/json")
         except ServerError as e:
             response = _error(e)
         except ThieveryError as e:

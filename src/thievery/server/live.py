@@ -27,12 +27,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import io
 import json
 import logging
 import pickle
 import time
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +114,13 @@ def _digest(legal: bytes, rest: bytes) -> tuple[int, int]:
     return hash((rest, legal)), hash(legal)
 
 
+def _pickles(data: bytes) -> Iterator[Any]:
+    """The objects pickled one after another in ``data``."""
+    stream = io.BytesIO(data)
+    while stream.tell() < len(data):
+        yield pickle.load(stream)
+
+
 def _seats_note(stored: list[JSON]) -> JSON:
     """What followers are told of new seats."""
     return {"k": "seats", "seats": stored}
@@ -158,8 +166,9 @@ class LiveTable:
         self.legal_seq: dict[Audience, int] = dict.fromkeys(self.audiences, 0)
         # The last LOG_KEEP events or more, for joining connections' logs, kept compact
         # (see :meth:`logged`): the last actions' events pickled one action at a time,
-        # older ones in chunks of LOG_CHUNK actions, compressed; each with its event count.
-        self.log: list[tuple[int, bytes]] = []  # compressed chunks (a list: ~60 at most)
+        # older ones in chunks of LOG_CHUNK actions (their pickles one after another),
+        # compressed; each with its event count.
+        self.log: list[tuple[int, bytes]] = []  # (a list: ~60 at most)
         self.log_tail: list[tuple[int, bytes]] = []  # pickled actions' events
         self.logged_events = 0  # in both
         self.listeners: set[Listener] = set()
@@ -474,7 +483,7 @@ class LiveTable:
 
     def logged(self, audience: Audience, limit: int = LOG_LIMIT) -> list[Event]:
         """The last ``limit`` events of :attr:`log` an audience may see."""
-        chunks = (pickle.loads(zlib.decompress(blob)) for _, blob in self.log)
+        chunks = (part for _, blob in self.log for part in _pickles(zlib.decompress(blob)))
         tail = (pickle.loads(blob) for _, blob in self.log_tail)
         events = (Event(*e) for part in (*chunks, *tail) for e in part)
         return [e for e in events if e.is_visible_to(audience)][-limit:]
@@ -487,9 +496,9 @@ class LiveTable:
         self.log_tail.append((len(events), blob))
         self.logged_events += len(events)
         if len(self.log_tail) >= LOG_CHUNK:  # the oldest actions compressed together
-            merged = [e for _, part in self.log_tail for e in pickle.loads(part)]
-            chunk = zlib.compress(pickle.dumps(merged, HIGHEST))
-            self.log.append((len(merged), chunk))
+            count = sum(n for n, _ in self.log_tail)
+            chunk = zlib.compress(b"".join(blob for _, blob in self.log_tail))  # (as pickled)
+            self.log.append((count, chunk))
             self.log_tail = []
         while self.log and self.logged_events - self.log[0][0] >= LOG_KEEP:
             self.logged_events -= self.log.pop(0)[0]
