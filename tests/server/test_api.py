@@ -91,6 +91,21 @@ def test_create_refuses_bad_setups(client: TestClient) -> None:
             "options/invalid",
         ),
         ({"game": "schattendieb", "seats": [{"kind": "alien"}] * 3}, 422, "request/invalid"),
+        # Not coerced: a program sending these has a bug, told rather than guessed at.
+        *(
+            (
+                {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, **fields},
+                422,
+                "request/invalid",
+            )
+            for fields in (
+                {"scenario": True, "seed": "5"},
+                {"scenario": True, "seed": 5.0},
+                {"scenario": "yes"},
+                {"scenario": 1},
+                {"turn_seconds": "30"},
+            )
+        ),
         (
             {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "turn_seconds": 0.1},
             400,
@@ -143,6 +158,12 @@ def test_act_over_http_legal_illegal_malformed_stale_and_wrong_token(
     refused({"action": {"type": "play", "card": [1]}}, auth(t0), 400, "action/malformed")
     refused({"action": "play"}, auth(t0), 400, "action/malformed")
     refused({"action": s0["legal"][0], "version": s0["version"] + 3}, auth(t0), 409, "action/stale")
+    for never in (s0["version"] + 3, -1):  # a version no frame said: not "moved on"
+        r = client.post(url, json={"action": s0["legal"][0], "version": never}, headers=auth(t0))
+        assert f"never had version {never}" in r.json()["message"], r.text
+    refused(
+        {"action": s0["legal"][0], "version": str(s0["version"])}, auth(t0), 422, "request/invalid"
+    )
     refused({"action": s0["legal"][0]}, auth("not-a-token"), 403, "auth/token")
     refused({"action": s0["legal"][0]}, {}, 403, "auth/token")
     refused({"action": s0["legal"][0]}, auth(made["host_token"]), 403, "auth/token")
@@ -320,6 +341,11 @@ def test_the_log_the_act_response_and_the_replay_name_the_seats(client: TestClie
     too_long = {**record, "names": ["Alice", "Bo", "R" * 41]}
     r = client.post("/api/replay", json=too_long)
     assert r.status_code == 400 and r.json()["code"] == "record/invalid"
+    # Names the replay's words could not tell apart, as a table refuses them.
+    for names in (["Alice", "You", "Robo"], ["Alice", "alice", "Robo"]):
+        r = client.post("/api/replay", json={**record, "names": names})
+        assert r.status_code == 400 and r.json()["code"] == "record/invalid", r.text
+        assert "names" in r.json()["message"]
 
 
 def test_hand_a_seat_to_a_bot_and_take_it_back(client: TestClient) -> None:

@@ -52,16 +52,22 @@ class CreateTable(BaseModel):
     game: str = Field(examples=["schattendieb"], max_length=64)
     seats: list[SeatSpec] = Field(min_length=1, max_length=16)
     options: dict[str, Any] = Field(default_factory=dict)
+    # (strict: "5" is not a seed, nor "yes" a yes; a program sending them has a bug)
     seed: int | None = Field(
-        None, ge=0, lt=2**53, description="scenario tables only (default: the server's CSPRNG)"
+        None,
+        ge=0,
+        lt=2**53,
+        strict=True,
+        description="scenario tables only (default: the server's CSPRNG)",
     )
     scenario: bool = Field(
         False,
+        strict=True,
         description="the creator chooses the deal (seed, stacked options); every seat, "
         "spectator, listing and record shows the table as a scenario, its deal in the open",
     )
     turn_seconds: float | None = Field(
-        None, description="on timeout a bot moves for the seat; default: no timer"
+        None, strict=True, description="on timeout a bot moves for the seat; default: no timer"
     )
     timeout_bot: str | None = Field(None, max_length=64)
     listed: bool = Field(
@@ -96,7 +102,9 @@ class ActRequest(BaseModel):
     the seat's legal actions changed since, or it acted since)."""
 
     action: Any = Field(examples=[{"type": "play", "card": "ring-6b"}])
-    version: int | None = Field(None, description="the seat's version; omit to skip the check")
+    version: int | None = Field(
+        None, strict=True, description="the seat's version; omit to skip the check"
+    )
 
 
 class ActResponse(BaseModel):

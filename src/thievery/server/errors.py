@@ -68,13 +68,12 @@ def invite_used() -> ServerError:
 
 
 def stale(version: int, current: int) -> ServerError:
-    """The action was made against an older state."""
-    return ServerError(
-        "action/stale",
-        f"the table has moved on (you sent version {version}, it is now {current}); "
-        "look again and choose",
-        409,
-    )
+    """The action was made against an older state (or one the seat never had)."""
+    if 0 <= version <= current:
+        why = f"the table has moved on (you sent version {version}, it is now {current})"
+    else:
+        why = f"this seat never had version {version} (it counts from 0 and is now {current})"
+    return ServerError("action/stale", f"{why}; look again and choose", 409)
 
 
 def from_game_error(error: ThieveryError) -> ServerError:

@@ -23,6 +23,7 @@ from thievery.core.registry import plugin
 from thievery.server.audience import describe_all, without
 from thievery.server.errors import ServerError
 from thievery.server.limits import Caps
+from thievery.server.seats import check_names
 
 Perspective = int | str | None
 MAX_STEPS = 20_000
@@ -190,9 +191,14 @@ def record_from_json(data: Any) -> GameRecord:
         # An uploaded record must not make the server open files (a card set path); a card
         # set inline is checked by the game when the record starts.
         plugin(record.game).check_remote_options(record.options)
-        return record
     except ThieveryError as e:
         raise ServerError(e.code, str(e)) from None
+    if record.names is not None:  # (the replay's words name seats by them, "you" too)
+        try:
+            check_names(record.names)
+        except ServerError as e:
+            raise ServerError("record/invalid", f"a record's names: {e.message}") from None
+    return record
 
 
 class Replayer:
