@@ -577,3 +577,87 @@ def test_a_text_frames_head_is_the_one_websockets_makes(length: int) -> None:
     payload = b"x" * length
     made = wire_module.text_frame_head(length) + payload
     assert made == Frame(Opcode.TEXT, payload).serialize(mask=False)
+
+
+def app_ping(ref: str) -> bytes:
+    return frame(0x1, json.dumps({"type": "ping", "id": ref}).encode())
+
+
+def pongs(frames: list[tuple[int, bytes]]) -> list[str]:
+    """The ids of the table's pong frames, in order ("ws" for a websocket pong)."""
+    out = []
+    for opcode, payload in frames:
+        if opcode == 0xA:
+            out.append("ws")
+        elif opcode == 0x1 and json.loads(payload).get("type") == "pong":
+            out.append(json.loads(payload)["id"])
+    return out
+
+
+def test_frames_read_in_one_piece_are_each_handled_in_order(sqlite_url: str) -> None:
+    """One read holding plain text frames (read by the wire itself) and others, which
+    websockets' parser reads from the first of them on: a ping, a fragmented message, a
+    frame with a 16-bit length, a frame cut between two reads. Each answered in order."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        made = make_table(port)
+        sock, answer = handshake(port, f"/api/tables/{made['table']['id']}/ws")
+        assert answer.startswith(b"HTTP/1.1 101")
+        long = json.dumps({"type": "ping", "id": "long", "pad": "x" * 200}).encode()
+        assert 126 <= len(long) < 512
+        cut = app_ping("cut")
+        sock.sendall(
+            app_ping("a")
+            + app_ping("b")
+            + frame(0x9, b"hello")  # a websocket ping: websockets' from here on
+            + app_ping("c")
+            + frame(0x1, b'{"type": "ping", ', fin=False)
+            + frame(0x0, b'"id": "fragments"}')
+            + frame(0x1, long)
+            + cut[:5]
+        )
+        time.sleep(0.2)
+        sock.sendall(cut[5:] + app_ping("d") + frame(0x1, long))
+        time.sleep(0.2)
+        sock.sendall(frame(0x1, long.replace(b'"long"', b'"long2"')) + app_ping("e"))
+        frames = read_frames(sock, 1.5)
+        sock.close()
+    # (websockets answers a ping as it reads it; the table's frames take a turn each)
+    answered = pongs(frames)
+    assert answered.count("ws") == 1
+    expected = ["a", "b", "c", "fragments", "long", "cut", "d", "long", "long2", "e"]
+    assert [p for p in answered if p != "ws"] == expected
+
+
+@pytest.mark.parametrize(
+    ("pieces", "code"),
+    [
+        ([app_ping("a") + frame(0x1, b'{"type": ', fin=False) + app_ping("b")], 1002),
+        ([frame(0x1, b'{"type": ', fin=False), app_ping("b")], 1002),  # (two reads)
+        ([app_ping("a") + b"\x81\x0b" + b'{"type": 1}'], 1002),  # not masked
+        ([app_ping("a") + bytes([0xC1]) + frame(0x1, b"{}")[1:]], 1002),  # a reserved bit
+        ([app_ping("a") + frame(0x1, b'{"id": "\xff"}')], 1007),
+    ],
+    ids=[
+        "a new message inside a fragmented one",
+        "the same in two reads",
+        "unmasked",
+        "rsv1",
+        "utf-8",
+    ],
+)
+def test_a_frame_websockets_refuses_is_refused_after_those_before_it(
+    sqlite_url: str, pieces: list[bytes], code: int
+) -> None:
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        made = make_table(port)
+        sock, _ = handshake(port, f"/api/tables/{made['table']['id']}/ws")
+        for piece in pieces:
+            sock.sendall(piece)
+            time.sleep(0.1)
+        frames = read_frames(sock, 3)
+        sock.close()
+    closes = [payload for opcode, payload in frames if opcode == 0x8]
+    assert closes and struct.unpack("!H", closes[0][:2])[0] == code
+    assert "b" not in pongs(frames)  # nothing after the refused frame is handled
