@@ -159,9 +159,7 @@ class QuickCreate:
             response = _error(from_game_error(e))
         except Exception:
             log.exception("POST /api/tables failed")
-            response = _error(
-                ServerError("server/internal", "the server failed on this request", 500)
-            )
+            response = _internal()
         response.raw_headers.extend(security_headers("/api/tables"))
         if len(response.body) >= GZIP_FROM and b"gzip" in headers.get(b"accept-encoding", b""):
             await GZipMiddleware(response, minimum_size=GZIP_FROM)(scope, receive, send)
