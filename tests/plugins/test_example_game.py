@@ -225,7 +225,10 @@ def test_the_server_serves_and_plays_it(server: Server) -> None:
     }
     status, made, _ = server.request("POST", "/api/tables", body)
     assert status == 201, made
-    table, token = made["table"]["id"], made["seats"][0]["token"]
+    table, invite = made["table"]["id"], made["seats"][0]["token"]
+    status, exchanged, _ = server.request("POST", f"/api/tables/{table}/exchange", token=invite)
+    assert status == 200 and exchanged["seat"] == 0, exchanged
+    token = exchanged["key"]  # (the seat's key: an invite grants nothing but its exchange)
 
     status, refused, _ = server.request(
         "POST", f"/api/tables/{table}/actions", {"action": {"type": "steal"}}, token

@@ -94,6 +94,24 @@ def create_table(
     return data
 
 
+def exchange(client: TestClient, table_id: str, invite: str) -> str:
+    """The seat's own key for its invite (``POST /api/tables/{id}/exchange``): an invite
+    grants nothing else, the key is the seat's token everywhere."""
+    response = client.post(
+        f"/api/tables/{table_id}/exchange", headers={"Authorization": f"Bearer {invite}"}
+    )
+    assert response.status_code == 200, response.text
+    key: str = response.json()["key"]
+    return key
+
+
+def seat_keys(client: TestClient, made: dict[str, Any]) -> dict[int, str]:
+    """Every human seat's key of a table just made (``made``: ``POST /api/tables``'s
+    answer), each seat's invite exchanged."""
+    tid = made["table"]["id"]
+    return {s["seat"]: exchange(client, tid, s["token"]) for s in made["seats"]}
+
+
 class Player:
     """A scripted websocket client: every frame it receives is kept, as text and as JSON."""
 

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 import thievery
-from tests.server.conftest import create_table
+from tests.server.conftest import create_table, exchange, seat_keys
 from thievery.bots.levels import LEVELS
 from thievery.core.record import GameRecord, replay
 
@@ -133,7 +133,10 @@ def test_act_over_http_legal_illegal_malformed_stale_and_wrong_token(
 ) -> None:
     made = create_table(client, ["human", "human", "bot:heuristic"])
     tid = made["table"]["id"]
-    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
+    t0, t1 = (
+        exchange(client, tid, made["seats"][0]["token"]),
+        exchange(client, tid, made["seats"][1]["token"]),
+    )
     # The bot chooses at once, but its action is stored by the writer thread: wait for
     # it, so seat 0's version below is the one it acts against.
     for _ in range(500):
@@ -188,7 +191,7 @@ def test_spectator_state_has_no_hands(client: TestClient) -> None:
     spectator = state(client, tid)
     assert spectator["seat"] is None and spectator["legal"] == []
     assert spectator["view"]["hand"] == []
-    mine = state(client, tid, made["seats"][0]["token"])
+    mine = state(client, tid, exchange(client, tid, made["seats"][0]["token"]))
     assert not set(mine["view"]["hand"]) & set(str(spectator).split("'"))
     r = client.get(f"/api/tables/{tid}/state", headers=auth("wrong"))
     assert r.status_code == 403 and r.json()["code"] == "auth/token"
@@ -198,7 +201,7 @@ def test_spectator_state_has_no_hands(client: TestClient) -> None:
 def test_no_seat_is_handed_to_a_bot_once_the_game_is_over(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:random"])
     tid = made["table"]["id"]
-    play_to_end(client, tid, {s["seat"]: s["token"] for s in made["seats"]})
+    play_to_end(client, tid, seat_keys(client, made))
     before = client.get(f"/api/tables/{tid}").json()["seats"]
     r = client.post(
         f"/api/tables/{tid}/seats/0/bot", json={"bot": "random"}, headers=auth(made["host_token"])
@@ -210,7 +213,7 @@ def test_no_seat_is_handed_to_a_bot_once_the_game_is_over(client: TestClient) ->
 def test_full_game_record_replay_and_play_again(client: TestClient) -> None:
     made = create_table(client, ["human", "bot:heuristic", "human", "bot:random"])
     tid = made["table"]["id"]
-    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    tokens = seat_keys(client, made)
     r = client.get(f"/api/tables/{tid}/record")
     assert r.status_code == 409 and r.json()["code"] == "record/unfinished"
     assert client.get(f"/api/tables/{tid}/replay").json()["code"] == "record/unfinished"
@@ -280,7 +283,7 @@ def test_names_a_log_could_not_tell_apart_are_refused(client: TestClient) -> Non
 
     # A table made before the rule, whose names clash, still plays again with its names.
     tid = made.json()["table"]["id"]
-    tokens = {t["seat"]: t["token"] for t in made.json()["seats"]}
+    tokens = seat_keys(client, made.json())
     play_to_end(client, tid, tokens)
     old = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
     old.seats[1].name = "ANN"
@@ -299,7 +302,7 @@ def test_the_log_the_act_response_and_the_replay_name_the_seats(client: TestClie
     body |= {"seed": 1, "scenario": True}
     made = client.post("/api/tables", json=body).json()
     tid = made["table"]["id"]
-    tokens = {s["seat"]: s["token"] for s in made["seats"]}
+    tokens = seat_keys(client, made)
     deadline = time.time() + 10
     while "Robo chose a card" not in texts(state(client, tid)["log"]):  # the bot moves at once
         assert time.time() < deadline, "the bot did not choose"
@@ -351,7 +354,7 @@ def test_the_log_the_act_response_and_the_replay_name_the_seats(client: TestClie
 def test_hand_a_seat_to_a_bot_and_take_it_back(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:random"])
     tid = made["table"]["id"]
-    t0, t1 = made["seats"][0]["token"], made["seats"][1]["token"]
+    t0, t1 = seat_keys(client, made).values()
     url = f"/api/tables/{tid}/seats/1/bot"
     assert client.post(url, json={"bot": "random"}, headers=auth(t0)).status_code == 403
     r = client.post(url, json={"bot": "nobody"}, headers=auth(t1))
@@ -411,7 +414,7 @@ def test_the_host_cannot_hand_a_connected_players_seat_to_a_bot(client: TestClie
 def test_bot_seat_refuses_its_human(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:random"])
     tid = made["table"]["id"]
-    t1 = made["seats"][1]["token"]
+    t1 = exchange(client, tid, made["seats"][1]["token"])
     client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "random"}, headers=auth(t1))
     # The bot moves at once; a human action for the botted seat is refused either way.
     r = client.post(
@@ -426,7 +429,7 @@ def test_turn_timer_lets_a_bot_move_for_a_slow_human(sqlite_url: str) -> None:
     with TestClient(create_app(sqlite_url, bot_delay=0)) as client:
         made = create_table(client, ["human", "bot:random", "bot:random"], turn_seconds=1)
         tid = made["table"]["id"]
-        token = made["seats"][0]["token"]
+        token = exchange(client, tid, made["seats"][0]["token"])
         time.sleep(0.3)
         assert state(client, tid, token)["view"]["round"] == 1
         deadline = time.time() + 10
@@ -601,7 +604,7 @@ def test_a_live_tables_public_summary_does_not_count_hidden_moves(client: TestCl
     jewellery in Der Schattendieb's step 4) leaves the public summary as it was."""
     made = create_table(client, ["human", "human", "human"], {"games": 1}, scenario=True, seed=3)
     tid = made["table"]["id"]
-    tokens = [s["token"] for s in made["seats"]]
+    tokens = list(seat_keys(client, made).values())
     for _ in range(400):
         states = [state(client, tid, t) for t in tokens]
         adder = next((s for s in states if any(a["type"] == "add" for a in s["legal"])), None)
@@ -635,7 +638,7 @@ def test_an_action_is_stale_only_if_the_seats_choices_changed(client: TestClient
     they saw still count. Once a seat's own choices change, its old version is stale."""
     made = create_table(client, ["human"] * 3, {"games": 1}, scenario=True, seed=5)
     tid = made["table"]["id"]
-    tokens = [s["token"] for s in made["seats"]]
+    tokens = list(seat_keys(client, made).values())
     first = [state(client, tid, t) for t in tokens]
     url = f"/api/tables/{tid}/actions"
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import FAST, create_table
+from tests.server.conftest import FAST, create_table, seat_keys
 from thievery.server import create_app
 from thievery.server.driver import Driver
 from thievery.server.limits import Caps
@@ -107,7 +107,7 @@ def test_moves_hidden_from_the_others_do_not_move_the_bots_answers(sqlite_url: s
         # (a chosen deal, so the moves below hold adds: a scenario says so to everyone)
         made = create_table(client, ["human"] * 3, {"games": 3}, seed=SEED, scenario=True)
         tid = made["table"]["id"]
-        tokens = [seat["token"] for seat in made["seats"]]
+        tokens = list(seat_keys(client, made).values())
         table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
         hidden = shown = compared = 0
         for _ in range(400):

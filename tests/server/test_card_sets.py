@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
-from tests.server.conftest import FAST, Player, settle
+from tests.server.conftest import FAST, Player, exchange, settle
 from tests.server.test_api import auth, play_to_end, state
 from thievery.core.record import GameRecord, replay
 from thievery.games.thieves_den.cards import DEFAULT_PATH, card_set_digest, inline_card_set
@@ -56,7 +56,8 @@ def test_a_files_dir_set_is_held_inline_and_its_record_replays_anywhere(
     client = files_client
     document = inline_card_set(files / "mine.toml")
     made = new_table(client, "mine.toml")
-    tid, token = made["table"]["id"], made["seats"][0]["token"]
+    tid = made["table"]["id"]
+    token = exchange(client, tid, made["seats"][0]["token"])
     mine, watching = state(client, tid, token), state(client, tid)
     # Seats see the card set itself (its words in the catalogue), never the server's path.
     for shown in (made["table"], client.get(f"/api/tables/{tid}").json(), mine, watching):
@@ -134,7 +135,8 @@ def test_an_inline_set_over_the_network_is_checked_like_a_file(client: TestClien
 
 def test_update_frames_leave_out_the_static_view_keys(client: TestClient) -> None:
     made = new_table(client, None, seed=4)
-    tid, token = made["table"]["id"], made["seats"][0]["token"]
+    tid = made["table"]["id"]
+    token = exchange(client, tid, made["seats"][0]["token"])
     with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
         watcher = Player(ws, None)
         welcome = watcher.latest

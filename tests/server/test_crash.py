@@ -114,6 +114,11 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
         made = httpx2.post(f"{base}/api/tables", json=body).json()
         tid = made["table"]["id"]
         t0, t1 = (s["token"] for s in made["seats"])
+        exchanged = httpx2.post(
+            f"{base}/api/tables/{tid}/exchange", headers={"Authorization": f"Bearer {t0}"}
+        )
+        assert exchanged.status_code == 200, exchanged.text
+        t0 = exchanged.json()["key"]  # (seat 0's key: an invite grants only its exchange)
         seat1 = Socket(stack, port, tid, t1)
         t1 = seat1.token
         for _ in range(200):  # seat 0 over HTTP, seat 1 over its websocket

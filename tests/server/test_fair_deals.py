@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from tests.server.conftest import exchange
 from tests.server.test_api import play_to_end
 from thievery.cli import app
 from thievery.core.record import deal_commitment
@@ -102,7 +103,7 @@ def test_a_scenario_table_shows_its_deal_in_the_open(client: TestClient) -> None
     assert table["scenario_options"]["hands"] == hands  # the stacked deal, in the open
     listed = [t for t in client.get("/api/tables").json()["live"] if t["id"] == table["id"]]
     assert listed[0]["scenario"] is True
-    play_to_end(client, table["id"], {0: made["seats"][0]["token"]})
+    play_to_end(client, table["id"], {0: exchange(client, table["id"], made["seats"][0]["token"])})
     record = client.get(f"/api/tables/{table['id']}/record").json()
     assert record["scenario"] is True and record["seed"] == 77
     assert record["commitment"] == table["commitment"]
@@ -186,7 +187,7 @@ def test_a_legacy_option_replays_old_records_only(client: TestClient) -> None:
     assert refused.status_code == 400 and "older rules" in refused.json()["message"]
     seats = [{"kind": "human"}, *BOTS[:2]]
     made = client.post("/api/tables", json={**body, "seats": seats, "options": {"games": 1}})
-    token = made.json()["seats"][0]["token"]
     tid = made.json()["table"]["id"]
+    token = exchange(client, tid, made.json()["seats"][0]["token"])
     view = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"})
     assert "v1_add_step" not in view.json()["view"]["options"]

@@ -1,6 +1,7 @@
-"""An invite is exchanged for the seat's own key at its player's first join: whoever made
-the table (and holds every invite) cannot go on reading that seat's hand or playing for
-it. Until then the invite is the seat's token (an HTTP-only client plays with it)."""
+"""An invite grants nothing but its exchange for the seat's own key (at its player's first
+join over the websocket, or ``POST /api/tables/{id}/exchange``): whoever made the table,
+and holds every invite, can neither read that seat's hand or play for it before its
+player comes, nor go on doing so after."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
-from tests.server.conftest import Player, create_table
+from tests.server.conftest import Player, create_table, exchange
+from tests.server.test_api import play_to_end
+from thievery.server import Caps, create_app
+from thievery.server.seats import hash_token
 from thievery.server.storage import SetSeats
 
 
@@ -31,9 +35,9 @@ def join_error(client: TestClient, tid: str, token: str) -> dict[str, Any]:
 def test_the_first_join_exchanges_the_invite_for_the_seats_own_key(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:random"])
     tid, invite = made["table"]["id"], made["seats"][1]["token"]
-    # Before its player comes, the invite is the seat's token.
+    # Before its player comes, the invite is no seat's token: it is only to be exchanged.
     before = client.get(f"/api/tables/{tid}/state", headers=auth(invite))
-    assert before.status_code == 200 and before.json()["seat"] == 1
+    assert before.status_code == 403 and before.json()["code"] == "auth/invite"
     with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
         player = Player(ws, invite)
         key = player.token
@@ -97,7 +101,8 @@ def test_an_exchange_whose_write_fails_leaves_the_invite_waiting(
     hub = client.app.state.hub  # type: ignore[attr-defined]
     record = hub.storage.table(tid)
     assert record is not None and record.seats[1]["token_hash"] is None
-    assert client.get(f"/api/tables/{tid}/state", headers=auth(invite)).json()["seat"] == 1
+    waiting = client.get(f"/api/tables/{tid}/state", headers=auth(invite))  # (not used)
+    assert waiting.status_code == 403 and waiting.json()["code"] == "auth/invite"
     with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
         key = Player(ws, invite).token
     assert key and key != invite
@@ -111,7 +116,7 @@ def test_the_table_plays_on_while_an_exchange_is_stored(
     is taken while it waits for storage. The invite is used from the start of the wait."""
     made = create_table(client, ["human", "human", "bot:random"])
     tid = made["table"]["id"]
-    first, second = made["seats"][0]["token"], made["seats"][1]["token"]
+    first, second = exchange(client, tid, made["seats"][0]["token"]), made["seats"][1]["token"]
     hub = client.app.state.hub  # type: ignore[attr-defined]
     submit, gate, held = hub.writer.submit, threading.Event(), threading.Event()
     happened: list[str] = []
@@ -144,3 +149,142 @@ def test_the_table_plays_on_while_an_exchange_is_stored(
         while welcome["type"] != "welcome":
             welcome = json.loads(ws.receive_text())
         assert welcome["seat"] == 1 and welcome["key"] not in (None, second)
+
+
+def test_an_invite_reads_nothing_and_does_nothing_over_http(client: TestClient) -> None:
+    """Non-interference: before anyone joined, whoever holds a seat's invite (the table's
+    maker) learns nothing of the seat's hand and changes nothing with it. Every use of it
+    as the seat's token is refused with ``auth/invite``; the table is as it was."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, invite = made["table"]["id"], made["seats"][1]["token"]
+    table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+    hand = table.state.view(1)["hand"]
+    legal = [a.to_json() for a in table.state.legal_actions(1)]
+    assert hand and legal  # (seat 1 has something to hide and to do)
+    before = (table.version, dict(table.seq), client.get(f"/api/tables/{tid}").json())
+    answers = [
+        client.get(f"/api/tables/{tid}/state", headers=auth(invite)),
+        client.post(
+            f"/api/tables/{tid}/actions",
+            json={"action": legal[0], "version": 0},
+            headers=auth(invite),
+        ),
+        client.post(f"/api/tables/{tid}/actions", json={"action": legal[0]}, headers=auth(invite)),
+        client.post(f"/api/tables/{tid}/seats/1/bot", json={"bot": "random"}, headers=auth(invite)),
+        client.post(f"/api/tables/{tid}/seats/0/bot", json={"bot": "random"}, headers=auth(invite)),
+        client.post(f"/api/tables/{tid}/again", headers=auth(invite)),
+    ]
+    for answer in answers:
+        assert answer.status_code == 403, answer.text
+        body = answer.json()
+        assert body["code"] == "auth/invite"
+        assert "invite" in body["message"] and f"/api/tables/{tid}/exchange" in body["message"]
+        assert not any(card in answer.text for card in map(str, hand))
+    # The table is unchanged: no action, no bot, no new table, the invite still waiting.
+    assert (table.version, dict(table.seq), client.get(f"/api/tables/{tid}").json()) == before
+    assert table.seats[1].invited and table.seats[1].bot is None
+    # The seat's player exchanges the invite and sees the hand that was kept from the maker.
+    key = exchange(client, tid, invite)
+    mine = client.get(f"/api/tables/{tid}/state", headers=auth(key)).json()
+    assert mine["seat"] == 1 and mine["view"]["hand"] == hand and mine["legal"] == legal
+
+
+def test_the_exchange_endpoint_answers_the_seats_key_once(client: TestClient) -> None:
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, invite = made["table"]["id"], made["seats"][1]["token"]
+    url = f"/api/tables/{tid}/exchange"
+    got = client.post(url, headers=auth(invite))
+    assert got.status_code == 200, got.text
+    assert set(got.json()) == {"seat", "key"} and got.json()["seat"] == 1
+    key = got.json()["key"]
+    assert key and key not in (invite, made["host_token"], made["seats"][0]["token"])
+    record = client.app.state.hub.storage.table(tid)  # type: ignore[attr-defined]
+    assert record.seats[1]["token_hash"] == hash_token(key)  # stored (a hash) when answered
+    # The key is the seat's token everywhere: state, actions, the bot, the websocket.
+    state = client.get(f"/api/tables/{tid}/state", headers=auth(key)).json()
+    assert state["seat"] == 1 and state["legal"]
+    acted = client.post(
+        f"/api/tables/{tid}/actions",
+        json={"action": state["legal"][0], "version": state["version"]},
+        headers=auth(key),
+    )
+    assert acted.status_code == 200, acted.text
+    bot_url = f"/api/tables/{tid}/seats/1/bot"
+    botted = client.post(bot_url, json={"bot": "random"}, headers=auth(key))
+    assert botted.status_code == 200 and botted.json()["seats"][1]["bot"] == "random"
+    back = client.post(bot_url, json={"bot": None}, headers=auth(key))
+    assert back.status_code == 200 and back.json()["seats"][1]["bot"] is None
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        player = Player(ws, key)
+        assert player.latest["seat"] == 1 and "key" not in player.latest
+    # The invite is used: a join with it is refused, so is any HTTP use, and exchanging it
+    # again.
+    used = join_error(client, tid, invite)
+    assert used["code"] == "auth/invite_used"
+    refused = client.get(f"/api/tables/{tid}/state", headers=auth(invite))
+    assert refused.status_code == 403 and refused.json()["code"] == "auth/token"
+    again = client.post(url, headers=auth(invite))
+    assert again.status_code == 403 and again.json()["code"] == "auth/invite_used"
+    # Nothing else is exchanged: a key, the host's token, a made-up token, none.
+    for headers in (auth(key), auth(made["host_token"]), auth("not-an-invite"), {}):
+        wrong = client.post(url, headers=headers)
+        assert wrong.status_code == 403 and wrong.json()["code"] == "auth/token", headers
+    unknown = client.post("/api/tables/nosuchtable/exchange", headers=auth(invite))
+    assert unknown.status_code == 404 and unknown.json()["code"] == "table/unknown"
+    # The other seat's invite still waits, and its key is its own.
+    other = exchange(client, tid, made["seats"][0]["token"])
+    assert other != key
+    assert client.get(f"/api/tables/{tid}/state", headers=auth(other)).json()["seat"] == 0
+    assert client.get(f"/api/tables/{tid}/state", headers=auth(key)).json()["seat"] == 1
+
+
+def test_an_invite_exchanged_by_the_websocket_join_is_used_for_the_endpoint(
+    client: TestClient,
+) -> None:
+    """The first join with an invite still exchanges it (its welcome carries the key);
+    the endpoint then refuses the invite as used."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, invite = made["table"]["id"], made["seats"][0]["token"]
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        player = Player(ws, invite)
+        key = player.latest["key"]
+        assert player.latest["seat"] == 0 and key not in (None, invite)
+    refused = client.post(f"/api/tables/{tid}/exchange", headers=auth(invite))
+    assert refused.status_code == 403 and refused.json()["code"] == "auth/invite_used"
+    assert client.get(f"/api/tables/{tid}/state", headers=auth(key)).json()["seat"] == 0
+
+
+def test_play_again_keeps_a_waiting_invite_waiting(client: TestClient) -> None:
+    """The next table keeps each seat's key and invite: an exchanged seat's key is its
+    token there too; a seat whose invite was never exchanged still has only its invite,
+    refused as a token there and exchanged there."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, host, invite = made["table"]["id"], made["host_token"], made["seats"][1]["token"]
+    key = exchange(client, tid, made["seats"][0]["token"])
+    bot_url = f"/api/tables/{tid}/seats/1/bot"
+    handed = client.post(bot_url, json={"bot": "random"}, headers=auth(host))
+    assert handed.status_code == 200, handed.text
+    play_to_end(client, tid, {0: key})
+    refused = client.post(f"/api/tables/{tid}/again", headers=auth(invite))
+    assert refused.status_code == 403 and refused.json()["code"] == "auth/invite"
+    new = client.post(f"/api/tables/{tid}/again", headers=auth(key)).json()["id"]
+    assert client.get(f"/api/tables/{new}/state", headers=auth(key)).json()["seat"] == 0
+    waiting = client.get(f"/api/tables/{new}/state", headers=auth(invite))
+    assert waiting.status_code == 403 and waiting.json()["code"] == "auth/invite"
+    theirs = exchange(client, new, invite)
+    assert client.get(f"/api/tables/{new}/state", headers=auth(theirs)).json()["seat"] == 1
+
+
+def test_exchanges_count_against_the_clients_rate_of_reads(sqlite_url: str) -> None:
+    caps = Caps(reads_burst=3, reads_per_second=0.01)
+    with TestClient(create_app(sqlite_url, bot_delay=0, caps=caps)) as client:
+        made = create_table(client, ["human", "human", "human"])  # (one read: the table)
+        tid = made["table"]["id"]
+        exchange(client, tid, made["seats"][0]["token"])
+        exchange(client, tid, made["seats"][1]["token"])
+        limited = client.post(
+            f"/api/tables/{tid}/exchange", headers=auth(made["seats"][2]["token"])
+        )
+        assert limited.status_code == 429 and limited.json()["code"] == "rate/limited"
+        table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+        assert table.seats[2].invited  # (refused: not exchanged)

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.conftest import FAST, Player, create_table
+from tests.server.conftest import FAST, Player, create_table, exchange
 from thievery.server import Caps, create_app
 
 HUMANS = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3}
@@ -90,8 +90,9 @@ def test_closing_and_playing_again_counts_against_the_caps(sqlite_url: str) -> N
 def test_http_actions_are_rate_limited_per_client(sqlite_url: str) -> None:
     with app_client(sqlite_url, actions_burst=2, actions_per_second=0.01) as client:
         made = create_table(client, ["human", "human", "human"])
-        url = f"/api/tables/{made['table']['id']}/actions"
-        auth = {"Authorization": f"Bearer {made['seats'][0]['token']}"}
+        tid = made["table"]["id"]
+        url = f"/api/tables/{tid}/actions"
+        auth = {"Authorization": f"Bearer {exchange(client, tid, made['seats'][0]['token'])}"}
         for _ in range(2):
             assert client.post(url, json={"action": {"type": "x"}}, headers=auth).status_code == 400
         refused(client.post(url, json={"action": {"type": "x"}}, headers=auth), 429, "rate/limited")
@@ -143,7 +144,8 @@ def test_idle_tables_are_unloaded_and_abandoned_ones_closed(sqlite_url: str) -> 
     with TestClient(app) as client:
         hub = app.state.hub
         made = create_table(client, ["human", "human", "human"])
-        tid, token = made["table"]["id"], made["seats"][0]["token"]
+        tid = made["table"]["id"]
+        token = exchange(client, tid, made["seats"][0]["token"])
         auth = {"Authorization": f"Bearer {token}"}
         before = client.get(f"/api/tables/{tid}/state", headers=auth).json()
         assert (

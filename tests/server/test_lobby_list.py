@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from websockets.sync.client import connect
 
-from tests.server.conftest import FAST, LIFTED, Player, fresh_postgres
+from tests.server.conftest import FAST, LIFTED, Player, exchange, fresh_postgres
 from tests.server.serving import serve_process, serving
 from thievery.server import create_app
 from thievery.server.lobby import Lobby, lobby_seats_t
@@ -117,10 +117,15 @@ def test_an_invite_link_used_takes_its_seat(client: TestClient) -> None:
         assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"
     # Gone from the table, the seat stays its invitee's.
     assert open_list(client)[tid]["free"] == [1]
-    # Looking at the table with a seat's token (HTTP) takes it too.
-    headers = {"Authorization": f"Bearer {made['seats'][1]['token']}"}
-    assert client.get(f"/api/tables/{tid}/state", headers=headers).status_code == 200
+    # An invite used as a seat's token over HTTP is refused, and takes nothing.
+    invite = {"Authorization": f"Bearer {made['seats'][1]['token']}"}
+    refused = client.get(f"/api/tables/{tid}/state", headers=invite)
+    assert refused.status_code == 403 and refused.json()["code"] == "auth/invite"
+    assert open_list(client)[tid]["free"] == [1]
+    # Exchanging it for the seat's key (HTTP) takes the seat, as does looking with the key.
+    headers = {"Authorization": f"Bearer {exchange(client, tid, made['seats'][1]['token'])}"}
     assert tid not in open_list(client)
+    assert client.get(f"/api/tables/{tid}/state", headers=headers).status_code == 200
 
 
 def test_a_seat_taken_while_the_list_reads_storage_is_not_listed(
@@ -148,7 +153,8 @@ def test_a_seat_taken_while_the_list_reads_storage_is_not_listed(
     reader.start()
     try:
         assert read.wait(10)  # storage read: seats 1 and 2 free
-        headers = {"Authorization": f"Bearer {made['seats'][1]['token']}"}
+        key = exchange(client, tid, made["seats"][1]["token"])  # (takes seat 1)
+        headers = {"Authorization": f"Bearer {key}"}
         assert client.get(f"/api/tables/{tid}/state", headers=headers).status_code == 200
         deadline = time.monotonic() + 10
         while lobbies[0]._writes:  # until seat 1's taking is stored
@@ -203,13 +209,16 @@ def test_bad_claims_are_refused_and_change_nothing(client: TestClient) -> None:
     for table_id, seat, status, code in cases:
         got = claim(client, table_id, seat)
         assert (got.status_code, got.json()["code"]) == (status, code), (table_id, seat)
-    # Nothing changed: every invite still works and seat 1 is still free.
+    # Nothing changed: every invite still works (it is exchanged for its seat's key) and
+    # seat 1 is still free.
+    assert open_list(client)[tid]["free"] == [1]
     for made in (listed, private):
         for seat in made["seats"]:
-            headers = {"Authorization": f"Bearer {seat['token']}"}
+            key = exchange(client, made["table"]["id"], seat["token"])
+            headers = {"Authorization": f"Bearer {key}"}
             url = f"/api/tables/{made['table']['id']}/state"
             assert client.get(url, headers=headers).json()["seat"] == seat["seat"]
-    # (looking took seat 1 of the listed table; the private one was never listed)
+    # (the exchange took seat 1 of the listed table; the private one was never listed)
     assert tid not in open_list(client)
     assert client.get("/api/tables/open?limit=0").status_code == 422
 
@@ -287,7 +296,7 @@ def test_a_seat_taken_in_storage_meanwhile_is_not_given_twice(
             )
         refused = claim(client, tid, 1)
         assert refused.status_code == 409 and refused.json()["code"] == "seat/taken"
-        headers = {"Authorization": f"Bearer {invite}"}
+        headers = {"Authorization": f"Bearer {exchange(client, tid, invite)}"}
         assert client.get(f"/api/tables/{tid}/state", headers=headers).json()["seat"] == 1
         seats = client.get(f"/api/tables/{tid}").json()["seats"]
         assert [s["name"] for s in seats] == ["Seat 0", "Seat 1", "Seat 2"]
@@ -337,7 +346,7 @@ def test_a_seat_used_at_a_server_started_before_the_listing_is_taken(sqlite_url:
     with first, second:
         made = make(first, ["human", "human", "human", "human"])
         tid = made["table"]["id"]
-        headers = {"Authorization": f"Bearer {made['seats'][1]['token']}"}
+        headers = {"Authorization": f"Bearer {exchange(second, tid, made['seats'][1]['token'])}"}
         assert second.get(f"/api/tables/{tid}/state", headers=headers).status_code == 200
         wait_for_free(first, tid, [2, 3])
         with second.websocket_connect(f"/api/tables/{tid}/ws") as ws:
@@ -372,10 +381,10 @@ def test_a_stranger_may_bring_a_name(client: TestClient) -> None:
         assert (refused.status_code, refused.json()["code"]) == (status, code), name
     # Nothing changed: the seat is free, its invite still works, its name is its own.
     assert open_list(client)[tid]["free"] == [1, 2]
-    headers = {"Authorization": f"Bearer {invite}"}
+    headers = {"Authorization": f"Bearer {exchange(client, tid, invite)}"}
     state = client.get(f"/api/tables/{tid}/state", headers=headers).json()
     assert state["seat"] == 1 and state["summary"]["seats"][1]["name"] == "Seat 1"
-    # (looking took seat 1) Seat 2 with a name, cleaned like any seat's name.
+    # (the exchange took seat 1) Seat 2 with a name, cleaned like any seat's name.
     got = client.post(f"/api/tables/{tid}/seats/2/claim", json={"name": "  Bo\u200b "})
     assert got.status_code == 200 and got.json()["name"] == "Bo"
     seat_names = [s["name"] for s in client.get(f"/api/tables/{tid}").json()["seats"]]

@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.types import Receive, Scope, Send
 
-from tests.server.conftest import FAST, LIFTED
+from tests.server.conftest import FAST, LIFTED, exchange
 from thievery.server import create_app
 from thievery.server.app import GZIP_FROM, MAX_BODY, ThieveryApp
 
@@ -103,10 +103,10 @@ def test_a_plain_new_table_is_answered_ahead_of_fastapi_as_fastapi_would(
     assert made["seats"][0]["invite"].endswith(
         f"/table/{made['table']['id']}#token=" + made["seats"][0]["token"]
     )
-    # The table is there and playable with the quick answer's tokens.
+    # The table is there and playable with the quick answer's tokens (an invite, exchanged).
+    key = exchange(client, made["table"]["id"], made["seats"][1]["token"])
     state = client.get(
-        f"/api/tables/{made['table']['id']}/state",
-        headers={"Authorization": f"Bearer {made['seats'][1]['token']}"},
+        f"/api/tables/{made['table']['id']}/state", headers={"Authorization": f"Bearer {key}"}
     )
     assert state.status_code == 200 and state.json()["seat"] == 1
 

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 import websockets.sync.client as ws_client
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import FAST, Player, create_table
+from tests.server.conftest import FAST, Player, create_table, exchange
 from tests.server.helpers import Pinger, long_record, store_finished
 from tests.server.serving import serving
 from thievery.core.registry import plugin
@@ -162,7 +162,8 @@ def test_a_locked_database_stalls_no_table_and_the_failure_is_reported(sqlite_ur
     caps = Caps(storage_seconds=1.5)
     with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST, caps=caps)) as client:
         made = create_table(client, ["human", "human", "human"])
-        tid, token = made["table"]["id"], made["seats"][0]["token"]
+        tid = made["table"]["id"]
+        token = exchange(client, tid, made["seats"][0]["token"])
         other = create_table(client, ["human", "human", "human"])["table"]["id"]
         mine = client.get(
             f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"}

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from tests.server.conftest import FAST, Player, create_table
+from tests.server.conftest import FAST, Player, create_table, exchange
 from thievery.server import create_app
 from thievery.server import storage as storage_module
 from thievery.server.storage import (
@@ -360,7 +360,7 @@ def test_a_table_stored_under_rules_the_game_cannot_map_is_still_restored(
     engine.dispose()
     with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as client:
         assert tid in [t["id"] for t in client.get("/api/tables").json()["live"]]
-        token = made["seats"][0]["token"]
+        token = exchange(client, tid, made["seats"][0]["token"])
         mine = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"})
         assert mine.status_code == 200 and mine.json()["legal"]
 

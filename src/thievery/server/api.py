@@ -1,8 +1,11 @@
 """The JSON HTTP API: games, tables, seats, actions, records and replays.
 
 Everything the pages do goes through here (or the table websocket), so other clients can
-be written against it; FastAPI documents it at ``/docs``. A seat's token (or the host's)
-travels in the ``Authorization: Bearer …`` header.
+be written against it; FastAPI documents it at ``/docs``. A seat's key (or the host's
+token) travels in the ``Authorization: Bearer …`` header. A new table's seats have invites,
+not keys: ``POST /api/tables/{id}/exchange`` with an invite answers its seat's key (as
+does the first websocket join with it); any other use of an invite is refused with
+``auth/invite`` (:mod:`~thievery.server.seats`).
 """
 
 from __future__ import annotations
@@ -34,7 +37,10 @@ from thievery.server.storage import TableRecord
 
 JSON = dict[str, Any]
 
-bearer = HTTPBearer(auto_error=False, description="a seat's token, or the table's host token")
+bearer = HTTPBearer(
+    auto_error=False,
+    description="a seat's key (not its invite: exchange that first), or the table's host token",
+)
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
@@ -80,12 +86,20 @@ class CreateTable(BaseModel):
 
 
 class SeatToken(BaseModel):
-    """A human seat's secret token and invite link."""
+    """A human seat's secret token and its link: a new table's seat's invite (to be
+    exchanged for the seat's key), or a claimed seat's key."""
 
     seat: int
     name: str
     token: str
     invite: str
+
+
+class SeatKey(BaseModel):
+    """An exchanged invite's seat and the seat's own key (its token from now on)."""
+
+    seat: int
+    key: str
 
 
 class CreatedTable(BaseModel):
@@ -260,6 +274,10 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     async def create_table(body: CreateTable, request: Request) -> CreatedTable:
         """Create a table; returns an invite token for every human seat, and a host token.
 
+        An invite is not the seat's key: it grants nothing but its exchange for the key
+        (``POST /api/tables/{id}/exchange``, or the first websocket join with it), which
+        only its player should do; used as a seat's token it is refused (``auth/invite``).
+
         Capped per client (a rate, and unfinished tables at once), per server (live
         tables), per table (bot seats) and in the options' size: 429 or 413 past them.
         (On the server, a plain request is served ahead of FastAPI's layers, by the same
@@ -321,16 +339,32 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         token = _token(credentials)
         seat = table.seat_of(token)
         if token and seat is None:
-            raise bad_token()
+            raise table.refusal(token)
         if seat is not None:
             lobby.seat_used(table, seat)
         return table.welcome(seat)
+
+    @router.post("/tables/{table_id}/exchange", tags=["play"])
+    async def exchange_invite(table_id: str, credentials: Token, request: Request) -> SeatKey:
+        """Exchange a seat's invite (the Bearer token: the ``token`` of ``POST /api/tables``,
+        the one in the invite link) for the seat's own key, the seat's token from then on
+        (keep it: it is shown once). An invite grants nothing else: used as a seat's token
+        anywhere it is refused (``auth/invite``), and once exchanged (here, or by the first
+        websocket join with it) it is worth nothing (a second exchange: ``auth/invite_used``;
+        not an invite waiting at this table: ``auth/token``). The key is stored before it
+        is answered."""
+        hub.read_limit.check(client_of(request))
+        table = await hub.get(table_id)
+        seat, key = await table.exchange_invite(_token(credentials))
+        lobby.seat_used(table, seat)
+        return SeatKey(seat=seat, key=key)
 
     @router.post("/tables/{table_id}/actions", tags=["play"])
     async def act(
         table_id: str, body: ActRequest, credentials: Token, request: Request
     ) -> ActResponse:
-        """Act for the token's seat. Malformed, illegal and stale actions change nothing."""
+        """Act for the token's seat (its key). Malformed, illegal and stale actions change
+        nothing."""
         hub.action_limit.check(client_of(request))
         table, seat = await hub.authorize(table_id, _token(credentials))
         lobby.seat_used(table, seat)
@@ -349,7 +383,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         token = _token(credentials)
         own = table.seat_of(token) == seat
         if not own and not table.is_host(token):
-            raise bad_token()
+            raise table.refusal(token)
         if not own and body.bot is not None and table.connected(seat):
             raise ServerError(
                 "seat/present",
@@ -366,7 +400,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         table = await hub.get(table_id)
         token = _token(credentials)
         if table.seat_of(token) is None and not table.is_host(token):
-            raise bad_token()
+            raise table.refusal(token)
         return (await hub.again(table, client_of(request))).summary()
 
     @router.post("/tables/{table_id}/close", tags=["tables"])

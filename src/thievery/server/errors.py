@@ -57,6 +57,16 @@ def bad_token() -> ServerError:
     return ServerError("auth/token", "this token is not valid for this table", 403)
 
 
+def invite_not_key(table_id: str) -> ServerError:
+    """A seat's invite used as its token: an invite grants nothing but its exchange."""
+    return ServerError(
+        "auth/invite",
+        "this token is a seat's invite, not its key: exchange it for the seat's key first "
+        f"(POST /api/tables/{table_id}/exchange with the invite, or open the invite link)",
+        403,
+    )
+
+
 def invite_used() -> ServerError:
     """An invite whose seat's player joined with it already (and got a key of their own)."""
     return ServerError(

@@ -30,7 +30,7 @@ from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
 from thievery.server.cluster import Cluster, raise_error
-from thievery.server.errors import ServerError, bad_token, from_game_error, unknown_table
+from thievery.server.errors import ServerError, from_game_error, unknown_table
 from thievery.server.limits import Caps, RateLimiter, too_many
 from thievery.server.live import LiveTable
 from thievery.server.replay import Replayer
@@ -565,11 +565,12 @@ class Hub:
         return table.final_record
 
     async def authorize(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
-        """The table and the seat a token acts for; :func:`bad_token` if it acts for none."""
+        """The table and the seat a token (a seat's key) acts for; refused if it acts for
+        none (:meth:`LiveTable.refusal`: ``auth/invite`` for an invite not exchanged yet)."""
         table = await self.get(table_id)
         seat = table.seat_of(token)
         if seat is None:
-            raise bad_token()
+            raise table.refusal(token)
         return table, seat
 
 

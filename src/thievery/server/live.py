@@ -49,7 +49,14 @@ from thievery.server.audience import Audience, event_words, frame_text, without
 from thievery.server.clock import TableClock
 from thievery.server.cluster import Fenced, FencedAppend, moved, raise_error, unavailable
 from thievery.server.driver import Driver, Wake
-from thievery.server.errors import ServerError, from_game_error, stale
+from thievery.server.errors import (
+    ServerError,
+    bad_token,
+    from_game_error,
+    invite_not_key,
+    invite_used,
+    stale,
+)
 from thievery.server.listeners import Listener
 from thievery.server.seats import (
     HUMAN,
@@ -60,6 +67,7 @@ from thievery.server.seats import (
     new_token,
     seat_of,
     waiting_invite,
+    waiting_seat,
 )
 from thievery.server.storage import (
     ActionRow,
@@ -219,12 +227,31 @@ class LiveTable:
         return self.hub.cluster is None or self.lease is not None
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat a token acts for, or ``None``."""
+        """The seat a token acts for (the seat whose key it is), or ``None``."""
         return seat_of(self.seats, token)
 
     def invite_of(self, token: str | None) -> int | None:
         """The seat whose invite a token is, exchanged for a key or not."""
         return invite_of(self.seats, token)
+
+    def waiting_seat(self, token: str | None) -> int | None:
+        """The seat whose invite, not exchanged yet, a token is."""
+        return waiting_seat(self.seats, token)
+
+    def refusal(self, token: str | None) -> ServerError:
+        """Why a token that acts for no seat (nor as the host) is refused over HTTP:
+        ``auth/invite`` for a waiting invite (it grants nothing but its exchange), else
+        ``auth/token``."""
+        return invite_not_key(self.id) if self.waiting_seat(token) is not None else bad_token()
+
+    async def exchange_invite(self, invite: str | None) -> tuple[int, str]:
+        """:meth:`exchange`, refused unless ``invite`` is an invite waiting here:
+        ``auth/invite_used`` for one exchanged already, else ``auth/token``."""
+        waiting = invite is not None and self.waiting_seat(invite) is not None
+        exchanged = await self.exchange(invite) if invite is not None and waiting else None
+        if exchanged is None:
+            raise invite_used() if self.invite_of(invite) is not None else bad_token()
+        return exchanged
 
     async def exchange(self, invite: str) -> tuple[int, str] | None:
         """An invite's first join: its seat gets a fresh key (returned with the seat), stored

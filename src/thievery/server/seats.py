@@ -1,14 +1,15 @@
 """Seats: who sits where (a human reached by a token, or a bot), their names and tokens.
 
 A human seat of a new table has an *invite* (the token in its invite link, which whoever
-made the table holds too) and, once its player first joins with it over the table's
-websocket, a *key* of its own: the invite is exchanged for a fresh token that only that
-player's browser gets, and from then on the invite is worth nothing (so the table's
-maker cannot go on reading that seat's hand or playing for it). Until then the invite
-is the seat's token everywhere (a client of the HTTP API alone uses it so). Tables made
-before invites have keys only, as before. A token is never stored, only its hash, and
-is checked in constant time. Names must tell seats apart in a log that says "you" to
-each reader about their own seat.
+made the table holds too) and, once exchanged, a *key* of its own. An invite grants
+nothing but its exchange: the first join with it over the table's websocket, or
+``POST /api/tables/{id}/exchange``, gives the seat a fresh key that only that caller
+gets, and from then on the invite is worth nothing. Only a key acts for its seat
+(:func:`seat_of`): a waiting invite reads no hand and plays no move, so the table's maker
+can neither read an invited friend's hand before they arrive nor go on reading it after.
+Tables made before invites have keys only, as before. A token is never stored, only its
+hash, and is checked in constant time. Names must tell seats apart in a log that says
+"you" to each reader about their own seat.
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ class Seat:
 
     @property
     def invited(self) -> bool:
-        """Whether its invite is still its token (not exchanged for a key yet)."""
+        """Whether its invite waits to be exchanged (the seat has no key yet)."""
         return self.token_hash is None and self.invite_hash is not None
 
     def hashes(self) -> tuple[str | None, str | None]:
@@ -139,15 +140,19 @@ def _first(seats: Sequence[Seat], digest: str, held: Callable[[Seat], str | None
 
 
 def seat_of(seats: Sequence[Seat], token: str | None) -> int | None:
-    """The seat a token acts for (its key, or its invite while not exchanged), or ``None``."""
-    if not token:
-        return None
-    return _first(seats, hash_token(token), lambda s: s.invite_hash if s.invited else s.token_hash)
+    """The seat whose key ``token`` is, or ``None`` (an invite, waiting or used, is no
+    seat's key: it acts for nobody)."""
+    return _first(seats, hash_token(token), lambda s: s.token_hash) if token else None
 
 
 def invite_of(seats: Sequence[Seat], token: str | None) -> int | None:
     """The seat whose invite ``token`` is, exchanged or not, or ``None``."""
     return _first(seats, hash_token(token), lambda s: s.invite_hash) if token else None
+
+
+def waiting_seat(seats: Sequence[Seat], token: str | None) -> int | None:
+    """The seat whose invite, not exchanged yet, ``token`` is, or ``None``."""
+    return waiting_invite(seats, hash_token(token)) if token else None
 
 
 def waiting_invite(seats: Sequence[Seat], invite_hash: str) -> int | None:
@@ -163,7 +168,7 @@ def make_seat(
     known: tuple[str | None, str | None] | None = None,
 ) -> tuple[Seat, str | None]:
     """A seat from its request (``kind``, ``bot``, ``name``) and, for a human, a new
-    invite (its token until its player first joins).
+    invite (to be exchanged for the seat's key).
 
     With ``known`` (a seat's :meth:`Seat.hashes`) the human keeps their key and invite
     (play again); no token is made.

@@ -55,7 +55,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from thievery.server.audience import frame_text
 from thievery.server.chat import Chat
-from thievery.server.errors import ServerError, bad_token, invite_used
+from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
 from thievery.server.limits import Bucket, too_many
 from thievery.server.listeners import Listener
@@ -245,13 +245,10 @@ class Session:
         """Join as the token's seat, or as a spectator without a token."""
         if token is not None and not isinstance(token, str):
             raise bad_token()
-        seat = self.table.seat_of(token) if token else None
-        key = None  # the seat's own key, when its invite is used for the first time here
-        if token and seat is not None and self.table.seats[seat].invited:
-            exchanged = await self.table.exchange(token)
-            seat, key = exchanged if exchanged is not None else (None, None)
+        seat = self.table.seat_of(token) if token else None  # (a key's seat)
+        key = None  # the seat's own key, when its invite is exchanged here
         if token and seat is None:
-            raise invite_used() if self.table.invite_of(token) is not None else bad_token()
+            seat, key = await self.table.exchange_invite(token)
         caps = self.hub.caps
         if seat is None and self.crowded:
             self.told_full = True
