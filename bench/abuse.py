@@ -193,6 +193,13 @@ class Attacks:
         # Tables the attacks need, made before the flood spends this client's tokens.
         self.bot_tables = [self._create_bots() for _ in range(5)]
         self.locked_table = self.http.post("/api/tables", json=HUMANS).json()
+        # (seat 0's key: an invite grants nothing but its exchange)
+        tid, invite = self.locked_table["table"]["id"], self.locked_table["seats"][0]["token"]
+        exchanged = self.http.post(
+            f"/api/tables/{tid}/exchange", headers={"Authorization": f"Bearer {invite}"}
+        )
+        assert exchanged.status_code == 200, exchanged.text
+        self.locked_key: str = exchanged.json()["key"]
 
     def _create_bots(self) -> dict[str, Any]:
         # Human seats for now, handed to search bots when the attack starts.
@@ -348,8 +355,8 @@ class Attacks:
 
     def locked_db(self) -> dict[str, Any]:
         made = self.locked_table
-        tid, token = made["table"]["id"], made["seats"][0]["token"]
-        auth = {"Authorization": f"Bearer {token}"}
+        tid = made["table"]["id"]
+        auth = {"Authorization": f"Bearer {self.locked_key}"}
         state = self.http.get(f"/api/tables/{tid}/state", headers=auth).json()
         conn = sqlite3.connect(self.db_path, timeout=30, isolation_level=None)
         conn.execute("BEGIN IMMEDIATE")

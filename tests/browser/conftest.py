@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx2
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
@@ -131,12 +132,39 @@ def output() -> Path:
     return OUTPUT
 
 
+EXCHANGED: set[str] = set()  # the keys exchange() got (links made of them are keys' links)
+
+
+def exchange(invite: str) -> str:
+    """The seat's own key for an invite link (``POST /api/tables/{id}/exchange``, as a
+    program playing over HTTP does): an invite grants nothing but its exchange
+    (thievery.server.seats), so the tests act over HTTP with keys. The invite works no
+    more: a page opens the seat with :func:`key_link`."""
+    base, rest = invite.split("/table/")
+    table_id, token = rest.split("#token=")
+    response = httpx2.post(
+        f"{base}/api/tables/{table_id}/exchange", headers={"Authorization": f"Bearer {token}"}
+    )
+    assert response.status_code == 200, response.text
+    key: str = response.json()["key"]
+    EXCHANGED.add(key)
+    return key
+
+
+def key_link(invite: str, key: str) -> str:
+    """The seat's link with its key in place of its invite."""
+    return invite.split("#token=")[0] + "#token=" + key
+
+
 def seat_key(page: Page, invite: str) -> str:
     """The seat's own key a page got when it joined with ``invite`` (an invite link or its
     token): the table exchanges an invite at its first join (thievery.server.seats), and
-    the page keeps the key in its local storage; the invite works no more."""
+    the page keeps the key in its local storage; the invite works no more. (A link that
+    holds a key :func:`exchange` got is the key's own.)"""
     table_id = invite.split("/table/")[-1].split("#")[0] if "/table/" in invite else None
     token = invite.split("#token=")[-1]
+    if token in EXCHANGED:
+        return token
     found = page.wait_for_function(
         """([id, invite]) => {
             const all = JSON.parse(localStorage.getItem("thievery.tokens") || "{}");

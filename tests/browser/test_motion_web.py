@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
-from tests.browser.conftest import seat_key
+from tests.browser.conftest import exchange, key_link, seat_key
 
 pytestmark = pytest.mark.browser
 
@@ -124,12 +124,21 @@ class Table:
         self.id = made.json()["table"]["id"]
         self.invites = [s["invite"] for s in made.json()["seats"]]
         self.tokens = [i.split("#token=")[1] for i in self.invites]
+        self.invited = list(self.tokens)  # (each seat's invite)
+
+    def key(self, seat: int) -> str:
+        """The seat's key, its invite exchanged over HTTP if no page has opened the seat
+        yet (its link holds the key then)."""
+        if self.tokens[seat] == self.invited[seat]:  # (still its invite)
+            self.tokens[seat] = exchange(self.invites[seat])
+            self.invites[seat] = key_link(self.invites[seat], self.tokens[seat])
+        return self.tokens[seat]
 
     def act(self, seat: int, action: dict[str, Any]) -> None:
         response = httpx2.post(
             f"{self.server}/api/tables/{self.id}/actions",
             json={"action": action},
-            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+            headers={"Authorization": f"Bearer {self.key(seat)}"},
         )
         assert response.status_code == 200, response.text
 
@@ -447,8 +456,12 @@ def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: 
     table_id = made.json()["table"]["id"]
     invites = [s["invite"] for s in made.json()["seats"]]
     tokens = [i.split("#token=")[1] for i in invites]
+    invited = list(tokens)
 
     def act(seat: int, action: dict[str, Any]) -> None:
+        if tokens[seat] == invited[seat]:  # (still its invite: no page opened the seat)
+            tokens[seat] = exchange(invites[seat])
+            invites[seat] = key_link(invites[seat], tokens[seat])
         response = httpx2.post(
             f"{server}/api/tables/{table_id}/actions",
             json={"action": action},

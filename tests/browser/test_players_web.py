@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
-from tests.browser.conftest import seat_key
+from tests.browser.conftest import exchange, key_link, seat_key
 from thievery.core import GameRecord, Rng
 
 pytestmark = pytest.mark.browser
@@ -42,7 +42,8 @@ def make_table(server: str, game: str, **extra: Any) -> dict[str, Any]:
     """A table with one human seat (seat 0) and bots in the others. Der Schattendieb's
     seat 0 is dealt a jewellery card to play (PLAY): about one hand in 80 holds only
     Close Safe cards, and the tests that play one would wait for nothing; such a table is
-    made again."""
+    made again. (To read that hand, seat 0's invite is exchanged over HTTP: its ``token``
+    and ``invite`` link in the answer hold its key then.)"""
     players = GAMES[game][1]
     seats: list[dict[str, Any]] = [{"kind": "human", "name": "Ada"}]
     seats += [{"kind": "bot", "bot": "random"} for _ in range(players - 1)]
@@ -53,9 +54,12 @@ def make_table(server: str, game: str, **extra: Any) -> dict[str, Any]:
         made: dict[str, Any] = response.json()
         if game != "schattendieb":
             return made
+        # (seat 0's hand is read with its key: its link holds the key from then on)
+        key = exchange(made["seats"][0]["invite"])
+        made["seats"][0] |= {"token": key, "invite": key_link(made["seats"][0]["invite"], key)}
         state = httpx2.get(
             f"{server}/api/tables/{made['table']['id']}/state",
-            headers={"Authorization": f"Bearer {made['seats'][0]['token']}"},
+            headers={"Authorization": f"Bearer {key}"},
         ).json()
         legal = [json.dumps(a) for a in state["legal"]]
         if any('"play"' in a and "close-" not in a for a in legal):

@@ -12,7 +12,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import seat_key
+from tests.browser.conftest import exchange, key_link, seat_key
 
 pytestmark = [pytest.mark.browser, pytest.mark.paced]  # a real-time game
 
@@ -196,7 +196,8 @@ def test_a_drop_that_loses_the_race_is_answered(
         hourglass_seconds=60,
     )
     table = made["table"]["id"]
-    ada_token = made["seats"][0]["token"]
+    ada_token = exchange(made["seats"][0]["invite"])  # (her link holds her key from now on)
+    ada_link = key_link(made["seats"][0]["invite"], ada_token)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         bo = context.new_page()
@@ -252,9 +253,9 @@ def test_a_drop_that_loses_the_race_is_answered(
         bo.wait_for_timeout(1200)
         expect(bo.locator(".sr-hand")).to_have_count(1)
         ada = context.new_page()
-        ada.goto(made["seats"][0]["invite"])
+        ada.goto(ada_link)
         expect(ada.locator("#who")).to_have_text("you are Ada")
-        ada_token = seat_key(ada, made["seats"][0]["invite"])  # (her invite is used now)
+        assert seat_key(ada, ada_link) == ada_token
         response = httpx2.post(  # her lid: a frame with the clock running
             f"{server}/api/tables/{table}/actions",
             json={"action": {"type": "close"}},

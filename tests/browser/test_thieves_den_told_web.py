@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
-from tests.browser.conftest import seat_key
+from tests.browser.conftest import exchange, key_link, seat_key
 from tests.browser.test_motion_web import on_the_tests_clock, run_story
 from tests.browser.test_motion_web import told as steps_told
 from thievery.core.protocol import State
@@ -130,13 +130,22 @@ class Table:
         self.id = made.json()["table"]["id"]
         self.invites = [s["invite"] for s in made.json()["seats"]]
         self.tokens = [i.split("#token=")[1] for i in self.invites]
+        self.invited = list(self.tokens)  # (each seat's invite)
         self.state: State = thievery.game("thieves-den").new(2, SEED, OPTIONS)
+
+    def key(self, seat: int) -> str:
+        """The seat's key, its invite exchanged over HTTP if no page has opened the seat
+        yet (its link holds the key then)."""
+        if self.tokens[seat] == self.invited[seat]:  # (still its invite)
+            self.tokens[seat] = exchange(self.invites[seat])
+            self.invites[seat] = key_link(self.invites[seat], self.tokens[seat])
+        return self.tokens[seat]
 
     def act(self, seat: int, action: dict[str, Any]) -> list[Any]:
         response = httpx2.post(
             f"{self.server}/api/tables/{self.id}/actions",
             json={"action": action},
-            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+            headers={"Authorization": f"Bearer {self.key(seat)}"},
         )
         assert response.status_code == 200, response.text
         return list(self.state.apply(seat, action))

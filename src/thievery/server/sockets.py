@@ -30,9 +30,10 @@ seconds (anything else is refused with ``limit/connections_per_table``, close co
 A socket that has not joined within ``join_seconds`` is closed (``join/timeout``, 4408).
 
 A seat's first join with its invite (the token of its invite link) exchanges it for a
-key of the seat's own: that welcome carries it as ``key``, the client keeps it and joins
-with it from then on, and the invite is refused from then on (``auth/invite_used``), so
-whoever made the table cannot go on using the seat (:mod:`~.seats`).
+key of the seat's own (unless ``POST /api/tables/{id}/exchange`` did): that welcome
+carries it as ``key``, the client keeps it and joins with it from then on, and the invite
+is refused from then on (``auth/invite_used``), so whoever made the table cannot use the
+seat (:mod:`~.seats`).
 
 A ``welcome`` frame lists the view's ``static`` keys (e.g. Thieves Den's ``options`` and
 card ``catalogue``): they never change, so ``update`` views leave them out and a client
