@@ -198,6 +198,28 @@ def test_spectator_state_has_no_hands(client: TestClient) -> None:
     assert client.get("/api/tables/nope").json()["code"] == "table/unknown"
 
 
+def test_a_token_sent_anywhere_but_the_bearer_header_is_refused_not_ignored(
+    client: TestClient,
+) -> None:
+    """Not answered as a spectator (the caller would not know why it sees no hand)."""
+    made = create_table(client, ["human", "bot:random", "bot:random"])
+    tid = made["table"]["id"]
+    key = exchange(client, tid, made["seats"][0]["token"])
+    url = f"/api/tables/{tid}/state"
+    before = client.get(f"/api/tables/{tid}").json()["actions"]
+    for wrong in (
+        client.get(url, headers={"Authorization": f"Token {key}"}),
+        client.get(url, headers={"Authorization": key}),
+        client.get(url, params={"token": key}),
+        client.post(f"/api/tables/{tid}/actions?token={key}", json={"action": {"type": "x"}}),
+    ):
+        assert wrong.status_code == 403 and wrong.json()["code"] == "auth/token", wrong.text
+        assert "Authorization: Bearer" in wrong.json()["message"]
+    assert client.get(f"/api/tables/{tid}").json()["actions"] == before
+    assert state(client, tid, key)["seat"] == 0  # where it goes, it works
+    assert state(client, tid)["seat"] is None  # and no token at all is a spectator
+
+
 def test_no_seat_is_handed_to_a_bot_once_the_game_is_over(client: TestClient) -> None:
     made = create_table(client, ["human", "human", "bot:random"])
     tid = made["table"]["id"]

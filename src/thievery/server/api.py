@@ -41,7 +41,27 @@ bearer = HTTPBearer(
     auto_error=False,
     description="a seat's key (not its invite: exchange that first), or the table's host token",
 )
-Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def credentials_of(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+) -> HTTPAuthorizationCredentials | None:
+    """The request's token (``Authorization: Bearer …``), or ``None`` if it sends none. A
+    token sent anywhere else (another scheme, the address) is refused, not ignored: the
+    caller would be answered as a spectator without knowing why."""
+    if credentials is None and (
+        "authorization" in request.headers or "token" in request.query_params
+    ):
+        raise ServerError(
+            "auth/token",
+            "a token goes in the Authorization header, as 'Authorization: Bearer TOKEN' "
+            "(not in the address, nor with another scheme)",
+            403,
+        )
+    return credentials
+
+
+Token = Annotated[HTTPAuthorizationCredentials | None, Depends(credentials_of)]
 
 
 class SeatSpec(BaseModel):
