@@ -6,8 +6,10 @@ player comes, nor go on doing so after."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -288,3 +290,47 @@ def test_exchanges_count_against_the_clients_rate_of_reads(sqlite_url: str) -> N
         assert limited.status_code == 429 and limited.json()["code"] == "rate/limited"
         table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
         assert table.seats[2].invited  # (refused: not exchanged)
+
+
+def test_a_join_given_up_during_a_failing_exchange_leaves_the_invite_waiting(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exchange's caller is cancelled (its connection went) while the key is being
+    stored, and the write then fails: the seat waits for its invite again once the write
+    has ended, as if the exchange had never begun."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, invite = made["table"]["id"], made["seats"][1]["token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[tid]
+    submit, gate = hub.writer.submit, threading.Event()
+
+    async def failing(op: Any) -> Any:
+        if isinstance(op, SetSeats):
+            await asyncio.to_thread(gate.wait, 10)
+            raise OperationalError("UPDATE", {}, Exception("the disk is full"))
+        return await submit(op)
+
+    monkeypatch.setattr(hub.writer, "submit", failing)
+
+    async def give_up() -> bool:
+        joining = asyncio.ensure_future(table.exchange(invite))
+        for _ in range(200):  # until it waits for its write
+            await asyncio.sleep(0.005)
+            if table.waiting_seat(invite) is None:
+                break
+        joining.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await joining
+        return table.waiting_seat(invite) is None  # taken meanwhile
+
+    assert client.portal is not None
+    assert client.portal.call(give_up)
+    gate.set()
+    for _ in range(200):
+        if table.waiting_seat(invite) == 1:
+            break
+        time.sleep(0.01)
+    assert table.waiting_seat(invite) == 1 and table.seats[1].token_hash is None
+    monkeypatch.setattr(hub.writer, "submit", submit)
+    answered = client.post(f"/api/tables/{tid}/exchange", headers=auth(invite))
+    assert answered.status_code == 200 and answered.json()["seat"] == 1
