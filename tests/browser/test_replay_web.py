@@ -21,13 +21,18 @@ NAMES = ["Ada", "Bob", "Cy", "Di"]
 LOCALES = {"en": "en-GB", "de": "de-DE"}
 
 # Every step's events in the page's log words (eventText, as the table page words them),
-# for the perspective's seat (null: a spectator, or everything).
-WORDED = """async ([steps, seat, names]) => {
+# for the perspective's seat (null: a spectator, or everything; everything shown, a seat's
+# private line is worded as told to that seat).
+WORDED = """async ([steps, seat, names, all]) => {
   const renderer = (await import("/static/games/schattendieb/game.js")).default;
   const { eventText } = await import("/static/js/common.js");
   const seats = names.map((name, s) => ({ seat: s, name }));
-  return steps.map((step) => step.events.map((e) => eventText(renderer, e, { seat, seats })));
+  return steps.map((step) => step.events.map((e) =>
+    eventText(renderer, e, { seat, seats, to: all ? e.audience ?? null : null })));
 }"""
+# Everything shown, another seat's private line: marked whom it was told to, and worded as
+# it was told ("You drew …"), in the page's language.
+TOLD = {"en": r"\(to {name}\) You ", "de": r"\(an {name}\) Du "}
 
 
 def finished_record(path: Path) -> dict[str, Any]:
@@ -69,8 +74,9 @@ def test_this_step_is_worded_as_the_tables_log_words_it(
             expect(page.locator("#actions")).to_have_text(
                 "The start." if lang == "en" else "Der Anfang."
             )
-            worded: list[list[str]] = page.evaluate(WORDED, [steps, seat, NAMES])
-            own = 0
+            everything = perspective == "all"
+            worded: list[list[str]] = page.evaluate(WORDED, [steps, seat, NAMES, everything])
+            own = told = 0
             for n in range(1, len(steps)):
                 page.click("#next")
                 lines = page.locator("#actions .step-event")
@@ -81,6 +87,12 @@ def test_this_step_is_worded_as_the_tables_log_words_it(
                 assert not re.search(r"\b[a-z]+-\d+[ab]\b|·", text), text  # no raw fields
                 you = "Du " if lang == "de" else "You "
                 own += any(line.startswith(you) for line in shown)
+                for event, line in zip(steps[n]["events"], shown, strict=True):
+                    if everything and event["audience"] is not None:
+                        mark = TOLD[lang].format(name=NAMES[event["audience"]])
+                        assert re.match(mark, line), (perspective, n, line)
+                        told += 1
+            assert (told > 0) == everything, (perspective, told)
             # The seat's own moves are told as the table tells them to it ("You chose a
             # card"); everything shown names every seat.
             assert (own > 0) == (seat == 0), (perspective, own)

@@ -268,23 +268,29 @@ export function seatName(seats, seat) {
  * seat) with the seats renamed. German: the game renderer's words(event, ctx) builds it from
  * the event's type and data (only what this seat's frame carries); when it has none (null)
  * the English text is shown and the event type is noted in `missingWords` (i18n.js).
- * `ctx`: { seat (the viewer's, or null), seats (as the page has them), view (if handy) }.
+ * `ctx`: { seat (the viewer's, or null), seats (as the page has them), view (if handy),
+ * to (the replay with every seat's view shown: the seat another seat's private line was told
+ * to; the line is worded as that seat was told it and marked "(to NAME)", as the server's
+ * English text for it is) }.
  */
-export function eventText(renderer, e, { seat = null, seats = [], view = null } = {}) {
-  const line = eventLine(renderer, e, seat, seats, view);
+export function eventText(renderer, e, { seat = null, seats = [], view = null, to = null } = {}) {
+  const line = eventLine(renderer, e, seat, seats, view, to);
   noteFresh(view, e, line);
   return line;
 }
 
-function eventLine(renderer, e, seat, seats, view) {
+function eventLine(renderer, e, seat, seats, view, to) {
   if (lang() === "de" && typeof renderer?.words === "function") {
     let line = null;
+    const reader = to ?? seat;
     try {
-      line = renderer.words(e, { seat, seats: displaySeats(seats), view, audience: e.audience ?? null });
+      line = renderer.words(e, { seat: reader, seats: displaySeats(seats), view, audience: e.audience ?? null });
     } catch (error) {
       console.warn(`no German words for ${e.type}`, error);
     }
-    if (line !== null && line !== undefined) return String(line);
+    if (line !== null && line !== undefined) {
+      return to === null ? String(line) : t("(to {name}) {line}", { name: seatName(seats, to), line: String(line) });
+    }
     missingWords.add(String(e.type));
   }
   return renameInText(e.text, seats);

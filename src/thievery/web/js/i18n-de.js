@@ -143,6 +143,8 @@ export const DE = {
   "a spectator": "ein Zuschauer",
   "step {n} of {total}": "Schritt {n} von {total}",
   "The start.": "Der Anfang.",
+  // (everything shown: another seat's private line, worded as that seat was told it)
+  "(to {name}) {line}": "(an {name}) {line}",
   "Replay of {file}": "Nachspielen von {file}",
   "Choose a game record file (top right) to replay it.": "Wähle eine Protokolldatei (oben rechts), um sie nachzuspielen.",
   "Cannot replay": "Nachspielen nicht möglich",

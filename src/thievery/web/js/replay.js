@@ -77,8 +77,11 @@ function go(step) {
   $("slider").value = String(state.step);
   $("step").textContent = t("step {n} of {total}", { n: state.step, total: steps.length - 1 });
   // The step as the table's log words it: the events this perspective saw (the server's
-  // words for it; German from the game's own), never the actions' raw fields.
-  const line = (e) => eventText(state.renderer, e, { seat, seats: state.seats || seats, view });
+  // words for it; German from the game's own), never the actions' raw fields. With every
+  // seat's view shown, a seat's private line is worded as it was told to that seat and
+  // marked so: "(to Ada) You drew …" (the server's English), "(an Ada) Du hast … gezogen".
+  const to = (e) => (p === "all" ? e.audience ?? null : null);
+  const line = (e) => eventText(state.renderer, e, { seat, seats: state.seats || seats, view, to: to(e) });
   const lines = s.events.map(line);
   $("actions").innerHTML = s.events.map((e, i) => logLine(e, lines[i], "step-event")).join("")
     || esc(state.step === 0 ? t("The start.") : "—");
