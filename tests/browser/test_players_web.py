@@ -255,12 +255,11 @@ def test_every_page_fits_a_phone_and_the_hand_is_on_screen(
 
 SMALL_PHONE = {"width": 375, "height": 667}
 
-# The table header's items on show (in its rows), its own height and what it adds around
-# its rows: its padding, its border and the gap between two rows.
-HEADER = """() => {
+# A page header's items on show (in its rows; the selectors given), its own height and what
+# it adds around its rows: its padding, its border and the gap between two rows.
+HEADER = """(selectors) => {
   const header = document.querySelector("header.top");
-  const items = [...header.querySelectorAll(
-    "#brand, #title, #how-to-play, #alerts, #timer, #who, #connection, #deal, #lang")]
+  const items = [...header.querySelectorAll(selectors)]
     .map((el) => [el.id, el.getBoundingClientRect()])
     .filter(([, r]) => r.width > 0 && r.height > 0)
     .map(([id, r]) => ({ id, top: r.top, height: r.height, right: r.right }));
@@ -269,6 +268,27 @@ HEADER = """() => {
     .reduce((sum, k) => sum + (parseFloat(style[k]) || 0), 0);
   return { items, around, width: header.clientWidth, scroll: header.scrollWidth };
 }"""
+
+
+TABLE_HEADER = "#brand, #title, #how-to-play, #alerts, #timer, #who, #connection, #deal, #lang"
+REPLAY_HEADER = "#brand, #title, #how-to-play, #load, #lang"
+
+
+def two_line_header(page: Page, selectors: str) -> dict[str, Any]:
+    """The header's items (``selectors``) as HEADER gives them, checked to sit in two rows
+    within two lines' height, nothing sticking out at the side."""
+    header = page.locator("header.top").bounding_box()
+    assert header is not None
+    got: dict[str, Any] = page.evaluate(HEADER, selectors)
+    # A line of the header is as tall as its tallest item (a button, the select).
+    line = max(item["height"] for item in got["items"])
+    assert header["height"] <= 2 * line + got["around"], (header, line, got)
+    rows = {round(item["top"] + item["height"] / 2) for item in got["items"]}
+    assert len({min(rows), max(rows)}) == 2  # (two rows, each centred on its line)
+    assert all(abs(r - min(rows)) <= 2 or abs(r - max(rows)) <= 2 for r in rows), got
+    assert got["scroll"] <= got["width"]  # nothing cut off at the side
+    assert all(item["right"] <= got["width"] for item in got["items"]), got
+    return got
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -307,14 +327,7 @@ def test_the_table_header_takes_two_lines_on_a_small_phone(
             )
             header = page.locator("header.top").bounding_box()
             assert header is not None
-            got = page.evaluate(HEADER)
-            # A line of the header is as tall as its tallest item (a button, the select).
-            line = max(item["height"] for item in got["items"])
-            assert header["height"] <= 2 * line + got["around"], (header, line, got)
-            rows = {round(item["top"] + item["height"] / 2) for item in got["items"]}
-            assert len({min(rows), max(rows)}) == 2  # (two rows, each centred on its line)
-            assert all(abs(r - min(rows)) <= 2 or abs(r - max(rows)) <= 2 for r in rows), got
-            assert got["scroll"] <= got["width"]  # nothing cut off at the side
+            got = two_line_header(page, TABLE_HEADER)
             shown = {item["id"] for item in got["items"]}
             assert {"brand", "title", "how-to-play", "who", "connection", "lang"} <= shown
             if touch:  # (a finger's 44 px, on every button)
@@ -322,6 +335,54 @@ def test_the_table_header_takes_two_lines_on_a_small_phone(
                     box = button.bounding_box()
                     assert box is not None and min(box["width"], box["height"]) >= 44, box
             page.screenshot(path=str(SHOTS / f"phone-375-header-{lang}-{touch}.png"))
+            assert errors == []
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_replay_header_takes_two_lines_on_a_small_phone(
+    server: str, browser: Browser, tmp_path: Path, lang: str
+) -> None:
+    # It took four (five in German: 163 px): the brand, the title with the table id, How to
+    # play, "Load a record" with the browser's file field, and the language side by side.
+    bots = [{"kind": "bot", "bot": "random"}] * 2
+    made = httpx2.post(f"{server}/api/tables", json={"game": "thieves-den", "seats": bots})
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]["id"]
+    deadline = time.time() + 30
+    while not httpx2.get(f"{server}/api/tables/{table}").json()["over"]:
+        assert time.time() < deadline, "the bots did not finish the game"
+        time.sleep(0.2)
+    record = finished_record("schattendieb", tmp_path / "schattendieb-a-long-record-name.json")
+    title = {"en": "Replay of schattendieb-", "de": "Nachspielen von schattendieb-"}[lang]
+    for touch in (True, False):
+        context = browser.new_context(
+            viewport=SMALL_PHONE,
+            locale="de-DE" if lang == "de" else "en-GB",
+            has_touch=touch,
+            is_mobile=touch,
+        )
+        try:
+            page = context.new_page()
+            errors = watch_errors(page)
+            page.goto(f"{server}/replay/{table}")
+            expect(page.locator("#step")).not_to_be_empty()
+            expect(page.locator("#title")).to_contain_text("Thieves Den")
+            for loaded in (False, True):
+                if loaded:  # (a record file: its name in the title and in the file field)
+                    page.set_input_files("#file", str(record))
+                    expect(page.locator("#title")).to_contain_text(title)
+                    expect(page.locator("#step")).to_contain_text(" 0 ")
+                got = two_line_header(page, REPLAY_HEADER)
+                shown = {item["id"] for item in got["items"]}
+                assert shown == {"brand", "title", "how-to-play", "load", "lang"}, got
+                if touch:  # (a finger's 44 px, on every button)
+                    for button in page.locator("header.top button").all():
+                        box = button.bounding_box()
+                        assert box is not None and min(box["width"], box["height"]) >= 44, box
+                assert sideways(page) <= 0
+                page.screenshot(path=str(SHOTS / f"phone-375-replay-header-{lang}-{touch}.png"))
             assert errors == []
         finally:
             context.close()

@@ -10,7 +10,7 @@ const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[
 const state = { replay: null, step: 0, renderer: null, seats: null, record: null, timer: null };
 
 setUpPage();
-$("brand").innerHTML = `${LOGO}Thievery`;
+$("brand").innerHTML = `${LOGO}<span class="word">Thievery</span>`;
 
 async function load(perspective) {
   const query = `?perspective=${encodeURIComponent(perspective)}`;
@@ -151,7 +151,7 @@ async function start() {
     const summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
     state.seats = summary.seats;
     state.title = summary.title;
-    $("title").textContent = `${t("Replay")} · ${summary.title} · ${t("table {id}", { id: tableId })}`;
+    $("title").innerHTML = `${esc(t("Replay"))} · ${esc(summary.title)}<span class="table-id"> · ${esc(t("table {id}", { id: tableId }))}</span>`;
     perspectives(summary.players);
     await load("all");
   } catch (error) {
