@@ -84,7 +84,7 @@ RECORD = """() => {
       seats[seat.dataset.seat] = {
         thieves: num(seat.querySelector(".td-seatinfo [data-token=thief] b")),
         potions: num(seat.querySelector(".td-seatinfo [data-token=potion] b")),
-        prestige: num(seat.querySelector(".td-score")),
+        prestige: num(seat.querySelector(".td-score b")),
         locations: [...seat.querySelectorAll(".td-above .td-loc")].map((e) => e.dataset.card),
         above: [...seat.querySelectorAll(".td-above [data-card]")].map((e) => e.dataset.card),
         told: seat.classList.contains("td-told"),
@@ -281,7 +281,7 @@ def test_a_steal_and_a_double_up_are_told_step_by_step(server: str, browser: Bro
         for s in pages:
             settled(pages[s])
         table.act(*WITCH)
-        drawn_at_once(pages[0], '.td-seat[data-seat="1"] .td-score', "2")
+        drawn_at_once(pages[0], '.td-seat[data-seat="1"] .td-score b', "2")
 
         # Ada's Double Up: the tile paid and its Thief; the compulsory steal on the only
         # Action Spot that holds a Thief (Bob's Potion Shop) and its Potion; his bonus (the

@@ -357,6 +357,8 @@ COUNT_WORDS = {
     "held": ("treasures held: {n} (at most 8)", "gehaltene Schätze: {n} (höchstens 8)"),
     "on_board": ("Thieves on the board: {n}", "Diebe auf dem Tableau: {n}"),
     "board": ("Thieves: {n} (at most 6)", "Diebe: {n} (höchstens 6)"),
+    "score": ("Prestige: {n}", "Prestige: {n}"),
+    "fence": ("Prestige for a sale: {n}", "Prestige pro Verkauf: {n}"),
 }
 
 DRAW_VIEW = """async ([view, legal]) => {
@@ -371,6 +373,7 @@ def counts_heard(view: dict[str, Any], lang: str) -> dict[str, list[str]]:
     """What a screen reader should hear for the supply's counts and seat 0's, in ``lang``."""
     w = {key: words[("en", "de").index(lang)] for key, words in COUNT_WORDS.items()}
     supply, mine = view["supply"], view["seats"][0]
+    fences = view["catalogue"]["fences"]
     return {
         ".td-supply .td-on >> nth=0": [
             *(w["supply"].format(what=w[t], n=n) for t, n in supply["treasures"].items()),
@@ -385,14 +388,20 @@ def counts_heard(view: dict[str, Any], lang: str) -> dict[str, list[str]]:
             w["on_board"].format(n=mine["thieves"]),
             w["board"].format(n=mine["thieves"]),
         ],
+        '.td-seat[data-seat="0"] .td-score': [w["score"].format(n=mine["prestige"])],
+        **{
+            f".td-fences .td-prest >> nth={i}": [w["fence"].format(n=fences[base]["prestige"])]
+            for i, base in enumerate(c.rsplit("-", 1)[0] for c in view["fence_row"] if c)
+        },
     }
 
 
-def test_treasure_and_supply_counts_have_words_for_screen_readers(
+def test_treasure_supply_and_prestige_counts_have_words_for_screen_readers(
     server: str, browser: Browser
 ) -> None:
     """The counts said only "3" to a screen reader (what they count was in hover titles):
-    each says what it counts, in English and German, and no bare number is left."""
+    each says what it counts, in English and German, and no bare number is left. (The
+    Prestige score and a Fence's Prestige were bare numbers after the others had words.)"""
     state, rng = SPEC.new(3, 2, {}), random.Random(1)
     view = state.view(0)
     while not (view["phase"] == "thieving" and sum(view["seats"][0]["treasures"].values()) > 1):

@@ -101,6 +101,7 @@ addGerman({
   "Collected over the game": "Im Spiel gesammelt", "{n} cards in hand": "{n} Karten auf der Hand", "1 card in hand": "1 Karte auf der Hand",
   "you": "du", "bot": "Bot", "treasures held (at most 8)": "gehaltene Schätze (höchstens 8)",
   "treasures held: {n} (at most 8)": "gehaltene Schätze: {n} (höchstens 8)", "Thieves: {n} (at most 6)": "Diebe: {n} (höchstens 6)",
+  "Prestige: {n}": "Prestige: {n}", "Prestige for a sale: {n}": "Prestige pro Verkauf: {n}",
   "Thieves on the board: {n}": "Diebe auf dem Tableau: {n}", "Thieves (at most 6)": "Diebe (höchstens 6)",
   "Collected": "Gesammelt", "no Locations": "keine Orte", "none": "keine",
   "Locations appear here when revealed": "Orte erscheinen hier, wenn sie aufgedeckt werden",
@@ -306,7 +307,7 @@ function fenceCard(C, id, { uses = null, action = null, size = "", extra = "" } 
   const used = uses ? `<span class="td-spot taken" title="${tr("Thieves on it")}">${svg("thief")}${uses > 1 ? `<b>${uses}</b>` : ""}</span>` : `<span class="td-spot">${svg("spot")}</span>`;
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
     <div class="td-fhead"><span class="td-ftype">${esc(word(F.type || "Fence"))}</span></div>
-    <div class="td-fnamerow"><span class="td-fname">${esc(F.name)}</span><span class="td-prest" title="${esc(F.prestige)} ${tr("Prestige")}">${svg("prestige")}<b>${F.prestige}</b></span></div>
+    <div class="td-fnamerow"><span class="td-fname">${esc(F.name)}</span><span class="td-prest" title="${esc(F.prestige)} ${tr("Prestige")}">${svg("prestige")}<b aria-hidden="true">${F.prestige}</b>${spoken(tr("Prestige for a sale: {n}", { n: F.prestige }))}</span></div>
     <div class="td-fdeal" title="${esc(tr("desires: {d}", { d: desireWords(F.desires) }))}"><span class="td-desires">${desires}</span></div>
     <div class="td-lfoot"><span class="td-wants">${tr("wants {n}", { n: F.desires.length })}</span>${used}</div>
   </div>`;
@@ -672,7 +673,7 @@ function seatPanel(ctx, C, idx, s) {
     <div class="td-seatinfo">
       <div class="td-head"><span class="td-who">${name(ctx, s)}</span>${holder}
         ${me ? `<span class="td-chip you">${tr("you")}</span>` : ""}${who && (who.kind === "bot" || who.bot) ? `<span class="td-chip">${tr("bot")}</span>` : ""}
-        <span class="td-grow"></span><span class="td-score" title="${tr("Prestige")}">${svg("prestige", "td-ico small")}${x.prestige}</span></div>
+        <span class="td-grow"></span><span class="td-score" title="${tr("Prestige")}">${svg("prestige", "td-ico small")}<b aria-hidden="true">${x.prestige}</b>${spoken(tr("Prestige: {n}", { n: x.prestige }))}</span></div>
       <div class="td-status">${seatStatus(ctx, s)}${targetBtn}${scouting}</div>
       <div class="td-tr ${treasureActs && idx.treasure.size ? "can" : ""}">${treasures}<span class="td-lim ${held > 8 ? "over" : ""}" title="${tr("treasures held (at most 8)")}"><span aria-hidden="true">${held}/8</span>${spoken(tr("treasures held: {n} (at most 8)", { n: held }))}</span></div>
       <div class="td-tr">${token("thief", { n: x.thieves, title: tr("Thieves on the board: {n}", { n: x.thieves }) })}<span class="td-lim" title="${tr("Thieves (at most 6)")}"><span aria-hidden="true">${x.thieves}/6</span>${spoken(tr("Thieves: {n} (at most 6)", { n: x.thieves }))}</span></div>
