@@ -22,9 +22,13 @@ import httpx2
 import pytest
 import uvicorn
 import websockets.sync.client as ws_client
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
-from websockets.http11 import Request
+from websockets.http11 import Request, Response
+from websockets.server import ServerProtocol
 
 from tests.server.conftest import FAST
 from tests.server.serving import serving
@@ -661,3 +665,82 @@ def test_a_frame_websockets_refuses_is_refused_after_those_before_it(
     closes = [payload for opcode, payload in frames if opcode == 0x8]
     assert closes and struct.unpack("!H", closes[0][:2])[0] == code
     assert "b" not in pongs(frames)  # nothing after the refused frame is handled
+
+
+KEY = base64.b64encode(b"0123456789abcdef").decode()
+LONG_KEY = base64.b64encode(b"x" * 17).decode()
+PLAIN = [
+    ("Host", "127.0.0.1"),
+    ("Upgrade", "websocket"),
+    ("Connection", "Upgrade"),
+    ("Sec-WebSocket-Key", KEY),
+    ("Sec-WebSocket-Version", "13"),
+]
+HEADER_CHOICES = {
+    "Upgrade": ["websocket", "WebSocket", "websocket, h2c", "websocket/13", "", "h2c"],
+    "Connection": ["Upgrade", "keep-alive, Upgrade", "upgrade", "close", ", upgrade", '"upgrade"'],
+    "Sec-WebSocket-Key": [
+        KEY,
+        KEY[:-2],
+        KEY + "==",
+        "!" * 24,
+        base64.b64encode(b"x" * 17).decode(),
+    ],
+    "Sec-WebSocket-Version": ["13", "8", "13, 8", ""],
+    "Origin": ["https://a.example", "null"],
+    "Sec-WebSocket-Protocol": ["chat", "bad protocol"],
+    "Sec-WebSocket-Extensions": ["permessage-deflate; client_max_window_bits", "x;;"],
+}
+
+
+def websockets_answer(pairs: list[tuple[str, str]]) -> Response:
+    return ServerProtocol(max_size=1 << 20).accept(Request("/api/tables/T/ws", Headers(pairs)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(sorted(HEADER_CHOICES)),
+        st.lists(st.integers(0, 5), min_size=0, max_size=2),
+    )
+)
+def test_the_plain_handshake_answers_only_what_websockets_accepts_and_as_it_does(
+    changes: dict[str, list[int]],
+) -> None:
+    """Any mix of headers (each left as is, dropped, given once or twice): where the wire
+    answers an upgrade request itself, websockets accepts it with the same answer (all
+    but the date); where websockets refuses it, the wire leaves it to websockets."""
+    pairs = [(k, v) for k, v in PLAIN if k not in changes]
+    for name, picks in changes.items():
+        options = HEADER_CHOICES[name]
+        pairs += [(name, options[i % len(options)]) for i in picks]
+    ours = wire_module.plain_accept(Headers(pairs))
+    theirs = websockets_answer(pairs)
+    if ours is None:
+        return
+    assert theirs.status_code == ours.status_code == 101
+    assert [(k, v) for k, v in ours.headers.raw_items() if k != "Date"] == [
+        (k, v) for k, v in theirs.headers.raw_items() if k != "Date"
+    ]
+    assert ours.headers["Date"].endswith(" GMT")
+
+
+def test_the_usual_upgrade_requests_take_the_plain_handshake() -> None:
+    """A browser's (extensions offered, an origin) and a bare one's: answered by the wire
+    (else the plain path would never run), as websockets would."""
+    browser = [
+        *PLAIN,
+        ("Origin", "https://a.example"),
+        ("Sec-WebSocket-Extensions", "permessage-deflate"),
+    ]
+    for pairs in (
+        PLAIN,
+        browser,
+        [(k, v.lower()) if k == "Connection" else (k, v) for k, v in PLAIN],
+    ):
+        ours = wire_module.plain_accept(Headers(pairs))
+        assert ours is not None and ours.status_code == 101
+        assert (
+            ours.headers["Sec-WebSocket-Accept"]
+            == websockets_answer(pairs).headers["Sec-WebSocket-Accept"]
+        )
