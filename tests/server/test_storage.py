@@ -33,6 +33,7 @@ from thievery.server.storage import (
     _run_all,
     database_url,
     is_transient,
+    json_text,
     tables_t,
 )
 
@@ -203,7 +204,7 @@ def test_queued_appends_go_as_one_statement_and_a_duplicate_is_isolated(db_url: 
                 texts = conn.exec_driver_sql(
                     "SELECT action FROM thievery_actions WHERE table_id = 'w' ORDER BY n"
                 ).scalars()
-                assert list(texts) == [json.dumps({"type": "done", "n": n}) for n in range(7)]
+                assert list(texts) == [json_text({"type": "done", "n": n}) for n in range(7)]
     finally:
         asyncio.run(writer.aclose())
         storage.close()
@@ -440,3 +441,10 @@ def test_tables_another_process_made_meanwhile_are_found_made(sqlite_url: str) -
     assert calls == 2
     assert sa.inspect(engine).has_table("raced")
     engine.dispose()
+
+
+def test_json_text_is_orjsons_and_json_dumps_past_64_bits() -> None:
+    for value in ({"type": "play", "card": "ring-6b", "to": 2}, [1.5, None, "é"], {"n": 2**70}):
+        assert json.loads(json_text(value)) == value
+    assert json_text({"a": [1, 2]}) == '{"a":[1,2]}'  # (orjson: no spaces)
+    assert json_text({"n": 2**70}) == json.dumps({"n": 2**70})

@@ -267,7 +267,7 @@ class Session:
         self.joined = True
         self.table.attach(self.listener, key)
         if chat_log is not None:
-            self.send(json.dumps(chat_log, separators=(",", ":")))
+            self.send(frame_text(chat_log))
         if seat is not None and self.lobby is not None:
             self.lobby.seat_used(self.table, seat)
 
