@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -154,6 +155,25 @@ def exchange(invite: str) -> str:
 def key_link(invite: str, key: str) -> str:
     """The seat's link with its key in place of its invite."""
     return invite.split("#token=")[0] + "#token=" + key
+
+
+class SeatLinks:
+    """A table's human seats, moved through the HTTP API: each seat's link and token, its
+    invite at first. :meth:`key` exchanges it over HTTP unless a page opened the seat
+    first (the test then sets ``tokens[seat]`` to the key the page got: :func:`seat_key`)."""
+
+    def __init__(self, seats: list[dict[str, Any]]) -> None:
+        self.invites: list[str] = [s["invite"] for s in seats]
+        self.tokens = [i.split("#token=")[1] for i in self.invites]
+        self.invited = list(self.tokens)  # (each seat's invite)
+
+    def key(self, seat: int) -> str:
+        """The seat's key, its invite exchanged over HTTP if no page has opened the seat
+        yet (its link holds the key then)."""
+        if self.tokens[seat] == self.invited[seat]:  # (still its invite)
+            self.tokens[seat] = exchange(self.invites[seat])
+            self.invites[seat] = key_link(self.invites[seat], self.tokens[seat])
+        return self.tokens[seat]
 
 
 def seat_key(page: Page, invite: str) -> str:

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
-from tests.browser.conftest import exchange, key_link, seat_key
+from tests.browser.conftest import SeatLinks, seat_key
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +107,7 @@ def quiet_seed() -> int:
     raise AssertionError("no seed without a getaway car")
 
 
-class Table:
+class Table(SeatLinks):
     """A stacked three-seat Thieves! table, all seats human, moved through the HTTP API."""
 
     def __init__(self, server: str) -> None:
@@ -122,17 +122,7 @@ class Table:
         assert made.status_code == 201, made.text
         self.server = server
         self.id = made.json()["table"]["id"]
-        self.invites = [s["invite"] for s in made.json()["seats"]]
-        self.tokens = [i.split("#token=")[1] for i in self.invites]
-        self.invited = list(self.tokens)  # (each seat's invite)
-
-    def key(self, seat: int) -> str:
-        """The seat's key, its invite exchanged over HTTP if no page has opened the seat
-        yet (its link holds the key then)."""
-        if self.tokens[seat] == self.invited[seat]:  # (still its invite)
-            self.tokens[seat] = exchange(self.invites[seat])
-            self.invites[seat] = key_link(self.invites[seat], self.tokens[seat])
-        return self.tokens[seat]
+        super().__init__(made.json()["seats"])
 
     def act(self, seat: int, action: dict[str, Any]) -> None:
         response = httpx2.post(
@@ -454,18 +444,13 @@ def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: 
     made = httpx2.post(f"{server}/api/tables", json=body)
     assert made.status_code == 201, made.text
     table_id = made.json()["table"]["id"]
-    invites = [s["invite"] for s in made.json()["seats"]]
-    tokens = [i.split("#token=")[1] for i in invites]
-    invited = list(tokens)
+    seats = SeatLinks(made.json()["seats"])
 
     def act(seat: int, action: dict[str, Any]) -> None:
-        if tokens[seat] == invited[seat]:  # (still its invite: no page opened the seat)
-            tokens[seat] = exchange(invites[seat])
-            invites[seat] = key_link(invites[seat], tokens[seat])
         response = httpx2.post(
             f"{server}/api/tables/{table_id}/actions",
             json={"action": action},
-            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            headers={"Authorization": f"Bearer {seats.key(seat)}"},
         )
         assert response.status_code == 200, response.text
 
@@ -473,9 +458,9 @@ def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: 
     ada = context.new_page()
     errors = watch_errors(ada)
     try:
-        ada.goto(invites[0])
+        ada.goto(seats.invites[0])
         expect(ada.locator(".sd-seat")).to_have_count(4)
-        tokens[0] = seat_key(ada, invites[0])
+        seats.tokens[0] = seat_key(ada, seats.invites[0])
         ada.wait_for_timeout(200)
         ada.evaluate(RECORD)
         on_the_tests_clock(ada)

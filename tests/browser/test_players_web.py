@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import thievery
 from tests.browser.conftest import exchange, key_link, seat_key
@@ -291,6 +291,16 @@ def two_line_header(page: Page, selectors: str) -> dict[str, Any]:
     return got
 
 
+def small_phone(browser: Browser, lang: str, touch: bool) -> BrowserContext:
+    """A 375 px phone in ``lang``, with a touch screen or a mouse."""
+    return browser.new_context(
+        viewport=SMALL_PHONE,
+        locale="de-DE" if lang == "de" else "en-GB",
+        has_touch=touch,
+        is_mobile=touch,
+    )
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_table_header_takes_two_lines_on_a_small_phone(
     server: str, browser: Browser, lang: str
@@ -304,12 +314,7 @@ def test_the_table_header_takes_two_lines_on_a_small_phone(
     for touch, link in ((True, invite), (False, None), (True, f"{server}/table/{table}?watch")):
         # (the second time, the seat's key: its invite was used the first time)
         link = link or f"{server}/table/{table}#token={key}"
-        context = browser.new_context(
-            viewport=SMALL_PHONE,
-            locale="de-DE" if lang == "de" else "en-GB",
-            has_touch=touch,
-            is_mobile=touch,
-        )
+        context = small_phone(browser, lang, touch)
         try:
             page = context.new_page()
             errors = watch_errors(page)
@@ -357,12 +362,7 @@ def test_the_replay_header_takes_two_lines_on_a_small_phone(
     record = finished_record("schattendieb", tmp_path / "schattendieb-a-long-record-name.json")
     title = {"en": "Replay of schattendieb-", "de": "Nachspielen von schattendieb-"}[lang]
     for touch in (True, False):
-        context = browser.new_context(
-            viewport=SMALL_PHONE,
-            locale="de-DE" if lang == "de" else "en-GB",
-            has_touch=touch,
-            is_mobile=touch,
-        )
+        context = small_phone(browser, lang, touch)
         try:
             page = context.new_page()
             errors = watch_errors(page)

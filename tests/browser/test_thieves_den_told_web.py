@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
-from tests.browser.conftest import exchange, key_link, seat_key
+from tests.browser.conftest import SeatLinks, seat_key
 from tests.browser.test_motion_web import on_the_tests_clock, run_story
 from tests.browser.test_motion_web import told as steps_told
 from thievery.core.protocol import State
@@ -112,7 +112,7 @@ RECORD = """() => {
 }"""
 
 
-class Table:
+class Table(SeatLinks):
     """The stacked table, both seats human, moved through the HTTP API; the same game kept
     by the engine here, to know what comes."""
 
@@ -128,18 +128,8 @@ class Table:
         assert made.status_code == 201, made.text
         self.server = server
         self.id = made.json()["table"]["id"]
-        self.invites = [s["invite"] for s in made.json()["seats"]]
-        self.tokens = [i.split("#token=")[1] for i in self.invites]
-        self.invited = list(self.tokens)  # (each seat's invite)
+        super().__init__(made.json()["seats"])
         self.state: State = thievery.game("thieves-den").new(2, SEED, OPTIONS)
-
-    def key(self, seat: int) -> str:
-        """The seat's key, its invite exchanged over HTTP if no page has opened the seat
-        yet (its link holds the key then)."""
-        if self.tokens[seat] == self.invited[seat]:  # (still its invite)
-            self.tokens[seat] = exchange(self.invites[seat])
-            self.invites[seat] = key_link(self.invites[seat], self.tokens[seat])
-        return self.tokens[seat]
 
     def act(self, seat: int, action: dict[str, Any]) -> list[Any]:
         response = httpx2.post(
