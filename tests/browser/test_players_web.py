@@ -987,3 +987,57 @@ def test_an_invite_link_seats_one_browser_and_then_only_lets_others_watch(
     finally:
         first.close()
         second.close()
+
+
+def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
+    server: str, browser: Browser
+) -> None:
+    """A player's browser is gone (and with it the seat's key): the host's page offers a
+    new invite link for the seat once nobody is connected there, never for the host's own
+    seat. The new link seats the player again; the old one only lets its browser watch."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    body = {"game": "thieves", "seats": [*seats, {"kind": "bot", "bot": "random"}]}
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
+    tid = made["table"]["id"]
+    host_ctx, bo_ctx, new_ctx = (
+        browser.new_context(viewport=DESKTOP, locale="en-GB") for _ in range(3)
+    )
+    try:
+        host = host_ctx.new_page()
+        errors = watch_errors(host)
+        host.goto(server)
+        entry = {tid: {"token": made["seats"][0]["token"], "host": made["host_token"]}}
+        host.evaluate("e => localStorage.setItem('thievery.tokens', JSON.stringify(e))", entry)
+        host.goto(f"{server}/table/{tid}")
+        expect(host.locator("#who")).to_have_text("you are Ada")
+        bo = bo_ctx.new_page()
+        bo.goto(made["seats"][1]["invite"])
+        expect(bo.locator("#who")).to_have_text("you are Bo")
+        old_key = seat_key(bo, made["seats"][1]["invite"])
+        expect(host.locator('.s[data-seat="1"] .k')).to_have_text("here")
+        expect(host.locator(".host-invite")).to_have_count(0)  # (Bo is here; Ada is the host)
+        bo_ctx.close()  # Bo's browser is gone, and the key with it
+        button = host.locator('.host-invite[data-seat="1"]')
+        expect(button).to_have_text("new link")
+        expect(host.locator(".host-invite")).to_have_count(1)
+        host.once("dialog", lambda dialog: dialog.accept())
+        button.click()
+        shown = host.locator("#new-invite .invite code")
+        expect(shown).to_contain_text(f"/table/{tid}#token=")
+        expect(host.locator("#new-invite")).to_contain_text("Bo")
+        link = shown.inner_text()
+        assert old_key not in link and made["seats"][1]["token"] not in link
+        back = new_ctx.new_page()
+        back_errors = watch_errors(back)
+        back.goto(link)
+        expect(back.locator("#who")).to_have_text("you are Bo")
+        expect(host.locator('.s[data-seat="1"] .k')).to_have_text("here")
+        expect(host.locator("#new-invite")).to_be_empty()  # (used: no longer shown)
+        # The old key (Bo's lost browser) only watches now.
+        back.goto("about:blank")
+        back.goto(f"{server}/table/{tid}#token={old_key}")
+        expect(back.locator("#who")).to_have_text("watching")
+        assert errors == [] and back_errors == []
+    finally:
+        for context in (host_ctx, new_ctx):
+            context.close()

@@ -84,6 +84,20 @@ def serve_process(
     raise AssertionError("the server did not start")
 
 
+@contextmanager
+def server_process(url: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`thievery serve` on ``url`` as one of several processes, stopped (SIGTERM) after."""
+    proc, port = serve_process(url, "--lease-seconds", "1.5")
+    try:
+        yield proc, port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 logs: dict[int, list[str]] = {}  # a `serve_process` child's output, by pid
 
 

@@ -10,13 +10,19 @@ import contextlib
 import json
 import threading
 import time
+from contextlib import ExitStack
 from typing import Any
 
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
-from tests.server.conftest import Player, create_table, exchange
+from tests.server.conftest import Player, create_table, exchange, fresh_postgres
+from tests.server.serving import server_process
 from tests.server.test_api import play_to_end
 from thievery.server import Caps, create_app
 from thievery.server.seats import hash_token
@@ -44,13 +50,14 @@ def test_the_first_join_exchanges_the_invite_for_the_seats_own_key(client: TestC
         player = Player(ws, invite)
         key = player.token
         assert key and key != invite and player.latest["seat"] == 1
-        # The table's maker, holding the invite, gets nothing more with it.
+        # The table's maker, holding the invite, gets nothing more with it (told it is
+        # used, as the websocket says).
         refused = client.get(f"/api/tables/{tid}/state", headers=auth(invite))
-        assert refused.status_code == 403 and refused.json()["code"] == "auth/token"
+        assert refused.status_code == 403 and refused.json()["code"] == "auth/invite_used"
         acted = client.post(
             f"/api/tables/{tid}/actions", json={"action": {"type": "done"}}, headers=auth(invite)
         )
-        assert acted.status_code == 403 and acted.json()["code"] == "auth/token"
+        assert acted.status_code == 403 and acted.json()["code"] == "auth/invite_used"
         used = join_error(client, tid, invite)
         assert used["code"] == "auth/invite_used" and "Copy my seat link" in used["message"]
         # Nothing changed for the player; the key is the seat's token everywhere.
@@ -224,7 +231,7 @@ def test_the_exchange_endpoint_answers_the_seats_key_once(client: TestClient) ->
     used = join_error(client, tid, invite)
     assert used["code"] == "auth/invite_used"
     refused = client.get(f"/api/tables/{tid}/state", headers=auth(invite))
-    assert refused.status_code == 403 and refused.json()["code"] == "auth/token"
+    assert refused.status_code == 403 and refused.json()["code"] == "auth/invite_used"
     again = client.post(url, headers=auth(invite))
     assert again.status_code == 403 and again.json()["code"] == "auth/invite_used"
     # Nothing else is exchanged: a key, the host's token, a made-up token, none.
@@ -277,11 +284,14 @@ def test_play_again_keeps_a_waiting_invite_waiting(client: TestClient) -> None:
     assert client.get(f"/api/tables/{new}/state", headers=auth(theirs)).json()["seat"] == 1
 
 
-def test_exchanges_count_against_the_clients_rate_of_reads(sqlite_url: str) -> None:
-    caps = Caps(reads_burst=3, reads_per_second=0.01)
+def test_exchanges_count_against_the_clients_rate_of_actions(sqlite_url: str) -> None:
+    """An exchange stores the seat's key: a write, counted as an action, not a read."""
+    caps = Caps(actions_burst=2, actions_per_second=0.01)
     with TestClient(create_app(sqlite_url, bot_delay=0, caps=caps)) as client:
-        made = create_table(client, ["human", "human", "human"])  # (one read: the table)
+        made = create_table(client, ["human", "human", "human"])
         tid = made["table"]["id"]
+        for _ in range(5):  # (reads do not count)
+            assert client.get(f"/api/tables/{tid}").status_code == 200
         exchange(client, tid, made["seats"][0]["token"])
         exchange(client, tid, made["seats"][1]["token"])
         limited = client.post(
@@ -334,3 +344,190 @@ def test_a_join_given_up_during_a_failing_exchange_leaves_the_invite_waiting(
     monkeypatch.setattr(hub.writer, "submit", submit)
     answered = client.post(f"/api/tables/{tid}/exchange", headers=auth(invite))
     assert answered.status_code == 200 and answered.json()["seat"] == 1
+
+
+def new_invite(client: TestClient, tid: str, seat: int, token: str | None) -> Any:
+    """``POST /api/tables/{id}/seats/{seat}/invite`` with ``token`` (none: no header)."""
+    headers = auth(token) if token else {}
+    return client.post(f"/api/tables/{tid}/seats/{seat}/invite", headers=headers)
+
+
+def test_the_host_gives_a_player_who_lost_their_key_a_new_invite(client: TestClient) -> None:
+    """A player who lost their key (a cleared browser, another device) gets a new invite
+    link from the host: the seat waits for it, as a new table's seat does, and its old key
+    and invite are worth nothing from then on. Stored before it is answered; the game
+    itself is untouched, and the player comes back to what they left."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, host, old_invite = made["table"]["id"], made["host_token"], made["seats"][1]["token"]
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        player = Player(ws, old_invite)
+        old_key, left = player.token, player.latest
+    assert old_key  # (they left: nobody is connected at seat 1 now)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[tid]
+    before = (table.version, dict(table.seq))
+    got = new_invite(client, tid, 1, host)
+    assert got.status_code == 200, got.text
+    body = got.json()
+    assert set(body) == {"seat", "name", "token", "invite"}
+    assert body["seat"] == 1 and body["name"] == table.seats[1].name
+    invite = body["token"]
+    assert invite not in (old_invite, old_key, host)
+    assert body["invite"].endswith(f"/table/{tid}#token={invite}")
+    stored = hub.storage.table(tid).seats[1]  # (stored, as hashes, when answered)
+    assert stored["invite_hash"] == hash_token(invite) and stored["token_hash"] is None
+    # The old key and invite are worth nothing; the new invite, only its exchange.
+    for token, code in (
+        (old_key, "auth/token"),
+        (old_invite, "auth/token"),
+        (invite, "auth/invite"),
+    ):
+        refused = client.get(f"/api/tables/{tid}/state", headers=auth(token))
+        assert refused.status_code == 403 and refused.json()["code"] == code, token
+    assert join_error(client, tid, old_key)["code"] == "auth/token"
+    assert table.seats[0].invited  # (the other seats are as they were)
+    assert (table.version, dict(table.seq)) == before
+    # With the new link the player is back at their seat, where they left it.
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        back = Player(ws, invite)
+        assert back.token not in (None, invite, old_key)
+        assert back.latest["seat"] == 1 and back.latest["version"] == left["version"]
+        assert back.latest["view"] == left["view"] and back.latest["legal"] == left["legal"]
+    used = new_invite(client, tid, 1, host)  # (a second new invite, once they left again)
+    assert used.status_code == 200 and used.json()["token"] != invite
+
+
+def test_only_the_host_makes_a_new_invite_and_only_for_an_absent_human_seat(
+    client: TestClient,
+) -> None:
+    """Refused, changing nothing: any token but the host's (a seat's own key included:
+    ``auth/host``); a bot seat, a seat that does not exist, a table that does not; a seat
+    whose player is connected (they would be locked out of their own seat:
+    ``seat/present``); a finished game."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, host = made["table"]["id"], made["host_token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[tid]
+    key = exchange(client, tid, made["seats"][0]["token"])
+    stored = hub.storage.table(tid).seats
+
+    def unchanged() -> None:
+        assert hub.storage.table(tid).seats == stored
+        assert [s.stored() for s in table.seats] == stored
+
+    for token in (key, made["seats"][1]["token"], "made-up", None):
+        for seat in (0, 1):
+            refused = new_invite(client, tid, seat, token)
+            assert refused.status_code == 403, refused.text
+            assert refused.json()["code"] == "auth/host"
+    for seat, status, code in ((2, 409, "seat/not_human"), (3, 404, "seat/unknown")):
+        refused = new_invite(client, tid, seat, host)
+        assert (refused.status_code, refused.json()["code"]) == (status, code)
+    unknown = client.post("/api/tables/nosuchtable/seats/0/invite", headers=auth(host))
+    assert unknown.status_code == 404 and unknown.json()["code"] == "table/unknown"
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        player = Player(ws, key)
+        present = new_invite(client, tid, 0, host)
+        assert present.status_code == 409 and present.json()["code"] == "seat/present"
+        assert "lock them out" in present.json()["message"]
+        player.sync()  # (still seated, still told everything)
+        assert player.latest["seat"] == 0
+        assert all(f["type"] != "error" for f in player.frames)
+    unchanged()
+    play_to_end(client, tid, {0: key, 1: exchange(client, tid, made["seats"][1]["token"])})
+    stored = hub.storage.table(tid).seats
+    over = new_invite(client, tid, 1, host)
+    assert over.status_code == 409 and over.json()["code"] == "table/over"
+    unchanged()
+
+
+def test_a_connection_whose_seat_key_is_taken_away_is_told_and_closed(client: TestClient) -> None:
+    """A process following a table takes the owner's new seats (a new invite made where a
+    player connected here could not be seen): a connection that joined with the seat's old
+    key is told ``auth/revoked`` and closed; the other seats' connections are untouched."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid = made["table"]["id"]
+    table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as first:
+        kept = Player(first, made["seats"][0]["token"])
+        with client.websocket_connect(f"/api/tables/{tid}/ws") as second:
+            gone = Player(second, made["seats"][1]["token"])
+            seats = [dict(s) for s in table.record.seats]
+            seats[1] |= {"token_hash": None, "invite_hash": hash_token("a-new-invite")}
+
+            async def take() -> None:
+                table.take_seats(seats)
+
+            assert client.portal is not None
+            client.portal.call(take)
+            told = gone.read_until(lambda f: f["type"] == "error")
+            assert told["code"] == "auth/revoked" and "new invite for seat 1" in told["message"]
+            with pytest.raises(WebSocketDisconnect):
+                gone.receive()
+        kept.sync()
+        assert all(f["type"] != "error" for f in kept.frames)
+        deadline = time.monotonic() + 5  # (the server lets the closed one go after)
+        while table.connected(1) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.connected(0) == 1 and table.connected(1) == 0
+
+
+def frames_until(ws: Any, done: Any, seconds: float = 15.0) -> dict[str, Any]:
+    """Frames from a websocket (websockets' client) until one satisfies ``done``; that one."""
+    deadline = time.monotonic() + seconds
+    while True:
+        frame: dict[str, Any] = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if done(frame):
+            return frame
+
+
+def test_exchanges_and_new_invites_with_two_server_processes() -> None:
+    """Two `thievery serve` processes on one PostgreSQL database, the table run by A (its
+    first player is there). At B, which follows it: an invite's exchange is made by A and
+    its key works at both; the host's new invite for a seat whose player is connected at B
+    is refused there (``seat/present``). Asked at A, which cannot see B's connections,
+    it is made: B's connection with the old key is told ``auth/revoked`` and closed, and the
+    old key is refused at both processes, the new invite exchanged at B."""
+    url = fresh_postgres()
+    with ExitStack() as stack:
+        (_, a), (_, b) = [stack.enter_context(server_process(url)) for _ in range(2)]
+        at_a, at_b = f"http://127.0.0.1:{a}/api/tables", f"http://127.0.0.1:{b}/api/tables"
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}]}
+        made = httpx2.post(at_a, json=body).json()
+        tid, host = made["table"]["id"], made["host_token"]
+
+        def state(at: str, token: str) -> Any:
+            return httpx2.get(f"{at}/{tid}/state", headers=auth(token))
+
+        with connect(f"ws://127.0.0.1:{a}/api/tables/{tid}/ws") as first:
+            first.send(json.dumps({"type": "join", "token": made["seats"][0]["token"]}))
+            assert frames_until(first, lambda f: f["type"] == "welcome")["seat"] == 0
+            got = httpx2.post(f"{at_b}/{tid}/exchange", headers=auth(made["seats"][1]["token"]))
+            assert got.status_code == 200, got.text
+            key = got.json()["key"]
+            assert got.json()["seat"] == 1
+            assert state(at_a, key).json()["seat"] == 1 and state(at_b, key).json()["seat"] == 1
+            again = httpx2.post(f"{at_b}/{tid}/exchange", headers=auth(made["seats"][1]["token"]))
+            assert again.status_code == 403 and again.json()["code"] == "auth/invite_used"
+            with connect(f"ws://127.0.0.1:{b}/api/tables/{tid}/ws") as second:
+                second.send(json.dumps({"type": "join", "token": key}))
+                assert frames_until(second, lambda f: f["type"] == "welcome")["seat"] == 1
+                present = httpx2.post(f"{at_b}/{tid}/seats/1/invite", headers=auth(host))
+                assert present.status_code == 409 and present.json()["code"] == "seat/present"
+                made_at_a = httpx2.post(f"{at_a}/{tid}/seats/1/invite", headers=auth(host))
+                assert made_at_a.status_code == 200, made_at_a.text
+                invite = made_at_a.json()["token"]
+                told = frames_until(second, lambda f: f["type"] == "error")
+                assert told["code"] == "auth/revoked"
+                with pytest.raises(ConnectionClosed):
+                    frames_until(second, lambda f: False)
+            for at in (at_a, at_b):
+                deadline = time.monotonic() + 10
+                while state(at, key).status_code == 200 and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                assert state(at, key).json()["code"] == "auth/token"
+            new = httpx2.post(f"{at_b}/{tid}/exchange", headers=auth(invite))
+            assert new.status_code == 200 and new.json()["seat"] == 1, new.text
+            assert state(at_a, new.json()["key"]).json()["seat"] == 1
+            first.send(json.dumps({"type": "ping", "id": "p"}))  # (seat 0 never noticed)
+            assert frames_until(first, lambda f: f["type"] in ("pong", "error"))["type"] == "pong"

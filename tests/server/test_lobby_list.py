@@ -5,11 +5,9 @@ between claims, and bad input."""
 from __future__ import annotations
 
 import json
-import subprocess
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from typing import Any
 
 import httpx2
@@ -19,7 +17,7 @@ from sqlalchemy import update
 from websockets.sync.client import connect
 
 from tests.server.conftest import FAST, LIFTED, Player, exchange, fresh_postgres
-from tests.server.serving import serve_process, serving
+from tests.server.serving import server_process, serving
 from thievery.server import create_app
 from thievery.server.lobby import Lobby, lobby_seats_t
 
@@ -427,17 +425,3 @@ def test_claims_with_two_server_processes() -> None:
         assert httpx2.get(f"{at_b}/open").json() == []
         seats = httpx2.get(f"http://127.0.0.1:{a}/api/tables/{tid}").json()["seats"]
         assert seats[2]["name"] == "Cy"
-
-
-@contextmanager
-def server_process(url: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """`thievery serve` on ``url`` as one of several processes, stopped (SIGTERM) after."""
-    proc, port = serve_process(url, "--lease-seconds", "1.5")
-    try:
-        yield proc, port
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()

@@ -28,7 +28,7 @@ from thievery.core.registry import game as get_game
 from thievery.core.registry import playable, plugin
 from thievery.server.audience import describe_all
 from thievery.server.chat import Chat
-from thievery.server.errors import ServerError, bad_token
+from thievery.server.errors import ServerError, bad_token, not_host
 from thievery.server.hub import Hub
 from thievery.server.lobby import Lobby
 from thievery.server.replay import parse_perspective, record_from_json
@@ -372,8 +372,8 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         anywhere it is refused (``auth/invite``), and once exchanged (here, or by the first
         websocket join with it) it is worth nothing (a second exchange: ``auth/invite_used``;
         not an invite waiting at this table: ``auth/token``). The key is stored before it
-        is answered."""
-        hub.read_limit.check(client_of(request))
+        is answered; an exchange counts against the client's rate of actions."""
+        hub.action_limit.check(client_of(request))
         table = await hub.get(table_id)
         seat, key = await table.exchange_invite(_token(credentials))
         lobby.seat_used(table, seat)
@@ -412,6 +412,28 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             )
         await table.set_bot(seat, body.bot)
         return table.summary()
+
+    @router.post("/tables/{table_id}/seats/{seat}/invite", tags=["tables"])
+    async def new_invite(
+        table_id: str, seat: int, credentials: Token, request: Request
+    ) -> SeatToken:
+        """A new invite link for a human seat (the host's token only), for a player who
+        lost theirs or their seat's key (a cleared browser, another device). The seat
+        waits for the new invite, as a new table's seat does: its old invite link and its
+        key stop working at once. Only while nobody is connected at the seat (409
+        ``seat/present``: a player there would be locked out of their own seat), and not
+        once the game is over. Stored before it is answered."""
+        hub.action_limit.check(client_of(request))
+        table = await hub.get(table_id)
+        if not table.is_host(_token(credentials)):
+            raise not_host()
+        invite = await table.new_invite(seat)
+        return SeatToken(
+            seat=seat,
+            name=table.seats[seat].name,
+            token=invite,
+            invite=invites(request, table.id)(invite),
+        )
 
     @router.post("/tables/{table_id}/again", tags=["tables"])
     async def play_again(table_id: str, credentials: Token, request: Request) -> JSON:

@@ -77,6 +77,23 @@ def invite_used() -> ServerError:
     )
 
 
+def key_revoked(seat: int) -> ServerError:
+    """A connection's seat key taken away: the host made a new invite for the seat."""
+    return ServerError(
+        "auth/revoked",
+        f"the table's host made a new invite for seat {seat}: the key this connection "
+        "joined with is no longer valid",
+        403,
+    )
+
+
+def not_host() -> ServerError:
+    """Something only the table's host may do (its maker's browser holds the host token)."""
+    return ServerError(
+        "auth/host", "only the table's host (the browser that made it) may do this", 403
+    )
+
+
 def stale(version: int, current: int) -> ServerError:
     """The action was made against an older state (or one the seat never had)."""
     if 0 <= version <= current:

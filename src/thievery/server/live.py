@@ -47,7 +47,14 @@ from thievery.core.record import GameRecord, deal_commitment
 from thievery.core.registry import plugin
 from thievery.server.audience import Audience, event_words, frame_text, without
 from thievery.server.clock import TableClock
-from thievery.server.cluster import Fenced, FencedAppend, moved, raise_error, unavailable
+from thievery.server.cluster import (
+    Fenced,
+    FencedAppend,
+    moved,
+    raise_error,
+    unavailable,
+    where_it_runs,
+)
 from thievery.server.driver import Driver, Wake
 from thievery.server.errors import (
     ServerError,
@@ -55,6 +62,7 @@ from thievery.server.errors import (
     from_game_error,
     invite_not_key,
     invite_used,
+    key_revoked,
     stale,
 )
 from thievery.server.listeners import Listener
@@ -240,9 +248,11 @@ class LiveTable:
 
     def refusal(self, token: str | None) -> ServerError:
         """Why a token that acts for no seat (nor as the host) is refused over HTTP:
-        ``auth/invite`` for a waiting invite (it grants nothing but its exchange), else
-        ``auth/token``."""
-        return invite_not_key(self.id) if self.waiting_seat(token) is not None else bad_token()
+        ``auth/invite`` for a waiting invite (it grants nothing but its exchange),
+        ``auth/invite_used`` for one exchanged already, else ``auth/token``."""
+        if self.waiting_seat(token) is not None:
+            return invite_not_key(self.id)
+        return invite_used() if self.invite_of(token) is not None else bad_token()
 
     async def exchange_invite(self, invite: str | None) -> tuple[int, str]:
         """:meth:`exchange`, refused unless ``invite`` is an invite waiting here:
@@ -324,6 +334,59 @@ class LiveTable:
                     await self.write(SetSeats(self.id, again), _seats_note(again))
                 except Exception:
                     log.exception("table %s: seat %d's invite could not be stored", self.id, seat)
+
+    async def new_invite(self, seat: int) -> str:
+        """The host's new invite for a human seat whose player lost their link or key: the
+        seat waits for the new invite, and its old invite and key are worth nothing from
+        now on. Stored before it is answered. Refused, changing nothing, for a seat that
+        is not a human's, a finished table, or a seat whose player is connected (they would
+        be locked out of their own seat): ``seat/present``. Like a key, the invite never
+        leaves this process: with several, the owner is sent its hash.
+
+        With several processes, the owner and the process asked each see only their own
+        connections: a player connected at another process is not seen, and that
+        connection is closed (see :meth:`take_seats`)."""
+        invite = new_token()
+        digest = hash_token(invite)
+
+        async def here() -> JSON:
+            await self._new_invite(seat, digest)
+            return {"seats": self.record.seats}
+
+        if not self.is_owner:
+            self._check_absent(seat)  # (the owner cannot see who is connected here)
+        reply = await where_it_runs(self, "invite", {"seat": seat, "invite": digest}, here)
+        if reply["seats"] != self.record.seats:  # made at the owner: its seats here now
+            self.take_seats(reply["seats"])
+        return invite
+
+    async def _new_invite(self, seat: int, invite_hash: str) -> None:
+        async with self.lock:
+            if not self.is_owner:
+                raise moved(self.id)
+            await self.settle()
+            if not 0 <= seat < len(self.seats):
+                raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
+            if self.seats[seat].kind != HUMAN:
+                raise ServerError("seat/not_human", f"seat {seat} is a bot seat", 409)
+            if self.is_over or self.broken:
+                raise ServerError("table/over", "the game is over", 409)
+            self._check_absent(seat)
+            seats = [Seat(**s.__dict__) for s in self.seats]
+            seats[seat].token_hash = None  # (its key is worth nothing from now on)
+            seats[seat].invite_hash = invite_hash
+            await self._store_seats(seats)
+        self.broadcast_seats()
+
+    def _check_absent(self, seat: int) -> None:
+        """Refuse a new invite for a seat whose player is connected here."""
+        if 0 <= seat < len(self.seats) and self.connected(seat):
+            raise ServerError(
+                "seat/present",
+                f"a player is connected at seat {seat}: a new invite would lock them out "
+                "of their own seat",
+                409,
+            )
 
     def _take(self, seats: list[Seat]) -> list[JSON]:
         """Take new seats in memory; their stored form."""
@@ -697,6 +760,9 @@ class LiveTable:
         if op == "exchange":
             seat = await self._exchange(str(args["invite"]), str(args["key"]))
             return {"seat": seat, "seats": self.record.seats}
+        if op == "invite":
+            await self._new_invite(int(args["seat"]), str(args["invite"]))
+            return {"seats": self.record.seats}
         if op == "close":
             await self.hub.close_table(self)
             return {}
@@ -950,9 +1016,20 @@ class LiveTable:
         return events
 
     def take_seats(self, stored: list[dict[str, Any]]) -> None:
-        """The seats as the owner stored them (a seat handed to a bot or taken back)."""
-        self.seats = [Seat.from_stored(s) for s in stored]
+        """The seats as the owner stored them (a seat handed to a bot or taken back, a
+        key given). A seat whose key was taken away (the host's new invite) loses its
+        connections here: they joined with that key."""
+        old, self.seats = self.seats, [Seat.from_stored(s) for s in stored]
         self.record.seats = stored
+        revoked = {
+            i
+            for i, (was, now) in enumerate(zip(old, self.seats, strict=False))
+            if was.token_hash is not None and was.token_hash != now.token_hash
+        }
+        for listener in [x for x in self.listeners if x.seat in revoked]:
+            assert listener.seat is not None
+            listener.push(frame_text(key_revoked(listener.seat).to_json()))
+            listener.close()
         self.changed_at = time.monotonic()
         self.broadcast_seats()
         self.wake.set()

@@ -93,6 +93,15 @@ export const DE = {
   "as the host": "als Gastgeber",
   "give back": "zurückgeben",
   "to bot": "an Bot",
+  "new link": "neuer Link",
+  "as the host: a new invite link for a player who lost theirs (their old links stop working)":
+    "als Gastgeber: ein neuer Einladungslink für jemanden, der seinen verloren hat (die alten Links gelten dann nicht mehr)",
+  "Make a new invite link for {name}? Their old invite link and seat link stop working.":
+    "Einen neuen Einladungslink für {name} machen? Der alte Einladungslink und der Platz-Link gelten dann nicht mehr.",
+  "A new invite link for {name}: send it to them only. Their old links no longer work.":
+    "Ein neuer Einladungslink für {name}: Schick ihn nur an diese Person. Die alten Links gelten nicht mehr.",
+  "The host made a new invite link for your seat: this browser's link no longer works. You are watching.":
+    "Der Gastgeber hat einen neuen Einladungslink für deinen Platz gemacht: Der Link dieses Browsers gilt nicht mehr. Du schaust zu.",
   "here": "da",
   "away": "weg",
   "Take my seat back": "Meinen Platz zurücknehmen",

@@ -153,8 +153,12 @@ function onFrame(frame) {
 }
 
 function onError(frame) {
-  if (frame.code === "auth/token" || frame.code === "auth/invite_used") {
+  if (frame.code === "auth/token" || frame.code === "auth/invite_used" || frame.code === "auth/revoked") {
     forgetToken(tableId); // (the connection joins to watch; its welcome says so)
+    if (frame.code === "auth/revoked") {
+      token = null;
+      toast(t("The host made a new invite link for your seat: this browser's link no longer works. You are watching."));
+    }
     if (frame.code === "auth/invite_used") {
       token = null;
       toast(t("This invite link was used already: you are watching. On the browser that joined with it, \"Copy my seat link\" gives a link to the seat."));
@@ -277,8 +281,18 @@ function drawSeats() {
       <span class="k" ${s.bot ? `title="${esc(botTitle(s.bot))}"` : ""}>${s.bot ? esc(t("{level} bot", { level: botLevel(s.bot) })) : s.kind === "human" ? esc(s.connected ? t("here") : t("away")) : ""}</span>
       ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result
         ? `<button class="small host-bot" data-seat="${s.seat}" title="${esc(t("as the host"))}">${esc(s.bot ? t("give back") : t("to bot"))}</button>` : ""}
+      ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result && !s.connected
+        ? `<button class="small host-invite" data-seat="${s.seat}" title="${esc(t("as the host: a new invite link for a player who lost theirs (their old links stop working)"))}">${esc(t("new link"))}</button>` : ""}
     </div>`).join("");
   document.querySelectorAll(".host-bot").forEach((b) => b.addEventListener("click", () => hostBot(Number(b.dataset.seat))));
+  document.querySelectorAll(".host-invite").forEach((b) => b.addEventListener("click", () => hostInvite(Number(b.dataset.seat))));
+  if (page.newInvite && page.seats[page.newInvite.seat]?.connected) page.newInvite = null; // (used)
+  const made = page.newInvite;
+  $("new-invite").innerHTML = made ? `
+    <div class="invite"><b>${esc(made.name)}</b><code>${esc(made.invite)}</code>
+      <button type="button" class="small" id="copy-invite">${esc(t("Copy link"))}</button></div>
+    <p class="help">${esc(t("A new invite link for {name}: send it to them only. Their old links no longer work.", { name: made.name }))}</p>` : "";
+  $("copy-invite")?.addEventListener("click", () => copy(made.invite));
   const controls = [];
   if (f && f.seat !== null && !f.result) {
     const me = page.seats[f.seat];
@@ -292,6 +306,20 @@ function drawSeats() {
   $("take-back")?.addEventListener("click", () => page.conn.send({ type: "bot", bot: null }));
   $("my-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}#token=${token}`));
   $("watch-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}?watch`));
+}
+
+/** The host's new invite link for a seat whose player lost theirs (nobody connected there). */
+async function hostInvite(seat) {
+  const name = displayName(page.seats[seat]);
+  if (!confirm(t("Make a new invite link for {name}? Their old invite link and seat link stop working.", { name }))) return;
+  try {
+    const made = await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/invite`, { method: "POST", token: host });
+    page.newInvite = { seat, name: displayName(made), invite: made.invite };
+    drawSeats();
+    $("copy-invite")?.focus(); // (the one live region stays the game's: focus tells of it)
+  } catch (error) {
+    toast(error.message);
+  }
 }
 
 async function hostBot(seat) {
