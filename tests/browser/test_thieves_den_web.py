@@ -427,3 +427,45 @@ def test_treasure_supply_and_prestige_counts_have_words_for_screen_readers(
             assert errors == []
         finally:
             context.close()
+
+
+def test_thieves_on_spots_and_fences_and_owner_bonuses_have_words_for_screen_readers(
+    server: str, browser: Browser
+) -> None:
+    """A Location's Thieves on its Action Spot, a Fence's Thieves (each sale) and an Owner
+    Bonus's counts were bare numbers to a screen reader, their words in hover titles only:
+    each says what it counts, in English and German, and no bare number is left."""
+    state = SPEC.new(3, 2, {})
+    view = state.view(0)
+    fences = [c for c in view["fence_row"] if c][:2]
+    view["seats"][0]["locations"] = [{"card": "market-a", "thieves": 2}]  # (bonus: 2 Thieves)
+    view["seats"][0]["fences"] = [{"card": fences[0], "uses": 2}, {"card": fences[1], "uses": 1}]
+    heard_words = {
+        "en": {
+            '.td-seat[data-seat="0"] .td-loc .td-spot': "2 Thieves on the Action Spot",
+            '.td-seat[data-seat="0"] .td-loc .td-bonus': "Owner Bonus: Take 2 Thieves",
+            '.td-seat[data-seat="0"] .td-fence .td-spot >> nth=0': "2 Thieves on it",
+            '.td-seat[data-seat="0"] .td-fence .td-spot >> nth=1': "1 Thief on it",
+        },
+        "de": {
+            '.td-seat[data-seat="0"] .td-loc .td-spot': "2 Diebe auf dem Aktionsfeld",
+            '.td-seat[data-seat="0"] .td-loc .td-bonus': "Besitzerbonus:",
+            '.td-seat[data-seat="0"] .td-fence .td-spot >> nth=0': "2 Diebe darauf",
+            '.td-seat[data-seat="0"] .td-fence .td-spot >> nth=1': "1 Dieb darauf",
+        },
+    }
+    for lang, locale in (("en", "en-GB"), ("de", "de-DE")):
+        context = browser.new_context(locale=locale)
+        try:
+            page = context.new_page()
+            errors = watch_errors(page)
+            page.goto(server + "/replay")
+            page.evaluate(DRAW_VIEW, [view, []])
+            for selector, words in heard_words[lang].items():
+                heard = page.locator(selector).aria_snapshot()
+                assert words in heard, (lang, selector, heard)
+                if "onus" not in words:  # (the bonus's own words hold its number)
+                    assert not re.search(r"\d", heard.replace(words, "", 1)), (lang, heard)
+            assert errors == []
+        finally:
+            context.close()

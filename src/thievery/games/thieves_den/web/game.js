@@ -32,9 +32,9 @@ addGerman({
   "{n} Thieves on the Action Spot": "{n} Diebe auf dem Aktionsfeld", "1 Thief on the Action Spot": "1 Dieb auf dem Aktionsfeld",
   "Action Spot: free": "Aktionsfeld: frei",
   "Owner Bonus (for the card's owner when an opponent steals here): {b}": "Besitzerbonus (für den Besitzer, wenn ein Gegner hier stiehlt): {b}",
-  "owner": "Besitzer", "instant": "sofort", " — Instant": " — Sofort", " — Owner Bonus: {b}": " — Besitzerbonus: {b}",
+  "owner": "Besitzer", "instant": "sofort", " — Instant": " — Sofort", " — Owner Bonus: {b}": " — Besitzerbonus: {b}", "Owner Bonus: {b}": "Besitzerbonus: {b}",
   "Fence {name}": "Hehler {name}", " — sold to {n} times": " — {n}-mal beliefert", " — sold to once": " — einmal beliefert",
-  "Thieves on it": "Diebe darauf", "desires: {d}": "will: {d}", "wants {n}": "will {n}", "a face-down card": "eine verdeckte Karte",
+  "{n} Thieves on it": "{n} Diebe darauf", "1 Thief on it": "1 Dieb darauf", "desires: {d}": "will: {d}", "wants {n}": "will {n}", "a face-down card": "eine verdeckte Karte",
   "the neutral": "die neutrale", "your": "deine", "{who}’s": "{who}s",
   "Keep {card}": "{card} behalten",
   " (you get the Owner Bonus: {b})": " (du bekommst den Besitzerbonus: {b})", " ({who} gets {b})": " ({who} bekommt {b})",
@@ -281,13 +281,19 @@ function typeChip(type, text = null) {
 }
 
 /** A Location card. `action`: clicking it sends this action. */
+/** A Location's Action Spot in words: how many Thieves are on it. */
+function spotWords(thieves) {
+  if (!thieves) return tr("Action Spot: free");
+  return thieves > 1 ? tr("{n} Thieves on the Action Spot", { n: thieves }) : tr("1 Thief on the Action Spot");
+}
+
 function locationCard(C, id, { thieves = null, action = null, size = "", note = "", extra = "", tag = "", neutral = false } = {}) {
   const L = loc(C, id);
   const spot = L.instant
     ? `<span class="td-spot instant" title="${tr("Instant: its ability happens when it is revealed")}">${svg("instant")}</span>`
-    : `<span class="td-spot ${thieves ? "taken" : ""}" title="${thieves ? (thieves > 1 ? tr("{n} Thieves on the Action Spot", { n: thieves }) : tr("1 Thief on the Action Spot")) : tr("Action Spot: free")}">${thieves ? `${svg("thief")}${thieves > 1 ? `<b>${thieves}</b>` : ""}` : svg("spot")}</span>`;
+    : `<span class="td-spot ${thieves ? "taken" : ""}" title="${spotWords(thieves)}">${thieves ? `${svg("thief")}${thieves > 1 ? `<b aria-hidden="true">${thieves}</b>` : ""}` : svg("spot")}${spoken(spotWords(thieves))}</span>`;
   const bonus = !L.instant && L.bonus?.length
-    ? `<span class="td-bonus ${neutral ? "off" : ""}" title="${esc(tr("Owner Bonus (for the card's owner when an opponent steals here): {b}", { b: L.bonus_text || bonusWords(L.bonus) }))}"><i>${tr("owner")}</i>${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b>${k}</b>` : ""}`).join("")}</span>`
+    ? `<span class="td-bonus ${neutral ? "off" : ""}" title="${esc(tr("Owner Bonus (for the card's owner when an opponent steals here): {b}", { b: L.bonus_text || bonusWords(L.bonus) }))}"><i aria-hidden="true">${tr("owner")}</i>${L.bonus.map(([w, k]) => `${svg(w)}${k > 1 ? `<b aria-hidden="true">${k}</b>` : ""}`).join("")}${spoken(tr("Owner Bonus: {b}", { b: L.bonus_text || bonusWords(L.bonus) }))}</span>`
     : L.instant ? `<span class="td-bonus instant" title="${tr("Instant: its ability happens when it is revealed")}">${tr("instant")}</span>` : "<span></span>";
   const title = `${L.name}${L.type ? ` (${word(L.type)})` : ""}: ${L.text || "?"}${L.instant ? tr(" — Instant") : L.bonus_text ? tr(" — Owner Bonus: {b}", { b: L.bonus_text }) : ""}${note ? ` — ${note}` : ""}`;
   const cls = ["td-card", "td-loc", L.type ? `td-ty-${L.type}` : "", size, action ? "legal" : "", extra].join(" ");
@@ -304,7 +310,8 @@ function fenceCard(C, id, { uses = null, action = null, size = "", extra = "" } 
   const desires = F.desires.map((t) => svg(t)).join("");
   const title = `${tr("Fence {name}", { name: F.name })}${F.type ? ` (${word(F.type)})` : ""}: ${desireWords(F.desires) || "?"} → ${F.prestige} ${tr("Prestige")}${uses ? (uses > 1 ? tr(" — sold to {n} times", { n: uses }) : tr(" — sold to once")) : ""}`;
   const cls = ["td-card", "td-fence", F.type ? `td-fy-${F.type}` : "", size, action ? "legal" : "", extra].join(" ");
-  const used = uses ? `<span class="td-spot taken" title="${tr("Thieves on it")}">${svg("thief")}${uses > 1 ? `<b>${uses}</b>` : ""}</span>` : `<span class="td-spot">${svg("spot")}</span>`;
+  const sold = uses > 1 ? tr("{n} Thieves on it", { n: uses }) : tr("1 Thief on it");
+  const used = uses ? `<span class="td-spot taken" title="${esc(sold)}">${svg("thief")}${uses > 1 ? `<b aria-hidden="true">${uses}</b>` : ""}${spoken(sold)}</span>` : `<span class="td-spot">${svg("spot")}</span>`;
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${action ? ` ${attr(action)} tabindex="0" role="button"` : ""}>
     <div class="td-fhead"><span class="td-ftype">${esc(word(F.type || "Fence"))}</span></div>
     <div class="td-fnamerow"><span class="td-fname">${esc(F.name)}</span><span class="td-prest" title="${esc(F.prestige)} ${tr("Prestige")}">${svg("prestige")}<b aria-hidden="true">${F.prestige}</b>${spoken(tr("Prestige for a sale: {n}", { n: F.prestige }))}</span></div>
