@@ -243,13 +243,14 @@ def report(all_stats: list[Stats], seed: int, path: str | None) -> str:
         )
     lines += ["", "## Win rate by seat and by turn position", ""]
     lines.append(
-        "Position 0 is the first holder of the Direction tile (drawn with the seed), who "
-        "acts first in round 1."
+        "Seats and positions are counted from 1, as the tables show them. Position 1 is "
+        "the first holder of the Direction tile (drawn with the seed), who acts first in "
+        "round 1."
     )
     for st in all_stats:
         lines += ["", f"### {st.players} players", ""]
         lines += _table(
-            [(f"seat {s}", t) for s, t in enumerate(st.seat)],
+            [(f"seat {s}", t) for s, t in enumerate(st.seat, 1)],
             st.players,
             st.games,
             "seat",
@@ -257,7 +258,7 @@ def report(all_stats: list[Stats], seed: int, path: str | None) -> str:
         )
         lines.append("")
         lines += _table(
-            [(f"position {s}", t) for s, t in enumerate(st.position)],
+            [(f"position {s}", t) for s, t in enumerate(st.position, 1)],
             st.players,
             st.games,
             "turn position",

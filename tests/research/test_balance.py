@@ -11,6 +11,9 @@ def test_the_balance_report_counts_every_game() -> None:
     assert sum(t.count for t in stats.drafted.values()) == 4 * 3 * 9  # 9 picks each
     text = balance.report([stats], 2, None)
     assert "## Win rate by seat" in text and "market" in text
+    # Seats and positions counted from 1, as players see them.
+    assert "| seat 1 |" in text and "| seat 3 |" in text and "| seat 0 |" not in text
+    assert "| position 1 |" in text and "| position 0 |" not in text
 
 
 def test_the_report_lists_every_power_tile_and_says_where_data_is_thin() -> None:
