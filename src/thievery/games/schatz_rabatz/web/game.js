@@ -96,6 +96,7 @@ const COLOURS = {
   yellow: { fill: "#f2c61f", dark: "#8a6a05", light: "#fff0a6" },
   purple: { fill: "#9a5bd6", dark: "#52227f", light: "#d6b4ff" },
 };
+// (the engine's data.part_words; tests/games/schatz_rabatz/test_web_words.py keeps them alike)
 const PART_WORDS = { bow: "bow", "middle-a": "middle A", "middle-b": "middle B", stern: "stern" };
 const partWords = (p) => (PART_WORDS[p] ? t(PART_WORDS[p]) : p);
 const ABOVE = 3; // rows drawn above the rim (a treasure resting on the rim sticks out ≤ 3)
