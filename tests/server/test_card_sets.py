@@ -177,3 +177,22 @@ def test_a_card_file_that_is_not_text_is_refused_cleanly(
     r = files_client.post("/api/tables", json=body)
     assert r.status_code == 400 and r.json()["code"] == "options/invalid", r.text
     assert "not UTF-8" in r.json()["message"] and "noise.toml" in r.json()["message"]
+
+
+def test_a_link_out_of_the_files_folder_is_neither_chosen_nor_listed(
+    files_client: TestClient, files: Path, tmp_path: Path
+) -> None:
+    """A symbolic link in the folder that points out of it is no file of the folder: a
+    table cannot choose it, and the refusal's list of files does not name it (it named
+    every link to a file before, offering what it then refused)."""
+    outside = tmp_path / "outside.toml"
+    outside.write_text((files / "mine.toml").read_text())
+    (files / "escape.toml").symlink_to(outside)
+    (files / "inside.toml").symlink_to(files / "mine.toml")  # (a link within: a file of it)
+    for name in ("escape.toml", "nope.toml"):
+        body = {"game": "thieves-den", "seats": SEATS, "options": {"cards": name}}
+        r = files_client.post("/api/tables", json=body)
+        assert r.status_code == 400 and r.json()["code"] == "options/invalid", r.text
+        assert "(files: inside.toml, mine.toml)" in r.json()["message"], r.text
+    made = new_table(files_client, "inside.toml")
+    assert made["table"]["options"]["cards"]  # (held inline)

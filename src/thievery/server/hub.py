@@ -122,19 +122,25 @@ class Hub:
             if self.files_dir is None:
                 plugin(spec.name).check_remote_options({option.name: value})  # refuses
                 continue
-            try:  # a NUL or an overlong name is no file either
-                path = (self.files_dir / value).resolve()
-                found = path.is_relative_to(self.files_dir) and path.is_file()
-            except (OSError, ValueError):
-                found = False
-            if not found:
-                files = ", ".join(sorted(p.name for p in self.files_dir.iterdir() if p.is_file()))
+            if not self._offered(self.files_dir / value):
+                offered = (p.name for p in self.files_dir.iterdir() if self._offered(p))
+                files = ", ".join(sorted(offered))
                 shown = value if len(value) <= 60 else f"{value[:57]}..."
                 raise InvalidOption(
                     f"option {option.name!r}: the server has no file {shown!r} "
                     f"(files: {files or 'none'})"
                 )
         return plugin(spec.name).inline_options(out, self.files_dir)
+
+    def _offered(self, path: Path) -> bool:
+        """Whether a table may choose ``path``: a file inside ``files_dir`` once resolved
+        (not a link out of it; a NUL or an overlong name is no file either)."""
+        assert self.files_dir is not None
+        try:
+            found = path.resolve()
+            return found.is_relative_to(self.files_dir) and found.is_file()
+        except (OSError, ValueError):
+            return False
 
     async def start(self) -> None:
         """Start the sweeper. Stored tables are not loaded here: each is loaded (its log
