@@ -994,7 +994,8 @@ def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
 ) -> None:
     """A player's browser is gone (and with it the seat's key): the host's page offers a
     new invite link for the seat once nobody is connected there, never for the host's own
-    seat. The new link seats the player again; the old one only lets its browser watch."""
+    seat, and every seat list marks it. The new link seats the player again; the old one
+    only lets its browser watch, and says why."""
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
     body = {"game": "thieves", "seats": [*seats, {"kind": "bot", "bot": "random"}]}
     made = httpx2.post(f"{server}/api/tables", json=body).json()
@@ -1025,18 +1026,21 @@ def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
         shown = host.locator("#new-invite .invite code")
         expect(shown).to_contain_text(f"/table/{tid}#token=")
         expect(host.locator("#new-invite")).to_contain_text("Bo")
+        # Everyone sees that the seat got a new link (the host cannot do it unseen).
+        expect(host.locator('.s[data-seat="1"] .reinvited')).to_have_text("· new link")
         link = shown.inner_text()
         assert old_key not in link and made["seats"][1]["token"] not in link
         back = new_ctx.new_page()
         back_errors = watch_errors(back)
         back.goto(link)
         expect(back.locator("#who")).to_have_text("you are Bo")
-        expect(host.locator('.s[data-seat="1"] .k')).to_have_text("here")
+        expect(host.locator('.s[data-seat="1"] .k')).to_contain_text("here")
         expect(host.locator("#new-invite")).to_be_empty()  # (used: no longer shown)
-        # The old key (Bo's lost browser) only watches now.
+        # The old key (Bo's lost browser) only watches now, and is told why.
         back.goto("about:blank")
         back.goto(f"{server}/table/{tid}#token={old_key}")
         expect(back.locator("#who")).to_have_text("watching")
+        expect(back.locator(".toast").first).to_contain_text("new invite link for your seat")
         assert errors == [] and back_errors == []
     finally:
         for context in (host_ctx, new_ctx):

@@ -376,15 +376,20 @@ def test_the_host_gives_a_player_who_lost_their_key_a_new_invite(client: TestCli
     assert body["invite"].endswith(f"/table/{tid}#token={invite}")
     stored = hub.storage.table(tid).seats[1]  # (stored, as hashes, when answered)
     assert stored["invite_hash"] == hash_token(invite) and stored["token_hash"] is None
-    # The old key and invite are worth nothing; the new invite, only its exchange.
+    assert set(stored["revoked"]) == {hash_token(old_key), hash_token(old_invite)}
+    # Everyone sees that the seat got a new link (a host cannot do it unseen).
+    assert client.get(f"/api/tables/{tid}").json()["seats"][1]["reinvited"] == 1
+    # The old key and invite are worth nothing, and say why; the new invite, only its
+    # exchange.
     for token, code in (
-        (old_key, "auth/token"),
-        (old_invite, "auth/token"),
+        (old_key, "auth/revoked"),
+        (old_invite, "auth/revoked"),
         (invite, "auth/invite"),
     ):
         refused = client.get(f"/api/tables/{tid}/state", headers=auth(token))
         assert refused.status_code == 403 and refused.json()["code"] == code, token
-    assert join_error(client, tid, old_key)["code"] == "auth/token"
+    told = join_error(client, tid, old_key)
+    assert told["code"] == "auth/revoked" and "new invite link for seat 1" in told["message"]
     assert table.seats[0].invited  # (the other seats are as they were)
     assert (table.version, dict(table.seq)) == before
     # With the new link the player is back at their seat, where they left it.
@@ -454,6 +459,7 @@ def test_a_connection_whose_seat_key_is_taken_away_is_told_and_closed(client: Te
             gone = Player(second, made["seats"][1]["token"])
             seats = [dict(s) for s in table.record.seats]
             seats[1] |= {"token_hash": None, "invite_hash": hash_token("a-new-invite")}
+            seats[1] |= {"reinvited": 1, "revoked": [table.record.seats[1]["token_hash"]]}
 
             async def take() -> None:
                 table.take_seats(seats)
@@ -461,11 +467,12 @@ def test_a_connection_whose_seat_key_is_taken_away_is_told_and_closed(client: Te
             assert client.portal is not None
             client.portal.call(take)
             told = gone.read_until(lambda f: f["type"] == "error")
-            assert told["code"] == "auth/revoked" and "new invite for seat 1" in told["message"]
+            assert told["code"] == "auth/revoked" and "seat 1" in told["message"]
             with pytest.raises(WebSocketDisconnect):
                 gone.receive()
         kept.sync()
         assert all(f["type"] != "error" for f in kept.frames)
+        assert {"type": "reinvited", "table": tid, "seat": 1} in kept.frames  # (told)
         deadline = time.monotonic() + 5  # (the server lets the closed one go after)
         while table.connected(1) and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -525,9 +532,79 @@ def test_exchanges_and_new_invites_with_two_server_processes() -> None:
                 deadline = time.monotonic() + 10
                 while state(at, key).status_code == 200 and time.monotonic() < deadline:
                     time.sleep(0.05)
-                assert state(at, key).json()["code"] == "auth/token"
+                assert state(at, key).json()["code"] == "auth/revoked"
             new = httpx2.post(f"{at_b}/{tid}/exchange", headers=auth(invite))
             assert new.status_code == 200 and new.json()["seat"] == 1, new.text
             assert state(at_a, new.json()["key"]).json()["seat"] == 1
             first.send(json.dumps({"type": "ping", "id": "p"}))  # (seat 0 never noticed)
             assert frames_until(first, lambda f: f["type"] in ("pong", "error"))["type"] == "pong"
+
+
+def test_a_write_of_the_seats_right_after_an_exchange_is_stored_after_it(
+    client: TestClient,
+) -> None:
+    """An exchange takes the key in memory under the table's lock and commits it after;
+    a write of the seats made in between (the host hands another seat to a bot) is stored
+    after the exchange's, as it was taken after it in memory: storage ends as memory does.
+    (The exchange's write was queued after the lock was let go, and could be stored last,
+    dropping the bot from storage.)"""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, invite = made["table"]["id"], made["seats"][0]["token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[tid]
+
+    async def both() -> None:
+        exchanging = asyncio.ensure_future(table.exchange(invite))
+        await asyncio.sleep(0)  # (it has taken the key and let the lock go)
+        assert table.waiting_seat(invite) is None
+        await table.set_bot(1, "random")
+        assert await exchanging is not None
+
+    assert client.portal is not None
+    client.portal.call(both)
+    stored = hub.storage.table(tid).seats
+    assert stored == table.record.seats
+    assert stored[1]["bot"] == "random" and stored[0]["token_hash"] is not None
+
+
+def test_a_join_with_the_old_key_while_the_new_invite_is_stored_is_refused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player joins with the seat's key while the host's new invite for the seat is
+    being stored: the join is refused (``auth/revoked``) or the connection is closed so,
+    never left seated with a worthless key."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, host = made["table"]["id"], made["host_token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[tid]
+    key = exchange(client, tid, made["seats"][1]["token"])
+    submit, gate = hub.writer.submit, threading.Event()
+
+    async def slow(op: Any) -> Any:
+        if isinstance(op, SetSeats):
+            await asyncio.to_thread(gate.wait, 10)
+        return await submit(op)
+
+    monkeypatch.setattr(hub.writer, "submit", slow)
+    answer: list[Any] = []
+    asking = threading.Thread(target=lambda: answer.append(new_invite(client, tid, 1, host)))
+    asking.start()
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        for _ in range(500):  # until the new invite waits for its write
+            if table.lock.locked():
+                break
+            time.sleep(0.01)
+        ws.send_json({"type": "join", "token": key})
+        time.sleep(0.2)  # (the join has checked the key, and waits or is seated)
+        gate.set()
+        asking.join(10)
+        frames = []
+        while not any(f["type"] == "error" for f in frames):
+            frames.append(ws.receive_json())
+        assert [f["code"] for f in frames if f["type"] == "error"] == ["auth/revoked"]
+    assert answer and answer[0].status_code == 200, answer
+    for _ in range(500):
+        if not table.connected(1):
+            break
+        time.sleep(0.01)
+    assert table.connected(1) == 0

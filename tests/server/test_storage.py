@@ -184,7 +184,11 @@ def test_queued_appends_go_as_one_statement_and_a_duplicate_is_isolated(db_url: 
         return await asyncio.gather(*(append(n) for n in ns), return_exceptions=True)
 
     try:
-        asyncio.run(writer.submit(partial(Storage.insert_table, record=record("w"))))
+
+        async def insert() -> None:
+            await writer.submit(partial(Storage.insert_table, record=record("w")))
+
+        asyncio.run(insert())
         statements.clear()
         rows = [
             Append("w", ActionRow(n, 0, {"type": "done", "n": n}, 0.5, "bot")) for n in range(4)

@@ -78,11 +78,11 @@ def invite_used() -> ServerError:
 
 
 def key_revoked(seat: int) -> ServerError:
-    """A connection's seat key taken away: the host made a new invite for the seat."""
+    """A seat's key or invite made worthless: the host made a new invite for the seat."""
     return ServerError(
         "auth/revoked",
-        f"the table's host made a new invite for seat {seat}: the key this connection "
-        "joined with is no longer valid",
+        f"the table's host made a new invite link for seat {seat}: this link to it no longer "
+        "works (ask the host for the new one)",
         403,
     )
 

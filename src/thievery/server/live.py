@@ -33,7 +33,7 @@ import logging
 import pickle
 import time
 import zlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +73,7 @@ from thievery.server.seats import (
     invite_of,
     is_token_of,
     new_token,
+    revoked_seat,
     seat_of,
     waiting_invite,
     waiting_seat,
@@ -157,6 +158,7 @@ class LiveTable:
         self.state = state
         self.spec: GameSpec = state.spec
         self.seats = [Seat.from_stored(s) for s in record.seats]
+        self.seats_taken = 0  # seats taken from the owner (see take_answered_seats)
         self._names: tuple[list[Seat], list[str]] = ([], [])
         self.version = 0  # accepted actions
         self.audiences: list[Audience] = [*range(state.players), None]
@@ -247,12 +249,21 @@ class LiveTable:
         return waiting_seat(self.seats, token)
 
     def refusal(self, token: str | None) -> ServerError:
-        """Why a token that acts for no seat (nor as the host) is refused over HTTP:
-        ``auth/invite`` for a waiting invite (it grants nothing but its exchange),
-        ``auth/invite_used`` for one exchanged already, else ``auth/token``."""
+        """Why a token that acts for no seat (nor as the host) is refused: ``auth/invite``
+        for a waiting invite (it grants nothing but its exchange), ``auth/invite_used`` for
+        one exchanged already, ``auth/revoked`` for a key or invite the host's new invite for
+        its seat made worthless, else ``auth/token``."""
         if self.waiting_seat(token) is not None:
             return invite_not_key(self.id)
-        return invite_used() if self.invite_of(token) is not None else bad_token()
+        return self._unknown(token)
+
+    def _unknown(self, token: str | None) -> ServerError:
+        """Why a token that is no key and no waiting invite here is refused: a used invite,
+        a key or invite the host's new invite made worthless, or nothing of this table."""
+        if self.invite_of(token) is not None:
+            return invite_used()
+        revoked = revoked_seat(self.seats, token)
+        return bad_token() if revoked is None else key_revoked(revoked)
 
     async def exchange_invite(self, invite: str | None) -> tuple[int, str]:
         """:meth:`exchange`, refused unless ``invite`` is an invite waiting here:
@@ -260,7 +271,7 @@ class LiveTable:
         waiting = invite is not None and self.waiting_seat(invite) is not None
         exchanged = await self.exchange(invite) if invite is not None and waiting else None
         if exchanged is None:
-            raise invite_used() if self.invite_of(invite) is not None else bad_token()
+            raise self._unknown(invite)
         return exchanged
 
     async def exchange(self, invite: str) -> tuple[int, str] | None:
@@ -273,10 +284,11 @@ class LiveTable:
         digests = {"invite": hash_token(invite), "key": hash_token(key)}
         cluster = self.hub.cluster
         if cluster is not None and not self.is_owner:
+            asked = self.seats_taken
             reply, _ = await cluster.at_owner(self, "exchange", digests)
             if reply is not None:
                 raise_error(reply)
-                self.take_seats(reply["seats"])
+                self.take_answered_seats(reply["seats"], asked)
                 return None if reply["seat"] is None else (int(reply["seat"]), key)
         seat = await self._exchange(digests["invite"], digests["key"])
         return None if seat is None else (seat, key)
@@ -291,11 +303,14 @@ class LiveTable:
                 return None
             seats = [Seat(**s.__dict__) for s in self.seats]
             seats[seat].token_hash = key_hash
-            # Taken in memory at once (a second join with the invite finds it used), then
-            # committed outside the lock: the table's actions go on meanwhile, often in the
-            # same commit. Nobody knows the key before it is stored.
+            # Taken in memory at once (a second join with the invite finds it used) and
+            # queued for storage under the lock (a later write of the seats is stored after
+            # it), then committed outside it: the table's actions go on meanwhile, often in
+            # the same commit. Nobody knows the key before it is stored.
             stored = self._take(seats)
-        write = asyncio.ensure_future(self.write(SetSeats(self.id, stored), _seats_note(stored)))
+            write = asyncio.ensure_future(
+                self.write(SetSeats(self.id, stored), _seats_note(stored))
+            )
         try:
             await asyncio.shield(write)  # (a join given up on: its write still ends here)
         except asyncio.CancelledError:
@@ -355,9 +370,9 @@ class LiveTable:
 
         if not self.is_owner:
             self._check_absent(seat)  # (the owner cannot see who is connected here)
+        asked = self.seats_taken
         reply = await where_it_runs(self, "invite", {"seat": seat, "invite": digest}, here)
-        if reply["seats"] != self.record.seats:  # made at the owner: its seats here now
-            self.take_seats(reply["seats"])
+        self.take_answered_seats(reply["seats"], asked)  # (made at the owner: its seats)
         return invite
 
     async def _new_invite(self, seat: int, invite_hash: str) -> None:
@@ -373,10 +388,19 @@ class LiveTable:
                 raise ServerError("table/over", "the game is over", 409)
             self._check_absent(seat)
             seats = [Seat(**s.__dict__) for s in self.seats]
-            seats[seat].token_hash = None  # (its key is worth nothing from now on)
-            seats[seat].invite_hash = invite_hash
+            seats[seat].reinvite(invite_hash)  # (its key and old invite worthless from now on)
             await self._store_seats(seats)
+            self._reinvited(seat)
         self.broadcast_seats()
+
+    def _reinvited(self, seat: int) -> None:
+        """The host made a new invite for ``seat``: everyone here is told, and a connection
+        at the seat (it joined with the key that is worthless now: one that came while the
+        new invite was stored, or one at another process) is told why and closed."""
+        self.broadcast_json({"type": "reinvited", "table": self.id, "seat": seat})
+        for listener in [x for x in self.listeners if x.seat == seat]:
+            listener.push(frame_text(key_revoked(seat).to_json()))
+            listener.close()
 
     def _check_absent(self, seat: int) -> None:
         """Refuse a new invite for a seat whose player is connected here."""
@@ -429,6 +453,7 @@ class LiveTable:
                 "name": s.name,
                 "bot": s.bot,
                 "connected": self.connected(i),
+                "reinvited": s.reinvited,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -967,17 +992,19 @@ class LiveTable:
         if over:
             Storage.finish_table(conn, self.id, result, row.n + 1)
 
-    async def write(
+    def write(
         self, op: Callable[[Connection], Any], note: JSON, row: ActionRow | None = None
-    ) -> Any:
-        """Commit a write about this table (through the hub's writer). With several processes
-        it is fenced by this process's lease in the same transaction, and ``note`` is
-        announced to the followers on commit; refused with ``table/moved`` (nothing
-        stored) if another process took the table over. ``row``: an action to append
-        there, in the one statement that checks the lease (several processes only)."""
+    ) -> Awaitable[Any]:
+        """Commit a write about this table (through the hub's writer), queued at once: the
+        table's writes are committed in the order they were made (a write made under
+        :attr:`lock` is stored before any made after it). With several processes it is
+        fenced by this process's lease in the same transaction, and ``note`` is announced
+        to the followers on commit; refused with ``table/moved`` (nothing stored) if
+        another process took the table over. ``row``: an action to append there, in the one
+        statement that checks the lease (several processes only)."""
         cluster = self.hub.cluster
         if cluster is None:
-            return await self.hub.writer.submit(op)
+            return self.hub.writer.submit(op)
         epoch = self.lease
 
         def fenced(conn: Connection) -> Any:
@@ -987,8 +1014,14 @@ class LiveTable:
         write: Callable[[Connection], Any] = fenced
         if row is not None:  # (queued with others, they go as one statement)
             write = FencedAppend(cluster, self.id, epoch, row, note, op)
+        return self._unless_fenced(self.hub.writer.submit(write), epoch)
+
+    async def _unless_fenced(self, written: Awaitable[Any], epoch: int | None) -> Any:
+        """A fenced write's outcome; ``table/moved`` if another process took the table."""
+        cluster = self.hub.cluster
+        assert cluster is not None
         try:
-            return await self.hub.writer.submit(write)
+            return await written
         except Fenced:
             if epoch is not None and self.lease == epoch:
                 self.lease = None
@@ -1021,18 +1054,21 @@ class LiveTable:
         connections here: they joined with that key."""
         old, self.seats = self.seats, [Seat.from_stored(s) for s in stored]
         self.record.seats = stored
-        revoked = {
-            i
-            for i, (was, now) in enumerate(zip(old, self.seats, strict=False))
-            if was.token_hash is not None and was.token_hash != now.token_hash
-        }
-        for listener in [x for x in self.listeners if x.seat in revoked]:
-            assert listener.seat is not None
-            listener.push(frame_text(key_revoked(listener.seat).to_json()))
-            listener.close()
+        self.seats_taken += 1
+        for i, (was, now) in enumerate(zip(old, self.seats, strict=False)):
+            if now.reinvited > was.reinvited:
+                self._reinvited(i)
         self.changed_at = time.monotonic()
         self.broadcast_seats()
         self.wake.set()
+
+    def take_answered_seats(self, stored: list[dict[str, Any]], asked: int) -> None:
+        """The seats in the owner's answer to a call of this process (made when
+        :attr:`seats_taken` was ``asked``), taken unless seats came meanwhile: those may be
+        newer than the answer (a later write's announcement can come first), and the
+        call's own write is announced too."""
+        if self.seats_taken == asked and stored != self.record.seats:
+            self.take_seats(stored)
 
     def refresh(self, record: TableRecord) -> None:
         """A follower copy brought up to date with its stored row: seats, the table that
@@ -1070,10 +1106,11 @@ class LiveTable:
         """Hand a human seat to a bot (``bot`` a name), or give it back (``None``)."""
         cluster = self.hub.cluster
         if cluster is not None and not self.is_owner:
+            asked = self.seats_taken
             reply, _ = await cluster.at_owner(self, "bot", {"seat": seat, "bot": bot})
             if reply is not None:
                 raise_error(reply)
-                self.take_seats(reply["seats"])
+                self.take_answered_seats(reply["seats"], asked)
                 return
         async with self.lock:
             await self.settle()

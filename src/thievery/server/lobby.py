@@ -138,7 +138,7 @@ class Lobby:
         # ends (its read may have come before the write: it would list the seat free).
         self.reads = 0
         self.settled: set[tuple[str, int]] = set()
-        self._writes: set[asyncio.Task[Any]] = set()
+        self._writes: set[asyncio.Future[Any]] = set()
         self.free = {table_id: set(seats) for table_id, seats in self._free_seats().items()}
         # Tables whose listing this process knows: listed with free seats (in ``free``),
         # or not (unlisted, full), the most recently used first kept.
@@ -180,10 +180,10 @@ class Lobby:
 
     def _write(
         self, table_id: str, seat: int, op: Callable[[Connection], Any]
-    ) -> asyncio.Task[Any]:
+    ) -> asyncio.Future[Any]:
         key = (table_id, seat)
         self.pending.add(key)
-        task = asyncio.get_running_loop().create_task(self.hub.writer.submit(op))
+        task: asyncio.Future[Any] = asyncio.ensure_future(self.hub.writer.submit(op))
         self._writes.add(task)
         task.add_done_callback(partial(self._written, key))
         return task
@@ -206,7 +206,7 @@ class Lobby:
         if free and table_id in self.known:  # (not if the table left memory meanwhile)
             self.free[table_id] = free - {s for t, s in self.pending if t == table_id}
 
-    def _written(self, key: tuple[str, int], task: asyncio.Task[Any]) -> None:
+    def _written(self, key: tuple[str, int], task: asyncio.Future[Any]) -> None:
         self._writes.discard(task)
         if not task.cancelled() and task.exception() is not None:
             # Storage still has it free: it stays out of this process's listings.
@@ -242,10 +242,10 @@ class Lobby:
         Refused, changing nothing, for an unlisted or finished table, a seat that is not
         open or already taken, or a name another seat has."""
         args = {"seat": seat, "name": name}
+        asked = table.seats_taken
         reply = await where_it_runs(table, "claim", args, partial(self._claim, table, seat, name))
         self._drop(table.id, seat)
-        if reply["seats"] != table.record.seats:  # claimed at the owner: its seats here now
-            table.take_seats(reply["seats"])  # (announced too, but the caller reads them)
+        table.take_answered_seats(reply["seats"], asked)  # (claimed at the owner: its seats)
         return str(reply["token"])
 
     async def _serve_claim(self, table: LiveTable, args: JSON) -> JSON:

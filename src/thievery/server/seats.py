@@ -7,9 +7,14 @@ nothing but its exchange: the first join with it over the table's websocket, or
 gets, and from then on the invite is worth nothing. Only a key acts for its seat
 (:func:`seat_of`): a waiting invite reads no hand and plays no move, so the table's maker
 can neither read an invited friend's hand before they arrive nor go on reading it after.
-Tables made before invites have keys only, as before. A token is never stored, only its
-hash, and is checked in constant time. Names must tell seats apart in a log that says
-"you" to each reader about their own seat.
+One exception, never unseen: for a player who lost their link, the host may give a seat
+nobody is connected at a new invite (:meth:`Seat.reinvite`). Its key and old invite are
+worthless from then on; every seat list marks the seat (``reinvited``), everyone connected
+is told, and whoever comes back with the old key or invite is told why (``auth/revoked``).
+A host who exchanged that new invite themself could read the seat's hand: the player and
+the table would know. Tables made before invites have keys only, as before. A token is
+never stored, only its hash, and is checked in constant time. Names must tell seats apart
+in a log that says "you" to each reader about their own seat.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from thievery.core.protocol import JSON, NAME_LIMIT, default_seat_name
 from thievery.server.errors import ServerError
 
 HUMAN, BOT = "human", "bot"
+REVOKED_KEPT = 8  # a seat's worthless keys and invites remembered (to say why they fail)
 RESERVED_NAMES = ("you", "your")  # the log's words for the reader's own seat
 
 
@@ -98,16 +104,23 @@ class Seat:
     bot: str | None = None  # who plays it now: a bot seat's bot, or a human seat's stand-in
     token_hash: str | None = None  # its key (None: its invite not exchanged yet)
     invite_hash: str | None = None  # its invite (None: a claimed seat, an older table)
+    reinvited: int = 0  # new invites the host made for it (everyone at the table sees it)
+    # The hashes of its keys and invites a new invite made worthless (the last few): whoever
+    # comes back with one is told why it no longer works.
+    revoked: tuple[str, ...] = ()
 
     def stored(self) -> JSON:
         """The stored form (with the token hashes)."""
-        return {
+        stored: JSON = {
             "kind": self.kind,
             "name": self.name,
             "bot": self.bot,
             "token_hash": self.token_hash,
             "invite_hash": self.invite_hash,
         }
+        if self.reinvited:
+            stored |= {"reinvited": self.reinvited, "revoked": list(self.revoked)}
+        return stored
 
     @classmethod
     def from_stored(cls, data: Mapping[str, Any]) -> Seat:
@@ -118,7 +131,16 @@ class Seat:
             data.get("bot"),
             data.get("token_hash"),
             data.get("invite_hash"),
+            int(data.get("reinvited", 0)),
+            tuple(data.get("revoked", ())),
         )
+
+    def reinvite(self, invite_hash: str) -> None:
+        """The host's new invite: the seat waits for it, its key and old invite worthless."""
+        gone = tuple(h for h in (self.token_hash, self.invite_hash) if h)
+        self.revoked = (*self.revoked, *gone)[-REVOKED_KEPT:]
+        self.token_hash, self.invite_hash = None, invite_hash
+        self.reinvited += 1
 
     @property
     def invited(self) -> bool:
@@ -148,6 +170,17 @@ def seat_of(seats: Sequence[Seat], token: str | None) -> int | None:
 def invite_of(seats: Sequence[Seat], token: str | None) -> int | None:
     """The seat whose invite ``token`` is, exchanged or not, or ``None``."""
     return _first(seats, hash_token(token), lambda s: s.invite_hash) if token else None
+
+
+def revoked_seat(seats: Sequence[Seat], token: str | None) -> int | None:
+    """The seat whose key or invite ``token`` was until the host made it a new invite."""
+    if not token:
+        return None
+    digest = hash_token(token)
+    for i, seat in enumerate(seats):
+        if any(hmac.compare_digest(h, digest) for h in seat.revoked):
+            return i
+    return None
 
 
 def waiting_seat(seats: Sequence[Seat], token: str | None) -> int | None:

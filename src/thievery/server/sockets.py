@@ -261,6 +261,9 @@ class Session:
         # The chat's last lines, read just before joining (nothing awaited between): a
         # line is in them or comes after them, once (see Chat.history).
         chat_log = await self.chat.history(self.table) if self.chat is not None else None
+        if seat is not None and self.table.seat_of(key or token) != seat:
+            # (the host made the seat a new invite meanwhile: this key is worthless now)
+            raise self.table.refusal(key or token)
         if self.joined:
             self.table.detach(self.listener)
         self.listener.seat = seat

@@ -667,12 +667,13 @@ class Writer:
         self._thread = threading.Thread(target=self._loop, name="thievery-writer", daemon=True)
         self._thread.start()
 
-    async def submit(self, op: Callable[[Connection], Any]) -> Any:
-        """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
+    def submit(self, op: Callable[[Connection], Any]) -> asyncio.Future[Any]:
+        """Run ``op(conn)`` in a committed transaction: the future of its result (or its
+        error). Queued at once: writes are committed in the order they were submitted."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._queue.put((op, future, loop))
-        return await future
+        return future
 
     def close(self) -> None:
         """Finish what is queued, then stop the thread."""
@@ -788,15 +789,16 @@ class LoopWriter:
         # A pool checkout and return cost more than a small batch's own commit.
         self._conn = KeptConnection(self.engine)
 
-    async def submit(self, op: Callable[[Connection], Any]) -> Any:
-        """Run ``op(conn)`` in a committed transaction; return its result or raise its error."""
+    def submit(self, op: Callable[[Connection], Any]) -> asyncio.Future[Any]:
+        """Run ``op(conn)`` in a committed transaction: the future of its result (or its
+        error). Queued at once: writes are committed in the order they were submitted."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending.append((op, future))
         if not self._scheduled:
             self._scheduled = True
             loop.call_soon(self._flush)
-        return await future
+        return future
 
     def _flush(self) -> None:
         batch, self._pending, self._scheduled = self._pending, [], False

@@ -37,15 +37,11 @@ export class TableConnection {
         // The invite was exchanged for the seat's own key: it joins with the key from now on.
         this.token = frame.key;
       }
-      if (frame.type === "error" && frame.code === "auth/revoked") {
-        // The host made a new invite for this seat: the server closes this connection,
-        // and the next one watches.
-        this.token = null;
-      }
-      if (frame.type === "error" && (frame.code === "auth/token" || frame.code === "auth/invite_used") && this.token) {
-        // A token this table does not know (a mistyped invite link, a seat taken since), or
-        // an invite its player used already: watch instead, rather than be dropped for not
-        // joining and reconnect for ever.
+      if (frame.type === "error" && ["auth/token", "auth/invite_used", "auth/revoked"].includes(frame.code) && this.token) {
+        // A token this table does not know (a mistyped invite link, a seat taken since), an
+        // invite its player used already, or a link the host's new invite for the seat made
+        // worthless: watch instead, rather than be dropped for not joining and reconnect for
+        // ever. (A seated connection told auth/revoked is closed; the next one watches.)
         this.token = null;
         ws.send(JSON.stringify({ type: "join" }));
       }

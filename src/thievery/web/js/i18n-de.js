@@ -94,6 +94,8 @@ export const DE = {
   "give back": "zurückgeben",
   "to bot": "an Bot",
   "new link": "neuer Link",
+  "The host made a new invite link for {name}'s seat.": "Der Gastgeber hat einen neuen Einladungslink für den Platz von {name} gemacht.",
+  "The host made a new invite link for this seat ({n}×).": "Der Gastgeber hat für diesen Platz einen neuen Einladungslink gemacht ({n}×).",
   "as the host: a new invite link for a player who lost theirs (their old links stop working)":
     "als Gastgeber: ein neuer Einladungslink für jemanden, der seinen verloren hat (die alten Links gelten dann nicht mehr)",
   "Make a new invite link for {name}? Their old invite link and seat link stop working.":

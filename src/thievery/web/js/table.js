@@ -143,6 +143,9 @@ function onFrame(frame) {
       page.next = frame.next;
       drawResult();
       break;
+    case "reinvited":
+      if (frame.seat !== page.frame?.seat) toast(t("The host made a new invite link for {name}'s seat.", { name: displayName(page.seats[frame.seat] || {}, frame.seat) }), "info");
+      break;
     case "error":
       if (String(frame.id).startsWith("chat-")) onChatError(frame);
       else onError(frame);
@@ -278,7 +281,7 @@ function drawSeats() {
     <div class="s ${f && s.seat === f.seat ? "me" : ""} ${toAct.has(s.seat) ? "turn" : ""}" data-seat="${s.seat}">
       <span class="dot ${s.kind === "bot" || s.bot || s.connected ? "on" : ""}"></span>
       <span class="name" data-turn="${esc(t("to act"))}">${esc(displayName(s))}</span>
-      <span class="k" ${s.bot ? `title="${esc(botTitle(s.bot))}"` : ""}>${s.bot ? esc(t("{level} bot", { level: botLevel(s.bot) })) : s.kind === "human" ? esc(s.connected ? t("here") : t("away")) : ""}</span>
+      <span class="k" ${s.bot ? `title="${esc(botTitle(s.bot))}"` : ""}>${s.bot ? esc(t("{level} bot", { level: botLevel(s.bot) })) : s.kind === "human" ? esc(s.connected ? t("here") : t("away")) : ""}${s.reinvited ? ` <span class="reinvited" title="${esc(t("The host made a new invite link for this seat ({n}×).", { n: s.reinvited }))}">· ${esc(t("new link"))}</span>` : ""}</span>
       ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result
         ? `<button class="small host-bot" data-seat="${s.seat}" title="${esc(t("as the host"))}">${esc(s.bot ? t("give back") : t("to bot"))}</button>` : ""}
       ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result && !s.connected
