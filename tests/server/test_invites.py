@@ -25,6 +25,7 @@ from tests.server.conftest import Player, create_table, exchange, fresh_postgres
 from tests.server.serving import server_process
 from tests.server.test_api import play_to_end
 from thievery.server import Caps, create_app
+from thievery.server.chat import Chat
 from thievery.server.seats import hash_token
 from thievery.server.storage import SetSeats
 
@@ -571,21 +572,29 @@ def test_a_join_with_the_old_key_while_the_new_invite_is_stored_is_refused(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A player joins with the seat's key while the host's new invite for the seat is
-    being stored: the join is refused (``auth/revoked``) or the connection is closed so,
-    never left seated with a worthless key."""
+    being stored. A join that checked the key before the new seats were taken, and is
+    attached after, is refused then (``auth/revoked``), never seated with a worthless key;
+    one seated before is told so and closed."""
     made = create_table(client, ["human", "human", "bot:random"])
     tid, host = made["table"]["id"], made["host_token"]
     hub = client.app.state.hub  # type: ignore[attr-defined]
     table = hub.tables[tid]
     key = exchange(client, tid, made["seats"][1]["token"])
-    submit, gate = hub.writer.submit, threading.Event()
+    submit, stored, joining = hub.writer.submit, threading.Event(), threading.Event()
+    history = Chat.history
 
     async def slow(op: Any) -> Any:
         if isinstance(op, SetSeats):
-            await asyncio.to_thread(gate.wait, 10)
+            await asyncio.to_thread(stored.wait, 10)
         return await submit(op)
 
+    async def late(chat: Chat, table: Any) -> Any:  # the join's last wait before it attaches
+        joining.set()
+        await asyncio.to_thread(lambda: stored.wait(10) and time.sleep(0.2))
+        return await history(chat, table)
+
     monkeypatch.setattr(hub.writer, "submit", slow)
+    monkeypatch.setattr(Chat, "history", late)
     answer: list[Any] = []
     asking = threading.Thread(target=lambda: answer.append(new_invite(client, tid, 1, host)))
     asking.start()
@@ -595,16 +604,38 @@ def test_a_join_with_the_old_key_while_the_new_invite_is_stored_is_refused(
                 break
             time.sleep(0.01)
         ws.send_json({"type": "join", "token": key})
-        time.sleep(0.2)  # (the join has checked the key, and waits or is seated)
-        gate.set()
+        assert joining.wait(10)  # (it has checked the key: still the seat's)
+        stored.set()  # the new seats are taken; then the join goes on
         asking.join(10)
-        frames = []
-        while not any(f["type"] == "error" for f in frames):
-            frames.append(ws.receive_json())
-        assert [f["code"] for f in frames if f["type"] == "error"] == ["auth/revoked"]
+        first = ws.receive_json()
+        assert first["type"] == "error" and first["code"] == "auth/revoked", first
     assert answer and answer[0].status_code == 200, answer
-    for _ in range(500):
-        if not table.connected(1):
-            break
-        time.sleep(0.01)
     assert table.connected(1) == 0
+
+
+def test_an_owners_answer_does_not_roll_back_seats_announced_meanwhile(
+    client: TestClient,
+) -> None:
+    """A follower process takes the seats in the owner's answer to its call unless seats
+    came meanwhile: a later write's announcement (a new invite) can come before the answer
+    to an earlier call, and the answer would put the old key back."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid = made["table"]["id"]
+    table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+    before = [dict(s) for s in table.record.seats]
+    botted = [dict(s) for s in before]
+    botted[1]["bot"] = "random"  # (the answer to "hand seat 1 to a bot")
+    newer = [dict(s) for s in botted]
+    newer[0] |= {"invite_hash": hash_token("new"), "reinvited": 1, "revoked": []}
+
+    async def calls() -> None:
+        asked = table.seats_taken
+        table.take_seats(newer)  # announced while the call was under way
+        table.take_answered_seats(botted, asked)
+        assert table.record.seats == newer
+        asked = table.seats_taken
+        table.take_answered_seats(botted, asked)  # (nothing came meanwhile: taken)
+        assert table.record.seats == botted
+
+    assert client.portal is not None
+    client.portal.call(calls)

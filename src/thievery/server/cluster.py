@@ -453,10 +453,11 @@ class Cluster:
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     await conn.execute(f'LISTEN "{self.channel}"')
-                    if heard:  # announcements may have been missed meanwhile
+                    if heard:  # announcements may have been missed meanwhile: the
+                        # seats (a new invite's revoked key among them) and the actions
                         for table in list(self.hub.tables.values()):
                             if not table.is_owner:
-                                self.spawn(self.catch_up(table))
+                                self.spawn(self.refresh(table))
                     heard = True
                     self.ready.set()
                     async for note in conn.notifies():
@@ -514,7 +515,8 @@ class Cluster:
                     table.apply_stored(row)
 
     async def refresh(self, table: LiveTable) -> None:
-        """A follower copy just loaded: what changed while it loaded (heard by nobody)."""
+        """A follower copy just loaded, or one whose announcements may have been missed:
+        what changed meanwhile (heard by nobody), read from storage."""
         record = await asyncio.to_thread(self.storage.table, table.id)
         if record is not None:
             table.refresh(record)

@@ -307,10 +307,11 @@ class LiveTable:
             # queued for storage under the lock (a later write of the seats is stored after
             # it), then committed outside it: the table's actions go on meanwhile, often in
             # the same commit. Nobody knows the key before it is stored.
-            stored = self._take(seats)
+            stored = [s.stored() for s in seats]
             write = asyncio.ensure_future(
                 self.write(SetSeats(self.id, stored), _seats_note(stored))
             )
+            self._take(seats, stored)  # (once its write is queued: nothing to undo else)
         try:
             await asyncio.shield(write)  # (a join given up on: its write still ends here)
         except asyncio.CancelledError:
@@ -412,9 +413,9 @@ class LiveTable:
                 409,
             )
 
-    def _take(self, seats: list[Seat]) -> list[JSON]:
-        """Take new seats in memory; their stored form."""
-        stored = [s.stored() for s in seats]
+    def _take(self, seats: list[Seat], stored: list[JSON] | None = None) -> list[JSON]:
+        """Take new seats in memory; their stored form (``stored``, if made already)."""
+        stored = [s.stored() for s in seats] if stored is None else stored
         self.seats = seats
         self.record.seats = stored
         return stored

@@ -197,7 +197,7 @@ class Lobby:
             old, _ = self.known.popitem(last=False)
             self.free.pop(old, None)
 
-    def _learned(self, table_id: str, task: asyncio.Task[Any]) -> None:
+    def _learned(self, table_id: str, task: asyncio.Future[Any]) -> None:
         """A table looked up by :meth:`seat_used`: its seats still free in storage."""
         if task.cancelled() or task.exception() is not None:
             self.known.pop(table_id, None)  # look it up again next time

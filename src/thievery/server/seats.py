@@ -33,7 +33,9 @@ from thievery.core.protocol import JSON, NAME_LIMIT, default_seat_name
 from thievery.server.errors import ServerError
 
 HUMAN, BOT = "human", "bot"
-REVOKED_KEPT = 8  # a seat's worthless keys and invites remembered (to say why they fail)
+# A seat's worthless key and invite remembered, to say why they fail: the last new
+# invite's (the seats go whole in every PostgreSQL notification, under 8,000 bytes).
+REVOKED_KEPT = 2
 RESERVED_NAMES = ("you", "your")  # the log's words for the reader's own seat
 
 
