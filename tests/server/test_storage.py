@@ -287,6 +287,10 @@ def test_the_sqlite_writer_stores_what_is_queued_when_it_closes(sqlite_url: str)
     try:
         asyncio.run(go())
         assert [a.n for a in storage.actions("w")] == [0, 1, 2, 3, 4]
+        thread = writer._thread  # (its own thread: it ends once closed)
+        assert thread is not None and thread.name == "thievery-writer"
+        thread.join(5)
+        assert not thread.is_alive()
     finally:
         storage.close()
 
