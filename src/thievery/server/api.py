@@ -371,8 +371,9 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         (keep it: it is shown once). An invite grants nothing else: used as a seat's token
         anywhere it is refused (``auth/invite``), and once exchanged (here, or by the first
         websocket join with it) it is worth nothing (a second exchange: ``auth/invite_used``;
-        not an invite waiting at this table: ``auth/token``). The key is stored before it
-        is answered; an exchange counts against the client's rate of actions."""
+        an invite the host's new invite for its seat replaced: ``auth/revoked``; not an
+        invite of this table: ``auth/token``). The key is stored before it is answered; an
+        exchange counts against the client's rate of actions."""
         hub.action_limit.check(client_of(request))
         table = await hub.get(table_id)
         seat, key = await table.exchange_invite(_token(credentials))
@@ -422,7 +423,9 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         waits for the new invite, as a new table's seat does: its old invite link and its
         key stop working at once. Only while nobody is connected at the seat (409
         ``seat/present``: a player there would be locked out of their own seat), and not
-        once the game is over. Stored before it is answered."""
+        once the game is over. Stored before it is answered. Never unseen: the seat's
+        ``reinvited`` count goes up in every seats list, everyone connected gets a
+        ``reinvited`` frame, and the old key or invite is refused with ``auth/revoked``."""
         hub.action_limit.check(client_of(request))
         table = await hub.get(table_id)
         if not table.is_host(_token(credentials)):

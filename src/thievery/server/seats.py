@@ -107,8 +107,8 @@ class Seat:
     token_hash: str | None = None  # its key (None: its invite not exchanged yet)
     invite_hash: str | None = None  # its invite (None: a claimed seat, an older table)
     reinvited: int = 0  # new invites the host made for it (everyone at the table sees it)
-    # The hashes of its keys and invites a new invite made worthless (the last few): whoever
-    # comes back with one is told why it no longer works.
+    # The hashes of the key and invite its last new invite made worthless: whoever comes
+    # back with one is told why it no longer works.
     revoked: tuple[str, ...] = ()
 
     def stored(self) -> JSON:
