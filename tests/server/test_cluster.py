@@ -306,6 +306,65 @@ def test_a_real_time_game_over_two_processes(
     assert versions == list(range(versions[0], versions[0] + len(versions)))
 
 
+def seats_frame(ws: Any, done: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
+    """The seats of the first ``seats`` frame (or welcome's summary) from a websocket
+    (websockets' client) that satisfies ``done``, within 15 s."""
+    deadline = time.monotonic() + 15
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "no seats frame came that says so"
+        frame = json.loads(ws.recv(timeout=left))
+        seats = frame["seats"] if frame["type"] == "seats" else None
+        if frame["type"] == "welcome":
+            seats = frame["summary"]["seats"]
+        if seats is not None and done(seats):
+            return list(seats)
+
+
+def test_who_is_connected_is_known_at_every_process(
+    servers: list[tuple[subprocess.Popen[bytes], int]],
+) -> None:
+    """Separate servers on one database: the table is run by A (its first player is
+    there), its second player connects at B. Each process counts the other's connections:
+    A's player sees B's as connected and B's sees A's; the host can neither hand B's
+    player's seat to a bot nor give it a new invite at A (``seat/present``), nor at B.
+    Once B is killed, A lets its connections go when B's heartbeat runs out: A's player
+    sees the seat empty, and the host's new invite is made at A."""
+    (_, a), (proc_b, b) = servers
+    body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}]}
+    made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
+    tid, host = made["table"]["id"], made["host_token"]
+    tokens = [s["token"] for s in made["seats"]]
+    at_a, at_b = f"http://127.0.0.1:{a}/api/tables/{tid}", f"http://127.0.0.1:{b}/api/tables/{tid}"
+    hosting = {"Authorization": f"Bearer {host}"}
+
+    def connected(seats: list[dict[str, Any]]) -> list[int]:
+        return [s["connected"] for s in seats]
+
+    with ExitStack() as stack:
+        first = stack.enter_context(connect(f"ws://127.0.0.1:{a}/api/tables/{tid}/ws"))
+        first.send(json.dumps({"type": "join", "token": tokens[0]}))
+        seats_frame(first, lambda seats: connected(seats)[0] == 1)
+        second = stack.enter_context(connect(f"ws://127.0.0.1:{b}/api/tables/{tid}/ws"))
+        second.send(json.dumps({"type": "join", "token": tokens[1]}))
+        # Each side hears of the other's player.
+        seats_frame(first, lambda seats: connected(seats)[:2] == [1, 1])
+        seats_frame(second, lambda seats: connected(seats)[:2] == [1, 1])
+        assert connected(httpx2.get(at_a).json()["seats"])[:2] == [1, 1]
+        for at in (at_a, at_b):
+            for refused in (
+                httpx2.post(f"{at}/seats/1/invite", headers=hosting),
+                httpx2.post(f"{at}/seats/1/bot", headers=hosting, json={"bot": "random"}),
+            ):
+                assert refused.status_code == 409, refused.text
+                assert refused.json()["code"] == "seat/present"
+        assert httpx2.get(at_a).json()["seats"][1]["bot"] is None  # (nothing changed)
+        os.kill(proc_b.pid, signal.SIGKILL)
+        seats_frame(first, lambda seats: connected(seats)[:2] == [1, 0])
+        made_at_a = httpx2.post(f"{at_a}/seats/1/invite", headers=hosting)
+        assert made_at_a.status_code == 200, made_at_a.text
+
+
 def test_a_table_moves_to_the_process_its_clients_use(
     servers: list[tuple[subprocess.Popen[bytes], int]], pg_url: str
 ) -> None:

@@ -39,6 +39,16 @@ itself. An action whose fate at a silent owner is unknown is then done against t
 version its seat had when it was sent: if the owner stored it, it is found in the log and
 acknowledged, else the seat's choices are as they were; it is never applied twice.
 
+**Presence.** Who is connected at a table counts every process's connections: each
+process announces its own at each seat (on :data:`PRESENCE`, outside any write) when they
+change, a follower always (its owner keeps a copy), an owner once it has heard of another
+process with a copy; a process that loads a copy asks the others for theirs. A process's
+counts are dropped by the others once its heartbeat has run out (a kill -9 announces
+nothing). Announcements can be missed (a lost listening connection asks again on its
+return) and come a moment after a join: the host's ``seat/present`` checks are as good
+as that, and a connection the owner had not heard of when a new invite was made is told
+``auth/revoked`` and closed.
+
 Other modules use the same means: a call of theirs is forwarded to the owner
 (``hub.calls``, :func:`where_it_runs`: a lobby claim, a chat line) and a fenced write of
 theirs announces a kind of theirs, which a follower hands to ``Cluster.notes`` (a chat
@@ -76,6 +86,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("thievery.server")
 
 CHANNEL = "thievery_tables"  # every table's announcements: "<table id> <json>"
+# Who is connected where: "<table id> <json>" with the process ("p"), its connections at
+# each seat ("c") and whether it asks the others for theirs ("ask": a copy just loaded).
+PRESENCE = "thievery_presence"
 MAX_PAYLOAD = 7900  # bytes; PostgreSQL refuses a notification payload of 8000 or more
 RETRY_FIRST, RETRY_MOST = 0.005, 0.2  # seconds before a call to a table's owner is made again
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"
@@ -138,6 +151,9 @@ _RELEASE = text(
 _RELEASE_ALL = text("UPDATE thievery_leases SET owner = NULL WHERE owner = :me")
 _OWNER_OF = text(
     f"SELECT l.owner, l.owner IS NOT NULL AND {_ALIVE} FROM thievery_leases l WHERE l.table_id = :t"
+)
+_ALIVE_PROCESSES = text(
+    f"SELECT id FROM thievery_owners WHERE id = ANY(:ids) AND expires_at > {NOW}"
 )
 _LIVE = text(
     f"SELECT l.table_id FROM thievery_leases l WHERE l.table_id = ANY(:ids) "
@@ -229,6 +245,9 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._listener: asyncio.Task[None] | None = None
         self._beater: asyncio.Task[None] | None = None
+        # Tables whose connections here are to be announced (True: with an ask).
+        self._presence: dict[LiveTable, bool] = {}
+        self._announcing = False
 
     # ---------------------------------------------------------------- running
 
@@ -434,6 +453,10 @@ class Cluster:
             if lease is not None and held.get(table.id) == lease and mine.get(table.id) != lease:
                 table.lease = None
                 self.spawn(self.demote(table))
+        try:
+            await self._forget_gone_processes(tables)
+        except Exception:
+            log.warning("cluster: could not tell which processes are gone", exc_info=True)
         orphans = [t for t in tables if not t.is_owner and not t.is_over and t.listeners]
         if orphans:
             ids = [t.id for t in orphans]
@@ -452,12 +475,15 @@ class Cluster:
                     self.conninfo, autocommit=True
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
+                    await conn.execute(f"LISTEN {PRESENCE}")
                     await conn.execute(f'LISTEN "{self.channel}"')
                     if heard:  # announcements may have been missed meanwhile: the
-                        # seats (a new invite's revoked key among them) and the actions
+                        # seats (a new invite's revoked key among them) and the actions,
+                        # and who is connected where
                         for table in list(self.hub.tables.values()):
                             if not table.is_owner:
                                 self.spawn(self.refresh(table))
+                            self.announce_presence(table, ask=True)
                     heard = True
                     self.ready.set()
                     async for note in conn.notifies():
@@ -477,6 +503,11 @@ class Cluster:
             table = self.hub.tables.get(head)
             if table is not None and not table.is_owner:
                 self._follow(table, json.loads(body))
+            return
+        if channel == PRESENCE:
+            table = self.hub.tables.get(head)
+            if table is not None:
+                self._heard_presence(table, json.loads(body))
             return
         message = json.loads(body)
         if head == "reply":
@@ -503,6 +534,68 @@ class Cluster:
             table.mark_next(str(note["next"]))
         elif kind in self.notes:  # another module's (a chat line: see thievery.server.chat)
             self.notes[kind](table, note)
+
+    # ---------------------------------------------------------------- presence
+
+    def announce_presence(self, table: LiveTable, ask: bool = False) -> None:
+        """Tell the other processes with a copy of ``table`` how many connections each
+        of its seats has here, soon (the changes of one turn of the event loop in one
+        announcement a table); ``ask``: and ask them for theirs (a copy just loaded, or
+        announcements maybe missed). A follower always tells (its owner keeps a copy);
+        an owner, once another process has been heard of at the table."""
+        if not (ask or not table.is_owner or table.peers):
+            return
+        self._presence[table] = ask or self._presence.get(table, False)
+        if not self._announcing:
+            self._announcing = True
+            self.spawn(self._announce())
+
+    async def _announce(self) -> None:
+        try:
+            await asyncio.sleep(0)  # (the turn's other changes first)
+            while self._presence:
+                tables, self._presence = self._presence, {}
+                for table, ask in tables.items():
+                    # (counted now: a table let go from memory meanwhile says it has none)
+                    note: JSON = {"p": self.id, "c": table.local_presence()}
+                    if ask:
+                        note["ask"] = True
+                    try:
+                        await self._notify(PRESENCE, f"{table.id} {json.dumps(note)}")
+                    except Exception as e:
+                        # (its next change, or the listener's next reconnection, says it)
+                        log.warning("cluster: presence at table %s not told: %s", table.id, e)
+        finally:
+            self._announcing = False
+
+    def _heard_presence(self, table: LiveTable, note: JSON) -> None:
+        """Another process's connections at a table (and maybe its ask for ours)."""
+        process, counts = note.get("p"), note.get("c")
+        if not isinstance(process, str) or process == self.id:
+            return
+        if not (
+            isinstance(counts, list)
+            and len(counts) <= len(table.seats)
+            and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+        ):
+            log.warning("cluster: a presence note for table %s is malformed", table.id)
+            return
+        new = process not in table.peers
+        table.peers[process] = None
+        table.take_presence(process, counts)
+        if (new or note.get("ask")) and table.listeners:
+            self.announce_presence(table)  # (it keeps a copy: it is told of those here)
+
+    async def _forget_gone_processes(self, tables: list[LiveTable]) -> None:
+        """Drop the connections of processes that are gone (their heartbeat ran out)."""
+        known = {process for table in tables for process in table.peers}
+        if not known:
+            return
+        rows = await asyncio.to_thread(self._query, _ALIVE_PROCESSES, ids=list(known))
+        gone = known - {r[0] for r in rows}
+        for table in tables if gone else []:
+            for process in gone & table.peers.keys():
+                table.drop_presence(process)
 
     async def catch_up(self, table: LiveTable, until: int | None = None) -> None:
         """Apply the stored actions a follower copy has not seen (up to now)."""

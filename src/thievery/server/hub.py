@@ -324,6 +324,8 @@ class Hub:
             self.tables[table_id] = table
             if self.cluster is not None and lease is None:
                 await self.cluster.refresh(table)  # what was stored while it loaded
+            if self.cluster is not None:  # who is connected at the other processes' copies
+                self.cluster.announce_presence(table, ask=True)
             table.start()
             if table.is_over:
                 self.done[table_id] = None

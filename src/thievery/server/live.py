@@ -222,6 +222,11 @@ class LiveTable:
         self._recent: dict[int, tuple[int, JSON, int, list[Event]]] = {}
         # Set (and let go) at every applied action; made when a forwarded action waits.
         self._progress: asyncio.Event | None = None
+        # Several processes: the connections other processes have at each seat, by process
+        # (as each announced them; see Cluster.announce_presence), and the processes known
+        # to keep a copy of the table (they are told of this process's connections).
+        self.remote: dict[str, list[int]] = {}
+        self.peers: dict[str, None] = {}  # (a dict: a quarter of an empty set's memory)
 
     # ---------------------------------------------------------------- reading
 
@@ -432,8 +437,32 @@ class LiveTable:
         return is_token_of(self.record.host_hash, token)
 
     def connected(self, seat: int) -> int:
-        """How many connections a seat has."""
-        return sum(1 for listener in self.listeners if listener.seat == seat)
+        """How many connections a seat has (at every process, with several)."""
+        here = sum(1 for listener in self.listeners if listener.seat == seat)
+        return here + sum(c[seat] for c in self.remote.values() if seat < len(c))
+
+    def local_presence(self) -> list[int]:
+        """How many connections each seat has at this process."""
+        counts = [0] * len(self.seats)
+        for listener in self.listeners:
+            if listener.seat is not None and 0 <= listener.seat < len(counts):
+                counts[listener.seat] += 1
+        return counts
+
+    def take_presence(self, process: str, counts: list[int]) -> None:
+        """Another process's connections at each seat, as it announced them: everyone
+        here is told if that changes who is connected."""
+        before = self.remote.pop(process, None)
+        if any(counts):
+            self.remote[process] = counts
+        if before != self.remote.get(process):
+            self.presence_changed()
+
+    def drop_presence(self, process: str) -> None:
+        """A process is gone: its connections with it."""
+        self.peers.pop(process, None)
+        if self.remote.pop(process, None) is not None:
+            self.presence_changed()
 
     @property
     def names(self) -> list[str]:
@@ -1196,6 +1225,8 @@ class LiveTable:
             cluster = self.hub.cluster
             if cluster is not None and not self.is_owner and self.clock.realtime:
                 cluster.spawn(self._arrived(listener.seat))  # the owner starts the clock
+            if cluster is not None:
+                cluster.announce_presence(self)
         self.presence_changed()
 
     async def hand_off(self) -> bool:
@@ -1235,6 +1266,9 @@ class LiveTable:
         """A connection leaves."""
         if listener in self.listeners:
             self.listeners.discard(listener)
+            cluster = self.hub.cluster
+            if cluster is not None and listener.seat is not None:
+                cluster.announce_presence(self)
             self.presence_changed()
 
     # ---------------------------------------------------------------- running
