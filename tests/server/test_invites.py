@@ -643,3 +643,29 @@ def test_an_owners_answer_does_not_roll_back_seats_announced_meanwhile(
 
     assert client.portal is not None
     client.portal.call(calls)
+
+
+def test_play_again_keeps_a_seats_new_invite_marks(client: TestClient) -> None:
+    """The table that plays again keeps each seat's key and its new invites' marks: the
+    seat the host gave a new invite shows it there too, and the key that new invite
+    replaced is told why it no longer works (``auth/revoked``), not only that it is
+    nobody's (``auth/token``)."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, host = made["table"]["id"], made["host_token"]
+    old_key = exchange(client, tid, made["seats"][1]["token"])
+    got = new_invite(client, tid, 1, host)
+    assert got.status_code == 200, got.text
+    keys = {0: exchange(client, tid, made["seats"][0]["token"])}
+    keys[1] = exchange(client, tid, got.json()["token"])
+    play_to_end(client, tid, keys)
+    again = client.post(f"/api/tables/{tid}/again", headers=auth(keys[0]))
+    assert again.status_code == 200, again.text
+    nid = again.json()["id"]
+    assert [s["reinvited"] for s in again.json()["seats"]] == [0, 1, 0]
+    for seat, key in keys.items():  # (everyone keeps their key)
+        mine = client.get(f"/api/tables/{nid}/state", headers=auth(key))
+        assert mine.status_code == 200 and mine.json()["seat"] == seat, mine.text
+    refused = client.get(f"/api/tables/{nid}/state", headers=auth(old_key))
+    assert refused.status_code == 403 and refused.json()["code"] == "auth/revoked"
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    assert hub.storage.table(nid).seats[1]["revoked"] == hub.storage.table(tid).seats[1]["revoked"]

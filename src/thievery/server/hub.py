@@ -35,6 +35,7 @@ from thievery.server.limits import Caps, RateLimiter, too_many
 from thievery.server.live import LiveTable
 from thievery.server.replay import Replayer
 from thievery.server.seats import (
+    Known,
     Seat,
     check_names,
     hash_token,
@@ -427,7 +428,7 @@ class Hub:
         scenario: bool = False,
         turn_seconds: float | None = None,
         timeout_bot: str | None = None,
-        token_hashes: Sequence[tuple[str | None, str | None]] | None = None,
+        token_hashes: Sequence[Known] | None = None,
         host_hash: str | None = None,
         prev_id: str | None = None,
         client: str | None = None,
@@ -435,8 +436,8 @@ class Hub:
         """A new table; returns it, a token per human seat (its invite; ``None`` for bots)
         and the host's.
 
-        ``token_hashes`` (each seat's key and invite hashes) and ``host_hash`` keep the
-        same people's tokens (play again).
+        ``token_hashes`` (each seat's :meth:`~thievery.server.seats.Seat.hashes`) and
+        ``host_hash`` keep the same people's tokens (play again).
         """
         spec = get_game(game)
         players = len(seats)

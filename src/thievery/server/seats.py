@@ -97,6 +97,10 @@ def timeout_bot_for(game: str) -> str:
     return "heuristic" if "heuristic" in names else "random"
 
 
+# A seat's key and invite hashes, its new invites and their revoked hashes (Seat.hashes).
+Known = tuple[str | None, str | None, int, tuple[str, ...]]
+
+
 @dataclass
 class Seat:
     """One seat: a human (reached through a token) or a bot; a human seat may be botted."""
@@ -149,9 +153,10 @@ class Seat:
         """Whether its invite waits to be exchanged (the seat has no key yet)."""
         return self.token_hash is None and self.invite_hash is not None
 
-    def hashes(self) -> tuple[str | None, str | None]:
-        """Its key's and its invite's hashes (kept by the next table: play again)."""
-        return self.token_hash, self.invite_hash
+    def hashes(self) -> Known:
+        """Its key's and its invite's hashes, and its new invites' marks (the next table
+        keeps them: play again; a key its new invite replaced is still told why)."""
+        return self.token_hash, self.invite_hash, self.reinvited, self.revoked
 
 
 def _first(seats: Sequence[Seat], digest: str, held: Callable[[Seat], str | None]) -> int | None:
@@ -200,13 +205,13 @@ def make_seat(
     seat: int,
     spec: Mapping[str, Any],
     seed: int,
-    known: tuple[str | None, str | None] | None = None,
+    known: Known | None = None,
 ) -> tuple[Seat, str | None]:
     """A seat from its request (``kind``, ``bot``, ``name``) and, for a human, a new
     invite (to be exchanged for the seat's key).
 
-    With ``known`` (a seat's :meth:`Seat.hashes`) the human keeps their key and invite
-    (play again); no token is made.
+    With ``known`` (a seat's :meth:`Seat.hashes`) the human keeps their key and invite,
+    and the seat its new invites' marks (play again); no token is made.
     """
     kind = spec.get("kind", HUMAN)
     bot = spec.get("bot")
@@ -219,7 +224,7 @@ def make_seat(
         raise ServerError("seat/kind", f"a seat is 'human' or 'bot', not {kind!r}")
     if bot is not None:
         make_bot(bot, game, seat, seed)
-    if known is not None and any(known):
+    if known is not None and any(known[:2]):
         return Seat(HUMAN, name or default_seat_name(seat), bot, *known), None
     invite = new_token()
     return Seat(HUMAN, name or default_seat_name(seat), bot, None, hash_token(invite)), invite
