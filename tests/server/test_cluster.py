@@ -45,6 +45,7 @@ from thievery.server.cluster import (
     Fenced,
     FencedAppend,
     conninfo,
+    process_channel,
 )
 from thievery.server.limits import Caps
 from thievery.server.sockets import Limits
@@ -322,15 +323,18 @@ def seats_frame(ws: Any, done: Callable[[list[dict[str, Any]]], bool]) -> list[d
 
 
 def test_who_is_connected_is_known_at_every_process(
-    servers: list[tuple[subprocess.Popen[bytes], int]],
+    pg_url: str, servers: list[tuple[subprocess.Popen[bytes], int]]
 ) -> None:
     """Separate servers on one database: the table is run by A (its first player is
     there), its second player connects at B. Each process counts the other's connections:
-    A's player sees B's as connected and B's sees A's; the host can neither hand B's
-    player's seat to a bot nor give it a new invite at A (``seat/present``), nor at B.
-    Once B is killed, A lets its connections go when B's heartbeat runs out: A's player
-    sees the seat empty, and the host's new invite is made at A."""
-    (_, a), (proc_b, b) = servers
+    A's player sees B's as connected and B's sees A's, and the host can neither hand a
+    connected player's seat to a bot nor give it a new invite at either process
+    (``seat/present``), even at a process that had not loaded the table yet (the owner
+    checks too). A note missed while A's listening connection was away (B's player
+    left) is put right once A listens again. Once B is killed, A lets B's connections go
+    when B's heartbeat runs out: A's player sees the seat empty, and the host's new
+    invite is made at A."""
+    (proc_a, a), (proc_b, b) = servers
     body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}]}
     made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
     tid, host = made["table"]["id"], made["host_token"]
@@ -341,24 +345,49 @@ def test_who_is_connected_is_known_at_every_process(
     def connected(seats: list[dict[str, Any]]) -> list[int]:
         return [s["connected"] for s in seats]
 
+    def refused_at(at: str, seat: int) -> None:
+        for refused in (
+            httpx2.post(f"{at}/seats/{seat}/bot", headers=hosting, json={"bot": "random"}),
+            httpx2.post(f"{at}/seats/{seat}/invite", headers=hosting),
+        ):
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["code"] == "seat/present"
+
+    def joined(port: int, seat: int) -> Any:
+        ws = stack.enter_context(connect(f"ws://127.0.0.1:{port}/api/tables/{tid}/ws"))
+        ws.send(json.dumps({"type": "join", "token": tokens[seat]}))
+        welcome = json.loads(ws.recv(timeout=15))
+        assert welcome["type"] == "welcome" and welcome["seat"] == seat, welcome
+        tokens[seat] = welcome.get("key") or tokens[seat]  # (its invite exchanged)
+        return ws
+
     with ExitStack() as stack:
-        first = stack.enter_context(connect(f"ws://127.0.0.1:{a}/api/tables/{tid}/ws"))
-        first.send(json.dumps({"type": "join", "token": tokens[0]}))
+        first = joined(a, 0)
         seats_frame(first, lambda seats: connected(seats)[0] == 1)
-        second = stack.enter_context(connect(f"ws://127.0.0.1:{b}/api/tables/{tid}/ws"))
-        second.send(json.dumps({"type": "join", "token": tokens[1]}))
+        refused_at(at_b, 0)  # (B had no copy of the table: A, which runs it, refuses)
+        second = joined(b, 1)
         # Each side hears of the other's player.
         seats_frame(first, lambda seats: connected(seats)[:2] == [1, 1])
         seats_frame(second, lambda seats: connected(seats)[:2] == [1, 1])
         assert connected(httpx2.get(at_a).json()["seats"])[:2] == [1, 1]
         for at in (at_a, at_b):
-            for refused in (
-                httpx2.post(f"{at}/seats/1/invite", headers=hosting),
-                httpx2.post(f"{at}/seats/1/bot", headers=hosting, json={"bot": "random"}),
-            ):
-                assert refused.status_code == 409, refused.text
-                assert refused.json()["code"] == "seat/present"
-        assert httpx2.get(at_a).json()["seats"][1]["bot"] is None  # (nothing changed)
+            for seat in (0, 1):
+                refused_at(at, seat)
+        assert [s["bot"] for s in httpx2.get(at_a).json()["seats"][:2]] == [None, None]
+        assert [s["reinvited"] for s in httpx2.get(at_a).json()["seats"]] == [0, 0, 0]
+        # A stops listening for a while; meanwhile B's player leaves, unheard at A.
+        with psycopg.connect(conninfo(pg_url), autocommit=True) as conn:
+            about = f"% pid {proc_a.pid}"
+            row = conn.execute("SELECT id FROM thievery_owners WHERE about LIKE %s", (about,))
+            channel = process_channel(row.fetchone()[0])  # type: ignore[index]
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = %s",
+                (f'LISTEN "{channel}"',),
+            )
+            second.close()
+        seats_frame(first, lambda seats: connected(seats)[:2] == [1, 0])
+        second = joined(b, 1)
+        seats_frame(first, lambda seats: connected(seats)[:2] == [1, 1])
         os.kill(proc_b.pid, signal.SIGKILL)
         seats_frame(first, lambda seats: connected(seats)[:2] == [1, 0])
         made_at_a = httpx2.post(f"{at_a}/seats/1/invite", headers=hosting)

@@ -405,13 +405,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         own = table.seat_of(token) == seat
         if not own and not table.is_host(token):
             raise table.refusal(token)
-        if not own and body.bot is not None and table.connected(seat):
-            raise ServerError(
-                "seat/present",
-                f"a player is connected at seat {seat}: only they can hand it to a bot",
-                409,
-            )
-        await table.set_bot(seat, body.bot)
+        await table.set_bot(seat, body.bot, absent=not own)
         return table.summary()
 
     @router.post("/tables/{table_id}/seats/{seat}/invite", tags=["tables"])

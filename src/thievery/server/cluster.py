@@ -42,12 +42,16 @@ acknowledged, else the seat's choices are as they were; it is never applied twic
 **Presence.** Who is connected at a table counts every process's connections: each
 process announces its own at each seat (on :data:`PRESENCE`, outside any write) when they
 change, a follower always (its owner keeps a copy), an owner once it has heard of another
-process with a copy; a process that loads a copy asks the others for theirs. A process's
-counts are dropped by the others once its heartbeat has run out (a kill -9 announces
-nothing). Announcements can be missed (a lost listening connection asks again on its
-return) and come a moment after a join: the host's ``seat/present`` checks are as good
-as that, and a connection the owner had not heard of when a new invite was made is told
-``auth/revoked`` and closed.
+process with a copy; a process that loads a copy, takes a table over or listens again
+after a break asks the others, and every process with a copy answers (with its counts,
+none included), so each knows whom to tell; a copy let go says so. Announcements are soft
+state: each process says its connections again every :data:`PRESENCE_ROUND` heartbeats,
+and counts not said again for :data:`PRESENCE_KEPT` rounds are let go, so a lost note
+(a failed send, a listener away) is not wrong for good; a process whose heartbeat ran out
+(a kill -9) has its counts dropped at the others' next heartbeat. A count can lag a join
+by a moment: the host's ``seat/present`` checks are made where the table runs as well as
+where they were asked, and a connection the owner had not heard of when a new invite was
+made is told ``auth/revoked`` and closed.
 
 Other modules use the same means: a call of theirs is forwarded to the owner
 (``hub.calls``, :func:`where_it_runs`: a lobby claim, a chat line) and a fenced write of
@@ -89,6 +93,8 @@ CHANNEL = "thievery_tables"  # every table's announcements: "<table id> <json>"
 # Who is connected where: "<table id> <json>" with the process ("p"), its connections at
 # each seat ("c") and whether it asks the others for theirs ("ask": a copy just loaded).
 PRESENCE = "thievery_presence"
+PRESENCE_ROUND = 3  # heartbeats between two announcements of the same connections
+PRESENCE_KEPT = 2.5  # rounds another process's connections count without a word
 MAX_PAYLOAD = 7900  # bytes; PostgreSQL refuses a notification payload of 8000 or more
 RETRY_FIRST, RETRY_MOST = 0.005, 0.2  # seconds before a call to a table's owner is made again
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"
@@ -246,8 +252,9 @@ class Cluster:
         self._listener: asyncio.Task[None] | None = None
         self._beater: asyncio.Task[None] | None = None
         # Tables whose connections here are to be announced (True: with an ask).
-        self._presence: dict[LiveTable, bool] = {}
+        self._presence: dict[str, bool] = {}  # (by table id)
         self._announcing = False
+        self._beats = 0
 
     # ---------------------------------------------------------------- running
 
@@ -412,6 +419,7 @@ class Cluster:
         if table.following:  # it runs here now: announcements of it are not needed here
             table.following = False
             await self.follow([table.id], -1)
+        self.announce_presence(table, ask=True)  # (who keeps a copy, to be told of its)
         log.warning("table %s taken over by process %s (lease %d)", table.id, self.id, epoch)
         table.start()
         return True
@@ -453,6 +461,7 @@ class Cluster:
             if lease is not None and held.get(table.id) == lease and mine.get(table.id) != lease:
                 table.lease = None
                 self.spawn(self.demote(table))
+        self._presence_round(tables)
         try:
             await self._forget_gone_processes(tables)
         except Exception:
@@ -540,12 +549,13 @@ class Cluster:
     def announce_presence(self, table: LiveTable, ask: bool = False) -> None:
         """Tell the other processes with a copy of ``table`` how many connections each
         of its seats has here, soon (the changes of one turn of the event loop in one
-        announcement a table); ``ask``: and ask them for theirs (a copy just loaded, or
-        announcements maybe missed). A follower always tells (its owner keeps a copy);
-        an owner, once another process has been heard of at the table."""
+        announcement a table; a table no longer in memory here says so); ``ask``: and
+        ask them for theirs (a copy just loaded or taken over, or announcements maybe
+        missed). A follower always tells (its owner keeps a copy); an owner, once another
+        process has been heard of at the table."""
         if not (ask or not table.is_owner or table.peers):
             return
-        self._presence[table] = ask or self._presence.get(table, False)
+        self._presence[table.id] = ask or self._presence.get(table.id, False)
         if not self._announcing:
             self._announcing = True
             self.spawn(self._announce())
@@ -554,24 +564,35 @@ class Cluster:
         try:
             await asyncio.sleep(0)  # (the turn's other changes first)
             while self._presence:
-                tables, self._presence = self._presence, {}
-                for table, ask in tables.items():
-                    # (counted now: a table let go from memory meanwhile says it has none)
-                    note: JSON = {"p": self.id, "c": table.local_presence()}
+                asked, self._presence = self._presence, {}
+                for table_id, ask in asked.items():
+                    # (counted now, from the copy in memory now: a copy let go meanwhile
+                    # says it is gone, and an old one never speaks for a new one)
+                    table = self.hub.tables.get(table_id)
+                    note: JSON = {"p": self.id}
+                    if table is None:
+                        note["gone"] = True
+                    else:
+                        note["c"] = table.local_presence()
                     if ask:
                         note["ask"] = True
                     try:
-                        await self._notify(PRESENCE, f"{table.id} {json.dumps(note)}")
+                        await self._notify(PRESENCE, f"{table_id} {json.dumps(note)}")
                     except Exception as e:
-                        # (its next change, or the listener's next reconnection, says it)
-                        log.warning("cluster: presence at table %s not told: %s", table.id, e)
+                        # (said again at the next heartbeat's round, or its next change)
+                        log.warning("cluster: presence at table %s not told: %s", table_id, e)
         finally:
             self._announcing = False
 
     def _heard_presence(self, table: LiveTable, note: JSON) -> None:
-        """Another process's connections at a table (and maybe its ask for ours)."""
-        process, counts = note.get("p"), note.get("c")
+        """Another process's connections at a table (or that its copy is gone), and maybe
+        its ask for this process's: answered by every process with a copy, so the asker
+        knows whom to tell of its own."""
+        process, counts = note.get("p"), note.get("c", [])
         if not isinstance(process, str) or process == self.id:
+            return
+        if note.get("gone"):
+            table.drop_presence(process)
             return
         if not (
             isinstance(counts, list)
@@ -581,10 +602,22 @@ class Cluster:
             log.warning("cluster: a presence note for table %s is malformed", table.id)
             return
         new = process not in table.peers
-        table.peers[process] = None
-        table.take_presence(process, counts)
-        if (new or note.get("ask")) and table.listeners:
-            self.announce_presence(table)  # (it keeps a copy: it is told of those here)
+        table.take_presence(process, counts, time.monotonic())
+        if new or note.get("ask"):
+            self.announce_presence(table)  # (it keeps a copy: it is told of this one)
+
+    def _presence_round(self, tables: list[LiveTable]) -> None:
+        """Every :data:`PRESENCE_ROUND` heartbeats: the connections here announced again
+        (a note can be lost: a failed send, a listener that was away), and the others'
+        not announced again for :data:`PRESENCE_KEPT` rounds let go."""
+        self._beats += 1
+        if self._beats % PRESENCE_ROUND:
+            return
+        oldest = time.monotonic() - PRESENCE_KEPT * PRESENCE_ROUND * self.ttl / 3
+        for table in tables:
+            table.expire_presence(oldest)
+            if (not table.is_owner or table.peers) and any(table.local_presence()):
+                self.announce_presence(table)
 
     async def _forget_gone_processes(self, tables: list[LiveTable]) -> None:
         """Drop the connections of processes that are gone (their heartbeat ran out)."""

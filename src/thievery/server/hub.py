@@ -244,6 +244,8 @@ class Hub:
         if self.cluster is not None and table.following:
             table.following = False
             self.cluster.spawn(self.cluster.follow([table.id], -1))
+        if self.cluster is not None:  # its copy is gone (unless loaded again meanwhile)
+            self.cluster.announce_presence(table)
 
     def _disown(self, table_id: str) -> None:
         for client, owned in list(self.owned.items()):

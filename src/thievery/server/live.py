@@ -92,6 +92,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("thievery.server")
 
+# Why the host may not do it while a player is connected at the seat (seat/present).
+INVITE_PRESENT = "a new invite would lock them out of their own seat"
+BOT_PRESENT = "only they can hand it to a bot"
 LOG_LIMIT = 400  # events sent to a connection when it joins
 LOG_KEEP = 1000  # events a table keeps in memory for that
 HIGHEST = pickle.HIGHEST_PROTOCOL
@@ -223,9 +226,9 @@ class LiveTable:
         # Set (and let go) at every applied action; made when a forwarded action waits.
         self._progress: asyncio.Event | None = None
         # Several processes: the connections other processes have at each seat, by process
-        # (as each announced them; see Cluster.announce_presence), and the processes known
-        # to keep a copy of the table (they are told of this process's connections).
-        self.remote: dict[str, list[int]] = {}
+        # (as each announced them, and when: see Cluster.announce_presence), and the
+        # processes known to keep a copy of the table (told of this process's connections).
+        self.remote: dict[str, tuple[float, list[int]]] = {}
         self.peers: dict[str, None] = {}  # (a dict: a quarter of an empty set's memory)
 
     # ---------------------------------------------------------------- reading
@@ -364,9 +367,9 @@ class LiveTable:
         be locked out of their own seat): ``seat/present``. Like a key, the invite never
         leaves this process: with several, the owner is sent its hash.
 
-        With several processes, the owner and the process asked each see only their own
-        connections: a player connected at another process is not seen, and that
-        connection is closed (see :meth:`take_seats`)."""
+        With several processes, each counts the others' connections as they announce them
+        (a moment after a join): a connection the owner had not heard of yet is told why
+        and closed (see :meth:`take_seats`)."""
         invite = new_token()
         digest = hash_token(invite)
 
@@ -375,7 +378,7 @@ class LiveTable:
             return {"seats": self.record.seats}
 
         if not self.is_owner:
-            self._check_absent(seat)  # (the owner cannot see who is connected here)
+            self._check_absent(seat, INVITE_PRESENT)  # (first here, where it is sure)
         asked = self.seats_taken
         reply = await where_it_runs(self, "invite", {"seat": seat, "invite": digest}, here)
         self.take_answered_seats(reply["seats"], asked)  # (made at the owner: its seats)
@@ -392,7 +395,7 @@ class LiveTable:
                 raise ServerError("seat/not_human", f"seat {seat} is a bot seat", 409)
             if self.is_over or self.broken:
                 raise ServerError("table/over", "the game is over", 409)
-            self._check_absent(seat)
+            self._check_absent(seat, INVITE_PRESENT)
             seats = [Seat(**s.__dict__) for s in self.seats]
             seats[seat].reinvite(invite_hash)  # (its key and old invite worthless from now on)
             await self._store_seats(seats)
@@ -408,15 +411,11 @@ class LiveTable:
             listener.push(frame_text(key_revoked(seat).to_json()))
             listener.close()
 
-    def _check_absent(self, seat: int) -> None:
-        """Refuse a new invite for a seat whose player is connected here."""
+    def _check_absent(self, seat: int, why: str) -> None:
+        """Refuse what the host may do only while nobody is connected at a seat (``why``:
+        the refusal's reason) if a player is connected there (``seat/present``)."""
         if 0 <= seat < len(self.seats) and self.connected(seat):
-            raise ServerError(
-                "seat/present",
-                f"a player is connected at seat {seat}: a new invite would lock them out "
-                "of their own seat",
-                409,
-            )
+            raise ServerError("seat/present", f"a player is connected at seat {seat}: {why}", 409)
 
     def _take(self, seats: list[Seat], stored: list[JSON] | None = None) -> list[JSON]:
         """Take new seats in memory; their stored form (``stored``, if made already)."""
@@ -439,7 +438,9 @@ class LiveTable:
     def connected(self, seat: int) -> int:
         """How many connections a seat has (at every process, with several)."""
         here = sum(1 for listener in self.listeners if listener.seat == seat)
-        return here + sum(c[seat] for c in self.remote.values() if seat < len(c))
+        if self.remote and seat >= 0:
+            here += sum(c[seat] for _, c in self.remote.values() if seat < len(c))
+        return here
 
     def local_presence(self) -> list[int]:
         """How many connections each seat has at this process."""
@@ -449,13 +450,23 @@ class LiveTable:
                 counts[listener.seat] += 1
         return counts
 
-    def take_presence(self, process: str, counts: list[int]) -> None:
-        """Another process's connections at each seat, as it announced them: everyone
-        here is told if that changes who is connected."""
-        before = self.remote.pop(process, None)
+    def take_presence(self, process: str, counts: list[int], at: float) -> None:
+        """Another process's connections at each seat, as it announced them (at ``at``,
+        monotonic): everyone here is told if that changes who is connected."""
+        self.peers[process] = None
+        before = self.remote.pop(process, (0.0, []))[1]
         if any(counts):
-            self.remote[process] = counts
-        if before != self.remote.get(process):
+            self.remote[process] = (at, counts)
+        if before != (counts if any(counts) else []):
+            self.presence_changed()
+
+    def expire_presence(self, oldest: float) -> None:
+        """Let go of the connections other processes announced before ``oldest`` and not
+        since (each announces its own again now and then: a lost note is not for good)."""
+        stale = [p for p, (at, _) in self.remote.items() if at < oldest]
+        for process in stale:
+            del self.remote[process]
+        if stale:
             self.presence_changed()
 
     def drop_presence(self, process: str) -> None:
@@ -810,7 +821,7 @@ class LiveTable:
             _, _, n = await self._act_here(int(args["seat"]), args["action"], version, HUMAN)
             return {"n": n}
         if op == "bot":
-            await self.set_bot(int(args["seat"]), args.get("bot"))
+            await self.set_bot(int(args["seat"]), args.get("bot"), bool(args.get("absent")))
             return {"seats": self.record.seats}
         if op == "exchange":
             seat = await self._exchange(str(args["invite"]), str(args["key"]))
@@ -1132,12 +1143,18 @@ class LiveTable:
         self.record.next_id = next_id
         self.broadcast_json({"type": "next", "table": self.id, "next": next_id})
 
-    async def set_bot(self, seat: int, bot: str | None) -> None:
-        """Hand a human seat to a bot (``bot`` a name), or give it back (``None``)."""
+    async def set_bot(self, seat: int, bot: str | None, absent: bool = False) -> None:
+        """Hand a human seat to a bot (``bot`` a name), or give it back (``None``);
+        ``absent``: only if nobody is connected at the seat (``seat/present``: the host's
+        hand-over, checked where the table runs too, which hears of every process's
+        connections)."""
+        if absent and bot is not None:
+            self._check_absent(seat, BOT_PRESENT)
         cluster = self.hub.cluster
         if cluster is not None and not self.is_owner:
             asked = self.seats_taken
-            reply, _ = await cluster.at_owner(self, "bot", {"seat": seat, "bot": bot})
+            args = {"seat": seat, "bot": bot, "absent": absent}
+            reply, _ = await cluster.at_owner(self, "bot", args)
             if reply is not None:
                 raise_error(reply)
                 self.take_answered_seats(reply["seats"], asked)
@@ -1156,6 +1173,8 @@ class LiveTable:
                     make_bot(bot, self.spec.name, seat, self.record.seed)
                 except ThieveryError as e:
                     raise from_game_error(e) from None
+                if absent:
+                    self._check_absent(seat, BOT_PRESENT)
             seats = [Seat(**s.__dict__) for s in self.seats]
             seats[seat].bot = bot
             await self._store_seats(seats)
