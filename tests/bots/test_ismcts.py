@@ -11,6 +11,7 @@ import thievery
 from thievery.bots import ISMCTSBot, make_bot
 from thievery.bots.ismcts import PairedRootSearch
 from thievery.core import Rng
+from thievery.core.protocol import ClockedState
 
 GAMES = thievery.game_names()
 
@@ -62,6 +63,48 @@ def test_time_budget_is_respected() -> None:
     bot.act(state.view(0), state.legal_actions(0))
     assert time.perf_counter() - t0 < 0.5
     assert bot.last_iterations > 50
+
+
+@pytest.mark.realtime  # (timed: run alone, see tests/conftest.py)
+@pytest.mark.parametrize("kind", [ISMCTSBot, PairedRootSearch])
+def test_a_deadline_cuts_the_search_short(kind: type[ISMCTSBot]) -> None:
+    """A search given a ``deadline`` (the server's, so how long it thinks never shows)
+    answers by then with a legal move from what it found, however large its budget; a
+    deadline already past still gives a move, after the least search."""
+    spec = thievery.game("schattendieb")
+    state = spec.new(4, 2)
+    view, legal = state.view(0), state.legal_actions(0)
+    bot = kind("schattendieb", 0, Rng(2), iterations=10**9)
+    bot.deadline = time.perf_counter() + 0.15
+    t0 = time.perf_counter()
+    assert bot.act(view, legal) in legal
+    assert time.perf_counter() - t0 < 0.5
+    assert 0 < bot.last_iterations < 10**9
+    bot.deadline = time.perf_counter() - 1
+    t0 = time.perf_counter()
+    assert bot.act(view, legal) in legal
+    assert time.perf_counter() - t0 < 0.1
+    assert bot.last_iterations <= max(16, len(legal))
+
+
+@pytest.mark.realtime  # (timed: run alone, see tests/conftest.py)
+@pytest.mark.parametrize("name", GAMES)
+def test_every_strong_search_answers_by_its_deadline(name: str) -> None:
+    """Each game's strongest turn-based search bot honours a ``deadline`` already past:
+    it answers a real choice at once (its budget would take tenths of a second)."""
+    bot = make_bot("ismcts-strong", name, 0, 3)
+    if not hasattr(bot, "deadline"):  # (paced by game time, not by the server's delay)
+        assert isinstance(thievery.game(name).new(3, 1), ClockedState), name
+        return
+    checked = 0
+    for view, legal in _positions(name, 3, seed=5):
+        bot = make_bot("ismcts-strong", name, view["seat"], 3)
+        bot.deadline = time.perf_counter() - 1
+        t0 = time.perf_counter()
+        assert bot.act(view, legal) in legal
+        assert time.perf_counter() - t0 < 0.15, name
+        checked += 1
+    assert checked == 3
 
 
 def test_search_never_sees_a_spectator_view() -> None:

@@ -4,6 +4,7 @@ holds."""
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from typing import Any
@@ -92,6 +93,64 @@ def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
     assert all(g >= delay - 0.01 for g in forced + chosen), gaps
     assert statistics.median(chosen) < delay + think / 2, gaps
     assert abs(statistics.median(chosen) - statistics.median(forced)) < think / 3, gaps
+
+
+class _ThinksUntilItsDeadline(_ThinksOnChoices):
+    """A search bot that can answer early: it thinks ``think`` seconds over a choice, or
+    until its ``deadline`` (perf_counter) if that comes first."""
+
+    def __init__(self, inner: Any, think: float, choices: dict[int, bool], seat: int) -> None:
+        super().__init__(inner, think, choices, seat)
+        self.deadline = math.inf
+
+    def act(self, view: Any, legal: Any) -> Any:
+        self.choices[self.seat] = len(legal) > 1
+        if len(legal) > 1:
+            time.sleep(max(0.0, min(self.think, self.deadline - time.perf_counter())))
+        return self.inner.act(view, legal)
+
+
+def test_a_search_bot_that_thinks_long_still_answers_within_its_delay(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search bot whose thinking would outlast the drawn delay is given a deadline
+    within it: every move of its (those the others see, and those hidden from them, one
+    after another) comes by the end of the delay since the last change everyone saw, so
+    neither how long it would think nor how many hidden moves it made shows in when it
+    answers. (Without the deadline each choice came a whole ``think`` after it.)"""
+    delay, think = 0.4, 1.5
+    choices: dict[int, bool] = {}
+    gaps: list[float] = []
+    real_bot, real_act = Driver.bot, LiveTable.act_locked
+
+    def bot(self: Driver, seat: int, by: str) -> Any:
+        key = (seat, "thinker")
+        if key not in self.bots:  # (kept, as the driver keeps its bots)
+            self.bots[key] = _ThinksUntilItsDeadline(real_bot(self, seat, by), think, choices, seat)
+        return self.bots[key]
+
+    async def act_locked(self: LiveTable, seat: int, data: Any, by: str) -> Any:
+        if choices.pop(seat, False):
+            gaps.append(time.monotonic() - self.shown_at)
+        return await real_act(self, seat, data, by)
+
+    monkeypatch.setattr(Driver, "bot", bot)
+    monkeypatch.setattr(Driver, "_bot_delay", lambda self, seat: delay)
+    monkeypatch.setattr(LiveTable, "act_locked", act_locked)
+    with TestClient(create_app(sqlite_url, bot_delay=delay, limits=FAST)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(gaps) < 8:
+            table = hub.tables.get(tid)
+            if table is None or table.is_over:
+                tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
+            time.sleep(0.1)
+    assert len(gaps) >= 8, gaps
+    # By the end of the delay (a busy machine's late wake-up aside: the median, and
+    # every one well short of a whole think).
+    assert statistics.median(gaps) < delay + 0.1, gaps
+    assert max(gaps) < delay + think / 2, gaps
 
 
 SEED = 1  # a deal whose play below holds secret adds

@@ -90,6 +90,9 @@ class ISMCTSBot:
         self.name = name
         self.action_ms = action_ms
         self.last_iterations = 0
+        # When to answer by at the latest (time.perf_counter(); inf: when the budget is
+        # spent): an anytime search stops there with what it has (see Bot in core.plugin).
+        self.deadline = math.inf
         if guide == "default":
             guide = defaults.get("guide", "heuristic")
         self.guide: Bot | None = None
@@ -136,9 +139,12 @@ class ISMCTSBot:
         sample = self.sampler(view)
         root = Node()
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
+        deadline = min(deadline, self.deadline)
         limit = self.iterations if self.iterations is not None else 10**12
         done = 0
-        while done < limit and (done & 15 or time.perf_counter() < deadline):
+        # (the clock read every 16 iterations; at least 16, so a deadline already past
+        # still gives a move)
+        while done < limit and (done & 15 or done == 0 or time.perf_counter() < deadline):
             self._iterate(root, sample(self.rng))
             done += 1
         self.last_iterations = done
@@ -261,6 +267,7 @@ class PairedRootSearch(ISMCTSBot):
         k = len(moves)
         gains = [[0.0, 0.0, 0] for _ in moves]
         deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
+        deadline = min(deadline, self.deadline)
         limit = self.iterations if self.iterations is not None else 10**12
         done = 0
         while done + k <= max(limit, k) and (done == 0 or time.perf_counter() < deadline):

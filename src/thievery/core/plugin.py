@@ -33,7 +33,13 @@ from thievery.core.search import SearchHooks
 
 
 class Bot(Protocol):
-    """A player: from its seat's view and legal actions, one action."""
+    """A player: from its seat's view and legal actions, one action.
+
+    A search bot that can answer early with what it has found so far may have a
+    ``deadline`` attribute (a ``time.perf_counter()`` time; ``math.inf``: none), which the
+    server sets before each turn-based decision: so that how long it thinks never shows
+    in when it answers (see :mod:`thievery.server.driver`).
+    """
 
     name: str
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import time
 import weakref
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("thievery.server")
 
+THINK_SHARE = 0.5  # of the delay left that a search bot may think (see _think_then_move)
 SLOW_BOT = 0.02  # a bot that thinks longer than this (seconds) thinks in a thread
 # Choices (decisions with more than one legal action) of one game under SLOW_BOT, in a
 # thread, before a bot may think on the loop in that game.
@@ -237,12 +239,20 @@ class Driver:
         """A bot seat's turn: decide now, while its delay runs, and act when the delay is
         over (or when the thinking is, if that takes longer). So a forced move and a real
         choice are answered at the same drawn moment, and how long a search bot thinks
-        tells nobody whether it had a choice. Wake-ups that leave the turn as it was
-        (a presence frame, another seat's bot handed over) do not cut the wait short."""
+        tells nobody whether it had a choice. A search bot that can answer early (its
+        ``deadline``) thinks for at most half the delay left: its moves hidden from the
+        others come one after another within the delay (each with half of what the one
+        before left), so neither how long it thought nor how many hidden moves it made
+        shows in when its next move everyone sees comes. Wake-ups that leave the turn as
+        it was (a presence frame, another seat's bot handed over) do not cut the wait
+        short."""
         table = self.table
         seat, by, due = turn
         version = table.version
-        action = await self._decide(seat, by)
+        until = math.inf
+        if table.hub.bot_delay > 0:  # (none: the operator wants bots at once, as tests do)
+            until = time.perf_counter() + max(0.0, due - time.monotonic()) * THINK_SHARE
+        action = await self._decide(seat, by, until)
         while action is not None:
             if table.version != version or table.is_over or self._next_turn() != turn:
                 return  # the table moved while the bot thought or waited: decide again
@@ -261,7 +271,7 @@ class Driver:
         if action is not None:
             await self._act(seat, by, version, action)
 
-    async def _decide(self, seat: int, by: str) -> Action | None:
+    async def _decide(self, seat: int, by: str, until: float = math.inf) -> Action | None:
         """What the bot for ``seat`` plays from the seat's view and legal actions (in a
         thread unless it is known to be quick), or ``None`` if the seat has none."""
         table, hub = self.table, self.table.hub
@@ -270,6 +280,8 @@ class Driver:
         if not legal:
             return None
         bot = self.bot(seat, by)
+        if hasattr(bot, "deadline"):  # an anytime search: answers by then (perf_counter)
+            bot.deadline = until
         # The proof is earned per game, and only by real choices: a search bot answers a
         # forced move (one legal action) at once, which says nothing of its next choice.
         proof = f"{bot.name}/{table.spec.name}"

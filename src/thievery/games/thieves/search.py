@@ -5,6 +5,7 @@ bots built on them, :class:`RolloutSearch` and :class:`RacingSearch`."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -488,8 +489,14 @@ class RacingSearch(PairedRootSearch):
         rewards: list[list[float]] = [[] for _ in moves]
         alive = list(range(len(moves)))
         budget = self.iterations if self.iterations is not None else 10**12
+        deadline = time.perf_counter() + self.seconds if self.seconds else math.inf
+        deadline = min(deadline, self.deadline)  # (the server's: see Bot in core.plugin)
         done = n = 0
-        while len(alive) > 1 and done + len(alive) <= max(budget, len(alive)):
+        while (
+            len(alive) > 1
+            and done + len(alive) <= max(budget, len(alive))
+            and (n == 0 or time.perf_counter() < deadline)
+        ):
             state = sample(rng) if n else first
             seed = rng.next64()
             n += 1
