@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -32,6 +33,24 @@ def test_each_decision_of_a_bot_waits_a_fresh_random_delay(sqlite_url: str) -> N
             table.shown += 1  # another position everyone sees: new draws
         assert len(seen) > 60  # not one fixed delay
         assert len(table.driver._delays) == len(table.state.to_act)  # old draws dropped
+
+
+def _bots_play(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, delay: float, enough: Callable[[], bool]
+) -> list[tuple[int, bool, Any]]:
+    """Three-bot tables play, one at a time, each bot's delay ``delay``, until ``enough``
+    (or a minute); the tables left (version, over, to act), for a failure to show."""
+    monkeypatch.setattr(Driver, "_bot_delay", lambda self, seat: delay)
+    with TestClient(create_app(sqlite_url, bot_delay=delay, limits=FAST)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not enough():
+            table = hub.tables.get(tid)
+            if table is None or table.is_over:  # a short match: the next table, one at a time
+                tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
+            time.sleep(0.1)
+        return [(t.version, t.is_over, t.state.to_act) for t in hub.tables.values()]
 
 
 class _ThinksOnChoices:
@@ -71,20 +90,13 @@ def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
         return await real_act(self, seat, data, by)
 
     monkeypatch.setattr(Driver, "bot", bot)
-    monkeypatch.setattr(Driver, "_bot_delay", lambda self, seat: delay)
     monkeypatch.setattr(LiveTable, "act_locked", act_locked)
-    with TestClient(create_app(sqlite_url, bot_delay=delay, limits=FAST)) as client:
-        hub = client.app.state.hub  # type: ignore[attr-defined]
-        tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (
-            sum(c for c, _ in gaps) >= 4 and sum(not c for c, _ in gaps) >= 4
-        ):
-            table = hub.tables.get(tid)
-            if table is None or table.is_over:  # a short match: the next table, one at a time
-                tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
-            time.sleep(0.1)
-        tables = [(t.version, t.is_over, t.state.to_act) for t in hub.tables.values()]
+    tables = _bots_play(
+        sqlite_url,
+        monkeypatch,
+        delay,
+        lambda: sum(c for c, _ in gaps) >= 4 and sum(not c for c, _ in gaps) >= 4,
+    )
     forced = [g for c, g in gaps if not c]
     chosen = [g for c, g in gaps if c]
     assert len(forced) >= 4 and len(chosen) >= 4, (gaps, tables)  # (version, over, to act)
@@ -135,17 +147,8 @@ def test_a_search_bot_that_thinks_long_still_answers_within_its_delay(
         return await real_act(self, seat, data, by)
 
     monkeypatch.setattr(Driver, "bot", bot)
-    monkeypatch.setattr(Driver, "_bot_delay", lambda self, seat: delay)
     monkeypatch.setattr(LiveTable, "act_locked", act_locked)
-    with TestClient(create_app(sqlite_url, bot_delay=delay, limits=FAST)) as client:
-        hub = client.app.state.hub  # type: ignore[attr-defined]
-        tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and len(gaps) < 8:
-            table = hub.tables.get(tid)
-            if table is None or table.is_over:
-                tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
-            time.sleep(0.1)
+    _bots_play(sqlite_url, monkeypatch, delay, lambda: len(gaps) >= 8)
     assert len(gaps) >= 8, gaps
     # By the end of the delay (a busy machine's late wake-up aside: the median, and
     # every one well short of a whole think).
