@@ -14,7 +14,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
@@ -40,6 +40,7 @@ from thievery.server import create_app
 from thievery.server.cluster import (
     _REGISTER,
     CHANNEL,
+    PRESENCE_KEPT,
     RETRY_FIRST,
     Cluster,
     Fenced,
@@ -48,6 +49,7 @@ from thievery.server.cluster import (
     process_channel,
 )
 from thievery.server.limits import Caps
+from thievery.server.live import LiveTable
 from thievery.server.sockets import Limits
 from thievery.server.storage import ActionRow, Storage, TableRecord, Writer, _run_all
 
@@ -307,10 +309,12 @@ def test_a_real_time_game_over_two_processes(
     assert versions == list(range(versions[0], versions[0] + len(versions)))
 
 
-def seats_frame(ws: Any, done: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
+def seats_frame(
+    ws: Any, done: Callable[[list[dict[str, Any]]], bool], seconds: float = 15.0
+) -> list[dict[str, Any]]:
     """The seats of the first ``seats`` frame (or welcome's summary) from a websocket
-    (websockets' client) that satisfies ``done``, within 15 s."""
-    deadline = time.monotonic() + 15
+    (websockets' client) that satisfies ``done``, within ``seconds``."""
+    deadline = time.monotonic() + seconds
     while True:
         left = deadline - time.monotonic()
         assert left > 0, "no seats frame came that says so"
@@ -331,9 +335,11 @@ def test_who_is_connected_is_known_at_every_process(
     connected player's seat to a bot nor give it a new invite at either process
     (``seat/present``), even at a process that had not loaded the table yet (the owner
     checks too). A note missed while A's listening connection was away (B's player
-    left) is put right once A listens again. Once B is killed, A lets B's connections go
-    when B's heartbeat runs out: A's player sees the seat empty, and the host's new
-    invite is made at A."""
+    left) is put right within a round (B says its connections again; A asks once it
+    listens again), before B's count at A would have run out. Once B is killed, A lets
+    B's connections go: A's player sees the seat empty, and the host's new invite is
+    made at A. (Which of the ways puts a count right first:
+    ``test_presence_between_two_processes``.)"""
     (proc_a, a), (proc_b, b) = servers
     body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 2 + [{"kind": "bot"}]}
     made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
@@ -385,7 +391,8 @@ def test_who_is_connected_is_known_at_every_process(
                 (f'LISTEN "{channel}"',),
             )
             second.close()
-        seats_frame(first, lambda seats: connected(seats)[:2] == [1, 0])
+        # (before B's count could have run out at A: a round, or A's ask once it listens)
+        seats_frame(first, lambda seats: connected(seats)[:2] == [1, 0], seconds=2.2)
         second = joined(b, 1)
         seats_frame(first, lambda seats: connected(seats)[:2] == [1, 1])
         os.kill(proc_b.pid, signal.SIGKILL)
@@ -479,6 +486,107 @@ def processes(storage: Storage, table_id: str, count: int) -> list[Cluster]:
     record = TableRecord(table_id, "schattendieb", 1, 3, 1, {}, [], "h")
     storage.run(lambda conn: Storage.insert_table(conn, record))
     return made
+
+
+class _Seated:
+    """A connection at a seat, as a table's listeners are (what is pushed is dropped)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def push(self, text: str) -> None:
+        pass
+
+
+def test_presence_between_two_processes(pg_url: str) -> None:
+    """Two processes' cluster parts, each with a copy of one table (X runs it, Y follows),
+    their presence notes handed to each other: Y's ask on loading is answered by X though
+    X has nobody connected; Y's player counts at X; X lets that count go once Y has not
+    said it again for 2.5 of Y's own rounds, or at once when Y's heartbeat has run out;
+    Y says its connections again every round (none included: it keeps a copy); and an
+    ask whose note could not be sent is sent again with the next round."""
+    storage = Storage(pg_url)
+    spec = thievery.game("schattendieb")
+    seats = [{"kind": "human", "name": f"p{i}"} for i in range(3)]
+    record = TableRecord("t1", "schattendieb", 1, 3, 1, {}, seats, "h")
+    storage.run(lambda conn: Storage.insert_table(conn, record))
+    sent: list[tuple[str, dict[str, Any]]] = []
+    failing: list[bool] = []
+    clusters: list[Cluster] = []
+    tables: list[LiveTable] = []
+    for i in range(2):
+        hub = SimpleNamespace(storage=storage, caps=Caps(), tables={})
+        cluster = Cluster(hub, lease_seconds=6)  # type: ignore[arg-type]
+        cluster._run(_REGISTER, me=cluster.id, ttl=cluster.ttl, about="test")
+        hub.cluster = cluster
+        table = LiveTable(hub, record, spec.new(3, 1))  # type: ignore[arg-type]
+        table.lease = 1 if i == 0 else None  # X owns it
+        hub.tables["t1"] = table
+        clusters.append(cluster)
+        tables.append(table)
+    (x, y), (at_x, at_y) = clusters, tables
+
+    def deliver(me: Cluster, other: Cluster) -> Callable[[str, str], Awaitable[None]]:
+        async def notify(channel: str, payload: str) -> None:
+            if failing:
+                failing.pop()
+                raise OSError("the database is away")
+            sent.append((me.id, json.loads(payload)))
+            other._dispatch(channel, payload)
+
+        return notify
+
+    x._notify = deliver(x, y)  # type: ignore[method-assign]
+    y._notify = deliver(y, x)  # type: ignore[method-assign]
+
+    async def settled() -> None:
+        for _ in range(10):
+            await asyncio.sleep(0)
+
+    async def play() -> None:
+        y.announce_presence(at_y, ask=True)  # Y has just loaded its copy
+        await settled()
+        assert [(who, note["t"], note["ask"]) for who, note in sent] == [
+            (y.id, {"t1": [0, 0, 0]}, ["t1"]),
+            (x.id, {"t1": [0, 0, 0]}, []),  # answered, though nobody is connected at X
+            (y.id, {"t1": [0, 0, 0]}, []),  # (X is new to Y: told once, and that is all)
+        ]
+        assert set(at_x.peers) == {y.id} and set(at_y.peers) == {x.id}
+        at_y.listeners.add(_Seated(1))  # type: ignore[arg-type]
+        y.announce_presence(at_y)
+        await settled()
+        assert [at_x.connected(s) for s in range(3)] == [0, 1, 0]
+        heard = at_x.remote[y.id][0]
+        period = y.presence_period
+        at_x.expire_presence(heard + 2.4 * period, PRESENCE_KEPT)
+        assert at_x.connected(1) == 1
+        at_x.expire_presence(heard + 2.6 * period, PRESENCE_KEPT)
+        assert at_x.connected(1) == 0  # (not said again: let go)
+        # Every round, Y says its connections again, and X counts them again.
+        del sent[:]
+        for _ in range(3):
+            y._presence_round([at_y])
+        await settled()
+        assert [(who, note["t"]) for who, note in sent] == [(y.id, {"t1": [0, 1, 0]})]
+        assert at_x.connected(1) == 1
+        # Y's heartbeat runs out (killed): X lets its connections go at once.
+        gone = text("UPDATE thievery_owners SET expires_at = 0 WHERE id = :me")
+        storage.run(lambda c: c.execute(gone, {"me": y.id}))
+        await x._forget_gone_processes([at_x])
+        assert at_x.connected(1) == 0 and y.id not in at_x.peers
+        # An ask that could not be sent goes with the next round.
+        at_y.listeners.clear()
+        del sent[:]
+        failing.append(True)
+        y.announce_presence(at_y, ask=True)
+        await settled()
+        assert sent == []
+        for _ in range(3):
+            y._presence_round([at_y])
+        await settled()
+        assert [(who, note["ask"]) for who, note in sent][:1] == [(y.id, ["t1"])]
+
+    asyncio.run(play())
 
 
 def owned(storage: Storage, owner: Cluster, first: str, *more: str) -> dict[str, int | None]:

@@ -44,10 +44,12 @@ process announces its own at each seat (on :data:`PRESENCE`, outside any write) 
 change, a follower always (its owner keeps a copy), an owner once it has heard of another
 process with a copy; a process that loads a copy, takes a table over or listens again
 after a break asks the others, and every process with a copy answers (with its counts,
-none included), so each knows whom to tell; a copy let go says so. Announcements are soft
-state: each process says its connections again every :data:`PRESENCE_ROUND` heartbeats,
-and counts not said again for :data:`PRESENCE_KEPT` rounds are let go, so a lost note
-(a failed send, a listener away) is not wrong for good; a process whose heartbeat ran out
+none included), so each knows whom to tell; a copy let go says so. A turn of the loop's
+announcements go in as few notifications as fit. Announcements are soft state: each
+process says its connections again every :data:`PRESENCE_ROUND` heartbeats (a follower
+copy even with none), notes that failed go with the next round, and counts not said
+again for :data:`PRESENCE_KEPT` of their process's own rounds (each note says how long
+one is) are let go, so a lost note is not wrong for good; a process whose heartbeat ran out
 (a kill -9) has its counts dropped at the others' next heartbeat. A count can lag a join
 by a moment: the host's ``seat/present`` checks are made where the table runs as well as
 where they were asked, and a connection the owner had not heard of when a new invite was
@@ -70,7 +72,7 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -90,8 +92,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("thievery.server")
 
 CHANNEL = "thievery_tables"  # every table's announcements: "<table id> <json>"
-# Who is connected where: "<table id> <json>" with the process ("p"), its connections at
-# each seat ("c") and whether it asks the others for theirs ("ask": a copy just loaded).
+# Who is connected where: JSON with the process ("p"), the seconds between its rounds
+# ("r"), per table its connections at each seat ("t": id -> counts, null: its copy is
+# gone) and the tables whose copy asks the others for theirs ("ask": just loaded).
 PRESENCE = "thievery_presence"
 PRESENCE_ROUND = 3  # heartbeats between two announcements of the same connections
 PRESENCE_KEPT = 2.5  # rounds another process's connections count without a word
@@ -253,6 +256,7 @@ class Cluster:
         self._beater: asyncio.Task[None] | None = None
         # Tables whose connections here are to be announced (True: with an ask).
         self._presence: dict[str, bool] = {}  # (by table id)
+        self._unsent: dict[str, bool] = {}  # (notes that failed: sent with the next round)
         self._announcing = False
         self._beats = 0
 
@@ -461,11 +465,11 @@ class Cluster:
             if lease is not None and held.get(table.id) == lease and mine.get(table.id) != lease:
                 table.lease = None
                 self.spawn(self.demote(table))
-        self._presence_round(tables)
         try:
+            self._presence_round(tables)
             await self._forget_gone_processes(tables)
         except Exception:
-            log.warning("cluster: could not tell which processes are gone", exc_info=True)
+            log.warning("cluster: who is connected elsewhere was not updated", exc_info=True)
         orphans = [t for t in tables if not t.is_owner and not t.is_over and t.listeners]
         if orphans:
             ids = [t.id for t in orphans]
@@ -514,9 +518,7 @@ class Cluster:
                 self._follow(table, json.loads(body))
             return
         if channel == PRESENCE:
-            table = self.hub.tables.get(head)
-            if table is not None:
-                self._heard_presence(table, json.loads(body))
+            self._heard_presence(json.loads(payload))
             return
         message = json.loads(body)
         if head == "reply":
@@ -546,13 +548,18 @@ class Cluster:
 
     # ---------------------------------------------------------------- presence
 
+    @property
+    def presence_period(self) -> float:
+        """Seconds between this process's rounds of presence (see :meth:`_presence_round`)."""
+        return PRESENCE_ROUND * self.ttl / 3
+
     def announce_presence(self, table: LiveTable, ask: bool = False) -> None:
         """Tell the other processes with a copy of ``table`` how many connections each
-        of its seats has here, soon (the changes of one turn of the event loop in one
-        announcement a table; a table no longer in memory here says so); ``ask``: and
-        ask them for theirs (a copy just loaded or taken over, or announcements maybe
-        missed). A follower always tells (its owner keeps a copy); an owner, once another
-        process has been heard of at the table."""
+        of its seats has here, soon (the changes of one turn of the event loop, of every
+        table, in as few notifications as fit; a table no longer in memory here says its
+        copy is gone); ``ask``: and ask them for theirs (a copy just loaded or taken
+        over, or announcements maybe missed). A follower always tells (its owner keeps a
+        copy); an owner, once another process has been heard of at the table."""
         if not (ask or not table.is_owner or table.peers):
             return
         self._presence[table.id] = ask or self._presence.get(table.id, False)
@@ -565,59 +572,98 @@ class Cluster:
             await asyncio.sleep(0)  # (the turn's other changes first)
             while self._presence:
                 asked, self._presence = self._presence, {}
-                for table_id, ask in asked.items():
-                    # (counted now, from the copy in memory now: a copy let go meanwhile
-                    # says it is gone, and an old one never speaks for a new one)
-                    table = self.hub.tables.get(table_id)
-                    note: JSON = {"p": self.id}
-                    if table is None:
-                        note["gone"] = True
-                    else:
-                        note["c"] = table.local_presence()
-                    if ask:
-                        note["ask"] = True
+                for note, ids in self._presence_notes(asked):
                     try:
-                        await self._notify(PRESENCE, f"{table_id} {json.dumps(note)}")
+                        await self._notify(PRESENCE, note)
                     except Exception as e:
-                        # (said again at the next heartbeat's round, or its next change)
-                        log.warning("cluster: presence at table %s not told: %s", table_id, e)
+                        # (sent again with the next round's, asks included)
+                        log.warning("cluster: presence at %d tables not told: %s", len(ids), e)
+                        for table_id in ids:
+                            self._unsent[table_id] = asked[table_id] or self._unsent.get(
+                                table_id, False
+                            )
         finally:
             self._announcing = False
 
-    def _heard_presence(self, table: LiveTable, note: JSON) -> None:
-        """Another process's connections at a table (or that its copy is gone), and maybe
-        its ask for this process's: answered by every process with a copy, so the asker
-        knows whom to tell of its own."""
-        process, counts = note.get("p"), note.get("c", [])
+    def _presence_notes(self, asked: dict[str, bool]) -> Iterator[tuple[str, list[str]]]:
+        """The notifications that say ``asked``'s tables' connections here (and ask where
+        asked), each under PostgreSQL's limit; with the tables each says."""
+        head = f'{{"p":{json.dumps(self.id)},"r":{self.presence_period:g}'
+        parts: list[str] = []
+        asks: list[str] = []
+        ids: list[str] = []
+        size = len(head) + 32
+        for table_id, ask in asked.items():
+            # (counted now, from the copy in memory now: a copy let go meanwhile says it
+            # is gone, and an old one never speaks for a new one)
+            table = self.hub.tables.get(table_id)
+            counts = None if table is None else table.local_presence()
+            part = f"{json.dumps(table_id)}:{json.dumps(counts)}"
+            more = len(part) + 1 + (len(table_id) + 3 if ask else 0)
+            if ids and size + more > MAX_PAYLOAD:
+                yield self._presence_note(head, parts, asks), ids
+                parts, asks, ids, size = [], [], [], len(head) + 32
+            parts.append(part)
+            ids.append(table_id)
+            if ask:
+                asks.append(json.dumps(table_id))
+            size += more
+        if ids:
+            yield self._presence_note(head, parts, asks), ids
+
+    @staticmethod
+    def _presence_note(head: str, parts: list[str], asks: list[str]) -> str:
+        return f'{head},"t":{{{",".join(parts)}}},"ask":[{",".join(asks)}]}}'
+
+    def _heard_presence(self, note: JSON) -> None:
+        """Another process's connections at tables (or that its copy of one is gone),
+        and maybe its ask for this process's: answered by every process with a copy
+        (none of its own connections included), so the asker knows whom to tell of its
+        own."""
+        process, period, tables = note.get("p"), note.get("r"), note.get("t")
         if not isinstance(process, str) or process == self.id:
             return
-        if note.get("gone"):
-            table.drop_presence(process)
+        if not (isinstance(period, (int, float)) and period > 0 and isinstance(tables, dict)):
+            log.warning("cluster: a presence note is malformed: %.200s", note)
             return
-        if not (
-            isinstance(counts, list)
-            and len(counts) <= len(table.seats)
-            and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
-        ):
-            log.warning("cluster: a presence note for table %s is malformed", table.id)
-            return
-        new = process not in table.peers
-        table.take_presence(process, counts, time.monotonic())
-        if new or note.get("ask"):
-            self.announce_presence(table)  # (it keeps a copy: it is told of this one)
+        asks = note.get("ask")
+        asked = set(asks) if isinstance(asks, list) else set()
+        now = time.monotonic()
+        for table_id, counts in tables.items():
+            table = self.hub.tables.get(table_id)
+            if table is None:
+                continue
+            if counts is None:
+                table.drop_presence(process)
+                continue
+            if not (
+                isinstance(counts, list)
+                and len(counts) <= len(table.seats)
+                and all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+            ):
+                log.warning("cluster: a presence note for table %s is malformed", table_id)
+                continue
+            new = process not in table.peers
+            table.take_presence(process, counts, now, float(period))
+            if new or table_id in asked:
+                self.announce_presence(table)  # (it keeps a copy: it is told of this one)
 
     def _presence_round(self, tables: list[LiveTable]) -> None:
         """Every :data:`PRESENCE_ROUND` heartbeats: the connections here announced again
-        (a note can be lost: a failed send, a listener that was away), and the others'
-        not announced again for :data:`PRESENCE_KEPT` rounds let go."""
+        (a note can be lost: a failed send, a listener that was away; a follower's, none
+        included, so its owner knows it keeps a copy), and the others' not announced
+        again for :data:`PRESENCE_KEPT` of their rounds let go."""
         self._beats += 1
         if self._beats % PRESENCE_ROUND:
             return
-        oldest = time.monotonic() - PRESENCE_KEPT * PRESENCE_ROUND * self.ttl / 3
+        now = time.monotonic()
+        unsent, self._unsent = self._unsent, {}
         for table in tables:
-            table.expire_presence(oldest)
-            if (not table.is_owner or table.peers) and any(table.local_presence()):
-                self.announce_presence(table)
+            table.expire_presence(now, PRESENCE_KEPT)
+            if not table.is_owner or (table.peers and any(table.local_presence())):
+                self.announce_presence(table, unsent.get(table.id, False))
+            elif unsent.get(table.id):
+                self.announce_presence(table, ask=True)
 
     async def _forget_gone_processes(self, tables: list[LiveTable]) -> None:
         """Drop the connections of processes that are gone (their heartbeat ran out)."""

@@ -226,9 +226,10 @@ class LiveTable:
         # Set (and let go) at every applied action; made when a forwarded action waits.
         self._progress: asyncio.Event | None = None
         # Several processes: the connections other processes have at each seat, by process
-        # (as each announced them, and when: see Cluster.announce_presence), and the
-        # processes known to keep a copy of the table (told of this process's connections).
-        self.remote: dict[str, tuple[float, list[int]]] = {}
+        # (as each announced them, when, and how often it says them again: see
+        # Cluster.announce_presence), and the processes known to keep a copy of the table
+        # (told of this process's connections).
+        self.remote: dict[str, tuple[float, float, list[int]]] = {}  # (when, period, counts)
         self.peers: dict[str, None] = {}  # (a dict: a quarter of an empty set's memory)
 
     # ---------------------------------------------------------------- reading
@@ -439,7 +440,7 @@ class LiveTable:
         """How many connections a seat has (at every process, with several)."""
         here = sum(1 for listener in self.listeners if listener.seat == seat)
         if self.remote and seat >= 0:
-            here += sum(c[seat] for _, c in self.remote.values() if seat < len(c))
+            here += sum(c[seat] for _, _, c in self.remote.values() if seat < len(c))
         return here
 
     def local_presence(self) -> list[int]:
@@ -450,20 +451,22 @@ class LiveTable:
                 counts[listener.seat] += 1
         return counts
 
-    def take_presence(self, process: str, counts: list[int], at: float) -> None:
+    def take_presence(self, process: str, counts: list[int], at: float, period: float) -> None:
         """Another process's connections at each seat, as it announced them (at ``at``,
-        monotonic): everyone here is told if that changes who is connected."""
+        monotonic; it says them again every ``period`` seconds): everyone here is told if
+        that changes who is connected."""
         self.peers[process] = None
-        before = self.remote.pop(process, (0.0, []))[1]
+        before = self.remote.pop(process, (0.0, 0.0, []))[2]
         if any(counts):
-            self.remote[process] = (at, counts)
+            self.remote[process] = (at, period, counts)
         if before != (counts if any(counts) else []):
             self.presence_changed()
 
-    def expire_presence(self, oldest: float) -> None:
-        """Let go of the connections other processes announced before ``oldest`` and not
-        since (each announces its own again now and then: a lost note is not for good)."""
-        stale = [p for p, (at, _) in self.remote.items() if at < oldest]
+    def expire_presence(self, now: float, rounds: float) -> None:
+        """Let go of the connections other processes announced and have not said again for
+        ``rounds`` of their own periods (each says its own again every period: a lost note
+        is not wrong for good)."""
+        stale = [p for p, (at, period, _) in self.remote.items() if now > at + rounds * period]
         for process in stale:
             del self.remote[process]
         if stale:
