@@ -401,6 +401,26 @@ def test_who_is_connected_is_known_at_every_process(
         assert made_at_a.status_code == 200, made_at_a.text
 
 
+def test_a_glance_at_a_table_run_elsewhere_makes_no_copy(
+    pg_url: str, servers: list[tuple[subprocess.Popen[bytes], int]]
+) -> None:
+    """A table's summary asked at a process that does not run it (a page's first
+    request, which with ``--workers`` reaches any worker) is read at the process that
+    runs it: the same answer, and no follower copy made there, so the owner's actions
+    stay unannounced (its lease row counts no follower). An unknown table is still 404."""
+    (_, a), (_, b) = servers
+    tid, _ = make_table(a)
+    here = httpx2.get(f"http://127.0.0.1:{a}/api/tables/{tid}")
+    there = httpx2.get(f"http://127.0.0.1:{b}/api/tables/{tid}")
+    assert here.status_code == there.status_code == 200, there.text
+    assert there.json() == here.json()
+    with psycopg.connect(conninfo(pg_url), autocommit=True) as conn:
+        row = conn.execute("SELECT followers FROM thievery_leases WHERE table_id = %s", (tid,))
+        assert row.fetchone() == (0,)
+    unknown = httpx2.get(f"http://127.0.0.1:{b}/api/tables/nosuchtable")
+    assert unknown.status_code == 404 and unknown.json()["code"] == "table/unknown"
+
+
 def test_a_table_moves_to_the_process_its_clients_use(
     servers: list[tuple[subprocess.Popen[bytes], int]], pg_url: str
 ) -> None:

@@ -349,6 +349,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     async def get_table(table_id: str, request: Request) -> JSON:
         """One table: game, seats (who is connected), who is to act, the result."""
         hub.read_limit.check(client_of(request))
+        if hub.cluster is not None and table_id not in hub.tables and len(table_id) <= 32:
+            # (run by another process: asked there, not copied here; see read_at_owner)
+            reply = await hub.cluster.read_at_owner(table_id, "summary")
+            if reply is not None:
+                summary: JSON = reply["summary"]
+                return summary
         return (await hub.get(table_id)).summary()
 
     @router.get("/tables/{table_id}/state", tags=["play"])

@@ -762,6 +762,26 @@ class Cluster:
             await asyncio.sleep(pause)
             pause = min(2 * pause, RETRY_MOST, self.ttl / 5)
 
+    async def read_at_owner(self, table_id: str, op: str) -> JSON | None:
+        """A read (``op``, a :meth:`LiveTable.serve_call`) of a table this process keeps
+        no copy of, asked of the process that runs it: so a glance (a page's summary)
+        does not make a follower copy here, which would have the owner announce the
+        table's every action for as long as the copy is kept. ``None``: no live owner
+        elsewhere, or no answer (the caller loads the table here)."""
+        owner, alive = await self.owner_of(table_id)
+        if not alive or owner is None or owner == self.id:
+            return None
+        message = {"id": secrets.token_hex(8), "from": self.id, "t": table_id, "op": op}
+        try:
+            reply = await self._request(owner, message)
+        except (TimeoutError, self.pg.Error):
+            return None
+        error = reply.get("error")
+        if isinstance(error, dict) and error.get("code") in ("cluster/not_owner", "table/moved"):
+            return None
+        raise_error(reply)
+        return reply
+
     async def _serve(self, message: JSON) -> None:
         """A call from a follower: do it (once per call id), reply."""
         call = str(message["id"])

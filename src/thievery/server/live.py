@@ -823,6 +823,8 @@ class LiveTable:
             version = args.get("version")
             _, _, n = await self._act_here(int(args["seat"]), args["action"], version, HUMAN)
             return {"n": n}
+        if op == "summary":
+            return {"summary": self.summary()}
         if op == "bot":
             await self.set_bot(int(args["seat"]), args.get("bot"), bool(args.get("absent")))
             return {"seats": self.record.seats}
