@@ -71,8 +71,10 @@ class _ThinksOnChoices:
 def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The bot thinks while its delay runs: from the table's change to its answer is the
-    drawn delay, whether it had one legal action (a lone "done") or a choice to think over."""
+    """The bot thinks while its delay runs: from the table's change to its answer that the
+    others see is the drawn delay, whether it had one legal action (a lone "done") or a
+    choice to think over. (A move nobody else sees may come sooner: it tells nobody
+    anything.)"""
     delay, think = 0.5, 0.3
     choices: dict[int, bool] = {}
     gaps: list[tuple[bool, float]] = []
@@ -82,12 +84,14 @@ def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
         return _ThinksOnChoices(real_bot(self, seat, by), think, choices, seat)
 
     async def act_locked(self: LiveTable, seat: int, data: Any, by: str) -> Any:
-        # (a bot's first answer to a position everyone saw; what follows its own hidden
-        # moves comes as soon as it is decided, see the next test)
-        if seat in choices and self.changed_at == self.shown_at:
-            gaps.append((choices.pop(seat), time.monotonic() - self.shown_at))
-        choices.pop(seat, None)
-        return await real_act(self, seat, data, by)
+        # (a bot's first answer to a position everyone saw, if the others see it; what
+        # follows its own hidden moves comes as soon as it is decided, see the next test)
+        first, shown = self.changed_at == self.shown_at, self.shown
+        gap, chose = time.monotonic() - self.shown_at, choices.pop(seat, None)
+        done = await real_act(self, seat, data, by)
+        if chose is not None and first and self.shown != shown:
+            gaps.append((chose, gap))
+        return done
 
     monkeypatch.setattr(Driver, "bot", bot)
     monkeypatch.setattr(LiveTable, "act_locked", act_locked)
@@ -107,53 +111,82 @@ def test_a_thinking_bot_answers_a_forced_move_and_a_choice_at_the_drawn_moment(
     assert abs(statistics.median(chosen) - statistics.median(forced)) < think / 3, gaps
 
 
-class _ThinksUntilItsDeadline(_ThinksOnChoices):
+class _ThinksUntilItsDeadline:
     """A search bot that can answer early: it thinks ``think`` seconds over a choice, or
-    until its ``deadline`` (perf_counter) if that comes first."""
+    until its ``deadline`` (perf_counter) if that comes first, then adds a card in secret
+    whenever it may (Der Schattendieb); it notes, for each choice, its table, seat, the
+    table's count of changes everyone saw and the time it was given."""
 
-    def __init__(self, inner: Any, think: float, choices: dict[int, bool], seat: int) -> None:
-        super().__init__(inner, think, choices, seat)
+    def __init__(
+        self, inner: Any, think: float, seat: int, where: Callable[[], tuple[str, int]]
+    ) -> None:
+        self.inner, self.think, self.seat, self.where = inner, think, seat, where
+        self.name = "thinker"
         self.deadline = math.inf
+        self.given: list[tuple[str, int, int, float]] = []
 
     def act(self, view: Any, legal: Any) -> Any:
-        self.choices[self.seat] = len(legal) > 1
         if len(legal) > 1:
-            time.sleep(max(0.0, min(self.think, self.deadline - time.perf_counter())))
-        return self.inner.act(view, legal)
+            left = self.deadline - time.perf_counter()
+            self.given.append((*self.where()[:1], self.seat, self.where()[1], left))
+            time.sleep(max(0.0, min(self.think, left)))
+        adds = [a for a in legal if a.type == "add"]  # (in secret: as often as it may)
+        return adds[0] if adds else self.inner.act(view, legal)
 
 
 def test_a_search_bot_that_thinks_long_still_answers_within_its_delay(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A search bot whose thinking would outlast the drawn delay is given a deadline
-    within it: every move of its (those the others see, and those hidden from them, one
-    after another) comes by the end of the delay since the last change everyone saw, so
-    neither how long it would think nor how many hidden moves it made shows in when it
-    answers. (Without the deadline each choice came a whole ``think`` after it.)"""
-    delay, think = 0.4, 1.5
-    choices: dict[int, bool] = {}
+    within it, so its moves the others see come at the end of the delay since the last
+    change everyone saw, however long it would think. Its moves nobody else sees (Der
+    Schattendieb's cards added in secret) are played as soon as decided, so each next
+    decision still has time left in the delay (half of what the one before left), and
+    how many it made does not show. (Without the deadline each choice came a whole
+    ``think`` late; with every move waiting for the delay, a decision after a hidden
+    move had no time at all.)"""
+    delay, think = 0.25, 1.5
+    bots: list[_ThinksUntilItsDeadline] = []
     gaps: list[float] = []
     real_bot, real_act = Driver.bot, LiveTable.act_locked
 
     def bot(self: Driver, seat: int, by: str) -> Any:
         key = (seat, "thinker")
         if key not in self.bots:  # (kept, as the driver keeps its bots)
-            self.bots[key] = _ThinksUntilItsDeadline(real_bot(self, seat, by), think, choices, seat)
+            table = self.table
+
+            def where() -> tuple[str, int]:
+                return table.id, table.shown
+
+            self.bots[key] = _ThinksUntilItsDeadline(real_bot(self, seat, by), think, seat, where)
+            bots.append(self.bots[key])  # type: ignore[arg-type]
         return self.bots[key]
 
     async def act_locked(self: LiveTable, seat: int, data: Any, by: str) -> Any:
-        if choices.pop(seat, False):
-            gaps.append(time.monotonic() - self.shown_at)
-        return await real_act(self, seat, data, by)
+        shown, since, now = self.shown, self.shown_at, time.monotonic()
+        done = await real_act(self, seat, data, by)
+        if self.shown != shown:  # a move the others saw
+            gaps.append(now - since)
+        return done
+
+    def later_decisions() -> list[float]:
+        """The time given to each decision after a seat's first on one position."""
+        given = sorted((g for b in bots for g in b.given), key=lambda g: g[:3])
+        return [g[3] for g, before in zip(given[1:], given, strict=False) if g[:3] == before[:3]]
 
     monkeypatch.setattr(Driver, "bot", bot)
     monkeypatch.setattr(LiveTable, "act_locked", act_locked)
-    _bots_play(sqlite_url, monkeypatch, delay, lambda: len(gaps) >= 8)
-    assert len(gaps) >= 8, gaps
-    # By the end of the delay (a busy machine's late wake-up aside: the median, and
-    # every one well short of a whole think).
+    _bots_play(
+        sqlite_url, monkeypatch, delay, lambda: len(gaps) >= 8 and len(later_decisions()) >= 2
+    )
+    later = later_decisions()
+    assert len(gaps) >= 8 and len(later) >= 2, (gaps, later)
+    # At the end of the delay (a busy machine's late wake-up aside: the median, and every
+    # one well short of a whole think).
     assert statistics.median(gaps) < delay + 0.1, gaps
     assert max(gaps) < delay + think / 2, gaps
+    # A decision after a hidden move still had time to think (not a deadline past).
+    assert statistics.median(later) > 0.01, later
 
 
 SEED = 1  # a deal whose play below holds secret adds

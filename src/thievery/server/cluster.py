@@ -777,7 +777,11 @@ class Cluster:
         except (TimeoutError, self.pg.Error):
             return None
         error = reply.get("error")
-        if isinstance(error, dict) and error.get("code") in ("cluster/not_owner", "table/moved"):
+        if isinstance(error, dict) and error.get("code") in (
+            "cluster/not_owner",
+            "table/moved",
+            "cluster/unknown",  # (an owner of an older version, without the call)
+        ):
             return None
         raise_error(reply)
         return reply

@@ -26,6 +26,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from thievery.bots.base import Bot, make_bot
+from thievery.core.errors import ThieveryError
 from thievery.core.protocol import JSON, Action
 from thievery.server.clock import TICK
 from thievery.server.errors import ServerError
@@ -239,13 +240,16 @@ class Driver:
         """A bot seat's turn: decide now, while its delay runs, and act when the delay is
         over (or when the thinking is, if that takes longer). So a forced move and a real
         choice are answered at the same drawn moment, and how long a search bot thinks
-        tells nobody whether it had a choice. A search bot that can answer early (its
-        ``deadline``) thinks for at most half the delay left: its moves hidden from the
-        others come one after another within the delay (each with half of what the one
-        before left), so neither how long it thought nor how many hidden moves it made
-        shows in when its next move everyone sees comes. Wake-ups that leave the turn as
-        it was (a presence frame, another seat's bot handed over) do not cut the wait
-        short."""
+        tells nobody whether it had a choice. A move nobody else can see (it changes no
+        other seat's view or choices, nor the spectators') is played as soon as it is
+        decided: only the moves others see wait for the delay. A search bot that can
+        answer early (its ``deadline``) thinks for at most half the delay left, so its
+        hidden moves come one after another within the delay, each with half of what the
+        one before left, and neither how long it thought nor how many hidden moves it
+        made shows in when its next move others see comes (short of the few milliseconds
+        a hidden move takes to store once the delay is spent). Wake-ups that leave the
+        turn as it was (a presence frame, another seat's bot handed over) do not cut the
+        wait short."""
         table = self.table
         seat, by, due = turn
         version = table.version
@@ -257,12 +261,29 @@ class Driver:
             if table.version != version or table.is_over or self._next_turn() != turn:
                 return  # the table moved while the bot thought or waited: decide again
             delay = due - time.monotonic()
-            if delay <= 0:
+            if delay <= 0 or self._unseen(seat, action):
                 await self._act(seat, by, version, action)
                 return
             table.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(table.wake.wait(), delay)
+
+    def _unseen(self, seat: int, action: Action) -> bool:
+        """Whether ``action`` of ``seat`` would change nothing anyone else sees: no other
+        seat's view or choices, not the spectators' view, not who is to act."""
+        state = self.table.state
+        trial = state.clone()
+        try:
+            trial.apply(seat, action)
+        except ThieveryError:
+            return False  # (refused when played, as it would be then)
+        if list(trial.to_act) != list(state.to_act) or trial.is_over:
+            return False
+        others = [s for s in range(state.players) if s != seat]
+        return trial.view(None) == state.view(None) and all(
+            trial.view(a) == state.view(a) and trial.legal_actions(a) == state.legal_actions(a)
+            for a in others
+        )
 
     async def _bot_move(self, seat: int, by: str) -> None:
         """A bot decides from the seat's view (off the loop), then acts if nothing moved."""
