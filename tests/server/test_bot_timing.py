@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from tests.server.conftest import FAST, create_table, seat_keys
 from thievery.server import create_app
-from thievery.server.driver import Driver
+from thievery.server.driver import TIMER, Driver
 from thievery.server.limits import Caps
 from thievery.server.live import LiveTable
 
@@ -234,3 +234,50 @@ def test_moves_hidden_from_the_others_do_not_move_the_bots_answers(sqlite_url: s
                 shown += 1
                 assert table.shown == before[0] + 1 and table.shown_at > before[1]
         assert (hidden, shown, compared) == (10, 48, 8)  # (the deal's: it is seeded)
+
+
+def test_a_timed_out_seats_stand_in_answers_at_a_fixed_moment(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat whose turn timer ran out is played by the table's timeout bot: it answers
+    half the bot delay after the timer's end (a moment everyone can tell), whether the
+    seat had one legal action or a choice to think over, so a search bot standing in
+    does not tell, by thinking, whether that seat had a choice. (It answered as soon as
+    it had thought: at once for a forced move, after its thinking for a choice.)"""
+    delay, think, turn = 0.4, 0.12, 1.0
+    choices: dict[int, bool] = {}
+    gaps: list[tuple[bool, float]] = []
+    real_bot, real_act = Driver.bot, LiveTable.act_locked
+
+    def bot(self: Driver, seat: int, by: str) -> Any:
+        inner = real_bot(self, seat, by)
+        return _ThinksOnChoices(inner, think, choices, seat) if by == TIMER else inner
+
+    async def act_locked(self: LiveTable, seat: int, data: Any, by: str) -> Any:
+        if by == TIMER and seat in choices:
+            ran_out = self.waiting_since[seat] + turn
+            gaps.append((choices.pop(seat), time.monotonic() - ran_out))
+        return await real_act(self, seat, data, by)
+
+    monkeypatch.setattr(Driver, "bot", bot)
+    monkeypatch.setattr(LiveTable, "act_locked", act_locked)
+    app = create_app(sqlite_url, bot_delay=delay, limits=FAST, caps=Caps.lifted())
+    with TestClient(app) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        seats = ["human", "bot:random", "bot:random"]
+        tid = create_table(client, seats, turn_seconds=turn)["table"]["id"]
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+            sum(c for c, _ in gaps) >= 3 and sum(not c for c, _ in gaps) >= 3
+        ):
+            table = hub.tables.get(tid)
+            if table is None or table.is_over:
+                tid = create_table(client, seats, turn_seconds=turn)["table"]["id"]
+            time.sleep(0.1)
+    forced = [g for c, g in gaps if not c]
+    chosen = [g for c, g in gaps if c]
+    assert len(forced) >= 3 and len(chosen) >= 3, gaps
+    # Both at half the delay after the timer's end (medians: a busy machine's late
+    # wake-up does not decide).
+    assert all(g >= delay / 2 - 0.01 for g in forced + chosen), gaps
+    assert abs(statistics.median(chosen) - statistics.median(forced)) < think / 2, gaps

@@ -286,11 +286,22 @@ class Driver:
         )
 
     async def _bot_move(self, seat: int, by: str) -> None:
-        """A bot decides from the seat's view (off the loop), then acts if nothing moved."""
-        version = self.table.version
-        action = await self._decide(seat, by)
-        if action is not None:
-            await self._act(seat, by, version, action)
+        """A bot decides from the seat's view (off the loop), then acts if nothing moved.
+        For a seat whose turn timer ran out (a moment everyone can tell), the timeout bot
+        answers :data:`THINK_SHARE` of the bot delay after it, thinking within that, so
+        how long it thought (a search bot: whether the seat had a choice) does not show."""
+        table = self.table
+        version = table.version
+        pad = table.hub.bot_delay * THINK_SHARE if by == TIMER else 0.0
+        start = time.monotonic()
+        until = time.perf_counter() + pad if pad > 0 else math.inf
+        action = await self._decide(seat, by, until)
+        if action is None:
+            return
+        left = start + pad - time.monotonic()
+        if left > 0:
+            await asyncio.sleep(left)  # (a move made meanwhile wins: see _act)
+        await self._act(seat, by, version, action)
 
     async def _decide(self, seat: int, by: str, until: float = math.inf) -> Action | None:
         """What the bot for ``seat`` plays from the seat's view and legal actions (in a
