@@ -609,6 +609,56 @@ def test_presence_between_two_processes(pg_url: str) -> None:
     asyncio.run(play())
 
 
+def test_a_follower_count_that_failed_is_made_at_the_next_heartbeat(pg_url: str) -> None:
+    """A follower whose count could not be made (a database error that is not worth a
+    retry then) would hear nothing of the table: its owner announces only to the counted.
+    The heartbeat makes the count again and reads back what was stored meanwhile; a table
+    let go from memory meanwhile is not counted."""
+    storage = Storage(pg_url)
+    x, y = processes(storage, "t1", 2)
+    assert asyncio.run(x.acquire("t1")) == 1
+    spec = thievery.game("schattendieb")
+    seats = [{"kind": "human", "name": f"p{i}"} for i in range(3)]
+    record = TableRecord("t1", "schattendieb", 1, 3, 1, {}, seats, "h")  # (as loaded)
+    refreshed: list[str] = []
+    real_run = y._run
+
+    def failing(statement: Any, **params: Any) -> None:
+        raise OperationalError("UPDATE", {}, Exception("the database is away"))
+
+    async def refresh(table: LiveTable) -> None:
+        refreshed.append(table.id)
+
+    def followers() -> int:
+        rows = storage.run(
+            lambda c: c.execute(
+                text("SELECT followers FROM thievery_leases WHERE table_id = 't1'")
+            ).scalar_one()
+        )
+        return int(rows)
+
+    y.refresh = refresh  # type: ignore[method-assign]
+
+    async def play() -> None:
+        y.hub.cluster = y  # type: ignore[attr-defined]
+        table = LiveTable(y.hub, record, spec.new(3, 1))
+        y.hub.tables["t1"] = table
+        y._run = failing  # type: ignore[method-assign]
+        assert await y.follow(["t1"]) is False
+        assert followers() == 0 and y._unfollowed == {"t1"}
+        y._run = real_run  # type: ignore[method-assign]
+        await y.beat()  # (the next heartbeat)
+        await asyncio.sleep(0)
+        assert followers() == 1 and table.following and refreshed == ["t1"]
+        assert y._unfollowed == set()
+        # Let go of meanwhile: dropped, not counted.
+        y._unfollowed.add("gone")
+        await y._follow_again()
+        assert y._unfollowed == set() and followers() == 1
+
+    asyncio.run(play())
+
+
 def owned(storage: Storage, owner: Cluster, first: str, *more: str) -> dict[str, int | None]:
     """Tables ``more`` stored beside ``first`` (stored by :func:`processes`), then each
     leased by ``owner`` in order; their epochs."""

@@ -257,6 +257,7 @@ class Cluster:
         # Tables whose connections here are to be announced (True: with an ask).
         self._presence: dict[str, bool] = {}  # (by table id)
         self._unsent: dict[str, bool] = {}  # (notes that failed: sent with the next round)
+        self._unfollowed: set[str] = set()  # (tables whose follower count failed)
         self._announcing = False
         self._beats = 0
 
@@ -379,17 +380,21 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self._run, _RELEASE, t=table.id, me=self.id, epoch=epoch)
 
-    async def follow(self, table_ids: list[str], change: int = 1) -> None:
-        """Count this process among the followers of tables (``change`` -1: no longer).
-        Counted before a copy is loaded: the count and an append lock the same lease row,
-        so an action stored after it is announced, and one stored before it is read from
-        storage. A process that dies counted stays counted: more announcements, no harm."""
+    async def follow(self, table_ids: list[str], change: int = 1) -> bool:
+        """Count this process among the followers of tables (``change`` -1: no longer);
+        whether it was counted. Counted before a copy is loaded: the count and an append
+        lock the same lease row, so an action stored after it is announced, and one stored
+        before it is read from storage. A count that could not be made is made again at
+        the next heartbeat (see :meth:`_follow_again`): meanwhile the owner announces
+        nothing of the table. A process that dies counted stays counted: more
+        announcements, no harm."""
         if not table_ids:
-            return
+            return True
         for attempt in range(1, TRANSIENT_TRIES + 1):
             try:
                 await asyncio.to_thread(self._run, _FOLLOW, ids=table_ids, change=change)
-                return
+                self._unfollowed.difference_update(table_ids)
+                return True
             except Exception as e:
                 # A deadlock or serialization failure rolls this back (the batches of
                 # writes that lock the same lease rows lock them in the same order, so
@@ -398,7 +403,23 @@ class Cluster:
                     log.warning(
                         "the follower count of %d tables was not changed: %s", len(table_ids), e
                     )
-                    return
+                    if change > 0:
+                        self._unfollowed.update(table_ids)
+                    return False
+        return False
+
+    async def _follow_again(self) -> None:
+        """Count this process among the followers of the tables whose count failed (and
+        that it still follows, uncounted), then read what was stored meanwhile: nothing
+        of it was announced."""
+        tables = [self.hub.tables.get(t) for t in self._unfollowed]
+        again = [t for t in tables if t is not None and not t.is_owner and not t.following]
+        self._unfollowed = {t.id for t in again}
+        if again and await self.follow([t.id for t in again]):
+            for table in again:
+                if not table.is_owner and not table.following:
+                    table.following = True
+                    self.spawn(self.refresh(table))
 
     async def owner_of(self, table_id: str) -> tuple[str | None, bool]:
         """The process a table's lease names, and whether that process is alive."""
@@ -435,8 +456,7 @@ class Cluster:
             await table.driver.stop()
         log.warning("table %s: process %s lost its lease; following it", table.id, self.id)
         if not table.following:
-            table.following = True
-            await self.follow([table.id])
+            table.following = await self.follow([table.id])
         await self.catch_up(table)
 
     # ---------------------------------------------------------------- heartbeat
@@ -465,6 +485,10 @@ class Cluster:
             if lease is not None and held.get(table.id) == lease and mine.get(table.id) != lease:
                 table.lease = None
                 self.spawn(self.demote(table))
+        try:
+            await self._follow_again()
+        except Exception:
+            log.warning("cluster: follower counts not made again", exc_info=True)
         try:
             self._presence_round(tables)
             await self._forget_gone_processes(tables)

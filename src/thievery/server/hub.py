@@ -307,13 +307,14 @@ class Hub:
                 raise unknown_table(table_id)
             if not record.finished and len(self.live()) >= self.caps.live_tables:
                 raise too_many("live tables on this server", self.caps.live_tables)
-            lease = None
+            lease, followed = None, False
             if self.cluster is not None:  # its own if its lease is free, else a follower
                 lease = await self.cluster.acquire(table_id)
                 if lease is not None:  # as stored now that no other process can write it
                     record = await asyncio.to_thread(self.storage.table, table_id) or record
-                else:  # its owner announces its actions from now on
-                    await self.cluster.follow([table_id])
+                else:  # its owner announces its actions from now on (or, if not counted
+                    # now, once counted at a heartbeat)
+                    followed = await self.cluster.follow([table_id])
             try:
                 table = await self._load(record)
             except ServerError:
@@ -323,7 +324,7 @@ class Hub:
                 log.exception("table %s quarantined: it could not be loaded", table_id)
                 raise _quarantined(table_id, self.quarantined[table_id]) from None
             table.lease = lease
-            table.following = self.cluster is not None and lease is None
+            table.following = followed
             self.tables[table_id] = table
             if self.cluster is not None and lease is None:
                 await self.cluster.refresh(table)  # what was stored while it loaded
