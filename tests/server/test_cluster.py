@@ -33,7 +33,7 @@ from websockets.sync.client import connect
 
 import thievery
 from thievery.cli.app import app as cli
-from thievery.core.protocol import CLOCK
+from thievery.core.protocol import CLOCK, JSON
 from thievery.core.record import GameRecord
 from thievery.server import cluster as cluster_module
 from thievery.server import create_app
@@ -655,6 +655,46 @@ def test_a_follower_count_that_failed_is_made_at_the_next_heartbeat(pg_url: str)
         y._unfollowed.add("gone")
         await y._follow_again()
         assert y._unfollowed == set() and followers() == 1
+
+    asyncio.run(play())
+
+
+def test_a_read_whose_answer_is_too_long_is_made_where_it_was_asked(pg_url: str) -> None:
+    """The owner's answer to a forwarded read (a table's summary) that would not fit in a
+    notification is refused at once (``cluster/too_long``), and the process that asked
+    reads the table itself (``None``: it waited its whole call time for an answer that
+    never came); an answer that fits comes whole."""
+    x, y = processes(Storage(pg_url), "t1", 2)
+    sent: list[str] = []
+    size = [0]
+
+    def wire(me: Cluster, other: Cluster) -> Callable[[str, str], Awaitable[None]]:
+        async def notify(channel: str, payload: str) -> None:
+            sent.append(payload)
+            other._dispatch(channel, payload)
+
+        return notify
+
+    async def do(message: JSON) -> JSON:
+        return {"summary": {"title": "x" * size[0]}}
+
+    async def owner_of(table_id: str) -> tuple[str | None, bool]:
+        return x.id, True
+
+    x._notify, y._notify = wire(x, y), wire(y, x)  # type: ignore[method-assign]
+    x._do = do  # type: ignore[method-assign]
+    y.owner_of = owner_of  # type: ignore[method-assign]
+
+    async def play() -> None:
+        size[0] = 100
+        read = await y.read_at_owner("t1", "summary")
+        assert read is not None and read["summary"] == {"title": "x" * 100}
+        size[0] = 9000
+        t0 = time.monotonic()
+        assert await y.read_at_owner("t1", "summary") is None
+        assert time.monotonic() - t0 < 1  # (refused, not waited for)
+        assert json.loads(sent[-1].partition(" ")[2])["error"]["code"] == "cluster/too_long"
+        assert all(len(p.encode()) < 8000 for p in sent)
 
     asyncio.run(play())
 

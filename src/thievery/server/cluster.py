@@ -99,6 +99,7 @@ PRESENCE = "thievery_presence"
 PRESENCE_ROUND = 3  # heartbeats between two announcements of the same connections
 PRESENCE_KEPT = 2.5  # rounds another process's connections count without a word
 MAX_PAYLOAD = 7900  # bytes; PostgreSQL refuses a notification payload of 8000 or more
+READS = ("summary",)  # calls that change nothing: one whose reply is too long is refused
 RETRY_FIRST, RETRY_MOST = 0.005, 0.2  # seconds before a call to a table's owner is made again
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())"
 _ALIVE = f"EXISTS (SELECT 1 FROM thievery_owners o WHERE o.id = l.owner AND o.expires_at > {NOW})"
@@ -805,6 +806,7 @@ class Cluster:
             "cluster/not_owner",
             "table/moved",
             "cluster/unknown",  # (an owner of an older version, without the call)
+            "cluster/too_long",  # (read here instead)
         ):
             return None
         raise_error(reply)
@@ -822,6 +824,11 @@ class Cluster:
         reply = await asyncio.shield(task)
         with contextlib.suppress(Exception):
             payload = json.dumps({**reply, "id": call}, separators=(",", ":"))
+            long = len(payload.encode()) > MAX_PAYLOAD - 6  # (PostgreSQL would refuse it)
+            if long and message.get("op") in READS:  # (read where it was asked instead)
+                words = "the answer is too long for a notification"
+                error = {"code": "cluster/too_long", "message": words, "status": 503}
+                payload = json.dumps({"error": error, "id": call}, separators=(",", ":"))
             await self._notify(process_channel(str(message["from"])), f"reply {payload}")
 
     async def _do(self, message: JSON) -> JSON:
