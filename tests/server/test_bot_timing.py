@@ -128,7 +128,8 @@ class _ThinksUntilItsDeadline:
     def act(self, view: Any, legal: Any) -> Any:
         if len(legal) > 1:
             left = self.deadline - time.perf_counter()
-            self.given.append((*self.where()[:1], self.seat, self.where()[1], left))
+            table, shown = self.where()
+            self.given.append((table, self.seat, shown, left))
             time.sleep(max(0.0, min(self.think, left)))
         adds = [a for a in legal if a.type == "add"]  # (in secret: as often as it may)
         return adds[0] if adds else self.inner.act(view, legal)
