@@ -89,6 +89,7 @@ def test_storage_it_cannot_write_is_refused_at_start(tmp_path: Path) -> None:
         (["--tables-per-minute", "nan"], "--tables-per-minute is a number above 0, not nan"),
         (["--live-tables", "0"], "--live-tables is a number above 0"),
         (["--bot-delay", "-1"], "--bot-delay is a number of at least 0"),
+        (["--bot-processes", "-1"], "--bot-processes is a number of at least 0"),
         (["--log-level", "bogus"], "--log-level is one of critical"),
         (["--files-dir", "/nonexistent"], "--files-dir /nonexistent is not a folder"),
         (["--db", "garbage"], "(a file: sqlite:///garbage)"),

@@ -86,6 +86,11 @@ def serve(
         None, help="database URL (default: $THIEVERY_DATABASE_URL, else sqlite thievery.db)"
     ),
     bot_delay: float = typer.Option(0.6, help="seconds a bot waits before it moves"),
+    bot_processes: int | None = typer.Option(
+        None,
+        help="processes search bots think in, beside each server process (default: the "
+        "cores the server leaves, 1 to 4; 0: in the server's own threads)",
+    ),
     log_level: str = typer.Option("warning", help=f"uvicorn log level: {', '.join(LOG_LEVELS)}"),
     files_dir: Path | None = typer.Option(
         None, "--files-dir", help="folder of card set files tables may choose by name"
@@ -164,6 +169,7 @@ def serve(
     machines with the same ``--db``) are one service: a client may use any of them."""
     from dataclasses import replace
 
+    from thievery.server.botpool import auto_size
     from thievery.server.limits import Caps
     from thievery.server.run import bind_each
     from thievery.server.sockets import Limits
@@ -228,6 +234,7 @@ def serve(
         at_least_0={
             "--bot-delay": bot_delay,
             "--bots-per-table": bots_per_table,
+            **({} if bot_processes is None else {"--bot-processes": bot_processes}),
             "--spectators": spectators,
             "--expire-days": expire_days,
         },
@@ -254,6 +261,7 @@ def serve(
     options = ServeOptions(
         url,
         bot_delay=max(0.0, bot_delay),
+        bot_processes=auto_size(workers) if bot_processes is None else bot_processes,
         limits=limits,
         files_dir=files_dir,
         caps=caps,

@@ -351,6 +351,7 @@ def create_app(
     *,
     bot_delay: float = 0.6,
     bot_threads: bool = True,
+    bot_processes: int = 0,
     limits: Limits | None = None,
     files_dir: str | Path | None = None,
     caps: Caps | None = None,
@@ -360,6 +361,8 @@ def create_app(
     """The server for one database (``None``: ``$THIEVERY_DATABASE_URL`` or ``thievery.db``).
 
     ``bot_delay`` is how long bots wait before moving, so people can follow (tests use 0).
+    ``bot_processes``: processes search bots think in (:mod:`thievery.server.botpool`);
+    0: in threads of this process.
     ``files_dir``: the folder whose files options that name files (a Thieves Den card
     set) may name, by file name; without it such options are refused.
     ``caps``: the limits (:class:`~thievery.server.limits.Caps`); ``public_url``: the
@@ -375,6 +378,7 @@ def create_app(
         storage,
         bot_delay=bot_delay,
         bot_threads=bot_threads,
+        bot_processes=bot_processes,
         files_dir=Path(files_dir) if files_dir is not None else None,
         caps=caps,
         public_url=public_url,

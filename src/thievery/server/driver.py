@@ -2,9 +2,10 @@
 
 That is a bot seat, a human seat handed to a bot, and a human seat whose turn timer ran
 out (the table's timeout bot stands in). A bot decides from its seat's view and legal
-actions only, in a worker thread (a bot runs on the event loop only if it is named quick
-in ``Caps.inline_bots`` or has shown itself quick in real choices of that game, forced
-moves not counted, and goes back to a thread for good the first time it is not), within
+actions only, in a bot process (:mod:`thievery.server.botpool`) or else a worker thread
+(a bot runs on the event loop only if it is named quick in ``Caps.inline_bots`` or has
+shown itself quick in real choices of that game, forced moves not counted, and goes back
+off the loop for good the first time it is not), within
 a time budget past which a random legal action is played; its action is refused if the
 table moved meanwhile. A bot seat's bot thinks while its drawn delay runs and answers
 when the delay is over, so a forced move and a real choice take the same time to come
@@ -22,12 +23,13 @@ import math
 import random
 import time
 import weakref
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from thievery.bots.base import Bot, make_bot
 from thievery.core.errors import ThieveryError
 from thievery.core.protocol import JSON, Action
+from thievery.server.botpool import Unavailable
 from thievery.server.clock import TICK
 from thievery.server.errors import ServerError
 from thievery.server.seats import BOT
@@ -322,11 +324,15 @@ class Driver:
         began = time.perf_counter()
         trusted = bot.name in hub.caps.inline_bots or quick >= QUICK_PROOF
         if hub.bot_threads and (bot.name in hub.slow_bots or not trusted):
-            async with hub.bot_gate:
+            pool = hub.bot_pool
+            if pool is not None:
+                pool.warm()  # (at the first bot that may think long; ready soon after)
+            in_pool = pool is not None and pool.can_run(bot, table.spec.name)
+            async with pool.gate if pool is not None and in_pool else hub.bot_gate:
                 began = time.perf_counter()
                 try:
                     action = await asyncio.wait_for(
-                        asyncio.to_thread(bot.act, view, legal), hub.caps.bot_seconds
+                        self._think(bot, view, legal, in_pool), hub.caps.bot_seconds
                     )
                 except TimeoutError:
                     log.warning(
@@ -348,6 +354,23 @@ class Driver:
             if time.perf_counter() - began > SLOW_BOT:
                 hub.slow_bots.add(bot.name)  # think off the event loop from now on
         return action
+
+    async def _think(self, bot: Bot, view: JSON, legal: Sequence[Action], in_pool: bool) -> Action:
+        """The bot's choice, made in a bot process (``in_pool``; the bot after thinking, its
+        generator moved on, is the one kept) or else in a thread. A decision the pool
+        cannot take is made in a thread, one at a time as ever."""
+        pool = self.table.hub.bot_pool
+        if in_pool and pool is not None:
+            try:
+                action, thought = await pool.think(bot, self.table.spec.name, view, legal)
+            except Unavailable:
+                pass
+            else:
+                self.bots = {k: thought if b is bot else b for k, b in self.bots.items()}
+                return action
+            async with self.table.hub.bot_gate:
+                return await asyncio.to_thread(bot.act, view, legal)
+        return await asyncio.to_thread(bot.act, view, legal)
 
     async def _act(self, seat: int, by: str, version: int, action: Action) -> None:
         """Play ``action`` for ``seat`` if the table is still at ``version``."""

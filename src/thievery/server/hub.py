@@ -29,6 +29,7 @@ from thievery.core.protocol import JSON, GameSpec, State
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
+from thievery.server.botpool import BotPool
 from thievery.server.cluster import Cluster, raise_error
 from thievery.server.errors import ServerError, from_game_error, unknown_table
 from thievery.server.limits import Caps, RateLimiter, too_many
@@ -59,6 +60,7 @@ class Hub:
         *,
         bot_delay: float = 0.6,
         bot_threads: bool = True,
+        bot_processes: int = 0,
         finished_cache: int = 64,
         files_dir: Path | None = None,
         caps: Caps | None = None,
@@ -76,6 +78,8 @@ class Hub:
         # "bot/game" -> quick real choices (more than one legal action) made in a thread
         self.quick_bots: dict[str, int] = {}
         self.bot_gate = asyncio.Semaphore(1)  # bots thinking at once (threads share a GIL)
+        # Processes for search bots to think in (thievery.server.botpool); none: threads.
+        self.bot_pool = BotPool(bot_processes) if bot_processes > 0 else None
         self.finished_cache = finished_cache
         self.tables: dict[str, LiveTable] = {}
         # The finished tables in memory, in the order their games ended (or they were
@@ -164,6 +168,8 @@ class Hub:
         for table in list(self.tables.values()):
             await table.stop()
         await self.writer.aclose()
+        if self.bot_pool is not None:
+            self.bot_pool.close()
         if self.cluster is not None:  # every lease handed back: others take over at once
             await self.cluster.close()
         self.storage.close()

@@ -48,6 +48,7 @@ class ServeOptions:
 
     db_url: str
     bot_delay: float = 0.6
+    bot_processes: int = 0  # each server process's (thievery.server.botpool)
     files_dir: Path | None = None
     caps: Caps = field(default_factory=Caps)
     limits: Limits = field(default_factory=Limits)  # each websocket's
@@ -84,6 +85,7 @@ def make_app(options: ServeOptions) -> Any:
     return create_app(
         options.db_url,
         bot_delay=options.bot_delay,
+        bot_processes=options.bot_processes,
         files_dir=options.files_dir,
         caps=options.caps,
         limits=options.limits,
