@@ -23,8 +23,9 @@ from tests.server.conftest import FAST, create_table
 from tests.server.serving import serve_process, server_log
 from thievery.bots import ISMCTSBot, make_bot
 from thievery.core.protocol import JSON, Action
-from thievery.server import botpool, create_app
-from thievery.server.botpool import BotPool, Unavailable, auto_size
+from thievery.server import botpool, create_app, driver
+from thievery.server.botpool import BotFailed, BotPool, Unavailable, auto_size
+from thievery.server.limits import Caps
 
 pytestmark = pytest.mark.realtime  # (processes and timing: run alone)
 
@@ -192,8 +193,8 @@ def _bots_play(url: str, processes: int) -> tuple[list[Any], int]:
         record = client.get(f"/api/tables/{tid}/record").json()
         replayed = client.post("/api/replay", json=record)
         assert replayed.status_code == 200, replayed.text
-    if processes:
-        assert pool.pids() == []  # stopped with the server
+        running = pool.pids() if processes else []
+    assert _gone(running), f"bot processes {running} outlived their server"
     return [(a["seat"], a["action"]) for a in record["actions"]], pool.decisions if pool else 0
 
 
@@ -295,3 +296,95 @@ def test_bot_processes_that_cannot_start_leave_the_bots_to_threads(
 
     asyncio.run(run())
     assert "bots think in threads" in caplog.text
+
+
+class _Sleeps:
+    """A bot that thinks for ``seconds``, whatever its deadline."""
+
+    name = "sleeper"
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def act(self, view: JSON, legal: Sequence[Action]) -> Action:
+        time.sleep(self.seconds)
+        return legal[0]
+
+
+class _Fails:
+    """A bot with a bug: it draws a number, then fails."""
+
+    name = "fails"
+
+    def __init__(self) -> None:
+        self.rng = thievery.core.Rng(1)
+
+    def act(self, view: JSON, legal: Sequence[Action]) -> Action:
+        self.rng.next64()
+        raise KeyError("a bug in the bot")
+
+
+def test_a_bots_own_error_is_raised_here_with_the_bot_as_it_left_it() -> None:
+    async def run(pool: BotPool) -> None:
+        (_, view, legal), *_ = _choices("schattendieb", 1)
+        bot: Any = _Fails()
+        with pytest.raises(BotFailed) as failed:
+            await pool.think(bot, "schattendieb", view, legal)
+        assert isinstance(failed.value.error, KeyError)  # (the bot's, not the pool's)
+        here = _Fails()
+        here.rng.next64()
+        assert failed.value.bot.rng.next64() == here.rng.next64()  # its generator moved on
+        assert pool.can_run(bot, "schattendieb") and pool.failures == 0  # not refused
+
+    _in_a_pool(run)
+
+
+def test_one_dead_process_restarts_the_pool_once() -> None:
+    """Every call waiting in the pool hears of the death; only the first restarts it."""
+
+    async def run() -> None:
+        pool = BotPool(2)
+        try:
+            await _ready(pool)
+            (_, view, legal), *_ = _choices("schattendieb", 1)
+            bot: Any = _Sleeps(5.0)
+            calls = [asyncio.ensure_future(pool.think(bot, "schattendieb", view, legal))]
+            calls.append(asyncio.ensure_future(pool.think(bot, "schattendieb", view, legal)))
+            await asyncio.sleep(1.0)  # (both thinking)
+            dead, alive = pool.pids()
+            os.kill(dead, signal.SIGKILL)
+            for call in calls:
+                with pytest.raises(Unavailable):
+                    await call
+            assert pool.failures == 1
+            await _ready(pool)  # (started again, not given up)
+            action, _ = await pool.think(_Sleeps(0), "schattendieb", view, legal)  # type: ignore[arg-type]
+            assert action == legal[0] and pool.failures == 0
+            assert not {dead, alive} & set(pool.pids())
+        finally:
+            pool.close()
+
+    asyncio.run(run())
+
+
+def test_a_decision_past_its_time_budget_does_not_hold_the_bot_process(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A running call cannot be cancelled: the process is replaced, so the next decision
+    does not queue behind the late one (and the seat plays a random move meanwhile)."""
+    monkeypatch.setattr(driver, "make_bot", lambda name, game, seat, seed: _Sleeps(3.0))
+    caps = Caps(bot_seconds=0.5)
+    app = create_app(sqlite_url, bot_delay=0, bot_processes=1, limits=FAST, caps=caps)
+    with TestClient(app) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        pool = hub.bot_pool
+        client.portal.call(_ready, pool)
+        first = pool.pids()
+        tid = create_table(client, ["bot:random"] * 3)["table"]["id"]
+        deadline = time.monotonic() + 30
+        while not (pool.ready and pool.pids() and not set(first) & set(pool.pids())):
+            assert time.monotonic() < deadline, "the late process was not replaced"
+            time.sleep(0.05)
+        assert _gone(first, 5)
+        assert "thought over 0.5 s" in caplog.text
+        assert pool.failures == 0 and hub.tables[tid].version >= 1

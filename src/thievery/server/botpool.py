@@ -11,11 +11,13 @@ and random generator), its seat's view and legal actions. It answers with the ac
 the bot as it is after thinking (its generator moved on), which the table keeps, so the
 bot's next choice follows from this one as it would in a thread.
 
-The processes start when the first search bot needs one (a server of people only never
-starts them) and think at a lower priority than the server (``nice``): a busy machine
-gives a bot fewer iterations, not its players slower answers. Until they are ready, and
-for a bot a process cannot run (a game plug-in registered only in the server's own
-memory), bots think in a thread as before. A process that dies is replaced.
+The processes start when the first bot not known to be quick needs one (a server of
+people and quick bots only never starts them) and think at a lower priority than the
+server (``nice``): a busy machine gives a bot fewer iterations, not its players slower
+answers. Until they are ready, and for a bot a process cannot run (a game plug-in
+registered only in the server's own memory), bots think in a thread as before. A process
+that dies is replaced, and so are the processes when a decision outlives its time budget
+(it would keep thinking there); after three failures in a row, bots think in threads.
 """
 
 from __future__ import annotations
@@ -77,17 +79,31 @@ def _ready() -> int:
     return os.getpid()
 
 
-def _think(asked: bytes) -> tuple[Action, Bot]:
-    """In a process of the pool: the bot's action, and the bot after thinking. What it is
-    asked comes pickled, read here: a bot or game this process cannot load is then an
-    error of this call, not of the process (which would end it)."""
+def _think(asked: bytes) -> tuple[Action | None, Bot, Exception | None]:
+    """In a process of the pool: the bot's action (or the error it raised), and the bot
+    after thinking. What it is asked comes pickled and is read here, so a bot or game this
+    process cannot load is an error of this call (raised), not of the process (which
+    would end it); the bot's own error is answered, with the bot as it left it."""
     bot, view, legal = pickle.loads(asked)
-    return bot.act(view, legal), bot
+    try:
+        return bot.act(view, legal), bot, None
+    except Exception as e:
+        return None, bot, e
 
 
 class Unavailable(Exception):
     """The pool cannot take this decision (not started yet, or a process died): think in a
     thread instead."""
+
+
+class BotFailed(Exception):
+    """The bot raised ``error`` in a process; ``bot`` is the bot as it left it (its
+    generator moved on, as a bot's in a thread would have)."""
+
+    def __init__(self, error: Exception, bot: Bot) -> None:
+        super().__init__(repr(error))
+        self.error = error
+        self.bot = bot
 
 
 class BotPool:
@@ -109,12 +125,15 @@ class BotPool:
     @property
     def ready(self) -> bool:
         """Whether the processes are up (started, their games loaded)."""
-        if not self._ready and self._warming and all(f.done() for f in self._warming):
-            self._ready = not any(f.cancelled() or f.exception() for f in self._warming)
+        warming = self._warming
+        if not self._ready and warming and all(f.done() for f in warming):
+            self._warming = []
+            failed = [f.exception() for f in warming if not f.cancelled() and f.exception()]
+            self._ready = not failed and not any(f.cancelled() for f in warming)
+            if failed:
+                log.warning("the bot processes could not start (%r)", failed[0])
             if not self._ready:
-                failed = next(f.exception() for f in self._warming if not f.cancelled())
-                log.warning("the bot processes could not start (%r)", failed)
-                self._restart()
+                self._restart(self._executor)
         return self._ready
 
     def warm(self) -> None:
@@ -134,8 +153,9 @@ class BotPool:
     async def think(
         self, bot: Bot, game: str, view: JSON, legal: Sequence[Action]
     ) -> tuple[Action, Bot]:
-        """The bot's action and the bot after thinking, from a process (raises
-        :class:`Unavailable` if none can take it: the caller thinks in a thread)."""
+        """The bot's action and the bot after thinking, from a process. Raises
+        :class:`Unavailable` if none can take it (the caller thinks in a thread), and
+        :class:`BotFailed` if the bot raised an error there."""
         executor = self._executor
         if executor is None or not self._ready:
             raise Unavailable("the bot processes are not ready")
@@ -148,32 +168,52 @@ class BotPool:
         try:
             future = executor.submit(_think, asked)
         except (BrokenProcessPool, RuntimeError) as e:  # (RuntimeError: shut down)
-            self._restart()
+            self._restart(executor)
             raise Unavailable(str(e)) from None
         try:
-            action, thought = await asyncio.wrap_future(future)
+            action, thought, error = await asyncio.wrap_future(future)
         except BrokenProcessPool as e:
-            log.warning("a bot process died (%s); new ones are started", e)
-            self._restart()
+            if self._executor is executor:  # (the first to hear of it: others were told too)
+                log.warning("a bot process died (%s); new ones are started", e)
+            self._restart(executor)
             raise Unavailable(str(e)) from None
-        except (ImportError, LookupError, AttributeError) as e:
-            # (a game or bot the process does not know: a plug-in registered in memory)
+        except Exception as e:
+            # The process could not read what it was asked: a game or bot it does not know
+            # (a plug-in registered only in this process's memory).
             log.info(
                 "bot %s for %s thinks in a thread (a process could not: %r)", bot.name, game, e
             )
             self.refused.add((bot.name, game))
             raise Unavailable(str(e)) from None
-        self.decisions += 1
         self.failures = 0
+        if error is not None:
+            raise BotFailed(error, thought)
+        assert action is not None
+        self.decisions += 1
         return action, thought
 
-    def _restart(self) -> None:
-        """New processes in place of the pool's, unless it failed :data:`GIVE_UP` times in
-        a row (no decision made in between): then bots think in threads from now on."""
-        executor, self._executor, self._ready, self._warming = self._executor, None, False, []
+    def abandon(self) -> None:
+        """Stop the processes and start new ones: a decision that outlived its time budget
+        would keep its process thinking (a running call cannot be cancelled), and every
+        later decision would queue behind it. (Not counted as the pool's failure.)"""
+        executor = self._executor
+        if executor is not None:
+            self._terminate(executor)
+            self._restart(executor, failed=False)
+
+    def _restart(self, executor: ProcessPoolExecutor | None, failed: bool = True) -> None:
+        """New processes in place of ``executor``'s (if it is still the pool's: a dead
+        process fails every call waiting there, and only the first restarts it), unless the
+        pool failed :data:`GIVE_UP` times in a row (no decision made in between): then bots
+        think in threads from now on."""
+        if executor is not self._executor:
+            return
+        self._executor, self._ready, self._warming = None, False, []
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
-        self.failures += 1
+        if self._closed:
+            return
+        self.failures += failed
         if self.failures >= GIVE_UP:
             log.warning(
                 "the bot processes failed %d times in a row: bots think in threads", GIVE_UP
@@ -192,9 +232,12 @@ class BotPool:
         """Stop the processes, at once: the server stops (a bot still thinking there is
         stopped with it)."""
         self._closed = True
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
+        executor, self._executor, self._ready, self._warming = self._executor, None, False, []
+        if executor is not None:
+            self._terminate(executor)
+
+    @staticmethod
+    def _terminate(executor: ProcessPoolExecutor) -> None:
         processes = list((getattr(executor, "_processes", None) or {}).values())
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from thievery.bots.base import Bot, make_bot
 from thievery.core.errors import ThieveryError
 from thievery.core.protocol import JSON, Action
-from thievery.server.botpool import Unavailable
+from thievery.server.botpool import BotFailed, Unavailable
 from thievery.server.clock import TICK
 from thievery.server.errors import ServerError
 from thievery.server.seats import BOT
@@ -344,6 +344,8 @@ class Driver:
                     action = self._jitter.choice(legal)
                     # The late thread may still run: the next decision gets a fresh bot.
                     self.bots = {k: b for k, b in self.bots.items() if b is not bot}
+                    if in_pool and pool is not None:
+                        pool.abandon()  # (else later decisions queue behind the late one)
                 took = time.perf_counter() - began
             if took >= SLOW_BOT:
                 hub.slow_bots.add(bot.name)
@@ -365,12 +367,20 @@ class Driver:
                 action, thought = await pool.think(bot, self.table.spec.name, view, legal)
             except Unavailable:
                 pass
+            except BotFailed as e:  # (as in a thread: the bot as it left it, its error)
+                self._keep(bot, e.bot)
+                raise e.error from None
             else:
-                self.bots = {k: thought if b is bot else b for k, b in self.bots.items()}
+                self._keep(bot, thought)
                 return action
             async with self.table.hub.bot_gate:
                 return await asyncio.to_thread(bot.act, view, legal)
         return await asyncio.to_thread(bot.act, view, legal)
+
+    def _keep(self, sent: Bot, thought: Bot) -> None:
+        """The bot that came back from a process in place of the one sent there (if the
+        table still has it: one dropped or replaced meanwhile stays gone)."""
+        self.bots = {k: thought if b is sent else b for k, b in self.bots.items()}
 
     async def _act(self, seat: int, by: str, version: int, action: Action) -> None:
         """Play ``action`` for ``seat`` if the table is still at ``version``."""

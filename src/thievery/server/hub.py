@@ -167,9 +167,11 @@ class Hub:
                     await task
         for table in list(self.tables.values()):
             await table.stop()
-        await self.writer.aclose()
-        if self.bot_pool is not None:
-            self.bot_pool.close()
+        try:
+            await self.writer.aclose()
+        finally:
+            if self.bot_pool is not None:
+                self.bot_pool.close()
         if self.cluster is not None:  # every lease handed back: others take over at once
             await self.cluster.close()
         self.storage.close()
