@@ -18,6 +18,8 @@ server and prints one JSON line:
   before anyone plays: no finished tables and no churn in it.
 
 ``--profile FILE`` runs the server under cProfile (its statistics in ``FILE``).
+``--bot-processes N`` is the server's own option: search bots (``--bot ismcts-strong``)
+think in N processes beside it, or with 0 in its threads.
 
     python bench/server_load.py --tables 200 --seconds 20
 
@@ -572,6 +574,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         "seconds": round(elapsed, 2),
         "think_ms": args.think_ms,
         "bot_delay": args.bot_delay,
+        "bot_processes": args.bot_processes,  # (None: the server's default)
         "actions_per_s": round(actions / elapsed, 1),
         "scripted_actions_per_s": round(acks / elapsed, 1),
         "p50_ms": pct(0.50),
@@ -628,6 +631,13 @@ def main() -> None:
         "--workers", type=int, default=1, help="server processes (more than 1: PostgreSQL)"
     )
     parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=None,
+        help="the server's --bot-processes (default: its own, the cores it leaves; 0: bots "
+        "think in the server's threads)",
+    )
+    parser.add_argument(
         "--profile",
         default="",
         help="run the server under cProfile and write its statistics to this file",
@@ -643,6 +653,8 @@ def main() -> None:
         port = free_port()
         args.db = args.db or f"sqlite:///{tmp}/bench.db"
         extra = ["--workers", str(args.workers)] if args.workers > 1 else []
+        if args.bot_processes is not None:
+            extra += ["--bot-processes", str(args.bot_processes)]
         env = None
         if args.game in BENCH_GAMES:
             try:
