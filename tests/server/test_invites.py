@@ -669,3 +669,56 @@ def test_play_again_keeps_a_seats_new_invite_marks(client: TestClient) -> None:
     assert refused.status_code == 403 and refused.json()["code"] == "auth/revoked"
     hub = client.app.state.hub  # type: ignore[attr-defined]
     assert hub.storage.table(nid).seats[1]["revoked"] == hub.storage.table(tid).seats[1]["revoked"]
+
+
+def test_an_action_whose_key_is_taken_away_while_it_waits_is_refused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An action checked with the seat's key while the host's new invite for the seat is
+    being stored waits for the table; once the new invite is stored, the key is worth
+    nothing and the action is refused (``auth/revoked``), changing nothing."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, host = made["table"]["id"], made["host_token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[tid]
+    keys = {s["seat"]: exchange(client, tid, s["token"]) for s in made["seats"]}
+    seat, key, state = next(
+        (seat, key, state)
+        for seat, key in keys.items()
+        if (state := client.get(f"/api/tables/{tid}/state", headers=auth(key)).json())["legal"]
+    )
+    submit, stored = hub.writer.submit, threading.Event()
+
+    async def slow(op: Any) -> Any:
+        if isinstance(op, SetSeats):
+            await asyncio.to_thread(stored.wait, 10)
+        return await submit(op)
+
+    monkeypatch.setattr(hub.writer, "submit", slow)
+    before = (table.version, dict(table.seq))
+    answers: dict[str, Any] = {}
+    asking = threading.Thread(
+        target=lambda: answers.update(new=new_invite(client, tid, seat, host))
+    )
+    asking.start()
+    for _ in range(500):  # until the new invite holds the table, waiting for its write
+        if table.lock.locked():
+            break
+        time.sleep(0.01)
+    body = {"action": state["legal"][0], "version": state["version"]}
+    acting = threading.Thread(
+        target=lambda: answers.update(
+            act=client.post(f"/api/tables/{tid}/actions", json=body, headers=auth(key))
+        )
+    )
+    acting.start()
+    time.sleep(0.3)  # (its key checked: still the seat's; it waits for the table)
+    assert "act" not in answers
+    stored.set()
+    asking.join(10)
+    acting.join(10)
+    assert answers["new"].status_code == 200, answers["new"].text
+    acted = answers["act"]
+    assert acted.status_code == 403 and acted.json()["code"] == "auth/revoked", acted.text
+    assert f"seat {seat}" in acted.json()["message"]
+    assert (table.version, dict(table.seq)) == before

@@ -395,7 +395,8 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         hub.action_limit.check(client_of(request))
         table, seat = await hub.authorize(table_id, _token(credentials))
         lobby.seat_used(table, seat)
-        version, events = await table.act(seat, body.action, body.version)
+        keyed = table.seats[seat].reinvited  # (a new invite meanwhile: the key is worthless)
+        version, events = await table.act(seat, body.action, body.version, keyed=keyed)
         return ActResponse(
             version=version, events=describe_all(table.spec, events, seat, table.names)
         )

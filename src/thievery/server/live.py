@@ -737,8 +737,14 @@ class LiveTable:
         by: str = HUMAN,
         *,
         uncancelled: bool = False,
+        keyed: int | None = None,
     ) -> tuple[int, list[Event]]:
         """Apply a seat's action if it is legal and fresh; store it; tell everyone.
+
+        ``keyed``: the seat's count of new invites when the key the action came with was
+        checked (``Seat.reinvited``); if the host has made the seat a new invite since, the
+        key is worthless and the action is refused (``auth/revoked``), even one that was
+        waiting for the table meanwhile.
 
         Returns the seat's new version and the events it may see. Cancelling the caller
         does not cancel an action already on its way to storage: it runs in a task of its
@@ -750,9 +756,9 @@ class LiveTable:
             if self.is_owner:
                 try:
                     if uncancelled:
-                        seq, events, _ = await self._act(seat, data, version, by)
+                        seq, events, _ = await self._act(seat, data, version, by, keyed)
                     else:
-                        seq, events, _ = await self._act_here(seat, data, version, by)
+                        seq, events, _ = await self._act_here(seat, data, version, by, keyed)
                     return seq, events
                 except ServerError as e:
                     if e.code != "table/moved":  # moved: nothing stored; ask the owner
@@ -761,7 +767,7 @@ class LiveTable:
             cluster = self.hub.cluster
             assert cluster is not None  # a follower exists only with several processes
             action = self._parsed(data).to_json()
-            args = {"seat": seat, "action": action, "version": version}
+            args = {"seat": seat, "action": action, "version": version, "keyed": keyed}
             pinned = {**args, "version": self.seq[seat] if version is None else version}
             sent_at = self.version
             reply, used = await cluster.at_owner(self, "act", args, pinned)
@@ -776,9 +782,9 @@ class LiveTable:
         raise unavailable(self.id)
 
     async def _act_here(
-        self, seat: int, data: Any, version: int | None, by: str
+        self, seat: int, data: Any, version: int | None, by: str, keyed: int | None = None
     ) -> tuple[int, list[Event], int]:
-        task = asyncio.ensure_future(self._act(seat, data, version, by))
+        task = asyncio.ensure_future(self._act(seat, data, version, by, keyed))
         task.add_done_callback(_retrieved)  # a refusal nobody waits for any more is fine
         try:
             return await asyncio.shield(task)
@@ -820,8 +826,9 @@ class LiveTable:
     async def serve_call(self, op: str, args: JSON) -> JSON:
         """Do what a follower process forwarded (this process owns the table)."""
         if op == "act":
-            version = args.get("version")
-            _, _, n = await self._act_here(int(args["seat"]), args["action"], version, HUMAN)
+            version, keyed = args.get("version"), args.get("keyed")
+            actor = int(args["seat"])
+            _, _, n = await self._act_here(actor, args["action"], version, HUMAN, keyed)
             return {"n": n}
         if op == "summary":
             return {"summary": self.summary()}
@@ -851,12 +858,14 @@ class LiveTable:
         raise ServerError("cluster/unknown", f"unknown call {op[:40]!r}", 400)
 
     async def _act(
-        self, seat: int, data: Any, version: int | None, by: str
+        self, seat: int, data: Any, version: int | None, by: str, keyed: int | None = None
     ) -> tuple[int, list[Event], int]:
         async with self.lock:
             if not self.is_owner:
                 raise moved(self.id)
             await self.settle()  # (first: the version is checked against what is stored)
+            if keyed is not None and self.seats[seat].reinvited != keyed:
+                raise key_revoked(seat)
             if self.broken:
                 raise ServerError("table/broken", self.broken, 409)
             if self.is_over:

@@ -117,6 +117,7 @@ class Session:
         "join_by",
         "joined",
         "joins",
+        "keyed",
         "limits",
         "listener",
         "lobby",
@@ -139,6 +140,7 @@ class Session:
         self.hub, self.table, self.listener, self.limits = hub, table, listener, limits
         self.chat, self.lobby = chat, lobby
         self.joined = False
+        self.keyed: int | None = None  # the seat's new invites when it joined (LiveTable.act)
         self.crowded = crowded
         self.told_full = False  # a crowded socket's refusal was sent already
         self.close_code = 1000
@@ -213,7 +215,7 @@ class Session:
             if "action" not in frame:
                 raise ServerError("action/malformed", "an 'act' frame needs an 'action'")
             new_version, _ = await self.table.act(
-                seat, frame["action"], version, uncancelled=self.uncancelled
+                seat, frame["action"], version, uncancelled=self.uncancelled, keyed=self.keyed
             )
             if ref is not None:
                 self.send(frame_text({"type": "ack", "id": ref, "version": new_version}))
@@ -268,6 +270,8 @@ class Session:
             self.table.detach(self.listener)
         self.listener.seat = seat
         self.joined = True
+        # (the key this connection joined with: worthless once the seat is reinvited)
+        self.keyed = self.table.seats[seat].reinvited if seat is not None else None
         self.table.attach(self.listener, key)
         if chat_log is not None:
             self.send(frame_text(chat_log))
