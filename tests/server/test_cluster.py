@@ -50,6 +50,7 @@ from thievery.server.cluster import (
 )
 from thievery.server.limits import Caps
 from thievery.server.live import LiveTable
+from thievery.server.seats import Seat
 from thievery.server.sockets import Limits
 from thievery.server.storage import ActionRow, Storage, TableRecord, Writer, _run_all
 
@@ -1087,3 +1088,52 @@ def test_a_call_registered_on_the_hub_runs_at_the_owner(pg_url: str) -> None:
         reply, _ = b.portal.call(ask)
         assert reply["at"] == hubs[0].cluster.id and reply["echo"] == 7
         assert reply["table"] == table_id
+
+
+def test_an_action_forwarded_with_a_key_taken_away_meanwhile_is_refused(pg_url: str) -> None:
+    """A follower process checks a seat's key against its copy of the seats, which hears
+    of the host's new invite a moment after the owner made it. An action checked there in
+    that moment and forwarded carries the seat's count of new invites as the follower saw
+    it: the owner refuses it (``auth/revoked``), as it refuses one sent to it directly."""
+    apps = [create_app(pg_url, bot_delay=0, caps=LIFTED) for _ in range(2)]
+    with serving(apps[0]) as a, serving(apps[1]) as b:
+        body = {
+            "game": "schattendieb",
+            "options": {"games": 1},
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+        }
+        made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
+        tid, host = made["table"]["id"], made["host_token"]
+        keys = {}
+        for s in made["seats"]:
+            url = f"http://127.0.0.1:{a}/api/tables/{tid}/exchange"
+            keys[s["seat"]] = httpx2.post(url, headers=_bearer(s["token"])).json()["key"]
+        # The follower's copy, made by a seat's read there.
+        states = {
+            seat: httpx2.get(f"http://127.0.0.1:{b}/api/tables/{tid}/state", headers=_bearer(key))
+            for seat, key in keys.items()
+        }
+        seat = next(seat for seat, state in states.items() if state.json()["legal"])
+        state, key = states[seat].json(), keys[seat]
+        copy, owned = apps[1].state.hub.tables[tid], apps[0].state.hub.tables[tid]
+        assert not copy.is_owner and owned.is_owner
+        stale = [Seat(**s.__dict__) for s in copy.seats]
+        url = f"http://127.0.0.1:{a}/api/tables/{tid}/seats/{seat}/invite"
+        assert httpx2.post(url, headers=_bearer(host)).status_code == 200
+        deadline = time.monotonic() + 10
+        while copy.seats[seat].reinvited == 0:  # (the owner's note reached the follower)
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        copy.seats = stale  # as in the moment before it did
+        before = owned.version
+        acted = httpx2.post(
+            f"http://127.0.0.1:{b}/api/tables/{tid}/actions",
+            json={"action": state["legal"][0], "version": state["version"]},
+            headers=_bearer(key),
+        )
+        assert acted.status_code == 403 and acted.json()["code"] == "auth/revoked", acted.text
+        assert owned.version == before
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
