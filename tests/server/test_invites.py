@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import threading
 import time
@@ -25,6 +26,7 @@ from tests.server.serving import server_process
 from tests.server.test_api import play_to_end
 from thievery.server import Caps, create_app
 from thievery.server.chat import Chat
+from thievery.server.errors import ServerError
 from thievery.server.seats import hash_token
 from thievery.server.storage import SetSeats
 
@@ -671,12 +673,14 @@ def test_play_again_keeps_a_seats_new_invite_marks(client: TestClient) -> None:
     assert hub.storage.table(nid).seats[1]["revoked"] == hub.storage.table(tid).seats[1]["revoked"]
 
 
-def test_an_action_whose_key_is_taken_away_while_it_waits_is_refused(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("asks", ["an action", "a bot for the seat"])
+def test_a_request_whose_key_is_taken_away_while_it_waits_is_refused(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, asks: str
 ) -> None:
-    """An action checked with the seat's key while the host's new invite for the seat is
-    being stored waits for the table; once the new invite is stored, the key is worth
-    nothing and the action is refused (``auth/revoked``), changing nothing."""
+    """A seat's request (an action, or handing the seat to a bot) checked with the seat's
+    key while the host's new invite for the seat is being stored waits for the table; once
+    the new invite is stored, the key is worth nothing and the request is refused
+    (``auth/revoked``), changing nothing."""
     made = create_table(client, ["human", "human", "bot:random"])
     tid, host = made["table"]["id"], made["host_token"]
     hub = client.app.state.hub  # type: ignore[attr-defined]
@@ -687,38 +691,62 @@ def test_an_action_whose_key_is_taken_away_while_it_waits_is_refused(
         for seat, key in keys.items()
         if (state := client.get(f"/api/tables/{tid}/state", headers=auth(key)).json())["legal"]
     )
-    submit, stored = hub.writer.submit, threading.Event()
+    submit, stored, writing = hub.writer.submit, threading.Event(), threading.Event()
 
     async def slow(op: Any) -> Any:
         if isinstance(op, SetSeats):
+            writing.set()
             await asyncio.to_thread(stored.wait, 10)
         return await submit(op)
 
     monkeypatch.setattr(hub.writer, "submit", slow)
-    before = (table.version, dict(table.seq))
+    before = (table.version, dict(table.seq), table.seats[seat].bot)
     answers: dict[str, Any] = {}
     asking = threading.Thread(
         target=lambda: answers.update(new=new_invite(client, tid, seat, host))
     )
     asking.start()
-    for _ in range(500):  # until the new invite holds the table, waiting for its write
-        if table.lock.locked():
-            break
-        time.sleep(0.01)
-    body = {"action": state["legal"][0], "version": state["version"]}
+    assert writing.wait(10)  # (the new invite holds the table, waiting for its write)
+    if asks == "an action":
+        path, body = "actions", {"action": state["legal"][0], "version": state["version"]}
+    else:
+        path, body = f"seats/{seat}/bot", {"bot": "random"}
     acting = threading.Thread(
         target=lambda: answers.update(
-            act=client.post(f"/api/tables/{tid}/actions", json=body, headers=auth(key))
+            asked=client.post(f"/api/tables/{tid}/{path}", json=body, headers=auth(key))
         )
     )
     acting.start()
     time.sleep(0.3)  # (its key checked: still the seat's; it waits for the table)
-    assert "act" not in answers
+    assert "asked" not in answers and table.seats[seat].reinvited == 0
     stored.set()
     asking.join(10)
     acting.join(10)
     assert answers["new"].status_code == 200, answers["new"].text
-    acted = answers["act"]
-    assert acted.status_code == 403 and acted.json()["code"] == "auth/revoked", acted.text
-    assert f"seat {seat}" in acted.json()["message"]
-    assert (table.version, dict(table.seq)) == before
+    asked = answers["asked"]
+    assert asked.status_code == 403 and asked.json()["code"] == "auth/revoked", asked.text
+    assert f"seat {seat}" in asked.json()["message"]
+    assert (table.version, dict(table.seq), table.seats[seat].bot) == before
+
+
+def test_a_count_of_new_invites_ahead_of_the_tables_is_not_refused(client: TestClient) -> None:
+    """A request forwarded with more new invites than this copy knows (it may be an owner
+    deposed without knowing it yet: its write is fenced and the request goes on to the
+    owner) is not refused as a worthless key."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid = made["table"]["id"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[tid]
+    keys = {s["seat"]: exchange(client, tid, s["token"]) for s in made["seats"]}
+    seat, state = next(
+        (seat, state)
+        for seat, key in keys.items()
+        if (state := client.get(f"/api/tables/{tid}/state", headers=auth(key)).json())["legal"]
+    )
+    act = functools.partial(table.act, seat, state["legal"][0], state["version"], keyed=1)
+    version, _ = client.portal.call(act)
+    assert version > state["version"] and table.seats[seat].reinvited == 0
+    with pytest.raises(ServerError, match="new invite link"):  # (behind: refused)
+        client.portal.call(functools.partial(table.set_bot, seat, "random", keyed=-1))
+    client.portal.call(functools.partial(table.set_bot, seat, "random", keyed=3))
+    assert table.seats[seat].bot == "random"

@@ -412,7 +412,8 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         own = table.seat_of(token) == seat
         if not own and not table.is_host(token):
             raise table.refusal(token)
-        await table.set_bot(seat, body.bot, absent=not own)
+        keyed = table.seats[seat].reinvited if own else None  # (see act)
+        await table.set_bot(seat, body.bot, absent=not own, keyed=keyed)
         return table.summary()
 
     @router.post("/tables/{table_id}/seats/{seat}/invite", tags=["tables"])

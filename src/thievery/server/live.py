@@ -833,7 +833,8 @@ class LiveTable:
         if op == "summary":
             return {"summary": self.summary()}
         if op == "bot":
-            await self.set_bot(int(args["seat"]), args.get("bot"), bool(args.get("absent")))
+            keyed, absent = args.get("keyed"), bool(args.get("absent"))
+            await self.set_bot(int(args["seat"]), args.get("bot"), absent, keyed)
             return {"seats": self.record.seats}
         if op == "exchange":
             seat = await self._exchange(str(args["invite"]), str(args["key"]))
@@ -864,8 +865,7 @@ class LiveTable:
             if not self.is_owner:
                 raise moved(self.id)
             await self.settle()  # (first: the version is checked against what is stored)
-            if keyed is not None and self.seats[seat].reinvited != keyed:
-                raise key_revoked(seat)
+            self._check_keyed(seat, keyed)
             if self.broken:
                 raise ServerError("table/broken", self.broken, 409)
             if self.is_over:
@@ -1157,17 +1157,20 @@ class LiveTable:
         self.record.next_id = next_id
         self.broadcast_json({"type": "next", "table": self.id, "next": next_id})
 
-    async def set_bot(self, seat: int, bot: str | None, absent: bool = False) -> None:
+    async def set_bot(
+        self, seat: int, bot: str | None, absent: bool = False, keyed: int | None = None
+    ) -> None:
         """Hand a human seat to a bot (``bot`` a name), or give it back (``None``);
         ``absent``: only if nobody is connected at the seat (``seat/present``: the host's
         hand-over, checked where the table runs too, which hears of every process's
-        connections)."""
+        connections). ``keyed``: asked with the seat's own key, checked when the seat had
+        that many new invites (see :meth:`act`)."""
         if absent and bot is not None:
             self._check_absent(seat, BOT_PRESENT)
         cluster = self.hub.cluster
         if cluster is not None and not self.is_owner:
             asked = self.seats_taken
-            args = {"seat": seat, "bot": bot, "absent": absent}
+            args = {"seat": seat, "bot": bot, "absent": absent, "keyed": keyed}
             reply, _ = await cluster.at_owner(self, "bot", args)
             if reply is not None:
                 raise_error(reply)
@@ -1177,6 +1180,7 @@ class LiveTable:
             await self.settle()
             if not 0 <= seat < len(self.seats):
                 raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
+            self._check_keyed(seat, keyed)
             current = self.seats[seat]
             if current.kind != HUMAN:
                 raise ServerError("seat/not_human", f"seat {seat} is a bot seat", 409)
@@ -1197,6 +1201,15 @@ class LiveTable:
             self.waiting_since[seat] = self.changed_at
         self.broadcast_seats()
         self.wake.set()
+
+    def _check_keyed(self, seat: int, keyed: int | None) -> None:
+        """For the holder of :attr:`lock`: refuse a seat's request whose key was checked
+        when the seat had had ``keyed`` new invites, if the host has made it another since
+        (``auth/revoked``: that key is worth nothing now). A count ahead of this copy's is
+        not refused here: this process may be an owner deposed without knowing it yet,
+        whose write is fenced (``table/moved``), and the request goes on to the owner."""
+        if keyed is not None and keyed < self.seats[seat].reinvited:
+            raise key_revoked(seat)
 
     def broadcast_seats(self) -> None:
         """Tell everyone who sits where and who is connected, now."""

@@ -224,7 +224,7 @@ class Session:
             bot = frame.get("bot")
             if bot is not None and not isinstance(bot, str):
                 raise ServerError("frame/malformed", "'bot' is a bot's name or null")
-            await self.table.set_bot(seat, bot)
+            await self.table.set_bot(seat, bot, keyed=self.keyed)
         elif kind == "chat" and self.chat is not None:
             if not self.joined:
                 raise ServerError("join/first", "join the table first", 409)
