@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from thievery.bots.base import Bot, make_bot
 from thievery.core.errors import ThieveryError
 from thievery.core.protocol import JSON, Action
-from thievery.server.botpool import BotFailed, Unavailable
+from thievery.server.botpool import BotFailed, BotPool, Unavailable
 from thievery.server.clock import TICK
 from thievery.server.errors import ServerError
 from thievery.server.seats import BOT
@@ -327,12 +327,13 @@ class Driver:
             pool = hub.bot_pool
             if pool is not None:
                 pool.warm()  # (at the first bot that may think long; ready soon after)
-            in_pool = pool is not None and pool.can_run(bot, table.spec.name)
-            async with pool.gate if pool is not None and in_pool else hub.bot_gate:
+                if not pool.can_run(bot, table.spec.name):
+                    pool = None  # (not ready yet, or a bot it cannot run: a thread)
+            async with pool.gate if pool is not None else hub.bot_gate:
                 began = time.perf_counter()
                 try:
                     action = await asyncio.wait_for(
-                        self._think(bot, view, legal, in_pool), hub.caps.bot_seconds
+                        self._think(bot, view, legal, pool), hub.caps.bot_seconds
                     )
                 except TimeoutError:
                     log.warning(
@@ -344,7 +345,7 @@ class Driver:
                     action = self._jitter.choice(legal)
                     # The late thread may still run: the next decision gets a fresh bot.
                     self.bots = {k: b for k, b in self.bots.items() if b is not bot}
-                    if in_pool and pool is not None:
+                    if pool is not None:
                         pool.abandon()  # (else later decisions queue behind the late one)
                 took = time.perf_counter() - began
             if took >= SLOW_BOT:
@@ -357,25 +358,25 @@ class Driver:
                 hub.slow_bots.add(bot.name)  # think off the event loop from now on
         return action
 
-    async def _think(self, bot: Bot, view: JSON, legal: Sequence[Action], in_pool: bool) -> Action:
-        """The bot's choice, made in a bot process (``in_pool``; the bot after thinking, its
-        generator moved on, is the one kept) or else in a thread. A decision the pool
-        cannot take is made in a thread, one at a time as ever."""
-        pool = self.table.hub.bot_pool
-        if in_pool and pool is not None:
-            try:
-                action, thought = await pool.think(bot, self.table.spec.name, view, legal)
-            except Unavailable:
-                pass
-            except BotFailed as e:  # (as in a thread: the bot as it left it, its error)
-                self._keep(bot, e.bot)
-                raise e.error from None
-            else:
-                self._keep(bot, thought)
-                return action
+    async def _think(
+        self, bot: Bot, view: JSON, legal: Sequence[Action], pool: BotPool | None
+    ) -> Action:
+        """The bot's choice, made in one of ``pool``'s processes (the bot after thinking,
+        its generator moved on, is the one kept) or else in a thread (the caller holds the
+        hub's gate then). A decision the pool cannot take after all is made in a thread,
+        one at a time as ever."""
+        if pool is None:
+            return await asyncio.to_thread(bot.act, view, legal)
+        try:
+            action, thought = await pool.think(bot, self.table.spec.name, view, legal)
+        except Unavailable:
             async with self.table.hub.bot_gate:
                 return await asyncio.to_thread(bot.act, view, legal)
-        return await asyncio.to_thread(bot.act, view, legal)
+        except BotFailed as e:  # (as in a thread: the bot as it left it, its error)
+            self._keep(bot, e.bot)
+            raise e.error from None
+        self._keep(bot, thought)
+        return action
 
     def _keep(self, sent: Bot, thought: Bot) -> None:
         """The bot that came back from a process in place of the one sent there (if the
