@@ -633,6 +633,30 @@ def test_frames_read_in_one_piece_are_each_handled_in_order(sqlite_url: str) -> 
     assert [p for p in answered if p != "ws"] == expected
 
 
+def test_a_frame_cut_after_its_mask_is_read_whole_over_a_real_server(sqlite_url: str) -> None:
+    """A client writing a frame's head and its payload apart, with a mask that makes its
+    masked payload begin as a plain frame's head: the payload is not read as a frame (the
+    review's case: the ping was lost, and what followed misread)."""
+    payload = json.dumps({"type": "ping", "id": "x1"}).encode()
+    n = len(payload) - 6
+    mask = bytes([payload[0] ^ 0x81, payload[1] ^ (0x80 | n), 0x11, 0x22])
+    head = bytes([0x81, 0x80 | len(payload)]) + mask
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    assert masked[:2] == bytes([0x81, 0x80 | n])
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with serving(app) as port:
+        made = make_table(port)
+        sock, answer = handshake(port, f"/api/tables/{made['table']['id']}/ws")
+        assert answer.startswith(b"HTTP/1.1 101")
+        sock.sendall(head)
+        time.sleep(0.2)
+        sock.sendall(masked + app_ping("after"))
+        frames = read_frames(sock, 1.0)
+        sock.close()
+    assert pongs(frames) == ["x1", "after"]
+    assert not [p for opcode, p in frames if opcode == 0x8]  # (not closed)
+
+
 @pytest.mark.parametrize(
     ("pieces", "code"),
     [

@@ -56,6 +56,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS, Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
+from websockets.streams import StreamReader
 from websockets.utils import accept_key
 
 try:  # (websockets' own unmasking: its C one, as its parser uses, else its Python one)
@@ -565,10 +566,11 @@ class Wire(asyncio.Protocol):
         one on (a ping, a close, a fragment, a frame cut by the read, anything websockets
         would refuse) by websockets' parser. Reading a plain frame is what websockets'
         does (the same unmasking), without its frame objects and generators: a table
-        frame's read took a fifth of its time. Only while that parser holds nothing, is
-        not inside a fragmented message and no extension is in use."""
+        frame's read took a fifth of its time. Only while that parser is between frames
+        (:func:`between_frames`), not inside a fragmented message, and no extension is in
+        use."""
         conn = self.conn
-        if conn.reader.buffer or conn.current_size is not None or conn.extensions:
+        if conn.current_size is not None or conn.extensions or not between_frames(conn):
             self._parse(data)
             return
         limit = conn.max_message_size
@@ -892,6 +894,22 @@ class Wire(asyncio.Protocol):
             if sockets is not None and table is not None:
                 with contextlib.suppress(Exception):
                     sockets.close(table, self.client)
+
+
+_AWAITS_A_FRAME = StreamReader.at_eof.__code__
+
+
+def between_frames(conn: ServerProtocol) -> bool:
+    """Whether websockets' parser waits for a new frame: holds no bytes, and is not in
+    the middle of a frame whose head it has read (its buffer is empty then too, until
+    the rest comes; a frame read from there would be read from inside its payload). Its
+    parser then waits in its reader's ``at_eof``, as it does between frames."""
+    if conn.reader.buffer:
+        return False
+    waiting: Any = conn.parser  # (anything else than generators there: not between)
+    while (inner := getattr(waiting, "gi_yieldfrom", None)) is not None:
+        waiting = inner
+    return getattr(waiting, "gi_code", None) is _AWAITS_A_FRAME
 
 
 def wire_protocol(app: Any) -> type[Wire]:
