@@ -192,3 +192,73 @@ def test_a_large_answer_is_compressed_for_a_client_that_takes_gzip(
     assert quick.headers["content-encoding"] == full.headers["content-encoding"] == "gzip"
     same_headers(quick, full)
     assert shape(quick.json()) == shape(full.json()) == shape(plain.json())
+
+
+def test_a_large_answer_to_a_client_without_gzip_has_the_stacks_headers(
+    both: tuple[TestClient, Both],
+) -> None:
+    """Not compressed, but said to depend on what the client takes (``Vary``), both ways:
+    a cache must not hand it to a client that takes gzip, nor the other way round."""
+    client, _ = both
+    seats = [{"kind": "human", "name": f"P{i} " + "x" * 36} for i in range(6)]
+    quick, full = answers(
+        client, json={**TABLE, "seats": seats}, headers={"accept-encoding": "identity"}
+    )
+    assert quick.status_code == full.status_code == 201
+    assert "content-encoding" not in quick.headers and len(quick.content) >= GZIP_FROM
+    assert quick.headers["vary"] == "Accept-Encoding"
+    same_headers(quick, full)
+
+
+def test_a_header_given_twice_is_read_as_fastapi_reads_it(
+    both: tuple[TestClient, Both],
+) -> None:
+    """Two ``Content-Type`` headers: FastAPI reads the first (here not JSON: refused);
+    the quick path took the last and made a table FastAPI would have refused."""
+    client, routed = both
+    body = b'{"game": "schattendieb", "seats": [{"kind": "human"}, {"kind": "human"}]}'
+    headers = [("content-type", "text/plain"), ("content-type", "application/json")]
+    quick = client.post("/api/tables", content=body, headers=headers)
+    full = client.post("/api/tables", content=body, headers=[*headers, ("x-test-route", "full")])
+    assert routed.went == ["app", "stack", "full"]
+    assert quick.status_code == full.status_code == 422
+    assert quick.json() == full.json()
+    assert client.get("/api/tables").json()["live"] == []  # (nothing made either way)
+
+
+@pytest.mark.parametrize("number", ["18446744073709551616", "-9223372036854775809"])
+def test_an_integer_past_64_bits_is_refused_as_fastapi_refuses_it(
+    both: tuple[TestClient, Both], number: str
+) -> None:
+    """orjson reads it as a float (its refusal named a number the client never sent):
+    such a request is FastAPI's to read."""
+    client, routed = both
+    seats = '[{"kind": "human"}]'
+    body = f'{{"game": "schattendieb", "seats": {seats}, "options": {{"games": {number}}}}}'
+    quick, full = answers(
+        client, content=body.encode(), headers={"content-type": "application/json"}
+    )
+    assert routed.went == ["app", "stack", "full"]
+    assert quick.status_code == full.status_code == 400
+    assert quick.json() == full.json()
+    assert "e+" not in quick.json()["message"]
+
+
+def test_a_failure_is_answered_with_the_headers_every_answer_has(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request that fails inside the server (500), on the quick path and on FastAPI's
+    (whose 500 came from Starlette's outermost layer, past the security headers)."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=LIFTED)
+    with TestClient(Both(app), raise_server_exceptions=False) as client:
+
+        def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the disk caught fire")
+
+        monkeypatch.setattr(app.state.hub.writer, "submit", broken)
+        quick, full = answers(client, json=TABLE)
+    assert quick.status_code == full.status_code == 500
+    assert quick.json() == full.json() and quick.json()["code"] == "server/internal"
+    same_headers(quick, full)
+    assert full.headers["x-content-type-options"] == "nosniff"
+    assert full.headers["content-security-policy"] == quick.headers["content-security-policy"]

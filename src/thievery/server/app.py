@@ -15,6 +15,7 @@ import hashlib
 import html
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
@@ -91,6 +92,12 @@ class ThieveryApp(FastAPI):
     sockets: TableSockets | None = None  # (set once the routes are made)
     quick: QuickCreate | None = None  # (likewise)
 
+    def build_middleware_stack(self) -> ASGIApp:
+        """Starlette's stack inside :class:`PageHeaders`: outside its
+        ``ServerErrorMiddleware`` too, so an answer of a failed request (500) has the
+        headers every other answer has."""
+        return PageHeaders(super().build_middleware_stack())
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "websocket" or kind == "http":
@@ -133,7 +140,12 @@ class QuickCreate:
         length = headers.get(b"content-length", b"")
         media = headers.get(b"content-type", b"").split(b";", 1)[0].strip().lower()
         read: list[Message] = []
-        if media == b"application/json" and length.isdigit() and int(length) <= MAX_BODY:
+        if (
+            media == b"application/json"
+            and length.isdigit()
+            and int(length) <= MAX_BODY
+            and len(headers) == len(scope["headers"])  # (a header twice: FastAPI's reading)
+        ):
             body = await _body(receive, read)
             parsed = _table_request(body) if body is not None else None
             if parsed is not None:
@@ -161,7 +173,7 @@ class QuickCreate:
             log.exception("POST /api/tables failed")
             response = _internal()
         response.raw_headers.extend(security_headers("/api/tables"))
-        if len(response.body) >= GZIP_FROM and b"gzip" in headers.get(b"accept-encoding", b""):
+        if len(response.body) >= GZIP_FROM:  # (compressed or not, as it decides: its Vary)
             await GZipMiddleware(response, minimum_size=GZIP_FROM)(scope, receive, send)
         else:
             await response(scope, receive, send)
@@ -187,11 +199,18 @@ async def _body(receive: Receive, read: list[Message]) -> bytes | None:
 
 def _table_request(body: bytes) -> CreateTable | None:
     """A new table's request as FastAPI would take it (JSON, then the model validated in
-    Python mode); ``None`` if it is not one (FastAPI says why)."""
+    Python mode); ``None`` if it is not one (FastAPI says why). A number of 19 digits or
+    more is left to FastAPI too: ``json.loads`` reads any integer, orjson past 64 bits
+    a float, which would be refused with another message or taken where it is not."""
+    if _LONG_NUMBER.search(body):
+        return None
     try:
         return CreateTable.model_validate(orjson.loads(body))
     except (orjson.JSONDecodeError, ValidationError):
         return None
+
+
+_LONG_NUMBER = re.compile(rb"\d{19}")
 
 
 def _replayed(read: list[Message], receive: Receive) -> Receive:
@@ -440,7 +459,6 @@ def create_app(
     def docs() -> HTMLResponse:
         return HTMLResponse(docs_page(app.openapi()))
 
-    app.add_middleware(PageHeaders)
     router, sockets, create = make_router(hub, limits or Limits())
     app.include_router(router)
     app.sockets = sockets

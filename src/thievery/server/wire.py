@@ -168,7 +168,7 @@ def plain_accept(headers: Headers) -> Response | None:
     keys, versions = get("Sec-WebSocket-Key"), get("Sec-WebSocket-Version")
     if (
         len(upgrade) != 1
-        or upgrade[0].strip().lower() != "websocket"
+        or upgrade[0].strip(" \t").lower() != "websocket"  # (HTTP's spaces only, as websockets)
         or len(keys) != 1
         or len(keys[0]) != 24
         or versions != ["13"]
@@ -176,7 +176,7 @@ def plain_accept(headers: Headers) -> Response | None:
         or get("Sec-WebSocket-Protocol")
     ):
         return None
-    tokens = [t.strip() for value in connection for t in value.split(",")]
+    tokens = [t.strip(" \t") for value in connection for t in value.split(",")]
     if not all(_TOKEN.fullmatch(t) for t in tokens) or "upgrade" not in map(str.lower, tokens):
         return None
     try:
