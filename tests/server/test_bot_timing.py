@@ -282,3 +282,67 @@ def test_a_timed_out_seats_stand_in_answers_at_a_fixed_moment(
     # wake-up does not decide).
     assert all(g >= delay / 2 - 0.01 for g in forced + chosen), gaps
     assert abs(statistics.median(chosen) - statistics.median(forced)) < think / 2, gaps
+
+
+# Two deals of Der Schattendieb that agree on everything seat 0 knows (its own hand and
+# what everyone plays) and differ in seat 1's hidden hand: with watches in hand, seat 1's
+# stand-in adds two cards in secret before it says "done"; without, it says it at once.
+_HAND_0 = ["ring-8a", "ring-5a", "ring-6a", "ring-7a"]
+_HAND_2 = ["close-4a", "brooch-1a", "brooch-2a", "cufflink-1a"]
+_HANDS_1 = {
+    "nothing to add": ["watch-5a", "brooch-3a", "brooch-4a", "cufflink-2a"],
+    "two watches to add": ["watch-5a", "watch-8a", "watch-9a", "cufflink-2a"],
+}
+
+
+def _seat_1_done_after(sqlite_url: str, hand_1: list[str], turn: float) -> tuple[float, Any]:
+    """Seconds from the secret add step's start until seat 0 sees seat 1 (a player gone
+    idle, its timer's stand-in playing) done adding; and seat 1's safe then."""
+    app = create_app(sqlite_url, bot_delay=0, limits=FAST, caps=Caps.lifted())
+    with TestClient(app) as client:
+        hands = [_HAND_0, hand_1, _HAND_2]
+        made = create_table(
+            client,
+            ["human"] * 3,
+            {"games": 1, "hands": hands},
+            scenario=True,
+            turn_seconds=turn,
+        )
+        tid, keys = made["table"]["id"], seat_keys(client, made)
+
+        def post(seat: int, action: dict[str, Any]) -> None:
+            headers = {"Authorization": f"Bearer {keys[seat]}"}
+            r = client.post(f"/api/tables/{tid}/actions", json={"action": action}, headers=headers)
+            assert r.status_code == 200, r.text
+
+        def view() -> dict[str, Any]:
+            headers = {"Authorization": f"Bearer {keys[0]}"}
+            state: dict[str, Any] = client.get(f"/api/tables/{tid}/state", headers=headers).json()
+            return state["view"]
+
+        for seat in (1, 2, 0):
+            post(seat, {"type": "play", "card": hands[seat][0]})
+        start = time.monotonic()
+        assert view()["phase"] == "add" and not view()["add_done"][1]
+        post(0, {"type": "done"})  # (seat 0 adds nothing)
+        while (now := view())["phase"] == "add" and not now["add_done"][1]:
+            assert time.monotonic() < start + 8 * turn, "seat 1's stand-in never said done"
+            time.sleep(0.02)
+        after = time.monotonic() - start
+        table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+        return after, table.state.view(1)["safes"][1]  # (its played card, and what it added)
+
+
+def test_a_stand_ins_secret_moves_do_not_move_when_it_is_seen_done(sqlite_url: str) -> None:
+    """A seat whose player went idle in the secret add step: its turn timer's stand-in
+    adds its cards in secret and then says "done", which everyone sees. When it is seen
+    done must not depend on how many cards it added (the timer ran anew from each secret
+    add: a whole turn more for each card, so the others knew how many were coming)."""
+    turn = 1.0  # (the shortest timer a table takes)
+    seen = {}
+    for name, hand in _HANDS_1.items():
+        seen[name] = _seat_1_done_after(sqlite_url.replace(".db", f"-{len(seen)}.db"), hand, turn)
+    quiet, busy = seen["nothing to add"], seen["two watches to add"]
+    assert quiet[1] == ["watch-5a"] and len(busy[1]) == 3, seen  # (two added in secret)
+    assert quiet[0] >= turn and busy[0] >= turn  # (the timer's stand-in, not a person)
+    assert abs(busy[0] - quiet[0]) < turn / 2, seen

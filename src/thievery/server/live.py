@@ -1010,8 +1010,13 @@ class LiveTable:
         if None in changed:  # a spectator sees it: everyone does
             self.shown += 1
             self.shown_at = now
+        # A seat's turn timer runs from the last change everyone saw that concerns it: its
+        # turn coming, or its own move seen. Not from a move of its own nobody else sees
+        # (a card added in secret): restarted by those, the timer's stand-in would show,
+        # by when it said "done", how many it had added, a whole turn each.
+        shown = None in changed
         self.waiting_since = {
-            s: now if (s not in before or s == seat) else self.waiting_since.get(s, now)
+            s: now if (s not in before or (s == seat and shown)) else self.waiting_since.get(s, now)
             for s in new.to_act
         }
         self._broadcast(changed)
