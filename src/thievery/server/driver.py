@@ -230,6 +230,12 @@ class Driver:
                         continue  # something changed: look again
                     except TimeoutError:
                         pass
+                if by == TIMER and not table.clock.realtime:
+                    # The stand-in answers at a moment everyone can tell: THINK_SHARE of
+                    # the bot delay after the timer's end (its moves nobody else sees at
+                    # once, as a bot seat's: each waiting its own pad would tell how many).
+                    await self._think_then_move(turn, due + table.hub.bot_delay * THINK_SHARE)
+                    continue
                 await self._bot_move(seat, by)
             except ServerError as e:
                 log.warning("table %s: bot move for seat %d refused: %s", table.id, seat, e)
@@ -238,9 +244,10 @@ class Driver:
                 log.exception("table %s: bot move for seat %d failed", table.id, seat)
                 await asyncio.sleep(1.0)
 
-    async def _think_then_move(self, turn: tuple[int, str, float]) -> None:
-        """A bot seat's turn: decide now, while its delay runs, and act when the delay is
-        over (or when the thinking is, if that takes longer). So a forced move and a real
+    async def _think_then_move(self, turn: tuple[int, str, float], at: float | None = None) -> None:
+        """A bot seat's turn (or a timed-out seat's stand-in's, ``at`` the moment it
+        answers, past the turn's due): decide now, while its delay runs, and act when the
+        delay is over (or when the thinking is, if that takes longer). So a forced move and a real
         choice are answered at the same drawn moment, and how long a search bot thinks
         tells nobody whether it had a choice. A move nobody else can see (it changes no
         other seat's view or choices, nor the spectators') is played as soon as it is
@@ -254,6 +261,7 @@ class Driver:
         wait short."""
         table = self.table
         seat, by, due = turn
+        due = due if at is None else at
         version = table.version
         until = math.inf
         if table.hub.bot_delay > 0:  # (none: the operator wants bots at once, as tests do)
