@@ -1097,17 +1097,7 @@ def test_an_action_forwarded_with_a_key_taken_away_meanwhile_is_refused(pg_url: 
     it: the owner refuses it (``auth/revoked``), as it refuses one sent to it directly."""
     apps = [create_app(pg_url, bot_delay=0, caps=LIFTED) for _ in range(2)]
     with serving(apps[0]) as a, serving(apps[1]) as b:
-        body = {
-            "game": "schattendieb",
-            "options": {"games": 1},
-            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
-        }
-        made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
-        tid, host = made["table"]["id"], made["host_token"]
-        keys = {}
-        for s in made["seats"]:
-            url = f"http://127.0.0.1:{a}/api/tables/{tid}/exchange"
-            keys[s["seat"]] = httpx2.post(url, headers=_bearer(s["token"])).json()["key"]
+        tid, host, keys = _two_people_and_a_bot(a)
         # The follower's copy, made by a seat's read there.
         states = {
             seat: httpx2.get(f"http://127.0.0.1:{b}/api/tables/{tid}/state", headers=_bearer(key))
@@ -1137,3 +1127,175 @@ def test_an_action_forwarded_with_a_key_taken_away_meanwhile_is_refused(pg_url: 
 
 def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def _two_people_and_a_bot(port: int) -> tuple[str, str, dict[int, str]]:
+    """A Schattendieb table made at ``port``: its id, the host's token, each seat's key."""
+    body = {
+        "game": "schattendieb",
+        "options": {"games": 1},
+        "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+    }
+    made = httpx2.post(f"http://127.0.0.1:{port}/api/tables", json=body).json()
+    tid, keys = made["table"]["id"], {}
+    for s in made["seats"]:
+        url = f"http://127.0.0.1:{port}/api/tables/{tid}/exchange"
+        keys[s["seat"]] = httpx2.post(url, headers=_bearer(s["token"])).json()["key"]
+    return tid, made["host_token"], keys
+
+
+def test_a_chat_line_with_a_key_taken_away_meanwhile_is_refused(pg_url: str) -> None:
+    """As an action (the test above): a seat that joined a follower with its key in the
+    moment before the follower heard of the host's new invite for it cannot speak as
+    that seat either. (The owner stored its chat line as the seat's and every process
+    showed it.)"""
+    apps = [create_app(pg_url, bot_delay=0, caps=LIFTED) for _ in range(2)]
+    with serving(apps[0]) as a, serving(apps[1]) as b:
+        tid, host, keys = _two_people_and_a_bot(a)
+        httpx2.get(f"http://127.0.0.1:{b}/api/tables/{tid}/state", headers=_bearer(keys[0]))
+        copy, owned = apps[1].state.hub.tables[tid], apps[0].state.hub.tables[tid]
+        assert not copy.is_owner and owned.is_owner
+        stale = [Seat(**s.__dict__) for s in copy.seats]
+        with connect(f"ws://127.0.0.1:{a}/api/tables/{tid}/ws") as other:  # (keeps it at A)
+            other.send(json.dumps({"type": "join", "token": keys[1]}))
+            _frame_until(other, lambda f: f["type"] == "welcome")
+            url = f"http://127.0.0.1:{a}/api/tables/{tid}/seats/0/invite"
+            assert httpx2.post(url, headers=_bearer(host)).status_code == 200
+            deadline = time.monotonic() + 10
+            while copy.seats[0].reinvited == 0:  # (the owner's note reached the follower)
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+            copy.seats = stale  # as in the moment before it did
+            with connect(f"ws://127.0.0.1:{b}/api/tables/{tid}/ws") as ws:
+                ws.send(json.dumps({"type": "join", "token": keys[0]}))
+                assert _frame_until(ws, lambda f: f["type"] in ("welcome", "error"))["seat"] == 0
+                ws.send(json.dumps({"type": "chat", "text": "still seat 0", "id": 2}))
+                said = _frame_until(ws, lambda f: f.get("id") == 2 or f["type"] == "error")
+            assert owned.is_owner
+        assert said["type"] == "error" and said["code"] == "auth/revoked", said
+        with apps[0].state.hub.storage.engine.connect() as conn:
+            lines = conn.execute(
+                text("SELECT count(*) FROM thievery_chat WHERE table_id = :t"), {"t": tid}
+            ).scalar()
+        assert lines == 0
+
+
+def _frame_until(ws: Any, done: Callable[[JSON], bool], seconds: float = 10.0) -> JSON:
+    deadline = time.monotonic() + seconds
+    while True:
+        frame: JSON = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if done(frame):
+            return frame
+
+
+def _call_owner(pg_url: str, owner: str, message: JSON, wait: float = 5.0) -> JSON | None:
+    """A call sent to a process's channel by hand, as a follower sends one; its reply."""
+    me = "a-test-process"
+    with psycopg.connect(conninfo(pg_url), autocommit=True) as conn:
+        conn.execute(f'LISTEN "{process_channel(me)}"')
+        payload = "call " + json.dumps({"from": me, **message})
+        conn.execute("SELECT pg_notify(%s, %s)", (process_channel(owner), payload))
+        for note in conn.notifies(timeout=wait):
+            reply: JSON = json.loads(note.payload.partition(" ")[2])
+            return reply
+    return None
+
+
+def test_a_malformed_forwarded_call_is_refused_and_changes_nothing(pg_url: str) -> None:
+    """Calls to a table's owner with a seat it does not have, no action, a seat of -1
+    (the clock's: its tick was applied and stored as a person's, moving a real-time game's
+    clock on), a version that is no number, or no call id to answer: each refused (or,
+    with nobody to tell, dropped) and nothing stored."""
+    app = create_app(pg_url, bot_delay=0, caps=LIFTED)
+    with serving(app) as a:
+        body = {
+            "game": "schatz-rabatz",
+            "options": {"short_game": True, "hourglass_seconds": 3},
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+        }
+        tid = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()["table"]["id"]
+        hub = app.state.hub
+        table, owner = hub.tables[tid], hub.cluster.id
+        tick = {"type": "tick", "now_ms": 10_000_000}
+        for ref, args, code in [
+            ("far", {"seat": 7, "action": {"type": "close"}}, "seat/unknown"),
+            ("none", {"seat": 0}, "frame/malformed"),
+            ("clock", {"seat": CLOCK, "action": tick}, "seat/unknown"),
+            ("flag", {"seat": True, "action": tick}, "frame/malformed"),
+            ("text", {"seat": 0, "action": tick, "version": "7"}, "frame/malformed"),
+        ]:
+            message = {"id": ref, "t": tid, "op": "act", "args": args}
+            reply = _call_owner(pg_url, owner, message)
+            assert reply is not None and reply["error"]["code"] == code, (ref, reply)
+        assert _call_owner(pg_url, owner, {"t": tid, "op": "act", "args": {}}, 1.0) is None
+        assert table.version == 0 and hub.storage.actions(tid) == []
+
+
+def _lose_the_reply_and_the_lease(apps: list[Any]) -> None:
+    """The owner (``apps[0]``) makes what it is asked, then its reply is lost and it stalls
+    past its lease (a paused process whose heartbeats stopped): the asker takes over."""
+    hub = apps[0].state.hub
+    cluster, real_notify = hub.cluster, hub.cluster._notify
+
+    async def lossy(channel: str, payload: str) -> None:
+        if not payload.startswith("reply "):
+            await real_notify(channel, payload)
+            return
+
+        def expired(conn: Any) -> None:
+            statement = "UPDATE thievery_owners SET expires_at = 0 WHERE id = :me"
+            conn.execute(text(statement), {"me": cluster.id})
+
+        hub.storage.run(expired)
+
+    cluster._notify = lossy
+
+
+def test_an_exchange_whose_reply_was_lost_is_answered_where_the_table_runs_now(
+    pg_url: str,
+) -> None:
+    """A follower asks the owner to exchange an invite for the key it made; the owner
+    stores it, its reply is lost, and the follower takes the table over and asks itself
+    again: the exchange is found made, and the key given. (The invite was used up and the
+    stored key given to nobody: the seat locked out until a new invite.)"""
+    apps = [create_app(pg_url, bot_delay=0, caps=LIFTED, lease_seconds=60) for _ in range(2)]
+    with serving(apps[0]) as a, serving(apps[1]) as b:
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3}
+        made = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()
+        tid, invite = made["table"]["id"], made["seats"][0]["token"]
+        httpx2.get(f"http://127.0.0.1:{b}/api/tables/{tid}/state")  # (a follower copy)
+        copy = apps[1].state.hub.tables[tid]
+        assert not copy.is_owner
+        _lose_the_reply_and_the_lease(apps)
+        url = f"http://127.0.0.1:{b}/api/tables/{tid}/exchange"
+        answer = httpx2.post(url, headers=_bearer(invite), timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert copy.is_owner  # (it took the table over)
+        key = answer.json()["key"]
+        state = httpx2.get(f"http://127.0.0.1:{b}/api/tables/{tid}/state", headers=_bearer(key))
+        assert state.status_code == 200 and state.json()["seat"] == 0
+        again = httpx2.post(url, headers=_bearer(invite), timeout=30)
+        assert again.status_code == 403 and again.json()["code"] == "auth/invite_used"
+
+
+def test_a_claim_whose_reply_was_lost_is_answered_where_the_table_runs_now(
+    pg_url: str,
+) -> None:
+    """The same for a stranger's claim of a listed table's seat: the seat's key is made
+    where the claim was asked, so the claim asked again finds the seat holding it. (The
+    seat was taken with a key made at the old owner and given to nobody: 409.)"""
+    apps = [create_app(pg_url, bot_delay=0, caps=LIFTED, lease_seconds=60) for _ in range(2)]
+    with serving(apps[0]) as a, serving(apps[1]) as b:
+        body = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3, "listed": True}
+        tid = httpx2.post(f"http://127.0.0.1:{a}/api/tables", json=body).json()["table"]["id"]
+        httpx2.get(f"http://127.0.0.1:{b}/api/tables/{tid}/state")  # (a follower copy)
+        copy = apps[1].state.hub.tables[tid]
+        _lose_the_reply_and_the_lease(apps)
+        answer = httpx2.post(f"http://127.0.0.1:{b}/api/tables/{tid}/seats/1/claim", timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert copy.is_owner
+        key = answer.json()["token"]
+        state = httpx2.get(f"http://127.0.0.1:{b}/api/tables/{tid}/state", headers=_bearer(key))
+        assert state.status_code == 200 and state.json()["seat"] == 1
+        second = httpx2.post(f"http://127.0.0.1:{b}/api/tables/{tid}/seats/1/claim", timeout=30)
+        assert second.status_code == 409 and second.json()["code"] == "seat/taken"

@@ -226,29 +226,36 @@ class Chat:
             self.rooms.move_to_end(table_id)
         return room
 
-    async def say(self, table: LiveTable, seat: int | None, raw: Any) -> JSON:
+    async def say(
+        self, table: LiveTable, seat: int | None, raw: Any, keyed: int | None = None
+    ) -> JSON:
         """A seat's line, checked, stored and sent to every connection of the table (on
         every process); bad input, a spectator or a seat over its rate is refused and
-        changes nothing. A follower process forwards it to the table's owner."""
+        changes nothing. A follower process forwards it to the table's owner. ``keyed``:
+        the seat's new invites when its key was checked; a line whose key the host's new
+        invite took away meanwhile is refused (``auth/revoked``, as an action is)."""
         if seat is None:
             raise ServerError("chat/spectator", "spectators read the chat but cannot write", 403)
         text = clean_line(raw)
         await self.serve(table.hub)
-        args = {"seat": seat, "text": text}
-        reply = await where_it_runs(table, "chat", args, partial(self._line, table, seat, text))
+        args = {"seat": seat, "text": text, "keyed": keyed}
+        here = partial(self._line, table, seat, text, keyed)
+        reply = await where_it_runs(table, "chat", args, here)
         line: JSON = reply["line"]  # (at a follower: its connections get the announcement)
         return line
 
     async def _serve_call(self, table: LiveTable, args: JSON) -> JSON:
         """A line a follower process forwarded (this process owns the table)."""
-        seat = args.get("seat")
+        seat, keyed = args.get("seat"), args.get("keyed")
         if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
             raise ServerError("seat/unknown", f"there is no seat {seat!r:.20}", 404)
-        return await self._line(table, seat, clean_line(args.get("text")))
+        if keyed is not None and (not isinstance(keyed, int) or isinstance(keyed, bool)):
+            raise ServerError("frame/malformed", "a forwarded line's keyed is a whole number")
+        return await self._line(table, seat, clean_line(args.get("text")), keyed)
 
-    async def _line(self, table: LiveTable, seat: int, text: str) -> JSON:
+    async def _line(self, table: LiveTable, seat: int, text: str, keyed: int | None) -> JSON:
         try:
-            return {"line": await self._say_here(table, seat, text)}
+            return {"line": await self._say_here(table, seat, text, keyed)}
         except ServerError:
             raise
         except Exception as e:
@@ -257,7 +264,7 @@ class Chat:
                 "storage/failed", f"the line could not be stored ({type(e).__name__})", 503
             ) from None
 
-    async def _say_here(self, table: LiveTable, seat: int, text: str) -> JSON:
+    async def _say_here(self, table: LiveTable, seat: int, text: str, keyed: int | None) -> JSON:
         room = self.room(table.id)
         bucket = room.buckets.get(seat)
         if bucket is None:
@@ -266,7 +273,10 @@ class Chat:
             raise ServerError(
                 "rate/limited", f"too many chat lines; try again in {bucket.wait():.1f} s", 429
             )
-        async with room.lock:
+        # Under the table's lock (then the room's: the one order they are taken in), as
+        # an action is: the key checked against the seats a new invite changes under it.
+        async with table.lock, room.lock:
+            table.check_keyed(seat, keyed)
             await self._load(table, room)
             if not table.is_owner:
                 raise moved(table.id)

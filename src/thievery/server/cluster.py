@@ -813,7 +813,13 @@ class Cluster:
         return reply
 
     async def _serve(self, message: JSON) -> None:
-        """A call from a follower: do it (once per call id), reply."""
+        """A call from a follower: do it (once per call id), reply. One without a call id
+        and a process to answer, or not an object, is dropped (nobody could be told)."""
+        if not isinstance(message, dict) or not all(
+            isinstance(message.get(key), str) for key in ("id", "from")
+        ):
+            log.warning("a malformed call was dropped: %.200s", message)
+            return
         call = str(message["id"])
         task = self._served.get(call)
         if task is None:

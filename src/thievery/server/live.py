@@ -69,6 +69,7 @@ from thievery.server.listeners import Listener
 from thievery.server.seats import (
     HUMAN,
     Seat,
+    exchanged_for,
     hash_token,
     invite_of,
     is_token_of,
@@ -144,6 +145,22 @@ def _pickles(data: bytes) -> Iterator[Any]:
 def _seats_note(stored: list[JSON]) -> JSON:
     """What followers are told of new seats."""
     return {"k": "seats", "seats": stored}
+
+
+def _int_arg(args: JSON, name: str) -> int | None:
+    """A forwarded call's whole number ``name``, or ``None`` if it has none."""
+    value = args.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ServerError("frame/malformed", f"a forwarded call's {name} is a whole number")
+    return value
+
+
+def _str_arg(args: JSON, name: str) -> str:
+    """A forwarded call's text ``name``."""
+    value = args.get(name)
+    if not isinstance(value, str):
+        raise ServerError("frame/malformed", f"a forwarded call has a {name}")
+    return value
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
@@ -309,7 +326,10 @@ class LiveTable:
             await self.settle()
             seat = waiting_invite(self.seats, invite_hash)
             if seat is None:
-                return None
+                # This very exchange, made already: a follower's call whose reply was lost,
+                # asked again where the table runs now (a take-over read it from storage;
+                # the process that made it answers a call again from its own record).
+                return exchanged_for(self.seats, invite_hash, key_hash)
             seats = [Seat(**s.__dict__) for s in self.seats]
             seats[seat].token_hash = key_hash
             # Taken in memory at once (a second join with the invite finds it used) and
@@ -824,31 +844,37 @@ class LiveTable:
         return None
 
     async def serve_call(self, op: str, args: JSON) -> JSON:
-        """Do what a follower process forwarded (this process owns the table)."""
+        """Do what a follower process forwarded (this process owns the table). Its
+        arguments are checked as a client's would be: a malformed call is refused
+        (``frame/malformed``, ``seat/unknown``) and changes nothing."""
         if op == "act":
-            version, keyed = args.get("version"), args.get("keyed")
-            actor = int(args["seat"])
-            _, _, n = await self._act_here(actor, args["action"], version, HUMAN, keyed)
+            if "action" not in args:
+                raise ServerError("frame/malformed", "a forwarded action has no action")
+            seat, version = self._seat_arg(args), _int_arg(args, "version")
+            keyed = _int_arg(args, "keyed")
+            _, _, n = await self._act_here(seat, args["action"], version, HUMAN, keyed)
             return {"n": n}
         if op == "summary":
             return {"summary": self.summary()}
         if op == "bot":
-            keyed, absent = args.get("keyed"), bool(args.get("absent"))
-            await self.set_bot(int(args["seat"]), args.get("bot"), absent, keyed)
+            seat, keyed, bot = self._seat_arg(args), _int_arg(args, "keyed"), args.get("bot")
+            if bot is not None and not isinstance(bot, str):
+                raise ServerError("frame/malformed", "a forwarded bot request names a bot")
+            await self.set_bot(seat, bot, bool(args.get("absent")), keyed)
             return {"seats": self.record.seats}
         if op == "exchange":
-            seat = await self._exchange(str(args["invite"]), str(args["key"]))
-            return {"seat": seat, "seats": self.record.seats}
+            exchanged = await self._exchange(_str_arg(args, "invite"), _str_arg(args, "key"))
+            return {"seat": exchanged, "seats": self.record.seats}
         if op == "invite":
-            await self._new_invite(int(args["seat"]), str(args["invite"]))
+            await self._new_invite(self._seat_arg(args), _str_arg(args, "invite"))
             return {"seats": self.record.seats}
         if op == "close":
             await self.hub.close_table(self)
             return {}
         if op == "again":
-            return {"next": (await self.hub.again(self, str(args["client"]))).id}
+            return {"next": (await self.hub.again(self, _str_arg(args, "client"))).id}
         if op == "arrived":
-            self.clock.arrived.add(int(args["seat"]))
+            self.clock.arrived.add(self._seat_arg(args))
             self.start_clock()
             return {}
         if op == "handoff":
@@ -858,14 +884,23 @@ class LiveTable:
             return await handler(self, args)
         raise ServerError("cluster/unknown", f"unknown call {op[:40]!r}", 400)
 
+    def _seat_arg(self, args: JSON) -> int:
+        """A forwarded call's seat: one of this table's."""
+        seat = _int_arg(args, "seat")
+        if seat is None or not 0 <= seat < len(self.seats):
+            raise ServerError("seat/unknown", f"there is no seat {seat!r:.20}", 404)
+        return seat
+
     async def _act(
         self, seat: int, data: Any, version: int | None, by: str, keyed: int | None = None
     ) -> tuple[int, list[Event], int]:
+        if not 0 <= seat < len(self.seats):  # (never the clock's: it ticks by act_locked)
+            raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
         async with self.lock:
             if not self.is_owner:
                 raise moved(self.id)
             await self.settle()  # (first: the version is checked against what is stored)
-            self._check_keyed(seat, keyed)
+            self.check_keyed(seat, keyed)
             if self.broken:
                 raise ServerError("table/broken", self.broken, 409)
             if self.is_over:
@@ -1185,7 +1220,7 @@ class LiveTable:
             await self.settle()
             if not 0 <= seat < len(self.seats):
                 raise ServerError("seat/unknown", f"there is no seat {seat}", 404)
-            self._check_keyed(seat, keyed)
+            self.check_keyed(seat, keyed)
             current = self.seats[seat]
             if current.kind != HUMAN:
                 raise ServerError("seat/not_human", f"seat {seat} is a bot seat", 409)
@@ -1207,7 +1242,7 @@ class LiveTable:
         self.broadcast_seats()
         self.wake.set()
 
-    def _check_keyed(self, seat: int, keyed: int | None) -> None:
+    def check_keyed(self, seat: int, keyed: int | None) -> None:
         """For the holder of :attr:`lock`: refuse a seat's request whose key was checked
         when the seat had had ``keyed`` new invites, if the host has made it another since
         (``auth/revoked``: that key is worth nothing now). A count ahead of this copy's is

@@ -40,7 +40,15 @@ from thievery.server.cluster import moved, where_it_runs
 from thievery.server.errors import ServerError
 from thievery.server.hub import Hub
 from thievery.server.live import LiveTable
-from thievery.server.seats import HUMAN, Seat, check_names, clean_name, hash_token, new_token
+from thievery.server.seats import (
+    HUMAN,
+    Seat,
+    check_names,
+    clean_name,
+    hash_token,
+    holds_key,
+    new_token,
+)
 from thievery.server.storage import Storage, create_tables, tables_t
 
 log = logging.getLogger("thievery.server")
@@ -241,41 +249,55 @@ class Lobby:
         seat's old invite link no longer works), and the name given (if any) for the seat.
         Refused, changing nothing, for an unlisted or finished table, a seat that is not
         open or already taken, or a name another seat has."""
-        args = {"seat": seat, "name": name}
+        # The seat's key is made here and only its hash goes where the table runs (as an
+        # invite's exchange does): a claim asked again there after its reply was lost (a
+        # take-over meanwhile) finds the seat holding it, and is answered as made.
+        token = new_token()
+        key_hash = hash_token(token)
+        args = {"seat": seat, "name": name, "key": key_hash}
         asked = table.seats_taken
-        reply = await where_it_runs(table, "claim", args, partial(self._claim, table, seat, name))
+        here = partial(self._claim, table, seat, name, key_hash)
+        reply = await where_it_runs(table, "claim", args, here)
         self._drop(table.id, seat)
         table.take_answered_seats(reply["seats"], asked)  # (claimed at the owner: its seats)
-        return str(reply["token"])
+        return token
 
     async def _serve_claim(self, table: LiveTable, args: JSON) -> JSON:
         """A claim a follower process forwarded (this process owns the table)."""
-        seat, name = args.get("seat"), args.get("name")
-        if not isinstance(seat, int) or (name is not None and not isinstance(name, str)):
-            raise ServerError("frame/malformed", "a claim has a seat (a number) and a name")
-        return await self._claim(table, seat, name)
+        seat, name, key = args.get("seat"), args.get("name"), args.get("key")
+        if (
+            not isinstance(seat, int)
+            or (name is not None and not isinstance(name, str))
+            or not isinstance(key, str)
+        ):
+            raise ServerError(
+                "frame/malformed", "a claim has a seat (a number), a name and a key's hash"
+            )
+        return await self._claim(table, seat, name, key)
 
-    async def _claim(self, table: LiveTable, seat: int, name: str | None) -> JSON:
-        token = await self._claim_here(table, seat, name)
-        return {"token": token, "seats": table.record.seats}
+    async def _claim(self, table: LiveTable, seat: int, name: str | None, key_hash: str) -> JSON:
+        await self._claim_here(table, seat, name, key_hash)
+        return {"seats": table.record.seats}
 
-    async def _claim_here(self, table: LiveTable, seat: int, name: str | None) -> str:
+    async def _claim_here(
+        self, table: LiveTable, seat: int, name: str | None, key_hash: str
+    ) -> None:
         async with table.lock:
             if not table.is_owner:
                 raise moved(table.id)
             await table.settle()
+            if 0 <= seat < len(table.seats) and holds_key(table.seats[seat], key_hash):
+                return  # this very claim, made already (its reply lost): answered as made
             stored_free = await asyncio.to_thread(self._stored_free, table.id)
             self._check_claim(table, seat, stored_free)
             seats = [Seat(**s.__dict__) for s in table.seats]
             if name is not None and clean_name(name):
                 seats[seat].name = clean_name(name)
                 check_names([s.name for s in seats])
-            token = new_token()
-            seats[seat].token_hash = hash_token(token)
+            seats[seat].token_hash = key_hash
             seats[seat].invite_hash = None  # (its invite link stops working)
             await self._take(table, seat, seats)
         table.broadcast_seats()
-        return token
 
     def _check_claim(self, table: LiveTable, seat: int, stored_free: set[int] | None) -> None:
         if stored_free is None:

@@ -200,6 +200,18 @@ def waiting_invite(seats: Sequence[Seat], invite_hash: str) -> int | None:
     return _first(seats, invite_hash, lambda s: s.invite_hash if s.invited else None)
 
 
+def holds_key(seat: Seat, key_hash: str) -> bool:
+    """Whether ``seat``'s key has this hash (compared in constant time)."""
+    return seat.token_hash is not None and hmac.compare_digest(seat.token_hash, key_hash)
+
+
+def exchanged_for(seats: Sequence[Seat], invite_hash: str, key_hash: str) -> int | None:
+    """The seat whose invite has this hash and was exchanged for the key with this hash
+    (an exchange already made: only the process that made the key knows it), or ``None``."""
+    seat = _first(seats, invite_hash, lambda s: s.invite_hash)
+    return seat if seat is not None and holds_key(seats[seat], key_hash) else None
+
+
 def make_seat(
     game: str,
     seat: int,

@@ -228,7 +228,7 @@ class Session:
         elif kind == "chat" and self.chat is not None:
             if not self.joined:
                 raise ServerError("join/first", "join the table first", 409)
-            await self.chat.say(self.table, self.listener.seat, frame.get("text"))
+            await self.chat.say(self.table, self.listener.seat, frame.get("text"), self.keyed)
             if ref is not None:
                 self.send(json.dumps({"type": "ack", "id": ref}))
         else:
