@@ -247,11 +247,11 @@ class Driver:
     async def _think_then_move(self, turn: tuple[int, str, float], at: float | None = None) -> None:
         """A bot seat's turn (or a timed-out seat's stand-in's, ``at`` the moment it
         answers, past the turn's due): decide now, while its delay runs, and act when the
-        delay is over (or when the thinking is, if that takes longer). So a forced move and a real
-        choice are answered at the same drawn moment, and how long a search bot thinks
-        tells nobody whether it had a choice. A move nobody else can see (it changes no
-        other seat's view or choices, nor the spectators') is played as soon as it is
-        decided: only the moves others see wait for the delay. A search bot that can
+        delay is over (or when the thinking is, if that takes longer). So a forced move and
+        a real choice are answered at the same drawn moment, and how long a search bot
+        thinks tells nobody whether it had a choice. A move nobody else can see (it
+        changes no other seat's view or choices, nor the spectators') is played as soon
+        as it is decided: only the moves others see wait for the delay. A search bot that can
         answer early (its ``deadline``) thinks for at most half the delay left, so its
         hidden moves come one after another within the delay, each with half of what the
         one before left, and neither how long it thought nor how many hidden moves it
