@@ -98,6 +98,11 @@ def broken(old: str, new: str) -> str:
         ),
         ("\nversion = 1\n", "\nversion = 2\n", r"field 'version'"),
         (
+            'ability = [{ op = "gain", what = "jewel", count = 2 }]',
+            'ability = [{ op = "move_thief" }]',
+            r"location 'market' .*cannot move a Thief \(a Power's can\)",
+        ),
+        (
             'timing = "action"\ncopies = 2\ntwo_player_copies = 1\nability = [{ op = "gain", '
             'what = "jewel", count = 2 }]',
             'timing = "action"\ncopies = 2\ntwo_player_copies = 1\nability = [{ op = "gain", '

@@ -206,6 +206,13 @@ class LocationModel(_Strict):
         if self.two_player_copies > self.copies:
             raise ValueError("'two_player_copies' cannot exceed 'copies'")
         _check_ability(self.ability)
+        if any(isinstance(effect, MoveThief) for effect in self.ability):
+            # (a Thief moved to a Location uses its ability: two such Locations would
+            # pass it back and forth, a compulsory move each time, for ever)
+            raise ValueError(
+                "a Location's ability cannot move a Thief (a Power's can): the Thief moved "
+                "to another such Location would be moved on and on, and the game never end"
+            )
         return self
 
 
