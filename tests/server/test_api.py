@@ -494,6 +494,29 @@ def test_pages_docs_and_static_files(client: TestClient) -> None:
     assert schema["info"]["version"] == thievery.__version__
 
 
+def test_every_error_is_documented_as_the_json_it_is(client: TestClient) -> None:
+    """Errors are JSON on every route, those whose own answer is not (a game's rules page,
+    Markdown) among them: the schema says so (it said text/plain there), and a refusal's
+    media type is one the schema gives for its status."""
+    schema = client.get("/openapi.json").json()
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            for status, response in operation["responses"].items():
+                if status.isdigit() and int(status) >= 400:
+                    assert list(response.get("content", {})) == ["application/json"], (
+                        path,
+                        method,
+                        status,
+                    )
+    rules = schema["paths"]["/api/games/{name}/rules"]["get"]["responses"]
+    assert list(rules["200"]["content"]) == ["text/markdown"]
+    refused = client.get("/api/games/chess/rules")
+    assert refused.status_code == 404 and refused.json()["code"] == "game/unknown"
+    assert refused.headers["content-type"].split(";")[0] in rules["404"]["content"]
+    page = client.get("/api/games/thieves/rules")
+    assert page.headers["content-type"].split(";")[0] in rules["200"]["content"]
+
+
 def test_the_pages_get_the_bots_level_words_from_their_one_source(client: TestClient) -> None:
     # The terminal names bots by thievery.bots.levels; the pages' common.js imports the
     # same words from this script, made from it, in English and German.
@@ -693,3 +716,13 @@ def test_an_address_no_page_has_is_a_page_for_a_browser_and_json_for_programs(
     assert api.status_code == 404 and api.json()["code"] == "http/404"
     plain = client.get("/nonexistent")  # (no Accept: a program)
     assert plain.status_code == 404 and plain.json()["code"] == "http/404"
+
+
+def test_a_method_a_path_does_not_take_is_told_every_one_it_does(client: TestClient) -> None:
+    """405 with ``Allow`` naming every method of the path (Starlette named the first
+    route's only: ``POST`` for ``/api/tables``, whose ``GET`` lists the tables)."""
+    for method in ("DELETE", "PUT", "OPTIONS"):
+        refused = client.request(method, "/api/tables")
+        assert refused.status_code == 405 and refused.json()["code"] == "http/405"
+        assert refused.headers["allow"] == "GET, POST"
+    assert client.delete("/api/tables/abc/actions").headers["allow"] == "POST"

@@ -64,6 +64,11 @@ def test_caps_on_tables_per_client_live_tables_bots_and_option_size(sqlite_url: 
     with app_client(sqlite_url, bots_per_table=1) as client:
         bots = {"game": "schattendieb", "seats": [{"kind": "bot"}] * 2 + [{"kind": "human"}]}
         refused(client.post("/api/tables", json=bots), 400, "limit/bots")
+        # Human seats that a bot plays from the start count too (they were not counted).
+        stand_ins = [{"kind": "human", "bot": "random"}] * 2 + [{"kind": "human"}]
+        refused(client.post("/api/tables", json={**bots, "seats": stand_ins}), 400, "limit/bots")
+        one = [{"kind": "human", "bot": "random"}] + [{"kind": "human"}] * 2
+        assert client.post("/api/tables", json={**bots, "seats": one}).status_code == 201
     with app_client(sqlite_url, inline_option_bytes=1000) as client:
         big = {**HUMANS, "game": "thieves-den", "options": {"cards": {"pad": "x" * 2000}}}
         refused(client.post("/api/tables", json=big), 413, "options/too_large")

@@ -171,6 +171,21 @@ class Error(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": Error} for code in (400, 403, 404, 409, 413, 422, 429, 503)
 }
+# The same, for a route whose own answer is not JSON (FastAPI would document its errors
+# in the route's media type): the error's schema under application/json, as it is sent.
+JSON_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {
+        "description": "Error",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+    for code in ERRORS
+}
+
+
+class MarkdownResponse(PlainTextResponse):
+    """Markdown text."""
+
+    media_type = "text/markdown"
 
 
 def _record_body(body: bytes) -> GameRecord:
@@ -255,8 +270,8 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     @router.get(
         "/games/{name}/rules",
         tags=["games"],
-        response_class=PlainTextResponse,
-        responses={200: {"content": {"text/markdown": {}}}},
+        response_class=MarkdownResponse,
+        responses=JSON_ERRORS,
     )
     def game_rules(name: str, lang: str = "en") -> PlainTextResponse:
         """A game's rules decisions (Markdown), from the game's own package; ``lang=de``

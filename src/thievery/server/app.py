@@ -29,6 +29,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -294,6 +295,20 @@ class PageHeaders:
                 raise  # a failure of its own; a refused body's aftermath is not one
 
 
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def _methods_of(request: Request) -> list[str]:
+    """Every method some route takes at the request's path: each asked of the routes as
+    the router asks them (FastAPI's included routers answer for their own routes)."""
+    routes = request.app.routes
+    return [
+        method
+        for method in _METHODS
+        if any(r.matches({**request.scope, "method": method})[0] == Match.FULL for r in routes)
+    ]
+
+
 async def _disconnected() -> Message:
     return {"type": "http.disconnect"}
 
@@ -448,6 +463,8 @@ def create_app(
         response = _error(ServerError(f"http/{e.status_code}", message, e.status_code))
         for key, value in (e.headers or {}).items():
             response.headers[key] = value
+        if e.status_code == 405:  # (Starlette names the first route's methods of the path)
+            response.headers["Allow"] = ", ".join(_methods_of(request))
         return response
 
     @app.exception_handler(Exception)

@@ -416,7 +416,8 @@ class Hub:
         # (counted only near the cap: the tables in memory are at least the live ones)
         if len(self.tables) >= caps.live_tables and len(self.live()) >= caps.live_tables:
             raise too_many("live tables on this server", caps.live_tables)
-        bots = sum(1 for s in seats if s.get("kind") == "bot")
+        # (a human seat handed to a bot from the start is played by one too)
+        bots = sum(1 for s in seats if s.get("kind") == "bot" or s.get("bot"))
         if bots > caps.bots_per_table:
             raise ServerError(
                 "limit/bots", f"a table has at most {caps.bots_per_table} bot seats", 400
