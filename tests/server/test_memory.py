@@ -221,8 +221,11 @@ def test_the_hubs_collection_frees_tables_kept_by_cycles_and_backs_off(
             kept = [await played(cycle=True) for _ in range(GC_AFTER + GC_AFTER // 5)]
             await asyncio.sleep(0.3)  # the writer's last commits, then a collection
             assert not hub.tables
-            # (the last few, gone since the last collection, wait for the next)
-            assert [r for r in kept[:GC_AFTER] if r() is not None] == []
+            # (the last few, gone since the last collection, wait for the next; and so may
+            # the one whose leaving made it due: let go by the hub, it is still in the
+            # frames of its last action until they return, a turn of the loop later, and
+            # a collection in that turn cannot free it. All are freed in the end, below.)
+            assert [r for r in kept[: GC_AFTER - 1] if r() is not None] == []
             assert hub.collected[0] >= GC_WORTH  # the tables' objects
             assert hub.gc_wait == caps.gc_seconds
             for _ in range(2):  # tables without cycles: collections that find little
