@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from thievery.core.errors import InvalidRecord, ThieveryError
+from thievery.core.errors import InvalidRecord, ThieveryError, UnknownGame
 from thievery.core.protocol import JSON, NAME_LIMIT, Event, State
-from thievery.core.registry import game
+from thievery.core.registry import game, plugin
 
 
 @dataclass
@@ -42,13 +42,19 @@ class GameRecord:
 
     @classmethod
     def of(cls, state: State, names: Sequence[str] | None = None) -> GameRecord:
-        """The record of a state's game so far (with the seats' names, if given)."""
+        """The record of a state's game so far (with the seats' names, if given). Options
+        that name a file (a Thieves Den card set's path) are kept with the file read in,
+        as it is now: the record replays on any machine, whatever becomes of the file."""
+        try:
+            options = plugin(state.spec.name).inline_options(state.options)
+        except UnknownGame:  # (a game made in place, not installed: it names no files)
+            options = dict(state.options)
         return cls(
             game=state.spec.name,
             version=state.spec.version,
             players=state.players,
             seed=state.seed,
-            options=dict(state.options),
+            options=options,
             actions=[(seat, action.to_json()) for seat, action in state.history()],
             result=state.result(),
             names=list(names) if names is not None else None,

@@ -3,6 +3,7 @@ and server tables carry their card set, not a path) and the card catalogue in ev
 
 from __future__ import annotations
 
+import gc
 import json
 from collections import Counter
 from pathlib import Path
@@ -14,11 +15,14 @@ from thievery.core import GameRecord, InvalidOption, Rng, State, replay
 from thievery.games.thieves_den.cards import (
     DEFAULT_PATH,
     card_set_digest,
+    compile_card_file,
     inline_card_set,
     load_card_set,
+    parse_card_document,
     parse_card_file,
 )
 from thievery.games.thieves_den.effects import describe_ability
+from thievery.games.thieves_den.search import _fence_weights
 
 from .helpers import CUSTOM_SET, GAME, SPEC, write_custom_set
 
@@ -86,6 +90,50 @@ def test_a_record_holds_its_card_set_and_replays_without_the_file(tmp_path: Path
     assert again.result() == state.result() is not None
     assert again.locations() == state.locations()
     assert views(again) == views(state)
+
+
+def test_a_record_of_a_game_made_from_a_card_files_path_holds_the_set_read_in(
+    tmp_path: Path,
+) -> None:
+    """A game made in the library with the card set's path, not the set: its record holds
+    the set as read, and replays to the same game after the file changed or went. (It
+    held the path, and replayed silently to another game once the file was edited.)"""
+    path = write_custom_set(tmp_path)
+    state = play_out(SPEC.new(3, 5, {"cards": str(path)}), Rng(4))
+    record = GameRecord.of(state)
+    assert record.options["cards"] == inline_card_set(path)
+    path.write_text(path.read_text().replace("prestige = ", "prestige = 1"))
+    again = replay(GameRecord.from_json(json.loads(json.dumps(record.to_json()))))
+    assert again.result() == state.result() is not None
+    same = [{**v, "options": None} for v in views(again)]  # (the set, not the file's path)
+    assert same == [{**v, "options": None} for v in views(state)]
+    assert again.locations() == state.locations()
+    path.unlink()
+    assert replay(record).result() == state.result()
+
+
+def test_each_card_set_gets_its_own_fence_weights_however_many_come_and_go() -> None:
+    """The search bots' Fence weights were kept by a card set's id: a set freed (inline
+    sets are cached sixteen at a time) gave its id, and so its weights, to the next set
+    made. The same set, seed and bots then played another game in a process that had
+    loaded other sets before."""
+    base = inline_card_set(DEFAULT_PATH)
+    ids: set[int] = set()
+    reused = 0
+    for k in range(60):
+        document = json.loads(json.dumps(base))
+        document["name"] = f"variant {k}"
+        for fence in document["fences"]:
+            fence["prestige"] = 1 + (fence["prestige"] + k) % 30
+        # (compiled here, not through the cache, so that it is freed right after)
+        cs = compile_card_file(parse_card_document(document), f"v{k}")
+        reused += id(cs) in ids
+        ids.add(id(cs))
+        own = [p / t for p, t in zip(cs.fence_prestige, cs.fence_total, strict=True)]
+        assert _fence_weights(cs) == own, k
+        del cs
+        gc.collect()  # (the set freed, its id free for the next)
+    assert reused  # (the case in question came up: a set made where a freed one was)
 
 
 def test_inline_options_reads_paths_only_and_names_files_as_given(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ which remembers the hands it passed in Scouting."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -142,15 +143,17 @@ class FastJudge(Values):
         return cs.scheme_prestige[k] * (0.9 if after > before else 0.45)
 
 
-_WEIGHTS: dict[int, list[float]] = {}
+# Per card set, as long as it lives (keyed by the set itself, not its id: a freed set's
+# id is given to the next one made, which read the old set's weights).
+_WEIGHTS: weakref.WeakKeyDictionary[CardSet, list[float]] = weakref.WeakKeyDictionary()
 
 
 def _fence_weights(cs: CardSet) -> list[float]:
     """Per Fence card: its Prestige per treasure desired (made once per card set)."""
-    weights = _WEIGHTS.get(id(cs))
+    weights = _WEIGHTS.get(cs)
     if weights is None:
         weights = [p / t for p, t in zip(cs.fence_prestige, cs.fence_total, strict=True)]
-        _WEIGHTS[id(cs)] = weights
+        _WEIGHTS[cs] = weights
     return weights
 
 
