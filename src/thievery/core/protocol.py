@@ -311,7 +311,9 @@ class State(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> JSON:
-        """Exactly what ``seat`` may know, JSON-ready; ``None`` is the spectator's view."""
+        """Exactly what ``seat`` may know, JSON-ready; ``None`` is the spectator's view.
+        Read it, do not change it: what never changes in a game (Thieves Den's card
+        catalogue) is one object shared by every view of it (copy a view to change it)."""
 
     def views(self, seats: Sequence[int | None]) -> list[JSON]:
         """:meth:`view` for several seats at once, each exactly as :meth:`view` gives it. A

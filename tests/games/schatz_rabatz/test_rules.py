@@ -127,6 +127,22 @@ def test_the_hourglass_closes_every_chest_when_it_runs_out() -> None:
         state.apply(0, {"type": "drop", "treasure": "circle-red", "rotation": 0, "column": 0})
 
 
+def test_a_view_changed_by_its_caller_changes_nothing_of_the_game() -> None:
+    """The last round's tally in a view was the state's own: a caller that changed it
+    changed what every later view, clone and record showed."""
+    state = new(3)
+    drop(state, 0, "sword-blue", 1, 0)
+    drop(state, 1, "circle-blue", 0, 0)
+    state.advance(31_500)
+    before = json.loads(json.dumps(state.view(None)))  # (a copy: the view may share)
+    assert before["last_round"]["counts"] == [1, 1, 0]
+    mine = state.view(0)
+    mine["last_round"]["counts"][0] = 99
+    mine["last_round"]["counted"][0].append("crown-red")
+    mine["last_round"]["round"] = 7
+    assert state.view(None) == before and state.clone().view(None) == before
+
+
 def test_time_moves_only_forward_and_only_by_the_clock() -> None:
     state = new()
     state.advance(5_000)

@@ -106,8 +106,19 @@ def view(state: SchatzRabatz, seat: int | None) -> JSON:
         "ships": [[CARD_ID[c] for c in x] for x in state.ships],
         "supply": [CARD_ID[c] for c in state.supply],
         "ready": state.ready[:],
-        "last_round": state.last_round,
+        "last_round": _copied(state.last_round),
         "result": state.result(),
+    }
+
+
+def _copied(last: JSON | None) -> JSON | None:
+    """The last round's tally, the view's own (the state keeps it until the next round:
+    a caller changing its view must not change the game)."""
+    if last is None:
+        return None
+    return {
+        k: [list(x) if isinstance(x, list) else x for x in v] if isinstance(v, list) else v
+        for k, v in last.items()
     }
 
 
