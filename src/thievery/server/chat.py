@@ -46,7 +46,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from thievery.core.protocol import JSON
 from thievery.server.cluster import moved, where_it_runs
-from thievery.server.errors import ServerError
+from thievery.server.errors import ServerError, int_arg
 from thievery.server.limits import Bucket
 from thievery.server.live import LiveTable
 from thievery.server.storage import create_tables as make_tables
@@ -246,11 +246,7 @@ class Chat:
 
     async def _serve_call(self, table: LiveTable, args: JSON) -> JSON:
         """A line a follower process forwarded (this process owns the table)."""
-        seat, keyed = args.get("seat"), args.get("keyed")
-        if not isinstance(seat, int) or not 0 <= seat < len(table.seats):
-            raise ServerError("seat/unknown", f"there is no seat {seat!r:.20}", 404)
-        if keyed is not None and (not isinstance(keyed, int) or isinstance(keyed, bool)):
-            raise ServerError("frame/malformed", "a forwarded line's keyed is a whole number")
+        seat, keyed = table.seat_arg(args), int_arg(args, "keyed")
         return await self._line(table, seat, clean_line(args.get("text")), keyed)
 
     async def _line(self, table: LiveTable, seat: int, text: str, keyed: int | None) -> JSON:

@@ -7,6 +7,8 @@ adds what only a server can get wrong: unknown tables, tokens, stale versions, f
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from thievery.core.errors import ThieveryError
 
@@ -106,3 +108,20 @@ def stale(version: int, current: int) -> ServerError:
 def from_game_error(error: ThieveryError) -> ServerError:
     """A game error as a server error with the same code."""
     return ServerError(error.code, str(error), GAME_STATUS.get(error.code, 400))
+
+
+def int_arg(args: Mapping[str, Any], name: str) -> int | None:
+    """A forwarded call's whole number ``name`` (``None`` if it has none); else refused
+    (``frame/malformed``): processes check each other's calls as a client's."""
+    value = args.get(name)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ServerError("frame/malformed", f"a forwarded call's {name} is a whole number")
+    return value
+
+
+def str_arg(args: Mapping[str, Any], name: str) -> str:
+    """A forwarded call's text ``name``; else refused (``frame/malformed``)."""
+    value = args.get(name)
+    if not isinstance(value, str):
+        raise ServerError("frame/malformed", f"a forwarded call has a {name}")
+    return value

@@ -60,10 +60,12 @@ from thievery.server.errors import (
     ServerError,
     bad_token,
     from_game_error,
+    int_arg,
     invite_not_key,
     invite_used,
     key_revoked,
     stale,
+    str_arg,
 )
 from thievery.server.listeners import Listener
 from thievery.server.seats import (
@@ -145,22 +147,6 @@ def _pickles(data: bytes) -> Iterator[Any]:
 def _seats_note(stored: list[JSON]) -> JSON:
     """What followers are told of new seats."""
     return {"k": "seats", "seats": stored}
-
-
-def _int_arg(args: JSON, name: str) -> int | None:
-    """A forwarded call's whole number ``name``, or ``None`` if it has none."""
-    value = args.get(name)
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        raise ServerError("frame/malformed", f"a forwarded call's {name} is a whole number")
-    return value
-
-
-def _str_arg(args: JSON, name: str) -> str:
-    """A forwarded call's text ``name``."""
-    value = args.get(name)
-    if not isinstance(value, str):
-        raise ServerError("frame/malformed", f"a forwarded call has a {name}")
-    return value
 
 
 def _retrieved(task: asyncio.Future[Any]) -> None:
@@ -850,31 +836,31 @@ class LiveTable:
         if op == "act":
             if "action" not in args:
                 raise ServerError("frame/malformed", "a forwarded action has no action")
-            seat, version = self._seat_arg(args), _int_arg(args, "version")
-            keyed = _int_arg(args, "keyed")
+            seat, version = self.seat_arg(args), int_arg(args, "version")
+            keyed = int_arg(args, "keyed")
             _, _, n = await self._act_here(seat, args["action"], version, HUMAN, keyed)
             return {"n": n}
         if op == "summary":
             return {"summary": self.summary()}
         if op == "bot":
-            seat, keyed, bot = self._seat_arg(args), _int_arg(args, "keyed"), args.get("bot")
+            seat, keyed, bot = self.seat_arg(args), int_arg(args, "keyed"), args.get("bot")
             if bot is not None and not isinstance(bot, str):
                 raise ServerError("frame/malformed", "a forwarded bot request names a bot")
             await self.set_bot(seat, bot, bool(args.get("absent")), keyed)
             return {"seats": self.record.seats}
         if op == "exchange":
-            exchanged = await self._exchange(_str_arg(args, "invite"), _str_arg(args, "key"))
+            exchanged = await self._exchange(str_arg(args, "invite"), str_arg(args, "key"))
             return {"seat": exchanged, "seats": self.record.seats}
         if op == "invite":
-            await self._new_invite(self._seat_arg(args), _str_arg(args, "invite"))
+            await self._new_invite(self.seat_arg(args), str_arg(args, "invite"))
             return {"seats": self.record.seats}
         if op == "close":
             await self.hub.close_table(self)
             return {}
         if op == "again":
-            return {"next": (await self.hub.again(self, _str_arg(args, "client"))).id}
+            return {"next": (await self.hub.again(self, str_arg(args, "client"))).id}
         if op == "arrived":
-            self.clock.arrived.add(self._seat_arg(args))
+            self.clock.arrived.add(self.seat_arg(args))
             self.start_clock()
             return {}
         if op == "handoff":
@@ -884,9 +870,9 @@ class LiveTable:
             return await handler(self, args)
         raise ServerError("cluster/unknown", f"unknown call {op[:40]!r}", 400)
 
-    def _seat_arg(self, args: JSON) -> int:
+    def seat_arg(self, args: JSON) -> int:
         """A forwarded call's seat: one of this table's."""
-        seat = _int_arg(args, "seat")
+        seat = int_arg(args, "seat")
         if seat is None or not 0 <= seat < len(self.seats):
             raise ServerError("seat/unknown", f"there is no seat {seat!r:.20}", 404)
         return seat

@@ -37,7 +37,7 @@ from thievery.core.errors import ThieveryError
 from thievery.core.protocol import JSON
 from thievery.core.registry import game as get_game
 from thievery.server.cluster import moved, where_it_runs
-from thievery.server.errors import ServerError
+from thievery.server.errors import ServerError, str_arg
 from thievery.server.hub import Hub
 from thievery.server.live import LiveTable
 from thievery.server.seats import (
@@ -264,15 +264,9 @@ class Lobby:
 
     async def _serve_claim(self, table: LiveTable, args: JSON) -> JSON:
         """A claim a follower process forwarded (this process owns the table)."""
-        seat, name, key = args.get("seat"), args.get("name"), args.get("key")
-        if (
-            not isinstance(seat, int)
-            or (name is not None and not isinstance(name, str))
-            or not isinstance(key, str)
-        ):
-            raise ServerError(
-                "frame/malformed", "a claim has a seat (a number), a name and a key's hash"
-            )
+        seat, name, key = table.seat_arg(args), args.get("name"), str_arg(args, "key")
+        if name is not None and not isinstance(name, str):
+            raise ServerError("frame/malformed", "a claim's name is a text")
         return await self._claim(table, seat, name, key)
 
     async def _claim(self, table: LiveTable, seat: int, name: str | None, key_hash: str) -> JSON:
