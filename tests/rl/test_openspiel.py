@@ -8,6 +8,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from open_spiel.python.bots import uniform_random
+from open_spiel.python.observation import make_observation
 
 from tests.rl.helpers import GAMES, PLAYERS
 from thievery.rl.openspiel import register, short_name
@@ -115,3 +116,40 @@ def test_many_deals_are_drawn_in_two_small_chance_nodes_every_seed_equally_likel
     again = pyspiel.load_game(short_name("thieves"), {"players": 3, "deals": 96})
     replay = again.deserialize_state(state.serialize())
     assert replay.match.state.seed == state.match.state.seed == 5 * 8 + 3
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observers_are_of_a_seats_own_view_and_other_types_are_refused(game: str) -> None:
+    """An observer asked for public information only was given each seat's own view:
+    its hand, in what OpenSpiel algorithms take to be the same for every player."""
+    g = pyspiel.load_game(short_name(game), {"players": PLAYERS[game]})
+    state = g.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(1)
+    kinds = pyspiel.PrivateInfoType
+    for public, private in [
+        (True, kinds.NONE),
+        (True, kinds.ALL_PLAYERS),
+        (False, kinds.SINGLE_PLAYER),
+    ]:
+        for recall in (False, True):
+            asked = pyspiel.IIGObservationType(
+                perfect_recall=recall, public_info=public, private_info=private
+            )
+            with pytest.raises(ValueError, match="only a seat's own view"):
+                make_observation(g, asked)
+    for recall in (False, True):
+        own = make_observation(
+            g,
+            pyspiel.IIGObservationType(
+                perfect_recall=recall, public_info=True, private_info=kinds.SINGLE_PLAYER
+            ),
+        )
+        for player in range(PLAYERS[game]):
+            own.set_from(state, player)
+            assert list(own.tensor) == state.observation_tensor(player)
+            text = own.string_from(state, player)
+            assert text.startswith(state.observation_string(player))
+    default = make_observation(g)  # (OpenSpiel's default type: a seat's own view)
+    default.set_from(state, 0)
+    assert list(default.tensor) == state.observation_tensor(0)

@@ -3,12 +3,19 @@ result, truncation, terminal rendering, the action table."""
 
 from __future__ import annotations
 
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 
 import thievery
 from tests.rl.helpers import GAMES, PLAYERS, play_random, random_decisions, random_index
 from thievery.core.protocol import ClockedState
+from thievery.games.thieves_den.cards import DEFAULT_PATH
 from thievery.rl import action_table, observation_layout
 from thievery.rl.match import STEP_MS, Match
 from thievery.rl.pettingzoo import env, parallel_env, raw_env
@@ -396,3 +403,51 @@ def test_quick_legal_indices_are_the_legal_actions(game: str, players: int) -> N
             assert match._legal(state, s) == match.codec.indices(state.legal_actions(s))
             compared += 1
     assert compared > 150
+
+
+def test_a_card_file_edited_between_two_envs_gives_the_second_its_own_spaces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The spaces were cached by the options' text: a Thieves Den card file edited (or a
+    relative path read from another folder) kept the first file's action table, and the
+    new env failed at its first mask (or silently had the wrong spaces)."""
+    path = tmp_path / "mine.toml"
+    text = DEFAULT_PATH.read_text()
+    path.write_text(text)
+    first = env("thieves-den", 3, cards=str(path))
+    first.reset(seed=1)
+    first.last()
+    renamed = text.replace('id = "market"', 'id = "night-bazaar"', 1)
+    assert renamed != text
+    path.write_text(renamed)
+    os.utime(path, (time.time() + 5, time.time() + 5))  # (a new stat, however quick)
+    second = env("thieves-den", 3, cards=str(path))
+    second.reset(seed=1)
+    second.last()
+    names = [json.dumps(a) for a in action_table("thieves-den", 3, {"cards": str(path)})]
+    assert any("night-bazaar" in n for n in names)
+    assert not any('"market' in n for n in names)
+    _play_out(second, 3)  # (every mask and action of the edited set)
+    # A relative path means the file in the working directory when the env is made.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "mine.toml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    here = [json.dumps(a) for a in action_table("thieves-den", 3, {"cards": "mine.toml"})]
+    monkeypatch.chdir(other)
+    there = [json.dumps(a) for a in action_table("thieves-den", 3, {"cards": "mine.toml"})]
+    assert here == names != there
+    # The match holds the set read in: editing the file again changes no env made before.
+    path.write_text(text)
+    second.reset(seed=2)
+    _play_out(second, 4)
+
+
+def _play_out(aec: Any, seed: int) -> None:
+    """Play an AEC env's game out with random legal actions (reset first by the caller)."""
+    rng = np.random.default_rng(seed)
+    for _agent in aec.agent_iter(10_000):
+        observation, _, terminated, truncated, _ = aec.last()
+        mask = observation["action_mask"]
+        aec.step(None if terminated or truncated else random_index(mask, rng))
+    assert not aec.agents

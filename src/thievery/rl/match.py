@@ -57,7 +57,10 @@ _MADE: dict[str, _Spaces] = {}  # by game, players and options: the spaces never
 
 
 def _spaces(game: str, players: int, options: Mapping[str, Any] | None) -> _Spaces:
-    key = json.dumps([game, players, options or {}], sort_keys=True, default=str)
+    # By what the options say, files read in: a card file edited (or a relative path read
+    # from another folder) is another game, with spaces of its own.
+    options = plugin(game).inline_options(options or {})
+    key = json.dumps([game, players, options], sort_keys=True, default=str)
     made = _MADE.get(key)
     if made is None:
         made = _MADE[key] = _make_spaces(game, players, options)
@@ -135,7 +138,9 @@ class Match:
         self.game = game
         self.spec: GameSpec = plugin(game).spec
         self.players = players
-        self.options = dict(options or {})
+        # (files read in once, here: every game of the match, its spaces and its copies
+        # in other processes are of one card set, whatever becomes of the file)
+        self.options = plugin(game).inline_options(options or {})
         spaces = _spaces(game, players, self.options)
         self.codec, self.layout, self._waits, self._legal, self._bits, self._direct = spaces
         self._mask_bytes = (self.codec.size + 7) // 8

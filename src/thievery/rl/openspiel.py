@@ -153,6 +153,20 @@ class ThieveryGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> ThieveryObserver:
+        """An observer of one seat's own view: what it sees, public and private (OpenSpiel's
+        default type, with or without perfect recall). Any other type (public information
+        only, every player's private information, or no public information) is refused:
+        the observation would be that seat's view still, so a "public" one would show
+        its hand."""
+        if iig_obs_type is not None and not (
+            iig_obs_type.public_info
+            and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError(
+                f"{self.game_name}: only a seat's own view can be observed (public_info and "
+                f"private_info SINGLE_PLAYER), not public_info={iig_obs_type.public_info}, "
+                f"private_info={iig_obs_type.private_info}"
+            )
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return ThieveryObserver(self.match.layout, perfect_recall)
 

@@ -263,3 +263,19 @@ def test_views_of_an_inline_set_hide_nothing_new(tmp_path: Path) -> None:
 
     play_out(SPEC.new(3, 6, {"cards": document}), Rng(5), every=7, check=check)
     assert checked > 30
+
+
+def test_a_document_loaded_again_is_its_set_and_one_changed_since_is_its_new_set() -> None:
+    """Loading one options dict again (an RL environment's every reset) is told its set
+    by identity and a comparison, not a digest; a document changed in place since is
+    read anew, never given the set it said before."""
+    document = inline_card_set(DEFAULT_PATH)
+    first = load_card_set(document)
+    assert load_card_set(document) is first
+    document["name"] = "Renamed in place"
+    document["fences"][0]["prestige"] += 7
+    again = load_card_set(document)
+    assert again is not first
+    assert again.name == "Renamed in place"
+    assert again.fence_prestige[0] == first.fence_prestige[0] + 7
+    assert load_card_set(json.loads(json.dumps(document))) is again  # (by content, too)
