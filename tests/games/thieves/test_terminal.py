@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 from tests.games.thieves.helpers import new, play
 from thievery.cli import app
 from thievery.cli.render import PLAIN, legend_of, renderer
+from thievery.core import Rng
 from thievery.core.i18n import use_language
+from thievery.games.thieves import SPEC
 
 runner = CliRunner()
 
@@ -52,6 +54,21 @@ def test_renderer_shows_loot_police_getaways_hand_and_raid() -> None:
     menu = [renderer("thieves").action(a.to_json(), state.view(0)) for a in state.legal_actions(0)]
     assert "Keep Diamond Ring face down" in menu
     assert "Give Horseshoe face up to seat 3" in menu  # seat index 2
+
+
+def test_a_finished_games_title_says_it_is_over_not_whose_turn_it_is() -> None:
+    """The finished board's title named a seat 'to play' above 'Game over'."""
+    state = SPEC.new(3, 3)
+    rng = Rng(3)
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    for seat, language in [(0, "en"), (None, "en"), (2, "de")]:
+        with use_language(language):
+            text = rendered(state.view(seat))
+        turn, over = ("turn", "game over") if language == "en" else ("Zug", "Spiel vorbei")
+        assert f"Thieves! — {turn} {state.view(seat)['turn']} · {over}" in text
+        assert "to play" not in text and "ist dran" not in text
 
 
 def test_renderer_follow_up_menus() -> None:

@@ -54,6 +54,7 @@ WORDS: Mapping[str, str] = {
     "Your hand": "Deine Hand",
     "Game over — loot {scores}; winner: {who}": "Spiel vorbei — Beute {scores}; Sieger: {who}",
     "turn {turn} · seat {n} to play": "Zug {turn} · Platz {n} ist dran",
+    "turn {turn} · game over": "Zug {turn} · Spiel vorbei",
     # menu lines and headings
     "Remove {card} from play": "{card} aus dem Spiel entfernen",
     "Don't move anything (decline the Thief's move)": (

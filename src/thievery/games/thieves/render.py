@@ -164,7 +164,10 @@ def table(view: JSON) -> RenderableType:
                 style="bold green",
             )
         )
-    head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=seat_number(view["current"]))
+    if result:
+        head = _("turn {turn} · game over", turn=view["turn"])
+    else:
+        head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=seat_number(view["current"]))
     return Panel(Group(*parts), title=f"Thieves! — {head}")
 
 
