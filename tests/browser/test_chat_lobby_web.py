@@ -168,7 +168,22 @@ def test_the_chat_on_a_phone_folds_counts_and_never_scrolls_sideways(
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         say(page, "Danke")
         expect(ada.locator("#chat-lines .chat-line .text").last).to_have_text("Danke")
-        missing = page.evaluate("async () => [...(await import('/static/js/i18n.js')).missing]")
+        # A refusal in German too (the server words it in English: "too many chat lines").
+        page.evaluate(
+            """() => {
+              const input = document.getElementById("chat-text");
+              const form = document.getElementById("chat-form");
+              for (let n = 0; n < 8; n++) { input.value = `los ${n}`; form.requestSubmit(); }
+            }"""
+        )
+        expect(page.locator(".toast").first).to_contain_text("Zu viel auf einmal")
+        expect(page.locator(".toast").first).not_to_contain_text("too many")
+        missing = page.evaluate(
+            """async () => {
+              const i18n = await import('/static/js/i18n.js');
+              return [...i18n.missing, ...i18n.missingErrors];
+            }"""
+        )
         assert missing == [] and errors == []
         # Left open, it stays open.
         page.reload()
@@ -176,6 +191,49 @@ def test_the_chat_on_a_phone_folds_counts_and_never_scrolls_sideways(
     finally:
         desk.close()
         phone.close()
+
+
+def test_the_servers_refusals_are_told_in_german_on_a_german_page(
+    server: str, browser: Browser
+) -> None:
+    """The server words its refusals in English; a German page tells them by their code
+    (a table that does not exist, at the table and in the replay; a refused table)."""
+    context = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        for path in ("/table/nope123", "/replay/nope123"):
+            page.goto(server + path)
+            expect(page.locator("#game")).to_contain_text("Diesen Tisch gibt es nicht.")
+            expect(page.locator("#game")).not_to_contain_text("there is no table")
+        # A refusal whose server words name what was wrong keeps them, after the German.
+        page.goto(server + "/")
+        expect(page.locator("#seat-rows .seat-row").first).to_be_visible()
+        page.evaluate(
+            """async () => {
+              const { errorText } = await import('/static/js/i18n.js');
+              window.told = [
+                errorText({ code: "options/invalid", message: "games is 1 to 9, not 0" }),
+                errorText({ code: "limit/tables", message: "at most 50 tables" }),
+                errorText({ code: "no/such", message: "as it is" }),
+                errorText(new Error("Failed to fetch")),
+              ];
+            }"""
+        )
+        told = page.evaluate("window.told")
+        assert told == [
+            "Ungültige Tischoptionen. (games is 1 to 9, not 0)",
+            "Eine Grenze dieses Servers ist erreicht. (at most 50 tables)",
+            "as it is",
+            "Failed to fetch",
+        ]
+        missing = page.evaluate(
+            "async () => [...(await import('/static/js/i18n.js')).missingErrors]"
+        )
+        assert missing == ["no/such"]  # (a code without German is noted for the tests)
+        assert errors == []
+    finally:
+        context.close()
 
 
 def test_the_lobby_lists_a_listed_table_and_a_stranger_joins_it(

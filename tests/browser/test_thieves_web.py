@@ -295,18 +295,24 @@ def test_declining_the_thiefs_move_by_clicking(server: str, browser: Browser) ->
 
 
 # The drop buttons' names by language: (the pick's button, whose panel it is in).
-DROP_NAMES = {
+DROP_NAMES: dict[str, dict[Any, Any]] = {
     "en": {
         0: "Keep face down — your loot",
         1: "Give here face up — Ann’s loot",
         2: "Give here face up — Bob’s loot",
         "move": ["Move here — your loot", "Move here — Bob’s loot"],
+        "thief": ["Thief: move", "from Ann"],
+        "yourself": "To yourself",
+        "to_bob": "To Bob",
     },
     "de": {
         0: "Verdeckt behalten — deine Beute",
         1: "Offen hierher geben — Beute von Ann",
         2: "Offen hierher geben — Beute von Bob",
         "move": ["Hierher verschieben — deine Beute", "Hierher verschieben — Beute von Bob"],
+        "thief": ["Dieb:", "von Ann verschieben"],
+        "yourself": "An dich",
+        "to_bob": "An Bob",
     },
 }
 
@@ -341,6 +347,13 @@ def test_the_drop_buttons_name_whose_loot_they_go_to(
         expect(page.locator(".tv-drop")).to_have_count(2)
         for s, name in zip((0, 2), names["move"], strict=True):
             expect(seat(page, s).locator(".tv-drop")).to_have_accessible_name(name)
-        assert errors == []
+        # The prompt and its buttons in the page's language (German said "An du").
+        act = page.locator(".tv-act")
+        expect(act.locator("b").first).to_contain_text(names["thief"][0])
+        expect(act.locator("b").first).to_contain_text(names["thief"][1])
+        expect(act.locator("button", has_text=names["yourself"])).to_have_count(1)
+        expect(act.locator("button", has_text=names["to_bob"])).to_have_count(1)
+        missing = page.evaluate("async () => [...(await import('/static/js/i18n.js')).missing]")
+        assert missing == [] and errors == []
     finally:
         context.close()

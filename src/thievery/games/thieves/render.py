@@ -167,7 +167,8 @@ def table(view: JSON) -> RenderableType:
     if result:
         head = _("turn {turn} · game over", turn=view["turn"])
     else:
-        head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=seat_number(view["current"]))
+        seat = seat_number(view["current"])
+        head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=seat)
     return Panel(Group(*parts), title=f"Thieves! — {head}")
 
 

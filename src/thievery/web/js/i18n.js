@@ -6,12 +6,13 @@
 // and message they draw themselves), the "How to play" introductions, and the renderers
 // that add their German with addGerman(): all four games' (their own words), and the event
 // lines (log, replay, the timer's notice, the end screen: each game's words(event, ctx)
-// builds them from the event's type and data, see common.js eventText). What is not: the
-// words the server sends otherwise (error messages, other plug-ins' option help, Thieves
-// Den's card names and ability texts from its card set, the engine's decision texts), and
-// the games' rules pages (RULES.md, English only).
+// builds them from the event's type and data, see common.js eventText), and the server's
+// refusals (by their code: errorText). What is not: the words the server sends otherwise
+// (other plug-ins' option help, the engine's decision texts, the details of a refusal,
+// which follow its German in brackets), and Thieves Den's card names and ability texts
+// from a card set without German. The games' rules pages come in both languages.
 
-import { DE } from "/static/js/i18n-de.js";
+import { DE, ERRORS_DE } from "/static/js/i18n-de.js";
 
 const KEY = "thievery.lang";
 export const LANGUAGES = { en: "English", de: "Deutsch" };
@@ -51,6 +52,27 @@ export function t(en, params = {}) {
     else missing.add(en);
   }
   return text.replace(/\{(\w+)\}/g, (whole, k) => (k in params ? String(params[k]) : whole));
+}
+
+/** Refusal codes shown in German without German words (the server's English was shown
+ * instead; the tests look here). */
+export const missingErrors = new Set();
+
+/** A refusal in the page's language: `error` is an error frame, or an Error thrown by
+ * api() (both have `code` and `message`). The server words its refusals in English; in
+ * German they are told by their code, with the server's words in brackets where those
+ * name what was wrong. Anything else (no code, a code without German) is shown as it is. */
+export function errorText(error) {
+  const message = String(error.message || error.code || "");
+  const code = String(error.code || "");
+  if (lang() !== "de" || !code) return message;
+  const known = ERRORS_DE[code] || ERRORS_DE[code.slice(0, code.indexOf("/") + 1)];
+  if (!known) {
+    missingErrors.add(code);
+    return message;
+  }
+  const [german, detail] = known;
+  return detail && message ? `${german} (${message})` : german;
 }
 
 /** Translate the page's own static words: elements marked data-i18n (their text), and

@@ -2,7 +2,7 @@
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
 import { LOGO, api, botLevel, botTitle, copy, displayName, esc, rememberToken, toast, tokens } from "/static/js/common.js";
-import { setUpPage, t } from "/static/js/i18n.js";
+import { errorText, setUpPage, t } from "/static/js/i18n.js";
 import { helpButton } from "/static/js/help.js";
 
 const $ = (id) => document.getElementById(id);
@@ -125,7 +125,7 @@ async function create(event) {
     showCreated(made);
     refresh();
   } catch (error) {
-    toast(error.message);
+    toast(errorText(error));
   } finally {
     $("create").disabled = false;
   }
@@ -194,7 +194,7 @@ async function join(button) {
     rememberToken(id, { token: seat.token, seat: seat.seat });
     location.href = `/table/${encodeURIComponent(id)}`;
   } catch (error) {
-    toast(error.message);
+    toast(errorText(error));
     button.disabled = false;
     refresh();
   }
@@ -216,7 +216,7 @@ async function refresh() {
     // listed from storage, which does not say who is to act)
     const waiting = (tb.to_act || []).map((s) => displayName(tb.seats[s], s)).join(", ");
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
-        <div class="who">${seatText(tb)}</div><div class="who">${esc(tb.loaded === false ? t("resting: it wakes when someone comes") : t("{n} moves · waiting for {who}", { n: tb.actions, who: waiting || "—" }))}</div></div>
+        <div class="who">${seatText(tb)}</div><div class="who">${esc(tb.loaded === false ? t("resting: it wakes when someone comes") : t(tb.actions === 1 ? "1 move · waiting for {who}" : "{n} moves · waiting for {who}", { n: tb.actions, who: waiting || "—" }))}</div></div>
       <div class="acts">${held ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">${esc(t("Rejoin"))}</button></a>` : ""}
         <a href="/table/${encodeURIComponent(tb.id)}?watch"><button class="small">${esc(t("Watch"))}</button></a></div></div>`;
   }).join("") || `<p class="empty">${esc(t("No tables yet — create one."))}</p>`;

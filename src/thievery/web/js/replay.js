@@ -3,7 +3,7 @@
 
 import { LOGO, animateCards, announce, api, cardPlaces, displaySeats, esc, eventText, loadRenderer, logLine, seatName } from "/static/js/common.js";
 import { helpButton } from "/static/js/help.js";
-import { setUpPage, t } from "/static/js/i18n.js";
+import { errorText, setUpPage, t } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -160,7 +160,7 @@ async function start() {
 }
 
 function fail(error) {
-  $("game").innerHTML = `<div class="card-panel"><h2>${esc(t("Cannot replay"))}</h2><p>${esc(error.message)}</p><p><a href="/">${esc(t("Back to the lobby"))}</a></p></div>`;
+  $("game").innerHTML = `<div class="card-panel"><h2>${esc(t("Cannot replay"))}</h2><p>${esc(errorText(error))}</p><p><a href="/">${esc(t("Back to the lobby"))}</a></p></div>`;
 }
 
 start();

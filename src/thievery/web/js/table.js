@@ -7,7 +7,7 @@ import {
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
 import { endStory } from "/static/js/motion.js";
-import { setUpPage, t } from "/static/js/i18n.js";
+import { errorText, setUpPage, t } from "/static/js/i18n.js";
 
 const tableId = (() => {
   try {
@@ -66,7 +66,7 @@ async function start() {
   try {
     page.summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (error) {
-    noTable(error.message);
+    noTable(errorText(error));
     return;
   }
   page.seats = page.summary.seats;
@@ -175,7 +175,7 @@ function onError(frame) {
     send(sent);
     return;
   }
-  toast(frame.message || frame.code);
+  toast(errorText(frame));
   drawGame();
 }
 
@@ -321,7 +321,7 @@ async function hostInvite(seat) {
     drawSeats();
     $("copy-invite")?.focus(); // (the one live region stays the game's: focus tells of it)
   } catch (error) {
-    toast(error.message);
+    toast(errorText(error));
   }
 }
 
@@ -332,7 +332,7 @@ async function hostBot(seat) {
       method: "POST", token: host, body: { bot: current.bot ? null : page.bot },
     });
   } catch (error) {
-    toast(error.message);
+    toast(errorText(error));
   }
 }
 
@@ -515,7 +515,7 @@ async function playAgain() {
     page.next = next.id;
     goNext();
   } catch (error) {
-    toast(error.message);
+    toast(errorText(error));
   }
 }
 
@@ -608,7 +608,7 @@ function onChatError(frame) {
   const text = chat.sending.get(frame.id);
   chat.sending.delete(frame.id);
   if (text && !$("chat-text").value) $("chat-text").value = text; // to try again
-  toast(frame.message || frame.code);
+  toast(errorText(frame));
 }
 
 function onChat(frame) {

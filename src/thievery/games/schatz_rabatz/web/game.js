@@ -61,7 +61,7 @@ addGerman({
   "bot": "Bot", "treasures in the chest": "Schätze in der Schatzkiste",
   "Ready for round {n} (Y)": "Bereit für Runde {n} (Y)", "Ship": "Schiff", "Round": "Runde",
   "the turned Jack-board": "die umgedrehte Tafel von Jack", "Jack-board": "Jacks Tafel",
-  "face-down Jack-boards": "verdeckte Tafeln von Jack", "{n} boards": "{n} Tafeln",
+  "face-down Jack-boards": "verdeckte Tafeln von Jack", "1 board": "1 Tafel", "{n} boards": "{n} Tafeln",
   "Little Pirates": "Kleine Piraten", "Big Pirates": "Große Piraten",
   "Not dropped: let go over your chest to drop it there.": "Nicht fallen gelassen: Lass ihn über deiner Schatzkiste los, um ihn dort fallen zu lassen.",
   "Pack! Drag a treasure onto a column of your chest · tap it to rotate · C close the lid": "Packen! Zieh einen Schatz auf eine Spalte deiner Schatzkiste · tippe ihn an zum Drehen · C Deckel schließen",
@@ -933,7 +933,7 @@ function render(root, ctx) {
       <span class="sr-round">${t("Round")} <b>${v.round}</b></span>
       <span class="sr-hg ${g.running ? "running" : ""}">${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""} ${g.running || /^[\d.]+ s$/.test(g.text) ? "" : "word"}">${esc(g.text)}</span></span>
       <span class="sr-grow"></span>
-      ${v.board ? `<span title="${t("the turned Jack-board")}">${t("Jack-board")} <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="${t("face-down Jack-boards")}">${BOARD_ICON} ${t("{n} boards", { n: v.stack_size })}</span>`}
+      ${v.board ? `<span title="${t("the turned Jack-board")}">${t("Jack-board")} <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="${t("face-down Jack-boards")}">${BOARD_ICON} ${v.stack_size === 1 ? t("1 board") : t("{n} boards", { n: v.stack_size })}</span>`}
       <span class="sr-muted">${t("ship:")} ${v.ship_parts.map((x) => esc(partWords(x))).join(" + ")}</span>
       ${v.options?.little_pirates ? `<span class="sr-tag">${t("Little Pirates")}</span>` : ""}${v.options?.big_pirates ? `<span class="sr-tag">${t("Big Pirates")}</span>` : ""}
     </div>

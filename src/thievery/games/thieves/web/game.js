@@ -34,6 +34,7 @@ addGerman({
   "your loot": "deine Beute", "{who}’s loot": "Beute von {who}",
   "no loot": "keine Beute", "a card in hand": "eine Karte auf der Hand", "Hand": "Hand", "empty": "leer",
   "face-down cards you cannot see": "verdeckte Karten, die du nicht sehen kannst", "+{n} hidden": "+{n} verdeckt",
+  "busted in the last raid": "bei der letzten Razzia geschnappt",
   "seat number": "Platznummer", "played by a bot": "von einem Bot gespielt", "bot": "Bot", "you": "du",
   "loot value at the end of the game (what you can see)": "Wert der Beute am Spielende (was du sehen kannst)",
   "Loot": "Beute", "worth {n} in a raid": "bei einer Razzia {n} wert", "raid {n}": "Razzia {n}", "what the police count in a raid: Diamond Ring 3, Horseshoe 1": "was die Polizei bei einer Razzia zählt: Diamantring 3, Hufeisen 1",
@@ -64,6 +65,8 @@ addGerman({
   "Cancel": "Abbrechen", "the Thief's move is optional": "das Verschieben mit dem Dieb ist freiwillig", "Don’t move anything": "Nichts verschieben",
   "Play {card}": "{card} spielen", "Keep it face down": "Verdeckt behalten", "Give to {who}": "An {who} geben",
   "To {who}": "An {who}", "Thief: move {what} from {who}": "Dieb: {what} von {who} verschieben",
+  "To yourself": "An dich", "Thief: move {what} from your loot": "Dieb: {what} aus deiner Beute verschieben",
+  "a face-down card": "eine verdeckte Karte",
   "It will lie face up in front of the player you choose.": "Sie liegt dann offen vor dem Spieler, den du wählst.",
   "Thief: click a loot card on the table, or move nothing.": "Dieb: Klick eine Beutekarte auf dem Tisch oder verschieb nichts.",
   "Roadblock: click a police card in play (above).": "Straßensperre: Klick eine Polizeikarte im Spiel (oben).",
@@ -192,14 +195,14 @@ function card(id, { size = "", pick = null, action = null, note = "", down = fal
   const title = `${c.label}${note ? " — " + note : ""}. ${cardText(c)}`;
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${attrs}>
     ${corner ? `<span class="tv-v">${corner}</span>` : ""}<span class="tv-icon">${icon(c)}</span>
-    <span class="tv-name">${esc(c.label)}</span>${raid}${down ? `<span class="tv-eye" aria-label="face down">${EYE}</span>` : ""}</div>`;
+    <span class="tv-name">${esc(c.label)}</span>${raid}${down ? `<span class="tv-eye" aria-label="${esc(t("face down"))}">${EYE}</span>` : ""}</div>`;
 }
 
 const EYE = `<svg viewBox="0 0 16 16" width="100%" height="100%"><path d="M1 8s3-5 7-5 7 5 7 5-3 5-7 5-7-5-7-5z" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="8" cy="8" r="2" fill="currentColor"/><path d="M2 14L14 2" stroke="currentColor" stroke-width="1.8"/></svg>`;
 
 function back(size = "small", { note = "", pick = null, selected = false } = {}) {
   const attrs = pick ? ` data-pick='${esc(JSON.stringify(pick))}' tabindex="0" role="button"` : "";
-  return `<div class="tv-card tv-back ${size} ${pick ? "legal" : ""} ${selected ? "selected" : ""}" title="${esc(note || "a face-down card")}"${attrs}></div>`;
+  return `<div class="tv-card tv-back ${size} ${pick ? "legal" : ""} ${selected ? "selected" : ""}" title="${esc(note || t("a face-down card"))}"${attrs}></div>`;
 }
 
 function name(ctx, seat) {
@@ -323,7 +326,7 @@ function seatPanel(ctx, seat, idx, tgt) {
   const hiddenNote = w.hidden ? ` <span class="tv-q" title="${t("face-down cards you cannot see")}">${t("+{n} hidden", { n: w.hidden })}</span>` : "";
   const isTarget = tgt.some((x) => x.seat === seat);
   return `<div class="tv-seat ${turn ? "turn" : ""} ${me ? "me" : ""} ${isTarget ? "target" : ""}${busted}" data-seat="${seat}">
-    <div class="tv-head"><span class="tv-who">${name(ctx, seat)}</span>
+    <div class="tv-head"${busted ? ` data-note="${esc(t("busted in the last raid"))}"` : ""}><span class="tv-who">${name(ctx, seat)}</span>
       <span class="tv-chip" title="${t("seat number")}">#${seat + 1}</span>
       ${who && (who.kind === "bot" || who.bot) ? `<span class="tv-chip" title="${t("played by a bot")}">${t("bot")}</span>` : ""}
       ${me ? `<span class="tv-chip you">${t("you")}</span>` : ""}
@@ -438,9 +441,12 @@ function actionPanel(ctx, idx, tgt) {
   }
   if (p && p.from !== undefined && tgt.length) {
     const slot = v.loot[p.from][p.slot];
-    const what = slot.card ? parseCard(slot.card).label : "a face-down card";
-    const buttons = tgt.map((x) => `<button ${actionAttr(x.action)}>${t("To {who}", { who: x.seat === ctx.seat ? t("you") : name(ctx, x.seat) })}</button>`).join("");
-    return `<div class="tv-act"><div><b>${t("Thief: move {what} from {who}", { what: esc(what), who: p.from === ctx.seat ? t("you") : name(ctx, p.from) })}</b>
+    const what = slot.card ? parseCard(slot.card).label : t("a face-down card");
+    const buttons = tgt.map((x) => `<button ${actionAttr(x.action)}>${x.seat === ctx.seat ? t("To yourself") : t("To {who}", { who: name(ctx, x.seat) })}</button>`).join("");
+    const from = p.from === ctx.seat
+      ? t("Thief: move {what} from your loot", { what: esc(what) })
+      : t("Thief: move {what} from {who}", { what: esc(what), who: name(ctx, p.from) });
+    return `<div class="tv-act"><div><b>${from}</b>
       <p class="help">${t("It will lie face up in front of the player you choose.")}</p><div class="tv-buttons">${buttons}${cancel}${decline}</div></div></div>`;
   }
   if (v.pending === "move") {

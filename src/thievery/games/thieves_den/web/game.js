@@ -78,7 +78,7 @@ addGerman({
   "face-down tiles below: one comes up each round": "verdeckte Plättchen darunter: jede Runde kommt eins hoch",
   "{n} below": "{n} darunter", "last tile": "letztes Plättchen", "Gone: {list}": "Weg: {list}",
   "Power tiles": "Machtplättchen", "pay 1 treasure, once a round each": "1 Schatz bezahlen, je einmal pro Runde",
-  "taken this round": "in dieser Runde belegt", "deliver {what}: +{n} Prestige": "{what} liefern: +{n} Prestige",
+  "taken": "belegt", "taken this round": "in dieser Runde belegt", "deliver {what}: +{n} Prestige": "{what} liefern: +{n} Prestige",
   "The Witch": "Die Hexe", "1 treasure → Prestige": "1 Schatz → Prestige",
   "Thieves spent on Burgle this round: {n}": "in dieser Runde fürs Einbrechen ausgegebene Diebe: {n}", "no Thieves yet": "noch keine Diebe",
   "Take": "Nehmen", "Burgle: 2 Thieves → 1 {what}": "Einbrechen: 2 Diebe → 1 {what}", "Burgle": "Einbrechen", "2": "2",
@@ -525,7 +525,7 @@ function witchBox(ctx, C, idx) {
   const spots = TREASURES.map((t) => {
     const a = idx.witch.get(t);
     const taken = v.witch[t];
-    return `<div class="td-wspot ${taken ? "taken" : ""} ${a ? "legal" : ""}" data-witch="${t}" title="${esc(taken ? tr("taken this round") : tr("deliver {what}: +{n} Prestige", { what: an(t), n: C.witch[t] ?? "?" }))}"${a ? ` ${attr(a)} tabindex="0" role="button"` : ""}>
+    return `<div class="td-wspot ${taken ? "taken" : ""} ${a ? "legal" : ""}" data-witch="${t}"${taken ? ` data-note="${esc(tr("taken"))}"` : ""} title="${esc(taken ? tr("taken this round") : tr("deliver {what}: +{n} Prestige", { what: an(t), n: C.witch[t] ?? "?" }))}"${a ? ` ${attr(a)} tabindex="0" role="button"` : ""}>
       ${svg(t)}<span class="td-wp">${svg("prestige", "td-ico small")}${C.witch[t] ?? "?"}</span></div>`;
   }).join("");
   return `<div class="td-box td-witch"><h4>${tr("The Witch")} <span class="td-sub">${tr("1 treasure → Prestige")}</span></h4><div class="td-wspots">${spots}</div></div>`;
