@@ -54,6 +54,19 @@ def sideways(page: Page) -> int:
     return width
 
 
+def flood(page: Page, word: str) -> None:
+    """Eight chat lines sent in one go (one script run), as a flood would be: typed one by
+    one, a slow machine gives the bucket time to refill and the last line may pass."""
+    page.evaluate(
+        """(word) => {
+          const input = document.getElementById("chat-text");
+          const form = document.getElementById("chat-form");
+          for (let n = 0; n < 8; n++) { input.value = `${word} ${n}`; form.requestSubmit(); }
+        }""",
+        word,
+    )
+
+
 def say(page: Page, text: str) -> None:
     page.fill("#chat-text", text)
     page.press("#chat-text", "Enter")
@@ -121,15 +134,7 @@ def test_two_players_chat_escaped_and_a_seat_can_be_muted(server: str, browser: 
         )
 
         # Too many lines at once: the server refuses, the page says so and keeps the text.
-        # The eight are sent in one go (one script run), as a flood would be: typed one by
-        # one, a slow machine gives the bucket time to refill and the last line may pass.
-        ada.evaluate(
-            """() => {
-              const input = document.getElementById("chat-text");
-              const form = document.getElementById("chat-form");
-              for (let n = 0; n < 8; n++) { input.value = `spam ${n}`; form.requestSubmit(); }
-            }"""
-        )
+        flood(ada, "spam")
         expect(ada.locator(".toast").first).to_contain_text("too many chat lines")
         expect(ada.locator("#chat-text")).to_have_value(re.compile(r"^spam [0-7]$"))
         assert errors == []
@@ -169,13 +174,7 @@ def test_the_chat_on_a_phone_folds_counts_and_never_scrolls_sideways(
         say(page, "Danke")
         expect(ada.locator("#chat-lines .chat-line .text").last).to_have_text("Danke")
         # A refusal in German too (the server words it in English: "too many chat lines").
-        page.evaluate(
-            """() => {
-              const input = document.getElementById("chat-text");
-              const form = document.getElementById("chat-form");
-              for (let n = 0; n < 8; n++) { input.value = `los ${n}`; form.requestSubmit(); }
-            }"""
-        )
+        flood(page, "los")
         expect(page.locator(".toast").first).to_contain_text("Zu viel auf einmal")
         expect(page.locator(".toast").first).not_to_contain_text("too many")
         missing = page.evaluate(
