@@ -51,6 +51,14 @@ def test_an_illegal_action_ends_the_episode() -> None:
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = e.step(illegal)
     assert terminated and reward == -1.0 and info["illegal"]
+    # Ended, though its game is not over: a step now is refused, as at a game's end (it
+    # went on with the same game before).
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    with pytest.raises(RuntimeError, match="call reset"):
+        e.step(legal)
+    _, info = e.reset(seed=0)
+    _, _, terminated, _, info = e.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert not info.get("illegal")
 
 
 def test_opponents_by_seat_and_refusals() -> None:

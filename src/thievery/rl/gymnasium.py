@@ -75,6 +75,7 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
         self._due: dict[int, int] = {}
         self._seeds = Seeds()
         self.game_seed = 0
+        self._ended = True  # (an episode ended by an illegal action: the game is not over)
 
     # ------------------------------------------------------------ gymnasium API
 
@@ -89,18 +90,20 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
             s: make_bot(name, self.match.game, s, game_seed) for s, name in self.bot_names.items()
         }
         self._due = {}
+        self._ended = False
         self._play_bots()
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
         m = self.match
-        if m.over:
+        if m.over or self._ended:
             raise RuntimeError("the episode is over: call reset()")
         index = int(action)
         mask = m.mask(self.seat)
         if not 0 <= index < len(mask) or not mask[index]:
             info = self._info()
             info["illegal"] = True
+            self._ended = True
             return self._obs(), ILLEGAL_REWARD, True, False, info
         m.act(self.seat, index)
         self._play_bots()
