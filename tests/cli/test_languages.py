@@ -213,6 +213,32 @@ def test_an_unknown_language_is_refused_clearly() -> None:
     assert "unknown language 'fr'" in result.output and "en, de" in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "kind", "words"),
+    [
+        (["play", "thieves", "--bot", "foo"], "Nicht erlaubt", "there is no bot 'foo'"),
+        (["play", "thieves", "-o", "raid_ties=x"], "Nicht erlaubt", "option 'raid_ties'"),
+        (["play", "nosuch"], "Dieses Spiel gibt es nicht", "there is no game 'nosuch'"),
+        (["replay", "RECORD"], "Keine Spielaufzeichnung, die sich nachspielen lässt", "record"),
+    ],
+)
+def test_the_engines_refusals_are_told_in_german_with_its_words_after(
+    args: list[str], kind: str, words: str, tmp_path: Path
+) -> None:
+    """The engine words its refusals in English: with --lang de the terminal said
+    "Fehler: there is no bot 'foo'…". Its kind comes first in German now."""
+    record = tmp_path / "game.json"
+    record.write_text('{"game": "thieves", "players": 2}')
+    args = [str(record) if a == "RECORD" else a for a in args]
+    german = runner.invoke(app, [*args, "--lang", "de"])
+    assert german.exit_code == 2
+    assert german.output.startswith(f"Fehler: {kind} (") and words in german.output
+    english = runner.invoke(app, [*args, "--lang", "en"])
+    assert english.exit_code == 2
+    assert english.output.startswith(f"error: {words}") or words in english.output
+    assert kind not in english.output
+
+
 def test_replay_speaks_german(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     args = ["play", "thieves", "--humans", "0", "--seed", "2", "--save", str(record)]

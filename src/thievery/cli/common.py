@@ -9,8 +9,8 @@ from typing import Any, NoReturn
 
 import typer
 
-from thievery.core.errors import ThieveryError
-from thievery.core.i18n import Translator
+from thievery.core.errors import ThieveryError, error_code
+from thievery.core.i18n import ENGLISH, Translator, current_language
 from thievery.core.protocol import GameSpec
 from thievery.core.registry import game as get_game
 
@@ -49,7 +49,28 @@ def load_game(name: str) -> GameSpec:
     try:
         return get_game(name)
     except ThieveryError as e:
-        fail(str(e))
+        refuse(e)
+
+
+# What kind of refusal an error is, by its code, said first in a language other than
+# English: the engine words its refusals in English, and they follow in brackets.
+KINDS = {
+    "game/unknown": "no such game",
+    "options/invalid": "not allowed",
+    "record/invalid": "not a game record that replays",
+    "action/malformed": "not an action",
+    "action/illegal": "not a legal action now",
+}
+
+
+def refuse(error: Exception) -> NoReturn:
+    """Exit with an engine's (or the system's) refusal: in English its own words; in
+    another language its kind in that language first, its words in brackets."""
+    message = str(error)
+    if current_language() != ENGLISH:
+        kind = KINDS.get(error_code(error), "refused")
+        message = _("{kind} ({words})", kind=_(kind), words=message)
+    fail(message)
 
 
 def fail(message: str) -> NoReturn:

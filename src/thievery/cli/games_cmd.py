@@ -10,7 +10,7 @@ from rich.table import Table
 import thievery
 from thievery.bots import bot_names
 from thievery.cli.app import app
-from thievery.cli.common import fail
+from thievery.cli.common import fail, refuse
 from thievery.cli.render import lang_option
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, use_language
@@ -61,7 +61,7 @@ def rules(
     try:
         text = thievery.plugin(game).rules_text(lang)
     except ThieveryError as e:
-        fail(str(e))
+        refuse(e)
     if text is None:
         with use_language(lang):
             fail(_("{game} has no rules page", game=game))

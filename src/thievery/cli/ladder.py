@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from thievery.cli.app import app
-from thievery.cli.common import fail, load_game, parse_options
+from thievery.cli.common import load_game, parse_options, refuse
 from thievery.core.errors import ThieveryError
 from thievery.sim.ladder import LEVELS, climb, markdown
 
@@ -58,7 +58,7 @@ def ladder(
                 duplicate=duplicate,
             )
     except ThieveryError as e:
-        fail(str(e))
+        refuse(e)
     extra = "".join(f" -o {o}" for o in option)
     command = (
         f"thievery ladder {game} --players {players} --games {games} --seed {seed} "

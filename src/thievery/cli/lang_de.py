@@ -20,6 +20,13 @@ WORDS: Mapping[str, str] = {
         "{title} wird live gespielt: höchstens ein Mensch pro Terminal"
     ),
     "Left the game.": "Spiel verlassen.",
+    "{kind} ({words})": "{kind} ({words})",
+    "no such game": "Dieses Spiel gibt es nicht",
+    "not allowed": "Nicht erlaubt",
+    "not a game record that replays": "Keine Spielaufzeichnung, die sich nachspielen lässt",
+    "not an action": "Kein Zug",
+    "not a legal action now": "Jetzt kein erlaubter Zug",
+    "refused": "Abgelehnt",
     "Game record saved to {file}": "Spielprotokoll gespeichert in {file}",
     "{option}: {file} is a folder, not a file": "{option}: {file} ist ein Ordner, keine Datei",
     "{title} needs {low} to {high} players, not {n}": (

@@ -26,7 +26,7 @@ from thievery.bots import Bot, make_bot
 from thievery.bots.realtime import play_simulated
 from thievery.cli import menu
 from thievery.cli.app import app
-from thievery.cli.common import check_writable, fail, load_game, parse_options
+from thievery.cli.common import check_writable, fail, load_game, parse_options, refuse
 from thievery.cli.render import describe, lang_option, legend_of, renderer, seat_labels
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, use_language
@@ -122,7 +122,7 @@ def _play(
         )
         seats: dict[int, Bot] = {s: make_bot(n, spec.name, s, seed) for s, n in bot_of.items()}
     except ThieveryError as e:
-        fail(str(e))
+        refuse(e)
     record_names = [default_seat_name(s, bot_of.get(s)) for s in range(players)]
     seat_names = seat_labels(players, record_names)
     console = Console()
@@ -145,7 +145,7 @@ def _play(
         except (EOFError, KeyboardInterrupt):
             console.print("\n[bold]" + _("Left the game.") + "[/]")
         except ValueError as e:
-            fail(str(e))
+            refuse(e)
         finally:
             if save is not None:
                 save_record(GameRecord.of(state, record_names), save, console, replay=False)

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.rule import Rule
 
 from thievery.cli.app import app
-from thievery.cli.common import fail
+from thievery.cli.common import fail, refuse
 from thievery.cli.render import describe, lang_option, renderer, seat_labels
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, use_language
@@ -54,7 +54,7 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
         spec = get_game(record.game)
         start = record.start()
     except (ThieveryError, OSError) as e:
-        fail(str(e))
+        refuse(e)
     if number is not None and not 1 <= number <= record.players:
         fail(_("--seat must be between 1 and {n}", n=record.players))
     seat = None if number is None else number - 1  # (the seat's index)
@@ -80,7 +80,7 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
                     return
         console.print(render.table(state.view(seat)))
     except ThieveryError as e:
-        fail(str(e))
+        refuse(e)
     except EOFError:
         return
     result = state.result()

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from thievery.cli.app import app
-from thievery.cli.common import check_writable, fail, load_game, parse_options
+from thievery.cli.common import check_writable, fail, load_game, parse_options, refuse
 from thievery.core.errors import ThieveryError
 from thievery.core.registry import plugin
 from thievery.sim import GameOutcome, simulate, standings
@@ -95,7 +95,7 @@ def simulate_cmd(
                 outcomes.append(outcome)
                 progress.advance(task)
     except ThieveryError as e:
-        fail(str(e))
+        refuse(e)
     rows = standings(sorted(outcomes, key=lambda o: o.index), duplicate)
     table = Table(title=f"{spec.title}: {games} games, {len(names)} players, seed {seed}")
     columns = ["bot", "seats played", "wins", "win rate", "95% CI", "mean score"]
