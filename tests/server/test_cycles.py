@@ -140,11 +140,20 @@ def test_tables_and_connections_are_freed_without_a_garbage_collection(
             while hub.connections and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert not hub.connections
-            time.sleep(0.2)  # the last connections' protocols are let go
-            # the last finished table stays until the next one comes or goes; the one
-            # whose players hung up, till it is idle
-            kept = len(hub.tables)
-            left = alive(kinds, names)
+            # The last connections' protocols are let go by the server's thread: waited
+            # for (up to 10 s, the collector still off, so a cycle still stays and fails).
+            # The last finished table stays until the next one comes or goes; the one
+            # whose players hung up, till it is idle.
+            deadline = time.monotonic() + 10
+            while True:
+                kept = len(hub.tables)
+                left = alive(kinds, names)
+                grown = {k: v - before.get(k, 0) for k, v in left.items() if v > before.get(k, 0)}
+                if grown == ({"LiveTable": kept, "Driver": kept} if kept else {}):
+                    break
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
         finally:
             gc.enable()
     # Every seat and spectator had its nonsense action refused (the refusal path, too).
@@ -152,6 +161,5 @@ def test_tables_and_connections_are_freed_without_a_garbage_collection(
     assert len(refusals) == 2 * 5 + 2 * 2 and all(n >= 1 for n in refusals)
     unfinished = [t for t in hub.tables.values() if not t.is_over]
     assert kept <= 2 and len(unfinished) == 1 and unfinished[0].record.game == "schattendieb"
-    grown = {k: v - before.get(k, 0) for k, v in left.items() if v > before.get(k, 0)}
     assert grown == ({"LiveTable": kept, "Driver": kept} if kept else {})
     assert hub.collected == []  # (nothing but reference counting freed the rest)

@@ -398,8 +398,10 @@ def test_the_writer_keeps_its_connection_and_checks_it_again_after_idling(
         for _ in range(3):
             await append()
         assert len(checkouts) == 1  # busy: one connection for every batch
-        monkeypatch.setattr(storage_module, "PING_AFTER_IDLE", 0.05)
-        await asyncio.sleep(0.1)
+        # (an idle limit of 0.5 s: the batches below, each a round trip to the writer's
+        # thread, must come within it even on a busy machine)
+        monkeypatch.setattr(storage_module, "PING_AFTER_IDLE", 0.5)
+        await asyncio.sleep(0.6)
         await append()
         assert len(checkouts) == 2  # idle past the limit: checked out (and pinged) again
         with pytest.raises(ValueError, match="refused"):
@@ -412,7 +414,7 @@ def test_the_writer_keeps_its_connection_and_checks_it_again_after_idling(
             pid = await writer.submit(backend)
             with storage.engine.connect() as conn:
                 conn.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.6)
             await append()
             assert await writer.submit(backend) != pid
 
