@@ -469,3 +469,52 @@ def test_thieves_on_spots_and_fences_and_owner_bonuses_have_words_for_screen_rea
             assert errors == []
         finally:
             context.close()
+
+
+# DRAW_VIEW with the game's stylesheet, as the table and the replay load it.
+DRAW_STYLED = DRAW_VIEW.replace(
+    'const { default: game } = await import("/static/games/thieves-den/game.js");',
+    """const { loadRenderer } = await import("/static/js/common.js");
+  const game = await loadRenderer("thieves-den");""",
+)
+
+
+def test_power_tiles_paid_for_fit_a_small_phone_in_german(server: str, browser: Browser) -> None:
+    """Paid Power tiles' long German names ("Geschäftige Nacht", "Fossil genutzt") made the
+    page scroll sideways on a 375 px phone: every tile, all paid for, fits the screen."""
+    state, rng = SPEC.new(3, 2, {}), random.Random(1)
+    while state.view(0)["phase"] != "thieving":
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    view = state.view(0)
+    assert view["powers"] and all(p["tile"] for p in view["powers"])
+    for p in view["powers"]:
+        p["paid"] = "fossil"  # (each used this round: its chip beside its name)
+    legal = [a.to_json() for a in state.legal_actions(0)] if 0 in state.to_act else []
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, locale="de-DE", has_touch=True, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/replay")  # a page with the site's styles and a #game
+        assert DRAW_STYLED != DRAW_VIEW
+        tiles = sorted(view["catalogue"]["powers"])
+        assert len(tiles) >= 6
+        for i in range(0, len(tiles), len(view["powers"])):  # every tile, in every column
+            for turn in range(len(view["powers"])):
+                shown = [tiles[(i + turn + k) % len(tiles)] for k in range(len(view["powers"]))]
+                for p, tile in zip(view["powers"], shown, strict=True):
+                    p["tile"] = tile
+                page.evaluate(DRAW_STYLED, [view, legal])
+                paid = page.locator(".td-tile .td-paid")
+                expect(paid).to_have_count(len(view["powers"]))
+                expect(paid.first).to_contain_text("genutzt")
+                wide = page.evaluate(  # (on a phone the window grows to what is drawn)
+                    "Math.max(document.documentElement.scrollWidth - innerWidth,"
+                    " innerWidth - screen.width)"
+                )
+                assert wide <= 0, f"{shown}: the page is {wide} px too wide"
+        assert errors == []
+    finally:
+        context.close()
