@@ -19,7 +19,12 @@ from typing import Any
 
 from thievery.bots import make_bot
 from thievery.core.registry import game as get_game
-from thievery.games.thieves_den.cards import FENCE_TYPES, LOCATION_TYPES, load_card_set
+from thievery.games.thieves_den.cards import (
+    FENCE_TYPES,
+    LOCATION_TYPES,
+    inline_card_set,
+    load_card_set,
+)
 from thievery.sim.runner import derive_seed, wilson
 
 
@@ -213,9 +218,9 @@ def _powers(all_stats: list[Stats], tiles: Iterable[str]) -> list[str]:
     return lines
 
 
-def report(all_stats: list[Stats], seed: int, path: str | None) -> str:
-    """The Markdown report."""
-    cs = load_card_set(path)
+def report(all_stats: list[Stats], seed: int, cards: str | dict[str, Any] | None) -> str:
+    """The Markdown report (``cards``: the set's file or its document, as played)."""
+    cs = load_card_set(cards)
     lines = [
         "# Thieves Den — balance report",
         "",
@@ -330,7 +335,8 @@ def main() -> None:
     parser.add_argument("--cards", default=None, help="a card set file (default: unofficial)")
     parser.add_argument("--out", default=None, help="write the Markdown report here")
     args = parser.parse_args()
-    options: dict[str, Any] = {"cards": args.cards} if args.cards else {}
+    # (a card file read once: every game of the report is of the set as it was then)
+    options: dict[str, Any] = {"cards": inline_card_set(args.cards)} if args.cards else {}
     all_stats = []
     for p in (int(x) for x in args.players.split(",")):
         st = run(p, args.games, args.seed, options)
@@ -339,7 +345,7 @@ def main() -> None:
         print(f"{p} players: {st.games} games in {st.seconds:.0f}s; by position {pos}")
     for line in flagged(all_stats):
         print("FLAG", line)
-    text = report(all_stats, args.seed, args.cards)
+    text = report(all_stats, args.seed, options.get("cards"))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -501,3 +502,37 @@ def test_simulate_refuses_an_output_it_could_not_write_before_the_run(tmp_path: 
         result = runner.invoke(app, [*args, flag, str(tmp_path / "no-such" / "x")])
         assert result.exit_code == 2 and "there is no folder" in result.output
         assert "win rate" not in result.output  # refused before the games, not after
+
+
+def test_simulate_and_ladder_refuse_outputs_and_inputs_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A --report that is a file, a missing pyarrow for --export, a ladder of one level,
+    of 0 games or with an --out that is a folder: each was a traceback after the whole
+    run (or an IndexError, a KeyError). Now a clear refusal before the first game."""
+    from thievery.sim import runner as sim_runner
+
+    def no_game(job: object) -> object:
+        raise AssertionError("a game was played before the refusal")
+
+    monkeypatch.setattr(sim_runner, "run_job", no_game)
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    base = ["simulate", "thieves", "--games", "3", "--bots", "random,random,random"]
+    cases = [
+        ([*base, "--report", str(a_file)], "is a file, not a folder"),
+        ([*base, "--report", str(a_file / "below")], "cannot be written"),
+        (["ladder", "thieves", "-p", "3", "--levels", "random"], "at least two levels"),
+        (["ladder", "thieves", "-p", "3", "--games", "0"], "at least 1 game a rung"),
+        (["ladder", "thieves", "-p", "3", "--levels", "random,random"], "twice"),
+        (["ladder", "thieves", "-p", "3", "--out", str(tmp_path)], "is a folder"),
+    ]
+    for args, words in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert words in result.output, (args, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # (as if not installed)
+    result = runner.invoke(app, [*base, "--export", str(tmp_path / "d.parquet")])
+    assert result.exit_code == 2 and "thievery[rl]" in result.output, result.output
+    assert not (tmp_path / "d.parquet").exists()

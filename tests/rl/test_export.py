@@ -4,6 +4,7 @@ exactly as the run played it."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -65,8 +66,65 @@ def test_rows_replay_the_simulated_games(game: str, tmp_path: Path) -> None:
         assert all(r["bot"] == o.seating[r["seat"]] for r in mine)
     for r in rows[:: max(1, len(rows) // 25)]:
         assert r["action_index"] in r["legal_indices"]
+        # Pairwise: the i-th index is the i-th legal action's (they were sorted apart).
+        legal = [json.loads(a) for a in r["legal"]]
+        assert [codec.to_json(i) for i in r["legal_indices"]] == legal
         assert codec.to_json(r["action_index"]) == json.loads(r["action"])
         view = json.loads(r["view"])
         assert view["seat"] == r["seat"]
         assert layout.encode(view, r["seat"]).shape == (layout.size,)
         assert (r["now_ms"] is not None) == (game == "schatz-rabatz")
+
+
+def test_a_card_file_is_read_once_for_the_games_the_summary_and_the_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI recorded the card set read in, but played every game and the export from
+    the file's path: a file edited during the run gave games (and rows) of another set.
+    The export names its game and options in its metadata, so its rows decode alone."""
+    from thievery.games.thieves_den.cards import DEFAULT_PATH, inline_card_set
+    from thievery.sim import runner
+
+    path = tmp_path / "mine.toml"
+    text = DEFAULT_PATH.read_text()
+    path.write_text(text)
+    edited = re.sub(r"prestige = (\d+)", lambda m: f"prestige = {int(m[1]) % 7 + 1}", text)
+    assert edited != text
+    play = runner.run_job
+    played = [0]
+
+    def edit_after_the_first(job: object) -> object:  # (the file changes mid-run)
+        played[0] += 1
+        if played[0] == 2:
+            path.write_text(edited)
+        return play(job)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "run_job", edit_after_the_first)
+    out, summary = tmp_path / "d.parquet", tmp_path / "s.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate", "thieves-den", "--games", "4", "--bots", "heuristic,random,random",
+            "--seed", "3", "--cards", str(path), "--export", str(out), "--json", str(summary),
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert played[0] == 4
+    recorded = json.loads(summary.read_text())["options"]
+    path.write_text(text)
+    assert recorded == {"cards": inline_card_set(path, source=str(path))}
+    # Every game as played is the recorded set's: replayed from the summary's options.
+    again = list(simulate("thieves-den", ["heuristic", "random", "random"], 4, 3, recorded))
+    stored = json.loads(summary.read_text())
+    assert stored["standings"]
+    table = pq.read_table(out)
+    rows = table.to_pylist()
+    for o in again:
+        mine = [r for r in rows if r["game_index"] == o.index]
+        assert len(mine) == o.decisions
+        assert all(tuple(r["scores"]) == o.scores for r in mine)
+    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+    assert meta["thievery.game"] == "thieves-den"
+    assert json.loads(meta["thievery.options"]) == recorded
+    codec, _ = spaces("thieves-den", 3, json.loads(meta["thievery.options"]))
+    assert all(codec.to_json(r["action_index"]) == json.loads(r["action"]) for r in rows)

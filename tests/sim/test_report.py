@@ -39,3 +39,38 @@ def test_the_report_page_counts_seats_from_1_and_its_data_from_0(
     data = json.loads((tmp_path / "rep" / "summary.json").read_text())
     assert [s["seat"] for s in data["by_seat"]] == [0, 1, 2]  # the data formats keep 0
     assert [o["winners"] for o in data["outcomes"]] == [[0], [0], [2]]
+
+
+def test_wilson_holds_its_rate_and_reaches_0_and_1_exactly() -> None:
+    """At all or no wins the floating-point bounds missed 1 (0.9999999999999999) and 0 by
+    an ulp: the report's error bars came out negative and matplotlib refused the plot."""
+    from thievery.sim.runner import wilson
+
+    for n in range(1, 2001):
+        for wins in (0, n, n / 2, 1, n - 1):
+            low, high = wilson(wins, n)
+            assert 0.0 <= low <= wins / n <= high <= 1.0, (wins, n)
+        assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+
+
+def test_a_report_of_a_bot_that_won_every_game_is_drawn(tmp_path: Path) -> None:
+    """matplotlib refused the bars (negative by an ulp); the report was left half written."""
+    outcomes = [GameOutcome(i, i, ("a", "b", "c"), (9.0, 1.0, 1.0), (0,), 30) for i in range(6)]
+    summary = summarise("thieves", outcomes, 0, ["a", "b", "c"])
+    page = write_report(summary, tmp_path / "rep")
+    assert page.exists() and (tmp_path / "rep" / "summary.json").exists()
+    assert "data:image/png;base64," in page.read_text()
+
+
+def test_a_report_that_fails_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(summary: object) -> list[tuple[str, str]]:
+        raise ValueError("no plots")
+
+    monkeypatch.setattr(report, "_plots", broken)
+    outcomes = [GameOutcome(0, 0, ("a", "b", "c"), (9.0, 1.0, 1.0), (0,), 30)]
+    with pytest.raises(ValueError, match="no plots"):
+        write_report(summarise("thieves", outcomes, 0, ["a", "b", "c"]), tmp_path / "rep")
+    assert not (tmp_path / "rep").exists()

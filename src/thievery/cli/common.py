@@ -44,6 +44,18 @@ def check_writable(path: Path, option: str) -> None:
         fail(_("{option}: {file} cannot be written", option=option, file=path))
 
 
+def check_folder_writable(path: Path, option: str) -> None:
+    """Refuse a folder an ``option`` names that could not be made or written into, before
+    the work that would fill it rather than after."""
+    if path.exists() and not path.is_dir():
+        fail(_("{option}: {file} is a file, not a folder", option=option, file=path))
+    existing = path
+    while not existing.exists():  # (the folder is made, with its parents, if need be)
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        fail(_("{option}: {file} cannot be written", option=option, file=path))
+
+
 def load_game(name: str) -> GameSpec:
     """The spec of ``name`` or a clean exit with the error."""
     try:

@@ -9,8 +9,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from thievery.cli.app import app
-from thievery.cli.common import load_game, parse_options, refuse
+from thievery.cli.common import check_writable, load_game, parse_options, refuse
 from thievery.core.errors import ThieveryError
+from thievery.core.registry import plugin
 from thievery.sim.ladder import LEVELS, climb, markdown
 
 
@@ -34,6 +35,8 @@ def ladder(
     """Play the bot ladder of a game and report each rung with its 95% interval."""
     spec = load_game(game)
     names = [n.strip() for n in levels.split(",")]
+    if output is not None:
+        check_writable(output, "--out")
     rungs_total = (len(names) - 1) * games
     console = Console()
     try:
@@ -53,7 +56,8 @@ def ladder(
                 seed,
                 names,
                 workers,
-                parse_options(option),
+                # (a card file read once, here: every rung's games are of one set)
+                plugin(spec.name).inline_options(parse_options(option)),
                 on_game=lambda _: progress.advance(task),
                 duplicate=duplicate,
             )
@@ -67,5 +71,4 @@ def ladder(
     text = markdown(spec.name, spec.title, rungs, seed, command)
     console.print(text)
     if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(text)

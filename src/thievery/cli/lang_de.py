@@ -29,6 +29,7 @@ WORDS: Mapping[str, str] = {
     "refused": "Abgelehnt",
     "Game record saved to {file}": "Spielprotokoll gespeichert in {file}",
     "{option}: {file} is a folder, not a file": "{option}: {file} ist ein Ordner, keine Datei",
+    "{option}: {file} is a file, not a folder": "{option}: {file} ist eine Datei, kein Ordner",
     "{title} needs {low} to {high} players, not {n}": (
         "{title} braucht {low} bis {high} Spieler, nicht {n}"
     ),

@@ -11,7 +11,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from thievery.cli.app import app
-from thievery.cli.common import check_writable, fail, load_game, parse_options, refuse
+from thievery.cli.common import (
+    check_folder_writable,
+    check_writable,
+    fail,
+    load_game,
+    parse_options,
+    refuse,
+)
 from thievery.core.errors import ThieveryError
 from thievery.core.registry import plugin
 from thievery.sim import GameOutcome, simulate, standings
@@ -67,21 +74,30 @@ def simulate_cmd(
     for path, name in ((output, "--json"), (export, "--export")):
         if path is not None:
             check_writable(path, name)
+    if report is not None:
+        check_folder_writable(report, "--report")
+    if export is not None:
+        try:  # (before the games, not after them)
+            import pyarrow  # type: ignore[import-untyped, unused-ignore]  # noqa: F401
+        except ImportError as e:
+            fail(f"--export needs the extra thievery[rl] (pip install 'thievery[rl]'): {e}")
     console = Console()
     outcomes: list[GameOutcome] = []
     try:
         options = parse_options(option, cards)
         # What the summaries record: every option, a card file's content inline, so that
         # each game can be played again from its seed, seating and these.
+        # The games are played from these too (a card file read once, here: edited
+        # during the run, or absent on a cluster's machines, it changes nothing).
         recorded = plugin(spec.name).inline_options(options)
         if ray is not None:
             from thievery.sim.ray_runner import simulate_ray
 
             runs = simulate_ray(
-                spec.name, names, games, seed, options, address=ray, duplicate=duplicate
+                spec.name, names, games, seed, recorded, address=ray, duplicate=duplicate
             )
         else:
-            runs = simulate(spec.name, names, games, seed, options, workers, duplicate)
+            runs = simulate(spec.name, names, games, seed, recorded, workers, duplicate)
         with Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -151,7 +167,7 @@ def simulate_cmd(
             export,
             spec.name,
             [(o.index, o.seating, o.seed) for o in done],
-            options,
+            recorded,
             seeds=export_seeds,
         )
         console.print(f"Exported {count} decisions of {len(done)} games to {export}")

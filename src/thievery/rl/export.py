@@ -29,7 +29,10 @@ every face-down card. So it is left out unless asked for (``seeds=True``, the CL
 ``--export-seeds``), to reproduce games; never give it to a learner.
 
 The observation vector of a row is ``spaces(game, players, options)[1].encode(
-json.loads(row["view"]), row["seat"])`` (docs/rl.md), so the file stays small.
+json.loads(row["view"]), row["seat"])`` (docs/rl.md), so the file stays small. The
+options are the file's own: its schema's metadata holds ``thievery.game``,
+``thievery.version`` (the rules version) and ``thievery.options`` (JSON, a card file's
+set read in), so a file decodes alone.
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ def rows(
             "now_ms": state.now_ms if clocked else None,  # type: ignore[attr-defined]
             "view": json.dumps(state.view(seat), separators=(",", ":")),
             "legal": [json.dumps(a.to_json(), separators=(",", ":")) for a in legal],
-            "legal_indices": sorted(codec.index[a] for a in legal),
+            "legal_indices": [codec.index[a] for a in legal],  # (legal's order)
             "action": json.dumps(action.to_json(), separators=(",", ":")),
             "action_index": codec.index[action],
             "scores": [float(x) for x in result["scores"]],
@@ -171,11 +174,20 @@ def export_parquet(
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
     import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
-    schema_ = schema(seeds)
+    # A card file is read in once: every game is of that set, and the file says which
+    # (its action table and spaces depend on it), whatever becomes of the card file.
+    options = plugin(game).inline_options(options or {})
+    schema_ = schema(seeds).with_metadata(
+        {
+            "thievery.game": game,
+            "thievery.version": str(plugin(game).spec.version),
+            "thievery.options": json.dumps(options, sort_keys=True, separators=(",", ":")),
+        }
+    )
     written = 0
     with pq.ParquetWriter(str(path), schema_) as writer:
         for index, seating, seed in games:
-            batch = list(rows(game, seating, seed, dict(options or {}), index, seeds))
+            batch = list(rows(game, seating, seed, options, index, seeds))
             if batch:
                 writer.write_table(pa.Table.from_pylist(batch, schema=schema_))
                 written += len(batch)

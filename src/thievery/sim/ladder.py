@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from thievery.core.errors import InvalidOption
 from thievery.sim.runner import GameOutcome, simulate, standings
 
 LEVELS = ("random", "heuristic", "ismcts", "ismcts-strong")
@@ -58,6 +59,13 @@ def climb(
 
     ``duplicate`` plays each deal once per seat of the upper level (see
     :func:`thievery.sim.runner.jobs`), with intervals over the deals."""
+    if games < 1:
+        raise InvalidOption(f"a ladder plays at least 1 game a rung, not {games}")
+    if len(levels) < 2:
+        raise InvalidOption(f"a ladder needs at least two levels, lowest first: {list(levels)}")
+    for lower, upper in itertools.pairwise(levels):
+        if lower == upper:
+            raise InvalidOption(f"a ladder's rung is two different levels: {upper!r} twice")
     rungs = []
     for lower, upper in itertools.pairwise(levels):
         bots = [upper] + [lower] * (players - 1)

@@ -109,6 +109,14 @@ def _png(fig: Any) -> str:
     return base64.b64encode(buffer.getvalue()).decode()
 
 
+def _bars(rows: list[JSON]) -> list[list[float]]:
+    """Error bars (below, above) of rates with intervals: never negative."""
+    return [
+        [max(0.0, r["win_rate"] - r["low"]) for r in rows],
+        [max(0.0, r["high"] - r["win_rate"]) for r in rows],
+    ]
+
+
 def _plots(summary: JSON) -> list[tuple[str, str]]:
     try:
         import matplotlib
@@ -125,7 +133,7 @@ def _plots(summary: JSON) -> list[tuple[str, str]]:
     rows = summary["by_bot"]
     names = [r["bot"] for r in rows]
     rates = [r["win_rate"] for r in rows]
-    errs = [[r["win_rate"] - r["low"] for r in rows], [r["high"] - r["win_rate"] for r in rows]]
+    errs = _bars(rows)
     ax.bar(names, rates, yerr=errs, capsize=6, color="#6a4c93")
     ax.axhline(1 / summary["players"], color="grey", linestyle="--", label="equal share")
     ax.set_ylabel("win rate (ties shared)")
@@ -138,10 +146,7 @@ def _plots(summary: JSON) -> list[tuple[str, str]]:
     ax.bar(
         [str(seat_number(s["seat"])) for s in seats],
         [s["win_rate"] for s in seats],
-        yerr=[
-            [s["win_rate"] - s["low"] for s in seats],
-            [s["high"] - s["win_rate"] for s in seats],
-        ],
+        yerr=_bars(seats),
         capsize=6,
         color="#1982c4",
     )
@@ -178,9 +183,7 @@ SEATS = (
 
 def write_report(summary: JSON, directory: Path) -> Path:
     """Write ``summary.json`` and ``index.html`` (plots inline) into ``directory``."""
-    directory.mkdir(parents=True, exist_ok=True)
     public = {k: v for k, v in summary.items() if not k.startswith("_")}
-    (directory / "summary.json").write_text(json.dumps(public, indent=1))
 
     def effect(r: JSON) -> str:
         if not public["duplicate"]:
@@ -222,6 +225,9 @@ seat 1's advantage {public["first_seat_advantage"]:+.1%}; mean length
 <p>Every game can be replayed: <code>summary.json</code> lists each game's seed and
 seating, and the games' options.</p>
 """
+    # (written once everything is made: a report that fails leaves no half of itself)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "summary.json").write_text(json.dumps(public, indent=1))
     path = directory / "index.html"
     path.write_text(page)
     return path

@@ -154,7 +154,11 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # (exactly: at p = 1 the upper bound is 1 and at p = 0 the lower is 0, which the
+    # floating-point sums miss by an ulp, and the interval always holds p)
+    low = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if successes >= n else max(p, min(1.0, centre + half))
+    return (low, high)
 
 
 T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}  # Student's t, 97.5%, few degrees
