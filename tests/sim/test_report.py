@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from thievery.core.registry import game as get_game
 from thievery.sim import report
 from thievery.sim.report import summarise, write_report
 from thievery.sim.runner import GameOutcome
@@ -74,3 +75,23 @@ def test_a_report_that_fails_leaves_nothing(
     with pytest.raises(ValueError, match="no plots"):
         write_report(summarise("thieves", outcomes, 0, ["a", "b", "c"]), tmp_path / "rep")
     assert not (tmp_path / "rep").exists()
+
+
+def test_the_first_players_advantage_is_the_first_movers_not_seat_1s() -> None:
+    """Thieves! and Thieves Den draw the first player from the deal, so seat 1's advantage
+    said nothing of going first: the report also counts the seat that moved first."""
+    from thievery.sim.runner import simulate
+
+    outcomes = list(simulate("thieves", ["random"] * 3, 30, seed=4))
+    firsts = {o.first for o in outcomes}
+    assert len(firsts) > 1  # (drawn from the deal: not always seat index 0)
+    summary = summarise("thieves", outcomes, 4, ["random"] * 3)
+    first = summary["first_player"]
+    wins = sum(1 / len(o.winners) for o in outcomes if o.first in o.winners)
+    assert first["games"] == 30 and first["wins"] == pytest.approx(wins)
+    assert first["advantage"] == pytest.approx(wins / 30 - 1 / 3)
+    assert first["low"] <= first["win_rate"] <= first["high"]
+    assert [o["first"] for o in summary["outcomes"]] == [o.first for o in outcomes]
+    spec = get_game("thieves")
+    for o in outcomes:  # the seat that made the game's first decision
+        assert o.first == spec.new(3, o.seed).to_act[0]

@@ -1,9 +1,9 @@
 """Simulation reports: a JSON summary and an HTML page with plots (matplotlib).
 
 The summary has win rates by bot and by seat with 95% intervals, score distributions,
-game lengths, the first seat's advantage and the tie rate. The page is for people: it
-counts seats from 1 (seat 1 is the first of each game's seating), as every screen does;
-the summary's data keep the 0-based seat indices of records and actions.
+game lengths, seat 1's and the first player's advantage and the tie rate. The page is for
+people: it counts seats from 1 (seat 1 is the first of each game's seating), as every
+screen does; the summary's data keep the 0-based seat indices of records and actions.
 """
 
 from __future__ import annotations
@@ -59,6 +59,18 @@ def summarise(
             scores.setdefault(bot, []).append(o.scores[seat])
     lengths = [o.decisions for o in outcomes]
     ties = sum(1 for o in outcomes if len(o.winners) > 1)
+    # The first player's share of the wins, whichever seat that was in each game.
+    known = [o for o in outcomes if o.first is not None]
+    first_wins = sum(1 / len(o.winners) for o in known if o.first in o.winners)
+    first_low, first_high = wilson(first_wins, len(known))
+    first_player = {
+        "games": len(known),
+        "wins": first_wins,
+        "win_rate": first_wins / len(known) if known else None,
+        "low": first_low,
+        "high": first_high,
+        "advantage": first_wins / len(known) - 1 / players if known else None,
+    }
     return {
         "game": game,
         "games": n_games,
@@ -71,6 +83,7 @@ def summarise(
         "by_bot": [s.__dict__ for s in standings(outcomes, duplicate)],
         "by_seat": by_seat,
         "first_seat_advantage": by_seat[0]["win_rate"] - 1 / players,
+        "first_player": first_player,
         "tie_rate": ties / n_games,
         "scores": {
             bot: {
@@ -95,6 +108,7 @@ def summarise(
                 "scores": list(o.scores),
                 "winners": list(o.winners),
                 "decisions": o.decisions,
+                "first": o.first,
             }
             for o in outcomes
         ],
@@ -181,6 +195,18 @@ SEATS = (
 )
 
 
+def _first_player(summary: JSON) -> str:
+    """The first player's advantage in words: whoever made each game's first decision."""
+    first = summary["first_player"]
+    if first["win_rate"] is None:
+        return "the first player unknown"
+    return (
+        f"the first player's advantage {first['advantage']:+.1%} (win rate "
+        f"{first['win_rate']:.1%}, 95% {first['low']:.1%} – {first['high']:.1%}: the seat "
+        "that made each game's first decision, which a game may draw from the deal)"
+    )
+
+
 def write_report(summary: JSON, directory: Path) -> Path:
     """Write ``summary.json`` and ``index.html`` (plots inline) into ``directory``."""
     public = {k: v for k, v in summary.items() if not k.startswith("_")}
@@ -216,8 +242,8 @@ figure{{display:inline-block;margin:1em}}</style>
 <h1>{html.escape(public["game"])}: {public["games"]} games, {public["players"]} players</h1>
 <p>Seed {public["seed"]}; bots {html.escape(", ".join(public["bots"]))} ({layout}).
 Ties share the win; 95% intervals: {public["interval"]}. Tie rate {public["tie_rate"]:.1%};
-seat 1's advantage {public["first_seat_advantage"]:+.1%}; mean length
-{public["length"]["mean"]:.0f} decisions.</p>
+seat 1's advantage {public["first_seat_advantage"]:+.1%}; {_first_player(public)}; mean
+length {public["length"]["mean"]:.0f} decisions.</p>
 <p>{SEATS}</p>
 <table><tr><th>bot</th><th>seats played</th><th>wins</th><th>win rate</th><th>95% CI</th>
 <th>mean score</th>{effect_head}</tr>{rows}</table>

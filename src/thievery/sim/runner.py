@@ -17,7 +17,7 @@ from typing import Any
 
 from thievery.bots import make_bot
 from thievery.core.errors import InvalidOption
-from thievery.core.protocol import ClockedState
+from thievery.core.protocol import CLOCK, ClockedState
 from thievery.core.registry import game as get_game
 from thievery.core.rng import Rng
 
@@ -32,6 +32,9 @@ class GameOutcome:
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     decisions: int
+    # The seat that made the game's first decision: the first player, which some games
+    # draw from the deal (Thieves!, Thieves Den), so it need not be seat index 0.
+    first: int | None = None
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,15 @@ def play_game(
         decisions += 1
     result = state.result()
     assert result is not None
+    first = next((s for s, _ in state.history() if s != CLOCK), None)
     return GameOutcome(
-        index, seed, tuple(bots), tuple(result["scores"]), tuple(result["winners"]), decisions
+        index,
+        seed,
+        tuple(bots),
+        tuple(result["scores"]),
+        tuple(result["winners"]),
+        decisions,
+        first,
     )
 
 
