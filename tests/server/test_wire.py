@@ -268,6 +268,17 @@ def test_the_address_a_trusted_proxy_forwards_is_the_client(sqlite_url: str) -> 
             with connect("203.0.113.7") as third:  # the first one's second: refused
                 error = json.loads(third.recv(timeout=5))
                 assert error["code"] == "limit/connections_per_client", error
+        # An IPv6 client counts by its /64, as over HTTP: another address of the same
+        # block is the same client (one block opened any number of websockets before).
+        with connect("2001:db8:1:2::1") as first:
+            first.send(json.dumps({"type": "ping", "id": 0}))
+            assert json.loads(first.recv(timeout=5))["type"] == "pong"
+            with connect("2001:db8:1:2:ffff::9") as same_block:
+                error = json.loads(same_block.recv(timeout=5))
+                assert error["code"] == "limit/connections_per_client", error
+            with connect("2001:db8:1:3::1") as next_block:  # another /64: another client
+                next_block.send(json.dumps({"type": "ping", "id": 0}))
+                assert json.loads(next_block.recv(timeout=5))["type"] == "pong"
         assert app.state.hub.connections == {}
 
 

@@ -11,7 +11,6 @@ does the first websocket join with it); any other use of an invite is refused wi
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal, NamedTuple
@@ -30,6 +29,7 @@ from thievery.server.audience import describe_all
 from thievery.server.chat import Chat
 from thievery.server.errors import ServerError, bad_token, not_host
 from thievery.server.hub import Hub
+from thievery.server.limits import client_key
 from thievery.server.lobby import Lobby
 from thievery.server.replay import parse_perspective, record_from_json
 from thievery.server.sockets import Limits, TableSockets
@@ -202,16 +202,8 @@ def _record_body(body: bytes) -> GameRecord:
 def client_of(request: Request) -> str:
     """Who is asking, for rate limits and caps: the client's address (behind a reverse
     proxy, uvicorn takes it from ``X-Forwarded-For`` when the proxy is trusted). An IPv6
-    client counts by its /64, the block one host is usually given (else every address of
-    it would have buckets of its own)."""
-    host = request.client.host if request.client else "?"
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return host
+    client counts by its /64 (:func:`client_key`), as over websockets."""
+    return client_key(request.client.host if request.client else "?")
 
 
 def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:

@@ -7,11 +7,25 @@ bucket per client (its address), bounded in how many clients it remembers.
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from thievery.server.errors import ServerError
+
+
+def client_key(host: str) -> str:
+    """Who a client is, for rate limits and caps, from its address: an IPv6 client counts
+    by its /64, the block one host is usually given (else every address of it would have
+    buckets and caps of its own); anything else as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return host
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ from thievery.server.audience import frame_text
 from thievery.server.chat import Chat
 from thievery.server.errors import ServerError, bad_token
 from thievery.server.hub import Hub
-from thievery.server.limits import Bucket, too_many
+from thievery.server.limits import Bucket, client_key, too_many
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.lobby import Lobby
@@ -387,7 +387,7 @@ class TableSockets:
         # Nothing reads the request's headers after the handshake (the client's address
         # is the scope's own, X-Forwarded-For already applied).
         websocket.scope["headers"] = []
-        client = websocket.client.host if websocket.client else "?"
+        client = client_key(websocket.client.host if websocket.client else "?")
         try:
             table, crowded = await self.open(table_id, client)
         except ServerError as e:

@@ -66,6 +66,7 @@ except ImportError:  # pragma: no cover
 
 from thievery.server.errors import ServerError
 from thievery.server.handoff import BUSY_PAUSES, HANDED_HEADER, MAX_REQUEST, Handed, Handoff
+from thievery.server.limits import client_key
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.sockets import Session, TableSockets, close_code_of, error_frame, table_of
@@ -263,13 +264,14 @@ class Wires:
         """The proxy middleware's inner app: the scope it passes on is what counts."""
 
     async def client_of(self, peer: tuple[str, int] | None, headers: list[Any]) -> str:
-        """The client's address: the peer's, or the forwarded one from a trusted proxy."""
+        """Who the client is (:func:`client_key`, an IPv6 address by its /64, as over
+        HTTP): the peer's address, or the forwarded one from a trusted proxy."""
         if self.proxy is None or peer is None:
-            return peer[0] if peer else "?"
+            return client_key(peer[0] if peer else "?")
         scope: dict[str, Any] = {"type": "websocket", "client": peer, "headers": headers}
         await self.proxy(scope, self._nothing, self._nothing)  # type: ignore[arg-type]
         client = scope.get("client")
-        return str(client[0]) if client else "?"
+        return client_key(str(client[0]) if client else "?")
 
     @staticmethod
     async def _nothing(*args: Any) -> Any:
