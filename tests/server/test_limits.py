@@ -24,7 +24,33 @@ def refused(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.text
     body: dict[str, Any] = response.json()
     assert body["type"] == "error" and body["code"] == code and body["message"]
+    if status == 429:  # every 429 says when to try again (a cap's too, not only a rate's)
+        assert int(response.headers["retry-after"]) >= 1, response.headers
     return body
+
+
+def test_handing_a_seat_to_a_bot_and_closing_are_rate_limited_as_actions(
+    sqlite_url: str,
+) -> None:
+    """A seat's key handed its seat to a bot and back 300 times in 0.6 s, each stored and
+    told to the whole table: it is an action, and limited as one."""
+    with app_client(sqlite_url, actions_per_second=0.01, actions_burst=5) as client:
+        made = client.post("/api/tables", json=HUMANS).json()
+        tid = made["table"]["id"]
+        own = {"Authorization": f"Bearer {exchange(client, tid, made['seats'][0]['token'])}"}
+        url = f"/api/tables/{tid}/seats/0/bot"
+        answers = []
+        for n in range(20):  # a bot and back, over and over, till refused
+            r = client.post(url, json={"bot": "random" if n % 2 == 0 else None}, headers=own)
+            answers.append(r.status_code)
+            if r.status_code != 200:
+                break
+        assert 1 <= answers.count(200) <= 5 and answers[-1] == 429, answers
+        refused(r, 429, "rate/limited")
+        host = {"Authorization": f"Bearer {made['host_token']}"}
+        r = client.post(f"/api/tables/{tid}/close", headers=host)
+        refused(r, 429, "rate/limited")
+        assert not client.get(f"/api/tables/{tid}").json()["closed"]
 
 
 def test_table_creation_is_rate_limited_per_client(sqlite_url: str) -> None:

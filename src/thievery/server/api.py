@@ -409,11 +409,15 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         )
 
     @router.post("/tables/{table_id}/seats/{seat}/bot", tags=["play"])
-    async def hand_to_bot(table_id: str, seat: int, body: BotRequest, credentials: Token) -> JSON:
+    async def hand_to_bot(
+        table_id: str, seat: int, body: BotRequest, credentials: Token, request: Request
+    ) -> JSON:
         """Hand a human seat to a bot, or take it back (the seat's own token or the
         host's). The host hands a seat to a bot only while nobody is connected at it (a
         player who left): a player at the table decides for their own seat (409
-        ``seat/present``), or the host could make a bot move for them."""
+        ``seat/present``), or the host could make a bot move for them. Rate-limited as
+        actions are (each is stored and told to everyone at the table)."""
+        hub.action_limit.check(client_of(request))
         table = await hub.get(table_id)
         token = _token(credentials)
         own = table.seat_of(token) == seat
@@ -458,9 +462,10 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         return (await hub.again(table, client_of(request))).summary()
 
     @router.post("/tables/{table_id}/close", tags=["tables"])
-    async def close_table(table_id: str, credentials: Token) -> JSON:
+    async def close_table(table_id: str, credentials: Token, request: Request) -> JSON:
         """Close a running table for good (the host's token only): its bots stop, every
         connection gets a ``closed`` frame, and it is stored as finished without a result."""
+        hub.action_limit.check(client_of(request))
         table = await hub.get(table_id)
         if not table.is_host(_token(credentials)):
             raise bad_token()

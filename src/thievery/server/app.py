@@ -41,7 +41,7 @@ from thievery.core.registry import plugin
 from thievery.server.api import CreatedTable, CreateTable, make_router
 from thievery.server.errors import ServerError, from_game_error
 from thievery.server.hub import Hub
-from thievery.server.limits import Caps, RateLimited
+from thievery.server.limits import CapReached, Caps, RateLimited
 from thievery.server.sockets import Limits, TableSockets, table_of
 from thievery.server.storage import Storage
 
@@ -315,7 +315,9 @@ async def _disconnected() -> Message:
 
 def _error(e: ServerError) -> JSONResponse:
     headers = (
-        {"Retry-After": str(max(1, round(e.retry_after)))} if isinstance(e, RateLimited) else None
+        {"Retry-After": str(max(1, round(e.retry_after)))}
+        if isinstance(e, RateLimited | CapReached)
+        else None
     )
     return JSONResponse(e.to_json(), status_code=e.status, headers=headers)
 

@@ -152,6 +152,17 @@ class RateLimited(ServerError):
         self.retry_after = retry_after
 
 
+CAP_RETRY_SECONDS = 60.0  # when to try again at a cap: a guess (a table ends, a client leaves)
+
+
+class CapReached(ServerError):
+    """A cap reached (429: try later, when some are gone); ``retry_after`` is a hint."""
+
+    def __init__(self, what: str, cap: int) -> None:
+        super().__init__("limit/" + what.replace(" ", "_"), f"at most {cap} {what}", 429)
+        self.retry_after = CAP_RETRY_SECONDS
+
+
 def too_many(what: str, cap: int) -> ServerError:
     """A cap reached (429: try later, when some are gone)."""
-    return ServerError("limit/" + what.replace(" ", "_"), f"at most {cap} {what}", 429)
+    return CapReached(what, cap)
