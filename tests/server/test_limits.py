@@ -305,3 +305,34 @@ def test_thievery_serve_sets_each_websockets_frame_rate(sqlite_url: str) -> None
 
     assert refusals("2") >= 6
     assert refusals("20") == 0
+
+
+def test_a_game_in_progress_is_loaded_again_though_new_tables_fill_the_cap(
+    sqlite_url: str,
+) -> None:
+    """After a restart, strangers' new tables filled --live-tables and the games already
+    begun could not be opened again (429 for their players). Now the cap turns away new
+    tables only: a game in progress is loaded in place of a table nobody is at, or, if
+    every one is in use, up to a tenth more than the cap (at least one) are let in."""
+    with app_client(sqlite_url, live_tables=3) as client:
+        old = [client.post("/api/tables", json=HUMANS).json()["table"]["id"] for _ in range(3)]
+    with app_client(sqlite_url, live_tables=2) as client:  # (a restart)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        new = [client.post("/api/tables", json=HUMANS).json()["table"]["id"] for _ in range(2)]
+        refused(client.post("/api/tables", json=HUMANS), 429, "limit/live_tables_on_this_server")
+        assert client.get(f"/api/tables/{old[0]}").status_code == 200
+        assert old[0] in hub.tables and new[0] not in hub.tables  # (used longest ago)
+        assert len(hub.live()) == 2
+        # Everyone at both live tables: one more game in progress is let in, not two.
+        url = "/api/tables/{}/ws"
+        with client.websocket_connect(url.format(old[0])) as a:
+            Player(a, None)
+            with client.websocket_connect(url.format(new[1])) as b:
+                Player(b, None)
+                assert client.get(f"/api/tables/{old[1]}").status_code == 200
+                assert len(hub.live()) == 3
+                with client.websocket_connect(url.format(old[1])) as c:
+                    Player(c, None)
+                    r = client.get(f"/api/tables/{old[2]}")
+                    refused(r, 429, "limit/live_tables_on_this_server")
+        assert client.get(f"/api/tables/{new[0]}").status_code == 200  # (nobody at one now)

@@ -210,6 +210,30 @@ class Hub:
             except Exception:
                 log.exception("the sweep of idle tables failed")
 
+    async def _make_room(self) -> None:
+        """Room for a game in progress to be loaded again (after a restart, or unloaded
+        while idle) though the live tables are at their cap: new tables, not games already
+        begun, are what the cap turns away. The table used longest ago that nobody is
+        connected to and no turn timer drives is unloaded (loaded again when used); if
+        every one is in use, up to a tenth more than the cap are let in; past that, 429."""
+        caps = self.caps
+        idle = [
+            t
+            for t in self.tables.values()
+            if not t.is_over
+            and not t.listeners
+            and not (t.record.turn_seconds and t.state.to_act)
+        ]
+        if idle:
+            table = min(idle, key=lambda t: max(t.changed_at, t.used_at))
+            async with table.lock:
+                await table.stop()
+                self.forget(table)
+            log.info("table %s unloaded (room for a game in progress)", table.id)
+            return
+        if len(self.live()) >= caps.live_tables + max(1, caps.live_tables // 10):
+            raise too_many("live tables on this server", caps.live_tables)
+
     async def sweep(self) -> None:
         """Unload unfinished tables nobody has used for ``idle_unload_seconds`` (they are
         loaded again when used; not while a turn timer runs) and close stored tables
@@ -314,7 +338,7 @@ class Hub:
             if record is None:
                 raise unknown_table(table_id)
             if not record.finished and len(self.live()) >= self.caps.live_tables:
-                raise too_many("live tables on this server", self.caps.live_tables)
+                await self._make_room()
             lease, followed = None, False
             if self.cluster is not None:  # its own if its lease is free, else a follower
                 lease = await self.cluster.acquire(table_id)
