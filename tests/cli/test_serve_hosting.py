@@ -89,6 +89,7 @@ def test_storage_it_cannot_write_is_refused_at_start(tmp_path: Path) -> None:
         (["--tables-per-minute", "nan"], "--tables-per-minute is a number above 0, not nan"),
         (["--live-tables", "0"], "--live-tables is a number above 0"),
         (["--bot-delay", "-1"], "--bot-delay is a number of at least 0"),
+        (["--lease-seconds", "inf"], "--lease-seconds is a number above 0, not inf"),
         (["--bot-processes", "-1"], "--bot-processes is a number of at least 0"),
         (["--log-level", "bogus"], "--log-level is one of critical"),
         (["--files-dir", "/nonexistent"], "--files-dir /nonexistent is not a folder"),
@@ -137,6 +138,14 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> N
         second = subprocess.run(command, capture_output=True, text=True, timeout=60)
         assert second.returncode == 2
         assert f"another thievery serve (process {first.pid}) uses" in second.stderr
+        # The same file by a symbolic link (or a path by another way) is the same file.
+        (tmp_path / "link.db").symlink_to(tmp_path / "one.db")
+        (tmp_path / "sub").mkdir()
+        for other in (tmp_path / "link.db", tmp_path / "sub" / ".." / "one.db"):
+            linked = [*command[:-1], f"sqlite:///{other}"]
+            second = subprocess.run(linked, capture_output=True, text=True, timeout=60)
+            assert second.returncode == 2, second.stdout
+            assert f"another thievery serve (process {first.pid}) uses" in second.stderr
     finally:
         first.kill()
         first.wait(10)

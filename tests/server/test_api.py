@@ -724,5 +724,18 @@ def test_a_method_a_path_does_not_take_is_told_every_one_it_does(client: TestCli
     for method in ("DELETE", "PUT", "OPTIONS"):
         refused = client.request(method, "/api/tables")
         assert refused.status_code == 405 and refused.json()["code"] == "http/405"
-        assert refused.headers["allow"] == "GET, POST"
+        assert refused.headers["allow"] == "GET, HEAD, POST"
     assert client.delete("/api/tables/abc/actions").headers["allow"] == "POST"
+    # HEAD is taken wherever GET is (uptime checks, curl -I answered 405).
+    assert client.head("/api/tables/abc/actions").status_code == 405
+
+
+def test_head_answers_what_get_does_without_the_body(client: TestClient) -> None:
+    """HEAD / and HEAD /api/games answered 405, so uptime monitors and curl -I failed."""
+    for path in ("/", "/api/games", "/api/tables", "/static/js/i18n.js", "/api/nothing"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == got.status_code, path
+        assert head.content == b"", path
+        assert head.headers.get("content-type") == got.headers.get("content-type"), path
+        if "content-length" in got.headers:
+            assert head.headers["content-length"] == got.headers["content-length"], path

@@ -27,7 +27,10 @@ def hold_sqlite_file(url: str) -> IO[str] | None:
         import fcntl
     except ImportError:  # (not on Windows)
         return None
-    path = Path(f"{name}.server-lock")
+    # (beside the file itself, wherever links to it lead: two servers on a file and a
+    # symbolic link to it are two servers on one file)
+    real = Path(name).resolve()
+    path = real.with_name(real.name + ".server-lock")
     try:
         held = path.open("a+")
     except OSError:
@@ -225,6 +228,7 @@ def serve(
             "--chat-per-minute": chat_per_minute,
             "--idle-minutes": idle_minutes,
             "--header-timeout": header_timeout,
+            "--lease-seconds": lease_seconds,
             "--live-tables": live_tables,
             "--tables-per-client": tables_per_client,
             "--connections-per-client": connections_per_client,

@@ -115,7 +115,23 @@ class ThieveryApp(FastAPI):
             elif path == "/api/tables" and scope["method"] == "POST" and self.quick is not None:
                 await self.quick(scope, receive, send)
                 return
+            elif kind == "http" and scope["method"] == "HEAD":
+                # HEAD is GET without the body (FastAPI's routes take GET only): uptime
+                # checks and `curl -I` get the headers a GET would, Content-Length too.
+                await super().__call__({**scope, "method": "GET"}, receive, _headers_only(send))
+                return
         await super().__call__(scope, receive, send)
+
+
+def _headers_only(send: Send) -> Send:
+    """``send``, every body it is given left out (the answer to a HEAD request)."""
+
+    async def headers_only(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            message = {**message, "body": b""}
+        await send(message)
+
+    return headers_only
 
 
 Create = Callable[[CreateTable, Request], Awaitable[CreatedTable]]
@@ -302,11 +318,14 @@ def _methods_of(request: Request) -> list[str]:
     """Every method some route takes at the request's path: each asked of the routes as
     the router asks them (FastAPI's included routers answer for their own routes)."""
     routes = request.app.routes
-    return [
+    taken = {
         method
         for method in _METHODS
         if any(r.matches({**request.scope, "method": method})[0] == Match.FULL for r in routes)
-    ]
+    }
+    if "GET" in taken:
+        taken.add("HEAD")  # (answered as GET without the body: ThieveryApp)
+    return [method for method in _METHODS if method in taken]
 
 
 async def _disconnected() -> Message:
