@@ -220,9 +220,7 @@ class Hub:
         idle = [
             t
             for t in self.tables.values()
-            if not t.is_over
-            and not t.listeners
-            and not (t.record.turn_seconds and t.state.to_act)
+            if not t.is_over and not t.listeners and not (t.record.turn_seconds and t.state.to_act)
         ]
         if idle:
             table = min(idle, key=lambda t: max(t.changed_at, t.used_at))
