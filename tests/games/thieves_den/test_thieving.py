@@ -154,6 +154,52 @@ def test_passed_players_cannot_be_targeted_but_keep_owner_bonuses() -> None:
     assert of(events, "take") == [{"seat": 0, "from": 1, "what": "tome"}]
 
 
+def test_sleight_of_hand_moves_no_thief_off_a_passed_players_card_but_may_move_one_on() -> None:
+    """The rules pages said a passed player's Locations "are not targets of Sleight of
+    Hand"; the engine lets a Thief be moved onto one (a Steal there is not targeting its
+    owner) and never off one. The pages now say so; this keeps the engine to them."""
+    state = arrange(
+        new(3),
+        powers=["sleight", "windfall", "recruits"],
+        up={0: ["market-a"], 2: ["bank-a", "library-a"]},
+        treasures={0: {"tome": 2}},
+        current=0,
+    )
+    act(state, 0, "steal", card="market-a")  # a Thief on seat 0's own Market
+    act(state, 1, "pass")
+    act(state, 2, "steal", card="bank-a")  # a Thief on seat 2's own Bank
+    act(state, 0, "power", tile="windfall", pay="tome")
+    act(state, 0, "treasure", treasure="jewel")  # (Windfall's own choice)
+    act(state, 2, "pass")
+    assert state.passed[2] and state.to_act == (0,)
+    events = act(state, 0, "power", tile="sleight", pay="tome")
+    # The one Thief it may move is on the Market (the Bank's owner has passed), and the one
+    # card it may go to is the passed player's Library: each choice makes itself.
+    assert of(events, "move") == [{"seat": 0, "from": "market-a", "to": "library-a"}]
+    assert {"seat": 2, "card": "library-a"} in of(events, "bonus")
+
+
+def test_a_power_tile_whose_ability_costs_what_you_lack_cannot_be_used() -> None:
+    """Hire Out begins "Return 2 Thief tokens": with one Thief it is not offered (the
+    pages said a Power tile can always be used)."""
+    state = arrange(
+        new(3),
+        powers=["hire-out", "renown", "windfall"],
+        treasures={0: {"tome": 1}},
+        thieves={0: 1},
+    )
+    tiles = {a["tile"] for a in legal(state, 0) if a["type"] == "power"}
+    assert tiles == {"renown", "windfall"}
+    state = arrange(
+        new(3),
+        powers=["hire-out", "renown", "windfall"],
+        treasures={0: {"tome": 1}},
+        thieves={0: 2},
+    )
+    tiles = {a["tile"] for a in legal(state, 0) if a["type"] == "power"}
+    assert tiles == {"hire-out", "renown", "windfall"}
+
+
 def test_a_location_whose_cost_cannot_be_paid_cannot_be_used() -> None:
     state = arrange(new(3), up={1: ["abbey-a", "courthouse-a"]}, treasures={0: {"tome": 1}})
     steals = {a["card"] for a in legal(state, 0) if a["type"] == "steal"}
