@@ -681,11 +681,27 @@ def test_der_schattendieb_is_drawn_in_german(server: str, browser: Browser) -> N
             "Manschettenknopf",
             "Tresor zu",
             "Schattendieb",
-            "Brosche-Dieb",
-            "Ring-Dieb",
-            "Uhr-Dieb",
-            "Manschettenknopf-Dieb",
+            "Broschendieb",
+            "Ringdieb",
+            "Uhrendieb",
+            "Manschettenknöpfedieb",
         }, names
+        # The thieves by the German edition's names (the page said "Uhr-Dieb", the
+        # terminal "Uhrendieb").
+        thieves = page.evaluate(
+            """async () => {
+              const { parseCard } = await import("/static/games/schattendieb/game.js");
+              return ["brooch", "ring", "watch", "cufflink", "shadow"]
+                .map((k) => parseCard(`thief-${k}`).label);
+            }"""
+        )
+        assert thieves == [
+            "Broschendieb",
+            "Ringdieb",
+            "Uhrendieb",
+            "Manschettenknöpfedieb",
+            "Schattendieb",
+        ]
         page.locator(PLAY).first.click()
         expect(page.locator(".sd-strip, .sd-prompt").first).to_be_visible()
         page.wait_for_timeout(300)

@@ -84,3 +84,22 @@ def test_a_missing_file_is_refused_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "nowhere.toml"
     with pytest.raises(ValueError, match=re.escape(str(path))):
         read_close_values(path)
+
+
+def test_the_terminal_reads_a_third_copys_value(tmp_path: Path) -> None:
+    """A file with three copies of one value gives close-4c: the terminal read values by
+    stripping the letters a and b, so it named the card "Close Safe 4c" and crashed on
+    playing it (int("4c"))."""
+    from thievery.cli.render import renderer
+    from thievery.games.schattendieb.render import card_name, card_text, safe_total
+
+    path = tmp_path / "components.toml"
+    values = [*range(4, 16), 4, 4, 4, 5, 6, 7, 8, 15]
+    path.write_text(f"[close_safe]\nvalues = {values}\n", encoding="utf-8")
+    ids = [f"close-{v}{c}" for v, c in read_close_values(path)]
+    assert "close-4d" in ids
+    assert card_name("close-4d") == "Close Safe 4" and card_text("close-4d").plain == "⊠4"
+    assert safe_total(["close-4d", "ring-3a"]) == 7
+    view = {"seat": 0, "safes": [["ring-3a", "ring-5b"], []], "front": [[], []]}
+    said = renderer("schattendieb").action({"type": "play", "card": "close-4d"}, view)
+    assert said == "Play Close Safe 4 (closes: 2 cards in your safe)"

@@ -20,7 +20,7 @@ WORDS: Mapping[str, str] = {
     "Brooch Thief": "Broschendieb",
     "Ring Thief": "Ringdieb",
     "Watch Thief": "Uhrendieb",
-    "Cufflink Thief": "Manschettenknopfdieb",
+    "Cufflink Thief": "Manschettenknöpfedieb",
     "Close Safe {n}": "Tresor zu {n}",
     # a thief card's symbol: ☠shadow, ☠ring
     "shadow": "Schatten",

@@ -27,14 +27,19 @@ COLOURS = {
 SYMBOLS = {"brooch": "✿", "ring": "○", "watch": "◷", "cufflink": "◆"}
 
 
+def _number(rest: str) -> str:
+    """A card id's value: ``6`` of ``6a``, ``4`` of ``4c`` (the copies' letters run a, b,
+    c, … as far as a components file gives copies of one value)."""
+    return rest.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
 def card_text(card: str) -> Text:
     """A card as coloured text: ``○6`` for Ring 6, ``⊠12`` for Close Safe 12, ``☠shadow``."""
     kind, rest = card.split("-", 1)
     if kind in SYMBOLS:
-        value = rest.rstrip("ab")
-        return Text(f"{SYMBOLS[kind]}{value}", style=COLOURS[kind])
+        return Text(f"{SYMBOLS[kind]}{_number(rest)}", style=COLOURS[kind])
     if kind == "close":
-        return Text(f"⊠{rest.rstrip('ab')}", style=COLOURS[kind])
+        return Text(f"⊠{_number(rest)}", style=COLOURS[kind])
     return Text(f"☠{_(rest)}", style=COLOURS[kind])
 
 
@@ -60,7 +65,7 @@ def card_name(card: str) -> str:
     kind, rest = card.split("-", 1)
     if kind == "thief":
         return _(THIEF_NAMES[rest])
-    value = rest.rstrip("ab")
+    value = _number(rest)
     if kind == "close":
         return _("Close Safe {n}", n=value)
     return f"{kind_name(kind)} {value}"
@@ -76,7 +81,7 @@ def cards_text(cards: list[str]) -> Text:
 
 
 def safe_total(cards: list[str]) -> int:
-    return sum(int(c.split("-")[1].rstrip("ab")) for c in cards)
+    return sum(int(_number(c.split("-")[1])) for c in cards)
 
 
 def table(view: JSON) -> RenderableType:
@@ -160,7 +165,7 @@ def action(action: JSON, view: JSON) -> str:
         return _("Add {card}", card=card)
     if action["card"].startswith("close-"):
         n = len(view["safes"][view["seat"]])
-        value = int(action["card"].split("-")[1].rstrip("ab"))
+        value = int(_number(action["card"].split("-")[1]))
         works = 1 <= n <= value
         return _(
             "Play {card} (closes: {n} cards in your safe)"

@@ -10,7 +10,8 @@ import { copyView, narrate } from "/static/js/motion.js";
 addGerman({
   "Brooch": "Brosche", "Ring": "Ring", "Watch": "Uhr", "Cufflink": "Manschettenknopf",
   "Play": "Ausspielen", "Thieves": "Diebe", "Add": "Anlegen", "Over": "Vorbei",
-  "Shadow Thief": "Schattendieb", "{kind} Thief": "{kind}-Dieb", "Close Safe": "Tresor zu", "Close Safe {n}": "Tresor zu {n}",
+  "Shadow Thief": "Schattendieb", "{kind} Thief": "{kind}-Dieb", "Brooch Thief": "Broschendieb",
+  "Ring Thief": "Ringdieb", "Watch Thief": "Uhrendieb", "Cufflink Thief": "Manschettenknöpfedieb", "Close Safe": "Tresor zu", "Close Safe {n}": "Tresor zu {n}",
   "closed": "geschlossen", "a hidden card": "eine verdeckte Karte",
   "safe closed": "Tresor zu", "✓ chosen": "✓ gewählt", "choosing…": "wählt …", "stealing…": "stiehlt …",
   "adding…": "legt an …", "✓ done": "✓ fertig",
@@ -49,12 +50,15 @@ const KIND_NAMES = { brooch: "Brooch", ring: "Ring", watch: "Watch", cufflink: "
 // "fill" is no phase of the game's: the narration's step 5, the jewellery going into the safes.
 const PHASES = { play: "Play", steal: "Thieves", add: "Add", fill: "Into the safes", over: "Over" };
 const kindName = (kind) => (KIND_NAMES[kind] ? t(KIND_NAMES[kind]) : kind);
+// The thieves by their names (the German edition's: Broschendieb, …, Manschettenknöpfedieb).
+const THIEVES = { brooch: "Brooch Thief", ring: "Ring Thief", watch: "Watch Thief", cufflink: "Cufflink Thief" };
 
 /** A card id as its parts: ring-6b, close-12a, thief-shadow. */
 export function parseCard(id) {
   const [kind, rest] = String(id).split("-");
   if (kind === "thief") {
-    return { cat: "thief", kind: rest, value: 0, label: rest === "shadow" ? t("Shadow Thief") : t("{kind} Thief", { kind: kindName(rest) }) };
+    const label = rest === "shadow" ? t("Shadow Thief") : THIEVES[rest] ? t(THIEVES[rest]) : t("{kind} Thief", { kind: kindName(rest) });
+    return { cat: "thief", kind: rest, value: 0, label };
   }
   const value = parseInt(rest, 10);
   if (kind === "close") return { cat: "close", kind, value, label: t("Close Safe {n}", { n: value }) };
