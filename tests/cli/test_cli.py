@@ -512,7 +512,7 @@ def test_simulate_and_ladder_refuse_outputs_and_inputs_before_any_game(
     run (or an IndexError, a KeyError). Now a clear refusal before the first game."""
     from thievery.sim import runner as sim_runner
 
-    def no_game(job: object) -> object:
+    def no_game(job: object, history: bool = False) -> object:
         raise AssertionError("a game was played before the refusal")
 
     monkeypatch.setattr(sim_runner, "run_job", no_game)

@@ -93,11 +93,11 @@ def test_a_card_file_is_read_once_for_the_games_the_summary_and_the_export(
     play = runner.run_job
     played = [0]
 
-    def edit_after_the_first(job: object) -> object:  # (the file changes mid-run)
-        played[0] += 1
+    def edit_after_the_first(job: object, history: bool = False) -> object:
+        played[0] += 1  # (the file changes mid-run)
         if played[0] == 2:
             path.write_text(edited)
-        return play(job)  # type: ignore[arg-type]
+        return play(job, history)  # type: ignore[arg-type]
 
     monkeypatch.setattr(runner, "run_job", edit_after_the_first)
     out, summary = tmp_path / "d.parquet", tmp_path / "s.json"
@@ -128,3 +128,28 @@ def test_a_card_file_is_read_once_for_the_games_the_summary_and_the_export(
     assert json.loads(meta["thievery.options"]) == recorded
     codec, _ = spaces("thieves-den", 3, json.loads(meta["thievery.options"]))
     assert all(codec.to_json(r["action_index"]) == json.loads(r["action"]) for r in rows)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_runs_outcomes_with_their_actions_export_without_playing_the_bots_again(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The export played every game again with its bots (a run's cost again, on one core,
+    with search bots): a run's outcomes now carry their actions, and the rows are the
+    same without a bot made."""
+    from thievery.rl import export
+
+    n = PLAYERS[game]
+    bots = ["heuristic"] + ["random"] * (n - 1)
+    outcomes = list(simulate(game, bots, 2, seed=5, history=True))
+    assert all(o.history for o in outcomes)
+    by_bots, by_history = tmp_path / "bots.parquet", tmp_path / "history.parquet"
+    export_parquet(by_bots, game, [(o.index, o.seating, o.seed) for o in outcomes])
+
+    def no_bot(*args: object) -> object:
+        raise AssertionError("a bot was made for an export of kept actions")
+
+    monkeypatch.setattr(export, "make_bot", no_bot)
+    export_parquet(by_history, game, outcomes)
+    assert pq.read_table(by_history).to_pylist() == pq.read_table(by_bots).to_pylist()
+    assert all(o.history is None for o in simulate(game, bots, 2, seed=5))  # (if asked)

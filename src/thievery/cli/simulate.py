@@ -94,10 +94,26 @@ def simulate_cmd(
             from thievery.sim.ray_runner import simulate_ray
 
             runs = simulate_ray(
-                spec.name, names, games, seed, recorded, address=ray, duplicate=duplicate
+                spec.name,
+                names,
+                games,
+                seed,
+                recorded,
+                address=ray,
+                duplicate=duplicate,
+                history=export is not None,
             )
         else:
-            runs = simulate(spec.name, names, games, seed, recorded, workers, duplicate)
+            runs = simulate(
+                spec.name,
+                names,
+                games,
+                seed,
+                recorded,
+                workers,
+                duplicate,
+                history=export is not None,  # (the export replays them, bots not asked)
+            )
         with Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -163,13 +179,7 @@ def simulate_cmd(
         except ImportError as e:
             fail(f"--export needs the extra thievery[rl] (pip install 'thievery[rl]'): {e}")
         done = sorted(outcomes, key=lambda o: o.index)
-        count = export_parquet(
-            export,
-            spec.name,
-            [(o.index, o.seating, o.seed) for o in done],
-            recorded,
-            seeds=export_seeds,
-        )
+        count = export_parquet(export, spec.name, done, recorded, seeds=export_seeds)
         console.print(f"Exported {count} decisions of {len(done)} games to {export}")
     if report is not None:
         from thievery.sim.report import summarise, write_report

@@ -87,6 +87,18 @@ def play(game: str, seating: Sequence[str], seed: int, options: Mapping[str, Any
     return state
 
 
+def replayed(
+    game: str, players: int, seed: int, options: Mapping[str, Any], history: Iterable[Any]
+) -> State:
+    """The finished game that ``history`` ((seat, action JSON) each, the clock's ticks
+    too) plays from its seed: the game a run played, without its bots."""
+    spec = plugin(game).spec
+    state = spec.new(players, seed, options)
+    for seat, action in history:
+        state.apply(seat, spec.parse_action(action))
+    return state
+
+
 def rows(
     game: str,
     seating: Sequence[str],
@@ -94,11 +106,17 @@ def rows(
     options: Mapping[str, Any],
     index: int,
     seeds: bool = False,
+    history: Iterable[Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Every decision of one game, replayed from the finished game's history (with the
-    game's seed only if ``seeds``: it rebuilds every hidden card)."""
+    game's seed only if ``seeds``: it rebuilds every hidden card). ``history``, the
+    game's actions as a run kept them (:class:`~thievery.sim.runner.GameOutcome`), spares
+    playing it again with its bots."""
     spec = plugin(game).spec
-    finished = play(game, seating, seed, options)
+    if history is None:
+        finished = play(game, seating, seed, options)
+    else:
+        finished = replayed(game, len(seating), seed, options, history)
     result = finished.result()
     assert result is not None
     rewards = share(finished)
@@ -164,13 +182,15 @@ def schema(seeds: bool = False) -> Any:
 def export_parquet(
     path: Path,
     game: str,
-    games: Iterable[tuple[int, Sequence[str], int]],
+    games: Iterable[tuple[int, Sequence[str], int] | Any],
     options: Mapping[str, Any] | None = None,
     seeds: bool = False,
 ) -> int:
-    """Write every decision of ``games`` ((index, seating, seed) each) to ``path``, one
-    row group per game (the seeds as a column only if ``seeds``); returns the rows
-    written."""
+    """Write every decision of ``games`` to ``path``, one row group per game (the seeds
+    as a column only if ``seeds``); returns the rows written. A game is (index, seating,
+    seed), played again with its bots, or a run's
+    :class:`~thievery.sim.runner.GameOutcome` with its actions (``history=True``),
+    replayed without them."""
     import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
     import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
 
@@ -186,8 +206,13 @@ def export_parquet(
     )
     written = 0
     with pq.ParquetWriter(str(path), schema_) as writer:
-        for index, seating, seed in games:
-            batch = list(rows(game, seating, seed, options, index, seeds))
+        for one in games:
+            if isinstance(one, tuple):
+                index, seating, seed = one
+                kept = None
+            else:  # a run's outcome
+                index, seating, seed, kept = one.index, one.seating, one.seed, one.history
+            batch = list(rows(game, seating, seed, options, index, seeds, kept))
             if batch:
                 writer.write_table(pa.Table.from_pylist(batch, schema=schema_))
                 written += len(batch)

@@ -13,11 +13,12 @@ import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from thievery.bots import make_bot
 from thievery.core.errors import InvalidOption
-from thievery.core.protocol import CLOCK, ClockedState
+from thievery.core.protocol import CLOCK, JSON, ClockedState
 from thievery.core.registry import game as get_game
 from thievery.core.rng import Rng
 
@@ -35,6 +36,9 @@ class GameOutcome:
     # The seat that made the game's first decision: the first player, which some games
     # draw from the deal (Thieves!, Thieves Den), so it need not be seat index 0.
     first: int | None = None
+    # Every action as (seat, the action's JSON), the clock's ticks too, when asked for
+    # (``history=True``): the game again without its bots (an export's rows).
+    history: tuple[tuple[int, JSON], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,8 +69,10 @@ def play_game(
     seed: int,
     options: Mapping[str, Any] | None = None,
     index: int = 0,
+    history: bool = False,
 ) -> GameOutcome:
-    """Play one game between ``bots`` (one name per seat) to the end."""
+    """Play one game between ``bots`` (one name per seat) to the end (with its actions,
+    if ``history``)."""
     spec = get_game(game)
     state = spec.new(len(bots), seed, options)
     players = [make_bot(name, game, seat, seed) for seat, name in enumerate(bots)]
@@ -83,6 +89,7 @@ def play_game(
     result = state.result()
     assert result is not None
     first = next((s for s, _ in state.history() if s != CLOCK), None)
+    moves = tuple((s, a.to_json()) for s, a in state.history()) if history else None
     return GameOutcome(
         index,
         seed,
@@ -91,21 +98,27 @@ def play_game(
         tuple(result["winners"]),
         decisions,
         first,
+        moves,
     )
 
 
 Job = tuple[str, tuple[str, ...], int, dict[str, Any], int]
 
 
-def run_job(job: Job) -> GameOutcome:
+def run_job(job: Job, history: bool = False) -> GameOutcome:
     """Play one job: (game, seating, seed, options, index)."""
     game, bots, seed, options, index = job
-    return play_game(game, bots, seed, options, index)
+    return play_game(game, bots, seed, options, index, history)
 
 
 def run_batch(batch: list[Job]) -> list[GameOutcome]:
     """Play several jobs (one Ray task)."""
     return [run_job(j) for j in batch]
+
+
+def run_batch_with_history(batch: list[Job]) -> list[GameOutcome]:
+    """Play several jobs, each outcome with its actions (one Ray task)."""
+    return [run_job(j, history=True) for j in batch]
 
 
 def jobs(
@@ -147,14 +160,17 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     workers: int = 1,
     duplicate: bool = False,
+    history: bool = False,
 ) -> Iterator[GameOutcome]:
-    """Yield the outcome of each game as it finishes (in order)."""
+    """Yield the outcome of each game as it finishes (in order; each with its actions
+    if ``history``)."""
     work = jobs(game, bots, games, seed, options, duplicate)
+    run = partial(run_job, history=history)
     if workers <= 1:
-        yield from map(run_job, work)
+        yield from map(run, work)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(run_job, work, chunksize=max(1, games // (workers * 8)))
+        yield from pool.map(run, work, chunksize=max(1, games // (workers * 8)))
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
