@@ -60,7 +60,9 @@ def test_an_ordinary_tables_deal_is_committed_and_its_record_verifies(
     assert other["commitment"] != commitment  # fresh seed and salt for every table
     record = _finished(client, made["id"])
     assert record["commitment"] == commitment
-    assert deal_commitment(record["game"], record["seed"], record["salt"]) == commitment
+    setup = {k: record[k] for k in ("version", "players", "options")}
+    assert len(record["salt"]) == 48  # (its commitment covers the whole setup)
+    assert deal_commitment(record["game"], record["seed"], record["salt"], **setup) == commitment
     assert "scenario" not in record
 
     path = tmp_path / "record.json"
@@ -119,8 +121,9 @@ def test_a_scenario_record_cannot_pass_for_a_fair_deal(client: TestClient, tmp_p
     commitment = made["commitment"]
     record = _finished(client, made["id"])
     assert record["commitment"] == commitment
-    assert deal_commitment(record["game"], 42, record["salt"], scenario=True) == commitment
-    assert deal_commitment(record["game"], 42, record["salt"]) != commitment
+    setup = {k: record[k] for k in ("version", "players", "options")}
+    assert deal_commitment(record["game"], 42, record["salt"], True, **setup) == commitment
+    assert deal_commitment(record["game"], 42, record["salt"], **setup) != commitment
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     good = runner.invoke(app, ["verify", str(path), "--commitment", commitment])
@@ -191,3 +194,54 @@ def test_a_legacy_option_replays_old_records_only(client: TestClient) -> None:
     token = exchange(client, tid, made.json()["seats"][0]["token"])
     view = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"})
     assert "v1_add_step" not in view.json()["view"]["options"]
+
+
+def test_a_record_of_another_setup_with_the_tables_seed_and_salt_does_not_verify(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """The commitment covered game, seed and salt only: a made-up record with the real
+    table's seed and salt, but four players instead of three, other options, names and
+    moves, verified against the table's commitment. It covers the whole setup now."""
+    body = {"game": "thieves", "seats": BOTS, "options": {}}
+    made = client.post("/api/tables", json=body).json()["table"]
+    commitment = made["commitment"]
+    record = _finished(client, made["id"])
+    path = tmp_path / "record.json"
+    forged = {
+        k: v for k, v in record.items() if k not in ("commitment", "actions", "result", "names")
+    }
+    changes = [
+        {"players": 4},
+        {"options": {**record["options"], "raid_ties": "none_busted"}},
+        {"version": record["version"] + 1},
+    ]
+    for change in changes:
+        path.write_text(json.dumps({**forged, **change, "actions": []}))
+        told = runner.invoke(app, ["verify", str(path), "--commitment", commitment])
+        assert told.exit_code == 1 and "NOT VERIFIED" in told.output, (change, told.output)
+    # A record of a table made before (a salt of 32 digits: game, seed and salt only)
+    # still verifies as it did.
+    old = {**record, "salt": record["salt"][:32]}
+    old_commitment = deal_commitment(old["game"], old["seed"], old["salt"])
+    path.write_text(json.dumps({**old, "commitment": old_commitment}))
+    kept = runner.invoke(app, ["verify", str(path), "--commitment", old_commitment])
+    assert kept.exit_code == 0 and "verified" in kept.output, kept.output
+
+
+def test_verify_without_the_tables_commitment_says_only_that_the_record_agrees_with_itself(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """Without --commitment it said "verified": a scenario record with its mark taken off
+    passed as a fair deal. And a record whose result was taken off verified."""
+    body = {"game": "schattendieb", "seats": BOTS, "options": {"games": 1}}
+    made = client.post("/api/tables", json=body).json()["table"]
+    record = _finished(client, made["id"])
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    alone = runner.invoke(app, ["verify", str(path)])
+    assert alone.exit_code == 0 and "consistent" in alone.output
+    assert "verified" not in alone.output.replace("To verify", "")
+    assert "3 players" in alone.output and "options" in alone.output
+    path.write_text(json.dumps({**record, "result": None}))
+    cut = runner.invoke(app, ["verify", str(path), "--commitment", made["commitment"]])
+    assert cut.exit_code == 1 and "the record says None" in cut.output

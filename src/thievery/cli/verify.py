@@ -42,7 +42,17 @@ def verify(
     else:
         typer.echo(f"deal commitment   {computed}")
         if commitment is not None and commitment.strip().lower() != computed:
-            problems.append(f"the table showed {commitment}, but seed and salt give {computed}")
+            problems.append(
+                f"the table showed {commitment}, but the record's deal and setup give {computed}"
+            )
+    # What the record says the table was (the commitment of a table made since
+    # 2026-12-05 covers these too; compare them with the table all the same).
+    typer.echo(
+        f"table             {record.game}, rules version {record.version}, "
+        f"{record.players} players" + (f": {', '.join(record.names)}" if record.names else "")
+    )
+    shown = json.dumps(record.options, sort_keys=True)
+    typer.echo(f"options           {shown if len(shown) <= 200 else shown[:197] + '...'}")
     if record.scenario:
         typer.echo("scenario table    the creator chose this deal (shown to every seat)")
     try:
@@ -52,10 +62,19 @@ def verify(
     else:
         result = state.result()
         typer.echo(f"replay            {len(record.actions)} actions, result {result}")
-        if record.result is not None and result != record.result:
+        if result != record.result:  # (a closed table's: no result, and none replayed)
             problems.append(f"the replay ends {result}, the record says {record.result}")
     if problems:
         for problem in problems:
             typer.secho(f"NOT VERIFIED: {problem}", fg=typer.colors.RED, err=True)
         raise typer.Exit(1)
+    if commitment is None:
+        # The salt is in the file: alone, it shows only that the file agrees with itself.
+        typer.secho(
+            "consistent: the record agrees with its own commitment and replays to its "
+            "result. To verify the deal, compare the commitment with the one the table "
+            "showed when it was made: --commitment HEX",
+            fg=typer.colors.YELLOW,
+        )
+        return
     typer.secho("verified", fg=typer.colors.GREEN)

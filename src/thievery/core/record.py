@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,15 @@ class GameRecord:
         """The commitment to this record's deal (``None`` without a salt)."""
         if self.salt is None:
             return None
-        return deal_commitment(self.game, self.seed, self.salt, self.scenario)
+        return deal_commitment(
+            self.game,
+            self.seed,
+            self.salt,
+            self.scenario,
+            version=self.version,
+            players=self.players,
+            options=self.options,
+        )
 
     @classmethod
     def of(cls, state: State, names: Sequence[str] | None = None) -> GameRecord:
@@ -170,20 +178,48 @@ class GameRecord:
 SALT = re.compile(r"[0-9a-f]{16,64}")
 
 
-def deal_commitment(game: str, seed: int, salt: str, scenario: bool = False) -> str:
+SALT_WHOLE_TABLE = 48  # hex digits of a salt whose commitment covers the whole setup
+
+
+def deal_commitment(
+    game: str,
+    seed: int,
+    salt: str,
+    scenario: bool = False,
+    *,
+    version: int | None = None,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> str:
     """The published commitment to a deal: SHA-256 of the game, the seed and a secret
     salt, and for a scenario table (whose creator chose the deal) that it is one. A server
     shows it when a table is made and reveals seed and salt in the finished record, so
     anyone can check that the deal was fixed before the first card, and that a scenario's
     record was not passed off as a fair deal's.
 
+    A salt of :data:`SALT_WHOLE_TABLE` hex digits (every table made since 2026-12-05)
+    commits to the whole setup too: the rules ``version``, the number of ``players`` and
+    every option (a card set in full), so a record of another setup with the same seed
+    and salt does not match. A shorter salt (tables made before) commits to game, seed and
+    scenario only, as it always did.
+
     >>> deal_commitment("thieves", 7, "00" * 16)[:16]
     '4e2db182fd3f48d6'
     >>> deal_commitment("thieves", 7, "00" * 16, scenario=True)[:16] != "4e2db182fd3f48d6"
     True
+    >>> whole = dict(version=1, players=3, options={"raid_ties": "all_busted"})
+    >>> a = deal_commitment("thieves", 7, "00" * 24, **whole)
+    >>> a != deal_commitment("thieves", 7, "00" * 24, **{**whole, "players": 4})
+    True
     """
-    text = f"thievery-deal\n{game}\n{seed}\n{salt}" + ("\nscenario" if scenario else "")
-    return hashlib.sha256(text.encode()).hexdigest()
+    text = f"thievery-deal\n{game}\n{seed}\n{salt}"
+    if len(salt) == SALT_WHOLE_TABLE:
+        if version is None or players is None or options is None:
+            raise ValueError("this commitment covers the rules version, players and options")
+        setup = json.dumps(options, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        digest = hashlib.sha256(setup.encode()).hexdigest()
+        text = f"thievery-deal-2\n{game}\n{version}\n{players}\n{digest}\n{seed}\n{salt}"
+    return hashlib.sha256((text + ("\nscenario" if scenario else "")).encode()).hexdigest()
 
 
 def _whole(data: Any, key: str) -> int:

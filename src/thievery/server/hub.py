@@ -26,7 +26,7 @@ from typing import Any
 from thievery.bots.base import make_bot
 from thievery.core.errors import InvalidOption, InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, GameSpec, State
-from thievery.core.record import GameRecord
+from thievery.core.record import SALT_WHOLE_TABLE, GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
 from thievery.server.botpool import BotPool
@@ -495,7 +495,7 @@ class Hub:
         # The deal comes from the server's CSPRNG unless the table is a scenario; its
         # commitment is published now and the salt revealed with the finished record.
         seed = secrets.randbelow(2**53) if seed is None else seed
-        salt = secrets.token_hex(16)
+        salt = secrets.token_hex(SALT_WHOLE_TABLE // 2)  # (its commitment: the whole setup)
 
         def setup() -> tuple[JSON, State, str, list[tuple[Seat, str | None]]]:
             # Reading a card set, checking and hashing it and dealing run in a worker

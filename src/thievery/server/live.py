@@ -558,7 +558,16 @@ class LiveTable:
         salt = self.record.salt
         if salt is None:
             return None
-        return deal_commitment(self.spec.name, self.record.seed, salt, bool(self.record.scenario))
+        record = self.record
+        return deal_commitment(
+            self.spec.name,
+            record.seed,
+            salt,
+            bool(record.scenario),
+            version=record.game_version,
+            players=record.players,
+            options=record.options,
+        )
 
     def _snapshot(self, audience: Audience) -> JSON:
         """What an audience sees now: its view, legal actions, who is to act, the result.
