@@ -135,7 +135,8 @@ def test_the_host_closes_a_table(sqlite_url: str) -> None:
         made = create_table(client, ["human", "human", "bot:random"])
         tid, token = made["table"]["id"], made["seats"][0]["token"]
         close = f"/api/tables/{tid}/close"
-        refused(client.post(close, headers={"Authorization": f"Bearer {token}"}), 403, "auth/token")
+        # (a seat's token: only the host may, as for a new invite)
+        refused(client.post(close, headers={"Authorization": f"Bearer {token}"}), 403, "auth/host")
         with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
             player = Player(ws, token)
             token = player.token  # (the seat's key: its invite is used)

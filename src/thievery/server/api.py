@@ -27,7 +27,7 @@ from thievery.core.registry import game as get_game
 from thievery.core.registry import playable, plugin
 from thievery.server.audience import describe_all
 from thievery.server.chat import Chat
-from thievery.server.errors import ServerError, bad_token, not_host
+from thievery.server.errors import ServerError, not_host
 from thievery.server.hub import Hub
 from thievery.server.limits import client_key
 from thievery.server.lobby import Lobby
@@ -468,7 +468,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         hub.action_limit.check(client_of(request))
         table = await hub.get(table_id)
         if not table.is_host(_token(credentials)):
-            raise bad_token()
+            raise not_host()  # (as for a new invite: only the host may)
         await hub.close_table(table)
         return table.summary()
 
