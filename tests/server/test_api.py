@@ -508,6 +508,10 @@ def test_every_error_is_documented_as_the_json_it_is(client: TestClient) -> None
                         method,
                         status,
                     )
+    games = schema["paths"]["/api/games"]["get"]["responses"]
+    assert {"405", "500"} <= set(games)  # (a wrong method, a failure: both JSON errors)
+    wrong = client.delete("/api/games")
+    assert wrong.status_code == 405 and wrong.json()["code"] == "http/405"
     rules = schema["paths"]["/api/games/{name}/rules"]["get"]["responses"]
     assert list(rules["200"]["content"]) == ["text/markdown"]
     refused = client.get("/api/games/chess/rules")

@@ -169,8 +169,8 @@ class Error(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Error} for code in (400, 403, 404, 409, 413, 422, 429, 503)
-}
+    code: {"model": Error} for code in (400, 403, 404, 405, 409, 413, 422, 429, 500, 503)
+}  # (405: another method than the path's; 500: the server failed)
 # The same, for a route whose own answer is not JSON (FastAPI would document its errors
 # in the route's media type): the error's schema under application/json, as it is sent.
 JSON_ERRORS: dict[int | str, dict[str, Any]] = {
