@@ -404,7 +404,12 @@ def test_the_tab_shows_your_turn_and_a_notice_says_when_the_timer_played_for_you
     notice = page.locator("#turn-notice")
     expect(notice).to_be_visible(timeout=8000)
     expect(notice).to_contain_text("Time ran out: a bot played for you.")
-    page.wait_for_function("window.heard.some(s => s.startsWith('Time ran out: a bot played'))")
+    heard_it = "window.heard.some(s => s.split(' · ').some(p => p.startsWith('Time ran out')))"
+    for _ in range(100):  # (polled from here: the page's CSP refuses a polled string)
+        if page.evaluate(heard_it):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(heard_it), page.evaluate("window.heard")
     page.click("#turn-notice-ok")
     expect(notice).to_be_hidden()
     # Handing the seat to a bot: not your turn any more, the plain title and icon again.
@@ -945,7 +950,58 @@ def test_the_end_screen_says_how_the_game_ended(server: str, browser: Browser) -
     # Der Schattendieb's words give the reason the game ended and every seat's score.
     expect(result.locator(".ended p").first).to_contain_text(re.compile(r"Game 1 over \(.+\)"))
     assert sideways(page) <= 0
+    # A dialog: Tab stays in it, Escape closes it and the focus goes to the end's heading
+    # below (it went round the page behind, and Escape did nothing).
+    expect(result).to_have_attribute("aria-modal", "true")
+    expect(page.locator("#result-title")).to_be_focused()
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.getElementById('result').contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    expect(result).to_have_count(0)
+    expect(page.locator("#after h2")).to_be_focused()
     assert errors == []
+
+
+def test_cards_have_names_announcements_are_gathered_and_a_small_phone_fits(
+    server: str, browser: Browser
+) -> None:
+    """A screen reader heard "10 10" for a Ring 10 and a Brooch 10, and nothing for a
+    face-down card; two announcements at once lost the first ("your turn" under "Seat 4
+    chose a card"); at 320 px Der Schattendieb and Thieves! scrolled sideways."""
+    context = browser.new_context(viewport={"width": 320, "height": 640}, locale="en-GB")
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        for game in ("schattendieb", "thieves"):
+            page.goto(make_table(server, game)["seats"][0]["invite"])
+            expect(page.locator("[data-card]").first).to_be_visible()
+            assert sideways(page) <= 0, f"{game} at 320 px is {sideways(page)} px too wide"
+        page.goto(make_table(server, "schattendieb")["seats"][0]["invite"])
+        cards = page.locator(".sd-hand [data-card]")
+        expect(cards.first).to_be_visible()
+        for card in cards.all():
+            label = card.get_attribute("aria-label") or ""
+            name = card.get_attribute("data-card") or ""
+            kind = name.split("-")[0]
+            if kind in ("ring", "brooch", "watch", "cufflink"):
+                value = name.split("-")[1].rstrip("ab")
+                assert label.startswith(f"{kind.capitalize()} {value}"), (name, label)
+            else:
+                assert label, name
+        said = page.evaluate(
+            """async () => {
+              const { say } = await import("/static/js/common.js");
+              say("Choose a card to play");
+              say("Seat 4 chose a card");
+              await new Promise((done) => setTimeout(done, 400));
+              return document.getElementById("announce").textContent;
+            }"""
+        )
+        assert said.endswith("Choose a card to play · Seat 4 chose a card"), said  # (both)
+        assert errors == []
+    finally:
+        context.close()
 
 
 @pytest.mark.paced

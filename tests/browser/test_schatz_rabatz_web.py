@@ -270,3 +270,53 @@ def test_a_drop_that_loses_the_race_is_answered(
         assert errors == []
     finally:
         context.close()
+
+
+def test_enter_and_space_press_the_boards_buttons_and_a_dialog_holds_the_keys(
+    server: str, browser: Browser
+) -> None:
+    """Enter or Space on the board's own buttons (Rotate, ▶, Close the lid) dropped the
+    picked treasure instead; and the game's keys acted behind the How to play panel ("c"
+    closed the lid), whose Tab order led out of it."""
+    seats = [{"kind": "human", "name": "Zoe"}, {"kind": "bot", "bot": "packer-child"}]
+    made = create(server, seats, hourglass_seconds=120, hand_ms=0)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        expect(page.locator(".sr[data-round='1']")).to_have_attribute("data-phase", "packing")
+        before = pick(page)
+        page.focus('.sr-btns [data-ui="rotate"]')
+        page.keyboard.press("Enter")
+        expect(page.locator(".sr-pick")).to_have_attribute(
+            "data-rotation", str((before["rotation"] + 1) % 4)
+        )
+        page.focus('.sr-btns [data-ui="right"]')
+        page.keyboard.press(" ")
+        expect(page.locator(".sr-pick")).to_have_attribute("data-column", str(before["column"] + 1))
+        page.wait_for_timeout(300)
+        assert my_count(page) == 0  # nothing was dropped
+        # How to play open: the game takes no keys, and Tab stays in the panel.
+        page.click("#how-to-play")
+        expect(page.locator("#help-close")).to_be_focused()
+        shown = pick(page)
+        for key in ("ArrowDown", "c", "y"):
+            page.keyboard.press(key)
+        page.wait_for_timeout(300)
+        assert pick(page)["treasure"] == shown["treasure"] and my_count(page) == 0
+        expect(page.locator(".sr-close")).to_have_count(1)  # the lid is still open
+        for _ in range(6):
+            page.keyboard.press("Tab")
+            inside = page.evaluate(
+                "document.getElementById('help').contains(document.activeElement)"
+            )
+            assert inside
+        page.keyboard.press("Escape")
+        expect(page.locator("#help")).to_have_count(0)
+        page.focus(".sr-close")
+        page.keyboard.press("Enter")  # the button itself: the lid closes, nothing drops
+        expect(page.locator(".sr-close")).to_have_count(0)
+        assert my_count(page) == 0
+        assert errors == []
+    finally:
+        page.close()

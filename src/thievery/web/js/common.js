@@ -164,9 +164,40 @@ export function announce(text, log = [], prompt = "") {
 export function say(text) {
   const region = document.getElementById("announce");
   if (!region || !text) return;
-  // The same words twice are still read: empty the region first.
+  // Said together with whatever else comes within SAY_GATHER_MS: set one after another,
+  // the last replaced the others before a screen reader had read them ("your turn" lost
+  // under "Seat 4 chose a card"). The same words twice are still read: the region is
+  // emptied first.
+  saying.push(text);
+  if (saying.length > 1) return;
   region.textContent = "";
-  setTimeout(() => { region.textContent = text; }, 30);
+  setTimeout(() => {
+    region.textContent = saying.join(" · ");
+    saying = [];
+  }, SAY_GATHER_MS);
+}
+
+const SAY_GATHER_MS = 150;
+let saying = [];
+
+/** Keep Tab and Shift+Tab inside ``box`` (an open dialog: the page behind it is out of
+ * reach until it closes). */
+export function trapFocus(box) {
+  box.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const focusable = [...box.querySelectorAll("a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])")]
+      .filter((el) => el.offsetParent !== null || el === document.activeElement);
+    if (!focusable.length) return;
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (event.shiftKey && (document.activeElement === first || !box.contains(document.activeElement))) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
 }
 
 /** Copy text to the clipboard (with a fallback for plain-http pages). */

@@ -5,7 +5,7 @@
 // page asks for ?lang=de and gets RULES.de.md where the game has one), drawn by a tiny
 // Markdown renderer that escapes every character first.
 
-import { esc } from "/static/js/common.js";
+import { esc, trapFocus } from "/static/js/common.js";
 import { addGerman, lang, t } from "/static/js/i18n.js";
 
 addGerman({
@@ -177,6 +177,7 @@ export async function openHelp(game, title) {
     </div>`;
   box.addEventListener("click", (event) => { if (event.target === box) close(); });
   box.addEventListener("keydown", (event) => { if (event.key === "Escape") close(); });
+  trapFocus(box);
   document.body.appendChild(box);
   box.querySelector("#help-close").addEventListener("click", close);
   box.querySelector("#help-close").focus();

@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, logLine, rememberToken, seatName, toast, tokens,
+  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, logLine, rememberToken, seatName, toast, tokens, trapFocus,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -485,7 +485,7 @@ function drawResult() {
     `<tr class="${winners.has(seat) ? "win" : ""}"><td>${winners.has(seat) ? "★ " : ""}${esc(seatName(page.seats, seat))}</td><td>${esc(score)}</td></tr>`).join("");
   const names = [...winners].map((s) => seatName(page.seats, s));
   const youWon = f.seat !== null && winners.has(f.seat);
-  $("overlay").innerHTML = page.dismissed ? "" : `<div class="overlay" id="result" role="dialog" aria-labelledby="result-title"><div class="box">
+  $("overlay").innerHTML = page.dismissed ? "" : `<div class="overlay" id="result" role="dialog" aria-modal="true" aria-labelledby="result-title"><div class="box">
       <h2 id="result-title" tabindex="-1">${esc(youWon ? t("You win!") : t(names.length > 1 ? "{names} win" : "{names} wins", { names: names.join(t(" and ")) }))}</h2>
       <div class="help">${esc(t("Final scores"))}</div>
       <table>${rows}</table>${endWords()}
@@ -493,7 +493,20 @@ function drawResult() {
     </div></div>`;
   document.querySelectorAll(".again").forEach((b) => b.addEventListener("click", playAgain));
   document.querySelectorAll(".go-next").forEach((b) => b.addEventListener("click", goNext));
-  $("close-result")?.addEventListener("click", () => { page.dismissed = true; endStory($("game")); drawResult(); });
+  const dismiss = () => {
+    page.dismissed = true;
+    endStory($("game"));
+    drawResult();
+    const heading = $("after")?.querySelector("h2");
+    heading?.setAttribute("tabindex", "-1");
+    heading?.focus(); // (not lost to the page: the end's own heading)
+  };
+  $("close-result")?.addEventListener("click", dismiss);
+  const dialog = $("result");
+  if (dialog) {
+    trapFocus(dialog);
+    dialog.addEventListener("keydown", (event) => { if (event.key === "Escape") dismiss(); });
+  }
   // The end, once: focus goes to it (a screen reader reads who won; Play again is a Tab away).
   if (!page.dismissed && !page.resultShown) {
     page.resultShown = true;

@@ -123,15 +123,19 @@ function card(id, { size = "", action = null, note = "" } = {}) {
   const u = c.value === 6 || c.value === 9 ? " u" : "";
   const corner = c.cat === "thief" ? "" : `<span class="sd-v${u}">${c.value}</span>`;
   const name = c.cat === "jewel" ? kindName(c.kind) : c.cat === "close" ? t("Close Safe") : c.label;
-  const act = action ? ` data-action='${esc(JSON.stringify(action))}' tabindex="0" role="button"` : "";
-  return `<div class="${cls}" data-card="${esc(id)}" title="${esc(c.label)}${note ? " — " + esc(note) : ""}"${act}>
+  const act = action ? ` data-action='${esc(JSON.stringify(action))}' tabindex="0" role="button"` : ` role="img"`;
+  // (its name for a screen reader too: the corner's number alone said "10" for a Ring 10
+  // and a Brooch 10 alike)
+  const words = `${c.label}${note ? " — " + note : ""}`;
+  return `<div class="${cls}" data-card="${esc(id)}" title="${esc(words)}" aria-label="${esc(words)}"${act}>
     ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(name)}</span>${corner ? `<span class="sd-v2${u}">${c.value}</span>` : ""}</div>`;
 }
 
 const LOCK = () => ` <svg width="10" height="12" viewBox="0 0 10 12" aria-label="${t("closed")}"><rect x="1" y="5" width="8" height="7" rx="1" fill="#e2b650"/><path d="M3 5V3.5a2 2 0 0 1 4 0V5" stroke="#e2b650" stroke-width="1.5" fill="none"/></svg>`;
 
 function back(size = "small", note = "") {
-  return `<div class="sd-card sd-back ${size}" title="${esc(note || t("a hidden card"))}"></div>`;
+  const words = note || t("a hidden card");
+  return `<div class="sd-card sd-back ${size}" role="img" title="${esc(words)}" aria-label="${esc(words)}"></div>`;
 }
 
 function cards(ids, opts = {}) {

@@ -505,11 +505,12 @@ document.addEventListener("keydown", (event) => {
   if (!ui.ctx || !ui.root?.isConnected || ui.ctx.mode !== "play" || ui.ctx.seat === null) return;
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
-  // Enter and Space press a focused button or link of the page (How to play, Let a bot
-  // play for me): they dropped a treasure instead, so a keyboard could use no other button
-  // while packing. (The board's own keep the game's keys.)
+  // A dialog open (How to play, the end of the game): the game behind it takes no keys.
+  if (document.querySelector('[aria-modal="true"]')) return;
+  // Enter and Space press a focused button or link, the board's own too (Rotate, Close
+  // the lid): they dropped a treasure instead. On anything else they drop.
   const pressed = event.key === "Enter" || event.key === " ";
-  if (pressed && event.target.closest?.("button, a, summary") && !ui.root.contains(event.target)) return;
+  if (pressed && event.target.closest?.("button, a, summary, [data-action], [data-ui]")) return;
   const key = event.key.length === 1 && event.key !== "R" ? event.key.toLowerCase() : event.key;
   const what = KEYS[key] || (event.shiftKey && key === "r" ? "back" : null);
   if (!what) return;

@@ -202,7 +202,9 @@ const EYE = `<svg viewBox="0 0 16 16" width="100%" height="100%"><path d="M1 8s3
 
 function back(size = "small", { note = "", pick = null, selected = false } = {}) {
   const attrs = pick ? ` data-pick='${esc(JSON.stringify(pick))}' tabindex="0" role="button"` : "";
-  return `<div class="tv-card tv-back ${size} ${pick ? "legal" : ""} ${selected ? "selected" : ""}" title="${esc(note || t("a face-down card"))}"${attrs}></div>`;
+  const words = note || t("a face-down card");
+  const role = pick ? "" : ` role="img"`; // (a pick is a button: its attributes say so)
+  return `<div class="tv-card tv-back ${size} ${pick ? "legal" : ""} ${selected ? "selected" : ""}" title="${esc(words)}" aria-label="${esc(words)}"${role}${attrs}></div>`;
 }
 
 function name(ctx, seat) {
