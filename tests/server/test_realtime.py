@@ -141,3 +141,36 @@ def test_a_refused_action_stores_no_clock_tick(sqlite_url: str) -> None:
             p1.sync()
             assert len(app.state.hub.storage.actions(tid)) == rows
             assert p1.latest["version"] == version1
+
+
+def test_bots_at_a_table_pack_more_than_one_treasure_a_round(sqlite_url: str) -> None:
+    """A bot was asked with the stored state, whose time is its last change's: its hand
+    still busy with the drop it just made, it was offered nothing but closing its chest,
+    and every bot level packed one treasure a round. A bot is now asked at the table's
+    time, and not before its hand is ready."""
+    app = create_app(sqlite_url, bot_delay=0.3)
+    with TestClient(app) as client:
+        body: dict[str, Any] = {
+            "game": "schatz-rabatz",
+            "seats": [
+                {"kind": "bot", "bot": "heuristic"},
+                {"kind": "bot", "bot": "packer-expert"},
+            ],
+            "options": {"hourglass_seconds": 6},
+        }
+        tid = client.post("/api/tables", json=body).json()["table"]["id"]
+        table = app.state.hub.tables[tid]
+        deadline = time.time() + 20
+        while time.time() < deadline and table.state.view(None)["round"] < 2:
+            time.sleep(0.1)
+        assert table.state.view(None)["round"] >= 2, "the first round did not end"
+        rows = app.state.hub.storage.actions(tid)
+    first_round: dict[int, list[str]] = {0: [], 1: []}
+    for row in rows:
+        if row.seat == CLOCK:
+            continue
+        if row.action["type"] == "ready":
+            break
+        first_round[row.seat].append(row.action["type"])
+    for seat, moves in first_round.items():
+        assert moves.count("drop") >= 2, (seat, moves, [(r.seat, r.action["type"]) for r in rows])

@@ -27,8 +27,9 @@ from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from thievery.bots.base import Bot, make_bot
+from thievery.bots.realtime import due_ms
 from thievery.core.errors import ThieveryError
-from thievery.core.protocol import JSON, Action
+from thievery.core.protocol import CLOCK, JSON, Action, State
 from thievery.server.botpool import BotFailed, BotPool, Unavailable
 from thievery.server.clock import TICK
 from thievery.server.errors import ServerError
@@ -119,6 +120,7 @@ class Driver:
         self.bots: dict[tuple[int, str], Bot] = {}
         self.task: asyncio.Task[None] | None = None
         self._delays: dict[tuple[int, int], float] = {}
+        self._due: dict[int, float] = {}  # a real-time game's bot seats: when each acts
         self._jitter = JITTER
 
     @property
@@ -159,12 +161,19 @@ class Driver:
         table = self.table
         best: tuple[int, str, float] | None = None
         turn = table.record.turn_seconds
-        # (turn-based: from the last change everyone saw, see LiveTable.shown; real time:
-        # from any change, as a bot's reaction time is to what it sees)
-        since = table.changed_at if table.clock.realtime else table.shown_at
+        realtime = table.clock.realtime
+        if realtime:  # (a seat no longer to act, or no longer a bot's, is due afresh)
+            self._due = {
+                s: d
+                for s, d in self._due.items()
+                if s in table.state.to_act and table.seats[s].bot is not None
+            }
         for seat in table.state.to_act:
-            if table.seats[seat].bot is not None:
-                due, by = since + self._bot_delay(seat), BOT
+            if table.seats[seat].bot is not None and realtime:
+                due, by = self._due_in_real_time(seat), BOT
+            elif table.seats[seat].bot is not None:
+                # (from the last change everyone saw: see LiveTable.shown)
+                due, by = table.shown_at + self._bot_delay(seat), BOT
             elif turn:
                 due, by = table.waiting_since.get(seat, table.changed_at) + turn, TIMER
             else:
@@ -172,6 +181,22 @@ class Driver:
             if best is None or due < best[2]:
                 best = (seat, by, due)
         return best
+
+    def _due_in_real_time(self, seat: int) -> float:
+        """When a bot seat of a real-time game acts: its reaction time after it could
+        first act or last acted, and not before its hand is ready (the game's
+        ``hand_ready_ms``), as in simulations (:class:`~thievery.bots.realtime.BotClock`).
+        Fixed until it acts: counted from any change instead, as it was, a quick seat's
+        every drop put a slower one's off again, and it never packed while the other did."""
+        due = self._due.get(seat)
+        if due is None:
+            table = self.table
+            due = time.monotonic() + self._bot_delay(seat)
+            base = table.clock.base
+            if base is not None:  # (asked before its hand is ready, it could only close)
+                due = max(due, base + due_ms(0, table.state.view(seat)) / 1000)
+            self._due[seat] = due
+        return due
 
     def _bot_delay(self, seat: int) -> float:
         """How long a bot waits: the hub's delay, drawn afresh between 0.75 and 1.5 times
@@ -238,6 +263,10 @@ class Driver:
                     continue
                 await self._bot_move(seat, by)
             except ServerError as e:
+                if table.clock.realtime and e.code == "action/illegal":
+                    # (real time: another seat took the treasure first; it decides again)
+                    log.debug("table %s: bot move for seat %d refused: %s", table.id, seat, e)
+                    continue
                 log.warning("table %s: bot move for seat %d refused: %s", table.id, seat, e)
                 await asyncio.sleep(1.0)
             except Exception:
@@ -311,14 +340,32 @@ class Driver:
         left = start + pad - time.monotonic()
         if left > 0:
             await asyncio.sleep(left)  # (a move made meanwhile wins: see _act)
-        await self._act(seat, by, version, action)
+        try:
+            await self._act(seat, by, version, action)
+        finally:
+            self._due.pop(seat, None)  # (real time: due again a reaction time from now)
+
+    def _now(self, state: State) -> State:
+        """``state`` as the seat finds it now: a real-time game's moved to the table's time
+        (a copy; the table applies and stores the tick with the action, see
+        :meth:`LiveTable.act_locked`). The stored state's time is its last change's: there
+        a seat's hand could still be busy with its last drop, and a bot asked then was
+        offered nothing but closing its chest, every round after one treasure."""
+        table = self.table
+        tick = table.clock.tick(state, True) if table.clock.realtime else None
+        if tick is None:
+            return state
+        moved = state.clone()
+        moved.apply(CLOCK, table.spec.parse_action(tick))
+        return moved
 
     async def _decide(self, seat: int, by: str, until: float = math.inf) -> Action | None:
         """What the bot for ``seat`` plays from the seat's view and legal actions (in a
         thread unless it is known to be quick), or ``None`` if the seat has none."""
         table, hub = self.table, self.table.hub
-        view = table.state.view(seat)
-        legal = table.state.legal_actions(seat)
+        state = self._now(table.state)
+        view = state.view(seat)
+        legal = state.legal_actions(seat)
         if not legal:
             return None
         bot = self.bot(seat, by)
@@ -396,8 +443,11 @@ class Driver:
         table = self.table
         async with table.lock:
             await table.settle()
-            if table.version != version or table.is_over:
-                return  # the table moved while the bot thought: decide again
+            # The table moved while the bot thought: decide again. Not in real time, where
+            # everyone moves at once (a quick seat's every drop would put a slower one's
+            # off for good): the action is checked at the table's time as it is played.
+            if table.is_over or (table.version != version and not table.clock.realtime):
+                return
             if (
                 by == TIMER
                 and table.seats[seat].bot is None
