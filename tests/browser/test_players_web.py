@@ -989,6 +989,14 @@ def test_cards_have_names_announcements_are_gathered_and_a_small_phone_fits(
                 assert label.startswith(f"{kind.capitalize()} {value}"), (name, label)
             else:
                 assert label, name
+        # A card played by the keyboard: the focus stays in the game (it fell to the page).
+        legal = page.locator(".sd-hand [data-action]").first
+        legal.focus()
+        played = legal.get_attribute("data-card")
+        page.keyboard.press("Enter")
+        expect(page.locator(f'.sd-hand [data-card="{played}"]')).to_have_count(0)
+        page.wait_for_timeout(200)
+        assert page.evaluate("document.getElementById('game').contains(document.activeElement)")
         said = page.evaluate(
             """async () => {
               const { say } = await import("/static/js/common.js");

@@ -248,18 +248,25 @@ const FOCUS_KEYS = ["id", "data-action", "data-pick", "data-card", "data-ui"];
 function focusKey() {
   const el = document.activeElement;
   if (!el || el === $("game") || !$("game").contains(el)) return null;
-  for (const name of FOCUS_KEYS) {
-    const value = el.getAttribute(name);
-    if (value) return [name, value];
-  }
-  return null;
+  // Every key it has, tried in turn when it is drawn anew (a card loses its data-action
+  // while its move is on the way: its data-card still finds it).
+  return FOCUS_KEYS.map((name) => [name, el.getAttribute(name)]).filter(([, value]) => value);
 }
 
-function refocus(key) {
-  if (!key || $("game").contains(document.activeElement)) return;
-  const [name, value] = key;
-  const el = [...$("game").querySelectorAll(`[${name}]`)].find((e) => e.getAttribute(name) === value);
-  el?.focus({ preventScroll: true });
+function refocus(keys) {
+  if (!keys || $("game").contains(document.activeElement)) return;
+  for (const [name, value] of keys) {
+    const el = [...$("game").querySelectorAll(`[${name}]`)].find((e) => e.getAttribute(name) === value);
+    if (el) {
+      el.focus({ preventScroll: true });
+      if (document.activeElement === el) return; // (a card no longer to click takes none)
+    }
+  }
+  // Gone (a card played): the prompt (or, without one, the game), not the page, so a
+  // screen reader keeps its place and the next Tab goes on from the game.
+  const place = $("game").querySelector("[data-prompt]") || $("game");
+  place.setAttribute("tabindex", "-1");
+  place.focus({ preventScroll: true });
 }
 
 /** The one polite live region says the new log lines and the renderer's prompt (the
