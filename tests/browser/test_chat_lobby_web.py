@@ -386,3 +386,19 @@ def test_on_a_touch_screen_every_button_is_big_enough_for_a_finger(
         assert sideways(page) <= 0 and errors == []
     finally:
         context.close()
+
+
+def test_the_lobby_offers_bots_by_level(server: str, browser: Browser) -> None:
+    """The seats' bots came in the engines' alphabetical order ("Beginner" last)."""
+    page = browser.new_page(viewport=DESKTOP, locale="en-GB")
+    try:
+        page.goto(server + "/")
+        expect(page.locator("#seat-rows .seat-row").first).to_be_visible()
+        page.select_option("#game", "schatz-rabatz")
+        options = page.locator("#seat-rows .seat-row >> nth=1 >> select option")
+        expect(options.nth(1)).to_have_text("Bot: Beginner")
+        words = options.all_inner_texts()[1:]
+        assert words[:4] == ["Bot: Beginner", "Bot: Casual", "Bot: Strong", "Bot: Expert"]
+        assert all("packer" in w for w in words[4:]) and len(words) > 4, words
+    finally:
+        page.close()

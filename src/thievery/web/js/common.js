@@ -243,6 +243,14 @@ export async function loadRenderer(game) {
 // goes in a tooltip (botTitle).
 addGerman(LEVELS_DE);
 
+/** Bots in the order of their levels (Beginner, Casual, Strong, Expert, then the games'
+ * own), not by engine name ("random" came last). */
+export function byLevel(bots) {
+  const order = Object.keys(LEVELS);
+  const rank = (b) => (order.includes(b) ? order.indexOf(b) : order.length);
+  return [...bots].sort((a, b) => rank(a) - rank(b) || String(a).localeCompare(String(b)));
+}
+
 /** A bot's level in words ("Casual"), or its engine name for a bot we have no word for. */
 export function botLevel(bot) {
   return LEVELS[bot] ? t(LEVELS[bot]) : String(bot);

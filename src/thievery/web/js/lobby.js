@@ -1,7 +1,7 @@
 // The lobby: pick a game, seats (human or which bot) and options; create a table and hand out
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
-import { LOGO, api, botLevel, botTitle, copy, displayName, esc, rememberToken, toast, tokens } from "/static/js/common.js";
+import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, rememberToken, toast, tokens } from "/static/js/common.js";
 import { errorText, setUpPage, t } from "/static/js/i18n.js";
 import { helpButton } from "/static/js/help.js";
 
@@ -57,7 +57,7 @@ function drawSeats() {
   for (let i = 0; i < n; i++) {
     const prev = old[i] || { who: i === 0 ? "human" : `bot:${preferred}`, name: "" };
     const choices = [`<option value="human">${esc(t("Human (invite)"))}</option>`,
-      ...g.bots.map((b) => `<option value="bot:${esc(b)}" title="${esc(botTitle(b))}">${esc(t("Bot: {level}", { level: botLevel(b) }))}</option>`)].join("");
+      ...byLevel(g.bots).map((b) => `<option value="bot:${esc(b)}" title="${esc(botTitle(b))}">${esc(t("Bot: {level}", { level: botLevel(b) }))}</option>`)].join("");
     const row = document.createElement("div");
     row.className = "seat-row";
     const n = esc(t("Seat {n}", { n: i + 1 }));
