@@ -438,15 +438,15 @@ def test_player_words_levels_seats_from_one_and_no_json_in_the_replay(
     expect(rows).to_have_count(4)
     assert rows.locator(".n").all_inner_texts() == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
     labels = rows.first.locator("option").all_inner_texts()
-    assert labels == [
+    assert labels == [  # (by level: Beginner came last, in the engines' alphabetical order)
         "Human (invite)",
+        "Bot: Beginner",
         "Bot: Casual",
         "Bot: Strong",
         "Bot: Expert",
-        "Bot: Beginner",
     ]
     titles = rows.first.locator("option[value^=bot]").evaluate_all("os => os.map(o => o.title)")
-    assert titles == [f"engine: {b}" for b in ("heuristic", "ismcts", "ismcts-strong", "random")]
+    assert titles == [f"engine: {b}" for b in ("random", "heuristic", "ismcts", "ismcts-strong")]
     expect(rows.nth(1).locator("select")).to_have_attribute("title", "engine: heuristic")
 
     # At the table: default names count from 1 and say the bot's level, everywhere.
