@@ -174,3 +174,28 @@ def test_bots_at_a_table_pack_more_than_one_treasure_a_round(sqlite_url: str) ->
         first_round[row.seat].append(row.action["type"])
     for seat, moves in first_round.items():
         assert moves.count("drop") >= 2, (seat, moves, [(r.seat, r.action["type"]) for r in rows])
+
+
+def test_bots_without_a_delay_let_the_hourglass_run_out_and_the_server_answer(
+    sqlite_url: str,
+) -> None:
+    """With no bot delay at all, bots asked at the table's time (their reaction counted
+    from their own last move) still let the hourglass run out, rounds follow one another,
+    and the server answers meanwhile. (Should a bot find nothing to do at the table's
+    time, the clock's tick is stored first; that case did not come up here.)"""
+    app = create_app(sqlite_url, bot_delay=0)
+    with TestClient(app) as client:
+        body: dict[str, Any] = {
+            "game": "schatz-rabatz",
+            "seats": [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "heuristic"}],
+            "options": {"hourglass_seconds": 2},
+        }
+        tid = client.post("/api/tables", json=body).json()["table"]["id"]
+        table = app.state.hub.tables[tid]
+        deadline = time.time() + 20
+        while time.time() < deadline and table.state.view(None)["round"] < 3:
+            began = time.monotonic()
+            assert client.get(f"/api/tables/{tid}").status_code == 200
+            assert time.monotonic() - began < 2.0  # (the server answers meanwhile)
+            time.sleep(0.1)
+        assert table.state.view(None)["round"] >= 3 or table.is_over

@@ -334,13 +334,20 @@ class Driver:
         pad = table.hub.bot_delay * THINK_SHARE if by == TIMER else 0.0
         start = time.monotonic()
         until = time.perf_counter() + pad if pad > 0 else math.inf
-        action = await self._decide(seat, by, until)
-        if action is None:
-            return
-        left = start + pad - time.monotonic()
-        if left > 0:
-            await asyncio.sleep(left)  # (a move made meanwhile wins: see _act)
         try:
+            action = await self._decide(seat, by, until)
+            if action is None:
+                if table.clock.realtime:
+                    # Nothing to do at the table's time (the hourglass ran out meanwhile):
+                    # the clock's tick is stored first, so the table moves on (asked again
+                    # at once, the seat would find nothing again, for ever).
+                    async with table.lock:
+                        await _shielded(table.tick_locked(keep_silent=False))
+                    await asyncio.sleep(0)
+                return
+            left = start + pad - time.monotonic()
+            if left > 0:
+                await asyncio.sleep(left)  # (a move made meanwhile wins: see _act)
             await self._act(seat, by, version, action)
         finally:
             self._due.pop(seat, None)  # (real time: due again a reaction time from now)
