@@ -44,6 +44,7 @@ from typing import Any
 
 from thievery.bots import make_bot
 from thievery.core.protocol import CLOCK, ClockedState, State
+from thievery.core.record import GameRecord, replay
 from thievery.core.registry import plugin
 from thievery.core.rng import Rng
 from thievery.core.search import share
@@ -87,18 +88,6 @@ def play(game: str, seating: Sequence[str], seed: int, options: Mapping[str, Any
     return state
 
 
-def replayed(
-    game: str, players: int, seed: int, options: Mapping[str, Any], history: Iterable[Any]
-) -> State:
-    """The finished game that ``history`` ((seat, action JSON) each, the clock's ticks
-    too) plays from its seed: the game a run played, without its bots."""
-    spec = plugin(game).spec
-    state = spec.new(players, seed, options)
-    for seat, action in history:
-        state.apply(seat, spec.parse_action(action))
-    return state
-
-
 def rows(
     game: str,
     seating: Sequence[str],
@@ -116,7 +105,10 @@ def rows(
     if history is None:
         finished = play(game, seating, seed, options)
     else:
-        finished = replayed(game, len(seating), seed, options, history)
+        # (the game a run played, from its record: its actions, the clock's ticks too)
+        version = plugin(game).spec.version
+        kept = GameRecord(game, version, len(seating), seed, dict(options), list(history))
+        finished = replay(kept)
     result = finished.result()
     assert result is not None
     rewards = share(finished)

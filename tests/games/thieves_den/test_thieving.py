@@ -182,22 +182,14 @@ def test_sleight_of_hand_moves_no_thief_off_a_passed_players_card_but_may_move_o
 def test_a_power_tile_whose_ability_costs_what_you_lack_cannot_be_used() -> None:
     """Hire Out begins "Return 2 Thief tokens": with one Thief it is not offered (the
     pages said a Power tile can always be used)."""
-    state = arrange(
-        new(3),
-        powers=["hire-out", "renown", "windfall"],
-        treasures={0: {"tome": 1}},
-        thieves={0: 1},
-    )
-    tiles = {a["tile"] for a in legal(state, 0) if a["type"] == "power"}
-    assert tiles == {"renown", "windfall"}
-    state = arrange(
-        new(3),
-        powers=["hire-out", "renown", "windfall"],
-        treasures={0: {"tome": 1}},
-        thieves={0: 2},
-    )
-    tiles = {a["tile"] for a in legal(state, 0) if a["type"] == "power"}
-    assert tiles == {"hire-out", "renown", "windfall"}
+    for thieves, offered in ((1, {"renown", "windfall"}), (2, {"hire-out", "renown", "windfall"})):
+        state = arrange(
+            new(3),
+            powers=["hire-out", "renown", "windfall"],
+            treasures={0: {"tome": 1}},
+            thieves={0: thieves},
+        )
+        assert {a["tile"] for a in legal(state, 0) if a["type"] == "power"} == offered, thieves
 
 
 def test_a_location_whose_cost_cannot_be_paid_cannot_be_used() -> None:
