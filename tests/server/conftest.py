@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 import time
@@ -178,3 +180,21 @@ class Player:
         text = frame if isinstance(frame, str) else json.dumps(frame)
         self.ws.send_text(text)
         return self.read_until(lambda f: f["type"] == "error")
+
+
+@contextlib.contextmanager
+def loop_asks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Counts the calls of ``asyncio.get_running_loop`` made inside the block (a system
+    call each: it checks the process id), as the yielded list's one item."""
+    real = asyncio.get_running_loop
+    count = [0]
+
+    def counted() -> asyncio.AbstractEventLoop:
+        count[0] += 1
+        return real()
+
+    monkeypatch.setattr(asyncio, "get_running_loop", counted)
+    try:
+        yield count
+    finally:
+        monkeypatch.setattr(asyncio, "get_running_loop", real)

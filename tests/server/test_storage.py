@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from tests.server.conftest import FAST, Player, create_table, exchange
+from tests.server.conftest import FAST, Player, create_table, exchange, loop_asks
 from thievery.server import create_app
 from thievery.server import storage as storage_module
 from thievery.server.storage import (
@@ -121,6 +121,34 @@ def test_writer_batches_and_isolates_a_failing_write(db_url: str, kind: type[Any
         results = asyncio.run(go())
         assert [isinstance(r, IntegrityError) for r in results] == [False, False, True, False]
         assert [a.n for a in storage.actions("w")] == [0, 1, 2]
+    finally:
+        asyncio.run(writer.aclose())
+        storage.close()
+
+
+@pytest.mark.parametrize("kind", [LoopWriter, SQLiteWriter])
+def test_a_batch_asks_for_its_loop_once_and_batches_on_other_loops_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: type[Any]
+) -> None:
+    """asyncio's get_running_loop makes a system call (it checks the process id): the
+    loop writers take it once a batch, not once a write. A later loop is taken anew."""
+    storage = Storage(f"sqlite:///{tmp_path}/loop.db")
+    writer = kind(storage)
+
+    async def batch(ns: range) -> int:
+        with loop_asks(monkeypatch) as asked:
+            writes = [
+                writer.submit(Append("w", ActionRow(n, 0, {"type": "done"}, 0.0, "bot")))
+                for n in ns
+            ]
+        await asyncio.gather(*writes)
+        return asked[0]
+
+    try:
+        storage.run(partial(Storage.insert_table, record=record("w")))
+        assert asyncio.run(batch(range(0, 20))) == 1  # (all queued in one turn of the loop)
+        assert asyncio.run(batch(range(20, 30))) == 1  # a new loop: its own futures, settled
+        assert [a.n for a in storage.actions("w")] == list(range(30))
     finally:
         asyncio.run(writer.aclose())
         storage.close()

@@ -11,11 +11,13 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from uvicorn.config import Config
 from websockets.protocol import State
 
+from tests.server.conftest import loop_asks
 from thievery.server.wire import Wire, between_frames, wire_protocol
 
 MAX_SIZE = 300  # the connection's message size limit here (a frame past it is refused)
@@ -220,7 +222,10 @@ def test_a_frame_cut_after_its_mask_is_not_read_from_inside_its_payload() -> Non
 
 
 def test_between_frames_tells_a_frame_begun_from_none() -> None:
-    wire, _ = open_wire(Wire)
+    async def opened() -> Wire:  # (a connection is made on its loop)
+        return open_wire(Wire)[0]
+
+    wire = asyncio.run(opened())
     assert between_frames(wire.conn)
     whole = frame(0x9, b"hello", bytes(4))
     wire.conn.receive_data(whole[:6])  # the head and the mask: the parser is inside it
@@ -229,3 +234,27 @@ def test_between_frames_tells_a_frame_begun_from_none() -> None:
     assert between_frames(wire.conn)
     wire.conn.receive_data(whole[:1])  # one byte of a head: held in the buffer
     assert not between_frames(wire.conn)
+
+
+def test_a_connections_tasks_and_flushes_use_the_loop_taken_when_it_opened(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """asyncio's get_running_loop makes a system call (it checks the process id): taken
+    once a connection, not at every frame handled and every flush."""
+    ran: list[int] = []
+
+    async def work(n: int) -> None:
+        ran.append(n)
+
+    async def go() -> int:
+        wire = open_wire(Wire)[0]
+        with loop_asks(monkeypatch) as asked:
+            tasks = [wire.wires.task(work(n)) for n in range(3)]
+            wire.wires.later(wire)
+        await asyncio.gather(*tasks)
+        await asyncio.sleep(0)  # (the flush)
+        assert not wire.wires.unflushed
+        return asked[0]
+
+    assert asyncio.run(go()) == 0
+    assert ran == [0, 1, 2]

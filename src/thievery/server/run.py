@@ -88,7 +88,7 @@ def guarded(base: type[asyncio.Protocol], seconds: float) -> type[asyncio.Protoc
 
         def _arm(self) -> None:
             if self._deadline is None:
-                loop = asyncio.get_running_loop()
+                loop = getattr(self, "loop", None) or asyncio.get_running_loop()  # (uvicorn's)
                 self._deadline = loop.call_later(seconds, self._expired)
 
         def _disarm(self) -> None:

@@ -784,13 +784,19 @@ class LoopWriter:
         self.engine = engine or storage.engine
         self._pending: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
         self._scheduled = False
+        # The loop of the batch being gathered or committed (while _scheduled). asyncio's
+        # get_running_loop makes a system call each time (it checks the process id): taken
+        # once a batch, not once a write.
+        self._loop: asyncio.AbstractEventLoop | None = None
         # A pool checkout and return cost more than a small batch's own commit.
         self._conn = KeptConnection(self.engine)
 
     def submit(self, op: Callable[[Connection], Any]) -> asyncio.Future[Any]:
         """Run ``op(conn)`` in a committed transaction: the future of its result (or its
         error). Queued at once: writes are committed in the order they were submitted."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop if self._scheduled else None
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending.append((op, future))
         if not self._scheduled:
@@ -866,7 +872,7 @@ class SQLiteWriter(LoopWriter):
             self._thread = threading.Thread(target=self._run, name="thievery-writer")
             self._thread.daemon = True
             self._thread.start()
-        self._jobs.put((batch, asyncio.get_running_loop()))
+        self._jobs.put((batch, self._loop or asyncio.get_running_loop()))
 
     def _run(self) -> None:
         """The thread: commit each batch, and hand its outcomes back to its loop."""
