@@ -49,9 +49,14 @@ def clean_name(raw: object) -> str:
     >>> clean_name("ＹＯＵ")
     'YOU'
     """
-    text = unicodedata.normalize("NFKC", str(raw or ""))
+    if not raw:  # (most seats: no name asked for)
+        return ""
+    text = unicodedata.normalize("NFKC", str(raw))
     kept = "".join(c for c in text if unicodedata.category(c)[0] not in "C")
-    return re.sub(r"\s+", " ", kept).strip()[:NAME_LIMIT].strip()
+    return _SPACES.sub(" ", kept).strip()[:NAME_LIMIT].strip()
+
+
+_SPACES = re.compile(r"\s+")
 
 
 def hash_token(token: str) -> str:
