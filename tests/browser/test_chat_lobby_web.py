@@ -5,6 +5,7 @@ a phone; the lobby listing a table its host listed and a stranger joining it."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -266,7 +267,7 @@ def test_the_lobby_lists_a_listed_table_and_a_stranger_joins_it(
         assert httpx2.get(f"{server}/api/tables/{tid}/state", headers=old).status_code == 403
         # Back in the lobby the table offers "Rejoin" to this browser, which kept the name.
         page.goto(server + "/")
-        expect(item.locator("button")).to_have_text("Rejoin")
+        expect(item.get_by_role("link", name="Rejoin")).to_be_visible()
         expect(item).to_contain_text("Ada, Zoe, free")
         expect(page.locator("#join-name")).to_have_value("Zoe")
         assert errors == []
@@ -402,3 +403,46 @@ def test_the_lobby_offers_bots_by_level(server: str, browser: Browser) -> None:
         assert all("packer" in w for w in words[4:]) and len(words) > 4, words
     finally:
         page.close()
+
+
+def test_the_lobbys_links_are_links_each_one_tab_stop(server: str, browser: Browser) -> None:
+    """ "Sit here", "Watch", "Rejoin", "Replay" and "Record" are links that look like
+    buttons. As buttons inside links they were two Tab stops each, and read twice."""
+    bots = [{"kind": "bot", "bot": "random"}] * 3
+    body = {"game": "schattendieb", "seats": bots, "options": {"games": 1}}
+    finished = httpx2.post(f"{server}/api/tables", json=body).json()["table"]["id"]
+    deadline = time.time() + 30
+    while not any(
+        tb["id"] == finished
+        for tb in httpx2.get(f"{server}/api/tables?finished=15").json()["finished"]
+    ):
+        assert time.time() < deadline, "the bots' table did not finish"
+        time.sleep(0.2)
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/")
+        page.select_option("#game", "schattendieb")
+        page.select_option("#players", "3")
+        page.select_option("#seat-rows .seat-row >> nth=0 >> select", "human")
+        page.click("#create")  # (this browser now holds seat 0: its live table says Rejoin)
+        expect(page.get_by_role("link", name="Sit here")).to_be_visible()
+        tid = (page.locator("#created h3").text_content() or "").split()[1]
+        expect(
+            page.locator(f"#live .table-item:has-text('{tid}')").get_by_role("link", name="Rejoin")
+        ).to_be_visible()
+        page.click("#finished-box summary")
+        done = page.locator(f"#finished .table-item:has-text('{finished}')")
+        expect(done.get_by_role("link", name="Replay")).to_have_attribute(
+            "href", f"/replay/{finished}"
+        )
+        expect(done.get_by_role("link", name="Record")).to_be_visible()
+        assert page.locator("a button, button a").count() == 0
+        page.focus("#sit")
+        page.keyboard.press("Tab")  # to the next control, not into the link
+        assert page.evaluate("document.activeElement.closest('#sit') === null")
+        assert page.evaluate("document.activeElement.tagName") in ("A", "BUTTON")
+        assert errors == []
+    finally:
+        context.close()

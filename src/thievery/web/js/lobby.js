@@ -139,14 +139,14 @@ function showCreated(made) {
   const invites = made.seats.map((s, i) => `
     <div class="invite"><b>${esc(displayName(s, s.seat))}</b><code>${esc(s.invite)}</code>
       <button type="button" class="small" data-copy="${esc(s.invite)}">${esc(t("Copy link"))}</button>
-      ${i === 0 ? `<a href="/table/${encodeURIComponent(id)}"><button type="button" class="small primary" id="sit">${esc(t("Sit here"))}</button></a>` : `<span></span>`}
+      ${i === 0 ? `<a class="button small primary" id="sit" href="/table/${encodeURIComponent(id)}">${esc(t("Sit here"))}</a>` : `<span></span>`}
     </div>`).join("");
   box.hidden = false;
   box.innerHTML = `<h3>${esc(t("Table {id} is ready", { id }))}</h3>
     ${made.seats.length ? `<p class="help">${esc(t("Each link is the only key to its seat: send it to that player only. You sit at the first human seat from this browser."))}</p><div class="invites">${invites}</div>`
       : `<p class="help">${esc(t("Only bots play here."))}</p>`}
     ${made.listed ? `<p class="help" id="listed-note">${esc(t("Listed in the lobby: until a seat's link is used, anyone may take it there (its link then stops working)."))}</p>` : ""}
-    <div class="row"><a href="/table/${encodeURIComponent(id)}?watch"><button type="button">${esc(t("Watch"))}</button></a>
+    <div class="row"><a class="button" href="/table/${encodeURIComponent(id)}?watch">${esc(t("Watch"))}</a>
       <button type="button" class="small" data-copy="${esc(location.origin)}/table/${encodeURIComponent(id)}?watch">${esc(t("Copy watch link"))}</button></div>`;
   box.querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", () => copy(b.dataset.copy)));
   box.scrollIntoView({ behavior: "smooth", block: "nearest" });
@@ -170,7 +170,7 @@ function drawOpen(open, mine) {
     const held = mine[tb.id]?.token;
     const seats = tb.seats.map((s) => (s.free ? `<i>${esc(t("free"))}</i>` : esc(displayName(s)))).join(", ");
     const act = held
-      ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">${esc(t("Rejoin"))}</button></a>`
+      ? `<a class="button small primary" href="/table/${encodeURIComponent(tb.id)}">${esc(t("Rejoin"))}</a>`
       : `<button class="small primary join" data-table="${esc(tb.id)}" data-seat="${esc(tb.free[0])}">${esc(t("Join"))}</button>`;
     return `<div class="table-item open-table" data-table="${esc(tb.id)}"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
         <div class="who">${seats}</div>
@@ -217,15 +217,15 @@ async function refresh() {
     const waiting = (tb.to_act || []).map((s) => displayName(tb.seats[s], s)).join(", ");
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
         <div class="who">${seatText(tb)}</div><div class="who">${esc(tb.loaded === false ? t("resting: it wakes when someone comes") : t(tb.actions === 1 ? "1 move · waiting for {who}" : "{n} moves · waiting for {who}", { n: tb.actions, who: waiting || "—" }))}</div></div>
-      <div class="acts">${held ? `<a href="/table/${encodeURIComponent(tb.id)}"><button class="small primary">${esc(t("Rejoin"))}</button></a>` : ""}
-        <a href="/table/${encodeURIComponent(tb.id)}?watch"><button class="small">${esc(t("Watch"))}</button></a></div></div>`;
+      <div class="acts">${held ? `<a class="button small primary" href="/table/${encodeURIComponent(tb.id)}">${esc(t("Rejoin"))}</a>` : ""}
+        <a class="button small" href="/table/${encodeURIComponent(tb.id)}?watch">${esc(t("Watch"))}</a></div></div>`;
   }).join("") || `<p class="empty">${esc(t("No tables yet — create one."))}</p>`;
   $("finished").innerHTML = data.finished.map((tb) => {
     const winners = (tb.result?.winners || []).map((s) => displayName(tb.seats[s], s)).join(t(" and "));
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
         <div class="who">${seatText(tb)}</div><div class="who">${esc(t("won by {who}", { who: winners || "—" }))} · ${(tb.result?.scores || []).join(" / ")}</div></div>
-      <div class="acts"><a href="/replay/${encodeURIComponent(tb.id)}"><button class="small">${esc(t("Replay"))}</button></a>
-        <a href="/api/tables/${encodeURIComponent(tb.id)}/record?download=true" download><button class="small">${esc(t("Record"))}</button></a></div></div>`;
+      <div class="acts"><a class="button small" href="/replay/${encodeURIComponent(tb.id)}">${esc(t("Replay"))}</a>
+        <a class="button small" href="/api/tables/${encodeURIComponent(tb.id)}/record?download=true" download>${esc(t("Record"))}</a></div></div>`;
   }).join("") || `<p class="empty">${esc(t("None yet."))}</p>`;
   $("finished-count").textContent = data.finished.length ? `(${data.finished.length})` : "";
 }
