@@ -4,6 +4,7 @@ three bots, and a drop that loses the race for a treasure."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -320,3 +321,62 @@ def test_enter_and_space_press_the_boards_buttons_and_a_dialog_holds_the_keys(
         assert errors == []
     finally:
         page.close()
+
+
+def test_a_screen_reader_hears_the_chests_and_the_hourglass(server: str, browser: Browser) -> None:
+    """The chest is one picture: its name says the lid, the treasures and how high each
+    column is filled. The hourglass is a timer (read when asked), and a packing player is
+    told once when ten seconds of sand are left."""
+    seats = [{"kind": "human", "name": "Zoe"}, {"kind": "human", "name": "Max"}]
+    made = create(server, seats, hourglass_seconds=12, hand_ms=0)
+    page = browser.new_page(viewport={"width": 1400, "height": 1050})
+    errors = watch_errors(page)
+    page.goto(made["seats"][0]["invite"])
+    mine = page.locator(".sr-chest.me svg[role='img']")
+    empty = re.compile(
+        r"^your chest, lid open; 0 treasures; columns filled to (0, )+0 \(the rim at \d+\)$"
+    )
+    expect(mine).to_have_attribute("aria-label", empty)
+    other = page.locator(".sr-other svg[role='img']")
+    expect(other).to_have_attribute("aria-label", re.compile(r"^a chest, lid open; 0 treasures; "))
+    expect(page.locator(".sr-hg[role='timer']")).to_contain_text("Hourglass:")
+
+    landed = drop_by_keyboard(page, [], "Enter")
+    placed = cells(
+        page.locator(f'.sr-chest.me [data-treasure="{landed}"]').get_attribute("data-cells")
+    )
+    label = mine.get_attribute("aria-label") or ""
+    found = re.fullmatch(
+        r"your chest, lid open; 1 treasure; columns filled to ([\d, ]+) \(the rim at \d+\)", label
+    )
+    assert found, label
+    heights = [int(h) for h in found.group(1).split(", ")]
+    assert heights == [
+        max((y + 1 for x, y in placed if x == column), default=0) for column in range(len(heights))
+    ]
+    page.evaluate(
+        """() => {
+          const region = document.getElementById('announce');
+          window.said = [];
+          new MutationObserver(() => window.said.push(region.textContent))
+            .observe(region, {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+
+    # Max comes and closes his lid: the hourglass runs (12 s); at 10 s left Zoe is told, once.
+    max_page = browser.new_page()
+    max_page.goto(made["seats"][1]["invite"])
+    expect(max_page.locator(".sr-chest.me")).to_have_count(1)
+    max_page.keyboard.press("c")
+    expect(other).to_have_attribute(
+        "aria-label", re.compile(r"^a chest, lid closed; 0 treasures; ")
+    )
+    expect(page.locator("#announce")).to_contain_text(
+        re.compile(r"(9|10) seconds left on the hourglass"), timeout=8_000
+    )
+    page.wait_for_timeout(1_500)  # (the countdown goes on: nothing more is said of it)
+    said = page.evaluate("window.said")
+    assert sum("seconds left" in text for text in said) == 1, said
+    assert errors == []
+    page.close()
+    max_page.close()

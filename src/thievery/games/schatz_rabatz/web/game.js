@@ -15,7 +15,7 @@
 // The page's state here is only the pick (treasure, rotation, column), the drop on its way
 // (to tell a lost race), the clock anchor and the reveal's steps; everything else is ctx.
 
-import { esc, eventData, germanSeats } from "/static/js/common.js";
+import { announce, esc, eventData, germanSeats } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
 
 // German: the game is German (Noris), so the treasures and ship parts have German names.
@@ -31,6 +31,10 @@ addGerman({
   "That drop would rest wholly on top of the rim: move or turn it.": "So läge er ganz über dem Rand: verschieb oder dreh ihn.",
   "Nothing picked: the pool is empty — close your lid (C).": "Nichts gewählt: Der Haufen ist leer — schließ deinen Deckel (C).",
   "your chest": "deine Schatzkiste", "a chest": "eine Schatzkiste",
+  "{chest}, lid open": "{chest}, Deckel offen", "{chest}, lid closed": "{chest}, Deckel zu",
+  "1 treasure": "1 Schatz", "{n} treasures": "{n} Schätze",
+  "columns filled to {heights} (the rim at {depth})": "Spalten gefüllt bis {heights} (der Rand bei {depth})",
+  "Hourglass:": "Sanduhr:", "{s} seconds left on the hourglass": "Noch {s} Sekunden auf der Sanduhr",
   "game over": "Spiel vorbei", "time's up": "Zeit um", "waits for the first lid": "wartet auf den ersten Deckel", "waits for everyone": "wartet auf alle",
   " (you)": " (du)", "none left": "keins mehr übrig",
   "Round {n} — the scoring": "Runde {n} — die Wertung", "Last round ({n})": "Letzte Runde ({n})",
@@ -157,7 +161,10 @@ const ui = {
   timer: null,
   lastStep: -1,
   handBusy: false, // the seat's hand was busy at the last drawing
+  warned: "", // the hourglass said to be running out (screen readers): round and end
 };
+
+const WARN_MS = 10_000; // screen readers are told when this much sand is left
 
 function shapesOf(view) {
   return view.shapes || SHAPES;
@@ -609,6 +616,20 @@ function loose(view, id, rotation = 0, cell = 16, extra = "") {
 }
 
 /** A chest seen from the side: walls, the rim, treasures, the lid; the ghost and columns if mine. */
+/** A chest in words, for screen readers (the picture is one image): its lid, how many
+ * treasures it holds, and how high each column is filled, left to right. */
+function chestWords(view, seat, mine) {
+  const chest = view.chests[seat];
+  const heights = Array.from({ length: view.width }, () => 0);
+  for (const tr of chest.treasures) for (const [x, y] of tr.cells) heights[x] = Math.max(heights[x], y + 1);
+  const n = chest.treasures.length;
+  return [
+    t(chest.open ? "{chest}, lid open" : "{chest}, lid closed", { chest: t(mine ? "your chest" : "a chest") }),
+    n === 1 ? t("1 treasure") : t("{n} treasures", { n }),
+    t("columns filled to {heights} (the rim at {depth})", { heights: heights.join(", "), depth: view.depth }),
+  ].join("; ");
+}
+
 function chestSVG(ctx, seat, cs, mine, cur, idx) {
   const v = ctx.view;
   const chest = v.chests[seat];
@@ -646,7 +667,7 @@ function chestSVG(ctx, seat, cs, mine, cur, idx) {
   const lid = chest.open
     ? `<g class="sr-lid open"><rect x="${-wall}" y="${rimY - wall * 1.2}" width="${wall * 1.6}" height="${wall * 1.2}" rx="2"/></g>`
     : `<g class="sr-lid shut"><rect x="${-wall}" y="${rimY - wall * 1.6}" width="${W * cs + 2 * wall}" height="${wall * 1.6}" rx="${wall / 2}"/><circle cx="${W * cs / 2}" cy="${rimY - wall * 0.8}" r="${wall * 0.45}" /></g>`;
-  return `<svg class="sr-chest-svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${t(mine ? "your chest" : "a chest")}">
+  return `<svg class="sr-chest-svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="${esc(chestWords(v, seat, mine))}">
     <g transform="${inner}">
       <rect class="sr-above" x="0" y="0" width="${W * cs}" height="${rimY}"/>
       <rect class="sr-wood" x="${-wall}" y="${rimY}" width="${W * cs + 2 * wall}" height="${D * cs + wall}" rx="${wall / 2}"/>
@@ -686,6 +707,7 @@ function tickGlass() {
   const root = ui.root;
   if (!root || !root.isConnected || !ui.ctx) { stopLoop(); return; }
   const g = glassNow(ui.ctx.view);
+  warnGlass(ui.ctx, g);
   const secs = root.querySelector(".sr-secs");
   if (secs) {
     secs.textContent = g.text;
@@ -713,6 +735,18 @@ function tickGlass() {
     if (ui.msg && ui.msg.until < performance.now()) ui.msg = null;
     redraw();
   }
+}
+
+/** Tell a screen reader once a round, as the sand runs low (the countdown itself is a
+ * timer, read when asked: said every tenth of a second it would drown everything). */
+function warnGlass(ctx, g) {
+  const v = ctx.view;
+  const key = `${v.round}:${v.hourglass.ends_ms}`;
+  if (!g.running || ctx.mode !== "play" || ctx.seat === null || !v.chests[ctx.seat].open || ui.warned === key) return;
+  const left = v.hourglass.ends_ms - serverNow();
+  if (left > WARN_MS) return;
+  ui.warned = key;
+  announce(t("{s} seconds left on the hourglass", { s: Math.max(1, Math.round(left / 1000)) }));
 }
 
 function stopLoop() {
@@ -932,7 +966,7 @@ function render(root, ctx) {
   root.innerHTML = `<div class="sr" data-phase="${esc(v.phase)}" data-round="${v.round}">
     <div class="sr-top">
       <span class="sr-round">${t("Round")} <b>${v.round}</b></span>
-      <span class="sr-hg ${g.running ? "running" : ""}">${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""} ${g.running || /^[\d.]+ s$/.test(g.text) ? "" : "word"}">${esc(g.text)}</span></span>
+      <span class="sr-hg ${g.running ? "running" : ""}" role="timer"><span class="sr-only">${t("Hourglass:")}</span>${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""} ${g.running || /^[\d.]+ s$/.test(g.text) ? "" : "word"}">${esc(g.text)}</span></span>
       <span class="sr-grow"></span>
       ${v.board ? `<span title="${t("the turned Jack-board")}">${t("Jack-board")} <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="${t("face-down Jack-boards")}">${BOARD_ICON} ${v.stack_size === 1 ? t("1 board") : t("{n} boards", { n: v.stack_size })}</span>`}
       <span class="sr-muted">${t("ship:")} ${v.ship_parts.map((x) => esc(partWords(x))).join(" + ")}</span>
