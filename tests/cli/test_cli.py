@@ -88,8 +88,8 @@ def test_bots_only_the_screens_name_seats_as_the_web_does(game: str, args: list[
 @pytest.mark.parametrize(
     ("lang", "names"),
     [
-        ("en", ["Seat 1", "Seat 2 (Adult packer)", "Seat 3 (Beginner)"]),
-        ("de", ["Platz 1", "Platz 2 (Erwachsenen-Packer)", "Platz 3 (Anfänger)"]),
+        ("en", ["Seat 1", "Seat 2 (Adult-pace packer)", "Seat 3 (Beginner)"]),
+        ("de", ["Platz 1", "Platz 2 (Packer im Erwachsenentempo)", "Platz 3 (Anfänger)"]),
     ],
 )
 def test_the_live_screen_names_seats_as_the_web_does(

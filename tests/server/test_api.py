@@ -532,9 +532,9 @@ def test_the_pages_get_the_bots_level_words_from_their_one_source(client: TestCl
     german = json.loads(found["GERMAN"])
     assert german["Casual"] == "Amateur" and german["Beginner"] == "Anfänger"
     assert set(german) == set(LEVELS.values())
-    # A seat shows its level in brackets ("Platz 2 (Erwachsenen-Packer)"): no level's
+    # A seat shows its level in brackets ("Platz 2 (Packer im Erwachsenentempo)"): no level's
     # words hold brackets of their own, in either language.
-    assert german["Adult packer"] == "Erwachsenen-Packer"
+    assert german["Adult-pace packer"] == "Packer im Erwachsenentempo"
     assert german["Instant packer"] == "Sofort-Packer"
     words = [*LEVELS.values(), *german.values()]
     assert not [w for w in words if "(" in w or ")" in w]

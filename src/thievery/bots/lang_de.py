@@ -10,9 +10,9 @@ WORDS: Mapping[str, str] = {
     "Casual": "Amateur",
     "Strong": "Stark",
     "Expert": "Experte",
-    # No brackets: a bot seat reads "Platz 2 (Erwachsenen-Packer)", not "(Packer (…))".
-    "Child packer": "Kinder-Packer",
-    "Adult packer": "Erwachsenen-Packer",
-    "Expert packer": "Profi-Packer",
+    # No brackets: a bot seat reads "Platz 2 (Packer im Erwachsenentempo)", not "(Packer (…))".
+    "Child-pace packer": "Packer im Kindertempo",
+    "Adult-pace packer": "Packer im Erwachsenentempo",
+    "Pro-pace packer": "Packer im Profitempo",
     "Instant packer": "Sofort-Packer",
 }

@@ -14,15 +14,17 @@ from thievery.core.i18n import Translator
 
 # Engine name -> its level in English words. A bot without one goes by its engine name.
 # Words without brackets (in German too): a seat shows its level in brackets, "Seat 3
-# (Adult packer)".
+# (Adult-pace packer)". The packers differ only in the speed of their hands (a child's, an
+# adult's, a practised player's, none), so their names say pace: "Expert packer" stood in
+# the menu beside "Expert", the search bot, and beat it (docs/ladder-schatz-rabatz.md).
 LEVELS: Mapping[str, str] = {
     "random": "Beginner",
     "heuristic": "Casual",
     "ismcts": "Strong",
     "ismcts-strong": "Expert",
-    "packer-child": "Child packer",
-    "packer-adult": "Adult packer",
-    "packer-expert": "Expert packer",
+    "packer-child": "Child-pace packer",
+    "packer-adult": "Adult-pace packer",
+    "packer-expert": "Pro-pace packer",
     "packer-instant": "Instant packer",
 }
 
@@ -37,6 +39,6 @@ def level_words(bot: str) -> str:
     ('Casual', 'my-bot')
     >>> with use_language("de"):
     ...     level_words("heuristic"), level_words("packer-adult")
-    ('Amateur', 'Erwachsenen-Packer')
+    ('Amateur', 'Packer im Erwachsenentempo')
     """
     return _(LEVELS[bot]) if bot in LEVELS else bot
