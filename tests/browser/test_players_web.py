@@ -677,7 +677,7 @@ def test_der_schattendieb_is_drawn_in_german(server: str, browser: Browser) -> N
         expect(page.locator(".sd-prompt")).to_have_text(
             "Wähle eine Karte zum Ausspielen — sie bleibt verdeckt, bis alle gewählt haben."
         )
-        expect(page.locator(".sd-handbox h4")).to_have_text("Deine Hand")
+        expect(page.locator(".sd-handbox h3")).to_have_text("Deine Hand")
         names = page.locator(".sd-hand .sd-card .sd-name").all_inner_texts()
         assert names and set(names) <= {
             "Brosche",
@@ -726,7 +726,7 @@ def test_thieves_is_drawn_in_german(server: str, browser: Browser, tmp_path: Pat
         expect(page.locator(".tv-prompt")).to_have_text(
             "Du bist dran: Wähl eine Karte aus deiner Hand."
         )
-        expect(page.locator(".tv-handbox h4")).to_have_text("Deine Hand")
+        expect(page.locator(".tv-handbox h3")).to_have_text("Deine Hand")
         page.locator(".tv-hand .tv-card").first.click()  # picked: the action panel speaks too
         expect(page.locator(".tv-act button").first).to_be_visible()
         assert page.evaluate(ENGLISH_LEFT) == [] and untranslated(page) == []
@@ -752,7 +752,7 @@ def test_schatz_rabatz_is_drawn_in_german(server: str, browser: Browser, tmp_pat
     try:
         page.goto(made["seats"][0]["invite"])
         expect(page.locator(".sr-prompt")).to_contain_text("Packen!")
-        expect(page.locator(".sr-pool h4")).to_contain_text("Der Haufen")
+        expect(page.locator(".sr-pool h3")).to_contain_text("Der Haufen")
         labels = set(page.locator(".sr-plabel").all_inner_texts())
         assert labels == {
             "Kreis",
@@ -791,15 +791,15 @@ def test_thieves_den_board_is_drawn_in_german(
     try:
         page.goto(made["seats"][0]["invite"])
         expect(page.locator(".td-prompt")).to_contain_text("Auskundschaften: Wähl eine Ortskarte")
-        expect(page.locator(".td-handbox h4")).to_contain_text("Deine Hand")
-        expect(page.locator(".td-supply h4")).to_contain_text("Vorrat")
+        expect(page.locator(".td-handbox h3")).to_contain_text("Deine Hand")
+        expect(page.locator(".td-supply h3")).to_contain_text("Vorrat")
         assert page.evaluate(ENGLISH_LEFT) == [] and untranslated(page) == []
         page.goto(server + "/replay")
         record = finished_record("thieves-den", tmp_path / "td.json")
         page.set_input_files("#file", str(record))
         expect(page.locator("#step")).to_contain_text("Schritt 0")
         page.click("#last")
-        expect(page.locator(".td-final h4")).to_have_text("Schlusswertung")
+        expect(page.locator(".td-final h3")).to_have_text("Schlusswertung")
         # A record without names: the log counts seats from 1 like the board does.
         log = page.locator("#log").inner_text()
         assert "Platz 1" in log and not re.search(r"\b[Ss]eat \d", log), log

@@ -138,7 +138,9 @@ export function toast(message, kind = "error", ms = 3500) {
   const el = document.createElement("div");
   el.className = `toast ${kind === "error" ? "" : "info"}`;
   el.textContent = message;
-  document.body.appendChild(el);
+  // (in the page's main landmark, where a screen reader's landmark list finds it; its
+  // place on screen is fixed)
+  (document.querySelector("main") || document.body).appendChild(el);
   announce(message);
   setTimeout(() => el.remove(), ms);
 }

@@ -136,6 +136,7 @@ export const DE = {
   // Replay
   "Load a record": "Protokoll laden",
   "Seen by": "Gesehen von",
+  "Replay controls": "Steuerung der Wiedergabe",
   "first": "Anfang",
   "previous (←)": "zurück (←)",
   "play / pause (space)": "abspielen / anhalten (Leertaste)",

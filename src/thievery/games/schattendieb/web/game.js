@@ -241,7 +241,7 @@ function revealStrip(ctx) {
   const v = ctx.view;
   if (v.phase !== "play" && v.phase !== "over") {
     const items = v.revealed.map((id, seat) => (id ? `<div class="sd-rv"><div>${card(id, { size: "small" })}</div><span>${name(ctx, seat)}</span></div>` : "")).join("");
-    return `<div class="sd-strip"><h4>${t("Round {n} — revealed", { n: v.round })}</h4><div class="sd-rvs">${items}</div></div>`;
+    return `<div class="sd-strip"><h3>${t("Round {n} — revealed", { n: v.round })}</h3><div class="sd-rvs">${items}</div></div>`;
   }
   const last = v.last_round;
   if (!last) return "";
@@ -252,7 +252,7 @@ function revealStrip(ctx) {
   }).join("");
   const ended = { no_cards: t("the pile ran out"), all_close: t("everyone wanted to close"), one_open: t("one safe was left open") }[last.ended];
   const closed = last.closed.length ? ` · ${t("closed: {who}", { who: last.closed.map((s) => name(ctx, s)).join(", ") })}` : "";
-  return `<div class="sd-strip past"><h4>${t("Last round ({n})", { n: last.round })}${closed}${ended ? ` · ${t("game ended: {why}", { why: ended })}` : ""}</h4><div class="sd-rvs">${items}</div></div>`;
+  return `<div class="sd-strip past"><h3>${t("Last round ({n})", { n: last.round })}${closed}${ended ? ` · ${t("game ended: {why}", { why: ended })}` : ""}</h3><div class="sd-rvs">${items}</div></div>`;
 }
 
 function standings(ctx) {
@@ -289,7 +289,7 @@ function draw(root, ctx) {
     <div class="sd-mine">
       ${seatPanel(ctx, me, steals)}
       <div class="sd-handbox">
-        <h4>${t("Your hand")}</h4>
+        <h3>${t("Your hand")}</h3>
         <div class="sd-hand">${v.hand.map((id) => card(id, { size: "big", action: byCard.get(id) || null })).join("") || `<span class="sd-none">${t("no cards")}</span>`}</div>
         ${done ? `<div class="sd-done"><button class="primary" data-action='${esc(JSON.stringify(done))}'>${doneLabel}</button></div>` : ""}
       </div>

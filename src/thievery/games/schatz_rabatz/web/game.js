@@ -876,7 +876,7 @@ function pool(ctx, idx) {
     }).join("");
     return `<div class="sr-prow"><span class="sr-plabel">${esc(SHAPE_WORDS[shape] ? t(SHAPE_WORDS[shape]) : shape)}</span>${slots}</div>`;
   }).join("");
-  return `<div class="sr-pool"><h4>${t("The pile")} <span class="sr-muted">${t("{n} left", { n: v.pool.length })}</span></h4>${rows}</div>`;
+  return `<div class="sr-pool"><h3>${t("The pile")} <span class="sr-muted">${t("{n} left", { n: v.pool.length })}</span></h3>${rows}</div>`;
 }
 
 function pickPanel(ctx, idx, cur) {

@@ -356,11 +356,11 @@ function street(ctx, idx) {
   const getaways = Array.from({ length: 7 }, (_, i) =>
     `<span class="tv-slot ${i < v.getaways.length ? "on" : ""}" title="${t(i < v.getaways.length ? "getaway car placed" : "not yet")}">${i < v.getaways.length ? `<svg viewBox="0 0 40 40">${car("#c23b2e", "")}</svg>` : i + 1}</span>`).join("");
   return `<div class="tv-street">
-    <div class="tv-box tv-policebox ${idx.removes.size ? "choosing" : ""}"><h4>${t("Police in play")}</h4>
+    <div class="tv-box tv-policebox ${idx.removes.size ? "choosing" : ""}"><h3>${t("Police in play")}</h3>
       <div class="tv-cards">${police}${resolving}</div>
       <div class="tv-meter" title="${t("at 4 or more cars the police raid")}">${pips(cars, 4, "car")}<span><b class="tv-cars">${v.cars}</b> ${t("of 4 cars")}${v.cars >= 3 ? t(" — a raid is near!") : ""}</span></div>
     </div>
-    <div class="tv-box tv-getaways"><h4>${t("Getaway cars")} <b class="tv-gcount">${v.getaways.length}/7</b></h4>
+    <div class="tv-box tv-getaways"><h3>${t("Getaway cars")} <b class="tv-gcount">${v.getaways.length}/7</b></h3>
       <div class="tv-slots">${getaways}</div>
       <div class="help">${t("The 7th car ends the game.")}</div>
     </div>
@@ -378,7 +378,7 @@ function raidStrip(ctx) {
   }).join("");
   const who = r.busted.length ? r.busted.map((s) => name(ctx, s)).join(t(" and ")) : t("nobody");
   const by = r.seat !== undefined ? `${t(" — called by {who}", { who: name(ctx, r.seat) })}${r.cars ? t(" with {n} cars", { n: r.cars }) : ""}` : "";
-  return `<div class="tv-raidbox"><h4>${t("Last police raid{by} · busted: {who}", { by, who })}</h4><div class="tv-rseats">${cols}</div></div>`;
+  return `<div class="tv-raidbox"><h3>${t("Last police raid{by} · busted: {who}", { by, who })}</h3><div class="tv-rseats">${cols}</div></div>`;
 }
 
 function prompt(ctx, idx) {
@@ -504,7 +504,7 @@ function draw(root, ctx) {
     mine = `<div class="tv-mine">
       ${seatPanel(ctx, me, idx, tgt)}
       <div class="tv-handbox ${ctx.legal.length ? "active" : ""}">
-        <h4>${t("Your hand")}</h4>
+        <h3>${t("Your hand")}</h3>
         <div class="tv-hand">${handCards || `<span class="tv-none">${t("no cards")}</span>`}${drawn}</div>
         ${actionPanel(ctx, idx, tgt)}
       </div>

@@ -497,8 +497,8 @@ function fenceRow(ctx, C, idx) {
   const cards = v.fence_row.map((id) => (id
     ? fenceCard(C, id, { action: idx.byCard.get(id) || null })
     : `<div class="td-card td-empty">${tr("empty slot")}</div>`)).join("");
-  return `<div class="td-box td-fences"><h4>${tr("Fences")} <span class="td-sub">${tr("sell their desires for Prestige")}</span>
-      <span class="td-grow"></span><span class="td-deck" title="${tr("Fence cards in the deck")}">${svg("deck")} <b aria-hidden="true">${v.fence_deck}</b>${spoken(tr("Fence cards in the deck: {n}", { n: v.fence_deck }))}</span></h4>
+  return `<div class="td-box td-fences"><h3>${tr("Fences")} <span class="td-sub">${tr("sell their desires for Prestige")}</span>
+      <span class="td-grow"></span><span class="td-deck" title="${tr("Fence cards in the deck")}">${svg("deck")} <b aria-hidden="true">${v.fence_deck}</b>${spoken(tr("Fence cards in the deck: {n}", { n: v.fence_deck }))}</span></h3>
     <div class="td-row-cards">${cards}</div></div>`;
 }
 
@@ -517,7 +517,7 @@ function powerTiles(ctx, C, idx) {
       <div class="td-below" title="${tr("face-down tiles below: one comes up each round")}">${"▰".repeat(p.below)}${p.below ? ` ${tr("{n} below", { n: p.below })}` : tr("last tile")}</div></div>`;
   }).join("");
   const gone = v.powers_gone.length ? `<div class="td-sub">${tr("Gone: {list}", { list: v.powers_gone.map((x) => esc(power(C, x).name)).join(", ") })}</div>` : "";
-  return `<div class="td-box td-powers"><h4>${tr("Power tiles")} <span class="td-sub">${tr("pay 1 treasure, once a round each")}</span></h4><div class="td-tiles">${tiles}</div>${gone}</div>`;
+  return `<div class="td-box td-powers"><h3>${tr("Power tiles")} <span class="td-sub">${tr("pay 1 treasure, once a round each")}</span></h3><div class="td-tiles">${tiles}</div>${gone}</div>`;
 }
 
 function witchBox(ctx, C, idx) {
@@ -528,7 +528,7 @@ function witchBox(ctx, C, idx) {
     return `<div class="td-wspot ${taken ? "taken" : ""} ${a ? "legal" : ""}" data-witch="${t}"${taken ? ` data-note="${esc(tr("taken"))}"` : ""} title="${esc(taken ? tr("taken this round") : tr("deliver {what}: +{n} Prestige", { what: an(t), n: C.witch[t] ?? "?" }))}"${a ? ` ${attr(a)} tabindex="0" role="button"` : ""}>
       ${svg(t)}<span class="td-wp">${svg("prestige", "td-ico small")}${C.witch[t] ?? "?"}</span></div>`;
   }).join("");
-  return `<div class="td-box td-witch"><h4>${tr("The Witch")} <span class="td-sub">${tr("1 treasure → Prestige")}</span></h4><div class="td-wspots">${spots}</div></div>`;
+  return `<div class="td-box td-witch"><h3>${tr("The Witch")} <span class="td-sub">${tr("1 treasure → Prestige")}</span></h3><div class="td-wspots">${spots}</div></div>`;
 }
 
 function burgleBox(ctx, idx) {
@@ -536,7 +536,7 @@ function burgleBox(ctx, idx) {
   const opts = TREASURES.filter((t) => idx.burgle.has(t));
   const on = v.burgle ? `${token("thief", { n: v.burgle, title: tr("Thieves spent on Burgle this round: {n}", { n: v.burgle }) })}` : `<span class="td-none">${tr("no Thieves yet")}</span>`;
   const buttons = opts.length ? `<div class="td-pay"><span>${tr("Take")}</span>${opts.map((x) => token(x, { action: idx.burgle.get(x), title: tr("Burgle: 2 Thieves → 1 {what}", { what: word(x) }) })).join("")}</div>` : "";
-  return `<div class="td-box td-burgle ${opts.length ? "can" : ""}"><h4>${tr("Burgle")} <span class="td-sub">2 ${svg("thief", "td-ico small")} ${tr("→ 1 treasure")}</span></h4><div class="td-on">${on}</div>${buttons}</div>`;
+  return `<div class="td-box td-burgle ${opts.length ? "can" : ""}"><h3>${tr("Burgle")} <span class="td-sub">2 ${svg("thief", "td-ico small")} ${tr("→ 1 treasure")}</span></h3><div class="td-on">${on}</div>${buttons}</div>`;
 }
 
 function recruitBox(ctx, idx) {
@@ -556,7 +556,7 @@ function recruitBox(ctx, idx) {
       body = `<div class="td-pay"><span>${tr("Pay")}</span>${firsts.map((x) => token(x, { pick: { recruit: x }, title: tr("Recruit: pay {what} and one more treasure", { what: an(x) }) })).join("")}</div>`;
     }
   }
-  return `<div class="td-box td-recruit ${idx.recruit.length ? "can" : ""}"><h4>${tr("Recruit")} <span class="td-sub">${tr("2 treasures → 1")} ${svg("thief", "td-ico small")}</span></h4>
+  return `<div class="td-box td-recruit ${idx.recruit.length ? "can" : ""}"><h3>${tr("Recruit")} <span class="td-sub">${tr("2 treasures → 1")} ${svg("thief", "td-ico small")}</span></h3>
     <div class="td-on">${held || `<span class="td-none">${tr("no treasures yet")}</span>`}</div>${body}</div>`;
 }
 
@@ -570,7 +570,7 @@ function supplyBox(ctx, C, idx) {
   })).join("");
   const top = v.location_deck_top.length
     ? `<div class="td-sub">${tr("Known on top: {list}", { list: v.location_deck_top.map((id) => esc(loc(C, id).name)).join(", ") })}</div>` : "";
-  return `<div class="td-box td-supply ${fromSupply && idx.treasure.size ? "can" : ""}"><h4>${tr("Supply")} <span class="td-sub">${tr("limited")}</span></h4>
+  return `<div class="td-box td-supply ${fromSupply && idx.treasure.size ? "can" : ""}"><h3>${tr("Supply")} <span class="td-sub">${tr("limited")}</span></h3>
     <div class="td-on">${tokens}<span class="td-sep"></span>${token("thief", { n: v.supply.thieves, title: tr("Thieves: {n} in the supply", { n: v.supply.thieves }) })}</div>
     <div class="td-on"><span class="td-deck" title="${tr("Location cards in the deck")}">${svg("deck")} <span aria-hidden="true">${tr("Locations")} <b>${v.location_deck}</b></span>${spoken(tr("Location cards in the deck: {n}", { n: v.location_deck }))}</span></div>${top}</div>`;
 }
@@ -582,7 +582,7 @@ function neutralBox(ctx, C, idx) {
     const action = idx.byCard.get(x.card) || null;
     return locationCard(C, x.card, { thieves: x.thieves, action, neutral: true, note: action ? tr("click: {what}", { what: label(ctx, C, action) }) : tr("neutral: no Owner Bonus") });
   }).join("");
-  return `<div class="td-box td-neutral"><h4>${tr("Neutral Locations")} <span class="td-sub">${tr("anyone may steal here; no Owner Bonus")}</span></h4><div class="td-row-cards">${cards}</div></div>`;
+  return `<div class="td-box td-neutral"><h3>${tr("Neutral Locations")} <span class="td-sub">${tr("anyone may steal here; no Owner Bonus")}</span></h3><div class="td-row-cards">${cards}</div></div>`;
 }
 
 // ------------------------------------------------------------------ players
@@ -703,7 +703,7 @@ function handPanel(ctx, C, idx) {
   const cards = v.hand.map((id) => locationCard(C, id, { action: idx.byCard.get(id) || null, size: "big", tag: fits(id) })).join("");
   const kept = v.my_pick ? `<div class="td-kept"><span>${tr("You keep (sealed)")}</span>${locationCard(C, v.my_pick, { size: "big", extra: "sealed" })}</div>` : "";
   const next = tr(v.direction === "clockwise" ? "clockwise" : "counter-clockwise");
-  return `<div class="td-handbox ${idx.byCard.size ? "active" : ""}"><h4>${tr("Your hand")} <span class="td-sub">${tr("keep 1, pass the rest {dir}", { dir: next })}</span></h4>
+  return `<div class="td-handbox ${idx.byCard.size ? "active" : ""}"><h3>${tr("Your hand")} <span class="td-sub">${tr("keep 1, pass the rest {dir}", { dir: next })}</span></h3>
     <div class="td-hand">${cards}${kept}</div></div>`;
 }
 
@@ -762,7 +762,7 @@ function finalPanel(ctx, C) {
     return `<tr class="${win ? "win" : ""}"><td>${win ? "★ " : ""}${name(ctx, s)}</td><td>${before}</td><td>+${major}</td>
       <td>${typeChip(S.types[0])} + ${typeChip(S.types[1])}</td><td>${x.sets} × ${esc(S.prestige)} = +${x.prestige}</td><td class="tot">${v.result.scores[s]}</td></tr>`;
   }).join("");
-  return `<div class="td-box td-final"><h4>${tr("Final scoring")}</h4><div class="td-on"><span class="td-sub">${tr("Most Fences of a type:")}</span>${maj}</div>
+  return `<div class="td-box td-final"><h3>${tr("Final scoring")}</h3><div class="td-on"><span class="td-sub">${tr("Most Fences of a type:")}</span>${maj}</div>
     <table class="td-ftable"><thead><tr><th>${tr("Player")}</th><th>${tr("In play")}</th><th>${tr("Majorities")}</th><th>${tr("Scheme")}</th><th>${tr("Sets")}</th><th>${tr("Final")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 

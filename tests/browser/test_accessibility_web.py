@@ -1,0 +1,117 @@
+"""axe-core's accessibility checks (WCAG A and AA, and its best practices) on every page:
+the lobby, a table of each game, a replay; on a desktop in English and a phone in German.
+axe-core comes with ``axe-playwright-python``."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, expect
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1400, "height": 1000}
+GAMES = {
+    "schattendieb": "random",
+    "thieves": "random",
+    "thieves-den": "random",
+    "schatz-rabatz": "packer-child",
+}
+THIEVES_DEN_CSS = Path(__file__).parents[2] / "src/thievery/games/thieves_den/web/game.css"
+
+AXE = Axe()
+
+
+def problems(page: Page, only: list[str] | None = None) -> list[str]:
+    """What axe finds on the page now: one line a rule broken, with up to three places."""
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if only:
+        options["runOnly"] = only
+    found = AXE.run(page, options=options).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): "
+        + "; ".join(
+            f"{' '.join(n['target'])}: {(n.get('failureSummary') or '').splitlines()[-1].strip()}"
+            for n in v["nodes"][:3]
+        )
+        for v in found
+    ]
+
+
+def table(server: str, game: str, bot: str) -> str:
+    """A table of three: a person (the invite returned), two bots."""
+    seats = [{"kind": "human", "name": "Ada"}] + [{"kind": "bot", "bot": bot}] * 2
+    made = httpx2.post(f"{server}/api/tables", json={"game": game, "seats": seats})
+    assert made.status_code == 201, made.text
+    invite: str = made.json()["seats"][0]["invite"]
+    return invite
+
+
+def finished(server: str) -> str:
+    """A Der Schattendieb table the bots played to the end: its id."""
+    body = {"game": "schattendieb", "seats": [{"kind": "bot", "bot": "random"}] * 3}
+    table_id: str = httpx2.post(f"{server}/api/tables", json=body).json()["table"]["id"]
+    deadline = time.time() + 30
+    while not httpx2.get(f"{server}/api/tables/{table_id}").json().get("over"):
+        assert time.time() < deadline, "the bots' table did not finish"
+        time.sleep(0.2)
+    return table_id
+
+
+@pytest.mark.parametrize(
+    ("locale", "viewport"), [("en-GB", DESKTOP), ("de-DE", PHONE)], ids=["desktop-en", "phone-de"]
+)
+def test_axe_finds_nothing_on_any_page(
+    server: str, browser: Browser, locale: str, viewport: dict[str, int]
+) -> None:
+    pages = {"lobby": server + "/"}
+    pages |= {game: table(server, game, bot) for game, bot in GAMES.items()}
+    pages["replay"] = f"{server}/replay/{finished(server)}"
+    context = browser.new_context(viewport=viewport, locale=locale)
+    found: dict[str, list[str]] = {}
+    try:
+        for name, url in pages.items():
+            page = context.new_page()
+            page.goto(url)
+            if name == "lobby":
+                expect(page.locator("#seat-rows .seat-row").first).to_be_visible()
+            elif name == "replay":
+                expect(page.locator("#game > :not(.card-panel)").first).to_be_visible()
+            else:
+                expect(page.locator("#who")).to_contain_text("Ada")
+                expect(page.locator("#game > *").first).to_be_visible()
+            found[name] = problems(page)
+            page.close()
+    finally:
+        context.close()
+    assert found == {name: [] for name in pages}
+
+
+def test_every_thieves_den_colour_label_is_readable(server: str, browser: Browser) -> None:
+    """White small capitals on each faction's and location's colour (a deal shows only
+    some of them): each at least 4.5:1, as WCAG AA asks of small text."""
+    css = THIEVES_DEN_CSS.read_text()
+    factions = sorted(set(re.findall(r"\.td-fy-([a-z]+) \{ --fc:", css)))
+    locations = sorted(set(re.findall(r"\.td-ty-([a-z]+) \{ --tc:", css)))
+    assert len(factions) >= 7 and len(locations) >= 5
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        page.goto(table(server, "thieves-den", "random"))
+        expect(page.locator(".td").first).to_be_visible()
+        head = '<div class="td-fy-{0}"><div class="td-fhead"><span class="td-ftype">{0}</span>'
+        labels = "".join(head.format(f) + "</div></div>" for f in factions)
+        labels += "".join(f'<span class="td-type td-ty-{t}">{t}</span>' for t in locations)
+        page.evaluate(
+            "html => { const box = document.createElement('div'); box.id = 'swatches';"
+            " box.innerHTML = html; document.querySelector('.td').appendChild(box); }",
+            labels,
+        )
+        expect(page.locator("#swatches .td-ftype")).to_have_count(len(factions))
+        assert problems(page, ["color-contrast"]) == []
+    finally:
+        page.close()
