@@ -146,6 +146,15 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> N
             second = subprocess.run(linked, capture_output=True, text=True, timeout=60)
             assert second.returncode == 2, second.stdout
             assert f"another thievery serve (process {first.pid}) uses" in second.stderr
+        # A hard link is the same file by another name (with a lock file of its own beside
+        # it): refused too. (SQLite would keep a second write-ahead log for it.)
+        os.link(tmp_path / "one.db", tmp_path / "sub" / "hard.db")
+        hard = [*command[:-1], f"sqlite:///{tmp_path / 'sub' / 'hard.db'}"]
+        second = subprocess.run(hard, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2, second.stdout
+        assert "another thievery serve (on the same file by another name: a hard link)" in (
+            " ".join(second.stderr.split())
+        )
     finally:
         first.kill()
         first.wait(10)

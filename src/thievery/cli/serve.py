@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, NoReturn
 
 import typer
 
@@ -15,43 +15,63 @@ _CAPS = "Limits (per client = per address)"
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
 
-def hold_sqlite_file(url: str) -> IO[str] | None:
-    """Lock a SQLite database for this server (a lock file beside it, released when the
-    process ends however it ends): a second server on the same file would keep other
-    tables in memory, and its writes fail. Exits with an error if another holds it."""
+def hold_sqlite_file(url: str) -> list[IO[Any]]:
+    """Lock a SQLite database for this server (released when the process ends however it
+    ends): a second server on the same file would keep other tables in memory, and its
+    writes fail. Exits with an error if another holds it. Returns the files held open.
+
+    Two locks: a lock file beside the database (by its real path, so a symbolic link
+    finds it; it holds the server's process id, for the message), and the database file
+    itself, for a hard link: the same file by another name, with a lock file of its own.
+    (The second is ``flock``, which SQLite's own locks, ``fcntl``'s, do not meet.)"""
     prefix = "sqlite:///"
     name = url[len(prefix) :].split("?", 1)[0] if url.startswith(prefix) else ""
     if not name or name == ":memory:" or name.startswith("file:"):
-        return None
+        return []
     try:
         import fcntl
     except ImportError:  # (not on Windows)
-        return None
+        return []
     # (beside the file itself, wherever links to it lead: two servers on a file and a
     # symbolic link to it are two servers on one file)
     real = Path(name).resolve()
     path = real.with_name(real.name + ".server-lock")
+
+    def refuse(who: str) -> NoReturn:
+        typer.secho(
+            f"error: another thievery serve ({who}) uses {name}: one server per SQLite "
+            "file (several processes share PostgreSQL: --workers)",
+            fg="red",
+            err=True,
+        )
+        raise typer.Exit(2) from None
+
     try:
         held = path.open("a+")
     except OSError:
-        return None  # (a folder it cannot write: the database's own check says so)
+        return []  # (a folder it cannot write: the database's own check says so)
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         held.seek(0)
         other = held.read().strip() or "?"
         held.close()
-        typer.secho(
-            f"error: another thievery serve (process {other}) uses {name}: one server "
-            "per SQLite file (several processes share PostgreSQL: --workers)",
-            fg="red",
-            err=True,
-        )
-        raise typer.Exit(2) from None
+        refuse(f"process {other}")
+    try:  # (made empty if new: SQLite takes an empty file for a new database)
+        database: IO[Any] | None = real.open("rb" if real.exists() else "ab")
+    except OSError:
+        database = None  # (the database's own check says what is wrong)
+    if database is not None:
+        try:
+            fcntl.flock(database, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            database.close()
+            held.close()
+            refuse("on the same file by another name: a hard link")
     held.truncate(0)
     held.write(str(os.getpid()))
     held.flush()
-    return held
+    return [held] if database is None else [held, database]
 
 
 def shown_url(url: str) -> str:
@@ -315,5 +335,5 @@ def serve(
         return
     tune_process()
     run_app(application, options, listener)
-    if held is not None:
-        held.close()
+    for file in held:
+        file.close()
