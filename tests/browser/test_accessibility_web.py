@@ -115,3 +115,62 @@ def test_every_thieves_den_colour_label_is_readable(server: str, browser: Browse
         assert problems(page, ["color-contrast"]) == []
     finally:
         page.close()
+
+
+def test_no_page_scrolls_sideways_at_any_width(server: str, browser: Browser) -> None:
+    """A desktop zoomed to 200 % is a window of about 640 CSS pixels: the header ran past
+    its edge between the phone layout (600 px) and ~900 px."""
+    pages = [server + "/", table(server, "schattendieb", "random")]
+    pages.append(table(server, "thieves-den", "random"))
+    wide: list[tuple[str, str, int, int]] = []
+    for locale in ("en-GB", "de-DE"):
+        context = browser.new_context(viewport=DESKTOP, locale=locale)
+        try:
+            for url in pages:
+                page = context.new_page()
+                page.goto(url)
+                expect(page.locator("header.top")).to_be_visible()
+                page.wait_for_timeout(300)  # (the page's first frame drawn)
+                for width in range(320, 1441, 80):
+                    page.set_viewport_size({"width": width, "height": 700})
+                    scroll = page.evaluate("document.documentElement.scrollWidth")
+                    if scroll > width:
+                        wide.append((locale, url.split("/")[-1][:20], width, scroll))
+                page.close()
+        finally:
+            context.close()
+    assert wide == []
+
+
+HANDS = {"schattendieb": ".sd-handbox", "thieves": ".tv-handbox", "thieves-den": ".td-handbox"}
+
+
+def test_a_short_window_keeps_nothing_stuck_to_the_screen(server: str, browser: Browser) -> None:
+    """A phone held upright keeps the header on top and the hand docked at the bottom; held
+    sideways (or a page zoomed in: 320 × 180 at 400 %) they took most of the screen, so
+    there nothing sticks and the page scrolls."""
+    invites = {game: table(server, game, GAMES[game]) for game in HANDS}
+    seen: dict[tuple[str, int, int], tuple[str, str]] = {}
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    try:
+        for game, hand in HANDS.items():
+            page = context.new_page()
+            page.goto(invites[game])
+            expect(page.locator("#who")).to_contain_text("Ada")
+            expect(page.locator(hand)).to_be_visible()
+            for width, height in ((390, 844), (844, 390), (568, 320), (320, 180)):
+                page.set_viewport_size({"width": width, "height": height})
+                seen[game, width, height] = tuple(
+                    page.evaluate(
+                        "h => [getComputedStyle(document.querySelector('header.top')).position,"
+                        " getComputedStyle(document.querySelector(h)).position]",
+                        hand,
+                    )
+                )
+            page.close()
+    finally:
+        context.close()
+    for game in HANDS:
+        assert seen[game, 390, 844] == ("sticky", "fixed"), game
+        for shape in ((844, 390), (568, 320), (320, 180)):
+            assert seen[(game, *shape)] == ("static", "static"), (game, shape)
