@@ -3,9 +3,12 @@ storage it cannot write refused at start with a clear message."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -16,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from thievery.cli import app
-from thievery.cli.serve import shown_url
+from thievery.cli.serve import hold_sqlite_file, shown_url
 from thievery.server.storage import ENV_URL, Storage, StorageError, database_url
 
 THIEVERY = str(Path(sys.executable).parent / "thievery")
@@ -120,6 +123,54 @@ def test_database_urls_as_hosts_write_them(monkeypatch: pytest.MonkeyPatch) -> N
         database_url("postgresql+asyncpg://u@h/d")
     assert shown_url("sqlite:///thievery.db") == f"sqlite:///{Path('thievery.db').resolve()}"
     assert shown_url("sqlite:////abs/x.db") == "sqlite:////abs/x.db"
+
+
+def test_the_database_file_is_locked_only_where_that_keeps_off_sqlites_locks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database file's own lock (for hard links) is ``flock``: on Linux it never meets
+    SQLite's ``fcntl`` locks; on macOS and the BSDs it would block them, so there only the
+    lock file is held. A file system that refuses it (NFS can) is not taken for a server."""
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+
+    def held_names() -> list[str]:
+        held = hold_sqlite_file(url)
+        try:
+            return [Path(file.name).name for file in held]
+        finally:
+            for file in held:
+                file.close()
+
+    assert held_names() == ["p.db.server-lock", "p.db"]
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert held_names() == ["p.db.server-lock"]
+    monkeypatch.setattr(sys, "platform", "linux")
+    flock = fcntl.flock
+
+    def refused(file: object, how: int) -> None:
+        if str(getattr(file, "name", "")).endswith("p.db"):
+            raise OSError(errno.ENOLCK, "no locks available")
+        flock(file, how)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fcntl, "flock", refused)
+    assert held_names() == ["p.db.server-lock"]
+
+
+def test_a_serve_that_fails_lets_its_sqlite_file_go(tmp_path: Path) -> None:
+    """A serve that stops with an error (here: its port is taken) lets its locks go, so the
+    same process may serve the file again; it was then refused as another server."""
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        port = str(busy.getsockname()[1])
+        command = ["serve", "--port", port, "--db", f"sqlite:///{tmp_path / 'again.db'}"]
+        for _ in range(2):
+            result = CliRunner().invoke(app, command)
+            assert result.exit_code == 2, result.output
+            assert "cannot listen on" in result.output, result.output
+    finally:
+        busy.close()
 
 
 def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:

@@ -254,6 +254,9 @@ def test_a_connections_tasks_and_flushes_use_the_loop_taken_when_it_opened(
         await asyncio.gather(*tasks)
         await asyncio.sleep(0)  # (the flush)
         assert not wire.wires.unflushed
+        assert wire.wires.loop is asyncio.get_running_loop()
+        wire.connection_lost(None)  # the last one: the next takes the loop again
+        assert wire.wires.loop is None
         return asked[0]
 
     assert asyncio.run(go()) == 0

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import math
 import os
+import sys
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -21,9 +23,12 @@ def hold_sqlite_file(url: str) -> list[IO[Any]]:
     writes fail. Exits with an error if another holds it. Returns the files held open.
 
     Two locks: a lock file beside the database (by its real path, so a symbolic link
-    finds it; it holds the server's process id, for the message), and the database file
-    itself, for a hard link: the same file by another name, with a lock file of its own.
-    (The second is ``flock``, which SQLite's own locks, ``fcntl``'s, do not meet.)"""
+    finds it; it holds the server's process id, for the message), and, on Linux, the
+    database file itself, for a hard link: the same file by another name, with a lock file
+    of its own. (That one is ``flock``, which on Linux's own file systems never meets
+    SQLite's locks, ``fcntl``'s; on macOS and the BSDs the two kinds share one list and it
+    would block SQLite, so it is not taken there. Where a file system refuses it, as NFS
+    can, it is not taken either.)"""
     prefix = "sqlite:///"
     name = url[len(prefix) :].split("?", 1)[0] if url.startswith(prefix) else ""
     if not name or name == ":memory:" or name.startswith("file:"):
@@ -57,17 +62,21 @@ def hold_sqlite_file(url: str) -> list[IO[Any]]:
         other = held.read().strip() or "?"
         held.close()
         refuse(f"process {other}")
-    try:  # (made empty if new: SQLite takes an empty file for a new database)
-        database: IO[Any] | None = real.open("rb" if real.exists() else "ab")
-    except OSError:
-        database = None  # (the database's own check says what is wrong)
+    database: IO[Any] | None = None
+    if sys.platform.startswith("linux"):
+        try:  # (made empty if new: SQLite takes an empty file for a new database)
+            database = real.open("rb" if real.exists() else "ab")
+        except OSError:
+            database = None  # (the database's own check says what is wrong)
     if database is not None:
         try:
             fcntl.flock(database, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except OSError as e:
             database.close()
-            held.close()
-            refuse("on the same file by another name: a hard link")
+            database = None
+            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                held.close()
+                refuse("on the same file by another name: a hard link")
     held.truncate(0)
     held.write(str(os.getpid()))
     held.flush()
@@ -295,45 +304,47 @@ def serve(
         limit_concurrency=limit_concurrency,
     )
     held = hold_sqlite_file(url)  # (kept open, and locked, while the server runs)
-    try:
-        if workers > 1:  # each worker makes its own app; check the database here first
-            Storage(url, lock_seconds=caps.storage_seconds).close()
-            application = None
-        else:
-            application = make_app(options)
-    except StorageError as e:
-        typer.secho(f"error: {e}", fg="red", err=True)
-        raise typer.Exit(2) from None
-    # Bind first, so the URL printed is the port really listened on (also for --port 0).
-    try:
-        listeners = bind_each(host, port, workers)
-    except OSError as e:
-        typer.secho(f"error: cannot listen on {host}:{port}: {e.strerror}", fg="red", err=True)
-        raise typer.Exit(2) from None
-    listener = listeners[0]
-    port = listener.getsockname()[1]
-    shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
-    if ":" in shown and not shown.startswith("["):
-        shown = f"[{shown}]"
-    typer.echo(
-        f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {shown_url(url)})"
-    )
-    if url in ("sqlite://", "sqlite:///", "sqlite:///:memory:"):
-        typer.echo("The database is in memory: nothing is kept when the server stops.")
-    if public_url:
-        typer.echo(f"Invite links point to {public_url.rstrip('/')}/")
-    elif host in ("0.0.0.0", "::"):
+    try:  # (closed however serve ends: a caller in this process may serve the file again)
+        try:
+            if workers > 1:  # each worker makes its own app; check the database here first
+                Storage(url, lock_seconds=caps.storage_seconds).close()
+                application = None
+            else:
+                application = make_app(options)
+        except StorageError as e:
+            typer.secho(f"error: {e}", fg="red", err=True)
+            raise typer.Exit(2) from None
+        # Bind first, so the URL printed is the port really listened on (also for --port 0).
+        try:
+            listeners = bind_each(host, port, workers)
+        except OSError as e:
+            typer.secho(f"error: cannot listen on {host}:{port}: {e.strerror}", fg="red", err=True)
+            raise typer.Exit(2) from None
+        listener = listeners[0]
+        port = listener.getsockname()[1]
+        shown = {"0.0.0.0": "127.0.0.1", "::": "[::1]"}.get(host, host)
+        if ":" in shown and not shown.startswith("["):
+            shown = f"[{shown}]"
         typer.echo(
-            "Listening on every interface: friends on your network use this machine's "
-            f"address (port {port}); --public-url sets the address invite links use."
+            f"Thievery is at http://{shown}:{port}/  (API docs: /docs; storage: {shown_url(url)})"
         )
-    if workers > 1:
-        typer.echo(f"{workers} server processes share this port and the database.")
-    typer.echo("Press Ctrl+C to stop.")
-    if application is None:
-        run_workers(options, listeners)
-        return
-    tune_process()
-    run_app(application, options, listener)
-    for file in held:
-        file.close()
+        if url in ("sqlite://", "sqlite:///", "sqlite:///:memory:"):
+            typer.echo("The database is in memory: nothing is kept when the server stops.")
+        if public_url:
+            typer.echo(f"Invite links point to {public_url.rstrip('/')}/")
+        elif host in ("0.0.0.0", "::"):
+            typer.echo(
+                "Listening on every interface: friends on your network use this machine's "
+                f"address (port {port}); --public-url sets the address invite links use."
+            )
+        if workers > 1:
+            typer.echo(f"{workers} server processes share this port and the database.")
+        typer.echo("Press Ctrl+C to stop.")
+        if application is None:
+            run_workers(options, listeners)
+            return
+        tune_process()
+        run_app(application, options, listener)
+    finally:
+        for file in held:
+            file.close()

@@ -289,9 +289,11 @@ class Wires:
 
     def closed(self, wire: Wire) -> None:
         self.open.discard(wire)
-        if not self.open and self._sweep is not None:
-            self._sweep.cancel()
-            self._sweep = None
+        if not self.open:
+            self.loop = None  # (the next connection takes it again: a new run, a new loop)
+            if self._sweep is not None:
+                self._sweep.cancel()
+                self._sweep = None
 
     def sweep(self) -> None:
         """Ping the connections quiet for ``ws_ping_interval``; drop those that answered

@@ -966,7 +966,7 @@ function render(root, ctx) {
   root.innerHTML = `<div class="sr" data-phase="${esc(v.phase)}" data-round="${v.round}">
     <div class="sr-top">
       <span class="sr-round">${t("Round")} <b>${v.round}</b></span>
-      <span class="sr-hg ${g.running ? "running" : ""}" role="timer"><span class="sr-only">${t("Hourglass:")}</span>${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""} ${g.running || /^[\d.]+ s$/.test(g.text) ? "" : "word"}">${esc(g.text)}</span></span>
+      <span class="sr-hg ${g.running ? "running" : ""}" role="timer" aria-labelledby="sr-hg-name"><span class="sr-only" id="sr-hg-name">${t("Hourglass:")}</span>${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""} ${g.running || /^[\d.]+ s$/.test(g.text) ? "" : "word"}">${esc(g.text)}</span></span>
       <span class="sr-grow"></span>
       ${v.board ? `<span title="${t("the turned Jack-board")}">${t("Jack-board")} <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="${t("face-down Jack-boards")}">${BOARD_ICON} ${v.stack_size === 1 ? t("1 board") : t("{n} boards", { n: v.stack_size })}</span>`}
       <span class="sr-muted">${t("ship:")} ${v.ship_parts.map((x) => esc(partWords(x))).join(" + ")}</span>
