@@ -203,6 +203,22 @@ def test_replay_steps_through_a_saved_game(tmp_path: Path) -> None:
     assert "You drew" not in spectator.output and "Cards drawn" in spectator.output
 
 
+def test_replay_describes_each_action_as_it_was_taken(tmp_path: Path) -> None:
+    """(A replay described an action in the state after it, as the watcher sees it: a
+    Thieves! money card kept face down read "Give Money 3 face up to seat 3".)"""
+    record = tmp_path / "thieves.json"
+    played = runner.invoke(
+        app, ["play", "thieves", "--humans", "0", "--seed", "1", "--save", str(record)]
+    )
+    assert played.exit_code == 0, played.output
+    result = runner.invoke(app, ["replay", str(record), "--everything", "--no-step"])
+    assert result.exit_code == 0, result.output
+    gives = re.findall(r"^Seat (\d+)[^:\n]*: Give .* face up to seat (\d+)$", result.output, re.M)
+    kept = re.findall(r"^Seat \d+[^:\n]*: Keep Money \d+ face down$", result.output, re.M)
+    assert gives and kept
+    assert [(actor, to) for actor, to in gives if actor == to] == []
+
+
 def test_play_and_replay_logs_name_the_seats(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     args = ["play", "schattendieb", "-p", "3", "--bots", "heuristic,random", "--seed", "3"]

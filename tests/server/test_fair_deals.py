@@ -69,6 +69,8 @@ def test_an_ordinary_tables_deal_is_committed_and_its_record_verifies(
     path.write_text(json.dumps(record))
     good = runner.invoke(app, ["verify", str(path), "--commitment", commitment])
     assert good.exit_code == 0 and "verified" in good.output and commitment in good.output
+    # The seats as everywhere else on screen: counted from 1, a bot by its level.
+    assert "3 players: Seat 1 (Casual), Seat 2 (Casual), Seat 3 (Casual)" in good.output
     wrong = runner.invoke(app, ["verify", str(path), "--commitment", "0" * 64])
     assert wrong.exit_code == 1 and "NOT VERIFIED" in wrong.output
 

@@ -11,6 +11,7 @@ import typer
 
 from thievery.cli.app import app
 from thievery.cli.common import fail
+from thievery.cli.render import seat_labels
 from thievery.core.errors import ThieveryError
 from thievery.core.record import GameRecord, replay
 
@@ -49,7 +50,9 @@ def verify(
     # 2026-12-05 covers these too; compare them with the table all the same).
     typer.echo(
         f"table             {record.game}, rules version {record.version}, "
-        f"{record.players} players" + (f": {', '.join(record.names)}" if record.names else "")
+        f"{record.players} players"
+        # (as replay shows them: seats counted from 1, a bot seat by its level)
+        + (f": {', '.join(seat_labels(record.players, record.names))}" if record.names else "")
     )
     shown = json.dumps(record.options, sort_keys=True)
     typer.echo(f"options           {shown if len(shown) <= 200 else shown[:197] + '...'}")

@@ -194,7 +194,7 @@ def action(action: JSON, view: JSON) -> str:
     name = card_name(c)
     if KIND[c] != MONEY:
         return _("Play {card}", card=name)
-    if action["to"] == me:
+    if action["to"] == view["current"]:  # (a card is played by the seat whose turn it is)
         return _("Keep {card} face down", card=name)
     return _("Give {card} face up to seat {n}", card=name, n=seat_number(action["to"]))
 
