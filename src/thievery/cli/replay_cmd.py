@@ -63,18 +63,17 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
     state = start
     names = seat_labels(record.players, record.names)
     console.print(render.table(start.view(seat)))
-    # (each action is described in the state it was taken in, as the menus describe it:
-    # the state record.steps gives is the one after it)
-    before = record.start()
+    # Each action is described in the state it was taken in, as the menus describe it: the
+    # state record.steps gives is the one after it, so before the next.
+    before = start.view(seat)
     try:
         for i, (state, actor, action, events) in enumerate(record.steps(), 1):
             who = _("the clock") if actor == CLOCK else names[actor]
             console.print(Rule(f"{i}/{len(record.actions)}: {escape(who)}"))
             if everything or actor == seat:
-                label = render.action(action, before.view(seat))
+                label = render.action(action, before)
                 actor_name = _("The clock") if actor == CLOCK else names[actor]
                 console.print(f"{actor_name}: {label}", markup=False)
-            before.apply(actor, action)
             for event in events:
                 if everything or event.is_visible_to(seat):
                     console.print("  " + describe(spec, event, seat, names), markup=False)
@@ -82,6 +81,7 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
                 console.print(render.table(state.view(seat)))
                 if console.input(_("Enter: next, q: quit ")).strip().lower() == "q":
                     return
+            before = state.view(seat)
         console.print(render.table(state.view(seat)))
     except ThieveryError as e:
         refuse(e)
