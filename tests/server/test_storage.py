@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from collections.abc import Callable
 from functools import partial
@@ -320,6 +321,29 @@ def test_the_sqlite_writer_stores_what_is_queued_when_it_closes(sqlite_url: str)
         thread.join(5)
         assert not thread.is_alive()
     finally:
+        storage.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="SCHED_BATCH is Linux's")
+def test_the_storage_threads_do_not_preempt_the_event_loop(sqlite_url: str) -> None:
+    """The SQLite writer, the checkpoints and the one-write-at-a-time writer run as the
+    kernel's background work (SCHED_BATCH); the event loop's thread stays as it was."""
+    storage = Storage(sqlite_url)
+    writer, other = SQLiteWriter(storage), Writer(storage)
+
+    async def go() -> None:
+        await writer.submit(partial(Storage.insert_table, record=record("w")))
+        await other.submit(Append("w", ActionRow(0, 0, {"type": "done"}, 0.0, "bot")))
+
+    try:
+        asyncio.run(go())
+        threads = [writer._thread, other._thread, storage._checkpointer]
+        policies = [os.sched_getscheduler(t.native_id) for t in threads if t is not None]
+        assert policies == [os.SCHED_BATCH] * 3
+        assert os.sched_getscheduler(0) == os.SCHED_OTHER  # (the caller's: untouched)
+    finally:
+        asyncio.run(writer.aclose())
+        other.close()
         storage.close()
 
 
