@@ -21,6 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from thievery.bots.base import bot_names
+from thievery.core.errors import ThieveryError
 from thievery.core.protocol import NAME_LIMIT
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
@@ -32,6 +33,17 @@ from thievery.server.hub import Hub
 from thievery.server.limits import client_key
 from thievery.server.lobby import Lobby
 from thievery.server.replay import parse_perspective, record_from_json
+from thievery.server.schemas import (
+    EventWords,
+    GameInfo,
+    OpenTable,
+    RecordJSON,
+    Replay,
+    StateFrame,
+    TableList,
+    TableSummary,
+    ref,
+)
 from thievery.server.sockets import Limits, TableSockets
 from thievery.server.storage import TableRecord
 
@@ -125,7 +137,7 @@ class SeatKey(BaseModel):
 class CreatedTable(BaseModel):
     """The new table, the human seats' tokens and the host's token (shown once)."""
 
-    table: JSON
+    table: Annotated[JSON, ref(TableSummary)]  # (its summary, not validated again)
     seats: list[SeatToken]
     host_token: str
     listed: bool = Field(False, description="whether the lobby lists it (free seats to take)")
@@ -145,7 +157,7 @@ class ActResponse(BaseModel):
     """The seat's new version and the events it may see."""
 
     version: int
-    events: list[JSON]
+    events: list[Annotated[JSON, ref(EventWords)]]
 
 
 class ClaimRequest(BaseModel):
@@ -168,18 +180,33 @@ class Error(BaseModel):
     message: str
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Error} for code in (400, 403, 404, 405, 409, 413, 422, 429, 500, 503)
-}  # (405: another method than the path's; 500: the server failed)
-# The same, for a route whose own answer is not JSON (FastAPI would document its errors
-# in the route's media type): the error's schema under application/json, as it is sent.
-JSON_ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {
-        "description": "Error",
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+EVERY_ROUTE = (405, 413, 500)  # another method on its path; a request past the size cap; a failure
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """A route's error answers for its documentation: ``codes`` and what any route may
+    answer (:data:`EVERY_ROUTE`), each an :class:`Error`. (Past the server's connection
+    cap uvicorn itself answers 503, in plain text, before any route.)"""
+    return {code: {"model": Error} for code in sorted({*codes, *EVERY_ROUTE})}
+
+
+def text_errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """:func:`errors` for a route whose own answer is not JSON (FastAPI would document
+    its errors in the route's media type): the error's schema under application/json, as
+    it is sent."""
+    return {
+        code: {
+            "description": "Error",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+        for code in errors(*codes)
     }
-    for code in ERRORS
-}
+
+
+def answers(model: Any, *codes: int) -> dict[int | str, dict[str, Any]]:
+    """A route's documented answers: ``model`` (a schema of :mod:`~thievery.server.schemas`,
+    for a route that answers plain JSON) and its errors."""
+    return {200: {"model": model, "description": "Successful Response"}, **errors(*codes)}
 
 
 class MarkdownResponse(PlainTextResponse):
@@ -211,12 +238,16 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
 
 
 def stored_summary(record: TableRecord) -> JSON:
-    """A table from storage (finished, or not loaded yet), for listings."""
-    spec = get_game(record.game)
+    """A table from storage (finished, or not loaded yet), for listings (a game no longer
+    installed listed by its name)."""
+    try:
+        title = get_game(record.game).title
+    except ThieveryError:
+        title = record.game
     return {
         "id": record.id,
         "game": record.game,
-        "title": spec.title,
+        "title": title,
         "players": record.players,
         "seats": [
             {"seat": i, "kind": s["kind"], "name": s["name"], "bot": s.get("bot")}
@@ -245,7 +276,7 @@ class Routes(NamedTuple):
 def make_router(hub: Hub, limits: Limits) -> Routes:
     """The API's routes, bound to one hub, and what serves the tables' websockets
     (``/api/tables/{id}/ws``: see :class:`~thievery.server.app.ThieveryApp`)."""
-    router = APIRouter(prefix="/api", responses=ERRORS)
+    router = APIRouter(prefix="/api")
     chat = Chat(limits.chat_rate, limits.chat_burst, rooms=hub.caps.live_tables, hub=hub)
     lobby = Lobby(hub)
 
@@ -254,7 +285,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         base = hub.public_url or str(request.base_url).rstrip("/")  # (made once a request)
         return lambda token: f"{base}/table/{table_id}#token={token}"
 
-    @router.get("/games", tags=["games"])
+    @router.get("/games", tags=["games"], response_model=None, responses=answers(list[GameInfo]))
     def list_games() -> list[JSON]:
         """Every game: its spec (players, options) and the bots that can play it."""
         return [{**g.spec.info(), "bots": bot_names(g.name)} for g in playable()]
@@ -263,7 +294,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         "/games/{name}/rules",
         tags=["games"],
         response_class=MarkdownResponse,
-        responses=JSON_ERRORS,
+        responses=text_errors(404),
     )
     def game_rules(name: str, lang: str = "en") -> PlainTextResponse:
         """A game's rules decisions (Markdown), from the game's own package; ``lang=de``
@@ -297,7 +328,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             table=table.summary(), seats=seats, host_token=host or "", listed=listed
         )
 
-    @router.post("/tables", tags=["tables"], status_code=201)
+    @router.post("/tables", tags=["tables"], status_code=201, responses=errors(400, 404, 422, 429))
     async def create_table(body: CreateTable, request: Request) -> CreatedTable:
         """Create a table; returns an invite token for every human seat, and a host token.
 
@@ -311,7 +342,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         code: :class:`~thievery.server.app.QuickCreate`.)"""
         return await create(body, request)
 
-    @router.get("/tables/open", tags=["tables"])
+    @router.get(
+        "/tables/open",
+        tags=["tables"],
+        response_model=None,
+        responses=answers(list[OpenTable], 422, 429),
+    )
     async def open_tables(request: Request, limit: int = Query(50, ge=1, le=200)) -> list[JSON]:
         """Tables waiting for players: those their host listed, with a free human seat
         (newest first): game, seats (``free`` marks the ones to take), age. Finished and
@@ -319,7 +355,11 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         hub.read_limit.check(client_of(request))
         return await lobby.open_tables(limit)
 
-    @router.post("/tables/{table_id}/seats/{seat}/claim", tags=["tables"])
+    @router.post(
+        "/tables/{table_id}/seats/{seat}/claim",
+        tags=["tables"],
+        responses=errors(400, 403, 404, 409, 422, 429, 503),
+    )
     async def claim_seat(
         table_id: str, seat: int, request: Request, body: ClaimRequest | None = None
     ) -> SeatToken:
@@ -337,7 +377,9 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             invite=invites(request, table.id)(token),
         )
 
-    @router.get("/tables", tags=["tables"])
+    @router.get(
+        "/tables", tags=["tables"], response_model=None, responses=answers(TableList, 422, 429)
+    )
     async def list_tables(request: Request, finished: int = Query(20, ge=0, le=200)) -> JSON:
         """Running tables (to watch or rejoin; the newest 200, stored ones not loaded
         yet among them) and the most recently finished ones."""
@@ -352,7 +394,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             "finished": [stored_summary(r) for r in done],
         }
 
-    @router.get("/tables/{table_id}", tags=["tables"])
+    @router.get(
+        "/tables/{table_id}",
+        tags=["tables"],
+        response_model=None,
+        responses=answers(TableSummary, 404, 429, 503),
+    )
     async def get_table(table_id: str, request: Request) -> JSON:
         """One table: game, seats (who is connected), who is to act, the result."""
         hub.read_limit.check(client_of(request))
@@ -364,7 +411,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
                 return summary
         return (await hub.get(table_id)).summary()
 
-    @router.get("/tables/{table_id}/state", tags=["play"])
+    @router.get(
+        "/tables/{table_id}/state",
+        tags=["play"],
+        response_model=None,
+        responses=answers(StateFrame, 403, 404, 429, 503),
+    )
     async def get_state(table_id: str, credentials: Token, request: Request) -> JSON:
         """Everything the token's seat may know now (no token: the spectator's), with the log."""
         hub.read_limit.check(client_of(request))
@@ -377,7 +429,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             lobby.seat_used(table, seat)
         return table.welcome(seat)
 
-    @router.post("/tables/{table_id}/exchange", tags=["play"])
+    @router.post("/tables/{table_id}/exchange", tags=["play"], responses=errors(403, 404, 429, 503))
     async def exchange_invite(table_id: str, credentials: Token, request: Request) -> SeatKey:
         """Exchange a seat's invite (the Bearer token: the ``token`` of ``POST /api/tables``,
         the one in the invite link) for the seat's own key, the seat's token from then on
@@ -393,7 +445,11 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         lobby.seat_used(table, seat)
         return SeatKey(seat=seat, key=key)
 
-    @router.post("/tables/{table_id}/actions", tags=["play"])
+    @router.post(
+        "/tables/{table_id}/actions",
+        tags=["play"],
+        responses=errors(400, 403, 404, 409, 422, 429, 503),
+    )
     async def act(
         table_id: str, body: ActRequest, credentials: Token, request: Request
     ) -> ActResponse:
@@ -408,7 +464,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             version=version, events=describe_all(table.spec, events, seat, table.names)
         )
 
-    @router.post("/tables/{table_id}/seats/{seat}/bot", tags=["play"])
+    @router.post(
+        "/tables/{table_id}/seats/{seat}/bot",
+        tags=["play"],
+        response_model=None,
+        responses=answers(TableSummary, 400, 403, 404, 409, 422, 429, 503),
+    )
     async def hand_to_bot(
         table_id: str, seat: int, body: BotRequest, credentials: Token, request: Request
     ) -> JSON:
@@ -427,7 +488,11 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         await table.set_bot(seat, body.bot, absent=not own, keyed=keyed)
         return table.summary()
 
-    @router.post("/tables/{table_id}/seats/{seat}/invite", tags=["tables"])
+    @router.post(
+        "/tables/{table_id}/seats/{seat}/invite",
+        tags=["tables"],
+        responses=errors(403, 404, 409, 422, 429, 503),
+    )
     async def new_invite(
         table_id: str, seat: int, credentials: Token, request: Request
     ) -> SeatToken:
@@ -451,7 +516,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             invite=invites(request, table.id)(invite),
         )
 
-    @router.post("/tables/{table_id}/again", tags=["tables"])
+    @router.post(
+        "/tables/{table_id}/again",
+        tags=["tables"],
+        response_model=None,
+        responses=answers(TableSummary, 400, 403, 404, 409, 429, 503),
+    )
     async def play_again(table_id: str, credentials: Token, request: Request) -> JSON:
         """Play again: a new table with the same seats; everyone keeps their token. It
         counts against the caller's table caps like a new table."""
@@ -461,7 +531,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             raise table.refusal(token)
         return (await hub.again(table, client_of(request))).summary()
 
-    @router.post("/tables/{table_id}/close", tags=["tables"])
+    @router.post(
+        "/tables/{table_id}/close",
+        tags=["tables"],
+        response_model=None,
+        responses=answers(TableSummary, 403, 404, 409, 429, 503),
+    )
     async def close_table(table_id: str, credentials: Token, request: Request) -> JSON:
         """Close a running table for good (the host's token only): its bots stop, every
         connection gets a ``closed`` frame, and it is stored as finished without a result."""
@@ -472,7 +547,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         await hub.close_table(table)
         return table.summary()
 
-    @router.get("/tables/{table_id}/record", tags=["records"])
+    @router.get(
+        "/tables/{table_id}/record",
+        tags=["records"],
+        response_model=None,
+        responses=answers(RecordJSON, 404, 409, 422, 429, 503),
+    )
     async def get_record(table_id: str, request: Request, download: bool = False) -> JSONResponse:
         """The game record of a finished table (replays with ``thievery replay FILE``)."""
         hub.read_limit.check(client_of(request))
@@ -497,7 +577,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     PAGE = Query(0, ge=0, le=1_000_000, description="the first step to send (pages)")
     LIMIT = Query(None, ge=1, le=5000, description="how many steps (default: all)")
 
-    @router.get("/tables/{table_id}/replay", tags=["records"])
+    @router.get(
+        "/tables/{table_id}/replay",
+        tags=["records"],
+        response_model=None,
+        responses=answers(Replay, 400, 404, 409, 413, 422, 429, 503),
+    )
     async def get_replay(
         table_id: str,
         request: Request,
@@ -521,6 +606,8 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     @router.post(
         "/replay",
         tags=["records"],
+        response_model=None,
+        responses=answers(Replay, 400, 413, 422, 429, 503),
         openapi_extra={
             "requestBody": {
                 "required": True,

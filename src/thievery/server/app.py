@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import orjson
 from fastapi import FastAPI, Request
@@ -92,6 +93,22 @@ class ThieveryApp(FastAPI):
 
     sockets: TableSockets | None = None  # (set once the routes are made)
     quick: QuickCreate | None = None  # (likewise)
+
+    def openapi(self) -> dict[str, Any]:
+        """FastAPI's schema, less the 422 it adds by itself (its ``HTTPValidationError``) to
+        a route whose parameters cannot fail validation: a refused request's answer is
+        always an ``Error``, and the routes that can give a 422 say so themselves."""
+        if self.openapi_schema is not None:  # (made once, kept by FastAPI)
+            return self.openapi_schema
+        schema = super().openapi()
+        for methods in schema.get("paths", {}).values():
+            for operation in methods.values():
+                answer = operation.get("responses", {}).get("422", {})
+                if "HTTPValidationError" in str(answer.get("content")):
+                    del operation["responses"]["422"]
+        for name in ("HTTPValidationError", "ValidationError"):
+            schema.get("components", {}).get("schemas", {}).pop(name, None)
+        return schema
 
     def build_middleware_stack(self) -> ASGIApp:
         """Starlette's stack inside :class:`PageHeaders`: outside its
