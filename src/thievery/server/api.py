@@ -328,7 +328,9 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             table=table.summary(), seats=seats, host_token=host or "", listed=listed
         )
 
-    @router.post("/tables", tags=["tables"], status_code=201, responses=errors(400, 404, 422, 429))
+    @router.post(
+        "/tables", tags=["tables"], status_code=201, responses=errors(400, 404, 422, 429, 503)
+    )
     async def create_table(body: CreateTable, request: Request) -> CreatedTable:
         """Create a table; returns an invite token for every human seat, and a host token.
 

@@ -31,7 +31,7 @@ from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
 from thievery.server.botpool import BotPool
 from thievery.server.cluster import Cluster, raise_error
-from thievery.server.errors import ServerError, from_game_error, unknown_table
+from thievery.server.errors import ServerError, committed, from_game_error, unknown_table
 from thievery.server.limits import Caps, RateLimiter, too_many
 from thievery.server.live import LiveTable
 from thievery.server.replay import Replayer
@@ -421,7 +421,7 @@ class Hub:
             op = partial(
                 Storage.finish_table, table_id=table.id, result=None, actions=table.version
             )
-            await table.write(op, {"k": "closed"})
+            await committed(table.write(op, {"k": "closed"}), "the table's closing")
             table.closed = True
             table.record.finished = True
         await table.driver.stop()
@@ -541,7 +541,9 @@ class Hub:
         )
         cluster = self.cluster
         if cluster is None:
-            await self.writer.submit(partial(Storage.insert_table, record=record))
+            await committed(
+                self.writer.submit(partial(Storage.insert_table, record=record)), "the table"
+            )
             lease = None
         else:  # the table's lease is this process's from the start
 
@@ -549,7 +551,7 @@ class Hub:
                 Storage.insert_table(conn, record)
                 return cluster.claim_new(conn, record.id)
 
-            lease = await self.writer.submit(insert)
+            lease = await committed(self.writer.submit(insert), "the table")
         table = LiveTable(self, record, state)
         table.lease = lease
         self.tables[record.id] = table
@@ -591,7 +593,13 @@ class Hub:
                 client=client,
             )
             op = partial(Storage.set_next, table_id=table.id, next_id=new.id)
-            await table.write(op, {"k": "next", "next": new.id})
+            try:
+                await committed(table.write(op, {"k": "next", "next": new.id}), "the next table")
+            except ServerError:  # (a retry would make another: the new one goes)
+                await new.driver.stop()
+                self.forget(new)
+                self._disown(new.id)
+                raise
         table.mark_next(new.id)
         return new
 

@@ -59,6 +59,7 @@ from thievery.server.driver import Driver, Wake
 from thievery.server.errors import (
     ServerError,
     bad_token,
+    committed,
     from_game_error,
     int_arg,
     invite_not_key,
@@ -434,8 +435,8 @@ class LiveTable:
     async def _store_seats(self, seats: list[Seat]) -> None:
         """For the holder of :attr:`lock`: store new seats (announced to the followers),
         then take them."""
-        stored = [s.stored() for s in seats]
-        await self.write(SetSeats(self.id, stored), _seats_note(stored))
+        rows = [s.stored() for s in seats]
+        await committed(self.write(SetSeats(self.id, rows), _seats_note(rows)), "the seats")
         self._take(seats)
 
     def is_host(self, token: str | None) -> bool:

@@ -161,7 +161,12 @@ class Lobby:
         if not seats:
             self._know(table.id)
             return False
-        await self.hub.writer.submit(partial(_list, table.id, seats))
+        try:
+            await self.hub.writer.submit(partial(_list, table.id, seats))
+        except Exception:  # (the table is made, its tokens to be answered: it goes unlisted)
+            log.exception("table %s could not be listed", table.id)
+            self._know(table.id)
+            return False
         self.free[table.id] = set(seats)
         self._know(table.id)
         return True
