@@ -11,7 +11,9 @@ import pytest
 import schemathesis
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
 from pydantic import BaseModel, TypeAdapter
+from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from tests.server.conftest import FAST, LIFTED, create_table, exchange, settle
@@ -71,12 +73,35 @@ def play_out(client: TestClient, table_id: str, key: str, seat: int) -> list[dic
     raise AssertionError("the game did not end")
 
 
+DOCUMENTED = {  # route -> the schema its success answer is documented as
+    ("get", "/api/games"): "GameInfo",
+    ("get", "/api/tables/open"): "OpenTable",
+    ("get", "/api/tables"): "TableList",
+    ("get", "/api/tables/{table_id}"): "TableSummary",
+    ("get", "/api/tables/{table_id}/state"): "StateFrame",
+    ("post", "/api/tables/{table_id}/seats/{seat}/bot"): "TableSummary",
+    ("post", "/api/tables/{table_id}/again"): "TableSummary",
+    ("post", "/api/tables/{table_id}/close"): "TableSummary",
+    ("get", "/api/tables/{table_id}/record"): "RecordJSON",
+    ("get", "/api/tables/{table_id}/replay"): "Replay",
+    ("post", "/api/replay"): "Replay",
+}
+
+
+def test_each_route_documents_the_schema_its_answers_are_checked_against(
+    client: TestClient,
+) -> None:
+    for (method, path), name in DOCUMENTED.items():
+        schema = documented(client, method, path)
+        ref = schema.get("$ref") or schema["items"]["$ref"]
+        assert ref == f"#/components/schemas/{name}", (method, path)
+
+
 def test_every_answer_of_a_played_game_is_the_schema_its_route_documents(
     client: TestClient,
 ) -> None:
     games = client.get("/api/games").json()
     assert valid(list[GameInfo], games)
-    assert documented(client, "get", "/api/games")["items"]["$ref"].endswith("/GameInfo")
 
     # A listed table: one seat of ours, one a stranger claims, one bot's.
     made = create_table(client, ["human", "human", "bot:heuristic"], listed=True)
@@ -113,6 +138,8 @@ def test_every_answer_of_a_played_game_is_the_schema_its_route_documents(
         assert valid(Replay, replay.json()).steps, perspective
     posted = client.post("/api/replay", json=record, params={"perspective": "all"})
     assert valid(Replay, posted.json()).steps[-1].views is not None
+    nameless = {k: v for k, v in record.items() if k != "names"}
+    assert valid(Replay, client.post("/api/replay", json=nameless).json()).names is None
 
     again = client.post(f"/api/tables/{tid}/again", headers=auth).json()
     assert valid(TableSummary, again).prev_id == tid
@@ -159,39 +186,59 @@ def test_a_table_of_a_game_no_longer_installed_is_listed_by_its_name(tmp_path: P
         assert (gone.id, gone.game, gone.title) == ("gone1", "no-such-game", "no-such-game")
 
 
+def fuzz(client: TestClient, operation: Any, kind: dict[str, Any], seen: set[int]) -> None:
+    """One route fuzzed one way (``kind``: the strategy's arguments); each status seen."""
+
+    @given(case=operation.as_strategy(**kind))
+    @settings(
+        max_examples=30,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    def check(case: Any) -> None:
+        kwargs = case.as_transport_kwargs(base_url="http://testserver")
+        kwargs.pop("cookies", None)
+        if isinstance(kwargs.get("data"), str | bytes):  # (requests' name; httpx's:)
+            kwargs["content"] = kwargs.pop("data")
+        response = client.request(**kwargs)
+        seen.add(response.status_code)
+        case.validate_response(response, excluded_checks=[positive_data_acceptance])
+
+    try:
+        check()
+    except Unsatisfiable:  # (a route with nothing to break: no request breaks its schema)
+        assert kind.get("generation_mode") is GenerationMode.NEGATIVE
+
+
 def test_fuzzed_requests_get_only_documented_answers(client: TestClient) -> None:
-    """Schemathesis sends requests made from the schema (and ones that break it) to every
-    route: no server error, every status and body as the route documents, and requests
-    the schema forbids refused. (A request the schema allows may still be refused: an
-    unknown table, an illegal action; so its check that they are all accepted is off.)"""
+    """Schemathesis sends requests made from the schema, and requests that break it, to
+    every route; the routes of a table get random table ids and a real table's: no server
+    error, every status and body as the route documents, and requests the schema forbids
+    refused. (A request the schema allows may still be refused: an unknown table, an
+    illegal action; so its check that they are all accepted is off.)"""
     made = create_table(client, ["human", "bot:random", "bot:random"])
-    assert made["table"]["id"]
+    real = {"table_id": made["table"]["id"]}
     schema = schemathesis.openapi.from_dict(client.get("/openapi.json").json())
     failures: list[str] = []
+    seen: dict[str, set[int]] = {}
     for found in schema.get_all_operations():
         operation = found.ok()
-
-        @given(case=operation.as_strategy())
-        @settings(
-            max_examples=60,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            suppress_health_check=list(HealthCheck),
-        )
-        def check(case: Any) -> None:
-            kwargs = case.as_transport_kwargs(base_url="http://testserver")
-            kwargs.pop("cookies", None)
-            if isinstance(kwargs.get("data"), str | bytes):  # (requests' name; httpx's:)
-                kwargs["content"] = kwargs.pop("data")
-            response = client.request(**kwargs)
-            case.validate_response(response, excluded_checks=[positive_data_acceptance])
-
-        try:
-            check()
-        except Exception as e:  # (one line per failing route, all of them)
-            failures.append(f"{operation.method.upper()} {operation.path}: {e}")
+        name = f"{operation.method.upper()} {operation.path}"
+        kinds: list[dict[str, Any]] = [{"generation_mode": mode} for mode in GenerationMode]
+        if "{table_id}" in operation.path:
+            kinds.append({"path_parameters": real})
+        for kind in kinds:
+            try:
+                fuzz(client, operation, kind, seen.setdefault(name, set()))
+            except Exception as e:  # (one line per failing route and way, all of them)
+                failures.append(f"{name} {kind}: {e}")
     assert not failures, "\n\n".join(failures)
+    # What the fuzzing reached: refusals of each kind, and a real table's answers.
+    every = set().union(*seen.values())
+    assert {200, 400, 403, 404, 409, 422} <= every, seen
+    assert 200 in seen["GET /api/tables/{table_id}"], seen
 
 
 @pytest.mark.parametrize("status", EVERY_ROUTE)

@@ -133,9 +133,9 @@ def test_a_closing_that_fails_leaves_the_table_running(
 def test_play_again_whose_link_fails_leaves_no_table_behind(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The new table is made, then linked from the old one; if the link is not stored the
-    new one goes (else every try would make another table, each counted against its
-    maker's caps)."""
+    """The new table and the old one's link to it are stored together or not at all:
+    a failure leaves no new table in memory or in storage (else every try would make
+    another, each counted against its maker's caps)."""
     made = create_table(client, ["bot:random", "bot:random", "bot:random"])
     tid, host = made["table"]["id"], made["host_token"]
     hub = hub_of(client)
@@ -143,12 +143,22 @@ def test_play_again_whose_link_fails_leaves_no_table_behind(
     while not client.get(f"/api/tables/{tid}").json()["over"] and time.monotonic() < deadline:
         time.sleep(0.02)  # (its bots play it out)
     assert client.get(f"/api/tables/{tid}").json()["over"]
-    before, owned = set(hub.tables), {c: set(t) for c, t in hub.owned.items()}
-    fail(client, monkeypatch, calls(Storage.set_next))
+
+    def stored() -> set[str]:
+        return {r.id for r in hub.storage.unfinished(1000) + hub.storage.finished(1000)}
+
+    before, owned, rows = set(hub.tables), {c: set(t) for c, t in hub.owned.items()}, stored()
+
+    def full(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("UPDATE", {}, Exception("database or disk is full"))
+
+    monkeypatch.setattr(Storage, "set_next", full)
     for _ in range(2):
         assert refused(client.post(f"/api/tables/{tid}/again", headers=auth(host)))
-        assert set(hub.tables) == before and hub.owned == owned
+        assert set(hub.tables) == before and hub.owned == owned and stored() == rows
     monkeypatch.undo()
     again = client.post(f"/api/tables/{tid}/again", headers=auth(host))
     assert again.status_code == 200, again.text
     assert set(hub.tables) == before | {again.json()["id"]}
+    assert stored() == rows | {again.json()["id"]}
+    assert client.get(f"/api/tables/{tid}").json()["next_id"] == again.json()["id"]

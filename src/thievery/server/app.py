@@ -98,9 +98,7 @@ class ThieveryApp(FastAPI):
         """FastAPI's schema, less the 422 it adds by itself (its ``HTTPValidationError``) to
         a route whose parameters cannot fail validation: a refused request's answer is
         always an ``Error``, and the routes that can give a 422 say so themselves."""
-        if self.openapi_schema is not None:  # (made once, kept by FastAPI)
-            return self.openapi_schema
-        schema = super().openapi()
+        schema = super().openapi()  # (made once and kept by FastAPI; this part is idempotent)
         for methods in schema.get("paths", {}).values():
             for operation in methods.values():
                 answer = operation.get("responses", {}).get("422", {})

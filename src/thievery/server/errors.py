@@ -6,15 +6,11 @@ adds what only a server can get wrong: unknown tables, tokens, stale versions, f
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Awaitable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 from thievery.core.errors import ThieveryError
-
-T = TypeVar("T")
-log = logging.getLogger("thievery.server")
 
 MESSAGE_LIMIT = 400  # characters in an error message
 _LONG_RUN = re.compile(r"\S{61,}")
@@ -107,22 +103,6 @@ def stale(version: int, current: int) -> ServerError:
     else:
         why = f"this seat never had version {version} (it counts from 0 and is now {current})"
     return ServerError("action/stale", f"{why}; look again and choose", 409)
-
-
-async def committed(write: Awaitable[T], what: str) -> T:
-    """Wait for a storage write; if the storage fails it (a full disk, a lost database),
-    the caller is told with ``storage/failed`` (503: try again), not a server failure,
-    and the write's caller keeps memory as it was. A refusal (:class:`ServerError`, such
-    as another process having taken the table over) passes as it is."""
-    try:
-        return await write
-    except ServerError:
-        raise
-    except Exception as e:
-        log.exception("%s could not be stored", what)
-        raise ServerError(
-            "storage/failed", f"{what} could not be stored ({type(e).__name__})", 503
-        ) from None
 
 
 def from_game_error(error: ThieveryError) -> ServerError:

@@ -23,6 +23,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import Connection
+
 from thievery.bots.base import make_bot
 from thievery.core.errors import InvalidOption, InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, GameSpec, State
@@ -30,8 +32,8 @@ from thievery.core.record import SALT_WHOLE_TABLE, GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
 from thievery.server.botpool import BotPool
-from thievery.server.cluster import Cluster, raise_error
-from thievery.server.errors import ServerError, committed, from_game_error, unknown_table
+from thievery.server.cluster import Cluster, Fenced, moved, raise_error
+from thievery.server.errors import ServerError, from_game_error, unknown_table
 from thievery.server.limits import Caps, RateLimiter, too_many
 from thievery.server.live import LiveTable
 from thievery.server.replay import Replayer
@@ -44,7 +46,13 @@ from thievery.server.seats import (
     new_token,
     timeout_bot_for,
 )
-from thievery.server.storage import Storage, StoredRowError, TableRecord, make_writer
+from thievery.server.storage import (
+    Storage,
+    StoredRowError,
+    TableRecord,
+    committed,
+    make_writer,
+)
 
 GC_AFTER = 100  # tables or connections gone before a full collection (see Hub.gone)
 GC_WORTH = 10_000  # objects a full collection must find to be run as often again
@@ -466,12 +474,14 @@ class Hub:
         host_hash: str | None = None,
         prev_id: str | None = None,
         client: str | None = None,
+        also: Callable[[Connection, str], None] | None = None,
     ) -> tuple[LiveTable, list[str | None], str | None]:
         """A new table; returns it, a token per human seat (its invite; ``None`` for bots)
         and the host's.
 
         ``token_hashes`` (each seat's :meth:`~thievery.server.seats.Seat.hashes`) and
-        ``host_hash`` keep the same people's tokens (play again).
+        ``host_hash`` keep the same people's tokens (play again); ``also(conn, id)``, a
+        write of the caller's committed with the table's insert (play again's link).
         """
         spec = get_game(game)
         players = len(seats)
@@ -540,16 +550,18 @@ class Hub:
             salt=salt,
         )
         cluster = self.cluster
-        if cluster is None:
+        if cluster is None and also is None:
             await committed(
                 self.writer.submit(partial(Storage.insert_table, record=record)), "the table"
             )
             lease = None
-        else:  # the table's lease is this process's from the start
+        else:  # (with several processes, the table's lease is this one's from the start)
 
-            def insert(conn: Any) -> int:
+            def insert(conn: Any) -> int | None:
                 Storage.insert_table(conn, record)
-                return cluster.claim_new(conn, record.id)
+                if also is not None:
+                    also(conn, record.id)
+                return None if cluster is None else cluster.claim_new(conn, record.id)
 
             lease = await committed(self.writer.submit(insert), "the table")
         table = LiveTable(self, record, state)
@@ -581,25 +593,30 @@ class Hub:
             seats = [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in table.seats]
             options = table.spec.public_options(table.record.options)
             self.check_create(client, seats, options)
-            new, _, _ = await self.create(
-                table.spec.name,
-                seats,
-                options,
-                turn_seconds=table.record.turn_seconds,
-                timeout_bot=table.record.timeout_bot,
-                token_hashes=[s.hashes() for s in table.seats],
-                host_hash=table.record.host_hash,
-                prev_id=table.id,
-                client=client,
-            )
-            op = partial(Storage.set_next, table_id=table.id, next_id=new.id)
+            epoch, cluster = table.lease, self.cluster
+
+            def link(conn: Connection, new_id: str) -> None:
+                """The old table's link to the new one, in the new one's insert: both are
+                stored or neither (a retry after a failure makes no second table)."""
+                if cluster is not None:  # (fenced by the old table's lease, as its writes)
+                    cluster.fence(conn, table.id, epoch, {"k": "next", "next": new_id})
+                Storage.set_next(conn, table_id=table.id, next_id=new_id)
+
             try:
-                await committed(table.write(op, {"k": "next", "next": new.id}), "the next table")
-            except ServerError:  # (a retry would make another: the new one goes)
-                await new.driver.stop()
-                self.forget(new)
-                self._disown(new.id)
-                raise
+                new, _, _ = await self.create(
+                    table.spec.name,
+                    seats,
+                    options,
+                    turn_seconds=table.record.turn_seconds,
+                    timeout_bot=table.record.timeout_bot,
+                    token_hashes=[s.hashes() for s in table.seats],
+                    host_hash=table.record.host_hash,
+                    prev_id=table.id,
+                    client=client,
+                    also=link,
+                )
+            except Fenced:  # another process took the old table over: nothing stored
+                raise moved(table.id) from None
         table.mark_next(new.id)
         return new
 

@@ -59,7 +59,6 @@ from thievery.server.driver import Driver, Wake
 from thievery.server.errors import (
     ServerError,
     bad_token,
-    committed,
     from_game_error,
     int_arg,
     invite_not_key,
@@ -88,6 +87,7 @@ from thievery.server.storage import (
     SetSeats,
     Storage,
     TableRecord,
+    committed,
     is_lost_connection,
 )
 

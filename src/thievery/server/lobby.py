@@ -32,6 +32,7 @@ from functools import partial
 from typing import Any
 
 from sqlalchemy import Column, Connection, Float, Integer, MetaData, String, Table, select, update
+from sqlalchemy.exc import SQLAlchemyError
 
 from thievery.core.errors import ThieveryError
 from thievery.core.protocol import JSON
@@ -49,7 +50,7 @@ from thievery.server.seats import (
     holds_key,
     new_token,
 )
-from thievery.server.storage import Storage, create_tables, tables_t
+from thievery.server.storage import Storage, StorageError, create_tables, tables_t
 
 log = logging.getLogger("thievery.server")
 
@@ -163,7 +164,7 @@ class Lobby:
             return False
         try:
             await self.hub.writer.submit(partial(_list, table.id, seats))
-        except Exception:  # (the table is made, its tokens to be answered: it goes unlisted)
+        except (SQLAlchemyError, OSError, StorageError):  # (made, its tokens to answer: unlisted)
             log.exception("table %s could not be listed", table.id)
             self._know(table.id)
             return False

@@ -226,7 +226,7 @@ class Replay(_Answer):
     game: str
     players: int
     perspective: int | Literal["all"] | None = Field(description="a seat; null: a spectator")
-    names: list[str]
+    names: list[str] | None = Field(description="the seats' names, if the record has them")
     result: Any
     deal: ReplayDeal
     static: list[str]

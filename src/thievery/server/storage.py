@@ -29,9 +29,9 @@ import queue
 import shutil
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy import (
@@ -62,7 +62,10 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from thievery.server.errors import ServerError
+
 log = logging.getLogger("thievery.server")
+T = TypeVar("T")
 
 DEFAULT_URL = "sqlite:///thievery.db"
 ENV_URL = "THIEVERY_DATABASE_URL"
@@ -907,12 +910,27 @@ class SQLiteWriter(LoopWriter):
         self.storage.stop_checkpoints()
 
 
+async def committed(write: Awaitable[T], what: str) -> T:
+    """Wait for a storage write; if the storage fails it (a full disk, a lost database),
+    the caller is told with ``storage/failed`` (503: try again), not a server failure,
+    and the write's caller keeps memory as it was. Anything else (a refusal, another
+    process having taken the table over, a bug) passes as it is."""
+    try:
+        return await write
+    except (SQLAlchemyError, OSError, StorageError) as e:
+        log.exception("%s could not be stored", what)
+        raise ServerError(
+            "storage/failed", f"{what} could not be stored ({type(e).__name__})", 503
+        ) from None
+
+
 def background_thread() -> None:
     """Mark the calling thread as background work for the kernel's scheduler (Linux's
     ``SCHED_BATCH``): when it wakes (a batch to commit, the disk done), it waits for a free
     core or the end of a time slice instead of preempting the event loop's thread.
 
-    The storage threads call it first. Measured on a 2-core machine in boardgame.io's
+    The storage threads call it first (the SQLite writer and its checkpoints, and
+    PostgreSQL's writer). Measured on a 2-core machine in boardgame.io's
     workload (``docs/scaling.md``): the loop's thread waited for a core 9-11 % of the time
     without it and 6-7 % with it, and was switched out half as often; the writer, waiting
     longer, commits bigger batches. Elsewhere (not Linux, or a sandbox that refuses the
