@@ -7,10 +7,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.conftest import FAST, Player, create_table, exchange
+from tests.server.conftest import FAST, Player, create_table, exchange, fresh_postgres
 from thievery.server import Caps, create_app
 
 HUMANS = {"game": "schattendieb", "seats": [{"kind": "human"}] * 3}
@@ -337,3 +339,38 @@ def test_a_game_in_progress_is_loaded_again_though_new_tables_fill_the_cap(
                     r = client.get(f"/api/tables/{old[2]}")
                     refused(r, 429, "limit/live_tables_on_this_server")
         assert client.get(f"/api/tables/{new[0]}").status_code == 200  # (nobody at one now)
+
+
+def test_a_clients_unfinished_tables_still_count_after_a_restart(sqlite_url: str) -> None:
+    """The cap on a client's unfinished tables is kept in storage: a restart does not
+    give the client a fresh one. What is stored is a keyed hash, not the address."""
+    with app_client(sqlite_url, tables_per_client=2) as client:
+        for _ in range(2):
+            assert client.post("/api/tables", json=HUMANS).status_code == 201
+    with app_client(sqlite_url, tables_per_client=2) as client:
+        refused(client.post("/api/tables", json=HUMANS), 429, "limit/unfinished_tables_per_client")
+        other = TestClient(client.app, client=("203.0.113.9", 4000))  # another address
+        assert other.post("/api/tables", json=HUMANS).status_code == 201
+    with create_engine(sqlite_url).connect() as conn:
+        makers = [m for (m,) in conn.execute(text("SELECT maker FROM thievery_tables"))]
+    assert len(makers) == 3 and len(set(makers)) == 2
+    assert all(len(m) == 32 and "testclient" not in m and "203.0" not in m for m in makers)
+
+
+@pytest.fixture
+def pg_url() -> str:
+    """A fresh PostgreSQL database (skipped without one)."""
+    return fresh_postgres()
+
+
+def test_a_clients_unfinished_tables_count_at_every_process(pg_url: str) -> None:
+    """Two server processes on one database: the tables a client made at one count
+    against its cap at the other (else it could make the cap's worth at each)."""
+    caps = Caps(tables_per_client=2)
+    apps = [create_app(pg_url, bot_delay=0, limits=FAST, caps=caps) for _ in range(2)]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        for _ in range(2):
+            assert a.post("/api/tables", json=HUMANS).status_code == 201
+        refused(b.post("/api/tables", json=HUMANS), 429, "limit/unfinished_tables_per_client")
+        other = TestClient(apps[1], client=("203.0.113.9", 4000))
+        assert other.post("/api/tables", json=HUMANS).status_code == 201

@@ -102,7 +102,9 @@ class Hub:
         self.action_limit = RateLimiter("actions", caps.actions_per_second, caps.actions_burst)
         self.replay_limit = RateLimiter("replays", caps.replays_per_minute / 60, caps.replays_burst)
         self.read_limit = RateLimiter("reads", caps.reads_per_second, caps.reads_burst)
-        self.owned: dict[str, set[str]] = {}  # client -> its unfinished tables
+        # A client's unfinished tables, by its maker key (Storage.maker_of): those stored,
+        # whichever process made them, then those made here.
+        self.owned: dict[str, set[str]] = storage.made_by()
         self.connections: dict[str, int] = {}  # client -> open websockets
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded
         self._sweeper: asyncio.Task[None] | None = None
@@ -435,12 +437,21 @@ class Hub:
         await table.driver.stop()
         table.tell_closed()
 
+    async def check_made(self, client: str) -> None:
+        """With several processes, the client's unfinished tables at all of them (as
+        stored) against its cap: :meth:`check_create` counts those this process knows."""
+        if self.cluster is None:
+            return
+        count = await asyncio.to_thread(self.storage.count_made_by, self.storage.maker_of(client))
+        if count >= self.caps.tables_per_client:
+            raise too_many("unfinished tables per client", self.caps.tables_per_client)
+
     def check_create(self, client: str, seats: Sequence[Mapping[str, Any]], options: Any) -> None:
         """The caps a new table must keep: the client's rate and count, the server's
         count, bots per table, inline options' size. Refused with 429 or 413."""
         caps = self.caps
         self.create_limit.check(client)
-        owned = self.owned.get(client, set())
+        owned = self.owned.get(self.storage.maker_of(client), set())
         if len(owned) >= caps.tables_per_client:
             raise too_many("unfinished tables per client", caps.tables_per_client)
         # (counted only near the cap: the tables in memory are at least the live ones)
@@ -548,6 +559,7 @@ class Hub:
             prev_id=prev_id,
             scenario=scenario,
             salt=salt,
+            maker=None if client is None else self.storage.maker_of(client),
         )
         cluster = self.cluster
         if cluster is None and also is None:
@@ -567,8 +579,8 @@ class Hub:
         table = LiveTable(self, record, state)
         table.lease = lease
         self.tables[record.id] = table
-        if client is not None:
-            self.owned.setdefault(client, set()).add(record.id)
+        if record.maker is not None:
+            self.owned.setdefault(record.maker, set()).add(record.id)
         for hook in self.on_made:
             hook(table)
         table.start()
@@ -593,6 +605,7 @@ class Hub:
             seats = [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in table.seats]
             options = table.spec.public_options(table.record.options)
             self.check_create(client, seats, options)
+            await self.check_made(client)
             epoch, cluster = table.lease, self.cluster
 
             def link(conn: Connection, new_id: str) -> None:

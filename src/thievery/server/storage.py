@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import os
 import queue
+import secrets
 import shutil
 import threading
 import time
@@ -59,7 +62,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from thievery.server.errors import ServerError
@@ -96,6 +99,9 @@ tables_t = Table(
     # (shown to all); every table's deal is committed to by sha256(game, seed, salt).
     Column("scenario", Boolean, nullable=False, default=False),
     Column("salt", String(64), nullable=True),
+    # Who made it, for the cap on a client's unfinished tables: a keyed hash of the
+    # client's address (see Storage.maker_of), never the address. None: not counted.
+    Column("maker", String(32), nullable=True),
 )
 
 # Columns added after a database may have been made: (name, SQL type and default). They
@@ -103,6 +109,7 @@ tables_t = Table(
 _ADDED_COLUMNS = (
     ("scenario", "BOOLEAN NOT NULL DEFAULT FALSE"),
     ("salt", "VARCHAR(64)"),
+    ("maker", "VARCHAR(32)"),
 )
 
 actions_t = Table(
@@ -263,6 +270,7 @@ class TableRecord:
     next_id: str | None = None
     scenario: bool = False
     salt: str | None = None
+    maker: str | None = None
 
     def to_row(self) -> dict[str, Any]:
         """The row's columns."""
@@ -396,6 +404,7 @@ class Storage:
             create_tables(metadata, self.engine, None if self.is_postgres else SOLO_TABLES)
             self._add_columns()
             self.check_writable()
+            self._maker_key = self._meta_secret("maker_key")  # (see maker_of)
         except StorageError:
             self.engine.dispose()
             raise
@@ -526,6 +535,43 @@ class Storage:
             except StoredRowError as e:
                 log.error("storage: %s; the table is set aside", e)
         return out
+
+    def maker_of(self, client: str) -> str:
+        """A client as its tables' ``maker``: a keyed hash of its address (the key is the
+        database's own, made at its first use, so every process on it agrees and the
+        stored value names nobody without the database)."""
+        return hmac.new(self._maker_key, client.encode(), hashlib.sha256).hexdigest()[:32]
+
+    def _meta_secret(self, name: str) -> bytes:
+        """A random secret kept in the meta table under ``name`` (made once; if two
+        processes make it at once, the first one stored wins)."""
+        with self.engine.begin() as conn:
+            found = conn.execute(select(meta_t.c.value).where(meta_t.c.key == name)).scalar()
+        if found is None:
+            with contextlib.suppress(IntegrityError), self.engine.begin() as conn:
+                conn.execute(insert(meta_t).values(key=name, value=secrets.token_hex(32)))
+            with self.engine.begin() as conn:
+                found = conn.execute(select(meta_t.c.value).where(meta_t.c.key == name)).scalar()
+        return bytes.fromhex(str(found))
+
+    def made_by(self) -> dict[str, set[str]]:
+        """Each maker's unfinished tables (those stored with one)."""
+        query = select(tables_t.c.maker, tables_t.c.id).where(
+            tables_t.c.finished.is_(False), tables_t.c.maker.is_not(None)
+        )
+        made: dict[str, set[str]] = {}
+        with self.engine.connect() as conn:
+            for maker, table_id in conn.execute(query):
+                made.setdefault(maker, set()).add(table_id)
+        return made
+
+    def count_made_by(self, maker: str) -> int:
+        """How many unfinished tables ``maker`` has in storage (at every process)."""
+        query = select(func.count()).where(
+            tables_t.c.maker == maker, tables_t.c.finished.is_(False)
+        )
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)
 
     def unfinished(self, limit: int | None = None) -> list[TableRecord]:
         """Tables whose game is not over, oldest first (``limit``: the newest that many).
