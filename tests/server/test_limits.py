@@ -4,7 +4,10 @@ Retry-After for rates, 413 for sizes)."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -343,18 +346,47 @@ def test_a_game_in_progress_is_loaded_again_though_new_tables_fill_the_cap(
 
 def test_a_clients_unfinished_tables_still_count_after_a_restart(sqlite_url: str) -> None:
     """The cap on a client's unfinished tables is kept in storage: a restart does not
-    give the client a fresh one. What is stored is a keyed hash, not the address."""
+    give the client a fresh one, and a table finished after it frees a place. What is
+    stored is a keyed hash of the address, and only while the table is unfinished."""
     with app_client(sqlite_url, tables_per_client=2) as client:
-        for _ in range(2):
-            assert client.post("/api/tables", json=HUMANS).status_code == 201
+        made = [client.post("/api/tables", json=HUMANS).json() for _ in range(2)]
     with app_client(sqlite_url, tables_per_client=2) as client:
         refused(client.post("/api/tables", json=HUMANS), 429, "limit/unfinished_tables_per_client")
         other = TestClient(client.app, client=("203.0.113.9", 4000))  # another address
         assert other.post("/api/tables", json=HUMANS).status_code == 201
+        with create_engine(sqlite_url).connect() as conn:
+            makers = [m for (m,) in conn.execute(text("SELECT maker FROM thievery_tables"))]
+        assert len(makers) == 3 and len(set(makers)) == 2
+        plain = {hashlib.sha256(a.encode()).hexdigest()[:32] for a in ("testclient", "203.0.113.9")}
+        assert not set(makers) & plain  # (keyed: not the address's plain hash)
+        host = {"Authorization": f"Bearer {made[0]['host_token']}"}
+        closed = client.post(f"/api/tables/{made[0]['table']['id']}/close", headers=host)
+        assert closed.json()["closed"]
+        assert client.post("/api/tables", json=HUMANS).status_code == 201  # (a place freed)
     with create_engine(sqlite_url).connect() as conn:
-        makers = [m for (m,) in conn.execute(text("SELECT maker FROM thievery_tables"))]
-    assert len(makers) == 3 and len(set(makers)) == 2
-    assert all(len(m) == 32 and "testclient" not in m and "203.0" not in m for m in makers)
+        kept = conn.execute(
+            text("SELECT maker FROM thievery_tables WHERE id = :id"), {"id": made[0]["table"]["id"]}
+        ).scalar()
+    assert kept is None  # (finished: no longer counted, its maker not kept)
+
+
+def test_a_clients_tables_made_at_once_count_against_each_other(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six requests at once, their inserts slow: the cap of two holds (a table counts
+    from its request on, not from its commit)."""
+    with app_client(sqlite_url, tables_per_client=2, tables_burst=10) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        submit = hub.writer.submit
+
+        async def slow(op: Any) -> Any:
+            await asyncio.sleep(0.2)
+            return await submit(op)
+
+        monkeypatch.setattr(hub.writer, "submit", slow)
+        with ThreadPoolExecutor(6) as pool:
+            answers = list(pool.map(lambda _: client.post("/api/tables", json=HUMANS), range(6)))
+        assert sorted(a.status_code for a in answers) == [201, 201, 429, 429, 429, 429]
 
 
 @pytest.fixture

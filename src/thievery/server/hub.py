@@ -103,8 +103,9 @@ class Hub:
         self.replay_limit = RateLimiter("replays", caps.replays_per_minute / 60, caps.replays_burst)
         self.read_limit = RateLimiter("reads", caps.reads_per_second, caps.reads_burst)
         # A client's unfinished tables, by its maker key (Storage.maker_of): those stored,
-        # whichever process made them, then those made here.
-        self.owned: dict[str, set[str]] = storage.made_by()
+        # then those made here. With several processes (PostgreSQL) it is not kept: the
+        # count is read from storage at each new table (check_made).
+        self.owned: dict[str, set[str]] = {} if storage.is_postgres else storage.made_by()
         self.connections: dict[str, int] = {}  # client -> open websockets
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded
         self._sweeper: asyncio.Task[None] | None = None
@@ -452,7 +453,7 @@ class Hub:
         caps = self.caps
         self.create_limit.check(client)
         owned = self.owned.get(self.storage.maker_of(client), set())
-        if len(owned) >= caps.tables_per_client:
+        if self.cluster is None and len(owned) >= caps.tables_per_client:
             raise too_many("unfinished tables per client", caps.tables_per_client)
         # (counted only near the cap: the tables in memory are at least the live ones)
         if len(self.tables) >= caps.live_tables and len(self.live()) >= caps.live_tables:
@@ -562,25 +563,31 @@ class Hub:
             maker=None if client is None else self.storage.maker_of(client),
         )
         cluster = self.cluster
-        if cluster is None and also is None:
-            await committed(
-                self.writer.submit(partial(Storage.insert_table, record=record)), "the table"
-            )
-            lease = None
-        else:  # (with several processes, the table's lease is this one's from the start)
+        if record.maker is not None and cluster is None:
+            # (counted before the insert's wait: a client's tables made at once count
+            # against each other's checks)
+            self.owned.setdefault(record.maker, set()).add(record.id)
+        try:
+            if cluster is None and also is None:
+                await committed(
+                    self.writer.submit(partial(Storage.insert_table, record=record)), "the table"
+                )
+                lease = None
+            else:  # (with several processes, the table's lease is this one's from the start)
 
-            def insert(conn: Any) -> int | None:
-                Storage.insert_table(conn, record)
-                if also is not None:
-                    also(conn, record.id)
-                return None if cluster is None else cluster.claim_new(conn, record.id)
+                def insert(conn: Any) -> int | None:
+                    Storage.insert_table(conn, record)
+                    if also is not None:
+                        also(conn, record.id)
+                    return None if cluster is None else cluster.claim_new(conn, record.id)
 
-            lease = await committed(self.writer.submit(insert), "the table")
+                lease = await committed(self.writer.submit(insert), "the table")
+        except BaseException:
+            self._disown(record.id)
+            raise
         table = LiveTable(self, record, state)
         table.lease = lease
         self.tables[record.id] = table
-        if record.maker is not None:
-            self.owned.setdefault(record.maker, set()).add(record.id)
         for hook in self.on_made:
             hook(table)
         table.start()

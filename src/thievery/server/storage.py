@@ -165,6 +165,7 @@ _FINISH_TABLE = (
         finished_at=bindparam("b_at"),
         result=bindparam("b_result"),
         actions=bindparam("b_actions"),
+        maker=None,  # (kept only while it counts against its maker's cap)
     )
 )
 PING_AFTER_IDLE = 1.0  # seconds a writer's kept connection may idle and go unchecked
@@ -441,9 +442,11 @@ class Storage:
         missing = [(name, kind) for name, kind in _ADDED_COLUMNS if name not in present]
         if not missing:
             return
+        # (on PostgreSQL several processes may start at once: IF NOT EXISTS)
+        maybe = " IF NOT EXISTS" if self.is_postgres else ""
         with self.engine.begin() as conn:
             for name, kind in missing:
-                conn.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN {name} {kind}"))
+                conn.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN{maybe} {name} {kind}"))
             log.info("storage: added columns %s", ", ".join(n for n, _ in missing))
 
     def _checkpoints(self, every: float = 1.0) -> None:
@@ -537,9 +540,10 @@ class Storage:
         return out
 
     def maker_of(self, client: str) -> str:
-        """A client as its tables' ``maker``: a keyed hash of its address (the key is the
-        database's own, made at its first use, so every process on it agrees and the
-        stored value names nobody without the database)."""
+        """A client as its tables' ``maker``: a keyed hash of its address. The key is
+        the database's own (made at its first use, so every process on it agrees): the
+        address is out of plain sight, not out of reach of whoever holds the database.
+        A table keeps it only while unfinished."""
         return hmac.new(self._maker_key, client.encode(), hashlib.sha256).hexdigest()[:32]
 
     def _meta_secret(self, name: str) -> bytes:
@@ -602,7 +606,7 @@ class Storage:
             stale.append(~elsewhere)
         with self.engine.begin() as conn:
             ids = [r[0] for r in conn.execute(select(tables_t.c.id).where(*stale).limit(limit))]
-            done = {"finished": True, "finished_at": time.time(), "result": None}
+            done = {"finished": True, "finished_at": time.time(), "result": None, "maker": None}
             if ids and owner is None:  # one process: nothing else takes a table meanwhile
                 conn.execute(update(tables_t).where(tables_t.c.id.in_(ids)).values(**done))
             elif ids:  # (checked again: a process may have taken one meanwhile)
