@@ -21,17 +21,15 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from thievery.bots.base import bot_names
-from thievery.core.errors import ThieveryError
 from thievery.core.protocol import NAME_LIMIT
 from thievery.core.record import GameRecord
-from thievery.core.registry import game as get_game
 from thievery.core.registry import playable, plugin
 from thievery.server.audience import describe_all
 from thievery.server.chat import Chat
 from thievery.server.errors import ServerError, not_host
 from thievery.server.hub import Hub
 from thievery.server.limits import client_key
-from thievery.server.lobby import Lobby
+from thievery.server.lobby import Lobby, game_title
 from thievery.server.replay import parse_perspective, record_from_json
 from thievery.server.schemas import (
     EventWords,
@@ -240,14 +238,10 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
 def stored_summary(record: TableRecord) -> JSON:
     """A table from storage (finished, or not loaded yet), for listings (a game no longer
     installed listed by its name)."""
-    try:
-        title = get_game(record.game).title
-    except ThieveryError:
-        title = record.game
     return {
         "id": record.id,
         "game": record.game,
-        "title": title,
+        "title": game_title(record.game),
         "players": record.players,
         "seats": [
             {"seat": i, "kind": s["kind"], "name": s["name"], "bot": s.get("bot")}

@@ -132,6 +132,14 @@ def _list(table_id: str, seats: Iterable[int], conn: Connection) -> None:
     )
 
 
+def game_title(game: str) -> str:
+    """A stored table's game's title for listings; a game no longer installed, its name."""
+    try:
+        return get_game(game).title
+    except ThieveryError:
+        return game
+
+
 class Lobby:
     """The lobby list and seat claims of one server: the listed tables' free seats in
     memory (loaded from storage at start, kept in step with it) for joins to mark."""
@@ -433,14 +441,10 @@ class Lobby:
 
     @staticmethod
     def _entry(row: dict[str, Any], seats: Sequence[Seat], free: list[int], now: float) -> JSON:
-        try:
-            title = get_game(row["game"]).title
-        except ThieveryError:  # a game no longer installed
-            title = row["game"]
         return {
             "id": row["id"],
             "game": row["game"],
-            "title": title,
+            "title": game_title(row["game"]),
             "players": row["players"],
             "seats": [
                 {"seat": i, "kind": s.kind, "name": s.name, "bot": s.bot, "free": i in free}
