@@ -406,3 +406,31 @@ def test_a_clients_unfinished_tables_count_at_every_process(pg_url: str) -> None
         refused(b.post("/api/tables", json=HUMANS), 429, "limit/unfinished_tables_per_client")
         other = TestClient(apps[1], client=("203.0.113.9", 4000))
         assert other.post("/api/tables", json=HUMANS).status_code == 201
+
+
+def test_a_clients_tables_made_at_once_at_two_processes_count_against_each_other(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six requests at once at each of two processes, their inserts slow: the cap of two
+    holds across both (the count and the insert are one transaction, one maker's at a
+    time: counted first and inserted after, each process would pass what it counted)."""
+    caps = Caps(tables_per_client=2, tables_burst=10)
+    apps = [create_app(pg_url, bot_delay=0, limits=FAST, caps=caps) for _ in range(2)]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        for client in (a, b):
+            hub = client.app.state.hub  # type: ignore[attr-defined]
+
+            async def slow(op: Any, submit: Any = hub.writer.submit) -> Any:
+                await asyncio.sleep(0.2)
+                return await submit(op)
+
+            monkeypatch.setattr(hub.writer, "submit", slow)
+        with ThreadPoolExecutor(12) as pool:
+            answers = list(
+                pool.map(lambda i: (a, b)[i % 2].post("/api/tables", json=HUMANS), range(12))
+            )
+        assert sorted(r.status_code for r in answers) == [201] * 2 + [429] * 10
+        for r in answers:
+            if r.status_code == 429:
+                assert r.json()["code"] == "limit/unfinished_tables_per_client"
+        assert len(a.app.state.hub.storage.unfinished()) == 2  # type: ignore[attr-defined]

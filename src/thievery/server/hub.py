@@ -104,7 +104,7 @@ class Hub:
         self.read_limit = RateLimiter("reads", caps.reads_per_second, caps.reads_burst)
         # A client's unfinished tables, by its maker key (Storage.maker_of): those stored,
         # then those made here. With several processes (PostgreSQL) it is not kept: the
-        # count is read from storage at each new table (check_made).
+        # count is read from storage in each new table's insert (Storage.count_made_by).
         self.owned: dict[str, set[str]] = {} if storage.is_postgres else storage.made_by()
         self.connections: dict[str, int] = {}  # client -> open websockets
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded
@@ -438,15 +438,6 @@ class Hub:
         await table.driver.stop()
         table.tell_closed()
 
-    async def check_made(self, client: str) -> None:
-        """With several processes, the client's unfinished tables at all of them (as
-        stored) against its cap: :meth:`check_create` counts those this process knows."""
-        if self.cluster is None:
-            return
-        count = await asyncio.to_thread(self.storage.count_made_by, self.storage.maker_of(client))
-        if count >= self.caps.tables_per_client:
-            raise too_many("unfinished tables per client", self.caps.tables_per_client)
-
     def check_create(self, client: str, seats: Sequence[Mapping[str, Any]], options: Any) -> None:
         """The caps a new table must keep: the client's rate and count, the server's
         count, bots per table, inline options' size. Refused with 429 or 413."""
@@ -574,8 +565,14 @@ class Hub:
                 )
                 lease = None
             else:  # (with several processes, the table's lease is this one's from the start)
+                cap = self.caps.tables_per_client
 
                 def insert(conn: Any) -> int | None:
+                    # With several processes the client's unfinished tables at all of them
+                    # count, in this transaction (check_create counts only this one's).
+                    maker = record.maker
+                    if cluster is not None and maker and Storage.count_made_by(conn, maker) >= cap:
+                        raise too_many("unfinished tables per client", cap)
                     Storage.insert_table(conn, record)
                     if also is not None:
                         also(conn, record.id)
@@ -612,7 +609,6 @@ class Hub:
             seats = [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in table.seats]
             options = table.spec.public_options(table.record.options)
             self.check_create(client, seats, options)
-            await self.check_made(client)
             epoch, cluster = table.lease, self.cluster
 
             def link(conn: Connection, new_id: str) -> None:

@@ -181,6 +181,10 @@ _SQLITE_SET_SEATS = "UPDATE thievery_tables SET seats = ? WHERE id = ?"
 MIN_FREE_BYTES = 16 << 20  # a SQLite file's disk needs at least this much free at start
 
 
+# The advisory locks' namespace (their first key) for the count of a maker's tables.
+_MAKERS = 0x54480001
+
+
 class StorageError(RuntimeError):
     """The database cannot be used (read-only, full, unreachable): said at start."""
 
@@ -569,13 +573,19 @@ class Storage:
                 made.setdefault(maker, set()).add(table_id)
         return made
 
-    def count_made_by(self, maker: str) -> int:
-        """How many unfinished tables ``maker`` has in storage (at every process)."""
+    @staticmethod
+    def count_made_by(conn: Connection, maker: str) -> int:
+        """PostgreSQL, in the transaction that stores a new table of ``maker``: how many
+        unfinished tables it has (at every process), after waiting for the other
+        transactions counting the same maker to end. A transaction-scoped advisory lock
+        makes the count and the insert after it one step a maker at a time, so tables
+        requested at once at several processes count against each other."""
+        key = int(maker[:8], 16) - 2**31  # (a 32-bit key: makers that share one only wait)
+        conn.execute(text("SELECT pg_advisory_xact_lock(:ns, :key)"), {"ns": _MAKERS, "key": key})
         query = select(func.count()).where(
             tables_t.c.maker == maker, tables_t.c.finished.is_(False)
         )
-        with self.engine.connect() as conn:
-            return int(conn.execute(query).scalar() or 0)
+        return int(conn.execute(query).scalar() or 0)
 
     def unfinished(self, limit: int | None = None) -> list[TableRecord]:
         """Tables whose game is not over, oldest first (``limit``: the newest that many).
