@@ -307,3 +307,151 @@ def test_an_uncancelled_action_cancelled_all_the_same_is_read_back_before_the_ne
             assert await restored_view(db_url, table) == (table.state.view(None), 1)
 
     asyncio.run(go())
+
+
+# ------------------------------------------------------------ writes about a table's row
+# The seats (a bot hand-over, the host's new invite), closing, playing again and a new
+# table itself: the same three cases as an action's.
+
+ROW_WRITES = ["bot", "invite", "close", "again"]
+
+
+async def write_row(hub: Hub, table: LiveTable, what: str) -> str | None:
+    """Make one write about ``table``'s row; the new table's id for ``again``."""
+    if what == "bot":
+        await table.set_bot(1, "random")
+    elif what == "invite":
+        await table.new_invite(1)
+    elif what == "close":
+        await hub.close_table(table)
+    else:
+        return (await hub.again(table, "203.0.113.7")).id
+    return None
+
+
+async def table_for(hub: Hub, what: str) -> LiveTable:
+    table, _, _ = await hub.create("schattendieb", HUMANS)
+    if what == "again":  # (a closed table is over: it may be played again)
+        await hub.close_table(table)
+    return table
+
+
+def made_in_memory(table: LiveTable, what: str) -> bool:
+    return {
+        "bot": table.seats[1].bot == "random",
+        "invite": table.seats[1].reinvited == 1,
+        "close": table.closed,
+        "again": table.record.next_id is not None,
+    }[what]
+
+
+def played_again(hub: Hub, table: LiveTable) -> list[str]:
+    """The stored tables that play again after ``table``."""
+    return [r.id for r in hub.storage.unfinished() if r.prev_id == table.id]
+
+
+def same_as_stored(hub: Hub, table: LiveTable) -> None:
+    """Memory holds what storage holds about the table's row."""
+    record = hub.storage.table(table.id)
+    assert record is not None
+    assert (record.seats, record.finished, record.next_id) == (
+        table.record.seats,
+        table.is_over,
+        table.record.next_id,
+    )
+
+
+@pytest.mark.parametrize("what", ROW_WRITES)
+def test_a_row_write_whose_reply_was_lost_is_taken_as_made(db_url: str, what: str) -> None:
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table = await table_for(hub, what)
+            writer.fail_next = True  # committed, then the connection "dropped"
+            new_id = await write_row(hub, table, what)
+            assert made_in_memory(table, what)
+            same_as_stored(hub, table)
+            if what == "again":  # asked again: the same table, not a second one
+                assert played_again(hub, table) == [new_id]
+                assert new_id == await write_row(hub, table, what)
+                assert played_again(hub, table) == [new_id]
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("what", ROW_WRITES)
+def test_a_row_write_that_never_committed_is_refused_and_changes_nothing(
+    db_url: str, what: str
+) -> None:
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table = await table_for(hub, what)
+            writer.fail_next = False
+            with pytest.raises(ServerError) as refused:
+                await write_row(hub, table, what)
+            assert refused.value.code == "storage/failed" and refused.value.status == 503
+            assert not made_in_memory(table, what) and table.row_unsure
+            same_as_stored(hub, table)
+            assert played_again(hub, table) == []
+            new_id = await write_row(hub, table, what)  # tried again: made now, once
+            assert made_in_memory(table, what) and not table.row_unsure
+            same_as_stored(hub, table)
+            if what == "again":
+                assert played_again(hub, table) == [new_id]
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("what", ROW_WRITES)
+def test_a_row_write_storage_cannot_confirm_is_read_back_before_the_next_change(
+    db_url: str, what: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Committed, its reply lost, and the row cannot be read back at once: refused (it
+    may or may not be stored); the table reads its row before it changes again, and
+    takes what storage holds (a play-again asked once more gives the table stored)."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table = await table_for(hub, what)
+            read = hub.storage.table
+            reads: list[str] = []
+
+            def unreadable_once(table_id: str) -> Any:
+                reads.append(table_id)
+                if len(reads) == 1:
+                    raise lost()
+                return read(table_id)
+
+            monkeypatch.setattr(hub.storage, "table", unreadable_once)
+            writer.fail_next = True
+            with pytest.raises(ServerError) as refused:
+                await write_row(hub, table, what)
+            assert refused.value.status == 503 and "read back" in refused.value.message
+            assert not made_in_memory(table, what) and table.row_unsure
+            monkeypatch.setattr(hub.storage, "table", read)
+            if what == "again":
+                [new_id] = played_again(hub, table)  # stored (nobody knows it yet)
+                assert new_id == await write_row(hub, table, what)
+                assert played_again(hub, table) == [new_id]
+            else:
+                await table.settle()  # (as every change does first)
+            assert made_in_memory(table, what) and not table.row_unsure
+            same_as_stored(hub, table)
+
+    asyncio.run(go())
+
+
+def test_a_new_table_whose_reply_was_lost_is_made(db_url: str) -> None:
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            writer.fail_next = True  # committed, then the connection "dropped"
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            assert hub.storage.table(table.id) is not None
+            await table.act(0, choice(table, 0), None)  # it is played as any other
+            assert [r.seat for r in stored(hub, table)] == [0]
+            writer.fail_next = False  # never committed: refused
+            with pytest.raises(ServerError) as refused:
+                await hub.create("schattendieb", HUMANS)
+            assert refused.value.status == 503
+            assert [r.id for r in hub.storage.unfinished()] == [table.id]
+
+    asyncio.run(go())

@@ -118,7 +118,10 @@ _ACQUIRE = text(
     f"WHERE l.owner IS NULL OR l.owner = EXCLUDED.owner OR NOT {_ALIVE} "
     "RETURNING epoch"
 )
-_CLAIM_NEW = text("INSERT INTO thievery_leases (table_id, owner, epoch) VALUES (:t, :me, 1)")
+NEW_EPOCH = 1  # a new table's lease, its maker's
+_CLAIM_NEW = text(
+    f"INSERT INTO thievery_leases (table_id, owner, epoch) VALUES (:t, :me, {NEW_EPOCH})"
+)
 _FENCE = text(
     "SELECT CASE WHEN followers > 0 THEN pg_notify(:channel, :payload) END "
     "FROM thievery_leases WHERE table_id = :t AND owner = :me AND epoch = :epoch FOR SHARE"
@@ -313,7 +316,7 @@ class Cluster:
     def claim_new(self, conn: Connection, table_id: str) -> int:
         """The lease of a table made here, in the transaction that stores it: epoch 1."""
         conn.execute(_CLAIM_NEW, {"t": table_id, "me": self.id})
-        return 1
+        return NEW_EPOCH
 
     def fence(self, conn: Connection, table_id: str, epoch: int | None, note: JSON) -> None:
         """In a write's transaction: hold the table's lease row for this process and

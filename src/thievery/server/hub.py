@@ -32,7 +32,7 @@ from thievery.core.record import SALT_WHOLE_TABLE, GameRecord
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
 from thievery.server.botpool import BotPool
-from thievery.server.cluster import Cluster, Fenced, moved, raise_error
+from thievery.server.cluster import NEW_EPOCH, Cluster, Fenced, moved, raise_error
 from thievery.server.errors import ServerError, from_game_error, unknown_table
 from thievery.server.limits import Caps, RateLimiter, too_many
 from thievery.server.live import LiveTable
@@ -50,7 +50,8 @@ from thievery.server.storage import (
     Storage,
     StoredRowError,
     TableRecord,
-    committed,
+    Unsure,
+    checked,
     make_writer,
 )
 
@@ -432,7 +433,8 @@ class Hub:
             op = partial(
                 Storage.finish_table, table_id=table.id, result=None, actions=table.version
             )
-            await committed(table.write(op, {"k": "closed"}), "the table's closing")
+            write = table.write(op, {"k": "closed"})
+            await table.checked_write(write, "the table's closing", lambda r: r.finished)
             table.closed = True
             table.record.finished = True
         await table.driver.stop()
@@ -558,11 +560,14 @@ class Hub:
             # (counted before the insert's wait: a client's tables made at once count
             # against each other's checks)
             self.owned.setdefault(record.maker, set()).add(record.id)
+
+        def held() -> bool:  # (a write whose reply was lost: see checked)
+            return self.storage.table(record.id) is not None
+
         try:
             if cluster is None and also is None:
-                await committed(
-                    self.writer.submit(partial(Storage.insert_table, record=record)), "the table"
-                )
+                write = self.writer.submit(partial(Storage.insert_table, record=record))
+                await checked(write, "the table", held)
                 lease = None
             else:  # (with several processes, the table's lease is this one's from the start)
                 cap = self.caps.tables_per_client
@@ -578,7 +583,9 @@ class Hub:
                         also(conn, record.id)
                     return None if cluster is None else cluster.claim_new(conn, record.id)
 
-                lease = await committed(self.writer.submit(insert), "the table")
+                lease = await checked(self.writer.submit(insert), "the table", held)
+                if lease is None and cluster is not None:  # (stored, its reply lost)
+                    lease = NEW_EPOCH
         except BaseException:
             self._disown(record.id)
             raise
@@ -633,6 +640,9 @@ class Hub:
                 )
             except Fenced:  # another process took the old table over: nothing stored
                 raise moved(table.id) from None
+            except Unsure:  # (the link may be stored: read back before a second try)
+                table.unsettled = table.row_unsure = True
+                raise
         table.mark_next(new.id)
         return new
 

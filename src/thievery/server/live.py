@@ -87,7 +87,8 @@ from thievery.server.storage import (
     SetSeats,
     Storage,
     TableRecord,
-    committed,
+    Unsure,
+    checked,
     is_lost_connection,
 )
 
@@ -212,6 +213,9 @@ class LiveTable:
         # connection broke and storage did not hold it yet: storage is read again before
         # the table changes (see settle).
         self.unsettled = False
+        # The same for a write about the table's row (seats, closing, the table that plays
+        # again): the row is read back too, and taken as stored (see checked_write).
+        self.row_unsure = False
         self.last_n = -1  # the number of the last action this process stored (act_locked)
         self.closed = False  # by its host, or as abandoned
         self.final_record: GameRecord | None = None  # once over (see Hub.record)
@@ -436,8 +440,28 @@ class LiveTable:
         """For the holder of :attr:`lock`: store new seats (announced to the followers),
         then take them."""
         rows = [s.stored() for s in seats]
-        await committed(self.write(SetSeats(self.id, rows), _seats_note(rows)), "the seats")
+        write = self.write(SetSeats(self.id, rows), _seats_note(rows))
+        await self.checked_write(write, "the seats", lambda stored: stored.seats == rows)
         self._take(seats)
+
+    async def checked_write(
+        self, write: Awaitable[Any], what: str, done: Callable[[TableRecord], bool]
+    ) -> None:
+        """For the holder of :attr:`lock`: wait for a write about the table's row, which
+        ``done`` tells in the row as stored (see :func:`~.storage.checked`). A write whose
+        reply was lost and that storage does not hold (yet), or cannot say, leaves the
+        table to read its row back before it changes again (:meth:`settle`), as a failed
+        action does."""
+
+        def held() -> bool:
+            stored = self.hub.storage.table(self.id)
+            return stored is not None and done(stored)
+
+        try:
+            await checked(write, what, held)
+        except Unsure:
+            self.unsettled = self.row_unsure = True
+            raise
 
     def is_host(self, token: str | None) -> bool:
         """Whether a token is this table's host token."""
@@ -998,6 +1022,11 @@ class LiveTable:
         start = self.version if row is None else min(self.version, row.n)
         try:
             stored = await asyncio.to_thread(self.hub.storage.actions, self.id, start)
+            if self.row_unsure:  # (a write about the row that may have been made)
+                record = await asyncio.to_thread(self.hub.storage.table, self.id)
+                if record is not None:
+                    self.refresh(record)
+                self.row_unsure = False
         except Exception as e:
             log.exception("table %s: could not read back its actions", self.id)
             self.unsettled = True

@@ -970,18 +970,47 @@ class SQLiteWriter(LoopWriter):
         self.storage.stop_checkpoints()
 
 
-async def committed(write: Awaitable[T], what: str) -> T:
+async def checked(write: Awaitable[T], what: str, held: Callable[[], bool]) -> T | None:
     """Wait for a storage write; if the storage fails it (a full disk, a lost database),
     the caller is told with ``storage/failed`` (503: try again), not a server failure,
     and the write's caller keeps memory as it was. Anything else (a refusal, another
-    process having taken the table over, a bug) passes as it is."""
+    process having taken the table over, a bug) passes as it is.
+
+    If the write's connection broke, its commit may have happened all the same (its reply
+    lost): ``held``, a read of storage run in a thread, says whether it did. A write it
+    holds is taken as made (``None`` in place of its result); one it does not hold, or a
+    read that fails too, is refused with :class:`Unsure`: the caller must read storage
+    again before it changes what the write was about (the commit can still become
+    visible)."""
     try:
         return await write
     except (SQLAlchemyError, OSError, StorageError) as e:
-        log.exception("%s could not be stored", what)
-        raise ServerError(
-            "storage/failed", f"{what} could not be stored ({type(e).__name__})", 503
-        ) from None
+        log.error("%s could not be stored", what, exc_info=e)
+        if not is_lost_connection(e):
+            raise ServerError(
+                "storage/failed", f"{what} could not be stored ({type(e).__name__})", 503
+            ) from None
+        try:
+            made = await asyncio.to_thread(held)
+        except Exception:
+            log.exception("%s: storage could not be read back", what)
+            made = False
+        if made:
+            log.warning("%s was stored, though its reply was lost", what)
+            return None
+        raise Unsure(what, e) from None
+
+
+class Unsure(ServerError):
+    """A write that failed with its connection: it may still be committed (503)."""
+
+    def __init__(self, what: str, error: BaseException) -> None:
+        super().__init__(
+            "storage/failed",
+            f"{what} could not be stored ({type(error).__name__}); it will be read back "
+            "from storage: try again",
+            503,
+        )
 
 
 def background_thread() -> None:
