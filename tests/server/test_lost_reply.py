@@ -20,6 +20,7 @@ from thievery.server.hub import Hub
 from thievery.server.limits import Caps
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
+from thievery.server.lobby import Lobby
 from thievery.server.storage import ActionRow, Storage
 
 HUMANS = [{"kind": "human"}] * 3
@@ -37,11 +38,23 @@ def lost() -> OperationalError:
 
 class LossyWriter:
     """The hub's writer, but the next write fails as if its reply was lost: after its
-    commit (``committed=True``) or before it."""
+    commit (``committed=True``) or before it. Also the writes made in a transaction of
+    their own (:meth:`lossy_run`: a new table's, with several processes)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.fail_next: bool | None = None  # None: no failure; else: committed or not
+
+    def lossy_run(self, run: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        def lossy(op: Callable[[Any], Any]) -> Any:
+            committed, self.fail_next = self.fail_next, None
+            if committed is None:
+                return run(op)
+            if committed:
+                run(op)
+            raise lost()
+
+        return lossy
 
     async def submit(self, op: Callable[[Any], Any]) -> Any:
         committed, self.fail_next = self.fail_next, None
@@ -74,10 +87,13 @@ async def lossy_hub(db_url: str) -> AsyncIterator[tuple[Hub, LossyWriter]]:
     await hub.start()
     writer = LossyWriter(hub.writer)
     hub.writer = writer  # type: ignore[assignment]
+    run = hub.storage.run
+    hub.storage.run = writer.lossy_run(run)  # type: ignore[method-assign]
     try:
         yield hub, writer
     finally:
         hub.writer = writer.inner
+        hub.storage.run = run  # type: ignore[method-assign]
         await hub.close()
 
 
@@ -425,7 +441,7 @@ def test_a_row_write_storage_cannot_confirm_is_read_back_before_the_next_change(
             writer.fail_next = True
             with pytest.raises(ServerError) as refused:
                 await write_row(hub, table, what)
-            assert refused.value.status == 503 and "read back" in refused.value.message
+            assert refused.value.status == 503 and "not be confirmed" in refused.value.message
             assert not made_in_memory(table, what) and table.row_unsure
             monkeypatch.setattr(hub.storage, "table", read)
             if what == "again":
@@ -453,5 +469,103 @@ def test_a_new_table_whose_reply_was_lost_is_made(db_url: str) -> None:
                 await hub.create("schattendieb", HUMANS)
             assert refused.value.status == 503
             assert [r.id for r in hub.storage.unfinished()] == [table.id]
+
+    asyncio.run(go())
+
+
+def stored_seats(hub: Hub, table: LiveTable) -> list[Any]:
+    record = hub.storage.table(table.id)
+    assert record is not None
+    return record.seats
+
+
+@pytest.mark.parametrize("committed", [True, False])
+def test_an_invites_exchange_whose_reply_was_lost(db_url: str, committed: bool) -> None:
+    """Committed: the key is the seat's (as stored). Never committed: refused, the invite
+    still waiting, and asked again it is exchanged."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, invites, _ = await hub.create("schattendieb", HUMANS)
+            invite = invites[1]
+            assert invite is not None
+            writer.fail_next = committed
+            if committed:
+                exchanged = await table.exchange(invite)
+                assert exchanged is not None and exchanged[0] == 1
+                assert table.seat_of(exchanged[1]) == 1
+            else:
+                with pytest.raises(ServerError) as refused:
+                    await table.exchange(invite)
+                assert refused.value.status == 503
+                assert table.waiting_seat(invite) == 1 and table.row_unsure
+                assert stored_seats(hub, table) == table.record.seats
+                exchanged = await table.exchange(invite)
+                assert exchanged is not None and table.seat_of(exchanged[1]) == 1
+            assert stored_seats(hub, table) == table.record.seats
+            assert table.waiting_seat(invite) is None
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("committed", [True, False])
+def test_a_lobby_claim_whose_reply_was_lost(db_url: str, committed: bool) -> None:
+    """Committed: the claimer's key holds the seat. Never committed: refused, the seat
+    free again, and claimed when asked again."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            lobby = Lobby(hub)
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            assert await lobby.list_table(table)
+            writer.fail_next = committed
+            if not committed:
+                with pytest.raises(ServerError) as refused:
+                    await lobby.claim(table, 1, "Zed")
+                assert refused.value.status == 503
+                assert table.seats[1].token_hash is None and table.row_unsure
+                assert stored_seats(hub, table) == table.record.seats
+            token = await lobby.claim(table, 1, "Zed")
+            assert table.seat_of(token) == 1 and table.seats[1].name == "Zed"
+            assert stored_seats(hub, table) == table.record.seats
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("first", ["bot", "again"])
+def test_a_closing_read_back_ends_the_table_once(
+    db_url: str, first: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A closing committed whose reply was lost and that storage could not confirm at
+    once: the table's next step reads it back. The table's driver ends; its bots and clock
+    store nothing more; closing asked again is told the table is closed (as any second
+    closing); play again may follow at once."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            read = hub.storage.table
+            monkeypatch.setattr(hub.storage, "table", unreadable)
+            writer.fail_next = True
+            with pytest.raises(ServerError):
+                await hub.close_table(table)
+            monkeypatch.setattr(hub.storage, "table", read)
+            assert not table.closed and table.row_unsure
+            driver = table.driver.task
+            assert driver is not None and not driver.done()
+            if first == "again":  # play again, first thing: the closing is read back
+                new = await hub.again(table, "203.0.113.7")
+                assert played_again(hub, table) == [new.id] and table.closed
+            async with table.lock:  # a bot's move: refused, nothing stored
+                with pytest.raises(ServerError) as refused:
+                    await table.act_locked(0, choice(table, 0), "bot")
+            assert refused.value.code == "table/over" and table.closed
+            assert stored(hub, table) == []
+            await asyncio.wait_for(asyncio.shield(driver), 2)  # (it ended by itself)
+            with pytest.raises(ServerError) as again:  # asked again: closed already
+                await hub.close_table(table)
+            assert again.value.code == "table/over"
+            new = await hub.again(table, "203.0.113.7")
+            assert played_again(hub, table) == [new.id]
 
     asyncio.run(go())

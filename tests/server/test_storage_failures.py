@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.exc import OperationalError
 
 from tests.server.conftest import Player, create_table, exchange
-from thievery.server.hub import Hub
+from thievery.server.hub import Hub, insert_new_table
 from thievery.server.storage import SetSeats, Storage
 
 
@@ -52,7 +52,7 @@ def test_a_table_whose_insert_fails_is_not_made(
 ) -> None:
     hub = hub_of(client)
     before, owned = set(hub.tables), {c: set(t) for c, t in hub.owned.items()}
-    fail(client, monkeypatch, calls(Storage.insert_table))
+    fail(client, monkeypatch, calls(insert_new_table))
     body = {
         "game": "thieves",
         "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2,

@@ -301,6 +301,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     async def create(body: CreateTable, request: Request) -> CreatedTable:
         client = client_of(request)
         hub.check_create(client, [s.model_dump() for s in body.seats], body.options)
+        await hub.check_made(client)
         table, tokens, host = await hub.create(
             body.game,
             [s.model_dump() for s in body.seats],

@@ -60,6 +60,26 @@ GC_WORTH = 10_000  # objects a full collection must find to be run as often agai
 log = logging.getLogger("thievery.server")
 
 
+def insert_new_table(
+    conn: Connection,
+    record: TableRecord,
+    cluster: Cluster | None,
+    cap: int,
+    also: Callable[[Connection, str], None] | None,
+) -> int | None:
+    """Store a new table (and ``also``'s write about it, in the same transaction). With
+    several processes (``cluster``), its maker's unfinished tables at all of them count
+    against ``cap`` here, in this transaction (:meth:`Hub.check_create` counts only this
+    process's), and the table's lease is this process's from the start: its epoch."""
+    maker = record.maker
+    if cluster is not None and maker and Storage.count_made_by(conn, maker) >= cap:
+        raise too_many("unfinished tables per client", cap)
+    Storage.insert_table(conn, record)
+    if also is not None:
+        also(conn, record.id)
+    return None if cluster is None else cluster.claim_new(conn, record.id)
+
+
 class Hub:
     """Every table the server knows: live ones in memory, finished ones loaded on demand."""
 
@@ -427,7 +447,7 @@ class Hub:
                 table.mark_closed()
                 return
         async with table.lock:
-            await table.settle()
+            await table.settle()  # (a closing stored though its reply was lost: over now)
             if table.is_over:
                 raise ServerError("table/over", "the game is over already", 409)
             op = partial(
@@ -439,6 +459,16 @@ class Hub:
             table.record.finished = True
         await table.driver.stop()
         table.tell_closed()
+
+    async def check_made(self, client: str) -> None:
+        """With several processes, an early refusal (before the deal) of a client at its
+        cap of unfinished tables at all of them, as stored; :meth:`create` counts again in
+        the new table's insert, which is what holds (tables asked for at once)."""
+        if self.cluster is None:
+            return
+        count = await asyncio.to_thread(self.storage.made_by_one, self.storage.maker_of(client))
+        if count >= self.caps.tables_per_client:
+            raise too_many("unfinished tables per client", self.caps.tables_per_client)
 
     def check_create(self, client: str, seats: Sequence[Mapping[str, Any]], options: Any) -> None:
         """The caps a new table must keep: the client's rate and count, the server's
@@ -564,28 +594,22 @@ class Hub:
         def held() -> bool:  # (a write whose reply was lost: see checked)
             return self.storage.table(record.id) is not None
 
+        insert = partial(
+            insert_new_table,
+            record=record,
+            cluster=cluster,
+            cap=self.caps.tables_per_client,
+            also=also,
+        )
+        # With several processes, in a transaction of its own, not the writer's shared
+        # batch: its count waits for the maker's other inserts, and should hold none of
+        # this process's other writes meanwhile, nor deadlock with another's batch.
         try:
-            if cluster is None and also is None:
-                write = self.writer.submit(partial(Storage.insert_table, record=record))
-                await checked(write, "the table", held)
-                lease = None
-            else:  # (with several processes, the table's lease is this one's from the start)
-                cap = self.caps.tables_per_client
-
-                def insert(conn: Any) -> int | None:
-                    # With several processes the client's unfinished tables at all of them
-                    # count, in this transaction (check_create counts only this one's).
-                    maker = record.maker
-                    if cluster is not None and maker and Storage.count_made_by(conn, maker) >= cap:
-                        raise too_many("unfinished tables per client", cap)
-                    Storage.insert_table(conn, record)
-                    if also is not None:
-                        also(conn, record.id)
-                    return None if cluster is None else cluster.claim_new(conn, record.id)
-
+            if cluster is None:
                 lease = await checked(self.writer.submit(insert), "the table", held)
-                if lease is None and cluster is not None:  # (stored, its reply lost)
-                    lease = NEW_EPOCH
+            else:
+                write = asyncio.to_thread(self.storage.run, insert)
+                lease = await checked(write, "the table", held) or NEW_EPOCH
         except BaseException:
             self._disown(record.id)
             raise
@@ -601,7 +625,7 @@ class Hub:
         """The table that plays again after ``table``: same seats, tokens and options. A
         new table counts against ``client``'s caps like any other (else closing and
         playing again would make tables past every cap)."""
-        if not table.is_over:
+        if not table.is_over and not table.unsettled:  # (else: settled first, below)
             raise ServerError("table/running", "the game is not over yet", 409)
         if self.cluster is not None and not table.is_owner:
             reply, _ = await self.cluster.at_owner(table, "again", {"client": client})
@@ -611,11 +635,14 @@ class Hub:
                 return await self.get(str(reply["next"]))
         async with table.lock:
             await table.settle()
+            if not table.is_over:
+                raise ServerError("table/running", "the game is not over yet", 409)
             if table.record.next_id:
                 return await self.get(table.record.next_id)
             seats = [{"kind": s.kind, "name": s.name, "bot": s.bot} for s in table.seats]
             options = table.spec.public_options(table.record.options)
             self.check_create(client, seats, options)
+            await self.check_made(client)
             epoch, cluster = table.lease, self.cluster
 
             def link(conn: Connection, new_id: str) -> None:

@@ -333,12 +333,15 @@ class LiveTable:
             )
             self._take(seats, stored)  # (once its write is queued: nothing to undo else)
         try:
-            await asyncio.shield(write)  # (a join given up on: its write still ends here)
+            # (a join given up on: its write still ends here)
+            await checked(asyncio.shield(write), "the seat's key", self.key_stored(seat, key_hash))
         except asyncio.CancelledError:
             write.add_done_callback(partial(self._undo_if_failed, seat, key_hash, stored))
             raise
         except BaseException as e:
             await self._undo(seat, key_hash, stored)
+            if isinstance(e, Unsure):
+                self.unsettled = self.row_unsure = True
             if isinstance(e, ServerError) or not isinstance(e, Exception):
                 raise
             log.exception("table %s: seat %d's key could not be stored", self.id, seat)
@@ -346,6 +349,16 @@ class LiveTable:
                 "storage/failed", f"the seat's key could not be stored ({type(e).__name__})", 503
             ) from None
         return seat
+
+    def key_stored(self, seat: int, key_hash: str) -> Callable[[], bool]:
+        """A read of whether storage has ``seat`` holding the key ``key_hash``."""
+
+        def held() -> bool:
+            stored = self.hub.storage.table(self.id)
+            seats = [] if stored is None else stored.seats
+            return seat < len(seats) and seats[seat].get("token_hash") == key_hash
+
+        return held
 
     def _undo_if_failed(
         self, seat: int, key_hash: str, stored: list[JSON], write: asyncio.Future[Any]
@@ -944,6 +957,8 @@ class LiveTable:
         """:meth:`act` without its checks, for the holder of :attr:`lock` (the table's own
         moves: bots, timers, the clock)."""
         await self.settle()
+        if self.is_over:  # (closed by what settling read back)
+            raise ServerError("table/over", "the game is over", 409)
         if self.clock.realtime and seat != CLOCK:
             # The action happens now: tried first on a copy moved to now, so a refused one
             # stores no clock tick either (bad input changes nothing).
@@ -1021,12 +1036,11 @@ class LiveTable:
         once more (a commit can become visible after the connection that sent it broke)."""
         start = self.version if row is None else min(self.version, row.n)
         try:
-            stored = await asyncio.to_thread(self.hub.storage.actions, self.id, start)
+            # (the row first: the actions read after it hold every one its commit saw)
+            record = None
             if self.row_unsure:  # (a write about the row that may have been made)
                 record = await asyncio.to_thread(self.hub.storage.table, self.id)
-                if record is not None:
-                    self.refresh(record)
-                self.row_unsure = False
+            stored = await asyncio.to_thread(self.hub.storage.actions, self.id, start)
         except Exception as e:
             log.exception("table %s: could not read back its actions", self.id)
             self.unsettled = True
@@ -1047,6 +1061,10 @@ class LiveTable:
                 ours = events
             elif events is None and stored_row.n >= self.version:
                 break  # it does not apply here (the table is broken)
+        if self.row_unsure:
+            self.row_unsure = False
+            if record is not None:  # (after the actions: a game they end is not "closed")
+                self.refresh(record)
         if row is not None and ours is None and lost:
             self.unsettled = True
         return ours
@@ -1207,6 +1225,7 @@ class LiveTable:
         self.closed = True
         self.record.finished = True
         self.tell_closed()
+        self.wake.set()  # (the owner's driver, if it runs: it ends)
 
     def tell_closed(self) -> None:
         """Tell everyone connected here that the table is closed, and let them go."""

@@ -50,7 +50,14 @@ from thievery.server.seats import (
     holds_key,
     new_token,
 )
-from thievery.server.storage import Storage, StorageError, create_tables, tables_t
+from thievery.server.storage import (
+    Storage,
+    StorageError,
+    Unsure,
+    checked,
+    create_tables,
+    tables_t,
+)
 
 log = logging.getLogger("thievery.server")
 
@@ -333,10 +340,14 @@ class Lobby:
         self.pending.add((table.id, seat))
         table.seats, table.record.seats = seats, stored
         note = {"k": "seats", "seats": stored}
+        write = table.write(partial(_store_taken, table.id, seat, stored), note)
         try:
-            await table.write(partial(_store_taken, table.id, seat, stored), note)
+            held = table.key_stored(seat, str(seats[seat].token_hash))
+            await checked(write, "the seat", held)  # (a lost reply: read back)
         except Exception as e:
             table.seats, table.record.seats = before, [s.stored() for s in before]
+            if isinstance(e, Unsure):
+                table.unsettled = table.row_unsure = True
             if isinstance(e, SeatTaken):
                 raise ServerError("seat/taken", f"seat {seat} is not free", 409) from None
             self.free.setdefault(table.id, set()).add(seat)  # still free in storage

@@ -248,7 +248,14 @@ def make_engine(url: str, lock_seconds: float = 10.0) -> Engine:
         return engine
     if url.startswith("postgresql"):
         wait = f"-c lock_timeout={int(lock_seconds * 1000)}"
-        return create_engine(url, pool_pre_ping=True, connect_args={"options": wait})
+        # (READ COMMITTED whatever the server's default: a statement after a lock wait sees
+        # what was committed meanwhile, as the tables' count per maker needs)
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            isolation_level="READ COMMITTED",
+            connect_args={"options": wait},
+        )
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -573,6 +580,12 @@ class Storage:
                 made.setdefault(maker, set()).add(table_id)
         return made
 
+    def made_by_one(self, maker: str) -> int:
+        """How many unfinished tables ``maker`` has in storage (a read: see
+        :meth:`count_made_by` for the count a new table is checked against)."""
+        with self.engine.connect() as conn:
+            return Storage.count_made(conn, maker)
+
     @staticmethod
     def count_made_by(conn: Connection, maker: str) -> int:
         """PostgreSQL, in the transaction that stores a new table of ``maker``: how many
@@ -582,6 +595,11 @@ class Storage:
         requested at once at several processes count against each other."""
         key = int(maker[:8], 16) - 2**31  # (a 32-bit key: makers that share one only wait)
         conn.execute(text("SELECT pg_advisory_xact_lock(:ns, :key)"), {"ns": _MAKERS, "key": key})
+        return Storage.count_made(conn, maker)
+
+    @staticmethod
+    def count_made(conn: Connection, maker: str) -> int:
+        """How many unfinished tables ``maker`` has in storage (at every process)."""
         query = select(func.count()).where(
             tables_t.c.maker == maker, tables_t.c.finished.is_(False)
         )
@@ -1007,8 +1025,8 @@ class Unsure(ServerError):
     def __init__(self, what: str, error: BaseException) -> None:
         super().__init__(
             "storage/failed",
-            f"{what} could not be stored ({type(error).__name__}); it will be read back "
-            "from storage: try again",
+            f"{what} could not be stored ({type(error).__name__}), or its storing could "
+            "not be confirmed: try again",
             503,
         )
 
