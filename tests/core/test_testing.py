@@ -20,6 +20,7 @@ from thievery.core import (
     Rng,
     SearchHooks,
     State,
+    make_rng,
 )
 from thievery.core.protocol import JSON, parse_fields, seat_name
 from thievery.testing import (
@@ -28,6 +29,7 @@ from thievery.testing import (
     check_game,
     check_golden,
     check_is_legal_matches_legal_actions,
+    check_keyed_deals,
     check_non_interference,
     check_refusals,
     playthrough,
@@ -52,7 +54,7 @@ class Toy(State):
 
     def __init__(self, players: int, seed: int, options: JSON) -> None:
         self.players, self.seed, self.options = players, seed, options
-        self.rng = Rng(seed)
+        self.rng = make_rng(seed)
         self.deck = CARDS[:]
         self.rng.shuffle(self.deck)
         self.hands = [[self.deck.pop(), self.deck.pop()] for _ in range(players)]
@@ -211,6 +213,18 @@ class Shaky(Toy):
         super().__init__(players, seed + Shaky._games, options)
 
 
+class Unkeyed(Toy):
+    """Deals from ``Rng(seed)``: a server's keyed seeds that share their low bits (all of
+    them, if the server kept those fixed) deal alike."""
+
+    def __init__(self, players: int, seed: int, options: JSON) -> None:
+        super().__init__(players, seed, options)
+        self.rng = Rng(seed)
+        self.deck = CARDS[:]
+        self.rng.shuffle(self.deck)
+        self.hands = [[self.deck.pop(), self.deck.pop()] for _ in range(players)]
+
+
 def test_an_outside_game_passes_the_whole_suite_in_one_call() -> None:
     check_game(TOY)
     check_game(TOY.spec, players=3, quick=True)
@@ -224,6 +238,7 @@ def test_an_outside_game_passes_the_whole_suite_in_one_call() -> None:
         (Losing, check_components, "created, lost or duplicated components"),
         (Forgiving, check_refusals, "not to act"),
         (Shaky, check_determinism, "differs"),
+        (Unkeyed, check_keyed_deals, "not make_rng(seed)"),
     ],
 )
 def test_a_broken_game_fails_the_check_that_guards_its_promise(

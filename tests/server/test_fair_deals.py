@@ -4,6 +4,7 @@ can check the finished record (`thievery verify`, the replay page)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -13,11 +14,16 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+import thievery
 from tests.server.conftest import exchange
 from tests.server.test_api import play_to_end
+from thievery.bots.base import make_bot
 from thievery.cli import app
-from thievery.core.record import deal_commitment
-from thievery.server.storage import Storage, tables_t
+from thievery.core.record import SALT_KEYED, GameRecord, deal_commitment, replay
+from thievery.core.rng import KeyedRng
+from thievery.server import create_app
+from thievery.server.seats import hash_token
+from thievery.server.storage import ActionRow, Storage, TableRecord, tables_t
 
 BOTS = [{"kind": "bot", "bot": "heuristic"} for _ in range(3)]
 runner = CliRunner()
@@ -61,7 +67,7 @@ def test_an_ordinary_tables_deal_is_committed_and_its_record_verifies(
     record = _finished(client, made["id"])
     assert record["commitment"] == commitment
     setup = {k: record[k] for k in ("version", "players", "options")}
-    assert len(record["salt"]) == 48  # (its commitment covers the whole setup)
+    assert len(record["salt"]) == 64  # (its commitment covers the whole setup; it keys the deal)
     assert deal_commitment(record["game"], record["seed"], record["salt"], **setup) == commitment
     assert "scenario" not in record
 
@@ -222,9 +228,13 @@ def test_a_record_of_another_setup_with_the_tables_seed_and_salt_does_not_verify
         path.write_text(json.dumps({**forged, **change, "actions": []}))
         told = runner.invoke(app, ["verify", str(path), "--commitment", commitment])
         assert told.exit_code == 1 and "NOT VERIFIED" in told.output, (change, told.output)
-    # A record of a table made before (a salt of 32 digits: game, seed and salt only)
-    # still verifies as it did.
-    old = {**record, "salt": record["salt"][:32]}
+    # A record of a table made before (a salt of 32 digits: game, seed and salt only;
+    # dealt from the seed alone) still verifies as it did.
+    state = thievery.game("thieves").new(3, record["seed"], record["options"])
+    while not state.is_over:
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    old = GameRecord.of(state).to_json() | {"salt": record["salt"][:32]}
     old_commitment = deal_commitment(old["game"], old["seed"], old["salt"])
     path.write_text(json.dumps({**old, "commitment": old_commitment}))
     kept = runner.invoke(app, ["verify", str(path), "--commitment", old_commitment])
@@ -248,3 +258,68 @@ def test_verify_without_the_tables_commitment_says_only_that_the_record_agrees_w
     path.write_text(json.dumps({**record, "result": None}))
     cut = runner.invoke(app, ["verify", str(path), "--commitment", made["commitment"]])
     assert cut.exit_code == 1 and "the record says None" in cut.output
+
+
+def test_an_ordinary_tables_deal_is_keyed_by_its_seed_and_salt(client: TestClient) -> None:
+    """What a seat sees (its cards, the bots' choices) cannot give the deal away: the game
+    is not dealt from the table's seed alone (SplitMix64, whose outputs give its seed
+    away, and with it every hand), but from a generator keyed by a hash of seed and salt;
+    the finished record, which reveals both, replays it exactly. Bots are seeded from that
+    key too."""
+    body = {"game": "schattendieb", "seats": BOTS, "options": {"games": 1}}
+    made = client.post("/api/tables", json=body).json()["table"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[made["id"]]
+    bots = [
+        make_bot("heuristic", "schattendieb", seat, table.record.deal_seed) for seat in range(3)
+    ]
+    assert all(isinstance(bot.rng, KeyedRng) for bot in bots)
+    record = GameRecord.from_json(_finished(client, made["id"]))
+    assert record.salt is not None and len(record.salt) == SALT_KEYED
+    keyed = record.start()
+    assert isinstance(keyed.rng, KeyedRng)  # type: ignore[attr-defined]
+    plain = dataclasses.replace(record, salt=None).start()  # the seed alone
+    assert [keyed.view(s) for s in range(3)] != [plain.view(s) for s in range(3)]
+    assert replay(record).result() == record.result  # (as the table played it)
+
+
+def test_a_table_made_before_keyed_deals_is_dealt_from_its_seed_as_it_was(
+    sqlite_url: str,
+) -> None:
+    """A table stored with an older salt (48 digits) goes on after an upgrade: dealt from
+    its seed, its stored actions apply; its record replays."""
+    spec = thievery.game("schattendieb")
+    state = spec.new(3, 4242, {"games": 1})
+    for _ in range(6):
+        seat = state.to_act[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    old = GameRecord.of(state)
+    old.salt = "ab" * 24
+    row = TableRecord(
+        id="oldtable",
+        game=old.game,
+        game_version=old.version,
+        players=3,
+        seed=old.seed,
+        options=dict(old.options),
+        seats=[
+            {"kind": "human", "name": f"P{i}", "bot": None, "token_hash": None} for i in range(3)
+        ],
+        host_hash=hash_token("host"),
+        salt=old.salt,
+    )
+
+    def write(conn: Any) -> None:
+        Storage.insert_table(conn, row)
+        for n, (seat, action) in enumerate(old.actions):
+            Storage.append_action(conn, row.id, ActionRow(n, seat, action, time.time(), "human"))
+
+    storage = Storage(sqlite_url)
+    storage.run(write)
+    storage.close()
+    with TestClient(create_app(sqlite_url, bot_delay=0)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        loaded = client.portal.call(hub.get, row.id)  # type: ignore[union-attr]
+        assert loaded.version == 6 and not loaded.broken and not loaded.is_over
+        assert [loaded.state.view(s) for s in range(3)] == [state.view(s) for s in range(3)]
+    assert replay(old).view(0) == state.view(0)

@@ -22,7 +22,7 @@ from thievery.core.protocol import (
 )
 from thievery.core.record import GameRecord, replay
 from thievery.core.registry import game, game_names, plugin, register
-from thievery.core.rng import Rng
+from thievery.core.rng import KeyedRng, Rng, make_rng
 from thievery.core.search import SearchHooks
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "IllegalAction",
     "InvalidOption",
     "InvalidRecord",
+    "KeyedRng",
     "MalformedAction",
     "Option",
     "Rng",
@@ -50,6 +51,7 @@ __all__ = [
     "UnknownGame",
     "game",
     "game_names",
+    "make_rng",
     "plugin",
     "register",
     "replay",

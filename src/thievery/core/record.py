@@ -13,6 +13,7 @@ from typing import Any
 from thievery.core.errors import InvalidRecord, ThieveryError, UnknownGame
 from thievery.core.protocol import JSON, NAME_LIMIT, Event, State
 from thievery.core.registry import game, plugin
+from thievery.core.rng import KEYED
 
 
 @dataclass
@@ -61,7 +62,7 @@ class GameRecord:
             game=state.spec.name,
             version=state.spec.version,
             players=state.players,
-            seed=state.seed,
+            seed=state.seed,  # (a server's keyed deal: its table's seed is put in its place)
             options=options,
             actions=[(seat, action.to_json()) for seat, action in state.history()],
             result=state.result(),
@@ -160,9 +161,11 @@ class GameRecord:
         ]
 
     def start(self) -> State:
-        """The game's starting state."""
+        """The game's starting state (dealt from the seed, and the salt if it keys the
+        deal: see :func:`deal_seed`)."""
         spec = game(self.game)
-        return spec.new(self.players, self.seed, spec.record_options(self.version, self.options))
+        options = spec.record_options(self.version, self.options)
+        return spec.new(self.players, deal_seed(self.seed, self.salt, self.scenario), options)
 
     def steps(self) -> Iterator[tuple[State, int, JSON, list[Event]]]:
         """Replay step by step: (state after, seat, action, events) for every action."""
@@ -179,6 +182,28 @@ SALT = re.compile(r"[0-9a-f]{16,64}")
 
 
 SALT_WHOLE_TABLE = 48  # hex digits of a salt whose commitment covers the whole setup
+SALT_KEYED = 64  # hex digits of a salt that keys the deal too (see deal_seed)
+
+
+def deal_seed(seed: int, salt: str | None, scenario: bool = False) -> int:
+    """The seed a server table's game is dealt from. With a salt of :data:`SALT_KEYED` hex
+    digits (every table a server made since 2026-12-06) and no scenario, a hash of the
+    table's seed and salt, at least :data:`~thievery.core.rng.KEYED`: the game draws from a
+    keyed generator (:func:`~thievery.core.rng.make_rng`), and nothing a seat sees can
+    give the seed, the salt or an unseen card away. Else the seed itself: tables made
+    before, scenario tables (whose seed is public, chosen to deal a known game) and games
+    without a salt.
+
+    >>> deal_seed(7, None) == deal_seed(7, "00" * 24) == deal_seed(7, "00" * 32, True) == 7
+    True
+    >>> deal_seed(7, "00" * 32) >= 2**64 and deal_seed(7, "00" * 32) != deal_seed(7, "01" * 32)
+    True
+    """
+    if salt is None or len(salt) != SALT_KEYED or scenario:
+        return seed
+    text = f"thievery-deal-seed\n{seed}\n{salt}".encode()
+    digest = hashlib.blake2b(text, digest_size=32, person=b"thievery-deal").digest()
+    return KEYED | int.from_bytes(digest, "big")  # (its low bits random too: see make_rng)
 
 
 def deal_commitment(
@@ -197,7 +222,7 @@ def deal_commitment(
     anyone can check that the deal was fixed before the first card, and that a scenario's
     record was not passed off as a fair deal's.
 
-    A salt of :data:`SALT_WHOLE_TABLE` hex digits (every table made since 2026-12-05)
+    A salt of :data:`SALT_WHOLE_TABLE` hex digits or more (every table made since 2026-12-05)
     commits to the whole setup too: the rules ``version``, the number of ``players`` and
     every option (a card set in full), so a record of another setup with the same seed
     and salt does not match. A shorter salt (tables made before) commits to game, seed and
@@ -213,7 +238,7 @@ def deal_commitment(
     True
     """
     text = f"thievery-deal\n{game}\n{seed}\n{salt}"
-    if len(salt) == SALT_WHOLE_TABLE:
+    if len(salt) >= SALT_WHOLE_TABLE:
         if version is None or players is None or options is None:
             raise ValueError("this commitment covers the rules version, players and options")
         setup = json.dumps(options, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -153,7 +153,7 @@ class Driver:
         name = name or table.record.timeout_bot
         key = (seat, name)
         if key not in self.bots:
-            self.bots[key] = make_bot(name, table.spec.name, seat, table.record.seed)
+            self.bots[key] = make_bot(name, table.spec.name, seat, table.record.deal_seed)
         return self.bots[key]
 
     def _next_turn(self) -> tuple[int, str, float] | None:

@@ -28,7 +28,7 @@ from sqlalchemy import Connection
 from thievery.bots.base import make_bot
 from thievery.core.errors import InvalidOption, InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, GameSpec, State
-from thievery.core.record import SALT_WHOLE_TABLE, GameRecord
+from thievery.core.record import SALT_KEYED, GameRecord, deal_seed
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
 from thievery.server.botpool import BotPool
@@ -330,7 +330,7 @@ class Hub:
         except InvalidRecord as e:
             log.warning("table %s: %s; restoring it under today's rules", record.id, e)
             options = dict(record.options)
-        state = spec.new(record.players, record.seed, options)
+        state = spec.new(record.players, record.deal_seed, options)
         table = LiveTable(self, record, state)
         for row in rows:
             try:
@@ -540,7 +540,10 @@ class Hub:
         # The deal comes from the server's CSPRNG unless the table is a scenario; its
         # commitment is published now and the salt revealed with the finished record.
         seed = secrets.randbelow(2**53) if seed is None else seed
-        salt = secrets.token_hex(SALT_WHOLE_TABLE // 2)  # (its commitment: the whole setup)
+        # (its commitment: the whole setup; and the deal, keyed by seed and salt, gives
+        # nothing away to what the seats see: see deal_seed)
+        salt = secrets.token_hex(SALT_KEYED // 2)
+        deal = deal_seed(seed, salt, scenario)
 
         def setup() -> tuple[JSON, State, str, list[tuple[Seat, str | None]]]:
             # Reading a card set, checking and hashing it and dealing run in a worker
@@ -548,11 +551,11 @@ class Hub:
             # other tables.
             spec.check_players(players)
             resolved = spec.resolve_options(self.local_files(spec, options))
-            state = spec.new(players, seed, resolved)
+            state = spec.new(players, deal, resolved)
             bot = timeout_bot or timeout_bot_for(spec.name)
-            make_bot(bot, spec.name, 0, seed)
+            make_bot(bot, spec.name, 0, deal)
             made = [
-                make_seat(spec.name, i, seat, seed, token_hashes[i] if token_hashes else None)
+                make_seat(spec.name, i, seat, deal, token_hashes[i] if token_hashes else None)
                 for i, seat in enumerate(seats)
             ]
             return resolved, state, bot, made
@@ -681,6 +684,7 @@ class Hub:
             )
         if table.final_record is None:  # the game is over: its record never changes
             record = GameRecord.of(table.state, table.names)
+            record.seed = table.record.seed  # (the table's, not the deal's: see deal_seed)
             record.salt, record.scenario = table.record.salt, table.record.scenario
             table.final_record = record
         return table.final_record

@@ -1272,7 +1272,7 @@ class LiveTable:
                 raise ServerError("table/over", "the game is over", 409)
             if bot is not None:
                 try:
-                    make_bot(bot, self.spec.name, seat, self.record.seed)
+                    make_bot(bot, self.spec.name, seat, self.record.deal_seed)
                 except ThieveryError as e:
                     raise from_game_error(e) from None
                 if absent:

@@ -65,6 +65,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from thievery.core.record import deal_seed
 from thievery.server.errors import ServerError
 
 log = logging.getLogger("thievery.server")
@@ -283,6 +284,11 @@ class TableRecord:
     scenario: bool = False
     salt: str | None = None
     maker: str | None = None
+
+    @property
+    def deal_seed(self) -> int:
+        """The seed its game is dealt from, and its bots seeded by (:func:`deal_seed`)."""
+        return deal_seed(self.seed, self.salt, bool(self.scenario))
 
     def to_row(self) -> dict[str, Any]:
         """The row's columns."""

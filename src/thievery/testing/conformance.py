@@ -27,7 +27,7 @@ from thievery.core.errors import (
 from thievery.core.protocol import Action, Event, GameSpec, State
 from thievery.core.record import GameRecord, replay
 from thievery.core.registry import game as registered_game
-from thievery.core.rng import Rng
+from thievery.core.rng import KEYED, Rng
 from thievery.core.search import SearchHooks
 from thievery.testing._support import (
     MAX_STEPS,
@@ -220,6 +220,29 @@ def check_determinism(game: GameLike, players: int, seed: int) -> None:
     expect(
         all_views(spec.new(players, seed)) == all_views(spec.new(players, seed)),
         f"{at}: two games of the same seed start differently",
+    )
+
+
+def check_keyed_deals(game: GameLike, players: int | None = None) -> None:
+    """A server deals from a keyed seed (``deal_seed``: at least 2**64): the game must
+    draw from ``make_rng(seed)``, not ``Rng(seed)``, which keeps only the seed's low 64
+    bits. Two keyed seeds that share those bits must deal two games (if seeds change the
+    start at all), and one keyed seed the same game twice."""
+    spec = spec_of(game)
+    n = spec.max_players if players is None else players
+    at = f"{spec.name}, {n} players"
+    if all_views(spec.new(n, 1)) == all_views(spec.new(n, 2)):
+        return  # (no start that a seed changes: nothing to tell apart)
+    low = 0x5EED
+    starts = [all_views(spec.new(n, KEYED * k + low)) for k in (3, 5, 7)]
+    expect(
+        starts[0] != starts[1] or starts[0] != starts[2],
+        f"{at}: keyed seeds that share their low 64 bits deal the same game: new() seeds "
+        "Rng(seed), not make_rng(seed)",
+    )
+    expect(
+        all_views(spec.new(n, KEYED * 3 + low)) == starts[0],
+        f"{at}: two games of the same keyed seed start differently",
     )
 
 
@@ -505,7 +528,7 @@ def check_game(
     """The whole conformance suite on one game, for every allowed player count (or the
     ones given): random playouts over ``seeds`` (the first three check every step:
     legal actions, component accounting, JSON round trips, events in words),
-    determinism, record and replay, non-interference, refusals, ``is_legal`` agreeing
+    determinism, record and replay, keyed deals, non-interference, refusals, ``is_legal`` agreeing
     with ``legal_actions``, clones, the spec's refusals and seat names in events.
     Non-interference and ``is_legal`` take the first two seeds, determinism the first
     three. ``quick`` plays fewer games (two seeds, one checked). Raises ``AssertionError``
@@ -529,6 +552,7 @@ def check_game(
         check_non_interference(spec, n, seeds=few)
         check_is_legal_matches_legal_actions(spec, n, seeds=few)
     check_record_replay(spec)
+    check_keyed_deals(spec)
     check_refusals(spec)
     check_clone_independence(spec)
     check_event_names(spec)

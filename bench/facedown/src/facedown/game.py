@@ -27,7 +27,7 @@ from thievery.core.protocol import (
     parse_fields,
     seat_name,
 )
-from thievery.core.rng import Rng
+from thievery.core.rng import Rng, make_rng
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -81,7 +81,7 @@ class FaceDown(State):
         s = object.__new__(cls)
         s.players, s.seed, s.options = players, seed, options
         deck = list(range(len(CARD_ID)))
-        Rng(seed).shuffle(deck)
+        make_rng(seed).shuffle(deck)
         s.hands = [[deck.pop() for _ in range(HAND)] for _ in range(players)]
         s.deck = deck
         s.table = []

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
-from thievery.core.rng import Rng
+from thievery.core.rng import Rng, make_rng
 from thievery.core.setup import CardIds
 from thievery.games.schattendieb.actions import ADDS, DONE, PLAYS, STEALS, Add, Done, Play, Steal
 from thievery.games.schattendieb.cards import (
@@ -116,7 +116,7 @@ class Schattendieb(State):
         """A new match; ``options`` already resolved and checked."""
         s = object.__new__(cls)
         s.players, s.seed, s.options = players, seed, options
-        s.rng = Rng(seed)
+        s.rng = make_rng(seed)
         s.games = options["games"]
         s.game_no = 0
         s.dealer = players - 1
@@ -169,7 +169,7 @@ class Schattendieb(State):
         """An independent copy (cheap: flat lists of ints)."""
         c = object.__new__(Schattendieb)
         c.players, c.seed, c.options = self.players, self.seed, self.options
-        c.rng = Rng(self.rng.state)
+        c.rng = self.rng.copy()
         c.games, c.game_no, c.dealer = self.games, self.game_no, self.dealer
         c.totals = self.totals[:]
         c.game_scores = self.game_scores[:]  # inner lists are never mutated

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from thievery.core.errors import IllegalAction, InvalidOption, MalformedAction
 from thievery.core.protocol import CLOCK, JSON, Action, ClockedState, Event, GameSpec, Tick
-from thievery.core.rng import Rng
+from thievery.core.rng import Rng, make_rng
 from thievery.games.schatz_rabatz.actions import CLOSE, DROPS, MAX_WIDTH, READY, Close, Drop, Ready
 from thievery.games.schatz_rabatz.data import SHIP_PARTS, SHORT_SHIP
 from thievery.games.schatz_rabatz.pieces import (
@@ -169,7 +169,7 @@ class SchatzRabatz(ClockedState):
         """A new match at time 0, its first round under way; ``options`` already checked."""
         s = object.__new__(cls)
         s.players, s.seed, s.options = players, seed, options
-        s.rng = Rng(seed)
+        s.rng = make_rng(seed)
         s.width, s.depth = options["width"], options["depth"]
         s.hourglass_ms = options["hourglass_seconds"] * 1000
         s.hand_ms = options["hand_ms"]
@@ -245,7 +245,7 @@ class SchatzRabatz(ClockedState):
         """An independent copy (flat lists of small ints and tuples)."""
         c = object.__new__(SchatzRabatz)
         c.players, c.seed, c.options = self.players, self.seed, self.options
-        c.rng = Rng(self.rng.state)
+        c.rng = self.rng.copy()
         c.width, c.depth, c.hourglass_ms, c.hand_ms, c.needs = (
             self.width,
             self.depth,

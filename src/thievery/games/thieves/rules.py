@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
-from thievery.core.rng import Rng
+from thievery.core.rng import Rng, make_rng
 from thievery.core.setup import CardIds
 from thievery.games.thieves.actions import MOVES, PASS, PLAYABLE, REMOVES, Move, Pass, Play, Remove
 from thievery.games.thieves.cards import (
@@ -137,7 +137,7 @@ class Thieves(State):
         """A new game; ``options`` already resolved and checked."""
         s = object.__new__(cls)
         s.players, s.seed, s.options = players, seed, options
-        s.rng = rng = Rng(seed)
+        s.rng = rng = make_rng(seed)
         s.all_busted = options["raid_ties"] == "all_busted"
         hands = options.get("hands")
         top = [CARD_INDEX[c] for c in options.get("deck_top") or []]
@@ -170,7 +170,7 @@ class Thieves(State):
         """An independent copy (cheap: flat lists of ints)."""
         c = object.__new__(Thieves)
         c.players, c.seed, c.options = self.players, self.seed, self.options
-        c.rng = Rng(self.rng.state)
+        c.rng = self.rng.copy()
         c.all_busted = self.all_busted
         c.hands = [h[:] for h in self.hands]
         c.deck = self.deck[:]

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
-from thievery.core.rng import Rng
+from thievery.core.rng import Rng, make_rng
 from thievery.games.thieves_den.actions import (
     BURGLES,
     GIVES,
@@ -221,7 +221,7 @@ class ThievesDen(State):
         s.a_pick, s.a_steal, s.a_loc = acts["pick"], acts["steal"], acts["location"]
         s.a_fence, s.a_power = acts["fence"], acts["power"]
         n = players
-        s.rng = Rng(seed)
+        s.rng = make_rng(seed)
         s.round, s.phase, s.direction, s.holder, s.current = 0, SCOUT, 1, 0, -1
         s.passed = [False] * n
         s.prestige = [0] * n
@@ -292,7 +292,7 @@ class ThievesDen(State):
         c.players, c.seed, c.options, c.cs = self.players, self.seed, self.options, self.cs
         c.a_pick, c.a_steal, c.a_loc = self.a_pick, self.a_steal, self.a_loc
         c.a_fence, c.a_power = self.a_fence, self.a_power
-        c.rng = Rng(self.rng.state)
+        c.rng = self.rng.copy()
         c.round, c.phase, c.direction = self.round, self.phase, self.direction
         c.holder, c.current = self.holder, self.current
         c.passed = self.passed[:]
