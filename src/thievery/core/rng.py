@@ -175,17 +175,10 @@ class KeyedRng(Rng):
         return (self.next64() * n) >> 64
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates), two 32-bit draws an output, as :class:`Rng`."""
-        i = len(items) - 1
-        while i > 0:
-            z = self.next64()
-            j = ((z & 0xFFFFFFFF) * (i + 1)) >> 32
+        """Shuffle in place (Fisher-Yates, an output a swap)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
-            i -= 1
-            if i > 0:
-                j = ((z >> 32) * (i + 1)) >> 32
-                items[i], items[j] = items[j], items[i]
-                i -= 1
 
     def spawn(self) -> "Rng":
         """An independent generator derived from this one (keyed too)."""
