@@ -7,7 +7,8 @@ one place at every step; legal actions only for the seats to act; JSON round tri
 actions and views; determinism; record -> replay; the non-interference test (re-sample
 everything a seat cannot see: its view and legal actions do not change); illegal and
 malformed actions refused with the state unchanged; ``is_legal`` holding exactly for the
-listed legal actions; independent clones; a clear refusal of a bad setup; seat names in
+listed legal actions; independent clones; keyed deals (a server's seeds) drawn from a
+keyed generator, kept by clones; a clear refusal of a bad setup; seat names in
 the events' words.
 """
 
@@ -29,6 +30,7 @@ from thievery.testing import (
     check_determinism,
     check_event_names,
     check_is_legal_matches_legal_actions,
+    check_keyed_deals,
     check_non_interference,
     check_random_playouts,
     check_record_replay,
@@ -80,6 +82,11 @@ def test_is_legal_agrees_with_legal_actions(name: str, players: int) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_clone_is_independent(name: str) -> None:
     check_clone_independence(name, seed=11, steps=40)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_keyed_deals_are_keyed_and_kept_by_clones(name: str, players: int) -> None:
+    check_keyed_deals(name, players)
 
 
 @pytest.mark.parametrize("name", GAMES)

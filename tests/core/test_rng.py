@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from thievery.core.record import deal_seed
 from thievery.core.rng import KEYED, KeyedRng, Rng, make_rng
 
 
@@ -69,3 +70,23 @@ def test_a_keyed_generator_draws_evenly_and_shuffles_to_a_permutation() -> None:
     assert isinstance(rng.spawn(), KeyedRng)
     with pytest.raises(ValueError):
         rng.below(0)
+
+
+def test_keyed_outputs_and_deal_seeds_are_pinned() -> None:
+    """A change to the keyed generator or to ``deal_seed`` (byte order, a hash's person,
+    the shuffle) would re-deal every stored running table (its actions would no longer
+    apply) and every finished record would stop replaying: pinned."""
+    rng = make_rng(KEYED * 12345)
+    assert [rng.next64() for _ in range(3)] == [
+        0x51A3BF6D617933A0,
+        0xC6B3A1551860763C,
+        0x6CFFB9B889A61BAE,
+    ]
+    seed = deal_seed(7, "00" * 32)
+    assert seed == 0x501F3FDDF85B95CC4EFAEA472D010134897B4E52082D0229DDE9EAA03EF653B7
+    keyed = list(range(10))
+    make_rng(seed).shuffle(keyed)
+    assert keyed == [4, 6, 0, 3, 1, 9, 5, 8, 7, 2]
+    plain = list(range(10))
+    Rng(7).shuffle(plain)  # (SplitMix's shuffle: every game dealt before, and every local one)
+    assert plain == [2, 6, 8, 1, 5, 4, 0, 7, 9, 3]

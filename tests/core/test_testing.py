@@ -225,6 +225,21 @@ class Unkeyed(Toy):
         self.hands = [[self.deck.pop(), self.deck.pop()] for _ in range(players)]
 
 
+class Recloned(Toy):
+    """Shuffles the deck before each draw, and clones its generator as ``Rng(state)``: a
+    keyed one becomes a SplitMix64 of its draw count, and every card after a server's
+    first clone is public."""
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        self.rng.shuffle(self.deck)
+        return super()._apply(seat, action)
+
+    def clone(self) -> Toy:
+        copy = super().clone()
+        copy.rng = Rng(self.rng.state)
+        return copy
+
+
 def test_an_outside_game_passes_the_whole_suite_in_one_call() -> None:
     check_game(TOY)
     check_game(TOY.spec, players=3, quick=True)
@@ -239,6 +254,7 @@ def test_an_outside_game_passes_the_whole_suite_in_one_call() -> None:
         (Forgiving, check_refusals, "not to act"),
         (Shaky, check_determinism, "differs"),
         (Unkeyed, check_keyed_deals, "not make_rng(seed)"),
+        (Recloned, check_keyed_deals, "not make Rng(self.rng.state)"),
     ],
 )
 def test_a_broken_game_fails_the_check_that_guards_its_promise(

@@ -10,7 +10,7 @@ from thievery.core.errors import InvalidOption
 from thievery.core.plugin import Bot, BotFactory
 from thievery.core.protocol import Action
 from thievery.core.registry import plugin
-from thievery.core.rng import Rng, make_rng
+from thievery.core.rng import KEYED, Rng, make_rng
 
 JSON = dict[str, Any]
 
@@ -48,7 +48,9 @@ def bot_factory(name: str, game: str) -> BotFactory:
 
 def make_bot(name: str, game: str, seat: int, seed: int) -> Bot:
     """A bot by name for one seat, with its own generator seeded from ``seed``."""
-    return bot_factory(name, game)(game, seat, make_rng(seed * 1_000_003 + seat))
+    mixed = seed * 1_000_003 + seat
+    # (a keyed table's bots draw from keyed generators, one per seat; below, as ever)
+    return bot_factory(name, game)(game, seat, make_rng(mixed) if seed >= KEYED else Rng(mixed))
 
 
 GENERIC["random"] = RandomBot

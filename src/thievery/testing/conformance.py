@@ -24,7 +24,7 @@ from thievery.core.errors import (
     ThieveryError,
     UnknownGame,
 )
-from thievery.core.protocol import Action, Event, GameSpec, State
+from thievery.core.protocol import Action, ClockedState, Event, GameSpec, State
 from thievery.core.record import GameRecord, replay
 from thievery.core.registry import game as registered_game
 from thievery.core.rng import KEYED, Rng
@@ -227,23 +227,50 @@ def check_keyed_deals(game: GameLike, players: int | None = None) -> None:
     """A server deals from a keyed seed (``deal_seed``: at least 2**64): the game must
     draw from ``make_rng(seed)``, not ``Rng(seed)``, which keeps only the seed's low 64
     bits. Two keyed seeds that share those bits must deal two games (if seeds change the
-    start at all), and one keyed seed the same game twice."""
+    start at all), one keyed seed the same game twice, and a game cloned at every step
+    (as a server plays it) the same game as one played in place."""
     spec = spec_of(game)
     n = spec.max_players if players is None else players
     at = f"{spec.name}, {n} players"
-    if all_views(spec.new(n, 1)) == all_views(spec.new(n, 2)):
-        return  # (no start that a seed changes: nothing to tell apart)
     low = 0x5EED
     starts = [all_views(spec.new(n, KEYED * k + low)) for k in (3, 5, 7)]
-    expect(
-        starts[0] != starts[1] or starts[0] != starts[2],
-        f"{at}: keyed seeds that share their low 64 bits deal the same game: new() seeds "
-        "Rng(seed), not make_rng(seed)",
-    )
+    if all_views(spec.new(n, 1)) != all_views(spec.new(n, 2)):  # (a seed changes the start)
+        expect(
+            starts[0] != starts[1] or starts[0] != starts[2],
+            f"{at}: keyed seeds that share their low 64 bits deal the same game: new() "
+            "seeds Rng(seed), not make_rng(seed)",
+        )
     expect(
         all_views(spec.new(n, KEYED * 3 + low)) == starts[0],
         f"{at}: two games of the same keyed seed start differently",
     )
+    # A server applies every action to a clone: a keyed game's clone must draw on as the
+    # game would (``self.rng.copy()``), not from ``Rng(self.rng.state)``, a SplitMix64 of
+    # the draw count, which makes every later card public.
+    policy = Rng(low)
+    kept, cloned = spec.new(n, KEYED * 3 + low), spec.new(n, KEYED * 3 + low)
+    for step in range(MAX_STEPS):
+        clocked = isinstance(kept, ClockedState) and isinstance(cloned, ClockedState)
+        if clocked and not policy.below(3):
+            assert isinstance(kept, ClockedState)
+            now = kept.now_ms + policy.below(3000)
+            kept.advance(now)
+            cloned = cloned.clone()
+            assert isinstance(cloned, ClockedState)
+            cloned.advance(now)
+        if not kept.to_act:
+            break
+        seat = policy.choice(kept.to_act)
+        action = policy.choice(kept.legal_actions(seat))
+        kept.apply(seat, action)
+        cloned = cloned.clone()
+        cloned.apply(seat, action)
+        expect(
+            all_views(cloned) == all_views(kept),
+            f"{at}, step {step}: a clone of a game dealt from a keyed seed draws otherwise "
+            "than the game: clone() must copy the generator (self.rng.copy()), not make "
+            "Rng(self.rng.state)",
+        )
 
 
 def _replay(spec: GameSpec, record: GameRecord) -> State:

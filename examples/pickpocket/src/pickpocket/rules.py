@@ -17,7 +17,7 @@ from bisect import insort
 from typing import Any, ClassVar
 
 from thievery.core.protocol import JSON, Action, Event, GameSpec, State
-from thievery.core.rng import Rng
+from thievery.core.rng import Rng, make_rng
 
 from pickpocket.actions import BANKS, PASS, PICKS, Bank, Pass, Pick
 from pickpocket.cards import ALL_CARDS, CARD, CARD_ID, CARD_INDEX, FACE_UP, VALUE
@@ -64,7 +64,7 @@ class Pickpocket(State):
         """A new game; ``options`` already resolved and checked by the spec."""
         s = object.__new__(cls)
         s.players, s.seed, s.options = players, seed, options
-        s.rng = rng = Rng(seed)
+        s.rng = rng = make_rng(seed)
         deck = list(ALL_CARDS)
         rng.shuffle(deck)
         s.hands = [sorted(deck.pop() for _ in range(options["hand"])) for _ in range(players)]
@@ -80,7 +80,7 @@ class Pickpocket(State):
     def clone(self) -> Pickpocket:
         c = object.__new__(Pickpocket)
         c.players, c.seed, c.options = self.players, self.seed, self.options
-        c.rng = Rng(self.rng.state)
+        c.rng = self.rng.copy()
         c.hands = [h[:] for h in self.hands]
         c.deck = self.deck[:]
         c.vaults = [v[:] for v in self.vaults]
