@@ -21,6 +21,7 @@ from thievery.server.limits import Caps
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.lobby import Lobby
+from thievery.server.seats import BOT
 from thievery.server.storage import ActionRow, Storage
 
 HUMANS = [{"kind": "human"}] * 3
@@ -567,5 +568,37 @@ def test_a_closing_read_back_ends_the_table_once(
             assert again.value.code == "table/over"
             new = await hub.again(table, "203.0.113.7")
             assert played_again(hub, table) == [new.id]
+
+    asyncio.run(go())
+
+
+def test_a_bot_does_not_move_for_a_seat_given_back_while_it_thought(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat taken back from its bot, stored though its reply was lost and storage could
+    not confirm it: the bot, which decided from memory, does not move once settling has
+    read the seat back as the human's."""
+
+    async def go() -> None:
+        hub = Hub(Storage(db_url), bot_delay=60, caps=Caps.lifted())  # (bots wait: by hand)
+        await hub.start()
+        writer = LossyWriter(hub.writer)
+        hub.writer = writer  # type: ignore[assignment]
+        try:
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            await table.set_bot(1, "random")
+            read = hub.storage.table
+            monkeypatch.setattr(hub.storage, "table", unreadable)
+            writer.fail_next = True
+            with pytest.raises(ServerError):
+                await table.set_bot(1, None)
+            monkeypatch.setattr(hub.storage, "table", read)
+            assert table.seats[1].bot == "random" and table.row_unsure
+            await table.driver._act(1, BOT, table.version, table.state.legal_actions(1)[0])
+            assert table.seats[1].bot is None  # (read back)
+            assert table.version == 0 and stored(hub, table) == []
+        finally:
+            hub.writer = writer.inner
+            await hub.close()
 
     asyncio.run(go())

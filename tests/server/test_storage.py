@@ -537,3 +537,32 @@ def test_json_text_is_orjsons_and_json_dumps_past_64_bits() -> None:
         assert json.loads(json_text(value)) == value
     assert json_text({"a": [1, 2]}) == '{"a":[1,2]}'  # (orjson: no spaces)
     assert json_text({"n": 2**70}) == json.dumps({"n": 2**70})
+
+
+class Deadlocked(Exception):
+    sqlstate = "40P01"  # (PostgreSQL's "deadlock detected")
+
+
+def test_a_write_of_its_own_rolled_back_by_a_deadlock_is_tried_again(tmp_path: Path) -> None:
+    """``Storage.run`` (a new table's insert with several processes): a transaction that
+    PostgreSQL rolled back to break a deadlock goes again; any other failure is raised."""
+    storage = Storage(f"sqlite:///{tmp_path / 'thievery.db'}")
+    tries: list[int] = []
+
+    def op(conn: Any) -> int:
+        tries.append(1)
+        if len(tries) < 3:
+            raise OperationalError("INSERT", {}, Deadlocked())
+        return 7
+
+    assert storage.run(op) == 7 and len(tries) == 3
+
+    def full(conn: Any) -> None:
+        tries.append(1)
+        raise OperationalError("INSERT", {}, Exception("database or disk is full"))
+
+    tries.clear()
+    with pytest.raises(OperationalError):
+        storage.run(full)
+    assert len(tries) == 1
+    storage.close()

@@ -9,9 +9,9 @@ seed a person picks, and every game a server dealt before 2026-12-06), else
 SplitMix64 is no secret keeper: its state is its seed plus a count, and its outputs give
 it away. A player who sees the cards dealt from it learns about 6.5 bits of the seed with
 each card whose place in the deck they know (Der Schattendieb: 27 bits from the opening
-hand, 53 in about five rounds), and a seed of 53 bits falls to a search of about 55
-core-days, after which every hand and every later card is known (docs/protocol.md,
-"Fair deals"). A keyed generator's outputs tell nothing of its key.
+hand, 52 by the fifth round at the median), and a seed of 53 bits falls to a search of
+about 55 core-days, after which every hand and every later card is known (the README's
+"Deals are fair and checkable"). A keyed generator's outputs tell nothing of its key.
 """
 
 import hashlib

@@ -455,6 +455,8 @@ class Driver:
             # off for good): the action is checked at the table's time as it is played.
             if table.is_over or (table.version != version and not table.clock.realtime):
                 return
+            if by == BOT and table.seats[seat].bot is None:
+                return  # (the seat was given back meanwhile: read back by settle, say)
             if (
                 by == TIMER
                 and table.seats[seat].bot is None

@@ -350,7 +350,8 @@ class Lobby:
                 table.unsettled = table.row_unsure = True
             if isinstance(e, SeatTaken):
                 raise ServerError("seat/taken", f"seat {seat} is not free", 409) from None
-            self.free.setdefault(table.id, set()).add(seat)  # still free in storage
+            if not isinstance(e, Unsure):  # (else storage may hold the claim: not shown free)
+                self.free.setdefault(table.id, set()).add(seat)  # still free in storage
             if isinstance(e, ServerError):
                 raise
             log.exception("table %s: seat %d could not be claimed", table.id, seat)

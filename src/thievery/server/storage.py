@@ -520,9 +520,16 @@ class Storage:
         conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_id=next_id))
 
     def run(self, op: Callable[[Connection], Any]) -> Any:
-        """Run one write in its own transaction."""
-        with self.engine.begin() as conn:
-            return op(conn)
+        """Run one write in its own transaction (again, up to :data:`TRANSIENT_TRIES`
+        times, if PostgreSQL rolled it back to break a deadlock: nothing of it stored)."""
+        for attempt in range(1, TRANSIENT_TRIES + 1):
+            try:
+                with self.engine.begin() as conn:
+                    return op(conn)
+            except OperationalError as e:
+                if not is_transient(e) or attempt == TRANSIENT_TRIES:
+                    raise
+        raise AssertionError("unreachable")
 
     # ---------------------------------------------------------------- reads
 

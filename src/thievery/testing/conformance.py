@@ -267,9 +267,10 @@ def check_keyed_deals(game: GameLike, players: int | None = None) -> None:
         cloned.apply(seat, action)
         expect(
             all_views(cloned) == all_views(kept),
-            f"{at}, step {step}: a clone of a game dealt from a keyed seed draws otherwise "
-            "than the game: clone() must copy the generator (self.rng.copy()), not make "
-            "Rng(self.rng.state)",
+            f"{at}, step {step}: played on clones (as a server plays), a game dealt from a "
+            "keyed seed shows other views than played in place: does clone() copy the "
+            "generator (self.rng.copy()), not make Rng(self.rng.state)? (or copy all the "
+            "state, in the same order)",
         )
 
 
