@@ -509,6 +509,34 @@ def test_an_invites_exchange_whose_reply_was_lost(db_url: str, committed: bool) 
     asyncio.run(go())
 
 
+def test_an_exchange_storage_cannot_confirm_leaves_the_invite_waiting(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Committed, its reply lost, and the row unreadable at once: refused, and the seats
+    are stored again without the key nobody was given, so the invite still works."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            table, invites, _ = await hub.create("schattendieb", HUMANS)
+            invite = invites[1]
+            assert invite is not None
+            read = hub.storage.table
+            monkeypatch.setattr(hub.storage, "table", unreadable)
+            writer.fail_next = True
+            with pytest.raises(ServerError) as refused:
+                await table.exchange(invite)
+            assert refused.value.status == 503
+            monkeypatch.setattr(hub.storage, "table", read)
+            assert stored_seats(hub, table)[1].get("token_hash") is None
+            await table.settle()
+            assert table.waiting_seat(invite) == 1
+            exchanged = await table.exchange(invite)
+            assert exchanged is not None and table.seat_of(exchanged[1]) == 1
+            assert stored_seats(hub, table) == table.record.seats
+
+    asyncio.run(go())
+
+
 @pytest.mark.parametrize("committed", [True, False])
 def test_a_lobby_claim_whose_reply_was_lost(db_url: str, committed: bool) -> None:
     """Committed: the claimer's key holds the seat. Never committed: refused, the seat

@@ -339,7 +339,7 @@ class LiveTable:
             write.add_done_callback(partial(self._undo_if_failed, seat, key_hash, stored))
             raise
         except BaseException as e:
-            await self._undo(seat, key_hash, stored)
+            await self._undo(seat, key_hash, stored, unsure=isinstance(e, Unsure))
             if isinstance(e, Unsure):
                 self.unsettled = self.row_unsure = True
             if isinstance(e, ServerError) or not isinstance(e, Exception):
@@ -367,10 +367,14 @@ class LiveTable:
             task = asyncio.ensure_future(self._undo(seat, key_hash, stored))
             task.add_done_callback(_retrieved)
 
-    async def _undo(self, seat: int, key_hash: str, stored: list[JSON]) -> None:
+    async def _undo(
+        self, seat: int, key_hash: str, stored: list[JSON], unsure: bool = False
+    ) -> None:
         """An exchange whose write failed: its seat waits for the invite again (unless the
         seat changed meanwhile). Had another write of the seats been made since, it held the
-        key: the seats are stored again without it."""
+        key: the seats are stored again without it; so too if the write may have been
+        committed (``unsure``: its reply lost, storage unreadable), or the seat would hold
+        a key nobody was given."""
         async with self.lock:
             if self.seats[seat].token_hash != key_hash:
                 return
@@ -378,7 +382,7 @@ class LiveTable:
             seats[seat].token_hash = None
             written_since = self.record.seats is not stored
             again = self._take(seats)
-            if written_since and self.is_owner:
+            if (written_since or unsure) and self.is_owner:
                 try:
                     await self.write(SetSeats(self.id, again), _seats_note(again))
                 except Exception:
