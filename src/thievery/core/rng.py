@@ -100,7 +100,7 @@ class Rng:
 
 
 KEYED = 1 << 64  # seeds from here on give a KeyedRng (see make_rng)
-_WORDS = struct.Struct("<8Q")
+_WORD = struct.Struct("<Q")
 
 
 def make_rng(seed: int) -> Rng:
@@ -137,12 +137,12 @@ class KeyedRng(Rng):
     True
     """
 
-    __slots__ = ("_block", "_words")
+    __slots__ = ("_block", "_digest")
 
     def __init__(self, state: int) -> None:
         self.state = state
-        self._block = -1  # the block whose words are kept (a block is 8 outputs)
-        self._words: tuple[int, ...] = ()
+        self._block = -1  # the block whose hash is kept (a block is 8 outputs)
+        self._digest = b""  # (its 64 bytes: a tenth of the memory of its 8 words as ints)
 
     @classmethod
     def from_seed(cls, seed: int) -> "KeyedRng":
@@ -162,11 +162,11 @@ class KeyedRng(Rng):
         block = k >> 3
         if block != self._block:
             key = (s >> 64).to_bytes(32, "big")
-            digest = hashlib.blake2b(block.to_bytes(8, "little"), key=key).digest()
-            self._words = _WORDS.unpack(digest)
+            self._digest = hashlib.blake2b(block.to_bytes(8, "little"), key=key).digest()
             self._block = block
         self.state = s - k + ((k + 1) & _MASK)
-        return self._words[k & 7]
+        word: int = _WORD.unpack_from(self._digest, (k & 7) << 3)[0]
+        return word
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (multiply-shift; bias below n / 2**64)."""
