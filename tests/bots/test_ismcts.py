@@ -12,6 +12,7 @@ from thievery.bots import ISMCTSBot, make_bot
 from thievery.bots.ismcts import PairedRootSearch
 from thievery.core import Rng
 from thievery.core.protocol import ClockedState
+from thievery.core.rng import KEYED, KeyedRng, make_rng
 
 GAMES = thievery.game_names()
 
@@ -242,3 +243,16 @@ def test_a_search_draws_its_samples_from_the_sampler_it_is_given(kind: type[ISMC
     assert seen and bot.last_iterations % len(seen) == 0
     assert len(seen) == bot.last_iterations or kind is PairedRootSearch
     assert ISMCTSBot("schattendieb", 0, Rng(2)).sampler == hooks.sampler  # the default
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_keyed_search_has_a_keyed_guide_and_a_local_one_its_32_bit_seed(name: str) -> None:
+    # (Schatz-Rabatz's own search bots guide with a packer that draws nothing to act)
+    seat = 1
+    keyed = ISMCTSBot(name, seat, make_rng(KEYED + 12345))  # as on a server table
+    # A 32-bit seed's tie-breaks could be found by trying every seed against its moves.
+    assert isinstance(getattr(keyed.guide, "rng", None), KeyedRng)
+    local = ISMCTSBot(name, seat, Rng(7))  # SplitMix, as local games always had
+    expected = Rng((Rng(7).next64() & 0xFFFFFFFF) * 1_000_003 + seat)
+    guide = getattr(local.guide, "rng", None)
+    assert type(guide) is Rng and guide.state == expected.state

@@ -30,7 +30,7 @@ from typing import Any
 from thievery.bots.base import Bot, bot_names, make_bot
 from thievery.core.protocol import Action, GameSpec, State
 from thievery.core.registry import plugin
-from thievery.core.rng import Rng
+from thievery.core.rng import KEYED, KeyedRng, Rng
 from thievery.core.search import SearchHooks
 
 JSON = dict[str, Any]
@@ -97,7 +97,12 @@ class ISMCTSBot:
             guide = defaults.get("guide", "heuristic")
         self.guide: Bot | None = None
         if guide is not None and guide in bot_names(game):
-            self.guide = make_bot(guide, game, seat, rng.next64() & 0xFFFFFFFF)
+            # A keyed search's guide is keyed too: from a 32-bit seed, its tie-breaks
+            # (and so the search's moves) could be foretold by trying every seed against
+            # the moves seen. Else 32 bits, as ever (local games replay as before).
+            drawn = rng.next64()
+            keyed = isinstance(rng, KeyedRng)
+            self.guide = make_bot(guide, game, seat, KEYED + drawn if keyed else drawn & 0xFFFFFFFF)
         self.confidence: float = (
             confidence if confidence is not None else defaults.get("confidence", 1.0)
         )
