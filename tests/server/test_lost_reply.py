@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from thievery.server import hub as hub_module
 from thievery.server.errors import ServerError
 from thievery.server.hub import Hub
 from thievery.server.limits import Caps
@@ -470,6 +471,66 @@ def test_a_new_table_whose_reply_was_lost_is_made(db_url: str) -> None:
                 await hub.create("schattendieb", HUMANS)
             assert refused.value.status == 503
             assert [r.id for r in hub.storage.unfinished()] == [table.id]
+
+    asyncio.run(go())
+
+
+def test_a_new_table_storage_cannot_confirm_is_closed_if_it_was_stored(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Committed, its reply lost and storage unreadable: refused (nobody gets its invites),
+    and the sweep closes it once storage answers, so it no longer counts against its
+    maker. Never committed: nothing is closed, and it is looked for until LATE_COMMIT."""
+
+    async def refused_create(hub: Hub, writer: LossyWriter, committed: bool) -> None:
+        with monkeypatch.context() as mp:
+            mp.setattr(hub.storage, "table", unreadable)
+            writer.fail_next = committed
+            with pytest.raises(ServerError) as refused:
+                await hub.create("schattendieb", HUMANS, client="192.0.2.7")
+        assert refused.value.status == 503
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            maker = hub.storage.maker_of("192.0.2.7")
+            await refused_create(hub, writer, committed=True)
+            [made] = hub.storage.unfinished()
+            assert hub.storage.made_by_one(maker) == 1
+            watched = await hub.get(made.id)  # (a spectator who found it in a listing)
+            await hub.sweep()
+            assert watched.closed
+            assert hub.storage.unfinished() == [] and hub.storage.made_by_one(maker) == 0
+            record = hub.storage.table(made.id)
+            assert record is not None and record.finished and record.result is None
+            assert hub.unconfirmed == {}
+            kept, _, _ = await hub.create("schattendieb", HUMANS, client="192.0.2.7")
+            await kept.act(0, choice(kept, 0), None)
+            await refused_create(hub, writer, committed=False)
+            await hub.sweep()  # (a table made and used meanwhile is left alone)
+            assert [r.id for r in hub.storage.unfinished()] == [kept.id]
+            assert len(hub.unconfirmed) == 1  # still looked for: it may yet show up
+            monkeypatch.setattr(hub_module, "LATE_COMMIT", 0.0)
+            await hub.sweep()
+            assert hub.unconfirmed == {}
+            assert [r.id for r in hub.storage.unfinished()] == [kept.id]
+
+    asyncio.run(go())
+
+
+def test_abandon_closes_only_stored_unfinished_tables_without_actions(db_url: str) -> None:
+    async def go() -> None:
+        hub = Hub(Storage(db_url), bot_delay=0, caps=Caps.lifted())
+        await hub.start()
+        try:
+            played, _, _ = await hub.create("schattendieb", HUMANS)
+            await played.act(0, choice(played, 0), None)
+            unused, _, _ = await hub.create("schattendieb", HUMANS)
+            ids = [played.id, unused.id, "no-such-table"]
+            assert await asyncio.to_thread(hub.storage.abandon, ids) == [unused.id]
+            assert await asyncio.to_thread(hub.storage.abandon, ids) == []  # (once)
+            assert [r.id for r in hub.storage.unfinished()] == [played.id]
+        finally:
+            await hub.close()
 
     asyncio.run(go())
 

@@ -57,6 +57,7 @@ from thievery.server.storage import (
 
 GC_AFTER = 100  # tables or connections gone before a full collection (see Hub.gone)
 GC_WORTH = 10_000  # objects a full collection must find to be run as often again
+LATE_COMMIT = 120.0  # seconds a commit whose connection broke may take to become visible
 log = logging.getLogger("thievery.server")
 
 
@@ -127,6 +128,8 @@ class Hub:
         # then those made here. With several processes (PostgreSQL) it is not kept: the
         # count is read from storage in each new table's insert (Storage.count_made_by).
         self.owned: dict[str, set[str]] = {} if storage.is_postgres else storage.made_by()
+        # New tables refused as unsure (see create): id -> when (time.monotonic())
+        self.unconfirmed: dict[str, float] = {}
         self.connections: dict[str, int] = {}  # client -> open websockets
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded
         self._sweeper: asyncio.Task[None] | None = None
@@ -266,8 +269,9 @@ class Hub:
 
     async def sweep(self) -> None:
         """Unload unfinished tables nobody has used for ``idle_unload_seconds`` (they are
-        loaded again when used; not while a turn timer runs) and close stored tables
-        abandoned for ``expire_seconds``."""
+        loaded again when used; not while a turn timer runs), close stored tables
+        abandoned for ``expire_seconds``, and new tables refused because storage could
+        not confirm their insert, if it holds them after all (see :meth:`create`)."""
         now = time.monotonic()
         for table in list(self.tables.values()):
             idle = now - max(table.changed_at, table.used_at)
@@ -279,6 +283,8 @@ class Hub:
                     await table.stop()
                     self.forget(table)
                 log.info("table %s unloaded (idle)", table.id)
+        if self.unconfirmed:
+            await self._close_unconfirmed()
         if not self.caps.expire_seconds > 0:  # (0: tables never expire)
             return
         cutoff = time.time() - self.caps.expire_seconds
@@ -292,6 +298,25 @@ class Hub:
             self._disown(table_id)
         if expired:
             log.info("closed %d abandoned tables", len(expired))
+
+    async def _close_unconfirmed(self) -> None:
+        """Close the new tables whose insert storage could not confirm (see :meth:`create`)
+        if it holds them after all. One it does not hold is looked for again until
+        ``LATE_COMMIT`` seconds have passed since its insert failed: a commit can become
+        visible after the connection that sent it broke. (If storage cannot be read, the
+        sweep fails and this is tried again at the next.)"""
+        ids = list(self.unconfirmed)
+        closed = set(await asyncio.to_thread(self.storage.abandon, ids))
+        if closed:
+            log.warning("closed %d new tables stored though their insert failed", len(closed))
+        for table_id in closed:  # (loaded meanwhile, by a spectator: told it is closed)
+            loaded = self.tables.get(table_id)
+            if loaded is not None:
+                loaded.mark_closed()
+        late = time.monotonic() - LATE_COMMIT
+        for table_id in ids:
+            if table_id in closed or self.unconfirmed[table_id] < late:
+                del self.unconfirmed[table_id]
 
     def forget(self, table: LiveTable) -> None:
         """A table leaves memory (its lease, if this process holds it, handed back)."""
@@ -613,6 +638,13 @@ class Hub:
             else:
                 write = asyncio.to_thread(self.storage.run, insert)
                 lease = await checked(write, "the table", held) or NEW_EPOCH
+        except Unsure:
+            self._disown(record.id)
+            if also is None:  # (play again's table is the old one's to read back: see again)
+                # Refused, so nobody has its invites; if it was stored all the same, the
+                # sweep closes it (else it would count against its maker until it expired).
+                self.unconfirmed[record.id] = time.monotonic()
+            raise
         except BaseException:
             self._disown(record.id)
             raise

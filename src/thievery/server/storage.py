@@ -660,6 +660,22 @@ class Storage:
                 ids = [r[0] for r in closed]
         return ids
 
+    def abandon(self, ids: Sequence[str]) -> list[str]:
+        """Close new tables whose insert could not be confirmed (see
+        :meth:`~thievery.server.hub.Hub.sweep`): those of ``ids`` stored, unfinished and
+        without an action are stored as finished without a result and no longer count
+        against their maker. Their ids (a table not stored is not among them)."""
+        if not ids:
+            return []
+        played = exists().where(actions_t.c.table_id == tables_t.c.id)
+        unused = [tables_t.c.id.in_(list(ids)), tables_t.c.finished.is_(False), ~played]
+        done = {"finished": True, "finished_at": time.time(), "result": None, "maker": None}
+        with self.engine.begin() as conn:
+            closed = conn.execute(
+                update(tables_t).where(*unused).values(**done).returning(tables_t.c.id)
+            )
+            return [r[0] for r in closed]
+
     def finished(self, limit: int = 50) -> list[TableRecord]:
         """The most recently finished tables."""
         return self._records(
