@@ -142,6 +142,32 @@ def test_no_page_scrolls_sideways_at_any_width(server: str, browser: Browser) ->
     assert wide == []
 
 
+def test_the_lobby_form_fits_a_phone_for_every_game_in_both_languages(
+    server: str, browser: Browser
+) -> None:
+    """Each game's seats and options, at 320 and 390 px: German bot names (longer) made a
+    seat's select as wide as its longest choice, and the lobby scroll sideways."""
+    wide: list[tuple[str, str, int, int]] = []
+    for locale in ("en-GB", "de-DE"):
+        context = browser.new_context(viewport=DESKTOP, locale=locale)
+        try:
+            page = context.new_page()
+            page.goto(server + "/")
+            games = page.locator("#game option")
+            expect(games).to_have_count(4)
+            for game in games.evaluate_all("options => options.map((o) => o.value)"):
+                page.select_option("#game", game)
+                for width in (320, 390):
+                    page.set_viewport_size({"width": width, "height": 700})
+                    scroll = page.evaluate("document.documentElement.scrollWidth")
+                    if scroll > width:
+                        wide.append((locale, game, width, scroll))
+                page.set_viewport_size(DESKTOP)
+        finally:
+            context.close()
+    assert wide == []
+
+
 HANDS = {"schattendieb": ".sd-handbox", "thieves": ".tv-handbox", "thieves-den": ".td-handbox"}
 
 

@@ -13,7 +13,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import live_server
+from tests.browser.conftest import live_server, seat_key
 
 pytestmark = pytest.mark.browser
 
@@ -449,3 +449,55 @@ def test_the_lobbys_links_are_links_each_one_tab_stop(server: str, browser: Brow
         assert errors == []
     finally:
         context.close()
+
+
+def test_another_seats_link_opened_where_a_seat_is_held_asks_first(
+    server: str, browser: Browser
+) -> None:
+    """A browser that holds Ada's seat opens P1's invite (to check it, say): asked first.
+    Keeping its seat leaves the invite unused, for P1; taking the other seat is still
+    possible, in German too."""
+    made = make_table(server, listed=False, humans=3)
+    tid = made["table"]["id"]
+    ada, p1, p2 = (s["invite"] for s in made["seats"])
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        page = seated(context, ada)
+        expect(page.locator("#who")).to_have_text("you are Ada")
+        other = context.new_page()
+        errors = watch_errors(other)
+        other.goto(p1)
+        expect(other.locator("#switch-seat")).to_contain_text("already have a seat")
+        expect(other.locator("#keep-seat")).to_be_focused()
+        other.click("#keep-seat")
+        expect(other.locator("#who")).to_have_text("you are Ada")
+        page.reload()
+        expect(page.locator("#who")).to_have_text("you are Ada")
+        # P1's invite was not used: P1's own browser takes the seat with it.
+        friend = browser.new_context(viewport=DESKTOP, locale="en-GB")
+        try:
+            expect(seated(friend, p1).locator("#who")).to_have_text("you are P1")
+        finally:
+            friend.close()
+        assert errors == []
+    finally:
+        context.close()
+    made = make_table(server, listed=False, humans=3)  # (Ada's invite above is used)
+    tid = made["table"]["id"]
+    ada, _, p2 = (s["invite"] for s in made["seats"])
+    german = browser.new_context(viewport=PHONE, locale="de-DE", has_touch=True)
+    try:
+        page = german.new_page()
+        page.goto(ada)
+        expect(page.locator("#who")).to_have_text("du bist Ada")
+        ada_key = seat_key(page, ada)
+        page.goto(p2)
+        expect(page.locator("#switch-seat")).to_contain_text("schon einen Platz")
+        page.click("#take-seat")
+        expect(page.locator("#who")).to_contain_text("P2")
+        p2_key = seat_key(page, p2)  # (the invite exchanged for P2's key)
+        assert p2_key != ada_key
+        kept = page.evaluate("JSON.parse(localStorage.getItem('thievery.tokens'))")
+        assert kept[tid]["token"] == p2_key
+    finally:
+        german.close()

@@ -1123,6 +1123,7 @@ def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
         # The old key (Bo's lost browser) only watches now, and is told why.
         back.goto("about:blank")
         back.goto(f"{server}/table/{tid}#token={old_key}")
+        back.click("#take-seat")  # (this browser holds the new key: it asks first)
         expect(back.locator("#who")).to_have_text("watching")
         expect(back.locator(".toast").first).to_contain_text("new invite link for your seat")
         assert errors == [] and back_errors == []

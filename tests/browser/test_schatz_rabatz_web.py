@@ -255,6 +255,7 @@ def test_a_drop_that_loses_the_race_is_answered(
         expect(bo.locator(".sr-hand")).to_have_count(1)
         ada = context.new_page()
         ada.goto(ada_link)
+        ada.click("#take-seat")  # (this browser holds Bo's seat: it asks first)
         expect(ada.locator("#who")).to_have_text("you are Ada")
         assert seat_key(ada, ada_link) == ada_token
         response = httpx2.post(  # her lid: a frame with the clock running

@@ -518,3 +518,49 @@ def test_power_tiles_paid_for_fit_a_small_phone_in_german(server: str, browser: 
         assert errors == []
     finally:
         context.close()
+
+
+def test_every_fence_shows_its_prestige_on_its_card_in_german(
+    server: str, browser: Browser
+) -> None:
+    """German names are longer ("Totenbeschwörer", the Necromancer, worth 11): the name
+    pushed its Prestige past the card's edge, out of sight. Every fence of the set, drawn
+    in the row, keeps its Prestige within its card; and a legal card a keyboard focuses
+    shows the focus ring (a later rule for :focus took it off)."""
+    state = SPEC.new(3, 2, {})
+    view = state.view(0)
+    fences = sorted(view["catalogue"]["fences"])
+    row = len(view["fence_row"])
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="de-DE")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/replay")
+        outside: list[str] = []
+        for i in range(0, len(fences), row):
+            view["fence_row"] = [f"{f}-a" for f in (fences * 2)[i : i + row]]
+            page.evaluate(DRAW_STYLED, [view, []])
+            cards = page.locator(".td-fence")
+            expect(cards).to_have_count(row)
+            outside += page.evaluate(
+                """() => [...document.querySelectorAll(".td-fence")].filter((card) => {
+                    const box = card.getBoundingClientRect();
+                    const star = card.querySelector(".td-prest").getBoundingClientRect();
+                    return star.right > box.right - 1 || star.left < box.left;
+                  }).map((card) => card.querySelector(".td-fname").textContent)"""
+            )
+        assert outside == []
+        legal = [{"type": "fence", "card": view["fence_row"][0]}]
+        page.evaluate(DRAW_STYLED, [view, legal])
+        card = page.locator(".td-card.legal").first
+        expect(card).to_be_visible()
+        page.keyboard.press("Tab")
+        for _ in range(40):  # (Tab until the legal card has the focus)
+            if card.evaluate("c => c === document.activeElement"):
+                break
+            page.keyboard.press("Tab")
+        outline = card.evaluate("c => getComputedStyle(c).outlineStyle")
+        assert outline == "solid"
+        assert errors == []
+    finally:
+        context.close()

@@ -84,6 +84,10 @@ export const DE = {
   "reconnecting…": "verbinde neu …",
   "connecting…": "verbinde …",
   "This browser's token is not valid here: you are watching.": "Der Schlüssel dieses Browsers gilt hier nicht: Du schaust zu.",
+  "You already have a seat at this table": "Du hast an diesem Tisch schon einen Platz",
+  "This link is another seat's. Opened here, it takes that seat in this browser instead of yours, and it no longer works for whoever it was meant for: send it to them.": "Dieser Link gehört zu einem anderen Platz. Hier geöffnet, nimmt er in diesem Browser diesen Platz statt deines ein und gilt danach nicht mehr für die Person, für die er gedacht war: Schick ihn ihr.",
+  "Keep my seat": "Meinen Platz behalten",
+  "Take the other seat": "Den anderen Platz nehmen",
   'This invite link was used already: you are watching. On the browser that joined with it, "Copy my seat link" gives a link to the seat.':
     "Dieser Einladungslink wurde schon benutzt: Du schaust zu. Im Browser, der damit beigetreten ist, gibt „Meinen Platz-Link kopieren“ einen Link zum Platz.",
   "Not connected — reconnecting…": "Nicht verbunden — verbinde neu …",

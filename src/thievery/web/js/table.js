@@ -21,11 +21,18 @@ const $ = (id) => document.getElementById(id);
 // An invite link carries the token in the fragment (never sent to the server); keep it here
 // and take it out of the address bar so a shared screenshot or copied URL does not leak it.
 const fragment = new URLSearchParams(location.hash.slice(1));
-if (fragment.get("token")) {
-  rememberToken(tableId, { token: fragment.get("token") });
-  history.replaceState(null, "", location.pathname + location.search);
-}
+const linked = fragment.get("token");
+if (linked) history.replaceState(null, "", location.pathname + location.search);
 const watch = new URLSearchParams(location.search).has("watch");
+// A link to another seat than the one this browser holds here (a friend's invite, opened
+// to check it): asked about first (see askToSwitch), not used up by mistake.
+const held = tokens()[tableId]?.token;
+const otherSeat = linked && held && linked !== held && !watch ? linked : null;
+if (linked && !otherSeat) rememberToken(tableId, { token: linked });
+// (a seat's link pasted into this tab's address bar only changes the fragment: read anew)
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).get("token")) location.reload();
+});
 const mine = tokens()[tableId] || {};
 let token = watch ? null : mine.token || null; // (an invite, until the welcome gives its key)
 const host = mine.host || null;
@@ -75,6 +82,10 @@ async function start() {
   $("title").innerHTML = `${esc(page.summary.title)}<span class="table-id"> · ${esc(t("table {id}", { id: tableId }))}</span>`;
   showDeal(page.summary);
   $("help-slot").replaceWith(helpButton(() => [page.summary.game, page.summary.title]));
+  if (otherSeat && (await askToSwitch())) {
+    token = otherSeat;
+    rememberToken(tableId, { token });
+  }
   if (token) {
     const bell = document.createElement("button");
     bell.type = "button";
@@ -91,6 +102,21 @@ async function start() {
   page.conn = new TableConnection(tableId, token, onFrame, onStatus);
   $("game").addEventListener("click", onClick);
   setUpChat();
+}
+
+/** This browser has a seat here and was given another seat's link: keep its own seat
+ * (the link stays unused, for whoever it was meant for) or take that one instead. */
+function askToSwitch() {
+  return new Promise((resolve) => {
+    $("game").innerHTML = `<div class="card-panel" id="switch-seat" role="alertdialog" aria-labelledby="switch-title" aria-describedby="switch-text">
+      <h2 id="switch-title">${esc(t("You already have a seat at this table"))}</h2>
+      <p id="switch-text">${esc(t("This link is another seat's. Opened here, it takes that seat in this browser instead of yours, and it no longer works for whoever it was meant for: send it to them."))}</p>
+      <div class="acts"><button class="primary" id="keep-seat">${esc(t("Keep my seat"))}</button>
+      <button id="take-seat">${esc(t("Take the other seat"))}</button></div></div>`;
+    $("keep-seat").addEventListener("click", () => resolve(false));
+    $("take-seat").addEventListener("click", () => resolve(true));
+    $("keep-seat").focus();
+  });
 }
 
 function onStatus(status) {
