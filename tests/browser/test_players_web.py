@@ -1130,3 +1130,47 @@ def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
     finally:
         for context in (host_ctx, new_ctx):
             context.close()
+
+
+def test_the_host_closes_a_table_and_everyone_sees_it_closed(server: str, browser: Browser) -> None:
+    """A host can end a table for good from its page (it counted against their unfinished
+    tables until it expired): every page says it was closed, offers no move and stops
+    reconnecting; a page opened later says so too; nobody else sees the button."""
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    body = {"game": "thieves", "seats": [*seats, {"kind": "bot", "bot": "random"}]}
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
+    tid = made["table"]["id"]
+    host_ctx, bo_ctx = (
+        browser.new_context(viewport=DESKTOP, locale=loc) for loc in ("en-GB", "de-DE")
+    )
+    try:
+        host = host_ctx.new_page()
+        errors = watch_errors(host)
+        host.goto(server)
+        entry = {tid: {"token": made["seats"][0]["token"], "host": made["host_token"]}}
+        host.evaluate("e => localStorage.setItem('thievery.tokens', JSON.stringify(e))", entry)
+        host.goto(f"{server}/table/{tid}")
+        expect(host.locator("#who")).to_have_text("you are Ada")
+        bo = bo_ctx.new_page()
+        bo_errors = watch_errors(bo)
+        bo.goto(made["seats"][1]["invite"])
+        expect(bo.locator("#who")).to_have_text("du bist Bo")
+        expect(bo.locator("#close-table")).to_have_count(0)  # (Bo is not the host)
+        host.once("dialog", lambda dialog: dialog.accept())
+        host.click("#close-table")
+        for page, words in ((host, "closed by its host"), (bo, "Gastgeber hat diesen Tisch")):
+            expect(page.locator("#after")).to_contain_text(words)
+            expect(page.locator("#game [data-action]")).to_have_count(0)
+            expect(page.locator("#close-table, #to-bot, #my-link")).to_have_count(0)
+        expect(host.locator("#status")).to_have_text("table closed")
+        summary = httpx2.get(f"{server}/api/tables/{tid}").json()
+        assert summary["closed"] and summary["result"] is None
+        host.wait_for_timeout(1500)
+        expect(host.locator("#status")).to_have_text("table closed")  # (no reconnecting)
+        later = bo_ctx.new_page()
+        later.goto(f"{server}/table/{tid}?watch")
+        expect(later.locator("#after")).to_contain_text("Gastgeber hat diesen Tisch")
+        assert errors == [] and bo_errors == []
+    finally:
+        for context in (host_ctx, bo_ctx):
+            context.close()

@@ -87,6 +87,11 @@ export const DE = {
   "You already have a seat at this table": "Du hast an diesem Tisch schon einen Platz",
   "This link is another seat's. Opened here, it takes that seat in this browser instead of yours, and it no longer works for whoever it was meant for: send it to them.": "Dieser Link gehört zu einem anderen Platz. Hier geöffnet, nimmt er in diesem Browser diesen Platz statt deines ein und gilt danach nicht mehr für die Person, für die er gedacht war: Schick ihn ihr.",
   "Keep my seat": "Meinen Platz behalten",
+  "Close the table": "Tisch schließen",
+  "Close this table for good? The game ends without a result, for everyone.": "Diesen Tisch endgültig schließen? Die Partie endet für alle ohne Ergebnis.",
+  "This table was closed by its host": "Der Gastgeber hat diesen Tisch geschlossen",
+  "The game ended without a result.": "Die Partie endete ohne Ergebnis.",
+  "table closed": "Tisch geschlossen",
   "Take the other seat": "Den anderen Platz nehmen",
   'This invite link was used already: you are watching. On the browser that joined with it, "Copy my seat link" gives a link to the seat.':
     "Dieser Einladungslink wurde schon benutzt: Du schaust zu. Im Browser, der damit beigetreten ist, gibt „Meinen Platz-Link kopieren“ einen Link zum Platz.",

@@ -211,7 +211,7 @@ async function refresh() {
   const mine = tokens();
   drawOpen(open, mine);
   $("live").innerHTML = data.live.map((tb) => {
-    const held = mine[tb.id]?.token;
+    const held = mine[tb.id]?.token || mine[tb.id]?.host; // (a host without a seat: to close it, say)
     // (a table stored but not loaded since the server started, or unloaded when idle, is
     // listed from storage, which does not say who is to act)
     const waiting = (tb.to_act || []).map((s) => displayName(tb.seats[s], s)).join(", ");

@@ -47,6 +47,7 @@ const page = {
   renderer: null,
   conn: null,
   next: null,
+  closed: false, // its host closed it (finished without a result)
   dismissed: false,
   bot: "random",
   heard: [], // new log lines not yet announced
@@ -120,6 +121,11 @@ function askToSwitch() {
 }
 
 function onStatus(status) {
+  if (page.closed) { // (its connection ends with it: nothing to reconnect to)
+    $("status").textContent = t("table closed");
+    $("status-dot").className = "dot off";
+    return;
+  }
   $("status").textContent = t({ open: "connected", closed: "reconnecting…", connecting: "connecting…" }[status]);
   $("status-dot").className = `dot ${status === "open" ? "on" : "off"}`;
 }
@@ -137,6 +143,7 @@ function onFrame(frame) {
       page.frame = frame;
       page.seats = frame.summary.seats;
       page.next = frame.summary.next_id;
+      page.closed = Boolean(frame.summary.closed);
       page.log = frame.log;
       page.pending = null;
       if (token && frame.seat === null) toast(t("This browser's token is not valid here: you are watching."));
@@ -168,6 +175,12 @@ function onFrame(frame) {
     case "next":
       page.next = frame.next;
       drawResult();
+      break;
+    case "closed": // (its host closed it: nothing more happens here)
+      page.closed = true;
+      page.conn?.close();
+      onStatus("closed");
+      drawAll();
       break;
     case "reinvited":
       if (frame.seat !== page.frame?.seat) toast(t("The host made a new invite link for {name}'s seat.", { name: displayName(page.seats[frame.seat] || {}, frame.seat) }), "info");
@@ -244,7 +257,7 @@ function drawGame() {
   if (!f || !page.renderer) return;
   const ctx = {
     view: f.view,
-    legal: page.pending ? [] : f.legal,
+    legal: page.pending || page.closed ? [] : f.legal,
     seat: f.seat,
     seats: displaySeats(page.seats),
     toAct: f.to_act,
@@ -315,9 +328,9 @@ function drawSeats() {
       <span class="dot ${s.kind === "bot" || s.bot || s.connected ? "on" : ""}"></span>
       <span class="name" data-turn="${esc(t("to act"))}">${esc(displayName(s))}</span>
       <span class="k" ${s.bot ? `title="${esc(botTitle(s.bot))}"` : ""}>${s.bot ? esc(t("{level} bot", { level: botLevel(s.bot) })) : s.kind === "human" ? esc(s.connected ? t("here") : t("away")) : ""}${s.reinvited ? ` <span class="reinvited" title="${esc(t("The host made a new invite link for this seat ({n}×).", { n: s.reinvited }))}">· ${esc(t("new link"))}</span>` : ""}</span>
-      ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result
+      ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result && !page.closed
         ? `<button class="small host-bot" data-seat="${s.seat}" title="${esc(t("as the host"))}">${esc(s.bot ? t("give back") : t("to bot"))}</button>` : ""}
-      ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result && !s.connected
+      ${host && s.kind === "human" && (!f || s.seat !== f.seat) && !f?.result && !page.closed && !s.connected
         ? `<button class="small host-invite" data-seat="${s.seat}" title="${esc(t("as the host: a new invite link for a player who lost theirs (their old links stop working)"))}">${esc(t("new link"))}</button>` : ""}
     </div>`).join("");
   document.querySelectorAll(".host-bot").forEach((b) => b.addEventListener("click", () => hostBot(Number(b.dataset.seat))));
@@ -330,18 +343,30 @@ function drawSeats() {
     <p class="help">${esc(t("A new invite link for {name}: send it to them only. Their old links no longer work.", { name: made.name }))}</p>` : "";
   $("copy-invite")?.addEventListener("click", () => copy(made.invite));
   const controls = [];
-  if (f && f.seat !== null && !f.result) {
+  if (f && f.seat !== null && !f.result && !page.closed) {
     const me = page.seats[f.seat];
     if (me?.bot) controls.push(`<button class="small" id="take-back">${esc(t("Take my seat back"))}</button>`);
     else controls.push(`<button class="small" id="to-bot">${esc(t("Let a bot play for me"))}</button>`);
     controls.push(`<button class="small" id="my-link">${esc(t("Copy my seat link"))}</button>`);
   }
-  if (f && !f.result) controls.push(`<button class="small" id="watch-link">${esc(t("Copy watch link"))}</button>`);
+  if (f && !f.result && !page.closed) controls.push(`<button class="small" id="watch-link">${esc(t("Copy watch link"))}</button>`);
+  if (host && f && !f.result && !page.closed) controls.push(`<button class="small" id="close-table">${esc(t("Close the table"))}</button>`);
   $("seat-controls").innerHTML = controls.join("");
+  $("close-table")?.addEventListener("click", closeTable);
   $("to-bot")?.addEventListener("click", () => page.conn.send({ type: "bot", bot: page.bot }) || toast(t("Not connected")));
   $("take-back")?.addEventListener("click", () => page.conn.send({ type: "bot", bot: null }));
   $("my-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}#token=${token}`));
   $("watch-link")?.addEventListener("click", () => copy(`${location.origin}/table/${tableId}?watch`));
+}
+
+/** The host ends the table for good (it counts no more against their unfinished tables). */
+async function closeTable() {
+  if (!confirm(t("Close this table for good? The game ends without a result, for everyone."))) return;
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/close`, { method: "POST", token: host });
+  } catch (error) {
+    toast(errorText(error));
+  }
 }
 
 /** The host's new invite link for a seat whose player lost theirs (nobody connected there). */
@@ -498,6 +523,12 @@ function drawLog() {
 function drawResult() {
   const f = page.frame;
   const after = $("after");
+  if (f && !f.result && page.closed) {
+    $("overlay").innerHTML = "";
+    after.hidden = false;
+    after.innerHTML = `<h2>${esc(t("This table was closed by its host"))}</h2><p class="help">${esc(t("The game ended without a result."))}</p><div class="controls"><a class="button" href="/">${esc(t("Back to the lobby"))}</a></div>`;
+    return;
+  }
   if (!f || !f.result) {
     $("overlay").innerHTML = "";
     after.hidden = true;
