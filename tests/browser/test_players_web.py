@@ -1073,6 +1073,20 @@ def test_an_invite_link_seats_one_browser_and_then_only_lets_others_watch(
         second.close()
 
 
+def host_page(context: BrowserContext, server: str, made: dict[str, Any]) -> tuple[Page, list[str]]:
+    """The host's page of a table ``made`` whose seat 0 (Ada) is the host's: this browser
+    holds the host's token and Ada's, as the lobby keeps them when it makes a table."""
+    host = context.new_page()
+    errors = watch_errors(host)
+    host.goto(server)
+    tid = made["table"]["id"]
+    entry = {tid: {"token": made["seats"][0]["token"], "host": made["host_token"]}}
+    host.evaluate("e => localStorage.setItem('thievery.tokens', JSON.stringify(e))", entry)
+    host.goto(f"{server}/table/{tid}")
+    expect(host.locator("#who")).to_have_text("you are Ada")
+    return host, errors
+
+
 def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
     server: str, browser: Browser
 ) -> None:
@@ -1088,13 +1102,7 @@ def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
         browser.new_context(viewport=DESKTOP, locale="en-GB") for _ in range(3)
     )
     try:
-        host = host_ctx.new_page()
-        errors = watch_errors(host)
-        host.goto(server)
-        entry = {tid: {"token": made["seats"][0]["token"], "host": made["host_token"]}}
-        host.evaluate("e => localStorage.setItem('thievery.tokens', JSON.stringify(e))", entry)
-        host.goto(f"{server}/table/{tid}")
-        expect(host.locator("#who")).to_have_text("you are Ada")
+        host, errors = host_page(host_ctx, server, made)
         bo = bo_ctx.new_page()
         bo.goto(made["seats"][1]["invite"])
         expect(bo.locator("#who")).to_have_text("you are Bo")
@@ -1144,13 +1152,7 @@ def test_the_host_closes_a_table_and_everyone_sees_it_closed(server: str, browse
         browser.new_context(viewport=DESKTOP, locale=loc) for loc in ("en-GB", "de-DE")
     )
     try:
-        host = host_ctx.new_page()
-        errors = watch_errors(host)
-        host.goto(server)
-        entry = {tid: {"token": made["seats"][0]["token"], "host": made["host_token"]}}
-        host.evaluate("e => localStorage.setItem('thievery.tokens', JSON.stringify(e))", entry)
-        host.goto(f"{server}/table/{tid}")
-        expect(host.locator("#who")).to_have_text("you are Ada")
+        host, errors = host_page(host_ctx, server, made)
         bo = bo_ctx.new_page()
         bo_errors = watch_errors(bo)
         bo.goto(made["seats"][1]["invite"])
