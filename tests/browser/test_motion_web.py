@@ -433,35 +433,45 @@ SD_HANDS = [
 ]
 
 
-def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: Browser) -> None:
-    body: dict[str, Any] = {
-        "game": "schattendieb",
-        "scenario": True,
-        "seed": 3,
-        "options": {"games": 1, "hands": SD_HANDS},
-        "seats": [{"kind": "human", "name": n} for n in ("Ada", "Bo", "Cy", "Dee")],
-    }
-    made = httpx2.post(f"{server}/api/tables", json=body)
-    assert made.status_code == 201, made.text
-    table_id = made.json()["table"]["id"]
-    seats = SeatLinks(made.json()["seats"])
+class SdTable(SeatLinks):
+    """A one-game Der Schattendieb table of four people with stacked ``hands``, moved
+    through the HTTP API."""
 
-    def act(seat: int, action: dict[str, Any]) -> None:
+    def __init__(self, server: str, hands: list[list[str]]) -> None:
+        body: dict[str, Any] = {
+            "game": "schattendieb",
+            "scenario": True,
+            "seed": 3,
+            "options": {"games": 1, "hands": hands},
+            "seats": [{"kind": "human", "name": n} for n in ("Ada", "Bo", "Cy", "Dee")],
+        }
+        made = httpx2.post(f"{server}/api/tables", json=body)
+        assert made.status_code == 201, made.text
+        self.url = f"{server}/api/tables/{made.json()['table']['id']}/actions"
+        super().__init__(made.json()["seats"])
+
+    def act(self, seat: int, action: dict[str, Any]) -> None:
         response = httpx2.post(
-            f"{server}/api/tables/{table_id}/actions",
-            json={"action": action},
-            headers={"Authorization": f"Bearer {seats.key(seat)}"},
+            self.url, json={"action": action}, headers={"Authorization": f"Bearer {self.key(seat)}"}
         )
         assert response.status_code == 200, response.text
 
-    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
-    ada = context.new_page()
-    errors = watch_errors(ada)
-    try:
-        ada.goto(seats.invites[0])
+    def open_ada(self, browser: Browser) -> tuple[Page, list[str]]:
+        """Ada's page (a context of its own: close it), drawn, and its JavaScript errors."""
+        ada = browser.new_context(viewport=DESKTOP, locale="en-GB").new_page()
+        errors = watch_errors(ada)
+        ada.goto(self.invites[0])
         expect(ada.locator(".sd-seat")).to_have_count(4)
-        seats.tokens[0] = seat_key(ada, seats.invites[0])
+        self.tokens[0] = seat_key(ada, self.invites[0])
         ada.wait_for_timeout(200)
+        return ada, errors
+
+
+def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: Browser) -> None:
+    seats = SdTable(server, SD_HANDS)
+    act = seats.act
+    ada, errors = seats.open_ada(browser)
+    try:
         ada.evaluate(RECORD)
         on_the_tests_clock(ada)
         for seat, card in enumerate(["ring-3a", "brooch-7a", "cufflink-7a", "thief-ring"]):
@@ -504,7 +514,7 @@ def test_a_round_of_der_schattendieb_is_told_step_by_step(server: str, browser: 
         expect(ada.locator(".sd-prompt")).to_contain_text("Choose a card")
         assert errors == []
     finally:
-        context.close()
+        ada.context.close()
 
 
 def test_double_loot_tells_each_drawn_card_played_and_hides_the_money(
@@ -648,3 +658,31 @@ def test_while_bots_move_during_stories_each_line_is_heard_once(
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_result_waits_for_the_last_story_to_end(server: str, browser: Browser) -> None:
+    """The last action's chain is told before the winner is: every seat reveals Close
+    Safe with an empty safe, and the game ends. The result box came up over the story's
+    first step ("1/2 …"), announcing the winners before the board showed why."""
+    hands = [
+        ["close-4a", "watch-5a", "watch-6a", "cufflink-1a"],
+        ["close-5a", "brooch-9a", "brooch-8a", "cufflink-2a"],
+        ["close-6a", "cufflink-7a", "cufflink-3a", "cufflink-4a"],
+        ["close-7a", "thief-ring", "cufflink-5a", "cufflink-6a"],
+    ]
+    seats = SdTable(server, hands)
+    ada, errors = seats.open_ada(browser)
+    try:
+        on_the_tests_clock(ada)
+        for seat in range(4):
+            seats.act(seat, {"type": "play", "card": hands[seat][0]})
+        expect(ada.locator("#game[data-narrating]")).to_have_count(1, timeout=10_000)
+        ada.clock.run_for(100)
+        expect(ada.locator("#result")).to_have_count(0)  # (not over the story)
+        assert ada.locator("#after").is_hidden()
+        run_story(ada)
+        expect(ada.locator("#result")).to_contain_text("win")
+        expect(ada.locator("#result-title")).to_be_focused()
+        assert errors == []
+    finally:
+        ada.context.close()

@@ -63,9 +63,20 @@ export function endStory(root) {
   narrators.get(root)?.finish(false);
 }
 
+/** Call `then` once the story on show in `root` is over (the newest board drawn), at once
+ * if none is: what comes after the board (the game's result) waits for what led to it.
+ * Whether it waited. */
+export function afterStory(root, then) {
+  const narrator = narrators.get(root);
+  if (!narrator?.playing) return false;
+  narrator.waiting.push(then);
+  return true;
+}
+
 class Narrator {
   constructor(root) {
     this.root = root;
+    this.waiting = []; // called once the story on show is over (see afterStory)
     this.latest = null; // the newest ctx the page asked for
     this.draw = null;
     this.queue = []; // steps still to show
@@ -240,6 +251,9 @@ class Narrator {
     this.prompt = "";
     this.current = "";
     if (rest.length || prompt) say([...rest, prompt].filter(Boolean).join(" · "));
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const then of waiting) then();
   }
 }
 

@@ -6,7 +6,7 @@ import {
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
-import { endStory } from "/static/js/motion.js";
+import { afterStory, endStory } from "/static/js/motion.js";
 import { errorText, setUpPage, t } from "/static/js/i18n.js";
 
 const tableId = (() => {
@@ -48,6 +48,7 @@ const page = {
   conn: null,
   next: null,
   closed: false, // its host closed it (finished without a result)
+  storyWait: false, // the result waits for the last action's story to end (see drawResult)
   dismissed: false,
   bot: "random",
   heard: [], // new log lines not yet announced
@@ -529,7 +530,10 @@ function drawResult() {
     after.innerHTML = `<h2>${esc(t("This table was closed by its host"))}</h2><p class="help">${esc(t("The game ended without a result."))}</p><div class="controls"><a class="button" href="/">${esc(t("Back to the lobby"))}</a></div>`;
     return;
   }
-  if (!f || !f.result) {
+  // (the last action's chain is told first: the result after it, not over it)
+  if (f?.result && !page.resultShown && !page.storyWait
+    && afterStory($("game"), () => { page.storyWait = false; drawResult(); })) page.storyWait = true;
+  if (!f || !f.result || page.storyWait) {
     $("overlay").innerHTML = "";
     after.hidden = true;
     return;
