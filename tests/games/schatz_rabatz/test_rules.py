@@ -476,7 +476,4 @@ def test_event_words_name_treasures_in_words_not_ids() -> None:
     assert SPEC.describe(scored, 1).endswith("you take the middle A")  # (not "you takes")
     assert lang_de.describe(scored, 0).endswith("Platz 1 nimmt Mittelteil A")  # one source
     board = Event("board", {"board": "jack-1", "claims": ["sword-red", "pearls-green"]})
-    assert (
-        SPEC.describe(board, None)
-        == "Jack-board jack-1 is turned: it claims red sword, green pearls"
-    )
+    assert SPEC.describe(board, None) == "Jack-board 1 is turned: it claims red sword, green pearls"

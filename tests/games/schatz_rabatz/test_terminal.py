@@ -42,8 +42,8 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     state.advance(31_000)
     shown = text(renderer("schatz-rabatz").table(state.view(1)))
     assert "seat 2 (you)" in shown and "waiting for ready" in shown
-    assert "above the rim: S" in shown and "Jack-board jack-1 claims" in shown
-    assert "Round 1 (jack-1)" in shown and "ship 1/4 ▰▱▱▱" in shown
+    assert "above the rim: S" in shown and "Jack-board 1 claims" in shown
+    assert "Round 1 (Jack-board 1)" in shown and "ship 1/4 ▰▱▱▱" in shown
     assert "seat 1: 2, seat 2: 0, seat 3: 0. seat 1 took the bow " in shown  # not "bow-1"
     waiting = text(renderer("schatz-rabatz").table(new(2, little_pirates=True).view(None)))
     assert "waits for the first lid" in waiting
@@ -85,13 +85,13 @@ def test_the_last_rounds_line_names_ship_parts_in_words_in_both_languages() -> N
     view = {"last_round": last}
     line = last_round_text(view)
     assert line is not None and line.plain == (
-        "Round 2 (jack-4) — seat 1: 3, seat 2: 5, seat 3: 1. "
+        "Round 2 (Jack-board 4) — seat 1: 3, seat 2: 5, seat 3: 1. "
         "seat 2 took the middle A, seat 3 took the bow"
     )
     with use_language("de"):
         line = last_round_text(view)
     assert line is not None and line.plain == (
-        "Runde 2 (jack-4) — Platz 1: 3, Platz 2: 5, Platz 3: 1. "
+        "Runde 2 (Jacks Tafel 4) — Platz 1: 3, Platz 2: 5, Platz 3: 1. "
         "Platz 2 nahm Mittelteil A, Platz 3 nahm Bug"
     )
 

@@ -129,6 +129,20 @@ def test_an_artifact_not_a_artifact() -> None:
     assert SPEC.describe(witch, None) == "Seat 0 delivers a tome to the Witch for 4 Prestige"
 
 
+def test_the_end_is_told_in_words_not_data() -> None:
+    """The English end words showed a Python list ("Scores: [17, 65, 72]") and a Scheme by
+    its id ("village-city ×0"); the German ones never did."""
+    names = ["Ann", "Bo", "Cy"]
+    over = Event("game_over", {"winners": [2], "scores": [17, 65, 72]})
+    told = SPEC.describe(over, 0, names)
+    assert told == "The game is over. Winner: Cy. Scores: you 17, Bo 65, Cy 72"
+    schemes = [{"scheme": "village-city", "sets": 0, "prestige": 0}] * 2
+    final = Event("final", {"majorities": {"noble": 1, "agent": None}, "schemes": schemes})
+    told = SPEC.describe(final, None, names)
+    assert "Ann: Scheme Village + City ×0 (+0)" in told and "village-city" not in told
+    assert told.startswith("Final scoring — majorities: Noble → Bo;")
+
+
 def test_events_name_the_seats_given_their_names() -> None:
     names = ["Ann", "Bo", "cy"]
     state = arrange(new(3), up={1: ["market-a"]})

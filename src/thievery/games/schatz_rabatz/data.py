@@ -166,6 +166,16 @@ def row_number(row: int) -> int:
     return row + 1
 
 
+def board_number(board: str) -> str:
+    """A Jack-board's id as players name it, by its number: ``jack-5`` -> ``5`` (the id
+    itself if it has no number: a board of another set).
+
+    >>> board_number("jack-5"), board_number("pirates")
+    ('5', 'pirates')
+    """
+    return board.removeprefix("jack-")
+
+
 def part_of(card: str) -> str:
     """A ship part card's part: ``bow-2`` -> ``bow``, ``middle-a-1`` -> ``middle-a``."""
     return card.rpartition("-")[0] if card[-1:].isdigit() else card

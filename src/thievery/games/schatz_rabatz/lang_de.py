@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from thievery.core.i18n import GermanSeats
 from thievery.core.protocol import Event
-from thievery.games.schatz_rabatz.data import column_number, part_words, row_number
+from thievery.games.schatz_rabatz.data import board_number, column_number, part_words, row_number
 
 SHAPES = {
     "circle": "Kreis",
@@ -52,7 +52,7 @@ WORDS: Mapping[str, str] = {
     "Jack-board {board} claims: ": "Jacks Tafel {board} beansprucht: ",
     "seat {n}: {c}": "Platz {n}: {c}",
     "seat {n} took the {part}": "Platz {n} nahm {part}",
-    "Round {round} ({board}) — {counts}. {parts}": "Runde {round} ({board}) — {counts}. {parts}",
+    "Round {round} (Jack-board {board}) — {counts}. {parts}": "Runde {round} (Jacks Tafel {board}) — {counts}. {parts}",
     "No parts.": "Keine Teile.",
     "round {round} · {phase} · {time}": "Runde {round} · {phase} · {time}",
     "packing": "packen",
@@ -117,7 +117,8 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
         )
         return f"Runde {d['round']} beginnt bei {_when(d['at_ms'])}: {glass}"
     if t == "board":
-        return f"Jacks Tafel {d['board']} wird umgedreht: Sie beansprucht {listed(d['claims'])}"
+        board = board_number(d["board"])
+        return f"Jacks Tafel {board} wird umgedreht: Sie beansprucht {listed(d['claims'])}"
     if t == "drop":
         rest = (
             f"{treasure(d['treasure'])} gepackt (Drehung {d['rotation']}, "

@@ -18,7 +18,13 @@ from rich.text import Text
 from thievery.core.i18n import Translator, current_language
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
-from thievery.games.schatz_rabatz.data import SHAPE_WORDS, SHAPES, column_number, part_words
+from thievery.games.schatz_rabatz.data import (
+    SHAPE_WORDS,
+    SHAPES,
+    board_number,
+    column_number,
+    part_words,
+)
 
 JSON = dict[str, Any]
 _ = Translator(__package__)
@@ -192,7 +198,7 @@ def board_text(view: JSON) -> Text | None:
     board = view["board"]
     if board is None:
         return None
-    out = Text(_("Jack-board {board} claims: ", board=board["id"]), style="bold")
+    out = Text(_("Jack-board {board} claims: ", board=board_number(board["id"])), style="bold")
     for t in board["claims"]:
         out.append_text(treasure_text(t)).append(" ")
     return out
@@ -213,9 +219,9 @@ def last_round_text(view: JSON) -> Text | None:
     )
     return Text(
         _(
-            "Round {round} ({board}) — {counts}. {parts}",
+            "Round {round} (Jack-board {board}) — {counts}. {parts}",
             round=last["round"],
-            board=last["board"],
+            board=board_number(last["board"]),
             counts=counts,
             parts=parts or _("No parts."),
         )

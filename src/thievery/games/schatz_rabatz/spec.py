@@ -26,6 +26,7 @@ from thievery.games.schatz_rabatz.data import (
     MAX_DEPTH,
     MIN_DEPTH,
     MIN_WIDTH,
+    board_number,
     column_number,
     part_words,
     row_number,
@@ -166,7 +167,8 @@ class SchatzRabatzSpec(GameSpec):
             )
             return f"Round {d['round']} starts at {when(d['at_ms'])}: {glass}"
         if t == "board":
-            return f"Jack-board {d['board']} is turned: it claims {listed(d['claims'])}"
+            board = board_number(d["board"])
+            return f"Jack-board {board} is turned: it claims {listed(d['claims'])}"
         if t == "drop":
             return (
                 f"{who(d['seat'], True)} packed the {treasure_words(d['treasure'])} "

@@ -219,9 +219,10 @@ class ThievesDenSpec(GameSpec):
         if t == "recruit":
             fields["pay"] = " and a ".join(d["pay"])
         if t == "final":
-            major = [f"{m} → {who(w)}" for m, w in d["majorities"].items() if w is not None]
-            schemes = [
-                f"{who(k)}: {x['scheme']} ×{x['sets']} (+{x['prestige']})"
+            major = [f"{m.title()} → {who(w)}" for m, w in d["majorities"].items() if w is not None]
+            schemes = [  # (a scheme's id names its two location types: "village-city")
+                f"{who(k)}: Scheme {' + '.join(str(x['scheme']).title().split('-'))}"
+                f" ×{x['sets']} (+{x['prestige']})"
                 for k, x in enumerate(d["schemes"])
             ]
             return f"Final scoring — majorities: {', '.join(major) or 'none'}; " + "; ".join(
@@ -229,7 +230,8 @@ class ThievesDenSpec(GameSpec):
             )
         if t == "game_over":
             winners = " and ".join(who(w) for w in d["winners"])
-            return f"The game is over. Winner: {winners}. Scores: {d['scores']}"
+            scores = ", ".join(f"{who(k)} {v}" for k, v in enumerate(d["scores"]))
+            return f"The game is over. Winner: {winners}. Scores: {scores}"
         template = EVENT_WORDS.get(t)
         if template is None:
             return f"{t}: {d}"

@@ -112,6 +112,11 @@ function parse(id) {
   return { shape: id.slice(0, i), colour: id.slice(i + 1) };
 }
 
+/** A Jack-board by its number, as players name it: "jack-5" -> "5" (see data.board_number). */
+function boardNumber(id) {
+  return String(id).replace(/^jack-/, "");
+}
+
 function words(id) {
   const { shape, colour } = parse(id);
   return t("{colour} {shape}", { colour: t(colour), shape: SHAPE_WORDS[shape] ? t(SHAPE_WORDS[shape]) : shape });
@@ -793,7 +798,7 @@ function scoring(ctx) {
     <h3>${live ? t("Round {n} — the scoring", { n: last.round }) : t("Last round ({n})", { n: last.round })}</h3>
     <div class="sr-steps">
       <div class="sr-step${show(0)}${anim(0)}">${t("Every lid is closed; what stuck out above the rim is taken out.")}</div>
-      <div class="sr-step sr-board${show(2)}${anim(2)}">${BOARD_ICON} ${t("Jack-board {board} is turned", { board: `<b>${esc(last.board)}</b>` })}${boardClaims ? `${t(": it claims")} ${chips(boardClaims, "claim")}` : ""}</div>
+      <div class="sr-step sr-board${show(2)}${anim(2)}">${BOARD_ICON} ${t("Jack-board {board} is turned", { board: `<b>${esc(boardNumber(last.board))}</b>` })}${boardClaims ? `${t(": it claims")} ${chips(boardClaims, "claim")}` : ""}</div>
       <div class="sr-step${show(4)}${anim(4)}">${t("The most treasures left: {who} with {n}.", { who: `<b>${last.best.map((s) => name(ctx, s)).join(", ")}</b>`, n: top })}</div>
     </div>
     <table class="sr-table"><thead><tr><th></th><th>${t("taken out")}</th><th>${t("Jack claims")}</th><th>${t("count")}</th><th>${t("ship part")}</th></tr></thead><tbody>${rows}</tbody></table>
@@ -968,7 +973,7 @@ function render(root, ctx) {
       <span class="sr-round">${t("Round")} <b>${v.round}</b></span>
       <span class="sr-hg ${g.running ? "running" : ""}" role="timer" aria-labelledby="sr-hg-name"><span class="sr-only" id="sr-hg-name">${t("Hourglass:")}</span>${hourglassSVG()}<span class="sr-secs ${g.hurry ? "hurry" : ""} ${g.running || /^[\d.]+ s$/.test(g.text) ? "" : "word"}">${esc(g.text)}</span></span>
       <span class="sr-grow"></span>
-      ${v.board ? `<span title="${t("the turned Jack-board")}">${t("Jack-board")} <b>${esc(v.board.id)}</b></span>` : `<span class="sr-muted" title="${t("face-down Jack-boards")}">${BOARD_ICON} ${v.stack_size === 1 ? t("1 board") : t("{n} boards", { n: v.stack_size })}</span>`}
+      ${v.board ? `<span title="${t("the turned Jack-board")}">${t("Jack-board")} <b>${esc(boardNumber(v.board.id))}</b></span>` : `<span class="sr-muted" title="${t("face-down Jack-boards")}">${BOARD_ICON} ${v.stack_size === 1 ? t("1 board") : t("{n} boards", { n: v.stack_size })}</span>`}
       <span class="sr-muted">${t("ship:")} ${v.ship_parts.map((x) => esc(partWords(x))).join(" + ")}</span>
       ${v.options?.little_pirates ? `<span class="sr-tag">${t("Little Pirates")}</span>` : ""}${v.options?.big_pirates ? `<span class="sr-tag">${t("Big Pirates")}</span>` : ""}
     </div>
@@ -1006,7 +1011,7 @@ function logWords(e, ctx) {
     case "round":
       return `Runde ${d.round} beginnt bei ${when(d.at_ms)}: ${d.ends_ms === null || d.ends_ms === undefined ? "Die Sanduhr wartet auf den ersten Deckel" : `Die Sanduhr läuft bis ${when(d.ends_ms)}`}`;
     case "board":
-      return `Jacks Tafel ${d.board} wird umgedreht: Sie beansprucht ${list(d.claims)}`;
+      return `Jacks Tafel ${boardNumber(d.board)} wird umgedreht: Sie beansprucht ${list(d.claims)}`;
     case "drop":
       return `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} ${words(d.treasure)} gepackt (Drehung ${d.rotation}, Spalte ${d.column + 1}, Reihe ${d.row + 1} von unten)`;
     case "close": {
