@@ -52,7 +52,9 @@ WORDS: Mapping[str, str] = {
     "Jack-board {board} claims: ": "Jacks Tafel {board} beansprucht: ",
     "seat {n}: {c}": "Platz {n}: {c}",
     "seat {n} took the {part}": "Platz {n} nahm {part}",
-    "Round {round} (Jack-board {board}) — {counts}. {parts}": "Runde {round} (Jacks Tafel {board}) — {counts}. {parts}",
+    "Round {round} (Jack-board {board}) — {counts}. {parts}": (
+        "Runde {round} (Jacks Tafel {board}) — {counts}. {parts}"
+    ),
     "No parts.": "Keine Teile.",
     "round {round} · {phase} · {time}": "Runde {round} · {phase} · {time}",
     "packing": "packen",
