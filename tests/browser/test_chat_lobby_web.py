@@ -291,6 +291,9 @@ def test_a_table_listed_from_the_form_shows_in_another_lobby(server: str, browse
         page.click("#create")
         expect(page.locator("#listed-note")).to_be_visible()
         tid = (page.locator("#created h3").text_content() or "").split()[1]
+        # Shown as it is (ids are case-sensitive), not in the heading's capitals.
+        assert page.locator("#created h3 .table-id-text").inner_text() == tid
+        assert tid in (page.locator("#created h3").inner_text())
         other = guest.new_page()
         other.goto(server + "/")
         item = other.locator(f"#open .open-table[data-table='{tid}']")

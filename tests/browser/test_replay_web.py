@@ -102,3 +102,33 @@ def test_this_step_is_worded_as_the_tables_log_words_it(
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_file_that_is_no_record_is_told_in_the_pages_language_and_clears_the_last(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    """A file that is not JSON, picked after a record: the browser's own parse error (in
+    English, on the German page too) was shown, and the last record's "step 0 of 29"
+    stayed under it."""
+    record = tmp_path / "schattendieb.json"
+    finished_record(record)
+    other = tmp_path / "notes.txt"
+    other.write_text("hello, this is not a record")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="de-DE")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + "/replay")
+        page.set_input_files("#file", str(record))
+        expect(page.locator("#step")).not_to_be_empty()
+        page.set_input_files("#file", str(other))
+        expect(page.locator("#game")).to_contain_text("Diese Datei ist keine Partie")
+        assert "Unexpected token" not in page.locator("#game").inner_text()
+        expect(page.locator("#step")).to_be_empty()
+        expect(page.locator("#bar")).to_be_hidden()
+        page.set_input_files("#file", str(record))  # (a record after it replays again)
+        expect(page.locator("#step")).not_to_be_empty()
+        assert errors == []
+    finally:
+        context.close()

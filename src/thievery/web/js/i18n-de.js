@@ -88,6 +88,7 @@ export const DE = {
   "This link is another seat's. Opened here, it takes that seat in this browser instead of yours, and it no longer works for whoever it was meant for: send it to them.": "Dieser Link gehört zu einem anderen Platz. Hier geöffnet, nimmt er in diesem Browser diesen Platz statt deines ein und gilt danach nicht mehr für die Person, für die er gedacht war: Schick ihn ihr.",
   "Keep my seat": "Meinen Platz behalten",
   "Close the table": "Tisch schließen",
+  "This file is not a game record: it is not JSON.": "Diese Datei ist keine Partie: Sie ist kein JSON.",
   "Close this table for good? The game ends without a result, for everyone.": "Diesen Tisch endgültig schließen? Die Partie endet für alle ohne Ergebnis.",
   "This table was closed by its host": "Der Gastgeber hat diesen Tisch geschlossen",
   "The game ended without a result.": "Die Partie endete ohne Ergebnis.",

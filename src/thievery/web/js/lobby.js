@@ -142,7 +142,9 @@ function showCreated(made) {
       ${i === 0 ? `<a class="button small primary" id="sit" href="/table/${encodeURIComponent(id)}">${esc(t("Sit here"))}</a>` : `<span></span>`}
     </div>`).join("");
   box.hidden = false;
-  box.innerHTML = `<h3>${esc(t("Table {id} is ready", { id }))}</h3>
+  // (the id as it is: ids are case-sensitive, and the panel's headings are in capitals)
+  const ready = esc(t("Table {id} is ready", { id: "\u0000" })).replace("\u0000", `<span class="table-id-text">${esc(id)}</span>`);
+  box.innerHTML = `<h3>${ready}</h3>
     ${made.seats.length ? `<p class="help">${esc(t("Each link is the only key to its seat: send it to that player only. You sit at the first human seat from this browser."))}</p><div class="invites">${invites}</div>`
       : `<p class="help">${esc(t("Only bots play here."))}</p>`}
     ${made.listed ? `<p class="help" id="listed-note">${esc(t("Listed in the lobby: until a seat's link is used, anyone may take it there (its link then stops working)."))}</p>` : ""}

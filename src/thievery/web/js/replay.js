@@ -127,8 +127,18 @@ async function start() {
   $("file").onchange = async () => {
     const file = $("file").files[0];
     if (!file) return;
+    // (a failed file leaves nothing of the record before it on show)
+    if (state.timer) toggle();
+    state.record = null;
+    state.replay = null;
+    $("bar").hidden = true;
+    $("step").textContent = "";
     try {
-      state.record = JSON.parse(await file.text());
+      try {
+        state.record = JSON.parse(await file.text());
+      } catch {
+        throw new Error(t("This file is not a game record: it is not JSON."));
+      }
       // A record may name its seats (the server checks them; the page escapes them).
       const names = state.record.names;
       // Without names, the seats go by the server's words for them ("Seat 0", shown "Seat 1").
