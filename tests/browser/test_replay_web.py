@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import thievery
 from thievery.core import GameRecord, Rng
@@ -47,6 +47,17 @@ def finished_record(path: Path) -> dict[str, Any]:
     return data
 
 
+def replaying(context: BrowserContext, server: str, path: Path) -> tuple[Page, list[str]]:
+    """The replay page with the record file ``path`` picked and shown, and its errors."""
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/replay")
+    page.set_input_files("#file", str(path))
+    expect(page.locator("#step")).not_to_be_empty()
+    return page, errors
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_this_step_is_worded_as_the_tables_log_words_it(
     server: str, browser: Browser, tmp_path: Path, lang: str
@@ -57,12 +68,7 @@ def test_this_step_is_worded_as_the_tables_log_words_it(
     record = finished_record(path)
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale=LOCALES[lang])
     try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(server + "/replay")
-        page.set_input_files("#file", str(path))
-        expect(page.locator("#step")).not_to_be_empty()
+        page, errors = replaying(context, server, path)
         for perspective, seat in (("0", 0), ("all", None)):
             page.select_option("#perspective", perspective)
             replay = httpx2.post(
@@ -116,12 +122,7 @@ def test_a_file_that_is_no_record_is_told_in_the_pages_language_and_clears_the_l
     other.write_text("hello, this is not a record")
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="de-DE")
     try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(server + "/replay")
-        page.set_input_files("#file", str(record))
-        expect(page.locator("#step")).not_to_be_empty()
+        page, errors = replaying(context, server, record)
         page.set_input_files("#file", str(other))
         expect(page.locator("#game")).to_contain_text("Diese Datei ist keine Partie")
         assert "Unexpected token" not in page.locator("#game").inner_text()
