@@ -7,6 +7,7 @@ go outside the chest drops nothing; a drag while the hand is busy drops nothing.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import httpx2
@@ -260,3 +261,26 @@ def test_a_mouse_drags_too(table: tuple[Page, BrowserContext, Page]) -> None:
     assert count(page) == 1
     expect(page.locator(f'.sr-pool [data-treasure="{other}"]')).to_have_count(1)
     assert errors == []
+
+
+def test_a_finger_closes_the_lid_with_a_second_tap_a_mouse_with_one(
+    table: tuple[Page, BrowserContext, Page],
+) -> None:
+    """On a phone Close the lid sits right under Drop and cannot be undone: one tap (a
+    finger that meant Drop, say) arms it, a second tap closes. A mouse closes at once."""
+    ada, phone, bo = table
+    finger = Finger(phone, ada)
+    ada.locator(".sr-close").scroll_into_view_if_needed()
+    x, y = centre(ada, ".sr-close")
+    finger.down(x, y)
+    finger.up(x, y)
+    expect(ada.locator(".sr-close")).to_have_text("Tap again to close the lid")
+    ada.wait_for_timeout(300)
+    expect(ada.locator(".sr-chest.me svg.sr-chest-svg")).to_have_attribute(
+        "aria-label", re.compile("lid open")
+    )
+    finger.down(x, y)
+    finger.up(x, y)
+    expect(ada.locator(".sr-close")).to_have_count(0)  # closed
+    bo.locator(".sr-close").click()  # a mouse: at once
+    expect(bo.locator(".sr-close")).to_have_count(0)

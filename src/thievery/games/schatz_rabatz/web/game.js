@@ -55,6 +55,7 @@ addGerman({
   "the next round": "die nächste Runde", "You are ready. Waiting for {who}…": "Du bist bereit. Warte auf {who} …",
   " (no room for it)": " (kein Platz dafür)", " — Jack's board claims it": " — Jacks Tafel beansprucht ihn",
   "The pile": "Der Haufen", "{n} left": "noch {n}",
+  "Tap again to close the lid": "Nochmal tippen: Deckel schließen",
   "Enter or Space": "Enter oder Leertaste", "Drop ⏎": "Fallen lassen ⏎", "Close the lid (C)": "Deckel schließen (C)",
   "turned {deg}° · column {col}": "gedreht {deg}° · Spalte {col}",
   "sticks out above the rim: it comes out when you close": "ragt über den Rand: kommt beim Schließen heraus",
@@ -167,7 +168,13 @@ const ui = {
   lastStep: -1,
   handBusy: false, // the seat's hand was busy at the last drawing
   warned: "", // the hourglass said to be running out (screen readers): round and end
+  lidArmed: -Infinity, // when a finger first tapped Close the lid (a second tap soon after closes it)
 };
+
+// On a touch screen Close the lid sits under Drop and cannot be undone: while treasures are
+// left to pick, a tap arms it and a second tap within this long closes (a key, a mouse or
+// an empty pool close at once).
+const LID_TAP_MS = 3000;
 
 const WARN_MS = 10_000; // screen readers are told when this much sand is left
 
@@ -334,6 +341,16 @@ function listen(root) {
     }
     const act = event.target.closest("[data-action]");
     if (act && root.contains(act)) {
+      if (act.classList.contains("sr-close") && event.pointerType === "touch" && ui.ctx?.view.pool?.length
+        && performance.now() - ui.lidArmed > LID_TAP_MS) {
+        event.preventDefault();
+        event.stopPropagation(); // (not sent: armed)
+        ui.lidArmed = performance.now();
+        act.classList.add("armed");
+        act.textContent = t("Tap again to close the lid");
+        setTimeout(() => { if (performance.now() - ui.lidArmed >= LID_TAP_MS) redraw(); }, LID_TAP_MS);
+        return;
+      }
       try {
         const a = JSON.parse(act.dataset.action);
         if (a.type === "drop" && ui.ctx) ui.sent = { action: a, sig: signature(ui.ctx.view), tries: 0 };
