@@ -352,6 +352,11 @@ def test_an_invite_with_a_bad_token_watches_instead_of_reconnecting(
         assert "token" not in kept.get(tid, {})
         page.wait_for_timeout(1500)
         assert len(sockets) == 1 and errors == []
+        # A link whose key was cut off in copying says so too.
+        page.goto("about:blank")
+        page.goto(f"{server}/table/{tid}#token=")
+        expect(page.locator(".toast")).to_contain_text("holds no seat's key")
+        expect(page.locator("#who")).to_have_text("watching")
         # An address no table has (not even valid percent-encoding) says so, and stops.
         page.goto(f"{server}/table/%00%ff")
         expect(page.locator("#game")).to_contain_text("No such table")

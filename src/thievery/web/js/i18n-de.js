@@ -84,6 +84,7 @@ export const DE = {
   "reconnecting…": "verbinde neu …",
   "connecting…": "verbinde …",
   "This browser's token is not valid here: you are watching.": "Der Schlüssel dieses Browsers gilt hier nicht: Du schaust zu.",
+  "This link holds no seat's key (was it cut short?): you are watching.": "Dieser Link enthält keinen Schlüssel für einen Platz (wurde er abgeschnitten?): Du schaust zu.",
   "You already have a seat at this table": "Du hast an diesem Tisch schon einen Platz",
   "This link is another seat's. Opened here, it takes that seat in this browser instead of yours, and it no longer works for whoever it was meant for: send it to them.": "Dieser Link gehört zu einem anderen Platz. Hier geöffnet, nimmt er in diesem Browser diesen Platz statt deines ein und gilt danach nicht mehr für die Person, für die er gedacht war: Schick ihn ihr.",
   "Keep my seat": "Meinen Platz behalten",

@@ -23,6 +23,8 @@ const $ = (id) => document.getElementById(id);
 const fragment = new URLSearchParams(location.hash.slice(1));
 const linked = fragment.get("token");
 if (linked) history.replaceState(null, "", location.pathname + location.search);
+// (a seat's link cut short in copying: it names no seat, and the page says so)
+const cutShort = fragment.has("token") && !linked;
 const watch = new URLSearchParams(location.search).has("watch");
 // A link to another seat than the one this browser holds here (a friend's invite, opened
 // to check it): asked about first (see askToSwitch), not used up by mistake.
@@ -148,6 +150,7 @@ function onFrame(frame) {
       page.log = frame.log;
       page.pending = null;
       if (token && frame.seat === null) toast(t("This browser's token is not valid here: you are watching."));
+      else if (cutShort && frame.seat === null) toast(t("This link holds no seat's key (was it cut short?): you are watching."));
       drawAll();
       drawChat();
       break;
