@@ -294,10 +294,14 @@ def test_a_table_listed_from_the_form_shows_in_another_lobby(server: str, browse
         # Shown as it is (ids are case-sensitive), not in the heading's capitals.
         assert page.locator("#created h3 .table-id-text").inner_text() == tid
         assert tid in (page.locator("#created h3").inner_text())
+        private = make_table(server, listed=False)["table"]["id"]
         other = guest.new_page()
         other.goto(server + "/")
         item = other.locator(f"#open .open-table[data-table='{tid}']")
         expect(item).to_contain_text("1 of 3 seats free")
+        # Running: the listed table is in a stranger's "Playing now", an unlisted one not.
+        expect(other.locator(f"#live .table-item:has-text('{tid}')")).to_have_count(1)
+        expect(other.locator(f"#live .table-item:has-text('{private}')")).to_have_count(0)
         # The host's own lobby shows it too; without a listing it would not.
         page.reload()
         expect(page.locator(f"#open [data-table='{tid}']")).to_contain_text("1 von 3 Plätzen frei")
@@ -314,7 +318,7 @@ def test_the_lobby_lists_tables_stored_but_not_loaded(tmp_path: Path, browser: B
     "Loading…", a TypeError every 5 s)."""
     db = tmp_path / "restarted.db"
     with live_server(db) as before:
-        made = make_table(before, listed=False, humans=3)
+        made = make_table(before, listed=True, humans=3)  # (in everyone's lists)
     with live_server(db) as after:
         listed = httpx2.get(f"{after}/api/tables").json()["live"]
         stored = [t for t in listed if t["id"] == made["table"]["id"]]
@@ -417,7 +421,7 @@ def test_the_lobbys_links_are_links_each_one_tab_stop(server: str, browser: Brow
     """ "Sit here", "Watch", "Rejoin", "Replay" and "Record" are links that look like
     buttons. As buttons inside links they were two Tab stops each, and read twice."""
     bots = [{"kind": "bot", "bot": "random"}] * 3
-    body = {"game": "schattendieb", "seats": bots, "options": {"games": 1}}
+    body = {"game": "schattendieb", "seats": bots, "options": {"games": 1}, "listed": True}
     finished = httpx2.post(f"{server}/api/tables", json=body).json()["table"]["id"]
     deadline = time.time() + 30
     while not any(

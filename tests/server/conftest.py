@@ -96,6 +96,25 @@ def create_table(
     return data
 
 
+def listing(client: TestClient, *mine: str, finished: int = 20) -> dict[str, Any]:
+    """``GET /api/tables`` as a browser holding ``mine`` (table ids) asks it: listed tables,
+    and these."""
+    query = f"?finished={finished}&mine={','.join(mine)}"
+    response = client.get(f"/api/tables{query}")
+    assert response.status_code == 200, response.text
+    listed: dict[str, Any] = response.json()
+    return listed
+
+
+def stored_running(client: TestClient) -> list[str]:
+    """The ids of every unfinished table stored, listed or not, oldest first (from the
+    app's own storage: the public list shows listed tables only)."""
+    app: Any = client.app
+    while not hasattr(getattr(app, "state", None), "hub"):  # (an app wrapped for a test)
+        app = app.app
+    return [r.id for r in app.state.hub.storage.unfinished()]
+
+
 def exchange(client: TestClient, table_id: str, invite: str) -> str:
     """The seat's own key for its invite (``POST /api/tables/{id}/exchange``): an invite
     grants nothing else, the key is the seat's token everywhere."""

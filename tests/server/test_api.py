@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 import thievery
-from tests.server.conftest import create_table, exchange, seat_keys
+from tests.server.conftest import create_table, exchange, listing, seat_keys, stored_running
 from thievery.bots.levels import LEVELS
 from thievery.core.record import GameRecord, replay
 
@@ -67,8 +67,7 @@ def test_create_returns_a_token_per_human_seat(client: TestClient) -> None:
     assert made["host_token"] not in tokens
     assert [s["kind"] for s in table["seats"]] == ["human", "bot", "human", "bot"]
     assert "token" not in str(client.get(f"/api/tables/{table['id']}").json()["seats"])
-    listed = client.get("/api/tables").json()
-    assert table["id"] in [t["id"] for t in listed["live"]]
+    assert table["id"] in [t["id"] for t in listing(client, table["id"])["live"]]
 
 
 def test_create_refuses_bad_setups(client: TestClient) -> None:
@@ -125,7 +124,7 @@ def test_create_refuses_bad_setups(client: TestClient) -> None:
         response = client.post("/api/tables", json=body)
         assert response.status_code == status, (body, response.text)
         assert response.json()["code"] == code
-    assert client.get("/api/tables").json()["live"] == []
+    assert stored_running(client) == []
 
 
 def test_act_over_http_legal_illegal_malformed_stale_and_wrong_token(
@@ -264,8 +263,7 @@ def test_full_game_record_replay_and_play_again(client: TestClient) -> None:
     assert bad.status_code == 400 and bad.json()["code"] == "record/invalid"
     assert client.get(f"/api/tables/{tid}/replay?perspective=9").status_code == 400
 
-    listed = client.get("/api/tables").json()
-    assert tid in [t["id"] for t in listed["finished"]]
+    assert tid in [t["id"] for t in listing(client, tid)["finished"]]
 
     r = client.post(f"/api/tables/{tid}/again", headers=auth("wrong"))
     assert r.status_code == 403
@@ -284,7 +282,7 @@ def texts(events: list[dict[str, Any]]) -> list[str]:
 
 
 def test_names_a_log_could_not_tell_apart_are_refused(client: TestClient) -> None:
-    before = client.get("/api/tables").json()["live"]
+    before = stored_running(client)
 
     def create(*names: str) -> Any:
         seats = [{"kind": "human", "name": n} for n in names]
@@ -299,7 +297,7 @@ def test_names_a_log_could_not_tell_apart_are_refused(client: TestClient) -> Non
         r = create(*names)
         assert r.status_code == 400 and r.json()["code"] == "seat/name", r.text
         assert words in r.json()["message"]
-    assert client.get("/api/tables").json()["live"] == before  # nothing was made
+    assert stored_running(client) == before  # nothing was made
     made = create("Ann", "Bo", "Cy")
     assert made.status_code == 201
 
@@ -610,10 +608,10 @@ def test_a_chunked_body_is_capped_by_the_bytes_read(client: TestClient) -> None:
             yield chunk
         yield b'"}'
 
-    before = len(client.get("/api/tables").json()["live"])
+    before = stored_running(client)
     r = client.post("/api/tables", content=body(), headers=json_type)
     assert r.status_code == 413 and r.json()["code"] == "request/too_large"
-    assert len(client.get("/api/tables").json()["live"]) == before
+    assert stored_running(client) == before
     small = client.post(
         "/api/replay", content=iter([b"{}"]), headers={"Content-Type": "application/json"}
     )
@@ -743,3 +741,33 @@ def test_head_answers_what_get_does_without_the_body(client: TestClient) -> None
         assert head.headers.get("content-type") == got.headers.get("content-type"), path
         if "content-length" in got.headers:
             assert head.headers["content-length"] == got.headers["content-length"], path
+
+
+def test_only_listed_tables_are_in_the_public_lists(client: TestClient) -> None:
+    """A table its creator did not list was in everyone's "Playing now" (and its chat a
+    Watch away): now it is reached by its links only, and listed for a browser that names
+    it (its own tables). Finished ones too; play again keeps the choice."""
+
+    def ids(tables: list[dict[str, Any]]) -> list[str]:
+        return sorted(t["id"] for t in tables)
+
+    private = create_table(client, ["human", "bot:random", "bot:random"])
+    public = create_table(client, ["human", "bot:random", "bot:random"], listed=True)
+    uid, pid = private["table"]["id"], public["table"]["id"]
+    assert ids(listing(client)["live"]) == [pid]
+    assert ids(listing(client, uid)["live"]) == sorted([pid, uid])
+    assert client.get(f"/api/tables/{uid}").status_code == 200  # (its link still works)
+    # Past the first 100 names, or names no id has, nothing more is listed; too long: 422.
+    assert ids(listing(client, *[f"x{n}" for n in range(100)], uid)["live"]) == [pid]
+    assert ids(listing(client, "y" * 40, uid)["live"]) == sorted([pid, uid])
+    assert client.get("/api/tables?mine=" + "z," * 3400).status_code == 422
+    again = {}
+    for made in (private, public):
+        tid = made["table"]["id"]
+        key = exchange(client, tid, made["seats"][0]["token"])
+        play_to_end(client, tid, {0: key})
+        again[tid] = client.post(f"/api/tables/{tid}/again", headers=auth(key)).json()["id"]
+    assert ids(listing(client)["finished"]) == [pid]
+    assert ids(listing(client, uid)["finished"]) == sorted([pid, uid])
+    assert ids(listing(client)["live"]) == [again[pid]]
+    assert ids(listing(client, again[uid])["live"]) == sorted([again[pid], again[uid]])

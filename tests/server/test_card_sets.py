@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
-from tests.server.conftest import FAST, Player, exchange, settle
+from tests.server.conftest import FAST, Player, exchange, listing, settle, stored_running
 from tests.server.test_api import auth, play_to_end, state
 from thievery.core.record import GameRecord, replay
 from thievery.games.thieves_den.cards import DEFAULT_PATH, card_set_digest, inline_card_set
@@ -65,7 +65,7 @@ def test_a_files_dir_set_is_held_inline_and_its_record_replays_anywhere(
     # Table summaries and listings name the set (name and digest); views hold all of it.
     brief = {"name": document["name"], "digest": card_set_digest(document)}
     assert made["table"]["options"]["cards"] == brief
-    listed = client.get("/api/tables").json()["live"]
+    listed = listing(client, tid)["live"]
     assert [t["options"]["cards"] for t in listed if t["id"] == tid] == [brief]
     assert len(json.dumps(listed)) < len(json.dumps(document))
     assert mine["view"]["options"]["cards"] == document
@@ -115,7 +115,7 @@ def test_an_inline_set_over_the_network_is_checked_like_a_file(client: TestClien
     good["name"] = "Sent inline"
     made = new_table(client, good)
     assert state(client, made["table"]["id"])["view"]["catalogue"]["name"] == "Sent inline"
-    before = client.get("/api/tables").json()["live"]
+    before = stored_running(client)
 
     bad = inline_card_set(DEFAULT_PATH)
     bad["fences"][0]["prestige"] = "seven"
@@ -125,7 +125,7 @@ def test_an_inline_set_over_the_network_is_checked_like_a_file(client: TestClien
     assert refused.status_code == 400, refused.text
     assert refused.json()["code"] == "options/invalid"
     assert refused.json()["message"].startswith(message)
-    assert client.get("/api/tables").json()["live"] == before  # no table was made
+    assert stored_running(client) == before  # no table was made
 
     record = {"game": "thieves-den", "version": 1, "players": 3, "seed": 1, "actions": []}
     refused = client.post("/api/replay", json={**record, "options": {"cards": bad}})

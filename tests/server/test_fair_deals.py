@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 import thievery
-from tests.server.conftest import exchange
+from tests.server.conftest import exchange, listing, stored_running
 from tests.server.test_api import play_to_end
 from thievery.cli import app
 from thievery.core.record import SALT_KEYED, GameRecord, deal_commitment, replay
@@ -29,7 +29,7 @@ runner = CliRunner()
 
 
 def _tables(client: TestClient) -> int:
-    return len(client.get("/api/tables").json()["live"])
+    return len(stored_running(client))
 
 
 def _finished(client: TestClient, table_id: str) -> dict[str, Any]:
@@ -110,7 +110,7 @@ def test_a_scenario_table_shows_its_deal_in_the_open(client: TestClient) -> None
     table = made["table"]
     assert table["scenario"] is True and table["scenario_seed"] == 77
     assert table["scenario_options"]["hands"] == hands  # the stacked deal, in the open
-    listed = [t for t in client.get("/api/tables").json()["live"] if t["id"] == table["id"]]
+    listed = [t for t in listing(client, table["id"])["live"] if t["id"] == table["id"]]
     assert listed[0]["scenario"] is True
     play_to_end(client, table["id"], {0: exchange(client, table["id"], made["seats"][0]["token"])})
     record = client.get(f"/api/tables/{table['id']}/record").json()
@@ -157,7 +157,7 @@ def test_a_database_made_before_commitments_gains_the_columns(tmp_path: Path) ->
     kept = [
         sa.Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable)
         for c in tables_t.columns
-        if c.name not in ("scenario", "salt", "maker")
+        if c.name not in ("scenario", "salt", "maker", "listed")
     ]
     sa.Table(tables_t.name, old, *kept)
     engine = sa.create_engine(url)
@@ -184,6 +184,7 @@ def test_a_database_made_before_commitments_gains_the_columns(tmp_path: Path) ->
         (record,) = storage.unfinished()
         assert record.id == "old1" and record.scenario is False and record.salt is None
         assert record.maker is None  # (a table made before makers were kept: not counted)
+        assert record.listed is False  # (made before lists were kept to listed tables)
     finally:
         storage.close()
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import FAST, Player, create_table
+from tests.server.conftest import FAST, Player, create_table, listing
 from thievery.server import create_app
 from thievery.server.storage import Storage, StorageError
 
@@ -30,7 +30,7 @@ def test_a_malformed_table_row_is_quarantined(
         conn.execute("UPDATE thievery_tables SET options = '{not json' WHERE id = ?", (bad,))
     caplog.set_level(logging.ERROR, "thievery.server")
     with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as client:
-        listed = [t["id"] for t in client.get("/api/tables").json()["live"]]
+        listed = [t["id"] for t in listing(client, good["table"]["id"], bad)["live"]]
         assert listed == [good["table"]["id"]]
         r = client.get(f"/api/tables/{bad}")
         assert r.status_code == 503 and r.json()["code"] == "table/quarantined"

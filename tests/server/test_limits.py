@@ -15,7 +15,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.conftest import FAST, Player, create_table, exchange, fresh_postgres
+from tests.server.conftest import (
+    FAST,
+    Player,
+    create_table,
+    exchange,
+    fresh_postgres,
+    listing,
+    stored_running,
+)
 from thievery.server import Caps, create_app
 from thievery.server.storage import Storage
 
@@ -67,7 +75,7 @@ def test_table_creation_is_rate_limited_per_client(sqlite_url: str) -> None:
         r = client.post("/api/tables", json=HUMANS)
         refused(r, 429, "rate/limited")
         assert int(r.headers["retry-after"]) >= 1
-        assert len(client.get("/api/tables").json()["live"]) == 3
+        assert len(stored_running(client)) == 3
 
 
 def test_caps_on_tables_per_client_live_tables_bots_and_option_size(sqlite_url: str) -> None:
@@ -160,7 +168,7 @@ def test_the_host_closes_a_table(sqlite_url: str) -> None:
     with app_client(sqlite_url) as client:  # closed for good
         summary = client.get(f"/api/tables/{tid}").json()
         assert summary["over"] and summary["closed"]
-        assert tid not in [t["id"] for t in client.get("/api/tables").json()["live"]]
+        assert tid not in [t["id"] for t in listing(client, tid)["live"]]
 
 
 def test_stored_tables_are_loaded_when_first_used(sqlite_url: str) -> None:
@@ -171,7 +179,7 @@ def test_stored_tables_are_loaded_when_first_used(sqlite_url: str) -> None:
     with TestClient(app) as client:
         hub = app.state.hub
         assert hub.tables == {}
-        listed = [t["id"] for t in client.get("/api/tables").json()["live"]]
+        listed = [t["id"] for t in listing(client, *ids)["live"]]
         assert sorted(listed) == sorted(ids)
         assert hub.tables == {}  # listing loads nothing
         assert client.get(f"/api/tables/{ids[0]}").json()["over"] is False

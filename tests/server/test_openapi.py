@@ -180,7 +180,7 @@ def test_a_table_of_a_game_no_longer_installed_is_listed_by_its_name(tmp_path: P
         Storage.finish_table(conn, "gone1", result=None, actions=0)
     storage.close()
     with TestClient(create_app(url, bot_delay=0, limits=FAST, caps=LIFTED)) as client:
-        answer = client.get("/api/tables", params={"finished": 5})
+        answer = client.get("/api/tables", params={"finished": 5, "mine": "gone1"})
         assert answer.status_code == 200, answer.text
         (gone,) = valid(TableList, answer.json()).finished
         assert (gone.id, gone.game, gone.title) == ("gone1", "no-such-game", "no-such-game")

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from tests.server.conftest import FAST, Player, create_table, exchange, loop_asks
+from tests.server.conftest import FAST, Player, create_table, exchange, listing, loop_asks
 from thievery.server import create_app
 from thievery.server import storage as storage_module
 from thievery.server.storage import (
@@ -408,7 +408,7 @@ def test_restart_restores_every_unfinished_table(db_url: str) -> None:
             asyncio.run(asyncio.sleep(0.02))
 
     with TestClient(create_app(db_url, bot_delay=0, limits=FAST)) as client:
-        live = [t["id"] for t in client.get("/api/tables").json()["live"]]
+        live = [t["id"] for t in listing(client, tid, endless, finished)["live"]]
         assert sorted(live) == sorted([tid, endless])
         # The bots of a restored table play on.
         moved = client.get(f"/api/tables/{endless}").json()["actions"]
@@ -447,7 +447,7 @@ def test_a_table_stored_under_rules_the_game_cannot_map_is_still_restored(
         conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(game_version=0))
     engine.dispose()
     with TestClient(create_app(sqlite_url, bot_delay=0, limits=FAST)) as client:
-        assert tid in [t["id"] for t in client.get("/api/tables").json()["live"]]
+        assert tid in [t["id"] for t in listing(client, tid)["live"]]
         token = exchange(client, tid, made["seats"][0]["token"])
         mine = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {token}"})
         assert mine.status_code == 200 and mine.json()["legal"]

@@ -46,6 +46,7 @@ from thievery.server.sockets import Limits, TableSockets
 from thievery.server.storage import TableRecord
 
 JSON = dict[str, Any]
+MINE = 100  # tables a request may name to have listed though unlisted (GET /api/tables)
 
 bearer = HTTPBearer(
     auto_error=False,
@@ -311,6 +312,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             turn_seconds=body.turn_seconds,
             timeout_bot=body.timeout_bot,
             client=client,
+            listed=body.listed,
         )
         invite = invites(request, table.id)
         seats = [
@@ -377,15 +379,29 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     @router.get(
         "/tables", tags=["tables"], response_model=None, responses=answers(TableList, 422, 429)
     )
-    async def list_tables(request: Request, finished: int = Query(20, ge=0, le=200)) -> JSON:
-        """Running tables (to watch or rejoin; the newest 200, stored ones not loaded
-        yet among them) and the most recently finished ones."""
+    async def list_tables(
+        request: Request,
+        finished: int = Query(20, ge=0, le=200),
+        mine: str = Query(
+            "",
+            max_length=MINE * 33,
+            description=f"table ids, comma-separated (at most {MINE}): unlisted tables "
+            "listed for this request too (a browser's own tables, by the ids it holds)",
+        ),
+    ) -> JSON:
+        """Listed tables (their creators listed them): running ones, to watch or rejoin
+        (the newest 200, stored ones not loaded yet among them), and the most recently
+        finished ones. An unlisted table is reached by its links only: it is listed for a
+        request that names it in ``mine``."""
         hub.read_limit.check(client_of(request))
-        live = sorted(hub.live(), key=lambda t: -t.record.created_at)[:200]
-        stored = await asyncio.to_thread(hub.storage.unfinished, 200)
+        own = [i for i in mine.split(",") if 0 < len(i) <= 32][:MINE]
+        named = set(own)
+        shown = (t for t in hub.live() if t.record.listed or t.id in named)
+        live = sorted(shown, key=lambda t: -t.record.created_at)[:200]
+        stored = await asyncio.to_thread(hub.storage.listing, False, 200, own)
         known = {t.id for t in hub.tables.values()}
         waiting = [r for r in stored if r.id not in known and r.id not in hub.quarantined]
-        done = await asyncio.to_thread(hub.storage.finished, finished) if finished else []
+        done = await asyncio.to_thread(hub.storage.listing, True, finished, own) if finished else []
         return {
             "live": [t.summary() for t in live] + [stored_summary(r) for r in waiting],
             "finished": [stored_summary(r) for r in done],

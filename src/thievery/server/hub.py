@@ -535,6 +535,7 @@ class Hub:
         prev_id: str | None = None,
         client: str | None = None,
         also: Callable[[Connection, str], None] | None = None,
+        listed: bool = False,
     ) -> tuple[LiveTable, list[str | None], str | None]:
         """A new table; returns it, a token per human seat (its invite; ``None`` for bots)
         and the host's.
@@ -542,6 +543,7 @@ class Hub:
         ``token_hashes`` (each seat's :meth:`~thievery.server.seats.Seat.hashes`) and
         ``host_hash`` keep the same people's tokens (play again); ``also(conn, id)``, a
         write of the caller's committed with the table's insert (play again's link).
+        ``listed``: shown in the public lists of tables (else reached by its links only).
         """
         spec = get_game(game)
         players = len(seats)
@@ -612,6 +614,7 @@ class Hub:
             scenario=scenario,
             salt=salt,
             maker=None if client is None else self.storage.maker_of(client),
+            listed=listed,
         )
         cluster = self.cluster
         if record.maker is not None and cluster is None:
@@ -699,6 +702,7 @@ class Hub:
                     prev_id=table.id,
                     client=client,
                     also=link,
+                    listed=table.record.listed,  # (public as the game before it)
                 )
             except Fenced:  # another process took the old table over: nothing stored
                 raise moved(table.id) from None

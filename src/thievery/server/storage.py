@@ -55,15 +55,18 @@ from sqlalchemy import (
     delete,
     event,
     exists,
+    false,
     func,
     insert,
     inspect,
+    or_,
     select,
     text,
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.elements import ColumnElement
 
 from thievery.core.record import deal_seed
 from thievery.server.errors import ServerError
@@ -103,6 +106,9 @@ tables_t = Table(
     # Who made it, for the cap on a client's unfinished tables: a keyed hash of the
     # client's address (see Storage.maker_of), never the address. None: not counted.
     Column("maker", String(32), nullable=True),
+    # Shown in the public lists of tables (running and finished; see Storage.listing): its
+    # creator listed it. An unlisted table is reached by its links only.
+    Column("listed", Boolean, nullable=False, default=False, server_default=false()),
 )
 
 # Columns added after a database may have been made: (name, SQL type and default). They
@@ -111,6 +117,7 @@ _ADDED_COLUMNS = (
     ("scenario", "BOOLEAN NOT NULL DEFAULT FALSE"),
     ("salt", "VARCHAR(64)"),
     ("maker", "VARCHAR(32)"),
+    ("listed", "BOOLEAN NOT NULL DEFAULT FALSE"),
 )
 
 actions_t = Table(
@@ -284,6 +291,7 @@ class TableRecord:
     scenario: bool = False
     salt: str | None = None
     maker: str | None = None
+    listed: bool = False
 
     @property
     def deal_seed(self) -> int:
@@ -625,6 +633,22 @@ class Storage:
         if limit is not None:
             query = query.order_by(tables_t.c.created_at.desc()).limit(limit)
         return sorted(self._records(query), key=lambda r: r.created_at)
+
+    def listing(self, finished: bool, limit: int, also: Sequence[str] = ()) -> list[TableRecord]:
+        """The tables of a public list, newest first (running ones by when they were made,
+        finished ones by when they ended): those their creators listed, and ``also`` (the
+        asker's own, which it knows by their ids)."""
+        shown: ColumnElement[bool] = tables_t.c.listed.is_(True)
+        if also:
+            shown = or_(shown, tables_t.c.id.in_(list(also)))
+        newest = tables_t.c.finished_at if finished else tables_t.c.created_at
+        query = (
+            select(tables_t)
+            .where(tables_t.c.finished.is_(finished), shown)
+            .order_by(newest.desc())
+            .limit(limit)
+        )
+        return self._records(query)
 
     def expire(self, cutoff: float, limit: int = 1000, owner: str | None = None) -> list[str]:
         """Close unfinished tables made before ``cutoff`` (a wall time) with no action

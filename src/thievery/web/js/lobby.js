@@ -206,7 +206,9 @@ async function refresh() {
   let data;
   let open;
   try {
-    [data, open] = await Promise.all([api("/api/tables?finished=15"), api("/api/tables/open")]);
+    // (unlisted tables are listed only for whoever names them: this browser's own)
+    const own = Object.keys(tokens()).slice(-100).map(encodeURIComponent).join(",");
+    [data, open] = await Promise.all([api(`/api/tables?finished=15&mine=${own}`), api("/api/tables/open")]);
   } catch {
     return;
   }
