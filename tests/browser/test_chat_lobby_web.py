@@ -485,6 +485,17 @@ def test_another_seats_link_opened_where_a_seat_is_held_asks_first(
         expect(other.locator("#who")).to_have_text("you are Ada")
         page.reload()
         expect(page.locator("#who")).to_have_text("you are Ada")
+        # Her own invite, opened again (a way back to the game): her seat, nothing asked.
+        again = context.new_page()
+        again.goto(ada)
+        expect(again.locator("#who")).to_have_text("you are Ada")
+        expect(again.locator("#switch-seat")).to_have_count(0)
+        # A watch link with P1's invite in it: watching, and her key is kept.
+        kept = seat_key(page, ada)
+        again.goto(p1.replace(f"/table/{tid}#", f"/table/{tid}?watch#"))
+        expect(again.locator("#who")).to_have_text("watching")
+        stored = again.evaluate("JSON.parse(localStorage.getItem('thievery.tokens'))")
+        assert stored[tid]["token"] == kept
         # P1's invite was not used: P1's own browser takes the seat with it.
         friend = browser.new_context(viewport=DESKTOP, locale="en-GB")
         try:

@@ -1132,8 +1132,16 @@ def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
         back.goto("about:blank")
         back.goto(f"{server}/table/{tid}#token={old_key}")
         back.click("#take-seat")  # (this browser holds the new key: it asks first)
-        expect(back.locator("#who")).to_have_text("watching")
-        expect(back.locator(".toast").first).to_contain_text("new invite link for your seat")
+        # The old link does not work (and says why): this browser keeps its seat.
+        expect(back.locator(".toast").first).to_contain_text("new invite link for seat 1")
+        expect(back.locator("#who")).to_have_text("you are Bo")
+        # A browser with no seat here (Bo's lost one, say) only watches with it, told why.
+        gone = new_ctx.new_page()
+        gone.goto(f"{server}/table/{tid}?watch")
+        gone.evaluate("() => localStorage.clear()")
+        gone.goto(f"{server}/table/{tid}#token={old_key}")
+        expect(gone.locator("#who")).to_have_text("watching")
+        expect(gone.locator(".toast").first).to_contain_text("new invite link for your seat")
         assert errors == [] and back_errors == []
     finally:
         for context in (host_ctx, new_ctx):
@@ -1142,10 +1150,15 @@ def test_the_host_gives_a_player_who_lost_their_link_a_new_one(
 
 def test_the_host_closes_a_table_and_everyone_sees_it_closed(server: str, browser: Browser) -> None:
     """A host can end a table for good from its page (it counted against their unfinished
-    tables until it expired): every page says it was closed, offers no move and stops
-    reconnecting; a page opened later says so too; nobody else sees the button."""
+    tables until it expired): every page says it was closed, nobody is to act or may do
+    anything, no socket is opened again; a page opened later says so too; nobody else sees
+    the button."""
     seats = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
-    body = {"game": "thieves", "seats": [*seats, {"kind": "bot", "bot": "random"}]}
+    body = {
+        "game": "thieves",
+        "seats": [*seats, {"kind": "bot", "bot": "random"}],
+        "turn_seconds": 600,
+    }
     made = httpx2.post(f"{server}/api/tables", json=body).json()
     tid = made["table"]["id"]
     host_ctx, bo_ctx = (
@@ -1153,6 +1166,8 @@ def test_the_host_closes_a_table_and_everyone_sees_it_closed(server: str, browse
     )
     try:
         host, errors = host_page(host_ctx, server, made)
+        sockets: list[object] = []
+        host.on("websocket", lambda ws: sockets.append(ws))
         bo = bo_ctx.new_page()
         bo_errors = watch_errors(bo)
         bo.goto(made["seats"][1]["invite"])
@@ -1160,18 +1175,23 @@ def test_the_host_closes_a_table_and_everyone_sees_it_closed(server: str, browse
         expect(bo.locator("#close-table")).to_have_count(0)  # (Bo is not the host)
         host.once("dialog", lambda dialog: dialog.accept())
         host.click("#close-table")
-        for page, words in ((host, "closed by its host"), (bo, "Gastgeber hat diesen Tisch")):
+        for page, words in ((host, "This table was closed"), (bo, "Tisch wurde geschlossen")):
             expect(page.locator("#after")).to_contain_text(words)
             expect(page.locator("#game [data-action]")).to_have_count(0)
             expect(page.locator("#close-table, #to-bot, #my-link")).to_have_count(0)
+            expect(page.locator("#seats .s.turn")).to_have_count(0)  # (nobody is to act)
+            expect(page.locator("#timer")).to_have_text("")
+            assert "●" not in page.title()
+        expect(host.locator("#after h2")).to_be_focused()
         expect(host.locator("#status")).to_have_text("table closed")
         summary = httpx2.get(f"{server}/api/tables/{tid}").json()
         assert summary["closed"] and summary["result"] is None
         host.wait_for_timeout(1500)
-        expect(host.locator("#status")).to_have_text("table closed")  # (no reconnecting)
+        assert len(sockets) == 0  # (its socket was opened before: none since)
         later = bo_ctx.new_page()
         later.goto(f"{server}/table/{tid}?watch")
-        expect(later.locator("#after")).to_contain_text("Gastgeber hat diesen Tisch")
+        expect(later.locator("#after")).to_contain_text("Tisch wurde geschlossen")
+        expect(later.locator("#status")).to_have_text("Tisch geschlossen")
         assert errors == [] and bo_errors == []
     finally:
         for context in (host_ctx, bo_ctx):

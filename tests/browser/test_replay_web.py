@@ -126,8 +126,10 @@ def test_a_file_that_is_no_record_is_told_in_the_pages_language_and_clears_the_l
         page.set_input_files("#file", str(other))
         expect(page.locator("#game")).to_contain_text("Diese Datei ist keine Partie")
         assert "Unexpected token" not in page.locator("#game").inner_text()
-        expect(page.locator("#step")).to_be_empty()
+        for gone in ("#step", "#actions", "#log"):  # (nothing of the record before it)
+            expect(page.locator(gone)).to_be_empty()
         expect(page.locator("#bar")).to_be_hidden()
+        expect(page.locator("#title")).not_to_contain_text("schattendieb.json")
         page.set_input_files("#file", str(record))  # (a record after it replays again)
         expect(page.locator("#step")).not_to_be_empty()
         assert errors == []

@@ -284,3 +284,23 @@ def test_a_finger_closes_the_lid_with_a_second_tap_a_mouse_with_one(
     expect(ada.locator(".sr-close")).to_have_count(0)  # closed
     bo.locator(".sr-close").click()  # a mouse: at once
     expect(bo.locator(".sr-close")).to_have_count(0)
+
+
+def test_the_armed_lid_stays_armed_when_the_board_is_drawn_again(
+    table: tuple[Page, BrowserContext, Page],
+) -> None:
+    """Armed, the button said so until the next frame drew it again (another seat's move):
+    then it read "Close the lid" while one more tap closed it."""
+    ada, phone, bo = table
+    finger = Finger(phone, ada)
+    ada.locator(".sr-close").scroll_into_view_if_needed()
+    x, y = centre(ada, ".sr-close")
+    finger.down(x, y)
+    finger.up(x, y)
+    expect(ada.locator(".sr-close.armed")).to_have_text("Tap again to close the lid")
+    bo.locator(".sr-close").click()  # Bo's lid: a new frame at Ada's
+    expect(ada.locator(".sr-chest:not(.me) svg.sr-chest-svg").first).to_have_attribute(
+        "aria-label", re.compile("lid closed")
+    )
+    expect(ada.locator(".sr-close.armed")).to_have_text("Tap again to close the lid")
+    expect(ada.locator(".sr-close:not(.armed)")).to_have_text("Close the lid (C)", timeout=5000)

@@ -949,16 +949,25 @@ def test_a_call_waits_for_a_take_over_under_way_instead_of_being_refused(pg_url:
     storage.close()
 
 
-def test_a_table_another_live_process_runs_is_not_expired(pg_url: str) -> None:
+@pytest.mark.parametrize("how", ["expire", "abandon"])
+def test_a_table_another_live_process_runs_is_not_closed(pg_url: str, how: str) -> None:
+    """Neither expired nor closed as an unconfirmed new table (Storage.abandon) by a
+    process that does not run it, while the one that does is alive."""
     storage = Storage(pg_url)
     x, y = processes(storage, "t3", 2)
     assert asyncio.run(x.acquire("t3")) == 1
     later = time.time() + 60  # t3 counts as abandoned by then
-    assert storage.expire(later, owner=y.id) == []  # X, alive, runs it: Y leaves it alone
+
+    def close() -> list[str]:
+        if how == "expire":
+            return storage.expire(later, owner=y.id)
+        return storage.abandon(["t3"], owner=y.id)
+
+    assert close() == []  # X, alive, runs it: Y leaves it alone
     assert storage.table("t3").finished is False  # type: ignore[union-attr]
     gone = text("UPDATE thievery_owners SET expires_at = 0 WHERE id = :me")
     storage.run(lambda c: c.execute(gone, {"me": x.id}))  # X is killed
-    assert storage.expire(later, owner=y.id) == ["t3"]
+    assert close() == ["t3"]
     assert storage.table("t3").finished is True  # type: ignore[union-attr]
     storage.close()
 

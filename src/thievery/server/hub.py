@@ -306,7 +306,8 @@ class Hub:
         visible after the connection that sent it broke. (If storage cannot be read, the
         sweep fails and this is tried again at the next.)"""
         ids = list(self.unconfirmed)
-        closed = set(await asyncio.to_thread(self.storage.abandon, ids))
+        me = self.cluster.id if self.cluster is not None else None
+        closed = set(await asyncio.to_thread(self.storage.abandon, ids, me))
         if closed:
             log.warning("closed %d new tables stored though their insert failed", len(closed))
         for table_id in closed:  # (loaded meanwhile, by a spectator: told it is closed)

@@ -218,6 +218,19 @@ def database_url(url: str | None = None) -> str:
     return url
 
 
+def _run_elsewhere(owner: str) -> ColumnElement[bool]:
+    """PostgreSQL: whether a table (of ``tables_t``) is leased by a live process other than
+    ``owner`` (that process runs it: it is its to change)."""
+    db_now = func.extract("epoch", func.clock_timestamp())
+    alive = exists().where(owners_t.c.id == leases_t.c.owner, owners_t.c.expires_at > db_now)
+    return exists().where(
+        leases_t.c.table_id == tables_t.c.id,
+        leases_t.c.owner.is_not(None),
+        leases_t.c.owner != owner,
+        alive,
+    )
+
+
 def json_text(value: Any) -> str:
     """A JSON column's text on SQLite (the engine's serializer, and the one the driver's
     own statements use): orjson's, several times quicker than ``json.dumps``; ``json.dumps``'s
@@ -658,17 +671,7 @@ class Storage:
         recent = exists().where(actions_t.c.table_id == tables_t.c.id, actions_t.c.at >= cutoff)
         stale = [tables_t.c.finished.is_(False), tables_t.c.created_at < cutoff, ~recent]
         if owner is not None:
-            db_now = func.extract("epoch", func.clock_timestamp())
-            alive = exists().where(
-                owners_t.c.id == leases_t.c.owner, owners_t.c.expires_at > db_now
-            )
-            elsewhere = exists().where(
-                leases_t.c.table_id == tables_t.c.id,
-                leases_t.c.owner.is_not(None),
-                leases_t.c.owner != owner,
-                alive,
-            )
-            stale.append(~elsewhere)
+            stale.append(~_run_elsewhere(owner))
         with self.engine.begin() as conn:
             ids = [r[0] for r in conn.execute(select(tables_t.c.id).where(*stale).limit(limit))]
             done = {"finished": True, "finished_at": time.time(), "result": None, "maker": None}
@@ -684,15 +687,18 @@ class Storage:
                 ids = [r[0] for r in closed]
         return ids
 
-    def abandon(self, ids: Sequence[str]) -> list[str]:
+    def abandon(self, ids: Sequence[str], owner: str | None = None) -> list[str]:
         """Close new tables whose insert could not be confirmed (see
         :meth:`~thievery.server.hub.Hub.sweep`): those of ``ids`` stored, unfinished and
         without an action are stored as finished without a result and no longer count
-        against their maker. Their ids (a table not stored is not among them)."""
+        against their maker. Their ids (a table not stored is not among them). With
+        ``owner`` (see :meth:`expire`), a table another live process runs is left alone."""
         if not ids:
             return []
         played = exists().where(actions_t.c.table_id == tables_t.c.id)
         unused = [tables_t.c.id.in_(list(ids)), tables_t.c.finished.is_(False), ~played]
+        if owner is not None:
+            unused.append(~_run_elsewhere(owner))
         done = {"finished": True, "finished_at": time.time(), "result": None, "maker": None}
         with self.engine.begin() as conn:
             closed = conn.execute(

@@ -91,7 +91,7 @@ export const DE = {
   "Close the table": "Tisch schließen",
   "This file is not a game record: it is not JSON.": "Diese Datei ist keine Partie: Sie ist kein JSON.",
   "Close this table for good? The game ends without a result, for everyone.": "Diesen Tisch endgültig schließen? Die Partie endet für alle ohne Ergebnis.",
-  "This table was closed by its host": "Der Gastgeber hat diesen Tisch geschlossen",
+  "This table was closed": "Dieser Tisch wurde geschlossen",
   "The game ended without a result.": "Die Partie endete ohne Ergebnis.",
   "table closed": "Tisch geschlossen",
   "Take the other seat": "Den anderen Platz nehmen",

@@ -238,10 +238,14 @@ class Narrator {
     delete this.root.dataset.step;
     if (!was) return;
     holdAnnouncements(null);
-    if (this.latest) {
-      const places = glide ? cardPlaces(this.root) : null;
-      this.draw(this.root, this.latest);
-      if (places) animateCards(this.root, places);
+    try {
+      if (this.latest) {
+        const places = glide ? cardPlaces(this.root) : null;
+        this.draw(this.root, this.latest);
+        if (places) animateCards(this.root, places);
+      }
+    } catch (error) { // (what waits for the story is not held back for ever by it)
+      console.error("the newest board could not be drawn", error);
     }
     // What the steps did not say, the newest few (older ones are stale by now: a long
     // story read a batch from many turns back), then the prompt.
@@ -251,7 +255,7 @@ class Narrator {
     this.prompt = "";
     this.current = "";
     if (rest.length || prompt) say([...rest, prompt].filter(Boolean).join(" · "));
-    const waiting = this.waiting;
+    const waiting = this.waiting; // (afterStory's: the story is over)
     this.waiting = [];
     for (const then of waiting) then();
   }

@@ -132,7 +132,9 @@ async function start() {
     state.record = null;
     state.replay = null;
     $("bar").hidden = true;
-    $("step").textContent = "";
+    $("deal").hidden = true;
+    for (const id of ["step", "actions", "log"]) $(id).textContent = "";
+    $("title").textContent = t("Replay");
     try {
       try {
         state.record = JSON.parse(await file.text());

@@ -26,11 +26,12 @@ if (linked) history.replaceState(null, "", location.pathname + location.search);
 // (a seat's link cut short in copying: it names no seat, and the page says so)
 const cutShort = fragment.has("token") && !linked;
 const watch = new URLSearchParams(location.search).has("watch");
-// A link to another seat than the one this browser holds here (a friend's invite, opened
-// to check it): asked about first (see askToSwitch), not used up by mistake.
-const held = tokens()[tableId]?.token;
-const otherSeat = linked && held && linked !== held && !watch ? linked : null;
-if (linked && !otherSeat) rememberToken(tableId, { token: linked });
+// A link other than this browser's own for its seat here (a friend's invite, opened to
+// check it): looked into first (see otherLink), not used up by mistake. The invite this
+// browser's key came from is its own (a way back to the game): its key is used.
+const held = tokens()[tableId] || {};
+const otherSeat = linked && held.token && linked !== held.token && linked !== held.invite ? linked : null;
+if (linked && !held.token) rememberToken(tableId, { token: linked });
 // (a seat's link pasted into this tab's address bar only changes the fragment: read anew)
 window.addEventListener("hashchange", () => {
   if (new URLSearchParams(location.hash.slice(1)).get("token")) location.reload();
@@ -86,10 +87,7 @@ async function start() {
   $("title").innerHTML = `${esc(page.summary.title)}<span class="table-id"> · ${esc(t("table {id}", { id: tableId }))}</span>`;
   showDeal(page.summary);
   $("help-slot").replaceWith(helpButton(() => [page.summary.game, page.summary.title]));
-  if (otherSeat && (await askToSwitch())) {
-    token = otherSeat;
-    rememberToken(tableId, { token });
-  }
+  if (otherSeat && !watch) await otherLink(otherSeat);
   if (token) {
     const bell = document.createElement("button");
     bell.type = "button";
@@ -106,6 +104,48 @@ async function start() {
   page.conn = new TableConnection(tableId, token, onFrame, onStatus);
   $("game").addEventListener("click", onClick);
   setUpChat();
+}
+
+/** A closed table's last frame: nobody is to act, nothing may be done. */
+function ended(frame) {
+  return { ...frame, to_act: [], legal: [] };
+}
+
+/** A seat's link other than this browser's own: if the seat this browser holds here is
+ * gone (a key the host's new invite replaced), the link is taken as it is; else the player
+ * chooses (askToSwitch). Taking it, an invite is exchanged here first, and one that does
+ * not work (used already, not this table's) is told and leaves this browser its seat. */
+async function otherLink(link) {
+  if (!(await holdsASeat(token)) || (await askToSwitch())) {
+    try {
+      token = await seatKey(link);
+      rememberToken(tableId, { token, invite: link });
+    } catch (error) {
+      toast(errorText(error));
+    }
+  }
+}
+
+/** Whether ``held`` is a seat's key or unused invite here (not one made worthless). */
+async function holdsASeat(held) {
+  try {
+    await api(`/api/tables/${encodeURIComponent(tableId)}/state`, { token: held });
+    return true;
+  } catch (error) {
+    return error.code === "auth/invite"; // (an invite this browser has not used yet)
+  }
+}
+
+/** The key a seat's link gives: an invite's exchange, or the link's own key. */
+async function seatKey(link) {
+  try {
+    const made = await api(`/api/tables/${encodeURIComponent(tableId)}/exchange`, { method: "POST", token: link });
+    return made.key;
+  } catch (error) {
+    if (error.code !== "auth/token") throw error; // (not an invite: a seat's key, maybe)
+  }
+  await api(`/api/tables/${encodeURIComponent(tableId)}/state`, { token: link });
+  return link;
 }
 
 /** This browser has a seat here and was given another seat's link: keep its own seat
@@ -138,15 +178,20 @@ function onFrame(frame) {
     case "welcome":
       if (frame.key) {
         // The invite was exchanged for this seat's own key: only this browser has it now
-        // (the invite link no longer works), and "Copy my seat link" gives it.
+        // (the invite link no longer works), and "Copy my seat link" gives it. The invite
+        // is kept too: opened here again, it is this browser's own way back.
+        rememberToken(tableId, { token: frame.key, invite: token });
         token = frame.key;
-        rememberToken(tableId, { token });
       }
       page.static = Object.fromEntries((frame.static || []).map((k) => [k, frame.view[k]]));
-      page.frame = frame;
+      page.frame = frame.summary.closed ? ended(frame) : frame;
       page.seats = frame.summary.seats;
       page.next = frame.summary.next_id;
       page.closed = Boolean(frame.summary.closed);
+      if (page.closed) { // (nothing more happens here: no connection kept, none made)
+        page.conn?.close();
+        onStatus("closed");
+      }
       page.log = frame.log;
       page.pending = null;
       if (token && frame.seat === null) toast(t("This browser's token is not valid here: you are watching."));
@@ -182,9 +227,12 @@ function onFrame(frame) {
       break;
     case "closed": // (its host closed it: nothing more happens here)
       page.closed = true;
+      if (page.frame) page.frame = ended(page.frame);
       page.conn?.close();
       onStatus("closed");
       drawAll();
+      announce(t("This table was closed"), [], "");
+      $("after").querySelector("h2")?.focus(); // (the controls it had are gone)
       break;
     case "reinvited":
       if (frame.seat !== page.frame?.seat) toast(t("The host made a new invite link for {name}'s seat.", { name: displayName(page.seats[frame.seat] || {}, frame.seat) }), "info");
@@ -530,7 +578,7 @@ function drawResult() {
   if (f && !f.result && page.closed) {
     $("overlay").innerHTML = "";
     after.hidden = false;
-    after.innerHTML = `<h2>${esc(t("This table was closed by its host"))}</h2><p class="help">${esc(t("The game ended without a result."))}</p><div class="controls"><a class="button" href="/">${esc(t("Back to the lobby"))}</a></div>`;
+    after.innerHTML = `<h2 tabindex="-1">${esc(t("This table was closed"))}</h2><p class="help">${esc(t("The game ended without a result."))}</p><div class="controls"><a class="button" href="/">${esc(t("Back to the lobby"))}</a></div>`;
     return;
   }
   // (the last action's chain is told first: the result after it, not over it)

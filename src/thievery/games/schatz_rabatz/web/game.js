@@ -169,6 +169,7 @@ const ui = {
   handBusy: false, // the seat's hand was busy at the last drawing
   warned: "", // the hourglass said to be running out (screen readers): round and end
   lidArmed: -Infinity, // when a finger first tapped Close the lid (a second tap soon after closes it)
+  pointer: "", // the last press's pointer ("touch", "mouse", "pen"): some browsers' clicks lack it
 };
 
 // On a touch screen Close the lid sits under Drop and cannot be undone: while treasures are
@@ -331,7 +332,10 @@ function sendDrop(ctx, action) {
 function listen(root) {
   if (ui.roots.has(root)) return;
   ui.roots.add(root);
-  root.addEventListener("pointerdown", (event) => pressed(root, event));
+  root.addEventListener("pointerdown", (event) => {
+    ui.pointer = event.pointerType;
+    pressed(root, event);
+  });
   root.addEventListener("click", (event) => {
     if (performance.now() < drag.eatUntil) { // the click a drag or a tap leaves: handled
       drag.eatUntil = 0;
@@ -341,14 +345,14 @@ function listen(root) {
     }
     const act = event.target.closest("[data-action]");
     if (act && root.contains(act)) {
-      if (act.classList.contains("sr-close") && event.pointerType === "touch" && ui.ctx?.view.pool?.length
-        && performance.now() - ui.lidArmed > LID_TAP_MS) {
+      // (a key's click has no detail: keys close at once)
+      const finger = event.detail > 0 && (event.pointerType || ui.pointer) === "touch";
+      if (act.classList.contains("sr-close") && finger && ui.ctx?.view.pool?.length && !lidArmed()) {
         event.preventDefault();
         event.stopPropagation(); // (not sent: armed)
         ui.lidArmed = performance.now();
-        act.classList.add("armed");
-        act.textContent = t("Tap again to close the lid");
-        setTimeout(() => { if (performance.now() - ui.lidArmed >= LID_TAP_MS) redraw(); }, LID_TAP_MS);
+        redraw();
+        setTimeout(redraw, LID_TAP_MS); // (unarmed again)
         return;
       }
       try {
@@ -901,12 +905,18 @@ function pool(ctx, idx) {
   return `<div class="sr-pool"><h3>${t("The pile")} <span class="sr-muted">${t("{n} left", { n: v.pool.length })}</span></h3>${rows}</div>`;
 }
 
+/** Whether a finger's first tap on Close the lid was a moment ago (a second one closes). */
+function lidArmed() {
+  return performance.now() - ui.lidArmed < LID_TAP_MS;
+}
+
 function pickPanel(ctx, idx, cur) {
   const v = ctx.view;
   // (a button of a symbol only is named by its title: ◀ and ▶ were read as symbols)
   const b = (cmd, label, title) => `<button class="small" data-ui="${cmd}" title="${title}"${label.length <= 2 ? ` aria-label="${title}"` : ""}>${label}</button>`;
   const drop = cur?.action ? `<button class="primary sr-drop" data-action='${esc(JSON.stringify(cur.action))}' title="${t("Enter or Space")}">${t("Drop ⏎")}</button>` : `<button class="primary sr-drop" disabled>${t("Drop ⏎")}</button>`;
-  const close = idx.close ? `<button class="sr-close" data-action='${esc(JSON.stringify(idx.close))}' title="C">${t("Close the lid (C)")}</button>` : "";
+  const armed = lidArmed();
+  const close = idx.close ? `<button class="sr-close${armed ? " armed" : ""}" data-action='${esc(JSON.stringify(idx.close))}' title="C">${t(armed ? "Tap again to close the lid" : "Close the lid (C)")}</button>` : "";
   const what = ui.sel
     ? `<div class="sr-pick" data-treasure="${esc(ui.sel)}" data-rotation="${ui.rotation}" data-column="${ui.column}">
         <div class="sr-pick-art">${loose(v, ui.sel, ui.rotation, 20)}</div>
