@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx2
 import pytest
@@ -263,24 +263,33 @@ def test_a_mouse_drags_too(table: tuple[Page, BrowserContext, Page]) -> None:
     assert errors == []
 
 
+def tap_the_lid(phone: BrowserContext, page: Page) -> Callable[[], None]:
+    """A finger's tap on Close the lid (in sight first); returns one more tap there."""
+    finger = Finger(phone, page)
+    page.locator(".sr-close").scroll_into_view_if_needed()
+    x, y = centre(page, ".sr-close")
+
+    def tap() -> None:
+        finger.down(x, y)
+        finger.up(x, y)
+
+    tap()
+    return tap
+
+
 def test_a_finger_closes_the_lid_with_a_second_tap_a_mouse_with_one(
     table: tuple[Page, BrowserContext, Page],
 ) -> None:
     """On a phone Close the lid sits right under Drop and cannot be undone: one tap (a
     finger that meant Drop, say) arms it, a second tap closes. A mouse closes at once."""
     ada, phone, bo = table
-    finger = Finger(phone, ada)
-    ada.locator(".sr-close").scroll_into_view_if_needed()
-    x, y = centre(ada, ".sr-close")
-    finger.down(x, y)
-    finger.up(x, y)
+    tap = tap_the_lid(phone, ada)
     expect(ada.locator(".sr-close")).to_have_text("Tap again to close the lid")
     ada.wait_for_timeout(300)
     expect(ada.locator(".sr-chest.me svg.sr-chest-svg")).to_have_attribute(
         "aria-label", re.compile("lid open")
     )
-    finger.down(x, y)
-    finger.up(x, y)
+    tap()
     expect(ada.locator(".sr-close")).to_have_count(0)  # closed
     bo.locator(".sr-close").click()  # a mouse: at once
     expect(bo.locator(".sr-close")).to_have_count(0)
@@ -292,11 +301,7 @@ def test_the_armed_lid_stays_armed_when_the_board_is_drawn_again(
     """Armed, the button said so until the next frame drew it again (another seat's move):
     then it read "Close the lid" while one more tap closed it."""
     ada, phone, bo = table
-    finger = Finger(phone, ada)
-    ada.locator(".sr-close").scroll_into_view_if_needed()
-    x, y = centre(ada, ".sr-close")
-    finger.down(x, y)
-    finger.up(x, y)
+    tap_the_lid(phone, ada)
     expect(ada.locator(".sr-close.armed")).to_have_text("Tap again to close the lid")
     bo.locator(".sr-close").click()  # Bo's lid: a new frame at Ada's
     expect(ada.locator(".sr-chest:not(.me) svg.sr-chest-svg").first).to_have_attribute(
