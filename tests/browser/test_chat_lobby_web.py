@@ -13,7 +13,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import live_server, seat_key
+from tests.browser.conftest import exchange, live_server, seat_key
 
 pytestmark = pytest.mark.browser
 
@@ -505,6 +505,23 @@ def test_another_seats_link_opened_where_a_seat_is_held_asks_first(
         assert errors == []
     finally:
         context.close()
+    # The lobby's browser keeps the host's own invite; the host sat down on a phone with it
+    # (it is used): a friend's invite opened here is still asked about, not taken.
+    made = make_table(server, listed=False, humans=2)
+    tid = made["table"]["id"]
+    mine = {"token": made["seats"][0]["token"], "seat": 0, "host": made["host_token"]}
+    exchange(made["seats"][0]["invite"])  # (the phone)
+    lobby = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        page = lobby.new_page()
+        page.goto(server + "/")
+        page.evaluate(
+            "e => localStorage.setItem('thievery.tokens', JSON.stringify(e))", {tid: mine}
+        )
+        page.goto(made["seats"][1]["invite"])
+        expect(page.locator("#switch-seat")).to_contain_text("already have a seat")
+    finally:
+        lobby.close()
     made = make_table(server, listed=False, humans=3)  # (Ada's invite above is used)
     tid = made["table"]["id"]
     ada, _, p2 = (s["invite"] for s in made["seats"])

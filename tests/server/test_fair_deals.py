@@ -21,6 +21,7 @@ from thievery.cli import app
 from thievery.core.record import SALT_KEYED, GameRecord, deal_commitment, replay
 from thievery.core.rng import KeyedRng
 from thievery.server import create_app
+from thievery.server.lobby import lobby_metadata, lobby_seats_t
 from thievery.server.seats import hash_token
 from thievery.server.storage import ActionRow, Storage, TableRecord, tables_t
 
@@ -176,15 +177,20 @@ def test_a_database_made_before_commitments_gains_the_columns(tmp_path: Path) ->
         "finished": False,
         "actions": 0,
     }
+    lobby_metadata.create_all(engine)  # (a table listed in the lobby then: old2)
     with engine.begin() as conn:
         conn.execute(sa.insert(old.tables[tables_t.name]), row)
+        conn.execute(sa.insert(old.tables[tables_t.name]), {**row, "id": "old2"})
+        conn.execute(sa.insert(lobby_seats_t), {"table_id": "old2", "seat": 1})
     engine.dispose()
     storage = Storage(url)
     try:
-        (record,) = storage.unfinished()
-        assert record.id == "old1" and record.scenario is False and record.salt is None
+        records = {r.id: r for r in storage.unfinished()}
+        record = records["old1"]
+        assert record.scenario is False and record.salt is None
         assert record.maker is None  # (a table made before makers were kept: not counted)
-        assert record.listed is False  # (made before lists were kept to listed tables)
+        # Listed in the public lists: the table the lobby listed then, not the other.
+        assert (record.listed, records["old2"].listed) == (False, True)
     finally:
         storage.close()
 

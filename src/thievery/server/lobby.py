@@ -51,6 +51,7 @@ from thievery.server.seats import (
     new_token,
 )
 from thievery.server.storage import (
+    LOBBY_SEATS,
     Storage,
     StorageError,
     Unsure,
@@ -65,7 +66,7 @@ KNOWN = 100_000  # tables whose listing a process remembers (see Lobby.seat_used
 
 lobby_metadata = MetaData()
 lobby_seats_t = Table(
-    "thievery_lobby_seats",
+    LOBBY_SEATS,
     lobby_metadata,
     Column("table_id", String(32), primary_key=True),
     Column("seat", Integer, primary_key=True, autoincrement=False),

@@ -111,6 +111,8 @@ tables_t = Table(
     Column("listed", Boolean, nullable=False, default=False, server_default=false()),
 )
 
+LOBBY_SEATS = "thievery_lobby_seats"  # the lobby's own table (thievery.server.lobby)
+
 # Columns added after a database may have been made: (name, SQL type and default). They
 # are added on open (additive only: a newer database still opens in older code).
 _ADDED_COLUMNS = (
@@ -485,6 +487,12 @@ class Storage:
         with self.engine.begin() as conn:
             for name, kind in missing:
                 conn.execute(text(f"ALTER TABLE {tables_t.name} ADD COLUMN{maybe} {name} {kind}"))
+            if "listed" in dict(missing) and inspect(conn).has_table(LOBBY_SEATS):
+                # (tables listed before it was kept: those the lobby opened seats of)
+                opened = f"SELECT table_id FROM {LOBBY_SEATS}"
+                conn.execute(
+                    text(f"UPDATE {tables_t.name} SET listed = TRUE WHERE id IN ({opened})")
+                )
             log.info("storage: added columns %s", ", ".join(n for n, _ in missing))
 
     def _checkpoints(self, every: float = 1.0) -> None:

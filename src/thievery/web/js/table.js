@@ -126,13 +126,15 @@ async function otherLink(link) {
   }
 }
 
-/** Whether ``held`` is a seat's key or unused invite here (not one made worthless). */
+/** Whether ``held`` may still be this browser's seat here: false only for a key or
+ * invite the host's new invite made worthless, or one this table does not know. (An invite
+ * used on another device, a refused or failed read: the player is asked.) */
 async function holdsASeat(held) {
   try {
     await api(`/api/tables/${encodeURIComponent(tableId)}/state`, { token: held });
     return true;
   } catch (error) {
-    return error.code === "auth/invite"; // (an invite this browser has not used yet)
+    return error.code !== "auth/revoked" && error.code !== "auth/token";
   }
 }
 
