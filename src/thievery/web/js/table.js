@@ -24,7 +24,7 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 const linked = fragment.get("token");
 if (linked) history.replaceState(null, "", location.pathname + location.search);
 // (a seat's link cut short in copying: it names no seat, and the page says so)
-const cutShort = fragment.has("token") && !linked;
+let cutShort = fragment.has("token") && !linked; // (told once, not at each reconnect)
 const watch = new URLSearchParams(location.search).has("watch");
 // A link other than this browser's own for its seat here (a friend's invite, opened to
 // check it): looked into first (see otherLink), not used up by mistake. The invite this
@@ -197,7 +197,10 @@ function onFrame(frame) {
       page.log = frame.log;
       page.pending = null;
       if (token && frame.seat === null) toast(t("This browser's token is not valid here: you are watching."));
-      else if (cutShort && frame.seat === null) toast(t("This link holds no seat's key (was it cut short?): you are watching."));
+      else if (cutShort && frame.seat === null) {
+        cutShort = false;
+        toast(t("This link holds no seat's key (was it cut short?): you are watching."));
+      }
       drawAll();
       drawChat();
       break;
