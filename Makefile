@@ -31,13 +31,16 @@ types: $(STAMP)
 
 # Tests that neither time themselves nor run a live server, in two processes; then the
 # browser tests that do not wait on the server's own clock, two files at a time; then the
-# others one at a time (the realtime, pairwise and paced markers: tests/conftest.py). Each
-# step runs whatever the ones before it give.
+# other live servers, terminals and subprocesses in two processes; then those that time
+# the server, one at a time (the realtime, pairwise and alone markers: tests/conftest.py).
+# Each step runs whatever the ones before it give.
 unit: $(STAMP)
 	$(BIN)/pytest -q -p no:cacheprovider -n 2 -m "not realtime"; first=$$?; \
 	$(BIN)/pytest -q -p no:cacheprovider -n 2 --dist loadfile -m pairwise; second=$$?; \
-	$(BIN)/pytest -q -p no:cacheprovider -m "realtime and not pairwise" \
-	&& [ $$first -eq 0 ] && exit $$second
+	$(BIN)/pytest -q -p no:cacheprovider -n 2 -m "realtime and not pairwise and not alone"; \
+	third=$$?; \
+	$(BIN)/pytest -q -p no:cacheprovider -m alone \
+	&& [ $$first -eq 0 ] && [ $$second -eq 0 ] && exit $$third
 
 bench: $(STAMP)
 	for g in schattendieb thieves thieves-den schatz-rabatz; do \

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, make_url, text
 
 from thievery.server import Caps, Limits, create_app
 from thievery.server.chat import chat_metadata
@@ -42,12 +42,37 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def fresh_postgres() -> str:
-    """The CI's PostgreSQL database, emptied; the test is skipped without one."""
+    """The CI's PostgreSQL database, emptied; the test is skipped without one. Under
+    pytest-xdist each worker has a database of its own (made on first use), so tests in
+    two processes never empty each other's tables, take each other's leases or hear each
+    other's notifications."""
     url = os.environ.get(POSTGRES_ENV)
     if not url:
         pytest.skip(f"PostgreSQL storage tests need {POSTGRES_ENV} (set by .ci/run)")
+    url = worker_database(url)
     reset_postgres(url)
     return url
+
+
+def worker_database(url: str) -> str:
+    """``url`` for this pytest-xdist worker: the same server, a database named after the
+    worker (``postgres_gw1``), created if it is not there; ``url`` itself outside xdist."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    base = make_url(url)
+    name = f"{base.database or 'postgres'}_{worker}"
+    engine = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            found = conn.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+            ).first()
+            if found is None:
+                conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    finally:
+        engine.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture
