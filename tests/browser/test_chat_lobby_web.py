@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.browser.conftest import exchange, live_server, seat_key
 
@@ -271,6 +271,45 @@ def test_the_lobby_lists_a_listed_table_and_a_stranger_joins_it(
         expect(item).to_contain_text("Ada, Zoe, free")
         expect(page.locator("#join-name")).to_have_value("Zoe")
         assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_claim_whose_answer_is_lost_is_asked_again_and_the_seat_kept(
+    server: str, browser: Browser
+) -> None:
+    """The server takes the seat but its answer never reaches the browser (the network
+    fails): the browser asks again with the key it made, is answered as made, and plays at
+    the seat, which is no key nobody holds."""
+    listed = make_table(server, listed=True, humans=3)
+    tid = listed["table"]["id"]
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        page = context.new_page()
+        bodies: list[dict[str, Any]] = []
+
+        def lose_first_answer(route: Route) -> None:
+            bodies.append(route.request.post_data_json)
+            answer = route.fetch()  # (the claim is made on the server)
+            if len(bodies) == 1:
+                assert answer.status == 200, answer.text()
+                route.abort("connectionreset")  # ... and its answer lost
+            else:
+                route.fulfill(response=answer)
+
+        page.route(f"**/api/tables/{tid}/seats/*/claim", lose_first_answer)
+        page.goto(server + "/")
+        item = page.locator(f"#open .open-table[data-table='{tid}']")
+        page.fill("#join-name", "Zoe")
+        item.locator("button.join").click()
+        page.wait_for_url(f"**/table/{tid}")
+        expect(page.locator("#who")).to_have_text("you are Zoe")
+        assert len(bodies) == 2 and bodies[0] == bodies[1]
+        assert re.fullmatch(r"[A-Za-z0-9_-]{32}", bodies[0]["key"])
+        held = page.evaluate("JSON.parse(localStorage.getItem('thievery.tokens'))")
+        assert held[tid]["token"] == bodies[0]["key"]
+        key = {"Authorization": f"Bearer {bodies[0]['key']}"}
+        assert httpx2.get(f"{server}/api/tables/{tid}/state", headers=key).json()["seat"] == 1
     finally:
         context.close()
 

@@ -221,6 +221,30 @@ def test_bad_claims_are_refused_and_change_nothing(client: TestClient) -> None:
     assert client.get("/api/tables/open?limit=0").status_code == 422
 
 
+def test_a_claim_with_the_clients_own_key_may_be_asked_again(client: TestClient) -> None:
+    """The key a client made is the seat's token; asked again with it (an answer lost on
+    the way) the claim is answered as made; another key finds the seat taken; a key that
+    is not one is refused and changes nothing."""
+    made = make(client, ["human", "human", "human"])
+    tid = made["table"]["id"]
+    url = f"/api/tables/{tid}/seats/1/claim"
+    for bad in ("short", "x" * 65, "a b" * 16, "é" * 32, 123):
+        got = client.post(url, json={"key": bad})
+        assert (got.status_code, got.json()["code"]) == (422, "request/invalid"), bad
+    assert open_list(client)[tid]["free"] == [1, 2]
+    key = "k" * 10 + "-_" + "Q9" * 10
+    first = client.post(url, json={"key": key, "name": "Zed"})
+    assert first.status_code == 200, first.text
+    assert first.json()["token"] == key and first.json()["name"] == "Zed"
+    again = client.post(url, json={"key": key, "name": "Zed"})
+    assert again.status_code == 200 and again.json() == first.json()
+    other = client.post(url, json={"key": "z" * 32})
+    assert (other.status_code, other.json()["code"]) == (409, "seat/taken")
+    state = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {key}"})
+    assert state.json()["seat"] == 1
+    assert open_list(client)[tid]["free"] == [2]
+
+
 def test_many_claims_at_once_only_one_wins(db_url: str) -> None:
     app = create_app(db_url, bot_delay=0, limits=FAST, caps=LIFTED)
     with serving(app) as port:

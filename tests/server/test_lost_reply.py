@@ -22,7 +22,7 @@ from thievery.server.limits import Caps
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.lobby import Lobby
-from thievery.server.seats import BOT
+from thievery.server.seats import BOT, hash_token, new_token
 from thievery.server.storage import ActionRow, Storage
 
 HUMANS = [{"kind": "human"}] * 3
@@ -618,6 +618,36 @@ def test_a_lobby_claim_whose_reply_was_lost(db_url: str, committed: bool) -> Non
             token = await lobby.claim(table, 1, "Zed")
             assert table.seat_of(token) == 1 and table.seats[1].name == "Zed"
             assert stored_seats(hub, table) == table.record.seats
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("committed", [True, False])
+def test_a_claim_storage_cannot_confirm_is_answered_as_made_when_asked_again(
+    db_url: str, committed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its write's reply lost and the row unreadable at once: refused as unsure (503).
+    Asked again with the key the client made, once storage answers, it is answered as
+    made (committed) or made now (never committed): either way the claimer's key holds
+    the seat, in storage too, and no key nobody holds is left there."""
+
+    async def go() -> None:
+        async with lossy_hub(db_url) as (hub, writer):
+            lobby = Lobby(hub)
+            table, _, _ = await hub.create("schattendieb", HUMANS)
+            assert await lobby.list_table(table)
+            key = new_token()
+            read = hub.storage.table
+            monkeypatch.setattr(hub.storage, "table", unreadable)
+            writer.fail_next = committed
+            with pytest.raises(ServerError) as refused:
+                await lobby.claim(table, 1, "Zed", key)
+            assert refused.value.status == 503
+            monkeypatch.setattr(hub.storage, "table", read)
+            assert await lobby.claim(table, 1, "Zed", key) == key
+            assert table.seat_of(key) == 1 and table.seats[1].name == "Zed"
+            assert stored_seats(hub, table) == table.record.seats
+            assert stored_seats(hub, table)[1]["token_hash"] == hash_token(key)
 
     asyncio.run(go())
 

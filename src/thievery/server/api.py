@@ -159,10 +159,24 @@ class ActResponse(BaseModel):
     events: list[Annotated[JSON, ref(EventWords)]]
 
 
+# A seat's key a client made: as :func:`~thievery.server.seats.new_token` makes them (24
+# random bytes, base64url: 32 characters), or longer.
+CLIENT_KEY = r"^[A-Za-z0-9_-]{32,64}$"
+
+
 class ClaimRequest(BaseModel):
-    """Taking a free seat of a listed table: the name to show for it (default: the seat's)."""
+    """Taking a free seat of a listed table: the name to show for it (default: the seat's),
+    and the seat's key if the client makes it."""
 
     name: str | None = Field(None, description="a name to show", max_length=NAME_LIMIT)
+    key: str | None = Field(
+        None,
+        pattern=CLIENT_KEY,
+        description="the seat's key, made by the client: 32 to 64 URL-safe characters, "
+        "at least 24 random bytes (base64url). A claim asked again with the same key after "
+        "its answer was lost or unsure (503, a network failure) is answered as made if it "
+        "was made, so the key is never lost; without one, the server makes the key",
+    )
 
 
 class BotRequest(BaseModel):
@@ -368,7 +382,8 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         against the client's rate of new tables."""
         hub.create_limit.check(client_of(request), "new tables and seat claims")
         table = await hub.get(table_id)
-        token = await lobby.claim(table, seat, body.name if body else None)
+        name, key = (body.name, body.key) if body else (None, None)
+        token = await lobby.claim(table, seat, name, key)
         return SeatToken(
             seat=seat,
             name=table.seats[seat].name,

@@ -266,15 +266,22 @@ class Lobby:
             and (live is None or not live.connected(s))
         )
 
-    async def claim(self, table: LiveTable, seat: int, name: str | None = None) -> str:
+    async def claim(
+        self, table: LiveTable, seat: int, name: str | None = None, key: str | None = None
+    ) -> str:
         """Take a free seat of a listed table for a stranger: a fresh token for it (the
         seat's old invite link no longer works), and the name given (if any) for the seat.
         Refused, changing nothing, for an unlisted or finished table, a seat that is not
-        open or already taken, or a name another seat has."""
-        # The seat's key is made here and only its hash goes where the table runs (as an
-        # invite's exchange does): a claim asked again there after its reply was lost (a
-        # take-over meanwhile) finds the seat holding it, and is answered as made.
-        token = new_token()
+        open or already taken, or a name another seat has.
+
+        ``key``: the token, made by the client. A claim asked again with it after its
+        answer was lost (or refused as unsure: its write's reply lost and storage not
+        readable) finds the seat holding it, once storage is read back, and is answered as
+        made: the key is never one nobody holds."""
+        # Only the key's hash goes where the table runs (as an invite's exchange does): a
+        # claim asked again there after its reply was lost (a take-over meanwhile) finds
+        # the seat holding it, and is answered as made.
+        token = key or new_token()
         key_hash = hash_token(token)
         args = {"seat": seat, "name": name, "key": key_hash}
         asked = table.seats_taken

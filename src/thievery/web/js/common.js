@@ -106,6 +106,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
   if (!response.ok) {
     const error = new Error(data.message || `${response.status} ${response.statusText}`);
     error.code = data.code || "http/" + response.status;
+    error.status = response.status;
     throw error;
   }
   return data;
