@@ -467,13 +467,13 @@ export function words(e, ctx) {
     case "pile_discarded":
       return `Der Stapel reichte nicht für alle Hände: ${d.count} ${d.count === 1 ? "Karte" : "Karten"} abgeworfen`;
     case "game_over": {
-      const scores = (d.scores || []).map((v, s) => `${w.nom(s)} ${v}`).join(", ");
+      const scores = (d.scores || []).map((v, s) => `${w.res(s)} ${v}`).join(", ");
       // A closed safe holds at least one jewel, so a 0 is an open safe's score.
       const zero = (d.scores || []).map((v, s) => [v, s]).filter(([v]) => v === 0).map(([, s]) => s);
       let why = "";
       if (zero.length === 1 && w.me(zero[0])) why = " — du bekommst 0: Dein Tresor war noch offen";
-      else if (zero.length === 1) why = ` — ${w.nom(zero[0])} bekommt 0: Der Tresor war noch offen`;
-      else if (zero.length) why = ` — ${w.list(zero.map((s) => w.nom(s)))} bekommen 0: Die Tresore waren noch offen`;
+      else if (zero.length === 1) why = ` — ${w.res(zero[0])} bekommt 0: Der Tresor war noch offen`;
+      else if (zero.length) why = ` — ${w.list(zero.map((s) => w.res(s)))} bekommen 0: Die Tresore waren noch offen`;
       return `Spiel ${d.game} vorbei (${END_REASONS[d.reason] ?? d.reason}). Punkte: ${scores}${why}`;
     }
     case "dealt":
@@ -481,7 +481,7 @@ export function words(e, ctx) {
     case "new_game":
       return `Spiel ${d.game} beginnt; ${w.me(d.dealer) ? "du gibst" : `${w.nom(d.dealer)} gibt`}`;
     case "match_over":
-      return `Die Partie ist vorbei. ${(d.winners || []).length > 1 ? "Sieger" : "Sieger"}: ${w.list((d.winners || []).map((s) => w.nom(s)))}`;
+      return `Die Partie ist vorbei. Sieger: ${w.list((d.winners || []).map((s) => w.res(s)))}`;
     default:
       return null;
   }

@@ -15,7 +15,7 @@
 // The page's state here is only the pick (treasure, rotation, column), the drop on its way
 // (to tell a lost race), the clock anchor and the reveal's steps; everything else is ctx.
 
-import { announce, esc, eventData, germanSeats } from "/static/js/common.js";
+import { announce, esc, eventData, germanSeats, resultName } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
 
 // German: the game is German (Noris), so the treasures and ship parts have German names.
@@ -865,7 +865,7 @@ function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
     const ws = v.result.winners;
-    const who = ws.map((s) => (s === ctx.seat ? t("you") : name(ctx, s))).join(t(" and "));
+    const who = ws.map((s) => (s === ctx.seat ? t("you") : resultName(name(ctx, s)))).join(t(" and "));
     const text = ws.length === 1 && ws[0] === ctx.seat ? t("A ship is complete! You win.")
       : t(ws.length > 1 ? "A ship is complete! {who} win." : "A ship is complete! {who} wins.", { who });
     return { text, you: ws.includes(ctx.seat) };
@@ -1059,7 +1059,7 @@ function logWords(e, ctx) {
     case "ready":
       return `${w.nom(d.seat, true)} ${w.v(d.seat, "bist", "ist")} bereit`;
     case "game_over":
-      return `Ein Schiff ist fertig! Sieger: ${w.list((d.winners || []).map((s) => w.nom(s)))}`;
+      return `Ein Schiff ist fertig! Sieger: ${w.list((d.winners || []).map((s) => w.res(s)))}`;
     default:
       return null;
   }

@@ -12,7 +12,7 @@
 // Recruit needs two treasures: elements with data-pick='{…}' pick the first one (they send
 // nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc, eventData, germanSeats, listenForPicks } from "/static/js/common.js";
+import { esc, eventData, germanSeats, listenForPicks, resultName } from "/static/js/common.js";
 import { addGerman, lang, t as tr } from "/static/js/i18n.js";
 import { narrate } from "/static/js/motion.js";
 
@@ -711,7 +711,7 @@ function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
     const ws = v.result.winners;
-    const who = ws.map((s) => whom(ctx, s)).join(tr(" and "));
+    const who = ws.map((s) => resultName(whom(ctx, s))).join(tr(" and "));
     const text = ws.length > 1 ? tr("The game is over: {who} share the win.", { who })
       : ws[0] === ctx.seat ? tr("The game is over: you win.") : tr("The game is over: {who} wins.", { who });
     return { text, you: false };
@@ -1268,17 +1268,17 @@ export function words(e, ctx) {
       return does(seat, "nimmst", "nimmt", "das Richtungsplättchen");
     case "final": {
       const major = Object.entries(d.majorities || {}).filter(([, s]) => s !== null && s !== undefined)
-        .map(([type, s]) => `${word(type)} → ${w.nom(s)}`);
+        .map(([type, s]) => `${word(type)} → ${w.res(s)}`);
       const schemes = (d.schemes || []).map((x, k) => {
         const types = scheme(C, x.scheme).types || [];
         const named = types.length ? types.map(word).join("+") : String(x.scheme);
-        return `${w.nom(k)}: Plan ${named} ×${x.sets} (+${x.prestige})`;
+        return `${w.res(k)}: Plan ${named} ×${x.sets} (+${x.prestige})`;
       });
       return `Schlusswertung — Mehrheiten: ${major.join(", ") || "keine"}; ${schemes.join("; ")}`;
     }
     case "game_over": {
-      const scores = (d.scores || []).map((v, s) => `${w.nom(s)} ${v}`).join(", ");
-      return `Das Spiel ist vorbei. Sieger: ${w.list((d.winners || []).map((s) => w.nom(s)))}. Punkte: ${scores}`;
+      const scores = (d.scores || []).map((v, s) => `${w.res(s)} ${v}`).join(", ");
+      return `Das Spiel ist vorbei. Sieger: ${w.list((d.winners || []).map((s) => w.res(s)))}. Punkte: ${scores}`;
     }
     default:
       return null;
