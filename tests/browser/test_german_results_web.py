@@ -7,12 +7,12 @@ is "Sitzplatz 4". English stays "Seat 4"."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import finished_by_bots
 
 pytestmark = pytest.mark.browser
 
@@ -38,15 +38,7 @@ PROMPT_NAMES_WINNERS = {"thieves", "thieves-den", "schatz-rabatz"}
 def finished(server: str, game: str) -> str:
     """A table of ``game`` that bots without names played to the end: its id."""
     options, bot, players = BOTS[game]
-    body = {"game": game, "options": options, "seats": [{"kind": "bot", "bot": bot}] * players}
-    made = httpx2.post(f"{server}/api/tables", json=body)
-    assert made.status_code == 201, made.text
-    table_id: str = made.json()["table"]["id"]
-    deadline = time.time() + 60
-    while not httpx2.get(f"{server}/api/tables/{table_id}").json().get("over"):
-        assert time.time() < deadline, f"the bots' {game} table did not finish"
-        time.sleep(0.2)
-    return table_id
+    return finished_by_bots(server, game, options, bot, players)
 
 
 def watch(browser: Browser, url: str, locale: str) -> tuple[Page, list[str]]:

@@ -263,7 +263,7 @@ function standings(ctx) {
   const best = Math.max(...v.scores);
   const rows = Array.from({ length: n }, (_, s) =>
     `<tr class="${v.scores[s] === best && games.length ? "lead" : ""}"><td>${name(ctx, s)}</td>${games.map((g) => `<td>${g[s]}</td>`).join("")}<td class="tot">${v.scores[s]}</td></tr>`).join("");
-  return `<table class="sd-standings"><thead><tr><th>${t("Standings")}</th>${head}<th>${t("Total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<div class="sd-scores scroll-x"><table class="sd-standings"><thead><tr><th>${t("Standings")}</th>${head}<th>${t("Total")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** Draw the view; a round's chain first, one step at a time (motion.js). */

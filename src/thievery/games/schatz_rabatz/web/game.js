@@ -41,7 +41,7 @@ addGerman({
   "Every lid is closed; what stuck out above the rim is taken out.": "Alle Deckel sind zu; was über den Rand ragte, wird herausgenommen.",
   "Jack-board {board} is turned": "Jacks Tafel {board} wird umgedreht", ": it claims": ": sie beansprucht",
   "The most treasures left: {who} with {n}.": "Die meisten Schätze übrig: {who} mit {n}.",
-  "taken out": "herausgenommen", "Jack claims": "Jack nimmt", "count": "Zahl", "ship part": "Schiffsteil",
+  "taken out": "heraus\u00ADgenommen", "Jack claims": "Jack nimmt", "count": "Zahl", "ship part": "Schiffs\u00ADteil",
   " (needed)": " (fehlt)", "ship parts: {n} of {total}": "Schiffsteile: {n} von {total}",
   "packing": "packt", "lid closed": "Deckel zu", "✓ ready": "✓ bereit", "counting…": "zählt …",
   "you": "du", " and ": " und ",
@@ -810,12 +810,12 @@ function scoring(ctx) {
       <td class="who">${name(ctx, s)}${s === ctx.seat ? t(" (you)") : ""}</td>
       <td class="sr-c${show(1)}${anim(1)}">${chips(last.out[s], "out") || `<span class="sr-none">—</span>`}</td>
       <td class="sr-c${show(3)}${anim(3)}">${chips(last.jack[s], "jack") || `<span class="sr-none">—</span>`}</td>
-      <td class="sr-c num${show(4)}${anim(4)}"><span class="sr-bar" style="width:${Math.round(60 * last.counts[s] / Math.max(1, top))}px"></span><b>${last.counts[s]}</b></td>
+      <td class="sr-c num${show(4)}${anim(4)}"><span class="sr-bar" style="--share:${(last.counts[s] / Math.max(1, top)).toFixed(3)}"></span><b>${last.counts[s]}</b></td>
       <td class="sr-c${show(5)}${anim(5)}">${last.parts[s] ? `<span class="sr-part-won">⚓ ${esc(partWords(last.parts[s].replace(/-\d+$/, "")))}</span>` : best ? `<span class="sr-none">${t("none left")}</span>` : ""}</td>
     </tr>`;
   }).join("");
   const boardClaims = v.board && v.board.id === last.board ? v.board.claims : null;
-  return `<div class="sr-score ${live ? "live" : "past"}" data-step="${step}" data-round="${last.round}">
+  return `<div class="sr-score scroll-x ${live ? "live" : "past"}" data-step="${step}" data-round="${last.round}">
     <h3>${live ? t("Round {n} — the scoring", { n: last.round }) : t("Last round ({n})", { n: last.round })}</h3>
     <div class="sr-steps">
       <div class="sr-step${show(0)}${anim(0)}">${t("Every lid is closed; what stuck out above the rim is taken out.")}</div>

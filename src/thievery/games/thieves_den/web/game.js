@@ -120,7 +120,7 @@ addGerman({
   "Click a highlighted Location, Fence, Power tile, Witch spot, Burgle or Recruit treasure.": "Klick einen hervorgehobenen Ort, Hehler, ein Machtplättchen, ein Hexenfeld oder einen Schatz bei Einbrechen oder Anwerben.",
   "Pass": "Passen", "most {type} Fences: +{n} Prestige": "die meisten {type}-Hehler: +{n} Prestige", "tie / none": "Gleichstand / keiner",
   "Final scoring": "Schlusswertung", "Most Fences of a type:": "Die meisten Hehler einer Art:",
-  "Player": "Spieler", "In play": "Im Spiel", "Majorities": "Mehrheiten", "Sets": "Sätze", "Final": "Ende",
+  "Player": "Spieler", "In play": "Im Spiel", "Majorities": "Mehr\u00ADheiten", "Sets": "Sätze", "Final": "Ende",
   "Your turn": "Du bist dran", "{who}’s turn": "{who} ist dran", "Round {n} of 3": "Runde {n} von 3",
   "the Direction tile: turn order and passing direction": "das Richtungsplättchen: Zugreihenfolge und Weitergaberichtung",
   "↻ clockwise": "↻ im Uhrzeigersinn", "↺ counter-clockwise": "↺ gegen den Uhrzeigersinn", "from {who}": "ab {who}",
@@ -762,7 +762,7 @@ function finalPanel(ctx, C) {
     return `<tr class="${win ? "win" : ""}"><td>${win ? "★ " : ""}${name(ctx, s)}</td><td>${before}</td><td>+${major}</td>
       <td>${typeChip(S.types[0])} + ${typeChip(S.types[1])}</td><td>${x.sets} × ${esc(S.prestige)} = +${x.prestige}</td><td class="tot">${v.result.scores[s]}</td></tr>`;
   }).join("");
-  return `<div class="td-box td-final"><h3>${tr("Final scoring")}</h3><div class="td-on"><span class="td-sub">${tr("Most Fences of a type:")}</span>${maj}</div>
+  return `<div class="td-box td-final scroll-x"><h3>${tr("Final scoring")}</h3><div class="td-on"><span class="td-sub">${tr("Most Fences of a type:")}</span>${maj}</div>
     <table class="td-ftable"><thead><tr><th>${tr("Player")}</th><th>${tr("In play")}</th><th>${tr("Majorities")}</th><th>${tr("Scheme")}</th><th>${tr("Sets")}</th><th>${tr("Final")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
