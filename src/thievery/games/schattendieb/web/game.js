@@ -53,6 +53,18 @@ const kindName = (kind) => (KIND_NAMES[kind] ? t(KIND_NAMES[kind]) : kind);
 // The thieves by their names (the German edition's: Broschendieb, …, Manschettenknöpfedieb).
 const THIEVES = { brooch: "Brooch Thief", ring: "Ring Thief", watch: "Watch Thief", cufflink: "Cufflink Thief" };
 
+// A long German name breaks on a card (78 px wide) with a hyphen between syllables
+// ("Manschet-tenknopf"), not anywhere ("Manschette-nknopf" without one): soft hyphens, shown
+// only at a line's end (display only: labels, titles and the log keep the plain word).
+// ("Manschetten-" is wider than a card: the break falls a syllable earlier.)
+const BREAKS = {
+  Manschettenknopf: "Man\u00ADschet\u00ADten\u00ADknopf",
+  Manschettenknöpfedieb: "Man\u00ADschet\u00ADten\u00ADknöp\u00ADfe\u00ADdieb",
+  Broschendieb: "Broschen\u00ADdieb",
+  Schattendieb: "Schatten\u00ADdieb",
+};
+const onCard = (name) => BREAKS[name] ?? name;
+
 /** A card id as its parts: ring-6b, close-12a, thief-shadow. */
 export function parseCard(id) {
   const [kind, rest] = String(id).split("-");
@@ -128,7 +140,7 @@ function card(id, { size = "", action = null, note = "" } = {}) {
   // and a Brooch 10 alike)
   const words = `${c.label}${note ? " — " + note : ""}`;
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(words)}" aria-label="${esc(words)}"${act}>
-    ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(name)}</span>${corner ? `<span class="sd-v2${u}">${c.value}</span>` : ""}</div>`;
+    ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(onCard(name))}</span>${corner ? `<span class="sd-v2${u}">${c.value}</span>` : ""}</div>`;
 }
 
 const LOCK = () => ` <svg width="10" height="12" viewBox="0 0 10 12" aria-label="${t("closed")}"><rect x="1" y="5" width="8" height="7" rx="1" fill="#e2b650"/><path d="M3 5V3.5a2 2 0 0 1 4 0V5" stroke="#e2b650" stroke-width="1.5" fill="none"/></svg>`;
