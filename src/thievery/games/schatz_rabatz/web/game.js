@@ -69,7 +69,9 @@ addGerman({
   "face-down Jack-boards": "verdeckte Tafeln von Jack", "1 board": "1 Tafel", "{n} boards": "{n} Tafeln",
   "Little Pirates": "Kleine Piraten", "Big Pirates": "Große Piraten",
   "Not dropped: let go over your chest to drop it there.": "Nicht fallen gelassen: Lass ihn über deiner Schatzkiste los, um ihn dort fallen zu lassen.",
-  "Pack! Drag a treasure onto a column of your chest · tap it to rotate · C close the lid": "Packen! Zieh einen Schatz auf eine Spalte deiner Schatzkiste · tippe ihn an zum Drehen · C Deckel schließen",
+  "Pack! Drag a treasure onto a column of your chest · tap it to rotate · close the lid when you are done": "Packen! Zieh einen Schatz auf eine Spalte deiner Schatzkiste · tippe ihn an zum Drehen · schließ den Deckel, wenn du fertig bist",
+  "The pool is empty: close your lid.": "Der Haufen ist leer: Schließ deinen Deckel.",
+  "Round counted. Ready for the next round?": "Runde gezählt. Bereit für die nächste Runde?",
   "drag onto your chest · tap to rotate": "auf deine Schatzkiste ziehen · antippen zum Drehen",
   "scored": "gewertet", "over": "vorbei", "ship:": "Schiff:",
 });
@@ -856,9 +858,16 @@ function status(ctx, seat) {
   return "";
 }
 
-/** A finger is the main pointer (a phone, a tablet). */
+/** A finger is the main pointer (a phone, a tablet): no keyboard to speak of, so the
+ * prompts name no keys (and game.css hides the buttons' key hints, .sr-key, alike). */
 function coarse() {
   return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+}
+
+/** A button's label (escaped) with its key hint (" (C)", " ⏎") marked .sr-key: a phone,
+ * which has no keys, does not show it. */
+function keyed(label) {
+  return esc(label).replace(/ (\([^()]+\)|⏎)$/, ' <span class="sr-key">$1</span>');
 }
 
 function prompt(ctx, idx) {
@@ -875,11 +884,11 @@ function prompt(ctx, idx) {
   const mine = v.chests[ctx.seat];
   if (v.phase === "packing") {
     if (!mine.open) return { text: t("Your lid is closed. Waiting for the others and the hourglass…"), you: false };
-    if (!v.pool.length) return { text: t("The pool is empty: close your lid (C)."), you: true };
-    if (coarse()) return { text: t("Pack! Drag a treasure onto a column of your chest · tap it to rotate · C close the lid"), you: true };
+    if (!v.pool.length) return { text: t(coarse() ? "The pool is empty: close your lid." : "The pool is empty: close your lid (C)."), you: true };
+    if (coarse()) return { text: t("Pack! Drag a treasure onto a column of your chest · tap it to rotate · close the lid when you are done"), you: true };
     return { text: t("Pack! ↑↓ pick · R rotate · ←→ or hover a column · Enter/Space/click drop · C close the lid"), you: true };
   }
-  if (idx.ready) return { text: t("Round counted. Ready for the next round? Press Y (or Enter)."), you: true };
+  if (idx.ready) return { text: t(coarse() ? "Round counted. Ready for the next round?" : "Round counted. Ready for the next round? Press Y (or Enter)."), you: true };
   const waiting = v.to_act.map((s) => name(ctx, s));
   return { text: t("You are ready. Waiting for {who}…", { who: waiting.join(", ") || t("the next round") }), you: false };
 }
@@ -914,9 +923,9 @@ function pickPanel(ctx, idx, cur) {
   const v = ctx.view;
   // (a button of a symbol only is named by its title: ◀ and ▶ were read as symbols)
   const b = (cmd, label, title) => `<button class="small" data-ui="${cmd}" title="${title}"${label.length <= 2 ? ` aria-label="${title}"` : ""}>${label}</button>`;
-  const drop = cur?.action ? `<button class="primary sr-drop" data-action='${esc(JSON.stringify(cur.action))}' title="${t("Enter or Space")}">${t("Drop ⏎")}</button>` : `<button class="primary sr-drop" disabled>${t("Drop ⏎")}</button>`;
+  const drop = cur?.action ? `<button class="primary sr-drop" data-action='${esc(JSON.stringify(cur.action))}' title="${t("Enter or Space")}">${keyed(t("Drop ⏎"))}</button>` : `<button class="primary sr-drop" disabled>${keyed(t("Drop ⏎"))}</button>`;
   const armed = lidArmed();
-  const close = idx.close ? `<button class="sr-close${armed ? " armed" : ""}" data-action='${esc(JSON.stringify(idx.close))}' title="C">${t(armed ? "Tap again to close the lid" : "Close the lid (C)")}</button>` : "";
+  const close = idx.close ? `<button class="sr-close${armed ? " armed" : ""}" data-action='${esc(JSON.stringify(idx.close))}' title="C">${keyed(t(armed ? "Tap again to close the lid" : "Close the lid (C)"))}</button>` : "";
   const what = ui.sel
     ? `<div class="sr-pick" data-treasure="${esc(ui.sel)}" data-rotation="${ui.rotation}" data-column="${ui.column}">
         <div class="sr-pick-art">${loose(v, ui.sel, ui.rotation, 20)}</div>
@@ -927,7 +936,7 @@ function pickPanel(ctx, idx, cur) {
       </div>`
     : `<div class="sr-pick empty">${t("Nothing to pick.")}</div>`;
   return `<div class="sr-controls">${what}
-    <div class="sr-btns">${b("left", "◀", t("column left (←)"))}${b("rotate", t("⟳ Rotate (R)"), t("rotate (R)"))}${b("right", "▶", t("column right (→)"))}${handRing(v)}${drop}${close}</div></div>`;
+    <div class="sr-btns">${b("left", "◀", t("column left (←)"))}${b("rotate", keyed(t("⟳ Rotate (R)")), t("rotate (R)"))}${b("right", "▶", t("column right (→)"))}${handRing(v)}${drop}${close}</div></div>`;
 }
 
 /** While the seat's hand is busy (a hand needs `hand_ms` between two drops): a small
@@ -987,7 +996,7 @@ function render(root, ctx) {
   const line = msg
     ? `<div class="sr-prompt sr-msg ${msg.kind}" data-prompt>${esc(msg.text)}</div>`
     : `<div class="sr-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>`;
-  const ready = idx.ready ? `<button class="primary sr-ready" data-action='${esc(JSON.stringify(idx.ready))}'>${t("Ready for round {n} (Y)", { n: v.round + 1 })}</button>` : "";
+  const ready = idx.ready ? `<button class="primary sr-ready" data-action='${esc(JSON.stringify(idx.ready))}'>${keyed(t("Ready for round {n} (Y)", { n: v.round + 1 }))}</button>` : "";
   const mine = me === null ? "" : `
     <div class="sr-mine ${v.chests[me].open ? "open" : "closed"}">
       ${seatHead(ctx, me)}
