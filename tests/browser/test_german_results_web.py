@@ -65,6 +65,9 @@ def test_a_german_result_names_a_seat_as_a_seat_not_a_rank(
         ended = page.locator("#result .ended p").all_inner_texts()
         assert ended and all(not RANK_LIKE.search(line) for line in ended), ended
         assert any("Sieger: Sitzplatz " in line for line in ended), ended
+        if game == "thieves-den":  # its final scoring, beside the result
+            final = page.locator(".td-final").inner_text()
+            assert "Sitzplatz " in final and not RANK_LIKE.search(final), final
         prompt = page.locator("#game [data-prompt]").first.inner_text()
         assert not RANK_LIKE.search(prompt), prompt
         if game in PROMPT_NAMES_WINNERS:

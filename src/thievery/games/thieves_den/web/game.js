@@ -752,14 +752,14 @@ function finalPanel(ctx, C) {
   if (!v.final) return "";
   const maj = FENCE_TYPES.map((t) => {
     const w = v.final.majorities[t];
-    return `<span class="td-chip td-fy-${t}" title="${esc(tr("most {type} Fences: +{n} Prestige", { type: word(t), n: C.majority[t] ?? "?" }))}">${esc(word(t))}: ${w === null || w === undefined ? tr("tie / none") : `${whom(ctx, w)} +${C.majority[t] ?? "?"}`}</span>`;
+    return `<span class="td-chip td-fy-${t}" title="${esc(tr("most {type} Fences: +{n} Prestige", { type: word(t), n: C.majority[t] ?? "?" }))}">${esc(word(t))}: ${w === null || w === undefined ? tr("tie / none") : `${resultName(whom(ctx, w))} +${C.majority[t] ?? "?"}`}</span>`;
   }).join("");
   const rows = v.final.schemes.map((x, s) => {
     const S = scheme(C, x.scheme);
     const major = FENCE_TYPES.filter((t) => v.final.majorities[t] === s).reduce((sum, t) => sum + (C.majority[t] || 0), 0);
     const before = v.result.scores[s] - x.prestige - major;
     const win = v.result.winners.includes(s);
-    return `<tr class="${win ? "win" : ""}"><td>${win ? "★ " : ""}${name(ctx, s)}</td><td>${before}</td><td>+${major}</td>
+    return `<tr class="${win ? "win" : ""}"><td>${win ? "★ " : ""}${resultName(name(ctx, s))}</td><td>${before}</td><td>+${major}</td>
       <td>${typeChip(S.types[0])} + ${typeChip(S.types[1])}</td><td>${x.sets} × ${esc(S.prestige)} = +${x.prestige}</td><td class="tot">${v.result.scores[s]}</td></tr>`;
   }).join("");
   return `<div class="td-box td-final scroll-x"><h3>${tr("Final scoring")}</h3><div class="td-on"><span class="td-sub">${tr("Most Fences of a type:")}</span>${maj}</div>
