@@ -133,6 +133,24 @@ def output() -> Path:
     return OUTPUT
 
 
+def finished_by_bots(
+    server: str, game: str, options: dict[str, Any], bot: str, players: int
+) -> str:
+    """A table of ``game`` that ``players`` bots without names (``bot``) played to the end:
+    its id (a page opens it with ``/table/<id>?watch``)."""
+    seats = [{"kind": "bot", "bot": bot}] * players
+    made = httpx2.post(
+        f"{server}/api/tables", json={"game": game, "options": options, "seats": seats}
+    )
+    assert made.status_code == 201, made.text
+    table_id: str = made.json()["table"]["id"]
+    deadline = time.time() + 60
+    while not httpx2.get(f"{server}/api/tables/{table_id}").json().get("over"):
+        assert time.time() < deadline, f"the bots' {game} table did not finish"
+        time.sleep(0.2)
+    return table_id
+
+
 EXCHANGED: set[str] = set()  # the keys exchange() got (links made of them are keys' links)
 
 

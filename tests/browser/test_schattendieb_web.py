@@ -214,31 +214,36 @@ def test_a_name_with_html_shows_as_text_in_the_log_and_the_replay(
     page.close()
 
 
+RANDOM_BOT = {"kind": "bot", "bot": "random"}
+
+
+def dealt(server: str, hands: list[list[str]], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A one-game table whose seats are dealt ``hands`` (a scenario): the API's answer."""
+    options = {"games": 1, "hands": hands}
+    body = {"game": "schattendieb", "scenario": True, "seed": 7, "options": options, "seats": seats}
+    made = httpx2.post(f"{server}/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    answer: dict[str, Any] = made.json()
+    return answer
+
+
 def test_step_four_asks_every_seat_alike_and_nothing_to_add_is_one_click(
     server: str, browser: Browser, output: Path
 ) -> None:
     """Ada's Watch 3 and Bo's Ring 7 stay in front (no thieves, no tie possible with
     them); Ada holds no watch, Bo holds Ring 8. Both are asked, and each sees both
     seats "adding…"; Ada's only choice is one "Nothing to add" click."""
-    body: dict[str, Any] = {
-        "game": "schattendieb",
-        "scenario": True,
-        "seed": 7,
-        "options": {
-            "games": 1,
-            "hands": [
-                ["watch-3a", "cufflink-4b", "cufflink-5b", "cufflink-6b"],
-                ["ring-7a", "ring-8a", "cufflink-1b", "cufflink-2b"],
-                ["brooch-5a", "brooch-1a", "brooch-2a", "close-12a"],
-            ],
-        },
-        "seats": [
-            {"kind": "human", "name": "Ada"},
-            {"kind": "human", "name": "Bo"},
-            {"kind": "bot", "bot": "heuristic"},
-        ],
-    }
-    made = httpx2.post(f"{server}/api/tables", json=body).json()
+    hands = [
+        ["watch-3a", "cufflink-4b", "cufflink-5b", "cufflink-6b"],
+        ["ring-7a", "ring-8a", "cufflink-1b", "cufflink-2b"],
+        ["brooch-5a", "brooch-1a", "brooch-2a", "close-12a"],
+    ]
+    seats = [
+        {"kind": "human", "name": "Ada"},
+        {"kind": "human", "name": "Bo"},
+        {"kind": "bot", "bot": "heuristic"},
+    ]
+    made = dealt(server, hands, seats)
     invites = [s["invite"] for s in made["seats"]]
     ada_ctx, bo_ctx = browser.new_context(), browser.new_context()
     try:
@@ -268,3 +273,65 @@ def test_step_four_asks_every_seat_alike_and_nothing_to_add_is_one_click(
     finally:
         ada_ctx.close()
         bo_ctx.close()
+
+
+# Where each line of a card's name starts (the characters' rectangles, by a Range): the
+# name, its line breaks (the index of each line's first character), and whether it stays
+# inside its card.
+NAME_LINES = """el => {
+  const node = el.firstChild;
+  const text = node.data;
+  const starts = [];
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    const range = document.createRange();
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    // (the last of its boxes: the character after a break also spans the line's end)
+    const rect = [...range.getClientRects()].pop();
+    if (!rect?.width) continue; // (a soft hyphen where the line does not break)
+    if (top !== null && rect.top > top + 2) starts.push(i);
+    top = rect.top;
+  }
+  const card = el.closest(".sd-card").getBoundingClientRect();
+  const name = el.getBoundingClientRect();
+  return { text, starts, inside: name.left >= card.left && name.right <= card.right
+    && el.scrollWidth <= el.clientWidth };
+}"""
+
+
+def test_long_german_card_names_break_with_a_hyphen_on_a_phone(
+    server: str, browser: Browser, output: Path
+) -> None:
+    """ "Manschettenknopf" is wider than a card: it broke anywhere ("Manschettenk/nopf").
+    Now a long name breaks where the word is made up, with a hyphen (a soft hyphen: the
+    card's label and title keep the plain word)."""
+    hands = [
+        ["cufflink-4b", "thief-cufflink", "thief-brooch", "thief-shadow"],
+        ["ring-7a", "ring-8a", "cufflink-1b", "cufflink-2b"],
+        ["brooch-5a", "brooch-1a", "brooch-2a", "close-12a"],
+    ]
+    made = dealt(server, hands, [{"kind": "human", "name": "Ada"}] + [RANDOM_BOT] * 2)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="de-DE", is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(made["seats"][0]["invite"])
+        cufflink = page.locator('.sd-hand [data-card="cufflink-4b"]')
+        expect(cufflink).to_have_attribute("aria-label", "Manschettenknopf 4")
+        names = page.locator(".sd-hand .sd-name")
+        expect(names).to_have_count(4)
+        broken = []
+        for found in names.evaluate_all(f"els => els.map({NAME_LINES})"):
+            text, starts = found["text"], found["starts"]
+            assert found["inside"], found
+            # every line but the first starts after a soft hyphen or a space
+            assert all(text[i - 1] in "\u00ad " for i in starts), found
+            broken += [text[i - 1] for i in starts]
+        assert "\u00ad" in broken  # (Manschettenknopf does break: with a hyphen)
+        cufflink.screenshot(path=str(output / "schattendieb-cufflink-phone.png"))
+        assert errors == []
+    finally:
+        context.close()

@@ -6,9 +6,11 @@ go outside the chest drops nothing; a drag while the hand is busy drops nothing.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import httpx2
 import pytest
@@ -96,6 +98,16 @@ def visible_pool_treasure(page: Page, avoid: set[str]) -> str:
 def table(server: str, browser: Browser) -> Iterator[tuple[Page, BrowserContext, Page]]:
     """Ada on a touch phone; Bo on a desktop page with a mouse (both there: the game's clock
     runs)."""
+    with phone_and_desk(server, browser) as found:
+        yield found
+
+
+@contextlib.contextmanager
+def phone_and_desk(
+    server: str, browser: Browser, viewport: dict[str, int] = PHONE, locale: str = "en-GB"
+) -> Iterator[tuple[Page, BrowserContext, Page]]:
+    """A table of two: Ada on a touch phone (``viewport``, ``locale``), Bo on an English
+    desktop page with a mouse; Ada's page, her browser, Bo's page."""
     body = {
         "game": "schatz-rabatz",
         "options": {"hourglass_seconds": 300, "hand_ms": HAND_MS},
@@ -104,7 +116,7 @@ def table(server: str, browser: Browser) -> Iterator[tuple[Page, BrowserContext,
     made = httpx2.post(f"{server}/api/tables", json=body)
     assert made.status_code == 201, made.text
     seats = made.json()["seats"]
-    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="en-GB")
+    phone = browser.new_context(viewport=viewport, has_touch=True, is_mobile=True, locale=locale)
     desk = browser.new_context(viewport={"width": 1200, "height": 900})
     try:
         bo = desk.new_page()
@@ -112,7 +124,7 @@ def table(server: str, browser: Browser) -> Iterator[tuple[Page, BrowserContext,
         expect(bo.locator("#who")).to_have_text("you are Bo")
         ada = phone.new_page()
         ada.goto(seats[0]["invite"])
-        expect(ada.locator("#who")).to_have_text("you are Ada")
+        expect(ada.locator("#who")).to_contain_text("Ada")
         expect(ada.locator(".sr-pick")).to_have_count(1)
         expect(bo.locator(".sr-pick")).to_have_count(1)
         yield ada, phone, bo
@@ -308,4 +320,53 @@ def test_the_armed_lid_stays_armed_when_the_board_is_drawn_again(
         "aria-label", re.compile("lid closed")
     )
     expect(ada.locator(".sr-close.armed")).to_have_text("Tap again to close the lid")
-    expect(ada.locator(".sr-close:not(.armed)")).to_have_text("Close the lid (C)", timeout=5000)
+    # (a phone shows no key hint: "(C)" is there for a keyboard)
+    unarmed = ada.locator(".sr-close:not(.armed)")
+    expect(unarmed).to_have_text("Close the lid", use_inner_text=True, timeout=5000)
+
+
+# A key named in words a phone shows: a letter in brackets, Enter's ⏎, the keys' names.
+KEY_HINT = re.compile(r"\([A-Z←→]\)|⏎|\b(?:Enter|Leertaste|Space|Drück|Press)\b|\b[CRY] ")
+# Where the pile's top and the chest's bottom are, scrolled so that the pile starts just
+# below the header (sticky on a phone); where the header ends and the dock begins.
+TOGETHER = """() => {
+  const header = document.querySelector("header.top").getBoundingClientRect().bottom;
+  window.scrollBy(0, document.querySelector(".sr-pool").getBoundingClientRect().top - header);
+  const pool = document.querySelector(".sr-pool").getBoundingClientRect();
+  const chest = document.querySelector(".sr-chest.me").getBoundingClientRect();
+  const dock = document.querySelector(".sr-controls").getBoundingClientRect();
+  return { header, pile: pool.top, chest: chest.bottom, dock: dock.top,
+    page: document.documentElement.scrollHeight, screen: innerHeight };
+}"""
+
+
+def test_a_german_phone_names_no_keys_and_shows_the_pile_and_chest_together(
+    server: str, browser: Browser, output: Path
+) -> None:
+    """A phone has no keys: its prompts and buttons named them ("C Deckel schließen",
+    "Fallen lassen ⏎", "Drück Y"); a desktop page still does. On a 360 x 740 phone the
+    pile and the chest fit between the header and the controls docked at the bottom."""
+    with phone_and_desk(server, browser, {"width": 360, "height": 740}, "de-DE") as found:
+        ada, phone, bo = found
+        errors: list[str] = []
+        ada.on("pageerror", lambda e: errors.append(str(e)))
+        prompt = ada.locator(".sr-prompt")
+        expect(prompt).to_contain_text("Zieh einen Schatz auf eine Spalte")
+        shown = [prompt.inner_text(), ada.locator(".sr-controls").inner_text()]
+        assert not any(KEY_HINT.search(text) for text in shown), shown
+        expect(ada.locator(".sr-drop")).to_have_text("Fallen lassen", use_inner_text=True)
+        place = ada.evaluate(TOGETHER)
+        assert place["pile"] >= place["header"] - 1 and place["chest"] <= place["dock"], place
+        assert place["page"] > place["screen"]  # (it did scroll: the check is not idle)
+        ada.screenshot(path=str(output / "schatz-rabatz-phone-de.png"))
+        # A mouse and keys: the hints are there.
+        expect(bo.locator(".sr-prompt")).to_contain_text("Enter/Space/click drop")
+        expect(bo.locator(".sr-close")).to_have_text("Close the lid (C)", use_inner_text=True)
+        # After the scoring: ready, by a tap, not "Y".
+        tap_the_lid(phone, ada)()
+        bo.locator(".sr-close").click()
+        ready = ada.locator(".sr-ready")
+        expect(ready).to_have_text("Bereit für Runde 2", use_inner_text=True, timeout=15_000)
+        expect(prompt).to_have_text("Runde gezählt. Bereit für die nächste Runde?")
+        expect(bo.locator(".sr-ready")).to_have_text("Ready for round 2 (Y)", use_inner_text=True)
+        assert errors == []

@@ -198,6 +198,7 @@ def test_play_speaks_german_with_lang_de_or_a_german_environment(tmp_path: Path)
     german = runner.invoke(app, [*args, "--lang", "de"])
     assert german.exit_code == 0, german.output
     assert "Was geschah" in german.output and "Endstand" in german.output
+    assert "Sieger: Sitzplatz " in german.output  # (a seat, not "Sieger: Platz 2", a rank)
     assert "Tresor" in german.output and "What happened" not in german.output
     from_env = runner.invoke(app, args, env={"LANG": "de_DE.UTF-8", "LC_ALL": ""})
     assert "Was geschah" in from_env.output
@@ -249,6 +250,9 @@ def test_replay_speaks_german(tmp_path: Path) -> None:
     # The record's default names, as the German page shows them: from 1, bots by level.
     assert "Platz 1 (Amateur) hat" in result.output
     assert "Seat 0" not in result.output and "(heuristic)" not in result.output
+    # In the result a seat is a seat, not a rank ("Platz 1 … gewonnen: Platz 3").
+    ended = result.output[result.output.index("Ergebnis:") :]
+    assert "Sitzplatz 1 (Amateur)" in ended and not re.search(r"(?<!Sitz)Platz \d", ended), ended
 
 
 def test_games_lists_in_german() -> None:

@@ -4,11 +4,14 @@ and that the renderers' English words are the engine's (English did not change).
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
+from rich.console import Console
 
 import thievery
+from thievery.cli.render import renderer, seat_labels
 from thievery.core import Rng
 from thievery.core.i18n import (
     GermanSeats,
@@ -18,6 +21,7 @@ from thievery.core.i18n import (
     language_from_env,
     localized,
     recording_lookups,
+    result_name,
     use_language,
 )
 
@@ -128,3 +132,50 @@ def test_the_german_card_words_leave_the_card_set_cached() -> None:
 
     assert load_card_set() is load_card_set() is load_card_set(str(DEFAULT_PATH))
     assert load_card_set().catalogue["de"]["name"] == "Inoffizieller Thievery-Kartensatz"
+
+
+# A German line about scores or who won; a default seat name in it ("Platz 2") without
+# "Sitz" before it would read like a rank ("Platz 2 gewinnt": 2nd place wins?).
+RESULT_TYPES = {"game_over", "match_over", "final"}
+RANK_LIKE = re.compile(r"(?<!Sitz)Platz \d")
+
+
+def finished_game(game: str, seed: int = 3):  # type: ignore[no-untyped-def]
+    """A random game of ``game`` played to its end, and its events."""
+    spec = thievery.game(game)
+    state = spec.new(spec.min_players + 1, seed, {"games": 1} if game == "schattendieb" else {})
+    rng = Rng(seed)
+    events = []
+    while state.to_act:
+        seat = rng.choice(state.to_act)
+        events += state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state, events
+
+
+@pytest.mark.parametrize("game", ["schattendieb", "thieves", "thieves-den", "schatz-rabatz"])
+def test_german_result_lines_name_default_seats_as_seats_not_ranks(game: str) -> None:
+    """The terminal's German event lines and its board's last line about the result: a seat
+    without a given name is "Sitzplatz 2" there ("Sieger: Platz 2" read as a ranking);
+    "du" stays "du", names someone gave stay as given, English stays "Seat 2"."""
+    words = localized_describe(game)
+    state, events = finished_game(game)
+    ends = [e for e in events if e.type in RESULT_TYPES]
+    assert {"game_over"} <= {e.type for e in ends}
+    with use_language("de"):
+        names = seat_labels(state.players, None)
+        lines = [words(e, None, names) for e in ends]
+        board = Console(width=200, record=True, color_system=None)
+        board.print(renderer(game).table(state.view(None)))
+    for line in lines:
+        assert "Sitzplatz " in line and not RANK_LIKE.search(line), line
+    over = [line for line in board.export_text().splitlines() if "Sieger:" in line]
+    assert over and all("Sitzplatz " in x and not RANK_LIKE.search(x) for x in over), over
+    winner = state.result()["winners"][0]
+    mine = words(ends[-1], winner, names)
+    assert "du" in mine.split("Sieger: ")[-1], mine
+    given = [words(e, None, ["Ann", "Bo", "Cy", "Di"][: state.players]) for e in ends]
+    assert not any("Platz" in line for line in given), given
+    with use_language("en"):
+        english = Console(width=200, record=True, color_system=None)
+        english.print(renderer(game).table(state.view(None)))
+    assert "Sitzplatz" not in english.export_text() and result_name("Seat 2") == "Seat 2"

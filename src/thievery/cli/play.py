@@ -29,7 +29,7 @@ from thievery.cli.app import app
 from thievery.cli.common import check_writable, fail, load_game, parse_options, refuse
 from thievery.cli.render import describe, lang_option, legend_of, renderer, seat_labels
 from thievery.core.errors import ThieveryError
-from thievery.core.i18n import Translator, use_language
+from thievery.core.i18n import Translator, result_name, use_language
 from thievery.core.protocol import (
     JSON,
     ClockedState,
@@ -310,7 +310,7 @@ class Session:
         self.console.print(Group(board, panel(count)))
         if final:
             result = self.state.result() or {}
-            winners = ", ".join(self.name(w) for w in result.get("winners", []))
+            winners = ", ".join(result_name(self.name(w)) for w in result.get("winners", []))
             scores = ", ".join(str(v) for v in result.get("scores", []))
             self.console.print(
                 Panel(

@@ -18,7 +18,7 @@ from thievery.cli.app import app
 from thievery.cli.common import fail, refuse
 from thievery.cli.render import describe, lang_option, renderer, seat_labels
 from thievery.core.errors import ThieveryError
-from thievery.core.i18n import Translator, use_language
+from thievery.core.i18n import Translator, result_name, use_language
 from thievery.core.protocol import CLOCK
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
@@ -106,6 +106,8 @@ def result_words(result: Any, names: list[str]) -> str:
     the seats by ``names`` (as the replay shows them)."""
     if not isinstance(result, dict):
         return _("The game is not over: the record ends before its end.")
-    scores = ", ".join(f"{names[i]} {score}" for i, score in enumerate(result.get("scores", [])))
-    winners = ", ".join(names[w] for w in result.get("winners", []))
+    scores = ", ".join(
+        f"{result_name(names[i])} {score}" for i, score in enumerate(result.get("scores", []))
+    )
+    winners = ", ".join(result_name(names[w]) for w in result.get("winners", []))
     return _("Result: {scores}; won by {winners}", scores=scores, winners=winners)

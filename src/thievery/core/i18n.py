@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -137,6 +138,28 @@ class Translator:
         return out.format(**fields) if fields else out
 
 
+# A seat's default German name ("Platz 4", "Platz 3 (Locker)"): see result_name.
+_GERMAN_SEAT = re.compile(r"^Platz (\d+)(?= \(|$)")
+
+
+def _sitzplatz(name: str) -> str:
+    return _GERMAN_SEAT.sub(r"Sitzplatz \1", name)
+
+
+def result_name(name: str) -> str:
+    """A seat's name in words about scores or who won. In German a seat's default name
+    there reads like a ranking ("Platz 4 gewinnt": 4th place wins?): it is "Sitzplatz 4"
+    (the seat, not a rank). English, and names someone gave, are left as they are.
+
+    >>> with use_language("de"):
+    ...     result_name("Platz 4"), result_name("Platz 3 (Locker)"), result_name("Ann")
+    ('Sitzplatz 4', 'Sitzplatz 3 (Locker)', 'Ann')
+    >>> result_name("Seat 4")
+    'Seat 4'
+    """
+    return _sitzplatz(name) if current_language() == "de" else name
+
+
 @dataclass(frozen=True)
 class GermanSeats:
     """How German event words name seats for a viewer: "du" for the viewer's own seat
@@ -168,6 +191,11 @@ class GermanSeats:
     def nom(self, seat: int, capital: bool = False) -> str:
         """Nominative: "du" / "Du" / "Platz 2"."""
         return self._or_me(seat, "du", capital)
+
+    def res(self, seat: int, capital: bool = False) -> str:
+        """Nominative in words about scores or who won: "du" / "Sitzplatz 2" (a default
+        name would read like a rank there: :func:`result_name`)."""
+        return self._or_me(seat, "du", capital) if self.me(seat) else _sitzplatz(self.name(seat))
 
     def dat(self, seat: int) -> str:
         """Dative: "dir" / "Platz 2"."""
@@ -211,6 +239,7 @@ __all__ = [
     "language_from_env",
     "localized",
     "recording_lookups",
+    "result_name",
     "translation",
     "use_language",
 ]

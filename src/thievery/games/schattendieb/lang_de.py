@@ -160,7 +160,7 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
         deals = "du gibst" if w.me(d["dealer"]) else f"{w.nom(d['dealer'])} gibt"
         return f"Spiel {d['game']} beginnt; {deals}"
     if t == "match_over":
-        return "Die Partie ist vorbei. Sieger: " + w.join([w.nom(s) for s in d["winners"]])
+        return "Die Partie ist vorbei. Sieger: " + w.join([w.res(s) for s in d["winners"]])
     return f"{t}: {d}"
 
 
@@ -173,15 +173,15 @@ def _private(w: GermanSeats, reader: int | None, du: str, er: str, rest: str) ->
 
 def _game_over(w: GermanSeats, d: Mapping[str, object]) -> str:
     scores_of: list[int] = list(d["scores"])  # type: ignore[call-overload]
-    scores = ", ".join(f"{w.nom(s)} {v}" for s, v in enumerate(scores_of))
+    scores = ", ".join(f"{w.res(s)} {v}" for s, v in enumerate(scores_of))
     # A closed safe holds at least one jewel, so a 0 is an open safe's score.
     zero = [s for s, v in enumerate(scores_of) if v == 0]
     why = ""
     if len(zero) == 1 and w.me(zero[0]):
         why = " — du bekommst 0: Dein Tresor war noch offen"
     elif len(zero) == 1:
-        why = f" — {w.nom(zero[0])} bekommt 0: Der Tresor war noch offen"
+        why = f" — {w.res(zero[0])} bekommt 0: Der Tresor war noch offen"
     elif zero:
-        why = f" — {w.join([w.nom(s) for s in zero])} bekommen 0: Die Tresore waren noch offen"
+        why = f" — {w.join([w.res(s) for s in zero])} bekommen 0: Die Tresore waren noch offen"
     reason = END_REASONS.get(str(d["reason"]), str(d["reason"]))
     return f"Spiel {d['game']} vorbei ({reason}). Punkte: {scores}{why}"

@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator
+from thievery.core.i18n import Translator, result_name
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 
@@ -146,7 +146,9 @@ def table(view: JSON) -> RenderableType:
             hand.append(_("   adding: ")).append_text(cards_text(view["my_adds"]))
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     if view["result"]:
-        winners = ", ".join(_("seat {n}", n=seat_number(w)) for w in view["result"]["winners"])
+        winners = ", ".join(
+            result_name(_("seat {n}", n=seat_number(w))) for w in view["result"]["winners"]
+        )
         parts.append(Text(_("Match over — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Der Schattendieb — {head}")
 

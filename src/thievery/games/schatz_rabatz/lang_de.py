@@ -149,7 +149,7 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     if t == "ready":
         return w.does(d["seat"], "bist", "ist", "bereit")
     if t == "game_over":
-        return "Ein Schiff ist fertig! Sieger: " + w.join([w.nom(s) for s in d["winners"]])
+        return "Ein Schiff ist fertig! Sieger: " + w.join([w.res(s) for s in d["winners"]])
     return f"{t}: {d}"
 
 

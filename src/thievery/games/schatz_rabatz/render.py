@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from thievery.core.i18n import Translator, current_language
+from thievery.core.i18n import Translator, current_language, result_name
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 from thievery.games.schatz_rabatz.data import (
@@ -250,7 +250,7 @@ def table(view: JSON, ghost: Iterable[tuple[int, int]] = ()) -> RenderableType:
             parts.append(extra)
     if view["result"]:
         winners = _(" and ").join(
-            _("seat {n}", n=seat_number(w)) for w in view["result"]["winners"]
+            result_name(_("seat {n}", n=seat_number(w))) for w in view["result"]["winners"]
         )
         parts.append(Text(_("A ship is complete — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Schatz-Rabatz — {head}")

@@ -140,8 +140,8 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     if t == "raid":
         return raid_words(d, w)
     if t == "game_over":
-        scores = ", ".join(f"{w.nom(s)} {v}" for s, v in enumerate(d["scores"]))
-        winners = w.join([w.nom(s) for s in d["winners"]])
+        scores = ", ".join(f"{w.res(s)} {v}" for s, v in enumerate(d["scores"]))
+        winners = w.join([w.res(s) for s in d["winners"]])
         return f"Das 7. Fluchtauto! Spiel vorbei. Beute: {scores}. Sieger: {winners}"
     return f"{t}: {d}"
 

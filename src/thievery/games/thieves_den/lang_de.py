@@ -363,8 +363,8 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     if t == "final":
         return _final(d, w)
     if t == "game_over":
-        scores = ", ".join(f"{w.nom(k)} {v}" for k, v in enumerate(d["scores"]))
-        winners = w.join([w.nom(k) for k in d["winners"]])
+        scores = ", ".join(f"{w.res(k)} {v}" for k, v in enumerate(d["scores"]))
+        winners = w.join([w.res(k) for k in d["winners"]])
         return f"Das Spiel ist vorbei. Sieger: {winners}. Punkte: {scores}"
     return f"{t}: {dict(d)}"
 
@@ -420,10 +420,10 @@ SENTENCES: Mapping[str, tuple[str, str, str]] = {
 
 
 def _final(d: Mapping[str, Any], w: GermanSeats) -> str:
-    major = [f"{TYPES.get(m, m)} → {w.nom(s)}" for m, s in d["majorities"].items() if s is not None]
+    major = [f"{TYPES.get(m, m)} → {w.res(s)}" for m, s in d["majorities"].items() if s is not None]
     schemes = []
     for k, x in enumerate(d["schemes"]):
         types = str(x["scheme"]).split("-")
         named = "+".join(TYPES.get(t, t) for t in types)
-        schemes.append(f"{w.nom(k)}: Plan {named} ×{x['sets']} (+{x['prestige']})")
+        schemes.append(f"{w.res(k)}: Plan {named} ×{x['sets']} (+{x['prestige']})")
     return f"Schlusswertung — Mehrheiten: {', '.join(major) or 'keine'}; " + "; ".join(schemes)

@@ -13,7 +13,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, current_language, localized
+from thievery.core.i18n import Translator, current_language, localized, result_name
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import renumber_seats, seat_number
 from thievery.games.thieves_den.cards import (
@@ -330,16 +330,18 @@ def table(view: JSON) -> RenderableType:
     if view["result"]:
         final = view["final"] or {}
         schemes = "; ".join(
-            _("seat {n}", n=seat_number(s))
+            result_name(_("seat {n}", n=seat_number(s)))
             + f": {_scheme(cs, x['scheme'])} ×{x['sets']} (+{x['prestige']})"
             for s, x in enumerate(final.get("schemes", []))
         )
         major = ", ".join(
-            f"{kind_name(k)} → " + _("seat {n}", n=seat_number(w))
+            f"{kind_name(k)} → " + result_name(_("seat {n}", n=seat_number(w)))
             for k, w in final.get("majorities", {}).items()
             if w is not None
         )
-        winners = ", ".join(_("seat {n}", n=seat_number(w)) for w in view["result"]["winners"])
+        winners = ", ".join(
+            result_name(_("seat {n}", n=seat_number(w))) for w in view["result"]["winners"]
+        )
         parts.append(
             Text(
                 _(

@@ -303,6 +303,13 @@ export function seatName(seats, seat) {
   return displayName(seats?.[seat], seat);
 }
 
+/** A seat's display name in words about scores or who won. In German a default name
+ * ("Platz 4") there reads like a ranking ("4th place wins"): it is "Sitzplatz 4" (the seat,
+ * not a rank). English and names someone gave are as displayName shows them. */
+export function resultName(name) {
+  return lang() === "de" ? String(name).replace(/^Platz (\d+)(?= \(|$)/, "Sitzplatz $1") : name;
+}
+
 // ------------------------------------------------------------------ event lines
 
 /**
@@ -400,6 +407,8 @@ export function germanSeats(ctx) {
     dat: (s) => (me(s) ? "dir" : name(s)),
     /** Accusative: "dich" / "Platz 2". */
     acc: (s) => (me(s) ? "dich" : name(s)),
+    /** Nominative in a line about scores or who won: "du" / "Sitzplatz 2" (resultName). */
+    res: (s, cap = false) => (me(s) ? up("du", cap) : resultName(name(s))),
     /** "von dir" / "von Platz 2" (whose, before a noun). */
     von: (s) => (me(s) ? "von dir" : `von ${name(s)}`),
     /** The verb for the seat: v(s, "hast", "hat"). */

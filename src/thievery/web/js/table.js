@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, logLine, rememberToken, seatName, toast, tokens, trapFocus,
+  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -606,8 +606,8 @@ function drawResult() {
   const scores = f.result.scores || [];
   const winners = new Set(f.result.winners || []);
   const rows = scores.map((score, seat) =>
-    `<tr class="${winners.has(seat) ? "win" : ""}"><td>${winners.has(seat) ? "★ " : ""}${esc(seatName(page.seats, seat))}</td><td>${esc(score)}</td></tr>`).join("");
-  const names = [...winners].map((s) => seatName(page.seats, s));
+    `<tr class="${winners.has(seat) ? "win" : ""}"><td>${winners.has(seat) ? "★ " : ""}${esc(resultName(seatName(page.seats, seat)))}</td><td>${esc(score)}</td></tr>`).join("");
+  const names = [...winners].map((s) => resultName(seatName(page.seats, s)));
   const youWon = f.seat !== null && winners.has(f.seat);
   $("overlay").innerHTML = page.dismissed ? "" : `<div class="overlay" id="result" role="dialog" aria-modal="true" aria-labelledby="result-title"><div class="box">
       <h2 id="result-title" tabindex="-1">${esc(youWon ? t("You win!") : t(names.length > 1 ? "{names} win" : "{names} wins", { names: names.join(t(" and ")) }))}</h2>

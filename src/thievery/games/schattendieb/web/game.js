@@ -53,6 +53,18 @@ const kindName = (kind) => (KIND_NAMES[kind] ? t(KIND_NAMES[kind]) : kind);
 // The thieves by their names (the German edition's: Broschendieb, …, Manschettenknöpfedieb).
 const THIEVES = { brooch: "Brooch Thief", ring: "Ring Thief", watch: "Watch Thief", cufflink: "Cufflink Thief" };
 
+// A long German name breaks on a card (78 px wide) with a hyphen between syllables
+// ("Manschet-tenknopf"), not anywhere ("Manschette-nknopf" without one): soft hyphens, shown
+// only at a line's end (display only: labels, titles and the log keep the plain word).
+// ("Manschetten-" is wider than a card: the break falls a syllable earlier.)
+const BREAKS = {
+  Manschettenknopf: "Man\u00ADschet\u00ADten\u00ADknopf",
+  Manschettenknöpfedieb: "Man\u00ADschet\u00ADten\u00ADknöp\u00ADfe\u00ADdieb",
+  Broschendieb: "Broschen\u00ADdieb",
+  Schattendieb: "Schatten\u00ADdieb",
+};
+const onCard = (name) => BREAKS[name] ?? name;
+
 /** A card id as its parts: ring-6b, close-12a, thief-shadow. */
 export function parseCard(id) {
   const [kind, rest] = String(id).split("-");
@@ -128,7 +140,7 @@ function card(id, { size = "", action = null, note = "" } = {}) {
   // and a Brooch 10 alike)
   const words = `${c.label}${note ? " — " + note : ""}`;
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(words)}" aria-label="${esc(words)}"${act}>
-    ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(name)}</span>${corner ? `<span class="sd-v2${u}">${c.value}</span>` : ""}</div>`;
+    ${corner}<span class="sd-icon">${icon(c)}</span><span class="sd-name">${esc(onCard(name))}</span>${corner ? `<span class="sd-v2${u}">${c.value}</span>` : ""}</div>`;
 }
 
 const LOCK = () => ` <svg width="10" height="12" viewBox="0 0 10 12" aria-label="${t("closed")}"><rect x="1" y="5" width="8" height="7" rx="1" fill="#e2b650"/><path d="M3 5V3.5a2 2 0 0 1 4 0V5" stroke="#e2b650" stroke-width="1.5" fill="none"/></svg>`;
@@ -263,7 +275,7 @@ function standings(ctx) {
   const best = Math.max(...v.scores);
   const rows = Array.from({ length: n }, (_, s) =>
     `<tr class="${v.scores[s] === best && games.length ? "lead" : ""}"><td>${name(ctx, s)}</td>${games.map((g) => `<td>${g[s]}</td>`).join("")}<td class="tot">${v.scores[s]}</td></tr>`).join("");
-  return `<table class="sd-standings"><thead><tr><th>${t("Standings")}</th>${head}<th>${t("Total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `<div class="sd-scores scroll-x"><table class="sd-standings"><thead><tr><th>${t("Standings")}</th>${head}<th>${t("Total")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /** Draw the view; a round's chain first, one step at a time (motion.js). */
@@ -467,13 +479,13 @@ export function words(e, ctx) {
     case "pile_discarded":
       return `Der Stapel reichte nicht für alle Hände: ${d.count} ${d.count === 1 ? "Karte" : "Karten"} abgeworfen`;
     case "game_over": {
-      const scores = (d.scores || []).map((v, s) => `${w.nom(s)} ${v}`).join(", ");
+      const scores = (d.scores || []).map((v, s) => `${w.res(s)} ${v}`).join(", ");
       // A closed safe holds at least one jewel, so a 0 is an open safe's score.
       const zero = (d.scores || []).map((v, s) => [v, s]).filter(([v]) => v === 0).map(([, s]) => s);
       let why = "";
       if (zero.length === 1 && w.me(zero[0])) why = " — du bekommst 0: Dein Tresor war noch offen";
-      else if (zero.length === 1) why = ` — ${w.nom(zero[0])} bekommt 0: Der Tresor war noch offen`;
-      else if (zero.length) why = ` — ${w.list(zero.map((s) => w.nom(s)))} bekommen 0: Die Tresore waren noch offen`;
+      else if (zero.length === 1) why = ` — ${w.res(zero[0])} bekommt 0: Der Tresor war noch offen`;
+      else if (zero.length) why = ` — ${w.list(zero.map((s) => w.res(s)))} bekommen 0: Die Tresore waren noch offen`;
       return `Spiel ${d.game} vorbei (${END_REASONS[d.reason] ?? d.reason}). Punkte: ${scores}${why}`;
     }
     case "dealt":
@@ -481,7 +493,7 @@ export function words(e, ctx) {
     case "new_game":
       return `Spiel ${d.game} beginnt; ${w.me(d.dealer) ? "du gibst" : `${w.nom(d.dealer)} gibt`}`;
     case "match_over":
-      return `Die Partie ist vorbei. ${(d.winners || []).length > 1 ? "Sieger" : "Sieger"}: ${w.list((d.winners || []).map((s) => w.nom(s)))}`;
+      return `Die Partie ist vorbei. Sieger: ${w.list((d.winners || []).map((s) => w.res(s)))}`;
     default:
       return null;
   }

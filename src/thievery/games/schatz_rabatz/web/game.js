@@ -15,7 +15,7 @@
 // The page's state here is only the pick (treasure, rotation, column), the drop on its way
 // (to tell a lost race), the clock anchor and the reveal's steps; everything else is ctx.
 
-import { announce, esc, eventData, germanSeats } from "/static/js/common.js";
+import { announce, esc, eventData, germanSeats, resultName } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
 
 // German: the game is German (Noris), so the treasures and ship parts have German names.
@@ -41,7 +41,7 @@ addGerman({
   "Every lid is closed; what stuck out above the rim is taken out.": "Alle Deckel sind zu; was über den Rand ragte, wird herausgenommen.",
   "Jack-board {board} is turned": "Jacks Tafel {board} wird umgedreht", ": it claims": ": sie beansprucht",
   "The most treasures left: {who} with {n}.": "Die meisten Schätze übrig: {who} mit {n}.",
-  "taken out": "herausgenommen", "Jack claims": "Jack nimmt", "count": "Zahl", "ship part": "Schiffsteil",
+  "taken out": "heraus\u00ADgenommen", "Jack claims": "Jack nimmt", "count": "Zahl", "ship part": "Schiffs\u00ADteil",
   " (needed)": " (fehlt)", "ship parts: {n} of {total}": "Schiffsteile: {n} von {total}",
   "packing": "packt", "lid closed": "Deckel zu", "✓ ready": "✓ bereit", "counting…": "zählt …",
   "you": "du", " and ": " und ",
@@ -69,7 +69,9 @@ addGerman({
   "face-down Jack-boards": "verdeckte Tafeln von Jack", "1 board": "1 Tafel", "{n} boards": "{n} Tafeln",
   "Little Pirates": "Kleine Piraten", "Big Pirates": "Große Piraten",
   "Not dropped: let go over your chest to drop it there.": "Nicht fallen gelassen: Lass ihn über deiner Schatzkiste los, um ihn dort fallen zu lassen.",
-  "Pack! Drag a treasure onto a column of your chest · tap it to rotate · C close the lid": "Packen! Zieh einen Schatz auf eine Spalte deiner Schatzkiste · tippe ihn an zum Drehen · C Deckel schließen",
+  "Pack! Drag a treasure onto a column of your chest · tap it to rotate · close the lid when you are done": "Packen! Zieh einen Schatz auf eine Spalte deiner Schatzkiste · tippe ihn an zum Drehen · schließ den Deckel, wenn du fertig bist",
+  "The pool is empty: close your lid.": "Der Haufen ist leer: Schließ deinen Deckel.",
+  "Round counted. Ready for the next round?": "Runde gezählt. Bereit für die nächste Runde?",
   "drag onto your chest · tap to rotate": "auf deine Schatzkiste ziehen · antippen zum Drehen",
   "scored": "gewertet", "over": "vorbei", "ship:": "Schiff:",
 });
@@ -810,12 +812,12 @@ function scoring(ctx) {
       <td class="who">${name(ctx, s)}${s === ctx.seat ? t(" (you)") : ""}</td>
       <td class="sr-c${show(1)}${anim(1)}">${chips(last.out[s], "out") || `<span class="sr-none">—</span>`}</td>
       <td class="sr-c${show(3)}${anim(3)}">${chips(last.jack[s], "jack") || `<span class="sr-none">—</span>`}</td>
-      <td class="sr-c num${show(4)}${anim(4)}"><span class="sr-bar" style="width:${Math.round(60 * last.counts[s] / Math.max(1, top))}px"></span><b>${last.counts[s]}</b></td>
+      <td class="sr-c num${show(4)}${anim(4)}"><span class="sr-bar" style="--share:${(last.counts[s] / Math.max(1, top)).toFixed(3)}"></span><b>${last.counts[s]}</b></td>
       <td class="sr-c${show(5)}${anim(5)}">${last.parts[s] ? `<span class="sr-part-won">⚓ ${esc(partWords(last.parts[s].replace(/-\d+$/, "")))}</span>` : best ? `<span class="sr-none">${t("none left")}</span>` : ""}</td>
     </tr>`;
   }).join("");
   const boardClaims = v.board && v.board.id === last.board ? v.board.claims : null;
-  return `<div class="sr-score ${live ? "live" : "past"}" data-step="${step}" data-round="${last.round}">
+  return `<div class="sr-score scroll-x ${live ? "live" : "past"}" data-step="${step}" data-round="${last.round}">
     <h3>${live ? t("Round {n} — the scoring", { n: last.round }) : t("Last round ({n})", { n: last.round })}</h3>
     <div class="sr-steps">
       <div class="sr-step${show(0)}${anim(0)}">${t("Every lid is closed; what stuck out above the rim is taken out.")}</div>
@@ -856,16 +858,23 @@ function status(ctx, seat) {
   return "";
 }
 
-/** A finger is the main pointer (a phone, a tablet). */
+/** A finger is the main pointer (a phone, a tablet): no keyboard to speak of, so the
+ * prompts name no keys (and game.css hides the buttons' key hints, .sr-key, alike). */
 function coarse() {
   return typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches;
+}
+
+/** A button's label (escaped) with its key hint (" (C)", " ⏎") marked .sr-key: a phone,
+ * which has no keys, does not show it. */
+function keyed(label) {
+  return esc(label).replace(/ (\([^()]+\)|⏎)$/, ' <span class="sr-key">$1</span>');
 }
 
 function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
     const ws = v.result.winners;
-    const who = ws.map((s) => (s === ctx.seat ? t("you") : name(ctx, s))).join(t(" and "));
+    const who = ws.map((s) => (s === ctx.seat ? t("you") : resultName(name(ctx, s)))).join(t(" and "));
     const text = ws.length === 1 && ws[0] === ctx.seat ? t("A ship is complete! You win.")
       : t(ws.length > 1 ? "A ship is complete! {who} win." : "A ship is complete! {who} wins.", { who });
     return { text, you: ws.includes(ctx.seat) };
@@ -875,11 +884,11 @@ function prompt(ctx, idx) {
   const mine = v.chests[ctx.seat];
   if (v.phase === "packing") {
     if (!mine.open) return { text: t("Your lid is closed. Waiting for the others and the hourglass…"), you: false };
-    if (!v.pool.length) return { text: t("The pool is empty: close your lid (C)."), you: true };
-    if (coarse()) return { text: t("Pack! Drag a treasure onto a column of your chest · tap it to rotate · C close the lid"), you: true };
+    if (!v.pool.length) return { text: t(coarse() ? "The pool is empty: close your lid." : "The pool is empty: close your lid (C)."), you: true };
+    if (coarse()) return { text: t("Pack! Drag a treasure onto a column of your chest · tap it to rotate · close the lid when you are done"), you: true };
     return { text: t("Pack! ↑↓ pick · R rotate · ←→ or hover a column · Enter/Space/click drop · C close the lid"), you: true };
   }
-  if (idx.ready) return { text: t("Round counted. Ready for the next round? Press Y (or Enter)."), you: true };
+  if (idx.ready) return { text: t(coarse() ? "Round counted. Ready for the next round?" : "Round counted. Ready for the next round? Press Y (or Enter)."), you: true };
   const waiting = v.to_act.map((s) => name(ctx, s));
   return { text: t("You are ready. Waiting for {who}…", { who: waiting.join(", ") || t("the next round") }), you: false };
 }
@@ -914,9 +923,9 @@ function pickPanel(ctx, idx, cur) {
   const v = ctx.view;
   // (a button of a symbol only is named by its title: ◀ and ▶ were read as symbols)
   const b = (cmd, label, title) => `<button class="small" data-ui="${cmd}" title="${title}"${label.length <= 2 ? ` aria-label="${title}"` : ""}>${label}</button>`;
-  const drop = cur?.action ? `<button class="primary sr-drop" data-action='${esc(JSON.stringify(cur.action))}' title="${t("Enter or Space")}">${t("Drop ⏎")}</button>` : `<button class="primary sr-drop" disabled>${t("Drop ⏎")}</button>`;
+  const drop = cur?.action ? `<button class="primary sr-drop" data-action='${esc(JSON.stringify(cur.action))}' title="${t("Enter or Space")}">${keyed(t("Drop ⏎"))}</button>` : `<button class="primary sr-drop" disabled>${keyed(t("Drop ⏎"))}</button>`;
   const armed = lidArmed();
-  const close = idx.close ? `<button class="sr-close${armed ? " armed" : ""}" data-action='${esc(JSON.stringify(idx.close))}' title="C">${t(armed ? "Tap again to close the lid" : "Close the lid (C)")}</button>` : "";
+  const close = idx.close ? `<button class="sr-close${armed ? " armed" : ""}" data-action='${esc(JSON.stringify(idx.close))}' title="C">${keyed(t(armed ? "Tap again to close the lid" : "Close the lid (C)"))}</button>` : "";
   const what = ui.sel
     ? `<div class="sr-pick" data-treasure="${esc(ui.sel)}" data-rotation="${ui.rotation}" data-column="${ui.column}">
         <div class="sr-pick-art">${loose(v, ui.sel, ui.rotation, 20)}</div>
@@ -927,7 +936,7 @@ function pickPanel(ctx, idx, cur) {
       </div>`
     : `<div class="sr-pick empty">${t("Nothing to pick.")}</div>`;
   return `<div class="sr-controls">${what}
-    <div class="sr-btns">${b("left", "◀", t("column left (←)"))}${b("rotate", t("⟳ Rotate (R)"), t("rotate (R)"))}${b("right", "▶", t("column right (→)"))}${handRing(v)}${drop}${close}</div></div>`;
+    <div class="sr-btns">${b("left", "◀", t("column left (←)"))}${b("rotate", keyed(t("⟳ Rotate (R)")), t("rotate (R)"))}${b("right", "▶", t("column right (→)"))}${handRing(v)}${drop}${close}</div></div>`;
 }
 
 /** While the seat's hand is busy (a hand needs `hand_ms` between two drops): a small
@@ -987,7 +996,7 @@ function render(root, ctx) {
   const line = msg
     ? `<div class="sr-prompt sr-msg ${msg.kind}" data-prompt>${esc(msg.text)}</div>`
     : `<div class="sr-prompt ${p.you ? "you" : ""}" data-prompt>${p.text}</div>`;
-  const ready = idx.ready ? `<button class="primary sr-ready" data-action='${esc(JSON.stringify(idx.ready))}'>${t("Ready for round {n} (Y)", { n: v.round + 1 })}</button>` : "";
+  const ready = idx.ready ? `<button class="primary sr-ready" data-action='${esc(JSON.stringify(idx.ready))}'>${keyed(t("Ready for round {n} (Y)", { n: v.round + 1 }))}</button>` : "";
   const mine = me === null ? "" : `
     <div class="sr-mine ${v.chests[me].open ? "open" : "closed"}">
       ${seatHead(ctx, me)}
@@ -1059,7 +1068,7 @@ function logWords(e, ctx) {
     case "ready":
       return `${w.nom(d.seat, true)} ${w.v(d.seat, "bist", "ist")} bereit`;
     case "game_over":
-      return `Ein Schiff ist fertig! Sieger: ${w.list((d.winners || []).map((s) => w.nom(s)))}`;
+      return `Ein Schiff ist fertig! Sieger: ${w.list((d.winners || []).map((s) => w.res(s)))}`;
     default:
       return null;
   }

@@ -6,7 +6,7 @@
 // keep one small piece of page state: what is picked. Elements with data-pick='{…}' pick
 // (they send nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc, eventData, germanSeats, listenForPicks } from "/static/js/common.js";
+import { esc, eventData, germanSeats, listenForPicks, resultName } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
 import { copyView, narrate } from "/static/js/motion.js";
 
@@ -384,7 +384,7 @@ function raidStrip(ctx) {
 function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
-    const names = v.result.winners.map((s) => name(ctx, s)).join(t(" and "));
+    const names = v.result.winners.map((s) => resultName(name(ctx, s))).join(t(" and "));
     return { text: v.result.winners.length > 1 ? t("The 7th getaway car is placed: the game is over. {names} share the win.", { names }) : t("The 7th getaway car is placed: the game is over. {names} wins.", { names }), you: false };
   }
   const mine = ctx.legal.length > 0;
@@ -697,8 +697,8 @@ export function words(e, ctx) {
     case "raid":
       return raidWords(d, w);
     case "game_over": {
-      const scores = (d.scores || []).map((v, s) => `${w.nom(s)} ${v}`).join(", ");
-      return `Das 7. Fluchtauto! Spiel vorbei. Beute: ${scores}. Sieger: ${w.list((d.winners || []).map((s) => w.nom(s)))}`;
+      const scores = (d.scores || []).map((v, s) => `${w.res(s)} ${v}`).join(", ");
+      return `Das 7. Fluchtauto! Spiel vorbei. Beute: ${scores}. Sieger: ${w.list((d.winners || []).map((s) => w.res(s)))}`;
     }
     default:
       return null;

@@ -12,7 +12,7 @@
 // Recruit needs two treasures: elements with data-pick='{…}' pick the first one (they send
 // nothing); the pick is forgotten as soon as the legal actions change.
 
-import { esc, eventData, germanSeats, listenForPicks } from "/static/js/common.js";
+import { esc, eventData, germanSeats, listenForPicks, resultName } from "/static/js/common.js";
 import { addGerman, lang, t as tr } from "/static/js/i18n.js";
 import { narrate } from "/static/js/motion.js";
 
@@ -120,7 +120,7 @@ addGerman({
   "Click a highlighted Location, Fence, Power tile, Witch spot, Burgle or Recruit treasure.": "Klick einen hervorgehobenen Ort, Hehler, ein Machtplättchen, ein Hexenfeld oder einen Schatz bei Einbrechen oder Anwerben.",
   "Pass": "Passen", "most {type} Fences: +{n} Prestige": "die meisten {type}-Hehler: +{n} Prestige", "tie / none": "Gleichstand / keiner",
   "Final scoring": "Schlusswertung", "Most Fences of a type:": "Die meisten Hehler einer Art:",
-  "Player": "Spieler", "In play": "Im Spiel", "Majorities": "Mehrheiten", "Sets": "Sätze", "Final": "Ende",
+  "Player": "Spieler", "In play": "Im Spiel", "Majorities": "Mehr\u00ADheiten", "Sets": "Sätze", "Final": "Ende",
   "Your turn": "Du bist dran", "{who}’s turn": "{who} ist dran", "Round {n} of 3": "Runde {n} von 3",
   "the Direction tile: turn order and passing direction": "das Richtungsplättchen: Zugreihenfolge und Weitergaberichtung",
   "↻ clockwise": "↻ im Uhrzeigersinn", "↺ counter-clockwise": "↺ gegen den Uhrzeigersinn", "from {who}": "ab {who}",
@@ -711,7 +711,7 @@ function prompt(ctx, idx) {
   const v = ctx.view;
   if (v.result) {
     const ws = v.result.winners;
-    const who = ws.map((s) => whom(ctx, s)).join(tr(" and "));
+    const who = ws.map((s) => resultName(whom(ctx, s))).join(tr(" and "));
     const text = ws.length > 1 ? tr("The game is over: {who} share the win.", { who })
       : ws[0] === ctx.seat ? tr("The game is over: you win.") : tr("The game is over: {who} wins.", { who });
     return { text, you: false };
@@ -752,17 +752,17 @@ function finalPanel(ctx, C) {
   if (!v.final) return "";
   const maj = FENCE_TYPES.map((t) => {
     const w = v.final.majorities[t];
-    return `<span class="td-chip td-fy-${t}" title="${esc(tr("most {type} Fences: +{n} Prestige", { type: word(t), n: C.majority[t] ?? "?" }))}">${esc(word(t))}: ${w === null || w === undefined ? tr("tie / none") : `${whom(ctx, w)} +${C.majority[t] ?? "?"}`}</span>`;
+    return `<span class="td-chip td-fy-${t}" title="${esc(tr("most {type} Fences: +{n} Prestige", { type: word(t), n: C.majority[t] ?? "?" }))}">${esc(word(t))}: ${w === null || w === undefined ? tr("tie / none") : `${resultName(whom(ctx, w))} +${C.majority[t] ?? "?"}`}</span>`;
   }).join("");
   const rows = v.final.schemes.map((x, s) => {
     const S = scheme(C, x.scheme);
     const major = FENCE_TYPES.filter((t) => v.final.majorities[t] === s).reduce((sum, t) => sum + (C.majority[t] || 0), 0);
     const before = v.result.scores[s] - x.prestige - major;
     const win = v.result.winners.includes(s);
-    return `<tr class="${win ? "win" : ""}"><td>${win ? "★ " : ""}${name(ctx, s)}</td><td>${before}</td><td>+${major}</td>
+    return `<tr class="${win ? "win" : ""}"><td>${win ? "★ " : ""}${resultName(name(ctx, s))}</td><td>${before}</td><td>+${major}</td>
       <td>${typeChip(S.types[0])} + ${typeChip(S.types[1])}</td><td>${x.sets} × ${esc(S.prestige)} = +${x.prestige}</td><td class="tot">${v.result.scores[s]}</td></tr>`;
   }).join("");
-  return `<div class="td-box td-final"><h3>${tr("Final scoring")}</h3><div class="td-on"><span class="td-sub">${tr("Most Fences of a type:")}</span>${maj}</div>
+  return `<div class="td-box td-final scroll-x"><h3>${tr("Final scoring")}</h3><div class="td-on"><span class="td-sub">${tr("Most Fences of a type:")}</span>${maj}</div>
     <table class="td-ftable"><thead><tr><th>${tr("Player")}</th><th>${tr("In play")}</th><th>${tr("Majorities")}</th><th>${tr("Scheme")}</th><th>${tr("Sets")}</th><th>${tr("Final")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
@@ -1268,17 +1268,17 @@ export function words(e, ctx) {
       return does(seat, "nimmst", "nimmt", "das Richtungsplättchen");
     case "final": {
       const major = Object.entries(d.majorities || {}).filter(([, s]) => s !== null && s !== undefined)
-        .map(([type, s]) => `${word(type)} → ${w.nom(s)}`);
+        .map(([type, s]) => `${word(type)} → ${w.res(s)}`);
       const schemes = (d.schemes || []).map((x, k) => {
         const types = scheme(C, x.scheme).types || [];
         const named = types.length ? types.map(word).join("+") : String(x.scheme);
-        return `${w.nom(k)}: Plan ${named} ×${x.sets} (+${x.prestige})`;
+        return `${w.res(k)}: Plan ${named} ×${x.sets} (+${x.prestige})`;
       });
       return `Schlusswertung — Mehrheiten: ${major.join(", ") || "keine"}; ${schemes.join("; ")}`;
     }
     case "game_over": {
-      const scores = (d.scores || []).map((v, s) => `${w.nom(s)} ${v}`).join(", ");
-      return `Das Spiel ist vorbei. Sieger: ${w.list((d.winners || []).map((s) => w.nom(s)))}. Punkte: ${scores}`;
+      const scores = (d.scores || []).map((v, s) => `${w.res(s)} ${v}`).join(", ");
+      return `Das Spiel ist vorbei. Sieger: ${w.list((d.winners || []).map((s) => w.res(s)))}. Punkte: ${scores}`;
     }
     default:
       return null;
