@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from typing import Any
@@ -29,16 +28,9 @@ from open_spiel.python.algorithms import random_agent
 from open_spiel.python.jax import dqn
 
 from thievery.rl.openspiel import register, short_name
+from thievery.sim.runner import share_interval as interval
 
 GAME = "thieves"
-
-
-def interval(shares: list[float]) -> dict[str, float]:
-    """Mean share of wins and a normal-approximation 95% interval."""
-    m = float(np.mean(shares))
-    sd = float(np.std(shares, ddof=1)) if len(shares) > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(len(shares))
-    return {"share": round(m, 3), "low": round(m - half, 3), "high": round(m + half, 3)}
 
 
 def padded(legal: list[int]) -> list[int]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from typing import Any
 
@@ -26,6 +25,7 @@ from open_spiel.python.bots import policy as policy_bot
 from open_spiel.python.bots import uniform_random
 
 from thievery.rl.openspiel import register, short_name
+from thievery.sim.runner import share_interval as interval
 
 
 class Search(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -34,13 +34,6 @@ class Search(ismcts.ISMCTSBot):  # type: ignore[misc]
 
     def restart_at(self, state: Any) -> None:
         pass
-
-
-def interval(shares: list[float]) -> dict[str, float]:
-    """Mean and a normal-approximation 95% interval."""
-    m = float(np.mean(shares))
-    half = 1.96 * float(np.std(shares, ddof=1)) / math.sqrt(len(shares)) if len(shares) > 1 else 0
-    return {"share": round(m, 3), "low": round(m - half, 3), "high": round(m + half, 3)}
 
 
 def ismcts_vs_random(games: int, simulations: int, seed: int) -> dict[str, Any]:

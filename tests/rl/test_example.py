@@ -27,6 +27,8 @@ def test_the_learning_example_runs_a_few_hundred_steps(
     module.main()
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert [c["episode"] for c in out["curve"]] == [0, 15, 30]
-    for key in ("vs_random", "vs_heuristic"):
-        assert 0.0 <= out[key]["share"] <= 1.0
+    for key in ("vs_random", "vs_heuristic"):  # (intervals of 3 games stay within 0..1)
+        assert 0.0 <= out[key]["low"] <= out[key]["share"] <= out[key]["high"] <= 1.0
+    assert module.interval([1.0, 1.0, 1.0])["high"] == 1.0
+    assert module.interval([0.0, 0.0, 0.0])["high"] > 0.0  # (none won: not a 0-0 interval)
     assert plot.stat().st_size > 1000

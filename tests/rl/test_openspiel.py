@@ -153,3 +153,83 @@ def test_observers_are_of_a_seats_own_view_and_other_types_are_refused(game: str
     default = make_observation(g)  # (OpenSpiel's default type: a seat's own view)
     default.set_from(state, 0)
     assert list(default.tensor) == state.observation_tensor(0)
+
+
+def _dealt(game: str, players: int) -> pyspiel.State:
+    """A new state of ``game`` past its chance nodes (the deal drawn), a few moves in."""
+    state = pyspiel.load_game(short_name(game), {"players": players}).new_initial_state()
+    rng = np.random.default_rng(5)
+    while state.is_chance_node() or len(state.history()) < 8:
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_refused_action_leaves_the_state_and_its_strings_as_they_were(game: str) -> None:
+    state = _dealt(game, PLAYERS[game])
+    player = state.current_player()
+    before = (state.information_state_string(player), state.history(), state.legal_actions())
+    illegal = next(a for a in range(state.num_distinct_actions()) if a not in before[2])
+    for bad in (illegal, 10**5):
+        with pytest.raises(Exception):  # noqa: B017 (pyspiel wraps Python's errors)
+            state.apply_action(bad)
+    after = (state.information_state_string(player), state.history(), state.legal_actions())
+    assert after == before
+    clone = state.clone()
+    clone.apply_action(before[2][0])  # a legal move after them counts alone
+    assert clone.information_state_string(player) != before[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_resampled_state_survives_serialization(game: str) -> None:
+    g = pyspiel.load_game(short_name(game), {"players": PLAYERS[game]})
+    state = _dealt(game, PLAYERS[game])
+    player = state.current_player()
+    sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0, 1))
+    again = g.deserialize_state(sample.serialize())
+    for seat in range(PLAYERS[game]):  # the sample itself, every seat's view of it
+        assert again.information_state_string(seat) == sample.information_state_string(seat)
+        assert again.observation_tensor(seat) == sample.observation_tensor(seat)
+    assert again.legal_actions() == sample.legal_actions()
+    assert str(again) == str(sample)
+    real = g.deserialize_state(state.serialize())  # (a real state: from its seed, as before)
+    assert str(real) == str(state)
+
+
+def test_games_pickle_and_a_fresh_process_unpickles_them() -> None:
+    import pickle
+    import subprocess
+    import sys
+
+    g = pyspiel.load_game(short_name("thieves"), {"players": 3})
+    data = pickle.dumps(g)
+    assert pickle.loads(data).num_players() == 3
+    code = "import pickle, sys; print(pickle.loads(sys.stdin.buffer.read()).num_players())"
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=data, capture_output=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == b"3"
+
+
+def test_a_chance_outcome_that_is_none_is_refused() -> None:
+    g = pyspiel.load_game(short_name("thieves"), {"players": 3, "deals": 32})
+    state = g.new_initial_state()
+    outcomes = [a for a, _ in state.chance_outcomes()]
+    assert outcomes == list(range(len(outcomes)))
+    for bad in (len(outcomes), 99):
+        with pytest.raises(Exception, match="chance outcome"):
+            state.apply_action(bad)
+    assert state.history() == [] and state.is_chance_node()
+
+
+def test_the_real_time_games_bound_grows_as_its_step_shrinks_and_bad_steps_are_refused() -> None:
+    def bound(step: int) -> int:
+        game = pyspiel.load_game(short_name("schatz-rabatz"), {"players": 2, "step_ms": step})
+        length: int = game.max_game_length()
+        return length
+
+    assert bound(250) == bound(500) == 20_000
+    assert bound(10) == 20_000 * 25
+    for bad in (0, -5):
+        with pytest.raises(Exception, match="step_ms must be positive"):
+            pyspiel.load_game(short_name("schatz-rabatz"), {"players": 2, "step_ms": bad})

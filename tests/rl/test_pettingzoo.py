@@ -451,3 +451,40 @@ def _play_out(aec: Any, seed: int) -> None:
         mask = observation["action_mask"]
         aec.step(None if terminated or truncated else random_index(mask, rng))
     assert not aec.agents
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_parallel_step_with_bad_input_is_refused_and_changes_nothing(game: str) -> None:
+    p = parallel_env(game, PLAYERS[game])
+    with pytest.raises(RuntimeError, match="reset"):  # nothing to step yet
+        p.step({"seat_0": 0})
+    obs, _ = p.reset(seed=1)
+    first = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
+    before = (p.match.state.history(), p.match.state.view(None), p.steps)
+    bad: list[tuple[dict[str, int], str]] = [
+        # an index outside the action space, after a good one
+        ({**first, "seat_1": 10**6}, "outside"),
+        ({**first, "seat_1": -1}, "outside"),
+        ({**first, "player_0": 0}, "no live agent"),  # no agent of this game
+        ({**first, f"seat_{PLAYERS[game]}": 0}, "no live agent"),
+    ]
+    for actions, why in bad:
+        with pytest.raises(ValueError, match=why):
+            p.step(actions)
+        assert (p.match.state.history(), p.match.state.view(None), p.steps) == before
+    fresh = parallel_env(game, PLAYERS[game])  # the good ones alone: as if never refused
+    fresh.reset(seed=1)
+    assert p.step(first)[4] == fresh.step(first)[4]
+    assert p.match.state.history() == fresh.match.state.history() and p.steps == 1
+
+
+def test_render_modes_and_steps_that_are_none_are_refused() -> None:
+    for make in (env, parallel_env, raw_env):
+        with pytest.raises(ValueError, match="render_mode"):
+            make("thieves", 3, render_mode="rgb_array")
+        with pytest.raises(ValueError, match="real-time"):  # a turn-based game has no step
+            make("thieves", 3, step_ms=100)
+        with pytest.raises(ValueError, match="positive"):
+            make("schatz-rabatz", 2, step_ms=0)
+    assert Match("schatz-rabatz", 2, None, 40).step_ms == 40
+    assert Match("schatz-rabatz", 2).step_ms == STEP_MS

@@ -95,3 +95,15 @@ def test_the_first_players_advantage_is_the_first_movers_not_seat_1s() -> None:
     spec = get_game("thieves")
     for o in outcomes:  # the seat that made the game's first decision
         assert o.first == spec.new(3, o.seed).to_act[0]
+
+
+def test_thieves_dens_first_player_is_the_direction_tiles_holder() -> None:
+    """Everyone picks at once in Scouting (seat index 0 listed first): the first player is
+    the one the deal gives the Direction tile, who starts the thieving."""
+    from thievery.sim.runner import simulate
+
+    outcomes = list(simulate("thieves-den", ["random"] * 3, 12, seed=2))
+    spec = get_game("thieves-den")
+    holders = [spec.new(3, o.seed).holder for o in outcomes]  # type: ignore[attr-defined]
+    assert [o.first for o in outcomes] == holders
+    assert len(set(holders)) > 1  # (drawn from the deal: not always seat index 0)

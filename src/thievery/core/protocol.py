@@ -341,6 +341,13 @@ class State(ABC):
         """Whether the game has ended."""
         return self.result() is not None
 
+    def first_player(self) -> int | None:
+        """At the start: the seat the rules make the first player, where that is not the
+        seat whose decision comes first (Thieves Den's holder of the Direction tile, while
+        everyone picks at once first). ``None``: the first decision's seat (balance
+        reports count the first player's wins by it)."""
+        return None
+
     def apply(self, seat: int, action: Action | Mapping[str, Any]) -> list[Event]:
         """Apply ``seat``'s action (a value or its JSON dict) and return the events.
 

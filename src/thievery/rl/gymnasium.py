@@ -29,7 +29,7 @@ from thievery.bots import make_bot
 from thievery.bots.realtime import due_ms
 from thievery.core.plugin import Bot
 from thievery.rl.encoding import Mask, Vector
-from thievery.rl.match import Match, Seeds, render
+from thievery.rl.match import Match, Seeds, checked_render_mode, render
 
 ILLEGAL_REWARD = -1.0
 ENV_IDS = {
@@ -68,7 +68,7 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
         self.bot_names = dict(zip(others, names, strict=True))
         for seat_, name in self.bot_names.items():  # a bad name now, not at the first reset
             make_bot(name, self.match.game, seat_, 0)
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode)
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.match.layout.size,), np.float32)
         self.action_space = spaces.Discrete(self.match.codec.size)
         self._bots: dict[int, Bot] = {}

@@ -98,6 +98,16 @@ class Seeds:
         return int(self._rng.integers(2**31))
 
 
+RENDER_MODES = ("ansi", "human")
+
+
+def checked_render_mode(mode: str | None) -> str | None:
+    """A face's ``render_mode``, checked: ``None``, ``"ansi"`` or ``"human"``."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode is one of {', '.join(RENDER_MODES)} or None, not {mode!r}")
+    return mode
+
+
 def render(match: Match, mode: str | None) -> str | None:
     """``render()`` of every face: ``"ansi"`` returns the terminal text of the public
     view with whose decision it is, ``"human"`` prints it, ``None`` does nothing."""
@@ -147,18 +157,22 @@ class Match:
         self._masks: dict[int, bytes] = {}  # a mask's bits -> its bytes (see mask)
         self.state: State = self.spec.new(players, 0, self.options)
         self.clocked = isinstance(self.state, ClockedState)
-        self.step_ms = int(step_ms or STEP_MS)
+        if step_ms is not None and not self.clocked:
+            raise ValueError(f"step_ms is for real-time games; {game} is played in turns")
+        self.step_ms = STEP_MS if step_ms is None else int(step_ms)
         if self.step_ms <= 0:
             raise ValueError(f"step_ms must be positive, not {step_ms!r}")
         self._cycle: list[int] = []
         self._fresh = True  # no seat has decided at this moment yet
         self._moment = 0
+        self.sampled = False  # a determinized sample (with_state), not a game from a seed
 
     # ------------------------------------------------------------ running
 
     def start(self, seed: int) -> None:
         """A new game from ``seed`` (the same seed, the same game)."""
         self.state = self.spec.new(self.players, int(seed), self.options)
+        self.sampled = False
         self._cycle = []
         self._fresh = True
         self._moment = 0
@@ -207,10 +221,12 @@ class Match:
         moves on by ``step_ms``. Returns the seats whose action was ignored."""
         state = self.state
         ignored: list[int] = []
+        # (every index checked first: one outside the action space changes nothing)
+        chosen = {s: self.codec.action(int(i)) for s, i in actions.items()}
         for s in self._order(state.to_act):
-            if s not in actions:
+            if s not in chosen:
                 continue
-            action = self.codec.action(int(actions[s]))
+            action = chosen[s]
             if action is None:
                 if not self.may_wait(s):
                     ignored.append(s)
@@ -277,13 +293,16 @@ class Match:
         return self.copy()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its game, seed and history, replayed on loading (a game played
-        from its seed, not a determinized sample), so that the spaces' functions need
-        not be pickled (OpenSpiel serializes states so)."""
+        """Pickled as its game, seed and history, replayed on loading, so that the
+        spaces' functions need not be pickled (OpenSpiel serializes states so); a
+        determinized sample (:meth:`with_state`), which no seed and history make, as its
+        state itself."""
         state = self.state
-        history = [(seat, action.to_json()) for seat, action in state.history()]
         turn = (self._cycle[:], self._fresh, self._moment)
-        setup = (self.game, self.players, self.options, self.step_ms)
+        setup = (self.game, self.players, self.options, self.step_ms if self.clocked else None)
+        if self.sampled:
+            return (_rebuild, (setup, state, None, turn))
+        history = [(seat, action.to_json()) for seat, action in state.history()]
         return (_rebuild, (setup, state.seed, history, turn))
 
     def with_state(self, state: State) -> Match:
@@ -291,6 +310,7 @@ class Match:
         the same game, e.g. one determinized from a seat's view."""
         out = self.copy()
         out.state = state
+        out.sampled = True
         return out
 
     # ------------------------------------------------------------ reading
@@ -384,17 +404,21 @@ class Match:
 
 
 def _rebuild(
-    setup: tuple[str, int, dict[str, Any], int],
-    seed: int,
-    history: list[tuple[int, JSON]],
+    setup: tuple[str, int, dict[str, Any], int | None],
+    seed: int | State,
+    history: list[tuple[int, JSON]] | None,
     turn: tuple[list[int], bool, int],
 ) -> Match:
-    """A pickled :class:`Match`: its game replayed from the seed and history."""
+    """A pickled :class:`Match`: its game replayed from the seed and history, or (a
+    determinized sample) its state as pickled."""
     game, players, options, step_ms = setup
     match = Match(game, players, options, step_ms)
-    state = match.spec.new(players, seed, options)
-    for seat, action in history:
-        state.apply(seat, action)
+    if isinstance(seed, State):
+        state, match.sampled = seed, True
+    else:
+        state = match.spec.new(players, seed, options)
+        for seat, action in history or ():
+            state.apply(seat, action)
     match.state = state
     match._cycle, match._fresh, match._moment = list(turn[0]), turn[1], turn[2]
     return match

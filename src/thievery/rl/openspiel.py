@@ -78,6 +78,14 @@ MAX_GAME_LENGTH = {
 }
 
 
+def max_game_length(game: str, step_ms: int) -> int:
+    """The most decisions a game may take. A real-time game's bound is for the default
+    250 ms a moment (random play that waits whenever it may: under 1,000); a shorter step
+    makes more moments in each hourglass, as many times more."""
+    bound = MAX_GAME_LENGTH[game]
+    return bound if game != "schatz-rabatz" else -(-bound * max(250, step_ms) // step_ms)
+
+
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
@@ -130,7 +138,8 @@ class ThieveryGame(pyspiel.Game):  # type: ignore[misc]
         self.step_ms = int(params.get("step_ms", 250))
         key = (self.game_name, players, self.step_ms)
         if key not in _PROTOTYPES:
-            _PROTOTYPES[key] = Match(self.game_name, players, None, self.step_ms)
+            timed = "step_ms" in defaults  # (a turn-based game has no step: None)
+            _PROTOTYPES[key] = Match(self.game_name, players, None, self.step_ms if timed else None)
         self.key = key
         self.match = _PROTOTYPES[key]
         if self.deals < 1:
@@ -143,7 +152,7 @@ class ThieveryGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=MAX_GAME_LENGTH[self.game_name],
+            max_game_length=max_game_length(self.game_name, self.step_ms),
         )
         super().__init__(self.game_type, info, params)
 
@@ -217,6 +226,9 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
         match = self.match
         if match is None:
             low = self.parts[1]
+            outcomes = self.parts[0] if low == 1 or self.high is None else low
+            if not 0 <= action < outcomes:
+                raise ValueError(f"chance outcome {action} is outside 0..{outcomes - 1}")
             if low == 1:
                 seed = action
             elif self.high is None:
@@ -227,8 +239,8 @@ class ThieveryState(pyspiel.State):  # type: ignore[misc]
             match = self.match = _PROTOTYPES[self.key].fresh(seed)
         else:
             seat = self.player
+            match.act(seat, action)  # (raises, changing nothing, if it is not legal)
             self.own[seat].append(action)
-            match.act(seat, action)
         current = match.current()
         self.player = TERMINAL if current is None else current
 
@@ -303,11 +315,26 @@ def register() -> None:
             continue
         game_type = _game_type(p)
         cls = type(
-            f"Thievery{p.spec.title.replace(' ', '').replace('!', '').replace('-', '')}Game",
+            game_class_name(name),
             (ThieveryGame,),
-            {"game_name": name, "game_type": game_type},
+            {"game_name": name, "game_type": game_type, "__module__": __name__},
         )
+        globals()[cls.__name__] = cls  # (a game is pickled by its class's name)
         pyspiel.register_game(game_type, cls)
+
+
+def game_class_name(game: str) -> str:
+    """``ThieveryThievesDenGame`` for ``thieves-den``."""
+    title = plugin(game).spec.title
+    return f"Thievery{title.replace(' ', '').replace('!', '').replace('-', '')}Game"
+
+
+def __getattr__(name: str) -> Any:
+    """A game's class, registered on first use (as unpickling a game asks for it)."""
+    if any(game_class_name(g) == name for g in GAMES):
+        register()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

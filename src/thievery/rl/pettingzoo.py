@@ -37,7 +37,7 @@ from pettingzoo.utils.env_logger import (  # type: ignore[import-untyped, unused
 )
 
 from thievery.rl.encoding import Mask, Vector
-from thievery.rl.match import INT8, Match, Seeds, render
+from thievery.rl.match import INT8, Match, Seeds, checked_render_mode, render
 
 Obs = dict[str, Any]
 ILLEGAL_REWARD = -1.0
@@ -87,7 +87,7 @@ class RawEnv(AECEnv[str, Obs, int], _Spaces):  # type: ignore[misc]
         super().__init__()
         self.match = Match(game, players, options, step_ms)
         self.metadata = dict(RawEnv.metadata, name=f"thievery_{game.replace('-', '_')}_v0")
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode)
         self.max_cycles = max_cycles
         self.possible_agents = [agent_name(s) for s in range(players)]
         self._make_spaces()
@@ -348,7 +348,7 @@ class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[
         self.metadata = dict(
             ParallelThieveryEnv.metadata, name=f"thievery_{game.replace('-', '_')}_v0"
         )
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode)
         self.max_cycles = max_cycles
         self.possible_agents = [agent_name(s) for s in range(players)]
         self.agents: list[str] = []
@@ -357,6 +357,7 @@ class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[
         self.action_spaces = dict.fromkeys(self.possible_agents, self._act_space)
         self._seeds = Seeds()
         self.steps = 0
+        self._reset_done = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -379,6 +380,7 @@ class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[
         self.match.start(game_seed)
         self.game_seed = game_seed
         self.steps = 0
+        self._reset_done = True
         self.agents = self.possible_agents[:]
         return self._observe(), {a: {} for a in self.agents}
 
@@ -391,7 +393,15 @@ class ParallelThieveryEnv(ParallelEnv[str, Obs, int], _Spaces):  # type: ignore[
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        by_seat = {int(a[5:]): int(x) for a, x in actions.items() if x is not None}
+        if not self._reset_done:
+            raise RuntimeError("call reset() before step()")
+        by_seat = {}
+        for agent, x in actions.items():
+            if agent not in self.agents:
+                live = ", ".join(self.agents) or "none: the game is over, call reset()"
+                raise ValueError(f"{agent!r} is no live agent (live: {live})")
+            if x is not None:
+                by_seat[int(agent[5:])] = int(x)
         ignored = set(self.match.act_together(by_seat))
         self.steps += 1
         agents = self.agents

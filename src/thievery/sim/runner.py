@@ -33,8 +33,9 @@ class GameOutcome:
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     decisions: int
-    # The seat that made the game's first decision: the first player, which some games
-    # draw from the deal (Thieves!, Thieves Den), so it need not be seat index 0.
+    # The first player, which some games draw from the deal (Thieves!, Thieves Den), so
+    # it need not be seat index 0: the seat the game names (State.first_player: Thieves
+    # Den's Direction tile), else the seat that made the game's first decision.
     first: int | None = None
     # Every action as (seat, the action's JSON), the clock's ticks too, when asked for
     # (``history=True``): the game again without its bots (an export's rows).
@@ -75,6 +76,7 @@ def play_game(
     if ``history``)."""
     spec = get_game(game)
     state = spec.new(len(bots), seed, options)
+    named_first = state.first_player()
     players = [make_bot(name, game, seat, seed) for seat, name in enumerate(bots)]
     decisions = 0
     if isinstance(state, ClockedState):  # a real-time game: bots act on simulated time
@@ -88,7 +90,9 @@ def play_game(
         decisions += 1
     result = state.result()
     assert result is not None
-    first = next((s for s, _ in state.history() if s != CLOCK), None)
+    first = named_first
+    if first is None:
+        first = next((s for s, _ in state.history() if s != CLOCK), None)
     moves = tuple((s, a.to_json()) for s, a in state.history()) if history else None
     return GameOutcome(
         index,
@@ -185,6 +189,14 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     low = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
     high = 1.0 if successes >= n else max(p, min(1.0, centre + half))
     return (low, high)
+
+
+def share_interval(shares: Sequence[float]) -> dict[str, float]:
+    """Games' shares of a win (1, 0, or a tie's part) as their mean and Wilson 95%
+    interval, rounded to three places: within 0..1 however few the games."""
+    low, high = wilson(sum(shares), len(shares))
+    mean = sum(shares) / len(shares) if shares else 0.0
+    return {"share": round(mean, 3), "low": round(low, 3), "high": round(high, 3)}
 
 
 T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}  # Student's t, 97.5%, few degrees

@@ -286,6 +286,11 @@ class ThievesDen(State):
         s._new_round([])
         return s
 
+    def first_player(self) -> int | None:
+        """The Direction tile's holder (asked of a new game: it starts the thieving; the
+        picks of Scouting come first, everyone at once)."""
+        return self.holder
+
     def clone(self) -> ThievesDen:
         """An independent copy (cheap: flat lists of ints)."""
         c = object.__new__(ThievesDen)
