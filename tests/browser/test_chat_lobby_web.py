@@ -4,6 +4,7 @@ a phone; the lobby listing a table its host listed and a stranger joining it."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, WebSocketRoute, expect
 
 from tests.browser.conftest import exchange, live_server, seat_key
 
@@ -300,6 +301,7 @@ def test_a_claim_whose_answer_is_lost_is_asked_again_and_the_seat_kept(
         page.route(f"**/api/tables/{tid}/seats/*/claim", lose_first_answer)
         page.goto(server + "/")
         item = page.locator(f"#open .open-table[data-table='{tid}']")
+        expect(item).to_be_visible()  # (the lobby drawn: the name field filled in first)
         page.fill("#join-name", "Zoe")
         item.locator("button.join").click()
         page.wait_for_url(f"**/table/{tid}")
@@ -310,6 +312,56 @@ def test_a_claim_whose_answer_is_lost_is_asked_again_and_the_seat_kept(
         assert held[tid]["token"] == bodies[0]["key"]
         key = {"Authorization": f"Bearer {bodies[0]['key']}"}
         assert httpx2.get(f"{server}/api/tables/{tid}/state", headers=key).json()["seat"] == 1
+    finally:
+        context.close()
+
+
+def test_a_welcome_lost_on_the_way_still_gives_the_invites_browser_its_seat(
+    server: str, browser: Browser
+) -> None:
+    """The invite is exchanged at the first join, but the welcome with the seat's key never
+    reaches the browser (the connection drops): joining again with the invite and the key
+    it made gives it the seat, not "invite used"."""
+    made = make_table(server, listed=False, humans=2)
+    tid, invite = made["table"]["id"], made["seats"][1]["token"]
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        joins: list[dict[str, Any]] = []
+        dropped: list[str] = []
+
+        def lose_first_welcome(ws: WebSocketRoute) -> None:
+            upstream = ws.connect_to_server()
+
+            def from_page(message: str | bytes) -> None:
+                frame = json.loads(message)
+                if frame.get("type") == "join":
+                    joins.append(frame)
+                upstream.send(message)
+
+            def from_server(message: str | bytes) -> None:
+                frame = json.loads(message)
+                if frame.get("type") == "welcome" and frame.get("key") and not dropped:
+                    dropped.append(frame["key"])  # exchanged on the server ...
+                    ws.close()  # ... and the page never hears of it
+                    return
+                ws.send(message)
+
+            ws.on_message(from_page)
+            upstream.on_message(from_server)
+
+        page.route_web_socket(re.compile(r"/api/tables/[^/]+/ws$"), lose_first_welcome)
+        page.goto(f"{server}/table/{tid}#token={invite}")
+        expect(page.locator("#who")).to_have_text("you are P1")
+        assert len(dropped) == 1 and len(joins) >= 2
+        assert joins[0]["token"] == joins[1]["token"] == invite
+        assert joins[0]["key"] == joins[1]["key"] == dropped[0]  # the key the browser made
+        held = page.evaluate("JSON.parse(localStorage.getItem('thievery.tokens'))")[tid]
+        assert held["token"] == dropped[0] and held["invite"] == invite and "made" not in held
+        key = {"Authorization": f"Bearer {dropped[0]}"}
+        assert httpx2.get(f"{server}/api/tables/{tid}/state", headers=key).json()["seat"] == 1
+        assert errors == []
     finally:
         context.close()
 

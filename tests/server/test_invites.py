@@ -35,9 +35,23 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def join_error(client: TestClient, tid: str, token: str) -> dict[str, Any]:
+def first_answer(ws: Any) -> dict[str, Any]:
+    """A join's answer (a TestClient websocket): its welcome or its error."""
+    while True:
+        frame: dict[str, Any] = ws.receive_json()
+        if frame["type"] in ("welcome", "error"):
+            return frame
+
+
+def join_error(client: TestClient, tid: str, token: str, key: Any = None) -> dict[str, Any]:
+    """The first frame a join with ``token`` (and the client's ``key``, if any) gets."""
     with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
-        ws.send_json({"type": "join", "token": token})
+        join = (
+            {"type": "join", "token": token}
+            if key is None
+            else {"type": "join", "token": token, "key": key}
+        )
+        ws.send_json(join)
         frame: dict[str, Any] = ws.receive_json()
         return frame
 
@@ -247,6 +261,103 @@ def test_the_exchange_endpoint_answers_the_seats_key_once(client: TestClient) ->
     assert other != key
     assert client.get(f"/api/tables/{tid}/state", headers=auth(other)).json()["seat"] == 0
     assert client.get(f"/api/tables/{tid}/state", headers=auth(key)).json()["seat"] == 1
+
+
+def test_an_exchange_with_the_clients_own_key_may_be_asked_again(client: TestClient) -> None:
+    """The key a client made is the seat's key; the same invite and key asked again (an
+    answer lost on the way), over HTTP or by a websocket join, answer as made; the invite
+    with another key, or no key, is used; a key that is not one is refused and changes
+    nothing."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, invite = made["table"]["id"], made["seats"][1]["token"]
+    url = f"/api/tables/{tid}/exchange"
+    for bad in ("short", "x" * 65, "a b" * 16, 7):
+        got = client.post(url, headers=auth(invite), json={"key": bad})
+        assert (got.status_code, got.json()["code"]) == (422, "request/invalid"), bad
+        refused = join_error(client, tid, invite, key=bad)
+        assert refused["code"] == "frame/malformed", bad
+    waiting = client.get(f"/api/tables/{tid}/state", headers=auth(invite))
+    assert waiting.json()["code"] == "auth/invite"  # (still waiting: nothing was exchanged)
+    key = "Ab-_" * 8
+    first = client.post(url, headers=auth(invite), json={"key": key})
+    assert first.status_code == 200 and first.json() == {"seat": 1, "key": key}
+    record = client.app.state.hub.storage.table(tid)  # type: ignore[attr-defined]
+    assert record.seats[1]["token_hash"] == hash_token(key)
+    again = client.post(url, headers=auth(invite), json={"key": key})
+    assert again.status_code == 200 and again.json() == first.json()
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        ws.send_json({"type": "join", "token": invite, "key": key})
+        welcome = first_answer(ws)
+        assert welcome["type"] == "welcome" and welcome["seat"] == 1 and welcome["key"] == key
+    for other in ({"key": "z" * 32}, None):
+        used = client.post(url, headers=auth(invite), json=other)
+        assert (used.status_code, used.json()["code"]) == (403, "auth/invite_used")
+    assert join_error(client, tid, invite, key="z" * 32)["code"] == "auth/invite_used"
+    assert client.get(f"/api/tables/{tid}/state", headers=auth(key)).json()["seat"] == 1
+    # The websocket's own first join with a key made: the same again gives the same seat.
+    second = made["seats"][0]["token"]
+    mine = "Qq_" * 11
+    for _ in range(2):
+        with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            ws.send_json({"type": "join", "token": second, "key": mine})
+            welcome = first_answer(ws)
+            assert (welcome["type"], welcome["seat"], welcome["key"]) == ("welcome", 0, mine)
+
+
+def test_an_exchange_asked_again_while_its_key_is_stored_is_answered_once_it_is(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked again before the first asking's write is done, the same exchange waits for
+    it: it is not answered before the key is stored; a write that fails fails both, and the
+    invite waits again (asked a third time, it is exchanged for that key)."""
+    made = create_table(client, ["human", "human", "bot:random"])
+    tid, invite = made["table"]["id"], made["seats"][1]["token"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    submit, gate, held = hub.writer.submit, threading.Event(), threading.Event()
+    fail = [True]
+
+    async def slow_exchange(op: Any) -> Any:
+        if isinstance(op, SetSeats) and not held.is_set():
+            held.set()
+            await asyncio.to_thread(gate.wait, 10)
+            if fail[0]:
+                raise OperationalError("UPDATE", {}, Exception("the disk is full"))
+        return await submit(op)
+
+    monkeypatch.setattr(hub.writer, "submit", slow_exchange)
+    url = f"/api/tables/{tid}/exchange"
+    key = "Ab-_" * 8
+    answers: list[Any] = []
+
+    def ask() -> None:
+        answers.append(client.post(url, headers=auth(invite), json={"key": key}))
+
+    for failing in (True, False):
+        fail[0] = failing
+        answers.clear()
+        held.clear()
+        gate.clear()
+
+        first, second = threading.Thread(target=ask), threading.Thread(target=ask)
+        try:
+            first.start()
+            assert held.wait(10)  # the first asking's write waits
+            second.start()
+            second.join(0.5)
+            assert second.is_alive() and answers == []  # not answered before it is stored
+        finally:
+            gate.set()
+            first.join(10)
+            if second.ident is not None:
+                second.join(10)
+        codes = sorted(a.status_code for a in answers)
+        if failing:
+            assert codes == [503, 503]
+            record = hub.storage.table(tid)
+            assert record.seats[1]["token_hash"] is None  # the invite waits again
+        else:
+            assert codes == [200, 200] and all(a.json()["key"] == key for a in answers)
+            assert hub.storage.table(tid).seats[1]["token_hash"] == hash_token(key)
 
 
 def test_an_invite_exchanged_by_the_websocket_join_is_used_for_the_endpoint(

@@ -42,6 +42,7 @@ from thievery.server.schemas import (
     TableSummary,
     ref,
 )
+from thievery.server.seats import CLIENT_KEY
 from thievery.server.sockets import Limits, TableSockets
 from thievery.server.storage import TableRecord
 
@@ -159,9 +160,17 @@ class ActResponse(BaseModel):
     events: list[Annotated[JSON, ref(EventWords)]]
 
 
-# A seat's key a client made: as :func:`~thievery.server.seats.new_token` makes them (24
-# random bytes, base64url: 32 characters), or longer.
-CLIENT_KEY = r"^[A-Za-z0-9_-]{32,64}$"
+class ExchangeRequest(BaseModel):
+    """An invite's exchange: the seat's key if the client makes it."""
+
+    key: str | None = Field(
+        None,
+        pattern=CLIENT_KEY,
+        description="the seat's key, made by the client: 32 to 64 URL-safe characters, "
+        "at least 24 random bytes (base64url). The exchange asked again with the same "
+        "invite and key after its answer was lost is answered as made (once the key is "
+        "stored), so the key is never lost; without one, the server makes the key",
+    )
 
 
 class ClaimRequest(BaseModel):
@@ -457,8 +466,15 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
             lobby.seat_used(table, seat)
         return table.welcome(seat)
 
-    @router.post("/tables/{table_id}/exchange", tags=["play"], responses=errors(403, 404, 429, 503))
-    async def exchange_invite(table_id: str, credentials: Token, request: Request) -> SeatKey:
+    @router.post(
+        "/tables/{table_id}/exchange", tags=["play"], responses=errors(400, 403, 404, 422, 429, 503)
+    )
+    async def exchange_invite(
+        table_id: str,
+        credentials: Token,
+        request: Request,
+        body: ExchangeRequest | None = None,
+    ) -> SeatKey:
         """Exchange a seat's invite (the Bearer token: the ``token`` of ``POST /api/tables``,
         the one in the invite link) for the seat's own key, the seat's token from then on
         (keep it: it is shown once). An invite grants nothing else: used as a seat's token
@@ -466,10 +482,13 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         websocket join with it) it is worth nothing (a second exchange: ``auth/invite_used``;
         an invite the host's new invite for its seat replaced: ``auth/revoked``; not an
         invite of this table: ``auth/token``). The key is stored before it is answered; an
-        exchange counts against the client's rate of actions."""
+        exchange counts against the client's rate of actions. The client may make the key
+        (``{"key": …}``): asked again with the same invite and key (its answer lost), the
+        exchange is answered as made."""
         hub.action_limit.check(client_of(request))
         table = await hub.get(table_id)
-        seat, key = await table.exchange_invite(_token(credentials))
+        made = body.key if body else None
+        seat, key = await table.exchange_invite(_token(credentials), made)
         lobby.seat_used(table, seat)
         return SeatKey(seat=seat, key=key)
 

@@ -233,6 +233,9 @@ class LiveTable:
         self._recent: dict[int, tuple[int, JSON, int, list[Event]]] = {}
         # Set (and let go) at every applied action; made when a forwarded action waits.
         self._progress: asyncio.Event | None = None
+        # An invite's exchange on its way to storage, by its key's hash: the same exchange
+        # asked again (its answer lost) is answered once it is stored.
+        self._key_writes: dict[str, asyncio.Future[Any]] = {}
         # Several processes: the connections other processes have at each seat, by process
         # (as each announced them, when, and how often it says them again: see
         # Cluster.announce_presence), and the processes known to keep a copy of the table
@@ -282,22 +285,27 @@ class LiveTable:
         revoked = revoked_seat(self.seats, token)
         return bad_token() if revoked is None else key_revoked(revoked)
 
-    async def exchange_invite(self, invite: str | None) -> tuple[int, str]:
-        """:meth:`exchange`, refused unless ``invite`` is an invite waiting here:
-        ``auth/invite_used`` for one exchanged already, else ``auth/token``."""
+    async def exchange_invite(self, invite: str | None, key: str | None = None) -> tuple[int, str]:
+        """:meth:`exchange`, refused unless ``invite`` is an invite waiting here (or one
+        exchanged for ``key`` already: the same exchange asked again): ``auth/invite_used``
+        for one exchanged already, else ``auth/token``."""
         waiting = invite is not None and self.waiting_seat(invite) is not None
-        exchanged = await self.exchange(invite) if invite is not None and waiting else None
+        again = key is not None and self.invite_of(invite) is not None
+        exchanged = await self.exchange(invite, key) if invite and (waiting or again) else None
         if exchanged is None:
             raise self._unknown(invite)
         return exchanged
 
-    async def exchange(self, invite: str) -> tuple[int, str] | None:
+    async def exchange(self, invite: str, key: str | None = None) -> tuple[int, str] | None:
         """An invite's first join: its seat gets a fresh key (returned with the seat), stored
         before anyone is told, and the invite is worth nothing from now on (see
         :mod:`~thievery.server.seats`). ``None`` if ``invite`` is no invite waiting here
         (another connection exchanged it first). The key never leaves this process: with
-        several, the owner is sent its hash."""
-        key = new_token()
+        several, the owner is sent its hash.
+
+        ``key``: the key, made by the client. Asked again with it (the answer lost on the
+        way), the exchange is answered as made, once its key is stored."""
+        key = key or new_token()
         digests = {"invite": hash_token(invite), "key": hash_token(key)}
         cluster = self.hub.cluster
         if cluster is not None and not self.is_owner:
@@ -319,19 +327,36 @@ class LiveTable:
             if seat is None:
                 # This very exchange, made already: a follower's call whose reply was lost,
                 # asked again where the table runs now (a take-over read it from storage;
-                # the process that made it answers a call again from its own record).
-                return exchanged_for(self.seats, invite_hash, key_hash)
-            seats = [Seat(**s.__dict__) for s in self.seats]
-            seats[seat].token_hash = key_hash
-            # Taken in memory at once (a second join with the invite finds it used) and
-            # queued for storage under the lock (a later write of the seats is stored after
-            # it), then committed outside it: the table's actions go on meanwhile, often in
-            # the same commit. Nobody knows the key before it is stored.
-            stored = [s.stored() for s in seats]
-            write = asyncio.ensure_future(
-                self.write(SetSeats(self.id, stored), _seats_note(stored))
-            )
-            self._take(seats, stored)  # (once its write is queued: nothing to undo else)
+                # the process that made it answers a call again from its own record), or a
+                # client's, asked again with the key it made.
+                made = exchanged_for(self.seats, invite_hash, key_hash)
+                pending = self._key_writes.get(key_hash) if made is not None else None
+                if pending is None:
+                    return made
+            else:
+                seats = [Seat(**s.__dict__) for s in self.seats]
+                seats[seat].token_hash = key_hash
+                # Taken in memory at once (a second join with the invite finds it used) and
+                # queued for storage under the lock (a later write of the seats is stored
+                # after it), then committed outside it: the table's actions go on meanwhile,
+                # often in the same commit. Nobody knows the key before it is stored.
+                stored = [s.stored() for s in seats]
+                write = asyncio.ensure_future(
+                    self.write(SetSeats(self.id, stored), _seats_note(stored))
+                )
+                self._key_writes[key_hash] = write
+                write.add_done_callback(lambda _: self._key_writes.pop(key_hash, None))
+                write.add_done_callback(_retrieved)  # (its first asking tells its failure)
+                self._take(seats, stored)  # (once its write is queued: nothing to undo else)
+        if seat is None:  # asked again while its write is on its way: answered once stored
+            assert pending is not None
+            try:
+                await asyncio.shield(pending)
+            except Exception:
+                raise ServerError(
+                    "storage/failed", "the seat's key could not be stored yet: try again", 503
+                ) from None
+            return made
         try:
             # (a join given up on: its write still ends here)
             await checked(asyncio.shield(write), "the seat's key", self.key_stored(seat, key_hash))

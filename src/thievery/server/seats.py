@@ -64,6 +64,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+# A seat's key a client made (an invite's exchange, a lobby claim): as new_token makes
+# them (24 random bytes, base64url: 32 characters), or longer.
+CLIENT_KEY = r"^[A-Za-z0-9_-]{32,64}$"
+
+
 def new_token() -> str:
     """A fresh, unguessable seat or host token."""
     return secrets.token_urlsafe(24)

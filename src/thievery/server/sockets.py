@@ -33,7 +33,10 @@ A seat's first join with its invite (the token of its invite link) exchanges it 
 key of the seat's own (unless ``POST /api/tables/{id}/exchange`` did): that welcome
 carries it as ``key``, the client keeps it and joins with it from then on, and the invite
 is refused from then on (``auth/invite_used``), so whoever made the table cannot use the
-seat (:mod:`~.seats`).
+seat (:mod:`~.seats`). The join may bring the key, made by the client (``{"type":
+"join", "token": invite, "key": …}``: 32 to 64 URL-safe characters): joined again with
+the same invite and key after the welcome was lost on the way, the seat is its own, and
+that welcome carries the key again.
 
 A ``welcome`` frame lists the view's ``static`` keys (e.g. Thieves Den's ``options`` and
 card ``catalogue``): they never change, so ``update`` views leave them out and a client
@@ -62,6 +65,7 @@ from thievery.server.limits import Bucket, client_key, too_many
 from thievery.server.listeners import Listener
 from thievery.server.live import LiveTable
 from thievery.server.lobby import Lobby
+from thievery.server.seats import CLIENT_KEY
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,7 @@ class Limits:
 
 
 TABLE_PATH = re.compile(r"/api/tables/([^/]+)/ws")
+MADE_KEY = re.compile(CLIENT_KEY)  # a key a client made for its seat (a join's ``key``)
 
 
 def table_of(path: str) -> str | None:
@@ -206,7 +211,7 @@ class Session:
                 if not self.refusals.take():
                     self.listener.close()
                 raise ServerError("rate/limited", "too many joins; slow down", 429)
-            await self.join(frame.get("token"))
+            await self.join(frame.get("token"), frame.get("key"))
         elif kind == "act":
             seat = self._seat()
             version = frame.get("version")
@@ -244,14 +249,19 @@ class Session:
             raise ServerError("seat/spectator", "a spectator cannot act", 403)
         return self.listener.seat
 
-    async def join(self, token: Any) -> None:
-        """Join as the token's seat, or as a spectator without a token."""
+    async def join(self, token: Any, made: Any = None) -> None:
+        """Join as the token's seat, or as a spectator without a token. ``made``: the key
+        the client made for the seat, if the token is an invite (see ``exchange``)."""
         if token is not None and not isinstance(token, str):
             raise bad_token()
+        if made is not None and not (isinstance(made, str) and MADE_KEY.fullmatch(made)):
+            raise ServerError(
+                "frame/malformed", "a join's 'key' is 32 to 64 URL-safe characters (base64url)"
+            )
         seat = self.table.seat_of(token) if token else None  # (a key's seat)
         key = None  # the seat's own key, when its invite is exchanged here
         if token and seat is None:
-            seat, key = await self.table.exchange_invite(token)
+            seat, key = await self.table.exchange_invite(token, made)
         caps = self.hub.caps
         if seat is None and self.crowded:
             self.told_full = True

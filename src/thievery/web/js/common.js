@@ -112,6 +112,29 @@ export async function api(path, { method = "GET", body, token } = {}) {
   return data;
 }
 
+/** A seat's key made here (24 random bytes, base64url), for a lobby claim or an invite's
+ * exchange: asked again with it after an answer that was lost, the server answers the
+ * request as made, so the key is never one nobody holds. */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+}
+
+/** ``request()`` (an api call), asked again up to ``tries`` times in all while its failure
+ * leaves it unsure whether it was done: no answer came (the network failed) or the server
+ * could not say (502 to 504: its storage did not confirm). Any other failure is thrown. */
+export async function retried(request, tries = 3) {
+  for (let n = 1; ; n++) {
+    try {
+      return await request();
+    } catch (error) {
+      const unsure = error.status === undefined || (error.status >= 502 && error.status <= 504);
+      if (n >= tries || !unsure) throw error;
+      await new Promise((done) => setTimeout(done, 700 * n));
+    }
+  }
+}
+
 const KEY = "thievery.tokens";
 
 /** Tokens this browser holds: {tableId: {token, seat, host}}. */

@@ -8,10 +8,13 @@ export class TableConnection {
    * @param {string|null} token  the seat's token; null to watch
    * @param {(frame: object) => void} onFrame
    * @param {(status: "open"|"closed"|"connecting") => void} onStatus
+   * @param {string|null} made  a key made here for the seat, if the token is an invite: joined
+   *   again with both after a welcome lost on the way, the seat is still this browser's
    */
-  constructor(tableId, token, onFrame, onStatus) {
+  constructor(tableId, token, onFrame, onStatus, made = null) {
     this.tableId = tableId;
     this.token = token;
+    this.made = made;
     this.onFrame = onFrame;
     this.onStatus = onStatus;
     this.ws = null;
@@ -27,7 +30,9 @@ export class TableConnection {
     this.onStatus("connecting");
     ws.onopen = () => {
       this.retry = 0;
-      ws.send(JSON.stringify(this.token ? { type: "join", token: this.token } : { type: "join" }));
+      const join = this.token ? { type: "join", token: this.token } : { type: "join" };
+      if (this.token && this.made) join.key = this.made;
+      ws.send(JSON.stringify(join));
       this.onStatus("open");
     };
     ws.onmessage = (message) => {
@@ -36,6 +41,7 @@ export class TableConnection {
       if (frame.type === "welcome" && frame.key) {
         // The invite was exchanged for the seat's own key: it joins with the key from now on.
         this.token = frame.key;
+        this.made = null;
       }
       if (frame.type === "error" && ["auth/token", "auth/invite_used", "auth/revoked"].includes(frame.code) && this.token) {
         // A token this table does not know (a mistyped invite link, a seat taken since), an
@@ -43,6 +49,7 @@ export class TableConnection {
         // worthless: watch instead, rather than be dropped for not joining and reconnect for
         // ever. (A seated connection told auth/revoked is closed; the next one watches.)
         this.token = null;
+        this.made = null;
         ws.send(JSON.stringify({ type: "join" }));
       }
       this.onFrame(frame);

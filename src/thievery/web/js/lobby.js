@@ -1,7 +1,7 @@
 // The lobby: pick a game, seats (human or which bot) and options; create a table and hand out
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
-import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, rememberToken, toast, tokens } from "/static/js/common.js";
+import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, newKey, rememberToken, retried, toast, tokens } from "/static/js/common.js";
 import { errorText, setUpPage, t } from "/static/js/i18n.js";
 import { helpButton } from "/static/js/help.js";
 
@@ -184,40 +184,15 @@ function drawOpen(open, mine) {
 
 const NAME = "thievery.name"; // the name this browser joins listed tables with
 
-/** A seat's key made here (24 random bytes, base64url), so that a claim whose answer
- * was lost can be asked again and answered as made. */
-function newKey() {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
-}
-
-/** Whether a failed request may have been done all the same: no answer came (the network
- * failed) or the server could not say (503: its storage did not confirm). */
-function unsure(error) {
-  return error.status === undefined || error.status >= 502;
-}
-
-const CLAIM_TRIES = 3;
-
 async function join(button) {
   const id = button.dataset.table;
   const name = $("join-name").value.trim();
   try { localStorage.setItem(NAME, name); } catch { /* no storage */ }
   button.disabled = true;
-  const key = newKey();
+  const key = newKey(); // (asked again with it, a claim made meanwhile is answered as made)
   const url = `/api/tables/${encodeURIComponent(id)}/seats/${Number(button.dataset.seat)}/claim`;
   try {
-    let seat;
-    for (let tries = 1; ; tries++) {
-      try {
-        seat = await api(url, { method: "POST", body: name ? { name, key } : { key } });
-        break;
-      } catch (error) {
-        // Asked again with the same key, a claim made meanwhile is answered as made.
-        if (tries >= CLAIM_TRIES || !unsure(error)) throw error;
-        await new Promise((done) => setTimeout(done, 700 * tries));
-      }
-    }
+    const seat = await retried(() => api(url, { method: "POST", body: name ? { name, key } : { key } }));
     rememberToken(id, { token: seat.token, seat: seat.seat });
     location.href = `/table/${encodeURIComponent(id)}`;
   } catch (error) {
@@ -266,7 +241,8 @@ async function start() {
   $("game").addEventListener("change", drawGame);
   $("players").addEventListener("change", drawSeats);
   $("create-form").addEventListener("submit", create);
-  try { $("join-name").value = localStorage.getItem(NAME) || ""; } catch { /* no storage */ }
+  // (not over a name typed while the games were read)
+  try { $("join-name").value ||= localStorage.getItem(NAME) || ""; } catch { /* no storage */ }
   drawGame();
   refresh();
   setInterval(refresh, 5000);

@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus,
+  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -31,7 +31,9 @@ const watch = new URLSearchParams(location.search).has("watch");
 // browser's key came from is its own (a way back to the game): its key is used.
 const held = tokens()[tableId] || {};
 const otherSeat = linked && held.token && linked !== held.token && linked !== held.invite ? linked : null;
-if (linked && !held.token) rememberToken(tableId, { token: linked });
+// (with a key made here for the seat: if the link is an invite and the welcome that gives
+// the seat's key is lost on the way, joining again with both still gives it: see connection)
+if (linked && !held.token) rememberToken(tableId, { token: linked, made: newKey() });
 // (a seat's link pasted into this tab's address bar only changes the fragment: read anew)
 window.addEventListener("hashchange", () => {
   if (new URLSearchParams(location.hash.slice(1)).get("token")) location.reload();
@@ -101,7 +103,8 @@ async function start() {
   const games = await api("/api/games").catch(() => []);
   const bots = games.find((g) => g.name === page.summary.game)?.bots || ["random"];
   page.bot = bots.includes("heuristic") ? "heuristic" : bots.find((b) => b !== "random") || bots[0];
-  page.conn = new TableConnection(tableId, token, onFrame, onStatus);
+  const made = (token && tokens()[tableId]?.made) || null; // (see linked, above)
+  page.conn = new TableConnection(tableId, token, onFrame, onStatus, made);
   $("game").addEventListener("click", onClick);
   setUpChat();
 }
@@ -119,7 +122,7 @@ async function otherLink(link) {
   if (!(await holdsASeat(token)) || (await askToSwitch())) {
     try {
       token = await seatKey(link);
-      rememberToken(tableId, { token, invite: link });
+      rememberToken(tableId, { token, invite: link, made: undefined });
     } catch (error) {
       toast(errorText(error));
     }
@@ -140,8 +143,9 @@ async function holdsASeat(held) {
 
 /** The key a seat's link gives: an invite's exchange, or the link's own key. */
 async function seatKey(link) {
+  const key = newKey(); // (asked again with it, an exchange made meanwhile is answered as made)
   try {
-    const made = await api(`/api/tables/${encodeURIComponent(tableId)}/exchange`, { method: "POST", token: link });
+    const made = await retried(() => api(`/api/tables/${encodeURIComponent(tableId)}/exchange`, { method: "POST", token: link, body: { key } }));
     return made.key;
   } catch (error) {
     if (error.code !== "auth/token") throw error; // (not an invite: a seat's key, maybe)
@@ -182,7 +186,7 @@ function onFrame(frame) {
         // The invite was exchanged for this seat's own key: only this browser has it now
         // (the invite link no longer works), and "Copy my seat link" gives it. The invite
         // is kept too: opened here again, it is this browser's own way back.
-        rememberToken(tableId, { token: frame.key, invite: token });
+        rememberToken(tableId, { token: frame.key, invite: token, made: undefined });
         token = frame.key;
       }
       page.static = Object.fromEntries((frame.static || []).map((k) => [k, frame.view[k]]));
