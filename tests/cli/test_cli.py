@@ -46,6 +46,22 @@ def test_play_a_full_match_against_bots_and_save_it(tmp_path: Path) -> None:
     assert {a["seat"] for a in data["actions"]} == {0, 1, 2, 3}
 
 
+def test_q_at_a_hot_seat_handover_quits_without_showing_the_next_hand() -> None:
+    """Typed at "Pass the terminal", q leaves the game (as everywhere else); it never
+    shows the next seat its hand. Anything but Enter or q is asked again."""
+    answers = "\n".join(["", "1", "later", "q"]) + "\n"
+    result = runner.invoke(
+        app,
+        ["play", "schattendieb", "--players", "3", "--humans", "2", "--seed", "2"],
+        input=answers,
+    )
+    assert result.exit_code == 0, result.output
+    handed = result.output.split("Pass the terminal to seat 2", 1)
+    assert len(handed) == 2 and "Press Enter to go on, or q to quit." in handed[1]
+    assert "Seat 2 — your turn" not in handed[1] and "Your hand" not in handed[1]
+    assert "Left the game" in handed[1]
+
+
 def test_hot_seat_hides_the_hand_while_passing(tmp_path: Path) -> None:
     answers = "\n".join(["", "1"] * 6 + ["q"]) + "\n"
     result = runner.invoke(
@@ -554,3 +570,24 @@ def test_simulate_and_ladder_refuse_outputs_and_inputs_before_any_game(
     result = runner.invoke(app, [*base, "--export", str(tmp_path / "d.parquet")])
     assert result.exit_code == 2 and "thievery[rl]" in result.output, result.output
     assert not (tmp_path / "d.parquet").exists()
+
+
+def test_the_final_standings_say_whose_each_score_is() -> None:
+    result = runner.invoke(
+        app, ["play", "thieves", "--players", "3", "--humans", "0", "--seed", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"Scores: Seat 1 \(\w+\) \d+, Seat 2 \(\w+\) \d+, Seat 3 \(\w+\) \d+", result.output
+    )
+
+
+def test_python_dash_m_thievery_is_the_command() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "thievery", "games"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "schattendieb" in done.stdout and "thieves-den" in done.stdout

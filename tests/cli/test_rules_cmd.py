@@ -24,3 +24,9 @@ def test_rules_renders_markdown_and_refuses_an_unknown_game() -> None:
     assert shown.exit_code == 0 and "raid_ties" in shown.output and "# " not in shown.output
     unknown = runner.invoke(app, ["rules", "chess"])
     assert unknown.exit_code == 2 and "there is no game 'chess'" in unknown.output
+
+
+def test_an_unknown_games_rules_are_refused_in_german_with_lang_de() -> None:
+    unknown = runner.invoke(app, ["rules", "chess", "--lang", "de"])
+    assert unknown.exit_code == 2 and "Fehler: Dieses Spiel gibt es nicht" in unknown.output
+    assert "error:" not in unknown.output

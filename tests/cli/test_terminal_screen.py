@@ -117,7 +117,7 @@ def test_a_long_menu_is_chosen_in_steps_and_can_go_back() -> None:
     # Played through the Session: open a heading, go back, open it again, choose.
     console = Console(file=io.StringIO(), width=WIDTH, height=HEIGHT, color_system=None)
     heading = next(i for i, e in enumerate(top, 1) if e.node is not None)
-    answers = iter([str(heading), "0", str(heading), "1", "1", "1", "1"])
+    answers = iter(["", str(heading), "0", str(heading), "1", "1", "1", "1"])  # ("": handover)
     console.input = lambda prompt="", **_: next(answers)  # type: ignore[method-assign]
     before = json.dumps(state.view(None), sort_keys=True)
     session = Session(console, spec, state, {}, humans=4)

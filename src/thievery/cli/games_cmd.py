@@ -58,12 +58,12 @@ def rules(
 ) -> None:
     """Show a game's rules decisions: what Thievery does where the rulebook is silent
     (in German with ``--lang de`` where the game has a German page)."""
-    try:
-        text = thievery.plugin(game).rules_text(lang)
-    except ThieveryError as e:
-        refuse(e)
-    if text is None:
-        with use_language(lang):
+    with use_language(lang):  # (a refusal in the language asked for)
+        try:
+            text = thievery.plugin(game).rules_text(lang)
+        except ThieveryError as e:
+            refuse(e)
+        if text is None:
             fail(_("{game} has no rules page", game=game))
     if raw:
         typer.echo(text, nl=False)

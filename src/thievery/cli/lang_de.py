@@ -44,9 +44,10 @@ WORDS: Mapping[str, str] = {
     " (? for a legend)": " (? für die Legende)",
     "Scores: {scores}\nWinner: {winners}": "Punkte: {scores}\nSieger: {winners}",
     "Final standings": "Endstand",
-    "[bold]Pass the terminal to seat {n}[/] and press Enter ": (
-        "[bold]Gib das Terminal an Platz {n} weiter[/] und drück Enter "
+    "[bold]Pass the terminal to seat {n}[/] and press Enter (q quits) ": (
+        "[bold]Gib das Terminal an Platz {n} weiter[/] und drück Enter (q beendet) "
     ),
+    "Press Enter to go on, or q to quit.": "Drück Enter, um weiterzumachen, oder q zum Beenden.",
     "{seat} — your turn": "{seat} — du bist dran",
     "more choices ({n} on the next page)": "weitere Möglichkeiten ({n} auf der nächsten Seite)",
     "back": "zurück",

@@ -311,7 +311,9 @@ class Session:
         if final:
             result = self.state.result() or {}
             winners = ", ".join(result_name(self.name(w)) for w in result.get("winners", []))
-            scores = ", ".join(str(v) for v in result.get("scores", []))
+            scores = ", ".join(  # (whose each score is: "Seat 1 45, Ada 42")
+                f"{result_name(self.name(s))} {v}" for s, v in enumerate(result.get("scores", []))
+            )
             self.console.print(
                 Panel(
                     Text(_("Scores: {scores}\nWinner: {winners}", scores=scores, winners=winners)),
@@ -323,12 +325,7 @@ class Session:
     def human_turn(self, seat: int) -> None:
         if self.humans > 1 and seat != self.last_human:
             self.wipe()
-            self.console.input(
-                _(
-                    "[bold]Pass the terminal to seat {n}[/] and press Enter ",
-                    n=seat_number(seat),
-                )
-            )
+            self.hand_over(seat)
             self.wipe()
         self.last_human = seat
         view = self.state.view(seat)
@@ -358,6 +355,21 @@ class Session:
                 assert entry.index is not None
                 self.record(self.state.apply(seat, legal[entry.index]))
                 return
+
+    def hand_over(self, seat: int) -> None:
+        """Wait for the next player to take the terminal: Enter shows their screen, ``q``
+        leaves the game (it never shows the next hand); anything else is asked again."""
+        prompt = _(
+            "[bold]Pass the terminal to seat {n}[/] and press Enter (q quits) ",
+            n=seat_number(seat),
+        )
+        while True:
+            answer = self.console.input(prompt).strip()
+            if answer.lower() in ("q", "quit", "exit"):
+                raise Quit
+            if not answer:
+                return
+            self.console.print(_("Press Enter to go on, or q to quit."))
 
     def page(
         self,

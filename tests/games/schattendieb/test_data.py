@@ -103,3 +103,33 @@ def test_the_terminal_reads_a_third_copys_value(tmp_path: Path) -> None:
     view = {"seat": 0, "safes": [["ring-3a", "ring-5b"], []], "front": [[], []]}
     said = renderer("schattendieb").action({"type": "play", "card": "close-4d"}, view)
     assert said == "Play Close Safe 4 (closes: 2 cards in your safe)"
+
+
+def test_one_card_in_the_safe_is_said_in_the_singular_in_both_languages() -> None:
+    from thievery.cli.render import renderer
+    from thievery.core.i18n import use_language
+
+    view = {"seat": 0, "safes": [["ring-3a"], []], "front": [[], []]}
+    action = {"type": "play", "card": "close-4a"}
+    said = renderer("schattendieb").action(action, view)
+    assert said == "Play Close Safe 4 (closes: 1 card in your safe)"
+    with use_language("de"):
+        gesagt = renderer("schattendieb").action(action, view)
+    assert gesagt == "Tresor zu 4 ausspielen (schließt: 1 Karte in deinem Tresor)"
+
+
+def test_a_failed_close_says_the_card_is_discarded_not_sie() -> None:
+    """("Sie wird abgeworfen" read as the formal "you"; "Tresor" is masculine anyway.)"""
+    from thievery.core.protocol import Event
+    from thievery.games.schattendieb.lang_de import describe
+
+    event = Event("close_failed", {"seat": 1, "card": "close-9a"})
+    from thievery.core.i18n import use_language
+
+    names = ["Ada", "Bo", "Cy"]
+    with use_language("de"):
+        told = describe(event, 0, names), describe(event, 1, names)
+    assert told == (
+        "Bo konnte mit Tresor zu 9 nicht schließen: die Karte wird abgeworfen",
+        "Du konntest mit Tresor zu 9 nicht schließen: die Karte wird abgeworfen",
+    )

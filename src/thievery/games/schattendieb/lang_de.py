@@ -65,6 +65,9 @@ WORDS: Mapping[str, str] = {
     "Play {card} (closes: {n} cards in your safe)": (
         "{card} ausspielen (schließt: {n} Karten in deinem Tresor)"
     ),
+    "Play {card} (closes: 1 card in your safe)": (
+        "{card} ausspielen (schließt: 1 Karte in deinem Tresor)"
+    ),
     "Play {card} (cannot close: {n} cards in your safe)": (
         "{card} ausspielen (schließt nicht: {n} Karten in deinem Tresor)"
     ),
@@ -141,7 +144,7 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
             f"{_karten(d['under_pile'])} unter den Stapel gelegt",
         )
     if t == "close_failed":
-        rest = f"mit {card_name(d['card'])} nicht schließen: Sie wird abgeworfen"
+        rest = f"mit {card_name(d['card'])} nicht schließen: die Karte wird abgeworfen"
         return w.does(d["seat"], "konntest", "konnte", rest)
     if t == "drew":
         return _private(w, reader, "hast", "hat", f"{card_name(d['card'])} gezogen")

@@ -169,6 +169,8 @@ def action(action: JSON, view: JSON) -> str:
         n = len(view["safes"][view["seat"]])
         value = int(_number(action["card"].split("-")[1]))
         works = 1 <= n <= value
+        if works and n == 1:  # (it cannot fail to close one card: 1 <= n <= value)
+            return _("Play {card} (closes: 1 card in your safe)", card=card)
         return _(
             "Play {card} (closes: {n} cards in your safe)"
             if works

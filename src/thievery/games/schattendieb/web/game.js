@@ -469,7 +469,7 @@ export function words(e, ctx) {
     case "close":
       return `${w.nom(d.seat, true)} ${w.v(d.seat, "hast", "hat")} den Tresor mit ${card(d.card)} geschlossen und ${d.under_pile} ${d.under_pile === 1 ? "Karte" : "Karten"} unter den Stapel gelegt`;
     case "close_failed":
-      return `${w.nom(d.seat, true)} ${w.v(d.seat, "konntest", "konnte")} mit ${card(d.card)} nicht schließen: Sie wird abgeworfen`;
+      return `${w.nom(d.seat, true)} ${w.v(d.seat, "konntest", "konnte")} mit ${card(d.card)} nicht schließen: die Karte wird abgeworfen`;
     case "drew":
       return reader === null ? `Gezogen: ${card(d.card)}` : `${w.nom(reader, true)} ${w.v(reader, "hast", "hat")} ${card(d.card)} gezogen`;
     case "draw": {

@@ -1,0 +1,5 @@
+"""``python -m thievery``: the ``thievery`` command."""
+
+from thievery.cli import main
+
+main()
