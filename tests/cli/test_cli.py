@@ -591,3 +591,22 @@ def test_python_dash_m_thievery_is_the_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "schattendieb" in done.stdout and "thieves-den" in done.stdout
+
+
+def test_games_lists_each_default_as_an_option_takes_it_back() -> None:
+    """ "short_game=False" and "first_player=None" were listed, and refused when typed."""
+    import os
+
+    listed = runner.invoke(app, ["games"], env={**os.environ, "COLUMNS": "250"})
+    assert listed.exit_code == 0, listed.output
+    shown = dict(re.findall(r"(short_game|first_player)=(\w+)", listed.output))
+    assert shown == {"short_game": "false", "first_player": "null"}
+    for name, value in shown.items():  # (typed back as listed: taken)
+        game, bots = (
+            ("schatz-rabatz", "random,random")
+            if name == "short_game"
+            else ("thieves", "random,random,random")
+        )
+        args = ["simulate", game, "--games", "1", "--bots", bots, "-o", f"{name}={value}"]
+        played = runner.invoke(app, args)
+        assert played.exit_code == 0, played.output

@@ -1,6 +1,8 @@
 """`thievery games`: list the games with their players, options and bots; `thievery rules
 GAME`: the game's rules decisions (its rules page, from its own package)."""
 
+import json
+
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
@@ -36,7 +38,8 @@ def _list_games() -> None:
         except ThieveryError as e:  # one broken plug-in does not hide the others
             broken.append(str(e))
             continue
-        opts = ", ".join(f"{o['name']}={o['default']}" for o in spec.info()["options"])
+        # (each default as -o NAME=VALUE takes it: true, false, null, numbers, words)
+        opts = ", ".join(f"{o['name']}={typed(o['default'])}" for o in spec.info()["options"])
         table.add_row(
             name,
             spec.title,
@@ -50,6 +53,11 @@ def _list_games() -> None:
         console.print(f"[red]{_('not loaded:')}[/] {escape(problem)}")
 
 
+def typed(value: object) -> str:
+    """An option's value as ``-o NAME=VALUE`` reads it back (as JSON, a word as itself)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 @app.command("rules")
 def rules(
     game: str = typer.Argument(..., help="the game's name (see `thievery games`)"),
@@ -57,7 +65,7 @@ def rules(
     lang: str = lang_option(),
 ) -> None:
     """Show a game's rules decisions: what Thievery does where the rulebook is silent
-    (in German with ``--lang de`` where the game has a German page)."""
+    (in German with --lang de where the game has a German page)."""
     with use_language(lang):  # (a refusal in the language asked for)
         try:
             text = thievery.plugin(game).rules_text(lang)
