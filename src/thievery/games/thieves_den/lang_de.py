@@ -8,7 +8,7 @@ Hehler und Machtplättchen stehen im Kartensatz (``name_de``). See
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from thievery.core.i18n import GermanSeats
@@ -295,21 +295,6 @@ EFFECTS = {
 }
 
 
-def card_name(card: str) -> str:
-    """A card or tile id in German: the default set's German name for its design, else
-    the id in words (``noble-countess-a`` -> ``Gräfin``)."""
-    from thievery.games.thieves_den.cards import load_card_set
-
-    german = load_card_set().catalogue["de"]
-    base = card.rsplit("-", 1)[0] if card[-2:-1] == "-" else card
-    for kind in ("locations", "fences", "powers"):
-        for key in (card, base):
-            found = german[kind].get(key)
-            if found is not None:
-                return str(found["name"])
-    return base.replace("-", " ").title()
-
-
 def _acc(what: str) -> str:
     return NOUNS[what][2] if what in NOUNS else what
 
@@ -320,10 +305,11 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     w = GermanSeats(seat, names)
     t = event.type
     s = d.get("seat", -1)
+    card_name = _card_words(event)
     template = SENTENCES.get(t)
     if template is not None:
         du, er, rest = template
-        return w.does(s, du, er, rest.format_map(_fields(d, w)))
+        return w.does(s, du, er, rest.format_map(_fields(d, w, card_name)))
     if t == "round":
         holder = d["holder"]
         direction = WORDS.get(str(d["direction"]), str(d["direction"]))
@@ -369,7 +355,17 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     return f"{t}: {dict(d)}"
 
 
-def _fields(d: Mapping[str, Any], w: GermanSeats) -> dict[str, str]:
+def _card_words(event: Event) -> Callable[[str], str]:
+    """How the event's words name its cards: its card set's German names (see
+    :func:`~thievery.games.thieves_den.cards.card_words`)."""
+    from thievery.games.thieves_den.cards import card_words
+
+    return card_words(event, german=True)
+
+
+def _fields(
+    d: Mapping[str, Any], w: GermanSeats, card_name: Callable[[str], str]
+) -> dict[str, str]:
     """The words a sentence of ``SENTENCES`` may use."""
     out: dict[str, str] = {}
     for key, value in d.items():
