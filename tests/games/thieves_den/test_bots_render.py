@@ -186,3 +186,22 @@ def test_the_decision_asked_names_seats_as_the_screen_counts_them() -> None:
     assert decision_words(cs, text) == "choose a treasure of seat 2 to take"
     with use_language("de"):
         assert decision_words(cs, text) == "wähl einen Schatz von Platz 2 zum Nehmen"
+
+
+def test_the_board_names_tiles_and_hand_cards_and_the_menu_says_what_they_do() -> None:
+    """A Power tile's and a hand card's text once took a line or two each on the board,
+    and the hand repeated the menu's "Keep" lines: the board names them, the menu says
+    what they do."""
+    state = new(3, seed=4)
+    view = state.view(0)
+    assert view["hand"] and all(p["tile"] for p in view["powers"])
+    cs = load_card_set()
+    text = " ".join(render(view, width=100).split())
+    for p in view["powers"]:
+        k = cs.power_index[p["tile"]]
+        assert cs.power_name[k] in text and cs.power_text[k] not in text
+    menu = renderer("thieves-den").action
+    for card in view["hand"]:
+        c = cs.loc_index[card]
+        assert cs.loc_name[c] in text and cs.loc_text[c] not in text
+        assert cs.loc_text[c] in menu({"type": "pick", "card": card}, view)

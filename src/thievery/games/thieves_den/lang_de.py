@@ -126,7 +126,7 @@ WORDS: Mapping[str, str] = {
     "(empty slot)": "(leerer Platz)",
     "Fences": "Hehler",
     "(no tile)": "(kein Plättchen)",
-    "  [used: {what}]": "  [genutzt: {what}]",
+    " [used: {what}]": " [genutzt: {what}]",
     "Power tiles": "Machtplättchen",
     "Witch": "Hexe",
     "Burgle / Recruit": "Einbrechen / Anwerben",
@@ -159,9 +159,7 @@ WORDS: Mapping[str, str] = {
     "You": "Du",
     # the head and the end
     " (UNOFFICIAL cards)": " (INOFFIZIELLE Karten)",
-    "round {round} of 3 · {phase} · {direction} · {cards}{label}": (
-        "Runde {round} von 3 · {phase} · {direction} · {cards}{label}"
-    ),
+    "round {round}/3 · {phase} · {direction}": "Runde {round}/3 · {phase} · {direction}",
     "scouting": "Auskundschaften",
     "thieving": "Stehlen",
     "direction": "Richtungsplättchen",
@@ -275,7 +273,9 @@ T J A F P   Schätze: Foliant, Juwel, Artefakt, Fossil, Trank (J2: zwei Juwelen)
 Hexe T→4    einen Folianten an die Hexe liefern gibt 4 Prestige (durchgestrichen: belegt)
 gesammelt   behaltene Orte nach Typ (Dor Dorf, Sch Schatten, Rui Ruinen, Hei Heilig, Sta
             Stadt) | belieferte Hehler nach Typ (Adl Adliger, Age Agent, Sam Sammler,
-            Hex Hexer, Söl Söldner, Hau Hausierer, Tüf Tüftler)"""
+            Hex Hexer, Söl Söldner, Hau Hausierer, Tüf Tüftler)
+Machtplättchen mit Namen; was ein Plättchen tut, steht in den Menüzeilen „Machtplättchen …“
+(die Karten deiner Hand: in den Zeilen „Behalten: …“)"""
 
 EFFECTS = {
     "gain": "Nehmen",
