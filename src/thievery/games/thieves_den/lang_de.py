@@ -183,9 +183,13 @@ WORDS: Mapping[str, str] = {
     ),
     "Skip (do nothing more here)": "Auslassen (hier nichts mehr tun)",
     "Give the Direction tile to seat {n}": "Richtungsplättchen an Platz {n} geben",
-    "Target seat {n} ({prestige} Prestige, {held} treasures, {thieves} thieves)": (
-        "Platz {n} wählen ({prestige} Prestige, {held} Schätze, {thieves} Diebe)"
+    "Target seat {n} ({prestige} Prestige, {held}, {thieves})": (
+        "Platz {n} wählen ({prestige} Prestige, {held}, {thieves})"
     ),
+    "{n} treasure": "{n} Schatz",
+    "{n} treasures": "{n} Schätze",
+    "{n} thief": "{n} Dieb",
+    "{n} thieves": "{n} Diebe",
     "Return {fence} to the deck": "{fence} in den Stapel zurücklegen",
     " (seat {n} gets {b})": " (Platz {n} bekommt {b})",
     " (you get the Owner Bonus: {b})": " (du bekommst den Besitzerbonus: {b})",

@@ -430,12 +430,13 @@ def action(action: JSON, view: JSON) -> str:
         return _("Give the Direction tile to seat {n}", n=seat_number(action["seat"]))
     if kind == "opponent":
         x = view["seats"][action["seat"]]
+        held, thieves = sum(x["treasures"].values()), x["thieves"]
         return _(
-            "Target seat {n} ({prestige} Prestige, {held} treasures, {thieves} thieves)",
+            "Target seat {n} ({prestige} Prestige, {held}, {thieves})",
             n=seat_number(action["seat"]),
             prestige=x["prestige"],
-            held=sum(x["treasures"].values()),
-            thieves=x["thieves"],
+            held=_("{n} treasure" if held == 1 else "{n} treasures", n=held),
+            thieves=_("{n} thief" if thieves == 1 else "{n} thieves", n=thieves),
         )
     if kind == "return_fence":
         return _("Return {fence} to the deck", fence=describe_fence(cs, action["card"]))
