@@ -20,8 +20,12 @@ from thievery.games.schatz_rabatz.render import last_round_text
 from .helpers import SPEC, all_ready, cells, drop, finish_round, new
 
 
-def text(frame: RenderableType, width: int = 110) -> str:
-    console = Console(width=width, record=True, color_system=None)
+def text(frame: RenderableType, width: int = 110, colour: bool = True) -> str:
+    """A frame's text as a console draws it in colour (``colour``) or without (the
+    treasures then carry colour letters)."""
+    console = Console(
+        width=width, record=True, color_system="standard" if colour else None, no_color=False
+    )
     console.print(frame)
     return console.export_text()
 
@@ -47,6 +51,36 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     assert "seat 1: 2, seat 2: 0, seat 3: 0. seat 1 took the bow " in shown  # not "bow-1"
     waiting = text(renderer("schatz-rabatz").table(new(2, little_pirates=True).view(None)))
     assert "waits for the first lid" in waiting
+
+
+def test_without_colour_every_treasure_marks_its_colour_with_a_letter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With NO_COLOR (or a console without colour) the pool read "ring R R R R R", the
+    chests "K K S" and the Jack-board's claims "C H R P G S B K": no colour told apart."""
+    state = new(3)
+    drop(state, 0, "crown-red", 0, 0)
+    drop(state, 0, "sword-blue", 1, 5)
+    drop(state, 0, "sword-green", 1, 5)  # sticks out above the rim
+    state.advance(12_300)
+    draw = renderer("schatz-rabatz").table
+    assert "ring R R R R R " in text(draw(state.view(0)))  # in colour: the colour shows
+    shown = text(draw(state.view(0)), colour=False)
+    assert "ring Rr Rb Rg Ry Rp " in shown and "crown Kb Kg Ky Kp" in shown
+    assert "│Kr· Kr· · Sb│" in shown and "│KrKrKr· · Sb│" in shown  # a cell is two wide
+    assert "│ └────────────┘ " in shown and "│  1 2 3 4 5 6 " in shown  # (as in colour)
+    state.advance(31_000)
+    with use_language("de"):
+        shown = text(draw(state.view(1)), colour=False)
+    assert "Ring Rr Rb Rg Re Rl " in shown and "über dem Rand: Sg" in shown
+    assert "Jacks Tafel 1 beansprucht: Cr Hg Rl Pb Ge Sr Bg Kl" in shown
+    # NO_COLOR in the environment: a colour console draws the letters too, live as well
+    monkeypatch.setenv("NO_COLOR", "1")
+    console = Console(width=110, record=True, color_system="standard")
+    console.print(draw(state.view(1)))
+    assert "Jack-board 1 claims: Cr Hg Rp Pb Gy Sr Bg Kp" in console.export_text()
+    console.print(live().render())
+    assert "Your pick: red circle, turned 0, column 1   circle Cr" in console.export_text()
 
 
 @pytest.mark.parametrize(

@@ -84,9 +84,14 @@ WORDS: Mapping[str, str] = {
     "What happened": "Was geschah",
 }
 
+# The letters that mark a treasure's colour where no colour is shown (render.COLOUR_MARKS).
+COLOUR_MARKS = {"red": "r", "blue": "b", "green": "g", "yellow": "e", "purple": "l"}
+
 LEGEND = """\
 Schätze sind Buchstaben in ihrer Farbe (rot, blau, grün, gelb, lila):
 C Kreis  H Sechseck  R Ring  P Perlen  G Kelch  S Schwert  B Goldbarren  K Krone
+Ohne Farbe (NO_COLOR) nennt sie ein zweiter Buchstabe: r rot, b blau, g grün, e gelb,
+l lila (Kr: eine rote Krone)
 In der Schatzkiste: ░ wo dein gewählter Schatz landen würde; ╾──╼ Rand markiert den Rand
 (was darüber herausragt, wird beim Schließen des Deckels herausgenommen). „Hand
 beschäftigt“: dein nächster Wurf wartet auf deine Hand (die Option hand_ms)."""

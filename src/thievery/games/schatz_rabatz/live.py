@@ -43,6 +43,7 @@ from thievery.games.schatz_rabatz.pieces import (
 )
 from thievery.games.schatz_rabatz.render import (
     LEGEND,
+    ColourAware,
     pool_text,
     seconds,
     table,
@@ -198,7 +199,11 @@ class LiveGame:
         return cells_at(o, self.column, row) if row < self.state.depth else []
 
     def render(self) -> RenderableType:
-        """The whole frame: the table with the ghost, the selection, messages and keys."""
+        """The whole frame: the table with the ghost, the selection, messages and keys
+        (the treasures' colours marked with letters on a console without colour)."""
+        return ColourAware(self._frame)
+
+    def _frame(self) -> RenderableType:
         view = self.state.view(self.human)
         parts: list[RenderableType] = [table(view, self.ghost())]
         if self.human is not None and not self.state.is_over:
