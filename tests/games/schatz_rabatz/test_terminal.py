@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 from thievery.bots import make_bot
 from thievery.cli import app
 from thievery.cli.render import PLAIN, renderer
-from thievery.core import GameRecord, Rng
+from thievery.core import Event, GameRecord, Rng
 from thievery.core.i18n import use_language
+from thievery.games.schatz_rabatz import lang_de
 from thievery.games.schatz_rabatz.live import LiveGame, play_live, run
 from thievery.games.schatz_rabatz.render import last_round_text
 
@@ -126,7 +127,7 @@ def test_the_last_rounds_line_names_ship_parts_in_words_in_both_languages() -> N
         line = last_round_text(view)
     assert line is not None and line.plain == (
         "Runde 2 (Jacks Tafel 4) — Platz 1: 3, Platz 2: 5, Platz 3: 1. "
-        "Platz 2 nahm Mittelteil A, Platz 3 nahm Bug"
+        "Platz 2 nahm das Mittelteil A, Platz 3 nahm den Bug"
     )
 
 
@@ -265,17 +266,22 @@ def test_play_live_needs_a_terminal_and_a_player_for_every_seat() -> None:
         play_live(state, 0, {1: make_bot("heuristic", SPEC.name, 1, 1)})
 
 
-def test_a_drop_before_the_hand_is_ready_is_refused_with_the_reason() -> None:
+def test_a_drop_before_the_hand_is_ready_is_refused_saying_how_long_to_wait() -> None:
     game = live()
     game.key("enter")  # circle-red, at 0 ms
     assert cells(game.state, 0) == {(0, 0)} and game.message == ""
     game.tick(300)
     assert "hand busy: ready in 0.5 s" in text(game.render())
     game.key("enter")  # the next circle, 500 ms too early
-    # the rules' reason, its seat counted from 1 as the chest's title counts it
-    assert "seat 1's hand is not ready" in game.message and "500 ms to wait" in game.message
-    assert "hand is not ready" in text(game.render())
+    # in plain words (the rules' reason, "seat 0's hand is not ready: a hand needs 800 ms
+    # between two drops, so … (now 300 ms, 500 ms to wait)", is for API users)
+    assert game.message == "Your hand is not ready yet: wait 0.5 s"
+    assert "Your hand is not ready yet: wait 0.5 s" in text(game.render())
     assert cells(game.state, 0) == {(0, 0)}  # nothing changed
+    game.tick(420)
+    with use_language("de"):
+        game.key("enter")
+        assert game.message == "Deine Hand ist noch nicht bereit: Warte 0,4 s"
     game.tick(800)
     assert "hand busy" not in text(game.render())
     game.key("enter")
@@ -304,3 +310,23 @@ def test_the_live_screen_fits_100_by_40_and_question_mark_shows_the_legend() -> 
     legend = renderer("schatz-rabatz").legend
     assert game.key("?") and legend.splitlines()[1] in text(game.render(), width=100)
     assert game.key("?") and "What happened" in text(game.render(), width=100)
+
+
+def test_german_words_give_each_ship_part_its_article() -> None:
+    """ "Platz 3 nimmt Bug", "nahm Heck": a part needs its article (der Bug, das Heck,
+    das Mittelteil), in the log and in the last round's line."""
+    scored = Event(
+        "scored",
+        {"round": 2, "counts": [3, 2, 1], "parts": ["stern-1", "bow-2", "middle-a-1"]},
+    )
+    told = lang_de.describe(scored, None)
+    assert told.endswith(
+        "Platz 0 nimmt das Heck, Platz 1 nimmt den Bug, Platz 2 nimmt das Mittelteil A"
+    )
+    last = {"round": 2, "board": "jack-3", "counts": [3, 2], "parts": ["bow-2", "stern-1"]}
+    with use_language("de"):
+        line = last_round_text({"last_round": last})
+    assert line is not None
+    assert line.plain.endswith("Platz 1 nahm den Bug, Platz 2 nahm das Heck")
+    line = last_round_text({"last_round": last})
+    assert line is not None and line.plain.endswith("seat 1 took the bow, seat 2 took the stern")

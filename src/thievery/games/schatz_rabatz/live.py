@@ -151,6 +151,14 @@ class LiveGame:
         try:
             events = self.state.apply(self.human, action)
         except ThieveryError as e:
+            view = self.state.view(self.human)
+            ready = view["hand_ready_ms"]
+            if action["type"] == "drop" and ready is not None and ready > view["now_ms"]:
+                # (the rules' reason counts milliseconds for API users; a player is told
+                # plainly how long to wait)
+                wait = seconds(ready - view["now_ms"])
+                self.message = _("Your hand is not ready yet: wait {time}", time=wait)
+                return
             lost = action["type"] == "drop" and "gone" in str(e)
             # the rules' reason, in the language, its seats counted from 1 as on the screen
             why = renumber_seats(str(e))

@@ -250,7 +250,7 @@ def last_round_text(view: JSON) -> Text | None:
         _("seat {n}: {c}", n=seat_number(s), c=c) for s, c in enumerate(last["counts"])
     )
     parts = ", ".join(
-        _("seat {n} took the {part}", n=seat_number(s), part=_(part_words(p)))
+        _("seat {n} took {the_part}", n=seat_number(s), the_part=_(f"the {part_words(p)}"))
         for s, p in enumerate(last["parts"])
         if p
     )
