@@ -125,7 +125,9 @@ def hot_seat_screens(game: str, players: int, seed: int) -> list[str]:
 
 
 def text(frame: RenderableType) -> str:
-    console = Console(width=100, record=True, color_system=None, file=io.StringIO())
+    # (in colour, as a terminal draws it: without, Schatz-Rabatz's treasures get colour
+    # letters, "KrHb", which are no words; tests/games/schatz_rabatz/test_terminal.py)
+    console = Console(width=100, record=True, color_system="standard", file=io.StringIO())
     console.print(frame)
     return console.export_text()
 

@@ -474,6 +474,6 @@ def test_event_words_name_treasures_in_words_not_ids() -> None:
     scored = Event("scored", {"round": 2, "counts": [1, 2], "parts": [None, "middle-a-3"]})
     assert SPEC.describe(scored, 0).endswith("seat 1 takes the middle A")
     assert SPEC.describe(scored, 1).endswith("you take the middle A")  # (not "you takes")
-    assert lang_de.describe(scored, 0).endswith("Platz 1 nimmt Mittelteil A")  # one source
+    assert lang_de.describe(scored, 0).endswith("Platz 1 nimmt das Mittelteil A")  # one source
     board = Event("board", {"board": "jack-1", "claims": ["sword-red", "pearls-green"]})
     assert SPEC.describe(board, None) == "Jack-board 1 is turned: it claims red sword, green pearls"

@@ -12,16 +12,21 @@ from typer.testing import CliRunner
 from thievery.bots import make_bot
 from thievery.cli import app
 from thievery.cli.render import PLAIN, renderer
-from thievery.core import GameRecord, Rng
+from thievery.core import Event, GameRecord, Rng
 from thievery.core.i18n import use_language
+from thievery.games.schatz_rabatz import lang_de
 from thievery.games.schatz_rabatz.live import LiveGame, play_live, run
 from thievery.games.schatz_rabatz.render import last_round_text
 
 from .helpers import SPEC, all_ready, cells, drop, finish_round, new
 
 
-def text(frame: RenderableType, width: int = 110) -> str:
-    console = Console(width=width, record=True, color_system=None)
+def text(frame: RenderableType, width: int = 110, colour: bool = True) -> str:
+    """A frame's text as a console draws it in colour (``colour``) or without (the
+    treasures then carry colour letters)."""
+    console = Console(
+        width=width, record=True, color_system="standard" if colour else None, no_color=False
+    )
     console.print(frame)
     return console.export_text()
 
@@ -47,6 +52,36 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     assert "seat 1: 2, seat 2: 0, seat 3: 0. seat 1 took the bow " in shown  # not "bow-1"
     waiting = text(renderer("schatz-rabatz").table(new(2, little_pirates=True).view(None)))
     assert "waits for the first lid" in waiting
+
+
+def test_without_colour_every_treasure_marks_its_colour_with_a_letter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With NO_COLOR (or a console without colour) the pool read "ring R R R R R", the
+    chests "K K S" and the Jack-board's claims "C H R P G S B K": no colour told apart."""
+    state = new(3)
+    drop(state, 0, "crown-red", 0, 0)
+    drop(state, 0, "sword-blue", 1, 5)
+    drop(state, 0, "sword-green", 1, 5)  # sticks out above the rim
+    state.advance(12_300)
+    draw = renderer("schatz-rabatz").table
+    assert "ring R R R R R " in text(draw(state.view(0)))  # in colour: the colour shows
+    shown = text(draw(state.view(0)), colour=False)
+    assert "ring Rr Rb Rg Ry Rp " in shown and "crown Kb Kg Ky Kp" in shown
+    assert "│Kr· Kr· · Sb│" in shown and "│KrKrKr· · Sb│" in shown  # a cell is two wide
+    assert "│ └────────────┘ " in shown and "│  1 2 3 4 5 6 " in shown  # (as in colour)
+    state.advance(31_000)
+    with use_language("de"):
+        shown = text(draw(state.view(1)), colour=False)
+    assert "Ring Rr Rb Rg Re Rl " in shown and "über dem Rand: Sg" in shown
+    assert "Jacks Tafel 1 beansprucht: Cr Hg Rl Pb Ge Sr Bg Kl" in shown
+    # NO_COLOR in the environment: a colour console draws the letters too, live as well
+    monkeypatch.setenv("NO_COLOR", "1")
+    console = Console(width=110, record=True, color_system="standard")
+    console.print(draw(state.view(1)))
+    assert "Jack-board 1 claims: Cr Hg Rp Pb Gy Sr Bg Kp" in console.export_text()
+    console.print(live().render())
+    assert "Your pick: red circle, turned 0, column 1   circle Cr" in console.export_text()
 
 
 @pytest.mark.parametrize(
@@ -92,7 +127,7 @@ def test_the_last_rounds_line_names_ship_parts_in_words_in_both_languages() -> N
         line = last_round_text(view)
     assert line is not None and line.plain == (
         "Runde 2 (Jacks Tafel 4) — Platz 1: 3, Platz 2: 5, Platz 3: 1. "
-        "Platz 2 nahm Mittelteil A, Platz 3 nahm Bug"
+        "Platz 2 nahm das Mittelteil A, Platz 3 nahm den Bug"
     )
 
 
@@ -231,17 +266,22 @@ def test_play_live_needs_a_terminal_and_a_player_for_every_seat() -> None:
         play_live(state, 0, {1: make_bot("heuristic", SPEC.name, 1, 1)})
 
 
-def test_a_drop_before_the_hand_is_ready_is_refused_with_the_reason() -> None:
+def test_a_drop_before_the_hand_is_ready_is_refused_saying_how_long_to_wait() -> None:
     game = live()
     game.key("enter")  # circle-red, at 0 ms
     assert cells(game.state, 0) == {(0, 0)} and game.message == ""
     game.tick(300)
     assert "hand busy: ready in 0.5 s" in text(game.render())
     game.key("enter")  # the next circle, 500 ms too early
-    # the rules' reason, its seat counted from 1 as the chest's title counts it
-    assert "seat 1's hand is not ready" in game.message and "500 ms to wait" in game.message
-    assert "hand is not ready" in text(game.render())
+    # in plain words (the rules' reason, "seat 0's hand is not ready: a hand needs 800 ms
+    # between two drops, so … (now 300 ms, 500 ms to wait)", is for API users)
+    assert game.message == "Your hand is not ready yet: wait 0.5 s"
+    assert "Your hand is not ready yet: wait 0.5 s" in text(game.render())
     assert cells(game.state, 0) == {(0, 0)}  # nothing changed
+    game.tick(420)
+    with use_language("de"):
+        game.key("enter")
+        assert game.message == "Deine Hand ist noch nicht bereit: Warte 0,4 s"
     game.tick(800)
     assert "hand busy" not in text(game.render())
     game.key("enter")
@@ -270,3 +310,23 @@ def test_the_live_screen_fits_100_by_40_and_question_mark_shows_the_legend() -> 
     legend = renderer("schatz-rabatz").legend
     assert game.key("?") and legend.splitlines()[1] in text(game.render(), width=100)
     assert game.key("?") and "What happened" in text(game.render(), width=100)
+
+
+def test_german_words_give_each_ship_part_its_article() -> None:
+    """ "Platz 3 nimmt Bug", "nahm Heck": a part needs its article (der Bug, das Heck,
+    das Mittelteil), in the log and in the last round's line."""
+    scored = Event(
+        "scored",
+        {"round": 2, "counts": [3, 2, 1], "parts": ["stern-1", "bow-2", "middle-a-1"]},
+    )
+    told = lang_de.describe(scored, None)
+    assert told.endswith(
+        "Platz 0 nimmt das Heck, Platz 1 nimmt den Bug, Platz 2 nimmt das Mittelteil A"
+    )
+    last = {"round": 2, "board": "jack-3", "counts": [3, 2], "parts": ["bow-2", "stern-1"]}
+    with use_language("de"):
+        line = last_round_text({"last_round": last})
+    assert line is not None
+    assert line.plain.endswith("Platz 1 nahm den Bug, Platz 2 nahm das Heck")
+    line = last_round_text({"last_round": last})
+    assert line is not None and line.plain.endswith("seat 1 took the bow, seat 2 took the stern")

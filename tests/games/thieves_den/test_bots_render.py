@@ -186,3 +186,41 @@ def test_the_decision_asked_names_seats_as_the_screen_counts_them() -> None:
     assert decision_words(cs, text) == "choose a treasure of seat 2 to take"
     with use_language("de"):
         assert decision_words(cs, text) == "wähl einen Schatz von Platz 2 zum Nehmen"
+
+
+def test_the_board_names_tiles_and_hand_cards_and_the_menu_says_what_they_do() -> None:
+    """A Power tile's and a hand card's text once took a line or two each on the board,
+    and the hand repeated the menu's "Keep" lines: the board names them, the menu says
+    what they do."""
+    state = new(3, seed=4)
+    view = state.view(0)
+    assert view["hand"] and all(p["tile"] for p in view["powers"])
+    cs = load_card_set()
+    text = " ".join(render(view, width=100).split())
+    for p in view["powers"]:
+        k = cs.power_index[p["tile"]]
+        assert cs.power_name[k] in text and cs.power_text[k] not in text
+    menu = renderer("thieves-den").action
+    for card in view["hand"]:
+        c = cs.loc_index[card]
+        assert cs.loc_name[c] in text and cs.loc_text[c] not in text
+        assert cs.loc_text[c] in menu({"type": "pick", "card": card}, view)
+
+
+def test_an_opponents_menu_line_counts_one_treasure_and_one_thief_in_the_singular() -> None:
+    state = new(3)
+    state.treasure[1], state.thieves[1] = [1, 0, 0, 0, 0], 1
+    state.treasure[2], state.thieves[2] = [0, 2, 0, 0, 0], 0
+    view = state.view(0)
+    menu = renderer("thieves-den").action
+    lines = [menu({"type": "opponent", "seat": s}, view) for s in (1, 2)]
+    assert lines == [
+        "Target seat 2 (0 Prestige, 1 treasure, 1 thief)",
+        "Target seat 3 (0 Prestige, 2 treasures, 0 thieves)",
+    ]
+    with use_language("de"):
+        lines = [menu({"type": "opponent", "seat": s}, view) for s in (1, 2)]
+    assert lines == [
+        "Platz 2 wählen (0 Prestige, 1 Schatz, 1 Dieb)",
+        "Platz 3 wählen (0 Prestige, 2 Schätze, 0 Diebe)",
+    ]

@@ -25,11 +25,19 @@ SHAPES = {
 }
 COLOURS = {"red": "rot", "blue": "blau", "green": "grün", "yellow": "gelb", "purple": "lila"}
 PARTS = {"bow": "Bug", "middle A": "Mittelteil A", "middle B": "Mittelteil B", "stern": "Heck"}
+# with the definite article (accusative): der Bug, das Mittelteil, das Heck
+THE_PARTS = {
+    "bow": "den Bug",
+    "middle A": "das Mittelteil A",
+    "middle B": "das Mittelteil B",
+    "stern": "das Heck",
+}
 
 WORDS: Mapping[str, str] = {
     **SHAPES,
     **COLOURS,
     **PARTS,
+    **{f"the {part}": words for part, words in THE_PARTS.items()},
     "{colour} {shape}": "{shape} ({colour})",
     # the table
     "the match is over": "die Partie ist vorbei",
@@ -51,7 +59,7 @@ WORDS: Mapping[str, str] = {
     " (you)": " (du)",
     "Jack-board {board} claims: ": "Jacks Tafel {board} beansprucht: ",
     "seat {n}: {c}": "Platz {n}: {c}",
-    "seat {n} took the {part}": "Platz {n} nahm {part}",
+    "seat {n} took {the_part}": "Platz {n} nahm {the_part}",
     "Round {round} (Jack-board {board}) — {counts}. {parts}": (
         "Runde {round} (Jacks Tafel {board}) — {counts}. {parts}"
     ),
@@ -76,6 +84,7 @@ WORDS: Mapping[str, str] = {
     ", turned {n}, column {column}   ": ", {n}-mal gedreht, Spalte {column}   ",
     "nothing left in the pool": "nichts mehr im Haufen",
     "   hand busy: ready in {time}": "   Hand beschäftigt: bereit in {time}",
+    "Your hand is not ready yet: wait {time}": "Deine Hand ist noch nicht bereit: Warte {time}",
     "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  ? legend  q quit": (
         "↑↓ Schatz  r drehen  ←→ Spalte  ⏎/Leertaste packen  c Deckel zu  y bereit  "
         "? Legende  q beenden"
@@ -84,9 +93,14 @@ WORDS: Mapping[str, str] = {
     "What happened": "Was geschah",
 }
 
+# The letters that mark a treasure's colour where no colour is shown (render.COLOUR_MARKS).
+COLOUR_MARKS = {"red": "r", "blue": "b", "green": "g", "yellow": "e", "purple": "l"}
+
 LEGEND = """\
 Schätze sind Buchstaben in ihrer Farbe (rot, blau, grün, gelb, lila):
 C Kreis  H Sechseck  R Ring  P Perlen  G Kelch  S Schwert  B Goldbarren  K Krone
+Ohne Farbe (NO_COLOR) nennt sie ein zweiter Buchstabe: r rot, b blau, g grün, e gelb,
+l lila (Kr: eine rote Krone)
 In der Schatzkiste: ░ wo dein gewählter Schatz landen würde; ╾──╼ Rand markiert den Rand
 (was darüber herausragt, wird beim Schließen des Deckels herausgenommen). „Hand
 beschäftigt“: dein nächster Wurf wartet auf deine Hand (die Option hand_ms)."""
@@ -140,7 +154,7 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
         counts = ", ".join(f"{w.nom(s)} {c}" for s, c in enumerate(d["counts"]))
         takers = [(s, str(p)) for s, p in enumerate(d["parts"]) if p]
         parts = ", ".join(
-            f"{w.nom(s, i == 0)} {w.v(s, 'nimmst', 'nimmt')} {_part(p)}"
+            f"{w.nom(s, i == 0)} {w.v(s, 'nimmst', 'nimmt')} {_the_part(p)}"
             for i, (s, p) in enumerate(takers)
         )
         return f"Runde {d['round']} gezählt — {counts}. " + (
@@ -153,10 +167,11 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     return f"{t}: {d}"
 
 
-def _part(card: str) -> str:
-    """A ship part card: ``bow-2`` -> ``Bug``, ``middle-a-1`` -> ``Mittelteil A``."""
+def _the_part(card: str) -> str:
+    """A ship part card with its article (accusative): ``bow-2`` -> ``den Bug``,
+    ``middle-a-1`` -> ``das Mittelteil A``, ``stern-1`` -> ``das Heck``."""
     part = part_words(card)
-    return PARTS.get(part, part)
+    return THE_PARTS.get(part, part)
 
 
 # The rules' refusals, as the live screen shows them (English regex -> German; a group

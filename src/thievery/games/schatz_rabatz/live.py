@@ -43,6 +43,7 @@ from thievery.games.schatz_rabatz.pieces import (
 )
 from thievery.games.schatz_rabatz.render import (
     LEGEND,
+    ColourAware,
     pool_text,
     seconds,
     table,
@@ -150,6 +151,14 @@ class LiveGame:
         try:
             events = self.state.apply(self.human, action)
         except ThieveryError as e:
+            view = self.state.view(self.human)
+            ready = view["hand_ready_ms"]
+            if action["type"] == "drop" and ready is not None and ready > view["now_ms"]:
+                # (the rules' reason counts milliseconds for API users; a player is told
+                # plainly how long to wait)
+                wait = seconds(ready - view["now_ms"])
+                self.message = _("Your hand is not ready yet: wait {time}", time=wait)
+                return
             lost = action["type"] == "drop" and "gone" in str(e)
             # the rules' reason, in the language, its seats counted from 1 as on the screen
             why = renumber_seats(str(e))
@@ -198,7 +207,11 @@ class LiveGame:
         return cells_at(o, self.column, row) if row < self.state.depth else []
 
     def render(self) -> RenderableType:
-        """The whole frame: the table with the ghost, the selection, messages and keys."""
+        """The whole frame: the table with the ghost, the selection, messages and keys
+        (the treasures' colours marked with letters on a console without colour)."""
+        return ColourAware(self._frame)
+
+    def _frame(self) -> RenderableType:
         view = self.state.view(self.human)
         parts: list[RenderableType] = [table(view, self.ghost())]
         if self.human is not None and not self.state.is_over:

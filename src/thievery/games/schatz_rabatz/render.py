@@ -3,19 +3,23 @@ the Jack-board and the ship parts; and menu lines for actions.
 
 Each treasure is drawn in its colour with a letter for its shape (``C`` circle, ``H``
 hexagon, ``R`` ring, ``P`` pearls, ``G`` goblet, ``S`` sword, ``B`` gold bar, ``K`` crown).
+On a console that shows no colour (``NO_COLOR``, rich's ``no_color``, or output that is
+no colour terminal) a second letter marks the colour: ``Kr`` a red crown (``COLOUR_MARKS``,
+in German ``Kr`` rot, ``Ke`` gelb …).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
-from thievery.core.i18n import Translator, current_language, result_name
+from thievery.core.i18n import Translator, current_language, localized, result_name
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 from thievery.games.schatz_rabatz.data import (
@@ -47,10 +51,42 @@ LETTERS = {
 }
 
 
+# The letters that mark a treasure's colour where colour is not shown (see ColourAware).
+COLOUR_MARKS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "purple": "p"}
+_colourless: ContextVar[bool] = ContextVar("colourless", default=False)
+
+
+def shows_no_colour(console: Console) -> bool:
+    """Whether ``console`` draws no colour: ``NO_COLOR`` or ``no_color``, or no colour
+    system (a file, a dumb terminal)."""
+    return console.no_color or console.color_system is None
+
+
+class ColourAware:
+    """A renderable made when it is drawn, knowing whether the console shows colour: on
+    one that does not, every treasure marks its colour with a letter as well."""
+
+    def __init__(self, build: Callable[[], RenderableType]) -> None:
+        self.build = build
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Any]:
+        token = _colourless.set(shows_no_colour(console))
+        try:
+            made = self.build()
+        finally:
+            _colourless.reset(token)
+        yield made
+
+
 def treasure_text(treasure: str) -> Text:
-    """A treasure as a coloured letter: ``K`` in red for ``crown-red``."""
+    """A treasure as a coloured letter: ``K`` in red for ``crown-red``; ``Kr`` where no
+    colour is shown (inside a :class:`ColourAware` drawn on such a console)."""
     shape, colour = treasure.split("-")
-    return Text(LETTERS[shape], style=STYLES[colour])
+    letter = LETTERS[shape]
+    if _colourless.get():
+        marks = localized(__package__, "COLOUR_MARKS") or COLOUR_MARKS
+        letter += str(marks[colour])
+    return Text(letter, style=STYLES[colour])
 
 
 def treasure_words(treasure: str) -> str:
@@ -126,8 +162,9 @@ def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> 
             out.append("╾" + "──" * width + "╼ " + _("rim") + "\n", style="dim")
         out.append("│" if y < depth else " ", style="dim")
         for x in range(width):
-            if (x, y) in grid:
-                out.append_text(grid[(x, y)]).append(" ")
+            if (x, y) in grid:  # (a cell is two wide: "K " in colour, else "Kr")
+                cell = grid[(x, y)]
+                out.append_text(cell).append(" " * (2 - len(cell)))
             elif (x, y) in shadow:
                 out.append("░░", style="bold white")
             else:
@@ -213,7 +250,7 @@ def last_round_text(view: JSON) -> Text | None:
         _("seat {n}: {c}", n=seat_number(s), c=c) for s, c in enumerate(last["counts"])
     )
     parts = ", ".join(
-        _("seat {n} took the {part}", n=seat_number(s), part=_(part_words(p)))
+        _("seat {n} took {the_part}", n=seat_number(s), the_part=_(f"the {part_words(p)}"))
         for s, p in enumerate(last["parts"])
         if p
     )
@@ -229,7 +266,13 @@ def last_round_text(view: JSON) -> Text | None:
 
 
 def table(view: JSON, ghost: Iterable[tuple[int, int]] = ()) -> RenderableType:
-    """The whole table as one seat (or a spectator) sees it."""
+    """The whole table as one seat (or a spectator) sees it (its treasures' colours
+    marked with letters on a console without colour)."""
+    ghost = list(ghost)
+    return ColourAware(lambda: _table(view, ghost))
+
+
+def _table(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
     me = view["seat"]
     head = _(
         "round {round} · {phase} · {time}",
@@ -283,6 +326,8 @@ def _live(*args: Any, **kwargs: Any) -> None:
 LEGEND = """\
 Treasures are letters in their colour (red, blue, green, yellow, purple):
 C circle  H hexagon  R ring  P pearls  G goblet  S sword  B gold bar  K crown
+Without colour (NO_COLOR) a second letter names it: r red, b blue, g green, y yellow,
+p purple (Kr: a red crown)
 In a chest: ░ where your pick would come to rest; ╾──╼ rim marks the rim (what sticks
 out above it is taken out when the lid closes). "hand busy": your next drop waits for
 your hand (the hand_ms option)."""

@@ -21,7 +21,7 @@ import json
 import os
 import threading
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from copy import deepcopy
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from thievery.core.errors import InvalidOption
 from thievery.core.plugin import FileOptions
-from thievery.core.protocol import JSON
+from thievery.core.protocol import JSON, Event
 
 FORMAT = "thieves-den/cards"
 FORMAT_VERSION = 1
@@ -490,6 +490,75 @@ class CardSet:
     actions: dict[str, list[Any]] = field(default_factory=dict)
     # The set in words for clients (see :func:`catalogue_of`); shared: never change it.
     catalogue: dict[str, Any] = field(default_factory=dict)
+
+    def name_of(self, kind: str, card: str, german: bool = False) -> str:
+        """A card's name as this set gives it, by its kind (``locations``, ``fences`` or
+        ``powers``) and its id (a card's, ``market-a``, or its design's, ``market``): in
+        German (``german``) the file's ``name_de``, else its name, as the screens show
+        it. An id the set does not know: the id in words (``Market Stall``).
+
+        >>> load_card_set().name_of("powers", "sleight"), load_card_set().name_of(
+        ...     "locations", "market-b", german=True)
+        ('Sleight of Hand', 'Markt')
+        """
+        design = card.rsplit("-", 1)[0] if card[-2:-1] == "-" else card
+        words = (self.catalogue["de"] if german else self.catalogue).get(kind, {})
+        found = words.get(card) or words.get(design)
+        if found is not None:
+            return str(found["name"])
+        return design.replace("-", " ").title()
+
+
+class CardSetEvent(Event):
+    """An event with the card set of the game it happened in (``card_set``), so that its
+    words name cards as that set does (``spec.describe``, ``lang_de.describe``): equal
+    to the plain event, and serialized as one (its JSON has no more keys). A state's
+    ``apply`` makes them; an event without a set (made by hand, or read back from JSON)
+    is worded with the default set's names."""
+
+    card_set: CardSet
+
+    @classmethod
+    def of(cls, event: Event, cs: CardSet) -> CardSetEvent:
+        made = tuple.__new__(cls, event)
+        made.card_set = cs
+        return made
+
+
+FENCE_EVENTS = frozenset({"fence", "fence_drawn", "fences_drawn", "return_fence"})
+# The events that name cards: the only ones a state's apply gives their card set.
+NAMING_EVENTS = FENCE_EVENTS | {
+    "dealt",
+    "you_picked",
+    "reveal",
+    "instant",
+    "neutral",
+    "steal",
+    "bonus",
+    "power",
+    "draw_location",
+    "recall",
+    "move",
+    "unplace",
+    "swap",
+}
+
+
+def card_words(event: Event, german: bool = False) -> Callable[[str], str]:
+    """How an event's words name the cards it holds: by the names of the card set it
+    happened with (see :class:`CardSetEvent`; else the default set), in German
+    (``german``) its German names. Fence events hold Fence cards, ``power`` a Power tile,
+    the others Location cards. Only the cards the event holds are named, so its words
+    show no more than its data, which its audience may see."""
+    found = getattr(event, "card_set", None)
+    t = event.type
+    kind = "fences" if t in FENCE_EVENTS else "powers" if t == "power" else "locations"
+
+    def name(card: str) -> str:
+        cs = found if isinstance(found, CardSet) else load_card_set()
+        return cs.name_of(kind, card, german)
+
+    return name
 
 
 def compile_card_file(data: CardFile, path: str) -> CardSet:

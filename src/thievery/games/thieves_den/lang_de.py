@@ -8,7 +8,7 @@ Hehler und Machtplättchen stehen im Kartensatz (``name_de``). See
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from thievery.core.i18n import GermanSeats
@@ -126,7 +126,7 @@ WORDS: Mapping[str, str] = {
     "(empty slot)": "(leerer Platz)",
     "Fences": "Hehler",
     "(no tile)": "(kein Plättchen)",
-    "  [used: {what}]": "  [genutzt: {what}]",
+    " [used: {what}]": " [genutzt: {what}]",
     "Power tiles": "Machtplättchen",
     "Witch": "Hexe",
     "Burgle / Recruit": "Einbrechen / Anwerben",
@@ -159,9 +159,7 @@ WORDS: Mapping[str, str] = {
     "You": "Du",
     # the head and the end
     " (UNOFFICIAL cards)": " (INOFFIZIELLE Karten)",
-    "round {round} of 3 · {phase} · {direction} · {cards}{label}": (
-        "Runde {round} von 3 · {phase} · {direction} · {cards}{label}"
-    ),
+    "round {round}/3 · {phase} · {direction}": "Runde {round}/3 · {phase} · {direction}",
     "scouting": "Auskundschaften",
     "thieving": "Stehlen",
     "direction": "Richtungsplättchen",
@@ -185,9 +183,13 @@ WORDS: Mapping[str, str] = {
     ),
     "Skip (do nothing more here)": "Auslassen (hier nichts mehr tun)",
     "Give the Direction tile to seat {n}": "Richtungsplättchen an Platz {n} geben",
-    "Target seat {n} ({prestige} Prestige, {held} treasures, {thieves} thieves)": (
-        "Platz {n} wählen ({prestige} Prestige, {held} Schätze, {thieves} Diebe)"
+    "Target seat {n} ({prestige} Prestige, {held}, {thieves})": (
+        "Platz {n} wählen ({prestige} Prestige, {held}, {thieves})"
     ),
+    "{n} treasure": "{n} Schatz",
+    "{n} treasures": "{n} Schätze",
+    "{n} thief": "{n} Dieb",
+    "{n} thieves": "{n} Diebe",
     "Return {fence} to the deck": "{fence} in den Stapel zurücklegen",
     " (seat {n} gets {b})": " (Platz {n} bekommt {b})",
     " (you get the Owner Bonus: {b})": " (du bekommst den Besitzerbonus: {b})",
@@ -275,7 +277,9 @@ T J A F P   Schätze: Foliant, Juwel, Artefakt, Fossil, Trank (J2: zwei Juwelen)
 Hexe T→4    einen Folianten an die Hexe liefern gibt 4 Prestige (durchgestrichen: belegt)
 gesammelt   behaltene Orte nach Typ (Dor Dorf, Sch Schatten, Rui Ruinen, Hei Heilig, Sta
             Stadt) | belieferte Hehler nach Typ (Adl Adliger, Age Agent, Sam Sammler,
-            Hex Hexer, Söl Söldner, Hau Hausierer, Tüf Tüftler)"""
+            Hex Hexer, Söl Söldner, Hau Hausierer, Tüf Tüftler)
+Machtplättchen mit Namen; was ein Plättchen tut, steht in den Menüzeilen „Machtplättchen …“
+(die Karten deiner Hand: in den Zeilen „Behalten: …“)"""
 
 EFFECTS = {
     "gain": "Nehmen",
@@ -295,21 +299,6 @@ EFFECTS = {
 }
 
 
-def card_name(card: str) -> str:
-    """A card or tile id in German: the default set's German name for its design, else
-    the id in words (``noble-countess-a`` -> ``Gräfin``)."""
-    from thievery.games.thieves_den.cards import load_card_set
-
-    german = load_card_set().catalogue["de"]
-    base = card.rsplit("-", 1)[0] if card[-2:-1] == "-" else card
-    for kind in ("locations", "fences", "powers"):
-        for key in (card, base):
-            found = german[kind].get(key)
-            if found is not None:
-                return str(found["name"])
-    return base.replace("-", " ").title()
-
-
 def _acc(what: str) -> str:
     return NOUNS[what][2] if what in NOUNS else what
 
@@ -320,10 +309,11 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     w = GermanSeats(seat, names)
     t = event.type
     s = d.get("seat", -1)
+    card_name = _card_words(event)
     template = SENTENCES.get(t)
     if template is not None:
         du, er, rest = template
-        return w.does(s, du, er, rest.format_map(_fields(d, w)))
+        return w.does(s, du, er, rest.format_map(_fields(d, w, card_name)))
     if t == "round":
         holder = d["holder"]
         direction = WORDS.get(str(d["direction"]), str(d["direction"]))
@@ -369,7 +359,17 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     return f"{t}: {dict(d)}"
 
 
-def _fields(d: Mapping[str, Any], w: GermanSeats) -> dict[str, str]:
+def _card_words(event: Event) -> Callable[[str], str]:
+    """How the event's words name its cards: its card set's German names (see
+    :func:`~thievery.games.thieves_den.cards.card_words`)."""
+    from thievery.games.thieves_den.cards import card_words
+
+    return card_words(event, german=True)
+
+
+def _fields(
+    d: Mapping[str, Any], w: GermanSeats, card_name: Callable[[str], str]
+) -> dict[str, str]:
     """The words a sentence of ``SENTENCES`` may use."""
     out: dict[str, str] = {}
     for key, value in d.items():

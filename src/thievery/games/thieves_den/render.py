@@ -183,17 +183,18 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
     for i in range(0, len(row), 2):
         fences.add_row(*row[i : i + 2])
     grid.add_row(_("Fences"), fences)
+    # (by name only: what a tile does is in the menu line that uses it; every tile's text
+    # on the board took up to six lines, and the screen 100×40 has no room for them)
     powers = Text()
     for i, p in enumerate(view["powers"]):
         if i:
-            powers.append("\n")
+            powers.append(" · ")
         if p["tile"] is None:
             powers.append(_("(no tile)"), style="dim")
             continue
-        k = cs.power_index[p["tile"]]
-        powers.append(f"{power_name(cs, k)}: {power_text(cs, k)}")
+        powers.append(power_name(cs, cs.power_index[p["tile"]]))
         if p["paid"]:
-            powers.append(_("  [used: {what}]", what=_(p["paid"])), style="dim")
+            powers.append(_(" [used: {what}]", what=_(p["paid"])), style="dim")
     grid.add_row(_("Power tiles"), powers)
     witch = Text()
     for t in TREASURES:
@@ -202,11 +203,9 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
             f"{LETTER[t]}→{cs.witch[TREASURES.index(t)]} ",
             style="dim strike" if taken else COLOUR[t],
         )
+    witch.append("  " + _("Burgle / Recruit") + ": ", style="bold")
+    witch.append(_("{n} thieves / ", n=view["burgle"])).append_text(treasure_text(view["recruit"]))
     grid.add_row(_("Witch"), witch)
-    grid.add_row(
-        _("Burgle / Recruit"),
-        Text(_("{n} thieves / ", n=view["burgle"])).append_text(treasure_text(view["recruit"])),
-    )
     supply = treasure_text(view["supply"]["treasures"])
     supply.append(_("  thieves {n}", n=view["supply"]["thieves"]))
     supply.append(
@@ -228,13 +227,13 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
 def _players(cs: CardSet, view: JSON) -> RenderableType:
     me = view["seat"]
     grid = Table(expand=True, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for col in ("seat", "★", "treasures", "thieves", "Locations (this round)", "collected"):
-        # (at least 14 wide: a long "collected" once squeezed an empty "Locations" column
-        # to one letter, its heading folded a letter a line)
-        wide = col.startswith("Loc")
-        grid.add_column(
-            _(col), overflow="fold", ratio=3 if wide else None, width=14 if wide else None
-        )
+    for col in ("seat", "★", "treasures", "thieves"):
+        grid.add_column(_(col), no_wrap=True)
+    # The rest of the width is shared, most of it for the Locations (a narrow column
+    # wrapped each seat's row to three or four lines); "collected" wraps if it must, so a
+    # long one cannot squeeze the Locations (once to one letter a line).
+    grid.add_column(_("Locations (this round)"), overflow="fold", ratio=1, width=20)
+    grid.add_column(_("collected"), overflow="fold", max_width=24)
     for s, x in enumerate(view["seats"]):
         name = (
             f"{seat_number(s)}"
@@ -266,7 +265,7 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
             treasure_text(x["treasures"]),
             str(x["thieves"]),
             locations,
-            f"{collected or '—'} | {fences or '—'}",
+            f"{collected or '—'} | {fences}" if fences else collected or "—",
         )
     return grid
 
@@ -303,9 +302,10 @@ def _mine(cs: CardSet, view: JSON) -> RenderableType:
             style="bold",
         )
     if view["hand"]:
-        lines.append(_("Hand:") + "\n")
-        for c in view["hand"]:
-            lines.append("  • " + describe_location(cs, c) + "\n")
+        # (by name: the menu says what each card does, when you pick one)
+        lines.append(_("Hand:") + " ")
+        lines.append_text(Text(", ").join(location_text(cs, c) for c in view["hand"]))
+        lines.append("\n")
     if view["my_pick"]:
         lines.append(_("You keep: ") + describe_location(cs, view["my_pick"]) + "\n")
     lines.append(_("Now: {what}", what=decision_words(cs, view["decision"])), style="italic")
@@ -315,14 +315,14 @@ def _mine(cs: CardSet, view: JSON) -> RenderableType:
 def table(view: JSON) -> RenderableType:
     """A seat's (or the spectator's) view of the table."""
     cs = cards_of(view)
+    # The warning first, so that a narrow terminal cuts the rest of the title, not it;
+    # the card set's name goes under the board.
     label = _(" (UNOFFICIAL cards)") if view["unofficial"] else ""
     head = _(
-        "round {round} of 3 · {phase} · {direction} · {cards}{label}",
+        "round {round}/3 · {phase} · {direction}",
         round=view["round"],
         phase=_(view["phase"]),
         direction=_(view["direction"]),
-        cards=cs.name_de if _german() else view["card_set"],
-        label=label,
     )
     parts: list[RenderableType] = [_board(cs, view), _players(cs, view)]
     if view["seat"] is not None:
@@ -353,7 +353,8 @@ def table(view: JSON) -> RenderableType:
                 style="bold green",
             )
         )
-    return Panel(Group(*parts), title=f"Thieves Den — {head}")
+    cards = cs.name_de if _german() else view["card_set"]
+    return Panel(Group(*parts), title=f"Thieves Den{label} — {head}", subtitle=cards)
 
 
 def _scheme(cs: CardSet, scheme: str) -> str:
@@ -429,12 +430,13 @@ def action(action: JSON, view: JSON) -> str:
         return _("Give the Direction tile to seat {n}", n=seat_number(action["seat"]))
     if kind == "opponent":
         x = view["seats"][action["seat"]]
+        held, thieves = sum(x["treasures"].values()), x["thieves"]
         return _(
-            "Target seat {n} ({prestige} Prestige, {held} treasures, {thieves} thieves)",
+            "Target seat {n} ({prestige} Prestige, {held}, {thieves})",
             n=seat_number(action["seat"]),
             prestige=x["prestige"],
-            held=sum(x["treasures"].values()),
-            thieves=x["thieves"],
+            held=_("{n} treasure" if held == 1 else "{n} treasures", n=held),
+            thieves=_("{n} thief" if thieves == 1 else "{n} thieves", n=thieves),
         )
     if kind == "return_fence":
         return _("Return {fence} to the deck", fence=describe_fence(cs, action["card"]))
@@ -532,6 +534,8 @@ T J A F P   treasures: Tome, Jewel, Artifact, Fossil, Potion (J2: two Jewels)
 ◆ …         the seat holding the Direction tile; a seat still to act
 Witch T→4   delivering a Tome to the Witch gives 4 Prestige (struck through: taken)
 collected   Locations kept, by type (vil village, sha shadow, rui ruins, hol holy, cit
-            city) | Fences sold to, by type"""
+            city) | Fences sold to, by type
+Power tiles by name; what a tile does is in the menu's "Power tile" lines (your hand's
+cards: in the "Keep" lines)"""
 
 RENDERER = TerminalRenderer(table=table, action=action, legend=LEGEND, group=group)

@@ -42,8 +42,10 @@ from thievery.games.thieves_den.actions import (
 from thievery.games.thieves_den.cards import (
     FENCE_TYPES,
     LOCATION_TYPES,
+    NAMING_EVENTS,
     TREASURES,
     CardSet,
+    CardSetEvent,
     load_card_set,
 )
 from thievery.games.thieves_den.effects import (
@@ -371,6 +373,20 @@ class ThievesDen(State):
         if action.type not in kinds:
             return f"now seat {seat} may {', '.join(kinds)}, not {action.type!r}"
         return f"{action.to_json()} is not possible now: {self.decision_text()}"
+
+    def apply(self, seat: int, action: Action | Mapping[str, Any]) -> list[Event]:
+        """As :meth:`State.apply`; each event carries the game's card set, for its words
+        (:class:`~thievery.games.thieves_den.cards.CardSetEvent`)."""
+        return self._with_cards(super().apply(seat, action))
+
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """As :meth:`State.apply_legal`, the events with the card set (see :meth:`apply`;
+        ``apply_trusted``, the search's fast path, leaves them plain)."""
+        return self._with_cards(super().apply_legal(seat, action))
+
+    def _with_cards(self, events: list[Event]) -> list[Event]:
+        cs = self.cs
+        return [CardSetEvent.of(e, cs) if e.type in NAMING_EVENTS else e for e in events]
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []

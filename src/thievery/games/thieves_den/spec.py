@@ -36,7 +36,7 @@ from thievery.games.thieves_den.actions import (
     ReturnFence,
     Steal,
 )
-from thievery.games.thieves_den.cards import TREASURES
+from thievery.games.thieves_den.cards import TREASURES, card_words
 from thievery.games.thieves_den.rules import ThievesDen, check_setup
 from thievery.games.thieves_den.view import Determinizer
 
@@ -190,6 +190,7 @@ class ThievesDenSpec(GameSpec):
         d = dict(event.data)
         t = event.type
         actor = d.get("seat")
+        card_name = card_words(event)
 
         def who(k: int) -> str:
             return seat_name(k, seat, names)
@@ -201,7 +202,7 @@ class ThievesDenSpec(GameSpec):
                 fields[key.capitalize()] = seat_name(value, seat, names, capital=True)
                 fields[key + "_s"] = seat_name(value, seat, names, possessive=True)
             elif key in ("card", "mine", "theirs", "tile", "to", "from"):
-                fields[key] = _card_name(str(value))
+                fields[key] = card_name(str(value))
             elif key == "count" and d.get("what") is not None:
                 fields["things"] = _plural(int(value), str(d["what"]))
             else:
@@ -212,10 +213,10 @@ class ThievesDenSpec(GameSpec):
         if t == "gain" and d["count"] == 0:
             t = "gain_none"
         if t == "reveal":
-            parts = [f"{who(int(k))}: {_card_name(c)}" for k, c in d["cards"].items()]
+            parts = [f"{who(int(k))}: {card_name(c)}" for k, c in d["cards"].items()]
             return "Revealed — " + "; ".join(parts)
         if t in ("dealt", "neutral", "fences_drawn"):
-            fields["cards"] = ", ".join(_card_name(c) for c in d["cards"]) or "none"
+            fields["cards"] = ", ".join(card_name(c) for c in d["cards"]) or "none"
         if t == "recruit":
             fields["pay"] = " and a ".join(d["pay"])
         if t == "final":
@@ -279,12 +280,6 @@ EVENT_WORDS = {
 def _articles(text: str) -> str:
     """The article made "an" before a vowel: "burgles an artifact", "paying an artifact"."""
     return re.sub(r"\ba (?=[aeiou])", "an ", text)
-
-
-def _card_name(card: str) -> str:
-    """A card or tile id in words: ``noble-countess-a`` -> ``Noble Countess``."""
-    base = card.rsplit("-", 1)[0] if card[-2:-1] == "-" else card
-    return base.replace("-", " ").title()
 
 
 def _plural(k: int, what: str) -> str:
