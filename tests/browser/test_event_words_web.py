@@ -272,3 +272,20 @@ def test_schatz_rabatz_log_lines_count_columns_and_rows_from_1(
     assert german == ["Bob hat Goldbarren (rot) gepackt (Drehung 1, Spalte 1, Reihe 3 von unten)"]
     for page in pages.values():
         nothing_missing(page)
+
+
+def test_schatz_rabatz_german_log_names_a_ship_part_with_its_article(
+    server: str, pages: dict[str, Page]
+) -> None:
+    """ "Bob nimmt Bug" lacked the article; the terminal's German says it too."""
+    scored = Event("scored", {"round": 1, "counts": [3, 5], "parts": [None, "bow-2"]})
+    events = [{**scored.to_json(), "text": ""}]
+    page = pages["de"]
+    page.goto(server + "/replay")
+    german = page.evaluate(LINES, ["schatz-rabatz", events, NAMES[:2]])
+    assert german == ["Runde 1 gezählt — du 3, Bob 5. Bob nimmt den Bug"]  # (seat 0 reads)
+    stern = [{**events[0], "parts": ["stern-1", None]}]
+    assert page.evaluate(LINES, ["schatz-rabatz", stern, NAMES[:2]])[0].endswith(
+        "Du nimmst das Heck"
+    )
+    nothing_missing(page)

@@ -296,14 +296,10 @@ class Session:
         if board is None:
             board = self.drawn(self.render.table(self.state.view(seat)))
         room = self.screen_height() - len(board.lines) - menu_lines - 1
-        title = _("What happened") + (
-            "" if final or not self.render.legend else _(" (? for a legend)")
-        )
         lines = self.logs[seat]
 
         def panel(count: int) -> Panel:
-            text = Text("\n".join(lines[len(lines) - count :]) or "—")
-            return Panel(text, title=title, border_style="dim")
+            return self.log_panel(seat, count, final)
 
         # the newest lines that fit (a long line wraps), at least MIN_LOG
         count = most(MIN_LOG, min(LOG_LINES, len(lines)), lambda n: self.fits(panel(n), room))
@@ -321,6 +317,15 @@ class Session:
                     border_style="green",
                 )
             )
+
+    def log_panel(self, seat: int | None, count: int, final: bool = False) -> Panel:
+        """The log's panel with the ``count`` newest lines ``seat`` may see."""
+        title = _("What happened") + (
+            "" if final or not self.render.legend else _(" (? for a legend)")
+        )
+        lines = self.logs[seat]
+        text = Text("\n".join(lines[len(lines) - count :]) or "—")
+        return Panel(text, title=title, border_style="dim")
 
     def human_turn(self, seat: int) -> None:
         if self.humans > 1 and seat != self.last_human:
@@ -340,7 +345,10 @@ class Session:
             node, first = path[-1]
             back = len(path) > 1
             board = self.drawn(self.render.table(view))
-            room = self.screen_height() - len(board.lines) - (MIN_LOG + 2) - 1
+            # (the menu gets what the board and the log's MIN_LOG newest lines leave, as
+            # many rows as they wrap to)
+            log_rows = self.lines_of(self.log_panel(seat, MIN_LOG))
+            room = self.screen_height() - len(board.lines) - log_rows - 1
             entries, more, lines = self.page(seat, room, path, node.entries()[first:], back)
             self.show(seat, menu_lines=self.lines_of(lines), board=board)
             self.console.print(lines)

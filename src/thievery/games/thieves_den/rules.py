@@ -40,6 +40,7 @@ from thievery.games.thieves_den.actions import (
     interned,
 )
 from thievery.games.thieves_den.cards import (
+    DEFAULT_PATH,
     FENCE_TYPES,
     LOCATION_TYPES,
     NAMING_EVENTS,
@@ -77,6 +78,7 @@ from thievery.games.thieves_den.view import view as view_of
 
 SCOUT, THIEVE, GIVE, OVER = range(4)  # the phases, named in views by view.PHASE_NAMES
 ROUNDS = 3
+_DEFAULT_SET = str(DEFAULT_PATH)  # the default card set's path (CardSet.path)
 HAND = 4
 PICKS = 3
 ROW = 6
@@ -386,6 +388,8 @@ class ThievesDen(State):
 
     def _with_cards(self, events: list[Event]) -> list[Event]:
         cs = self.cs
+        if cs.path == _DEFAULT_SET:  # (the default set: plain events are worded by it anyway)
+            return events
         return [CardSetEvent.of(e, cs) if e.type in NAMING_EVENTS else e for e in events]
 
     def _apply(self, seat: int, action: Action) -> list[Event]:

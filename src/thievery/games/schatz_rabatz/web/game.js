@@ -106,6 +106,8 @@ const COLOURS = {
 // (the engine's data.part_words; tests/games/schatz_rabatz/test_web_words.py keeps them alike)
 const PART_WORDS = { bow: "bow", "middle-a": "middle A", "middle-b": "middle B", stern: "stern" };
 const partWords = (p) => (PART_WORDS[p] ? t(PART_WORDS[p]) : p);
+// German, with its article as the log says it (accusative: "nimmt den Bug"; lang_de.THE_PARTS)
+const THE_PARTS_DE = { bow: "den Bug", "middle-a": "das Mittelteil A", "middle-b": "das Mittelteil B", stern: "das Heck" };
 const ABOVE = 3; // rows drawn above the rim (a treasure resting on the rim sticks out ≤ 3)
 const STEP_MS = 750; // the scoring's steps
 
@@ -1062,7 +1064,7 @@ function logWords(e, ctx) {
     case "scored": {
       const counts = (d.counts || []).map((c, s) => `${w.nom(s)} ${c}`).join(", ");
       const parts = (d.parts || []).map((p, s) => [p, s]).filter(([p]) => p)
-        .map(([p, s], i) => `${w.nom(s, i === 0)} ${w.v(s, "nimmst", "nimmt")} ${partWords(String(p).replace(/-\d+$/, ""))}`);
+        .map(([p, s], i) => `${w.nom(s, i === 0)} ${w.v(s, "nimmst", "nimmt")} ${THE_PARTS_DE[String(p).replace(/-\d+$/, "")] || p}`);
       return `Runde ${d.round} gezählt — ${counts}. ${parts.join(", ") || "Keine Schiffsteile mehr übrig"}`;
     }
     case "ready":
