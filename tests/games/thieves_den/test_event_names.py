@@ -104,6 +104,7 @@ def test_every_event_that_names_a_card_carries_the_games_card_set(tmp_path: Path
     while state.to_act:
         seat = state.to_act[0]
         actions = state.legal_actions(seat)
+        state = state.clone()  # (a copy is of the same set's kind: its events name it too)
         for e in state.apply(seat, actions[rng.below(len(actions))]):
             if CARD_FIELDS & e.data.keys() and not isinstance(e.data.get("from", ""), int):
                 naming.add(e.type)
@@ -112,3 +113,12 @@ def test_every_event_that_names_a_card_carries_the_games_card_set(tmp_path: Path
 
 
 CARD_FIELDS = {"card", "cards", "tile", "mine", "theirs", "to", "from"}
+
+
+def test_the_default_sets_games_keep_plain_events() -> None:
+    """Nothing to carry (their words are the default set's): their apply pays nothing."""
+    state = new(3, seed=2)
+    assert type(state) is type(state.clone()) and not hasattr(state, "_with_cards")
+    seat = state.to_act[0]
+    events = state.apply(seat, state.legal_actions(seat)[0])
+    assert events and all(type(e) is Event for e in events)

@@ -218,8 +218,10 @@ class ThievesDen(State):
 
     @classmethod
     def blank(cls, players: int, seed: int, options: JSON, cs: CardSet) -> ThievesDen:
-        """An empty table for ``cs`` (no cards placed): the start of setup and determinize."""
-        s = object.__new__(cls)
+        """An empty table for ``cs`` (no cards placed): the start of setup and determinize.
+        A card set other than the default one makes a :class:`NamedCardsDen`."""
+        named = cls is ThievesDen and cs.path != _DEFAULT_SET
+        s = object.__new__(NamedCardsDen if named else cls)
         s.players, s.seed, s.options, s.cs = players, seed, options, cs
         acts = interned(cs)
         s.a_pick, s.a_steal, s.a_loc = acts["pick"], acts["steal"], acts["location"]
@@ -297,7 +299,7 @@ class ThievesDen(State):
 
     def clone(self) -> ThievesDen:
         """An independent copy (cheap: flat lists of ints)."""
-        c = object.__new__(ThievesDen)
+        c = object.__new__(type(self))  # (NamedCardsDen too)
         c.players, c.seed, c.options, c.cs = self.players, self.seed, self.options, self.cs
         c.a_pick, c.a_steal, c.a_loc = self.a_pick, self.a_steal, self.a_loc
         c.a_fence, c.a_power = self.a_fence, self.a_power
@@ -375,22 +377,6 @@ class ThievesDen(State):
         if action.type not in kinds:
             return f"now seat {seat} may {', '.join(kinds)}, not {action.type!r}"
         return f"{action.to_json()} is not possible now: {self.decision_text()}"
-
-    def apply(self, seat: int, action: Action | Mapping[str, Any]) -> list[Event]:
-        """As :meth:`State.apply`; each event carries the game's card set, for its words
-        (:class:`~thievery.games.thieves_den.cards.CardSetEvent`)."""
-        return self._with_cards(super().apply(seat, action))
-
-    def apply_legal(self, seat: int, action: Action) -> list[Event]:
-        """As :meth:`State.apply_legal`, the events with the card set (see :meth:`apply`;
-        ``apply_trusted``, the search's fast path, leaves them plain)."""
-        return self._with_cards(super().apply_legal(seat, action))
-
-    def _with_cards(self, events: list[Event]) -> list[Event]:
-        cs = self.cs
-        if cs.path == _DEFAULT_SET:  # (the default set: plain events are worded by it anyway)
-            return events
-        return [CardSetEvent.of(e, cs) if e.type in NAMING_EVENTS else e for e in events]
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
@@ -1230,6 +1216,27 @@ class ThievesDen(State):
 
 
 # ------------------------------------------------------------------ setup helpers
+
+
+class NamedCardsDen(ThievesDen):
+    """A game of a card set other than the default one: each event that names a card
+    carries the set (:class:`~thievery.games.thieves_den.cards.CardSetEvent`), so that
+    its words name the cards as that set does. (The default set's games keep plain
+    events, worded by the default set: their ``apply`` pays nothing for this.)"""
+
+    def apply(self, seat: int, action: Action | Mapping[str, Any]) -> list[Event]:
+        """As :meth:`State.apply`; each event carries the game's card set, for its words
+        (:class:`~thievery.games.thieves_den.cards.CardSetEvent`)."""
+        return self._with_cards(super().apply(seat, action))
+
+    def apply_legal(self, seat: int, action: Action) -> list[Event]:
+        """As :meth:`State.apply_legal`, the events with the card set (see :meth:`apply`;
+        ``apply_trusted``, the search's fast path, leaves them plain)."""
+        return self._with_cards(super().apply_legal(seat, action))
+
+    def _with_cards(self, events: list[Event]) -> list[Event]:
+        cs = self.cs
+        return [CardSetEvent.of(e, cs) if e.type in NAMING_EVENTS else e for e in events]
 
 
 def universe_locations(cs: CardSet, players: int) -> list[int]:
