@@ -418,7 +418,8 @@ def test_reduced_motion_draws_at_once_a_story_can_be_skipped_and_a_sale_is_told(
         table.act(0, {"type": "fence", "card": HEXER})
         steps = told(busy)
         assert [s["step"] for s in steps] == ["fence", "fence-drawn"], steps
-        assert steps[0]["text"] == "Ada sells to the Fence Warlock Hexer for 6 Prestige"
+        # (named as the card set names it: "Hexer", not its id in words, "Warlock Hexer")
+        assert steps[0]["text"] == "Ada sells to the Fence Hexer for 6 Prestige"
         assert steps[1]["text"].startswith("New Fence: ")
         assert [counts(s)[0] for s in steps] == [(1, 1, 6), (1, 1, 6)]
         row = [s["row"] for s in steps]
