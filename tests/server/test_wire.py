@@ -564,10 +564,10 @@ def test_a_frame_being_handled_when_the_server_stops_is_finished_first(
     join = Session.join
     started = threading.Event()
 
-    async def slow_join(self: Session, token: Any) -> None:
+    async def slow_join(self: Session, token: Any, made: Any = None) -> None:
         started.set()
         await asyncio.sleep(1.0)
-        await join(self, token)
+        await join(self, token, made)
         events.append("joined")
 
     monkeypatch.setattr(Session, "join", slow_join)
