@@ -44,3 +44,15 @@ def test_a_record_of_other_rules_is_refused_unless_the_game_maps_its_version() -
         with pytest.raises(InvalidRecord, match=f"version {version}; this is version"):
             thievery.replay(record)
     assert spec.record_options(spec.version, {"a": 1}) == {"a": 1}
+
+
+def test_a_record_whose_result_was_edited_is_refused_by_replay() -> None:
+    saved = json.loads(RECORDS[0].read_text())
+    result = saved["result"]
+    edited = {**result, "winners": [w for w in range(4) if w not in result["winners"]][:1]}
+    record = GameRecord.from_json({**saved, "result": edited})
+    with pytest.raises(InvalidRecord, match="the record says the game ended"):
+        thievery.replay(record)
+    assert thievery.replay(record, check=False).result() == result  # (verify tells it so)
+    unfinished = GameRecord.from_json({**saved, "result": None})  # (states no result)
+    assert thievery.replay(unfinished).result() == result

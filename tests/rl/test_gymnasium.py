@@ -70,3 +70,18 @@ def test_opponents_by_seat_and_refusals() -> None:
         gymnasium.make("thievery/Schattendieb-v0", players=4, opponents=["random"])
     with pytest.raises(ThieveryError, match="bogus"):  # at make, not at the first reset
         gymnasium.make("thievery/Thieves-v0", players=3, opponents="bogus")
+
+
+def test_an_action_that_is_no_whole_number_index_is_refused_and_changes_nothing() -> None:
+    e = gymnasium.make("thievery/Thieves-v0", players=3, opponents="random")
+    _, info = e.reset(seed=3)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for bad in (legal + 0.7, float(legal), None, [legal, legal], np.array([True]), "1"):
+        with pytest.raises(ValueError, match="one whole-number index"):
+            e.step(bad)
+    fresh = gymnasium.make("thievery/Thieves-v0", players=3, opponents="random")
+    fresh.reset(seed=3)  # (nothing was taken: the good step after them is the first one)
+    assert np.array_equal(e.step(legal)[0], fresh.step(legal)[0])
+    for good in (legal, np.int64(legal), np.array(legal), np.array([legal])):
+        e.reset(seed=3)
+        assert e.step(good)[4].get("illegal") is not True

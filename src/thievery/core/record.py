@@ -271,9 +271,16 @@ def _names(names: Any, players: int) -> list[str] | None:
     return names
 
 
-def replay(record: GameRecord) -> State:
-    """The final state of a record, replayed exactly."""
+def replay(record: GameRecord, check: bool = True) -> State:
+    """The final state of a record, replayed exactly. A record that states a result
+    (``check``) must end in it: one whose result was edited is refused
+    (:class:`InvalidRecord`), as ``thievery verify`` refuses it."""
     final: State | None = None
     for step in record.steps():
         final = step[0]
-    return final if final is not None else record.start()
+    state = final if final is not None else record.start()
+    if check and record.result is not None and state.result() != record.result:
+        raise InvalidRecord(
+            f"the record says the game ended {record.result}, its actions end it {state.result()}"
+        )
+    return state

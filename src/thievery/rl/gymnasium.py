@@ -98,7 +98,7 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
         m = self.match
         if m.over or self._ended:
             raise RuntimeError("the episode is over: call reset()")
-        index = int(action)
+        index = _index(action)
         mask = m.mask(self.seat)
         if not 0 <= index < len(mask) or not mask[index]:
             info = self._info()
@@ -151,6 +151,15 @@ class ThieveryEnv(gymnasium.Env[Vector, np.int64]):
             else:
                 chosen = bot.act(state.view(current), state.legal_actions(current))
             m.act(current, m.codec.index[chosen])
+
+
+def _index(action: Any) -> int:
+    """A step's action: one whole-number index (a Python or NumPy integer, or an array
+    holding one), else ``ValueError`` (1.7 was taken as 1, ``None`` failed in ``int``)."""
+    held = np.asarray(action)
+    if held.size != 1 or held.dtype.kind not in "iu":
+        raise ValueError(f"an action is one whole-number index, not {action!r:.60}")
+    return int(held.reshape(()))
 
 
 def register() -> None:
