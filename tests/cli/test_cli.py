@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer.main
 from typer.testing import CliRunner
 
 from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
@@ -610,3 +611,29 @@ def test_games_lists_each_default_as_an_option_takes_it_back() -> None:
         args = ["simulate", game, "--games", "1", "--bots", bots, "-o", f"{name}={value}"]
         played = runner.invoke(app, args)
         assert played.exit_code == 0, played.output
+
+
+COMMANDS = ["games", "rules", "ladder", "play", "replay", "serve", "simulate", "verify"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_flows_its_paragraphs_and_shows_no_markup(command: str) -> None:
+    """A command's description is wrapped to the terminal, not broken where its source's
+    lines end ("(with --duplicate, from i // seats); the" then "report lists ..." on the
+    next line at 80 columns), and reST's ``code`` quotes are not shown as backquotes."""
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "80"}, terminal_width=80)
+    assert result.exit_code == 0, result.output
+    assert "`" not in result.output
+    group = typer.main.get_group(app)
+    words = " ".join((group.commands[command].help or "").split()).replace("`", "")
+    shown = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+    # every sentence of the description is on screen, its words in order
+    for sentence in filter(None, (s.strip() for s in words.split(". "))):
+        assert sentence.rstrip(".") in shown, sentence
+
+
+def test_the_command_list_flows_each_commands_first_paragraph() -> None:
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "80"}, terminal_width=80)
+    lines = [" ".join(line.strip("│ ").split()) for line in result.output.splitlines()]
+    # ("rules" had its first paragraph's second source line on a line of its own)
+    assert not any(line.startswith("(in German with --lang de") for line in lines), lines

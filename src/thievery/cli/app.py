@@ -7,4 +7,5 @@ app = typer.Typer(
     help="Thievery: four thief-themed tabletop games — play, serve, simulate, replay.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode="markdown",
 )
