@@ -76,3 +76,36 @@ def _compare_along_random_games(match: Match) -> None:
         for s in range(players):  # the end, scores and all
             assert match.observation(s).tobytes() == match.observation_from_view(s).tobytes()
     assert compared > 50
+
+
+def test_thieves_dens_stack_field_marks_the_effect_that_runs_next() -> None:
+    """The engine runs its pending effects last in, first out (``queue[-1]`` is resolved
+    next): the observation's "stack" one-hot is that effect's op, the counts the rest.
+    (Both encoders marked the first entry, the last to run.)"""
+    from thievery.games.thieves_den.effects import OP_NAMES
+
+    match = Match("thieves-den", 4)
+    field = next(f for f in match.layout.describe() if f["name"] == "stack")
+    at, n_ops = field["offset"], len(OP_NAMES)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(40):
+        match.start(seed)
+        while not match.over and checked < 20:
+            queue = match.state.queue  # type: ignore[attr-defined]
+            if len(queue) >= 2 and queue[0][0] != queue[-1][0]:
+                later = [0.0] * n_ops
+                for entry in queue[:-1]:
+                    later[entry[0]] += 1.0
+                for s in range(match.players):
+                    for vector in (match.observation(s), match.observation_from_view(s)):
+                        block = vector[at : at + 2 * n_ops].tolist()
+                        assert block[:n_ops] == [float(op == queue[-1][0]) for op in range(n_ops)]
+                        assert block[n_ops:] == later
+                checked += 1
+            seat = match.current()
+            assert seat is not None
+            match.act(seat, random_index(match.mask(seat), rng))
+        if checked >= 20:
+            break
+    assert checked >= 20  # decisions with two different effects pending

@@ -472,10 +472,10 @@ def thieves_den(layout: ObservationLayout, probe: State) -> SeatEncoder | None:
         if pick[me] >= 0:  # "my_pick" (own)
             buf[pick_at + pick[me]] = 1.0
         queue = s.queue
-        if queue:  # "stack": the next op, then how many of each op come later
-            buf[stack_at + queue[0][0]] = 1.0
+        if queue:  # "stack": the next op (the last entry), then how many of each come later
+            buf[stack_at + queue[-1][0]] = 1.0
             later: dict[int, float] = {}
-            for entry in queue[1:]:
+            for entry in queue[:-1]:
                 later[entry[0]] = later.get(entry[0], 0.0) + 1.0
             for op, count in later.items():
                 buf[stack_at + n_ops + op] = count

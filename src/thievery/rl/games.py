@@ -300,8 +300,8 @@ def thieves_den(players: int, probe: State) -> Spaces:
             put(out, at + locs[y["card"]], 1.0 + y["thieves"])
 
     def stack(v: Mapping[str, Any], me: int, n: int, out: Sink, at: int) -> None:
-        st = v["stack"]
-        for i, entry in enumerate(st):
+        st = v["stack"]  # (the view's list, bottom first: the last effect runs next)
+        for i, entry in enumerate(reversed(st)):
             o = at if i == 0 else at + len(ops)
             put(out, o + ops[entry[0]], 1.0)
 
@@ -347,7 +347,8 @@ def thieves_den(players: int, probe: State) -> Spaces:
             "stack",
             2 * len(ops),
             stack,
-            "stack: the next effect's op (one-hot), then counts of the later ones' ops",
+            "stack: the next effect's op (one-hot: the view's last entry), then counts of "
+            "the later ones' ops",
         ),
         seats("tied", n),
     ]
