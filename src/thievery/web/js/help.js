@@ -90,13 +90,13 @@ const INTROS = {
     en: [
       ["Goal", "Fill your safe with jewellery and close it in time: the value of the jewellery in a closed safe is your score. A match is 3 games."],
       ["A round", "Everyone picks one hand card in secret; all are shown together. Jewellery of a value shown more than once is thrown away (a tie). Thieves then steal: the Shadow Thief takes any jewellery, each other thief one of its kind. If your jewellery is still in front of you, you may add more cards of the same kind. Then all jewellery goes into its owner's safe and everyone draws back up to 4 cards."],
-      ["The cards", "Jewellery: brooch, ring, watch and cufflink, values 1 to 10. Close Safe cards (4 to 15): a safe closes when its card is at least the number of cards in the safe. Thieves: the Shadow Thief and one for each kind of jewellery."],
+      ["The cards", "Jewellery: brooch, ring, watch and cufflink, values 1 to 10. Close Safe cards (4 to 15): a safe with at least one card in it closes when its card is at least the number of cards in the safe. Thieves: the Shadow Thief and one for each kind of jewellery."],
       ["End and scoring", "A closed safe scores the sum of its jewellery; an open safe scores 0. The game ends when only one safe is open, when everyone still playing shows a Close Safe card in the same round (all score 0), or when the pile is empty and someone has no cards left. After 3 games the highest total wins."],
     ],
     de: [
       ["Ziel", "Fülle deinen Tresor mit Schmuck und schließe ihn rechtzeitig: Der Wert des Schmucks in einem geschlossenen Tresor sind deine Punkte. Eine Partie hat 3 Spiele."],
       ["Eine Runde", "Alle wählen geheim eine Handkarte; alle werden zugleich aufgedeckt. Schmuck eines Werts, der mehrfach gezeigt wird, wird abgeworfen (Gleichstand). Dann stehlen die Diebe: Der Schattendieb nimmt irgendeinen Schmuck, jeder andere Dieb einen seiner Sorte. Liegt dein Schmuck noch vor dir, darfst du weitere Karten derselben Sorte anlegen. Dann kommt aller Schmuck in den Tresor seines Besitzers, und alle ziehen auf 4 Karten nach."],
-      ["Die Karten", "Schmuck: Brosche, Ring, Uhr und Manschettenknopf, Werte 1 bis 10. „Tresor zu“-Karten (4 bis 15): Ein Tresor schließt, wenn die Karte mindestens so hoch ist wie die Zahl der Karten im Tresor. Diebe: der Schattendieb und je einer für jede Schmucksorte."],
+      ["Die Karten", "Schmuck: Brosche, Ring, Uhr und Manschettenknopf, Werte 1 bis 10. „Tresor zu“-Karten (4 bis 15): Ein Tresor mit mindestens einer Karte schließt, wenn die Karte mindestens so hoch ist wie die Zahl der Karten darin. Diebe: der Schattendieb und je einer für jede Schmucksorte."],
       ["Ende und Wertung", "Ein geschlossener Tresor zählt die Summe seines Schmucks, ein offener 0. Das Spiel endet, wenn nur noch ein Tresor offen ist, wenn alle noch Spielenden in derselben Runde eine „Tresor zu“-Karte zeigen (alle bekommen 0) oder wenn der Stapel leer ist und jemand keine Karten mehr hat. Nach 3 Spielen gewinnt die höchste Summe."],
     ],
   },
