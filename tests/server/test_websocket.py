@@ -364,3 +364,75 @@ def test_table_sockets_skip_every_layer_http_requests_go_through(
     assert len(seen) == made  # not through Starlette's stack
     assert client.get(f"/api/tables/{tid}").status_code == 200
     assert seen[made:] == ["http"]
+
+
+def _play_until_spectator(
+    players: list[Player], rng: random.Random, actions: int
+) -> list[dict[str, Any]]:
+    """``actions`` random actions by whichever seats may act; the acks."""
+    acks = []
+    while len(acks) < actions:
+        for p in players:
+            p.sync()
+        mover = next(p for p in players if p.latest["legal"])
+        acks.append(mover.act(rng.choice(mover.latest["legal"])))
+    return acks
+
+
+def test_a_spectator_who_comes_later_is_told_every_change_it_can_see(
+    client: TestClient, monkeypatch: Any
+) -> None:
+    """A table of people only, nobody watching: an action whose events spectators see
+    does not build what a spectator sees. A spectator who comes then is told of every
+    later change it can see, its versions one by one, and ends seeing what a spectator
+    who comes at the end sees."""
+    encoded: list[Any] = []  # the audiences whose snapshot was encoded in this action
+    actions: list[tuple[bool, bool]] = []  # (spectators see its events, theirs encoded)
+    encode, adopt = LiveTable._encoded, LiveTable._adopt
+
+    def noting(table: LiveTable, audience: Any) -> tuple[bytes, bytes]:
+        encoded.append(audience)
+        return encode(table, audience)
+
+    def adopting(table: LiveTable, new: Any, actor: int, events: list[Any]) -> Any:
+        encoded.clear()
+        changed = adopt(table, new, actor, events)
+        actions.append((any(e.is_visible_to(None) for e in events), None in encoded))
+        return changed
+
+    monkeypatch.setattr(LiveTable, "_encoded", noting)
+    monkeypatch.setattr(LiveTable, "_adopt", adopting)
+    made = create_table(client, ["human", "human", "human"], seed=3, scenario=True)
+    tid = made["table"]["id"]
+    rng = random.Random(2)
+    with (
+        client.websocket_connect(ws_url(tid)) as w0,
+        client.websocket_connect(ws_url(tid)) as w1,
+        client.websocket_connect(ws_url(tid)) as w2,
+    ):
+        players = [Player(w, s["token"]) for w, s in zip((w0, w1, w2), made["seats"], strict=True)]
+        acks = _play_until_spectator(players, rng, 8)
+        assert all(a["type"] == "ack" for a in acks), acks
+        assert len(actions) == 8
+        assert any(seen for seen, _ in actions)
+        # nobody watching: seen or not, no spectators' view for what they are told anyway
+        assert not any(built for seen, built in actions if seen), actions
+        with client.websocket_connect(ws_url(tid)) as ws:
+            late = Player(ws, None)
+            joined_at = late.latest["version"]
+            actions.clear()
+            acks = _play_until_spectator(players, rng, 6)
+            assert all(a["type"] == "ack" for a in acks), acks
+            late.sync()
+            assert all(built for _, built in actions), actions  # watched now
+            updates = [f for f in late.frames if f["type"] == "update"]
+            changes = sum(1 for seen, _ in actions if seen)  # (at least: views may change too)
+            assert len(updates) >= changes > 0
+            assert [u["version"] for u in updates] == list(
+                range(joined_at + 1, joined_at + 1 + len(updates))
+            )
+            with client.websocket_connect(ws_url(tid)) as wn:
+                now = Player(wn, None)
+                for key in ("view", "legal", "to_act", "result"):
+                    assert late.latest[key] == now.latest[key], key
+                assert now.latest["version"] == late.latest["version"]

@@ -185,6 +185,7 @@ class LiveTable:
         # is compared with, without keeping the snapshot itself between actions.
         self._static = plugin(self.spec.name).static_view
         self._seen = {a: _digest(*self._encoded(a)) for a in self.watched}
+        self._unseen = False  # True: the spectators' digest is not taken yet (see _adopt)
         self._cache.clear()
         self._encoding.clear()
         # Per audience, its version when its legal actions last changed (or it acted): an
@@ -670,19 +671,21 @@ class LiveTable:
         return event_words(self.spec, event, audience, self.names)
 
     def state_frame(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
-        """A frame with everything ``audience`` may know now."""
-        return {**self._frame_head(kind, audience, events), **self._snapshot(audience)}
+        """A frame with everything ``audience`` may know now (``events``: those of them
+        it may see)."""
+        visible = [e for e in events if e.is_visible_to(audience)]
+        return {**self._frame_head(kind, audience, visible), **self._snapshot(audience)}
 
-    def _frame_head(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
+    def _frame_head(self, kind: str, audience: Audience, visible: Sequence[Event]) -> JSON:
+        """A frame's head, with ``visible``: events the audience may see (the caller's
+        choice: see :meth:`_adopt`)."""
         spec, names = self.spec, self.names  # (once, not once an event)
         return {
             "type": kind,
             "table": self.id,
             "seat": audience,
             "version": self.seq[audience],
-            "events": [
-                event_words(spec, e, audience, names) for e in events if e.is_visible_to(audience)
-            ],
+            "events": [event_words(spec, e, audience, names) for e in visible],
             # Real-time games: the server's game time now (None before the clock starts),
             # so a client's countdown is right even after a reload.
             "clock_ms": self.clock.ms() if self.clock.realtime else None,
@@ -699,11 +702,12 @@ class LiveTable:
         self._encoding[audience] = (self.version, legal, rest)
         return legal, rest
 
-    def state_frame_text(self, kind: str, audience: Audience, events: Sequence[Event]) -> str:
-        """:meth:`state_frame` as JSON text, its view without the game's static keys
+    def state_frame_text(self, kind: str, audience: Audience, visible: Sequence[Event]) -> str:
+        """:meth:`state_frame` as JSON text (``visible``: the events the audience may see,
+        as :meth:`_adopt` chose them), its view without the game's static keys
         (the plug-in's ``static_view``: they never change, and the welcome frame had them).
         The snapshot's JSON is the one its digest was made of, spliced in, not re-encoded."""
-        head = frame_text(self._frame_head(kind, audience, events))
+        head = frame_text(self._frame_head(kind, audience, visible))
         legal, rest = self._encoded(audience)
         # head is an object with keys; rest is one with (view, to_act, result): joined,
         # one object with every key once.
@@ -747,13 +751,27 @@ class LiveTable:
     # ---------------------------------------------------------------- changing
 
     def _adopt(self, new: State, actor: int, events: list[Event]) -> dict[Audience, list[Event]]:
-        """Take the new state; return, per audience that sees a change, its events."""
+        """Take the new state; return, per audience that sees a change, its events.
+
+        An action with events the spectators see changes what they see whatever their
+        view: with no spectator here to send it to, that view is then neither built nor
+        compared (the digest it would leave is taken later, of the state before the next
+        action that needs it: one whose change only a comparison can tell)."""
+        audiences = self.audiences
+        shown = [e for e in events if e.is_visible_to(None)]
+        if shown and not any(listener.seat is None for listener in self.listeners):
+            audiences = audiences[:-1]  # (None is last)
+            self._unseen = True
+            self.seq[None] += 1
+        elif self._unseen:  # the spectators' digest, of the state before this action
+            self._seen[None] = _digest(*self._encoded(None))
+            self._unseen = False
         self.state = new
         self.version += 1
         self._log(events)
         changed: dict[Audience, list[Event]] = {}
-        self._snapshots([a for a in self.audiences if a in self.watched])
-        for audience in self.audiences:
+        self._snapshots([a for a in audiences if a in self.watched])
+        for audience in audiences:
             visible = [e for e in events if e.is_visible_to(audience)]
             if audience not in self.watched:  # a bot seat: its number is nobody's to see
                 self.seq[audience] += 1
@@ -768,6 +786,8 @@ class LiveTable:
                 if audience == actor or now[1] != seen[1]:
                     self.legal_seq[audience] = self.seq[audience]
             self._seen[audience] = now
+        if audiences is not self.audiences:
+            changed[None] = shown
         return changed
 
     def replay_row(self, row: ActionRow) -> None:
