@@ -106,6 +106,8 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     t = event.type
     if t == "turn":
         who = "Du bist" if w.me(d["seat"]) else f"{w.nom(d['seat'])} ist"
+        if not d["drew"]:  # (keine Karte kam auf die Hand: ein Fluchtauto sagt es selbst)
+            return f"Zug {d['turn']}: {who} dran"
         drew = f"{d['drew']} {'Karte' if d['drew'] == 1 else 'Karten'}"
         return f"Zug {d['turn']}: {who} dran ({drew} gezogen)"
     if t == "drew":
