@@ -212,6 +212,18 @@ def most(low: int, high: int, fits: Callable[[int], bool]) -> int:
     return low + bisect.bisect_left(range(low + 1, high), True, key=lambda n: not fits(n))
 
 
+def balanced(total: int, most_fit: int) -> int:
+    """How many of ``total`` choices the first page shows when at most ``most_fit`` fit on
+    one: the pages share them evenly, so that the last does not hold one choice alone
+    (``9`` in pages of up to 8 is 5 and 4, not 8 and 1).
+
+    >>> balanced(9, 8), balanced(16, 8), balanced(17, 8), balanced(5, 1)
+    (5, 8, 6, 1)
+    """
+    pages = -(-total // most_fit)
+    return -(-total // pages)
+
+
 class Session:
     """One terminal game: bots move at once, humans are asked through menus; the screens
     name seats by ``names`` (none: by number, counted from 1).
@@ -411,7 +423,8 @@ class Session:
         count = len(entries)
         lines = draw(count, False)
         if count > 1 and not self.fits(lines, room):
-            count = most(1, count - 1, lambda n: self.fits(draw(n, True), room))
+            most_fit = most(1, count - 1, lambda n: self.fits(draw(n, True), room))
+            count = balanced(len(entries), most_fit)
             lines = draw(count, True)
         return entries[:count], count < len(entries), lines
 
