@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
+from typer.testing import CliRunner
 
 import thievery
-from thievery.cli import menu
+from thievery.cli import app, menu
 from thievery.cli.play import MENU_LINES, Quit, Session, most
 from thievery.cli.render import renderer
 from thievery.core.i18n import use_language
@@ -304,3 +305,32 @@ def test_a_paged_menu_never_leaves_its_last_choice_alone_on_a_page() -> None:
     # nine short choices in pages of up to 4 (and "more"): 3, 3 and 3, not 4, 4 and 1
     labels = [f"choice {i}" for i in range(1, 10)]
     assert [len(page) for page in pages_of(session, labels, room=6)] == [3, 3, 3]
+
+
+ENDED = {"en": ("Game over —", "Match over —"), "de": ("Spiel vorbei —", "Partie vorbei —")}
+STANDINGS = re.compile(r"^╭─+ (Final standings|Endstand) ─")
+SEAT = re.compile(r"\b(?:[Ss]eat|Sitzplatz|Platz) \d+(?: \([^)]*\))?")
+
+
+def panel_text(lines: list[str], start: int) -> str:
+    """The words of a panel from its line ``start`` to its bottom border, lines joined."""
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("╰"))
+    return " ".join(line.strip("│ ") for line in lines[start:end])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", TURN_BASED)
+def test_the_end_lines_name_the_seats_as_the_rest_of_the_screen(game: str, lang: str) -> None:
+    """The board's game-over lines said "winner: seat 4" (Thieves Den's majorities and
+    schemes too) where the log and the final standings say "Seat 4 (Casual)"."""
+    args = ["play", game, "--humans", "0", "--seed", "3", "-p", "4", "--lang", lang]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    over = max(i for i, line in enumerate(lines) if any(m in line for m in ENDED[lang]))
+    said = panel_text(lines, over)
+    standings = panel_text(lines, next(i for i, s in enumerate(lines) if STANDINGS.match(s)) + 1)
+    named = set(SEAT.findall(standings))
+    assert len(named) == 4, standings  # every seat by its screen name: "Seat 1 (Casual)"
+    shown = SEAT.findall(said)
+    assert shown and set(shown) <= named, said

@@ -27,7 +27,14 @@ from thievery.bots.realtime import play_simulated
 from thievery.cli import menu
 from thievery.cli.app import app
 from thievery.cli.common import check_writable, fail, load_game, parse_options, refuse
-from thievery.cli.render import describe, lang_option, legend_of, renderer, seat_labels
+from thievery.cli.render import (
+    describe,
+    lang_option,
+    legend_of,
+    renderer,
+    seat_labels,
+    with_names,
+)
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, result_name, use_language
 from thievery.core.protocol import (
@@ -277,6 +284,10 @@ class Session:
         """The seat's name in a prompt (never "you": it asks the seat's player)."""
         return self.names[seat]
 
+    def board(self, view: JSON) -> Any:
+        """The game's board for ``view``, naming the seats as the screen does."""
+        return self.render.table(with_names(view, self.names))
+
     def screen_height(self) -> int:
         return self.console.height if self.console.is_terminal else SCREEN_HEIGHT
 
@@ -306,7 +317,7 @@ class Session:
         """The table as ``seat`` sees it (``board``, if drawn already) and the log, in the
         lines ``menu_lines`` leave."""
         if board is None:
-            board = self.drawn(self.render.table(self.state.view(seat)))
+            board = self.drawn(self.board(self.state.view(seat)))
         room = self.screen_height() - len(board.lines) - menu_lines - 1
         lines = self.logs[seat]
 
@@ -356,7 +367,7 @@ class Session:
         while True:
             node, first = path[-1]
             back = len(path) > 1
-            board = self.drawn(self.render.table(view))
+            board = self.drawn(self.board(view))
             # (the menu gets what the board and the log's MIN_LOG newest lines leave, as
             # many rows as they wrap to)
             log_rows = self.lines_of(self.log_panel(seat, MIN_LOG))

@@ -11,9 +11,10 @@ from typer.testing import CliRunner
 
 from thievery.bots import make_bot
 from thievery.cli import app
-from thievery.cli.render import PLAIN, renderer
+from thievery.cli.render import PLAIN, renderer, seat_labels
 from thievery.core import Event, GameRecord, Rng
-from thievery.core.i18n import use_language
+from thievery.core.i18n import result_name, use_language
+from thievery.core.protocol import default_seat_name
 from thievery.games.schatz_rabatz import lang_de
 from thievery.games.schatz_rabatz.live import LiveGame, play_live, run
 from thievery.games.schatz_rabatz.render import last_round_text
@@ -330,3 +331,29 @@ def test_german_words_give_each_ship_part_its_article() -> None:
     assert line.plain.endswith("Platz 1 nahm den Bug, Platz 2 nahm das Heck")
     line = last_round_text({"last_round": last})
     assert line is not None and line.plain.endswith("seat 1 took the bow, seat 2 took the stern")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_live_end_line_names_the_winners_as_the_log_does(lang: str) -> None:
+    """ "A ship is complete — winner: seat 2" under a log that says "Seat 2 (Expert)"."""
+    state = new(3, hourglass_seconds=3, short_game=True)
+    bots = {s: make_bot("packer-expert", SPEC.name, s, 5) for s in range(3)}
+    with use_language(lang):
+        names = seat_labels(3, [default_seat_name(s, "packer-expert") for s in range(3)])
+        game = LiveGame(state, None, bots, Rng(2), names)
+        now = [0.0]
+
+        def keys(timeout: float) -> str | None:
+            now[0] += timeout
+            return None
+
+        last: list[RenderableType] = []
+        run(game, keys, lambda: now[0], last.append, fps=2)
+        shown = " ".join(text(last[-1]).split())
+        result = state.result()
+        assert result is not None
+        winners = [result_name(names[w]) for w in result["winners"]]
+    said = "A ship is complete — winner: " if lang == "en" else "Ein Schiff ist fertig — Sieger: "
+    joined = (" and " if lang == "en" else " und ").join(winners)
+    assert said + joined in shown, shown
+    assert all(name.endswith(")") for name in winners)  # (with the bot's level)

@@ -43,6 +43,7 @@ WORDS: Mapping[str, str] = {
     "the match is over": "die Partie ist vorbei",
     "round counted — waiting for ready: ": "Runde gezählt — warte auf „bereit“: ",
     "seat {n}": "Platz {n}",
+    "Seat {n}": "Platz {n}",
     "⌛ the hourglass waits for the first lid": "⌛ die Sanduhr wartet auf den ersten Deckel",
     "⌛ {time} left ": "⌛ noch {time} ",
     "(empty)": "(leer)",

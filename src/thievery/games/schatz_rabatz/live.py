@@ -213,6 +213,8 @@ class LiveGame:
 
     def _frame(self) -> RenderableType:
         view = self.state.view(self.human)
+        if self.names is not None:  # (the board names the winners as the log does)
+            view = {**view, "seat_names": list(self.names)}
         parts: list[RenderableType] = [table(view, self.ghost())]
         if self.human is not None and not self.state.is_over:
             line = Text(_("Your pick: "), style="bold")

@@ -56,6 +56,17 @@ COLOUR_MARKS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "purple": 
 _colourless: ContextVar[bool] = ContextVar("colourless", default=False)
 
 
+def result_seat(view: JSON, seat: int) -> str:
+    """A seat in the words about the result, named as the rest of the terminal's screen
+    names it: by the name the screen gives it (the terminal adds its names to the view as
+    ``seat_names``: "Seat 3 (Casual)"), else "Seat 3"; in German as a seat, not a rank
+    ("Sitzplatz 3")."""
+    names = view.get("seat_names")
+    if names and 0 <= seat < len(names):
+        return result_name(str(names[seat]))
+    return result_name(_("Seat {n}", n=seat_number(seat)))
+
+
 def shows_no_colour(console: Console) -> bool:
     """Whether ``console`` draws no colour: ``NO_COLOR`` or ``no_color``, or no colour
     system (a file, a dumb terminal)."""
@@ -292,9 +303,7 @@ def _table(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
         if extra is not None:
             parts.append(extra)
     if view["result"]:
-        winners = _(" and ").join(
-            result_name(_("seat {n}", n=seat_number(w))) for w in view["result"]["winners"]
-        )
+        winners = _(" and ").join(result_seat(view, w) for w in view["result"]["winners"])
         parts.append(Text(_("A ship is complete — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Schatz-Rabatz — {head}")
 
