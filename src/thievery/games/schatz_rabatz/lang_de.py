@@ -90,6 +90,9 @@ WORDS: Mapping[str, str] = {
         "↑↓ Schatz  r drehen  ←→ Spalte  ⏎/Leertaste packen  c Deckel zu  y bereit  "
         "? Legende  q beenden"
     ),
+    "↑↓ treasure r rotate ←→ column ⏎ drop c close y ready ? legend q quit": (
+        "↑↓ Schatz r drehen ←→ Spalte ⏎ packen c Deckel zu y bereit ? Legende q beenden"
+    ),
     "Legend (? to close)": "Legende (? zum Schließen)",
     "What happened": "Was geschah",
 }
