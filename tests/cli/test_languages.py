@@ -124,10 +124,12 @@ def hot_seat_screens(game: str, players: int, seed: int) -> list[str]:
     return screens
 
 
-def text(frame: RenderableType) -> str:
+def text(frame: RenderableType, width: int = 100, height: int = 40) -> str:
     # (in colour, as a terminal draws it: without, Schatz-Rabatz's treasures get colour
     # letters, "KrHb", which are no words; tests/games/schatz_rabatz/test_terminal.py)
-    console = Console(width=100, record=True, color_system="standard", file=io.StringIO())
+    console = Console(
+        width=width, height=height, record=True, color_system="standard", file=io.StringIO()
+    )
     console.print(frame)
     return console.export_text()
 
@@ -143,15 +145,16 @@ def live_screens(seed: int) -> list[str]:
     frames: list[str] = []
     now = 0
     game.key("?")
-    frames.append(text(game.render()))
+    frames += [text(game.render()), text(game.render(), 80, 24)]
     game.key("?")
     while not state.is_over:
         now += 250
         game.tick(now)
         key = rng.choice(["down", "r", "right", "left", "enter", "enter", "y"])
         game.key("c" if now % 5000 == 0 else key)
-        frames.append(text(game.render()))
-    frames.append(text(game.render()))
+        # (the full frame, and the compact one a small terminal gets)
+        frames += [text(game.render()), text(game.render(), 80, 24)]
+    frames += [text(game.render()), text(game.render(), 80, 24)]
     return frames
 
 

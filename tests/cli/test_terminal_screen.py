@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
+from typer.testing import CliRunner
 
 import thievery
-from thievery.cli import menu
+from thievery.cli import app, menu
 from thievery.cli.play import MENU_LINES, Quit, Session, most
 from thievery.cli.render import renderer
 from thievery.core.i18n import use_language
@@ -274,3 +275,62 @@ def test_a_log_whose_newest_lines_wrap_still_leaves_the_screen_whole(game: str) 
     session.human_turn(seat)
     assert screens and "another long line" in screens[0]
     assert screens[0].count("\n") + 1 <= HEIGHT, screens[0]
+
+
+def pages_of(session: Session, labels: list[str], room: int) -> list[list[str]]:
+    """The pages a menu of ``labels`` is shown in, turning the page as ``human_turn``
+    does (the pages after the first offer "back"), each in ``room`` lines."""
+    node = menu.build([(label, ()) for label in labels], len(labels))
+    entries = node.entries()
+    pages: list[list[str]] = []
+    first = 0
+    while first < len(entries):
+        shown, more, _ = session.page(0, room, [(node, 0)], entries[first:], back=bool(pages))
+        pages.append([entry.label for entry in shown])
+        first += len(shown)
+        assert more == (first < len(entries))
+    return pages
+
+
+def test_a_paged_menu_never_leaves_its_last_choice_alone_on_a_page() -> None:
+    """Four choices and the "more" line fit, the fifth (a long line: two rows) does not:
+    the pages were 4 and 1; they share the choices, 3 and 2."""
+    spec = thievery.game("thieves")
+    console = Console(file=io.StringIO(), width=WIDTH, height=HEIGHT, color_system=None)
+    session = Session(console, spec, spec.new(3, 1, {}), {}, humans=1)
+    labels = [f"choice {i}" for i in range(1, 5)] + ["a long last choice " * 8]
+    pages = pages_of(session, labels, room=6)  # (the heading, 4 choices and "more")
+    assert [len(page) for page in pages] == [3, 2]
+    assert [label for page in pages for label in page] == labels
+    # nine short choices in pages of up to 4 (and "more"): 3, 3 and 3, not 4, 4 and 1
+    labels = [f"choice {i}" for i in range(1, 10)]
+    assert [len(page) for page in pages_of(session, labels, room=6)] == [3, 3, 3]
+
+
+ENDED = {"en": ("Game over —", "Match over —"), "de": ("Spiel vorbei —", "Partie vorbei —")}
+STANDINGS = re.compile(r"^╭─+ (Final standings|Endstand) ─")
+SEAT = re.compile(r"\b(?:[Ss]eat|Sitzplatz|Platz) \d+(?: \([^)]*\))?")
+
+
+def panel_text(lines: list[str], start: int) -> str:
+    """The words of a panel from its line ``start`` to its bottom border, lines joined."""
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("╰"))
+    return " ".join(line.strip("│ ") for line in lines[start:end])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", TURN_BASED)
+def test_the_end_lines_name_the_seats_as_the_rest_of_the_screen(game: str, lang: str) -> None:
+    """The board's game-over lines said "winner: seat 4" (Thieves Den's majorities and
+    schemes too) where the log and the final standings say "Seat 4 (Casual)"."""
+    args = ["play", game, "--humans", "0", "--seed", "3", "-p", "4", "--lang", lang]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    over = max(i for i, line in enumerate(lines) if any(m in line for m in ENDED[lang]))
+    said = panel_text(lines, over)
+    standings = panel_text(lines, next(i for i, s in enumerate(lines) if STANDINGS.match(s)) + 1)
+    named = set(SEAT.findall(standings))
+    assert len(named) == 4, standings  # every seat by its screen name: "Seat 1 (Casual)"
+    shown = SEAT.findall(said)
+    assert shown and set(shown) <= named, said

@@ -27,7 +27,14 @@ from thievery.bots.realtime import play_simulated
 from thievery.cli import menu
 from thievery.cli.app import app
 from thievery.cli.common import check_writable, fail, load_game, parse_options, refuse
-from thievery.cli.render import describe, lang_option, legend_of, renderer, seat_labels
+from thievery.cli.render import (
+    describe,
+    lang_option,
+    legend_of,
+    renderer,
+    seat_labels,
+    with_names,
+)
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, result_name, use_language
 from thievery.core.protocol import (
@@ -212,6 +219,18 @@ def most(low: int, high: int, fits: Callable[[int], bool]) -> int:
     return low + bisect.bisect_left(range(low + 1, high), True, key=lambda n: not fits(n))
 
 
+def balanced(total: int, most_fit: int) -> int:
+    """How many of ``total`` choices the first page shows when at most ``most_fit`` fit on
+    one: the pages share them evenly, so that the last does not hold one choice alone
+    (``9`` in pages of up to 8 is 5 and 4, not 8 and 1).
+
+    >>> balanced(9, 8), balanced(16, 8), balanced(17, 8), balanced(5, 1)
+    (5, 8, 6, 1)
+    """
+    pages = -(-total // most_fit)
+    return -(-total // pages)
+
+
 class Session:
     """One terminal game: bots move at once, humans are asked through menus; the screens
     name seats by ``names`` (none: by number, counted from 1).
@@ -265,6 +284,10 @@ class Session:
         """The seat's name in a prompt (never "you": it asks the seat's player)."""
         return self.names[seat]
 
+    def board(self, view: JSON) -> Any:
+        """The game's board for ``view``, naming the seats as the screen does."""
+        return self.render.table(with_names(view, self.names))
+
     def screen_height(self) -> int:
         return self.console.height if self.console.is_terminal else SCREEN_HEIGHT
 
@@ -294,7 +317,7 @@ class Session:
         """The table as ``seat`` sees it (``board``, if drawn already) and the log, in the
         lines ``menu_lines`` leave."""
         if board is None:
-            board = self.drawn(self.render.table(self.state.view(seat)))
+            board = self.drawn(self.board(self.state.view(seat)))
         room = self.screen_height() - len(board.lines) - menu_lines - 1
         lines = self.logs[seat]
 
@@ -344,7 +367,7 @@ class Session:
         while True:
             node, first = path[-1]
             back = len(path) > 1
-            board = self.drawn(self.render.table(view))
+            board = self.drawn(self.board(view))
             # (the menu gets what the board and the log's MIN_LOG newest lines leave, as
             # many rows as they wrap to)
             log_rows = self.lines_of(self.log_panel(seat, MIN_LOG))
@@ -411,7 +434,8 @@ class Session:
         count = len(entries)
         lines = draw(count, False)
         if count > 1 and not self.fits(lines, room):
-            count = most(1, count - 1, lambda n: self.fits(draw(n, True), room))
+            most_fit = most(1, count - 1, lambda n: self.fits(draw(n, True), room))
+            count = balanced(len(entries), most_fit)
             lines = draw(count, True)
         return entries[:count], count < len(entries), lines
 

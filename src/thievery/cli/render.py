@@ -41,6 +41,13 @@ def renderer(game: str) -> TerminalRenderer:
     return plugin(game).terminal() or PLAIN
 
 
+def with_names(view: JSON, names: Sequence[str]) -> JSON:
+    """``view`` with the names the screen gives the seats (as ``seat_names``): a game's
+    board then names the seats in its words about the result as the rest of the screen
+    does ("winner: Seat 3 (Casual)"), not by number alone."""
+    return {**view, "seat_names": list(names)}
+
+
 def describe(spec: GameSpec, event: Event, seat: int | None, names: Sequence[str] | None) -> str:
     """``event`` in words for ``seat``, in the current language: the game's translation
     of its events if it has one, else the spec's English."""

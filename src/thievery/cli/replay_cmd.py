@@ -16,7 +16,7 @@ from rich.rule import Rule
 
 from thievery.cli.app import app
 from thievery.cli.common import fail, refuse
-from thievery.cli.render import describe, lang_option, renderer, seat_labels
+from thievery.cli.render import describe, lang_option, renderer, seat_labels, with_names
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, result_name, use_language
 from thievery.core.protocol import CLOCK
@@ -62,7 +62,7 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
     render = renderer(spec.name)
     state = start
     names = seat_labels(record.players, record.names)
-    console.print(render.table(start.view(seat)))
+    console.print(render.table(with_names(start.view(seat), names)))
     # Each action is described in the state it was taken in, as the menus describe it: the
     # state record.steps gives is the one after it, so before the next.
     before = start.view(seat)
@@ -78,11 +78,11 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
                 if everything or event.is_visible_to(seat):
                     console.print("  " + describe(spec, event, seat, names), markup=False)
             if interactive:
-                console.print(render.table(state.view(seat)))
+                console.print(render.table(with_names(state.view(seat), names)))
                 if console.input(_("Enter: next, q: quit ")).strip().lower() == "q":
                     return
             before = state.view(seat)
-        console.print(render.table(state.view(seat)))
+        console.print(render.table(with_names(state.view(seat), names)))
     except ThieveryError as e:
         refuse(e)
     except EOFError:

@@ -3,17 +3,21 @@ the live keyboard mode driven by scripted keys on a fake clock."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pyte
 import pytest
 from rich.console import Console, RenderableType
 from typer.testing import CliRunner
 
 from thievery.bots import make_bot
 from thievery.cli import app
-from thievery.cli.render import PLAIN, renderer
+from thievery.cli.render import PLAIN, renderer, seat_labels
 from thievery.core import Event, GameRecord, Rng
-from thievery.core.i18n import use_language
+from thievery.core.i18n import localized, result_name, use_language
+from thievery.core.protocol import default_seat_name
+from thievery.core.registry import plugin
 from thievery.games.schatz_rabatz import lang_de
 from thievery.games.schatz_rabatz.live import LiveGame, play_live, run
 from thievery.games.schatz_rabatz.render import last_round_text
@@ -21,11 +25,16 @@ from thievery.games.schatz_rabatz.render import last_round_text
 from .helpers import SPEC, all_ready, cells, drop, finish_round, new
 
 
-def text(frame: RenderableType, width: int = 110, colour: bool = True) -> str:
-    """A frame's text as a console draws it in colour (``colour``) or without (the
-    treasures then carry colour letters)."""
+def text(frame: RenderableType, width: int = 110, colour: bool = True, height: int = 40) -> str:
+    """A frame's text as a console of ``width``×``height`` draws it in colour (``colour``)
+    or without (the treasures then carry colour letters). (A live frame too tall for the
+    height is drawn compact: see test_the_live_screen_fits_80_by_24.)"""
     console = Console(
-        width=width, record=True, color_system="standard" if colour else None, no_color=False
+        width=width,
+        height=height,
+        record=True,
+        color_system="standard" if colour else None,
+        no_color=False,
     )
     console.print(frame)
     return console.export_text()
@@ -330,3 +339,83 @@ def test_german_words_give_each_ship_part_its_article() -> None:
     assert line.plain.endswith("Platz 1 nahm den Bug, Platz 2 nahm das Heck")
     line = last_round_text({"last_round": last})
     assert line is not None and line.plain.endswith("seat 1 took the bow, seat 2 took the stern")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_live_end_line_names_the_winners_as_the_log_does(lang: str) -> None:
+    """ "A ship is complete — winner: seat 2" under a log that says "Seat 2 (Expert)"."""
+    state = new(3, hourglass_seconds=3, short_game=True)
+    bots = {s: make_bot("packer-expert", SPEC.name, s, 5) for s in range(3)}
+    with use_language(lang):
+        names = seat_labels(3, [default_seat_name(s, "packer-expert") for s in range(3)])
+        game = LiveGame(state, None, bots, Rng(2), names)
+        now = [0.0]
+
+        def keys(timeout: float) -> str | None:
+            now[0] += timeout
+            return None
+
+        last: list[RenderableType] = []
+        run(game, keys, lambda: now[0], last.append, fps=2)
+        shown = " ".join(text(last[-1]).split())
+        result = state.result()
+        assert result is not None
+        winners = [result_name(names[w]) for w in result["winners"]]
+    said = "A ship is complete — winner: " if lang == "en" else "Ein Schiff ist fertig — Sieger: "
+    joined = (" and " if lang == "en" else " und ").join(winners)
+    assert said + joined in shown, shown
+    assert all(name.endswith(")") for name in winners)  # (with the bot's level)
+
+
+TOP = re.compile(r"^(round|Runde) \d+ · ")
+YOU = {"en": "seat {n} (you)", "de": "Platz {n} (du)"}
+SEAT_TITLE = {"en": "seat {n}", "de": "Platz {n}"}
+KEYS = {"en": "↑↓ treasure", "de": "↑↓ Schatz"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_live_screen_fits_80_by_24(players: int, lang: str) -> None:
+    """A match watched to the end on an 80×24 terminal (pyte's), without colour (every
+    treasure two letters wide): each frame is whole on the screen, its top line the
+    round and the hourglass, every chest, the keys and the log's newest line. (Four
+    players' frame took 51 lines: the top was cut off, and a live screen cannot
+    scroll.) ``?`` shows the legend in 80×24 too."""
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    state = new(players, hourglass_seconds=4, short_game=True, big_pirates=True)
+    bots = {s: make_bot("packer-expert", SPEC.name, s, 5) for s in range(1, players)}
+    with use_language(lang):
+        names = seat_labels(players, None)
+        game = LiveGame(state, 0, bots, Rng(2), names)
+        now = [0.0]
+        shown: list[list[str]] = []
+
+        def keys(timeout: float) -> str | None:
+            now[0] += timeout
+            return "enter"  # drop whatever is picked, say ready after the scoring
+
+        def display(frame: RenderableType) -> None:
+            drawn = text(frame, width=80, height=24, colour=False)
+            assert len(drawn.splitlines()) <= 24, drawn
+            screen.reset()
+            stream.feed(drawn.rstrip("\n").replace("\n", "\r\n"))
+            shown.append(list(screen.display))
+
+        run(game, keys, lambda: now[0], display, fps=4)
+        assert game.key("?")
+        legend = localized(plugin("schatz-rabatz").package, "LEGEND") or renderer(SPEC.name).legend
+        display(game.render())
+    assert state.is_over and len(shown) > 20
+    for rows in shown[:-1]:
+        assert TOP.match(rows[0]), "\n".join(rows)
+        on_screen = "\n".join(rows)
+        assert YOU[lang].format(n=1) in on_screen
+        for seat in range(2, players + 1):
+            assert SEAT_TITLE[lang].format(n=seat) in on_screen
+    running = [rows for rows in shown[:-2] if KEYS[lang] in "\n".join(rows)]
+    assert len(running) > 20  # (the keys while the match runs)
+    for rows in running:
+        keys_row = next(i for i, row in enumerate(rows) if KEYS[lang] in row)
+        assert any(row.strip() for row in rows[keys_row + 1 :]), "no line of the log"
+    assert legend.splitlines()[1] in "\n".join(shown[-1])

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from tests.games.thieves.helpers import new, play
 from thievery.cli import app
-from thievery.cli.render import PLAIN, legend_of, renderer
+from thievery.cli.render import PLAIN, describe, legend_of, renderer, seat_labels
 from thievery.core import Rng
 from thievery.core.i18n import use_language
 from thievery.games.thieves import SPEC
@@ -197,3 +197,45 @@ def test_hot_seat_passes_the_terminal_between_humans() -> None:
     assert "Pass the terminal to seat 1" in result.output  # seats counted from 1
     assert "Pass the terminal to seat 2" in result.output
     assert "Pass the terminal to seat 0" not in result.output
+
+
+def test_a_turn_that_draws_only_getaway_cars_does_not_say_it_drew_0_cards() -> None:
+    """Seat 2's draw turns up the last getaway cars and no card for the hand: the log
+    read "drew 0 cards" right before "drew a getaway car"."""
+    getaways = [f"getaway-{c}" for c in "abcdefg"]
+    state = new(
+        [
+            ["money-3a", "money-0a", "money-0b"],
+            ["money-1a", "money-0c", "money-1d"],
+            ["money-2a", "money-1b", "money-1c"],
+        ],
+        ["money-2b", *getaways],  # (Seat 1 draws the money before the first turn)
+    )
+    events = play(state, "money-3a", 1)
+    assert state.is_over
+    (turn,) = [e for e in events if e.type == "turn"]
+    assert turn.data["drew"] == 0
+    for language, said, wrong in [
+        ("en", "Turn 2: Seat 2's turn", "drew 0"),
+        ("de", "Zug 2: Platz 2 ist dran", "0 Karten"),
+    ]:
+        with use_language(language):
+            lines = [describe(SPEC, e, None, seat_labels(3, None)) for e in events]
+        assert said in lines and not any(wrong in line for line in lines), lines
+    # a turn that draws a card still says so
+    state = new(
+        [
+            ["money-3a", "money-0a", "money-0b"],
+            ["money-1a", "money-0c", "money-1d"],
+            ["money-2a", "money-1b", "money-1c"],
+        ],
+        ["money-2b", "money-2c"],
+    )
+    (turn,) = [e for e in play(state, "money-3a", 1) if e.type == "turn"]
+    assert turn.data["drew"] == 1
+    assert describe(SPEC, turn, None, seat_labels(3, None)) == (
+        "Turn 2: Seat 2's turn (drew 1 card)"
+    )
+    with use_language("de"):
+        said = describe(SPEC, turn, None, seat_labels(3, None))
+    assert said == "Zug 2: Platz 2 ist dran (1 Karte gezogen)"

@@ -27,6 +27,17 @@ COLOURS = {
 SYMBOLS = {"brooch": "✿", "ring": "○", "watch": "◷", "cufflink": "◆"}
 
 
+def result_seat(view: JSON, seat: int) -> str:
+    """A seat in the words about the result, named as the rest of the terminal's screen
+    names it: by the name the screen gives it (the terminal adds its names to the view as
+    ``seat_names``: "Seat 3 (Casual)"), else "Seat 3"; in German as a seat, not a rank
+    ("Sitzplatz 3")."""
+    names = view.get("seat_names")
+    if names and 0 <= seat < len(names):
+        return result_name(str(names[seat]))
+    return result_name(_("Seat {n}", n=seat_number(seat)))
+
+
 def _number(rest: str) -> str:
     """A card id's value: ``6`` of ``6a``, ``4`` of ``4c`` (the copies' letters run a, b,
     c, … as far as a components file gives copies of one value)."""
@@ -146,9 +157,7 @@ def table(view: JSON) -> RenderableType:
             hand.append(_("   adding: ")).append_text(cards_text(view["my_adds"]))
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     if view["result"]:
-        winners = ", ".join(
-            result_name(_("seat {n}", n=seat_number(w))) for w in view["result"]["winners"]
-        )
+        winners = ", ".join(result_seat(view, w) for w in view["result"]["winners"])
         parts.append(Text(_("Match over — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Der Schattendieb — {head}")
 

@@ -43,6 +43,7 @@ WORDS: Mapping[str, str] = {
     "the match is over": "die Partie ist vorbei",
     "round counted — waiting for ready: ": "Runde gezählt — warte auf „bereit“: ",
     "seat {n}": "Platz {n}",
+    "Seat {n}": "Platz {n}",
     "⌛ the hourglass waits for the first lid": "⌛ die Sanduhr wartet auf den ersten Deckel",
     "⌛ {time} left ": "⌛ noch {time} ",
     "(empty)": "(leer)",
@@ -88,6 +89,9 @@ WORDS: Mapping[str, str] = {
     "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  ? legend  q quit": (
         "↑↓ Schatz  r drehen  ←→ Spalte  ⏎/Leertaste packen  c Deckel zu  y bereit  "
         "? Legende  q beenden"
+    ),
+    "↑↓ treasure r rotate ←→ column ⏎ drop c close y ready ? legend q quit": (
+        "↑↓ Schatz r drehen ←→ Spalte ⏎ packen c Deckel zu y bereit ? Legende q beenden"
     ),
     "Legend (? to close)": "Legende (? zum Schließen)",
     "What happened": "Was geschah",

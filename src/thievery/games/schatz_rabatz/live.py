@@ -6,7 +6,8 @@ Keys: ``↑``/``↓`` (or ``w``/``s``) pick a treasure from the pool, ``r`` rota
 closes the lid, ``y`` (or ``Enter``) says ready after the scoring, ``q`` quits. A ghost
 ``░`` shows where the treasure would come to rest. A hand needs time between two drops
 (the ``hand_ms`` option): while it is busy the pick line says how long, and a drop is
-refused with the rules' reason.
+refused with the rules' reason. A terminal too small for the full frame (80×24, say)
+gets a compact one (:class:`Fitted`): a live screen cannot scroll.
 
 :class:`LiveGame` holds the logic and no terminal I/O (tests drive it with keys and a
 fake clock); :func:`run` is the loop over injected keys, clock and display, and
@@ -23,15 +24,16 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.live import Live
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.text import Text
 
 from thievery.bots.realtime import BotClock, TimedBot
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, localized
-from thievery.core.protocol import Event, renumber_seats
+from thievery.core.protocol import Event, renumber_seats, seat_number
 from thievery.core.rng import Rng
 from thievery.games.schatz_rabatz.data import column_number
 from thievery.games.schatz_rabatz.pieces import (
@@ -55,6 +57,7 @@ JSON = dict[str, Any]
 LOG_LINES = 6
 _ = Translator(__package__)
 HELP = "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  ? legend  q quit"
+SHORT_HELP = "↑↓ treasure r rotate ←→ column ⏎ drop c close y ready ? legend q quit"  # (80 wide)
 ALIASES = {
     "w": "up",
     "s": "down",
@@ -68,7 +71,7 @@ ALIASES = {
 
 class LiveGame:
     """One human seat (or none: watch the bots) in a live match: keys in, frames out.
-    The log names seats by ``names`` (none: "seat N")."""
+    The log names seats by ``names`` (none: "Seat N", counted from 1)."""
 
     def __init__(
         self,
@@ -80,7 +83,8 @@ class LiveGame:
     ) -> None:
         self.state = state
         self.human = human
-        self.names = names
+        # (without names, "Seat 2": counted from 1 as on the board, not by index)
+        self.names = names or [_("Seat {n}", n=seat_number(s)) for s in range(state.players)]
         self.clock = BotClock(bots, rng)
         self.selected: str | None = None
         self.rotation = 0
@@ -88,6 +92,7 @@ class LiveGame:
         self.message = ""
         self.log: list[str] = []
         self.legend = False  # ``?`` shows the legend in place of the log
+        self.compact_at: set[tuple[int, int]] = set()  # terminal sizes too small for all
         self._pick(0)
 
     # ------------------------------------------------------------ time and events
@@ -208,12 +213,25 @@ class LiveGame:
 
     def render(self) -> RenderableType:
         """The whole frame: the table with the ghost, the selection, messages and keys
-        (the treasures' colours marked with letters on a console without colour)."""
-        return ColourAware(self._frame)
+        (the treasures' colours marked with letters on a console without colour). On a
+        terminal too small for it (a live screen cannot scroll), the compact frame: see
+        :class:`Fitted`."""
+        return Fitted(self)
 
-    def _frame(self) -> RenderableType:
+    def frame(self, compact: bool = False) -> RenderableType:
+        """The frame with the log's panel, or ``compact``: without frames and without the
+        log (:class:`Fitted` gives it the lines left)."""
+        return ColourAware(lambda: self._frame(compact))
+
+    def _frame(self, compact: bool) -> RenderableType:
         view = self.state.view(self.human)
-        parts: list[RenderableType] = [table(view, self.ghost())]
+        view = {**view, "seat_names": list(self.names)}  # (the winners named as in the log)
+        legend = localized(__package__, "LEGEND") or LEGEND
+        if compact and self.legend:  # (the legend in place of the table, unframed)
+            title = Text(_("Legend (? to close)"), style="bold")
+            parts: list[RenderableType] = [title, Text(legend)]
+        else:
+            parts = [table(view, self.ghost(), compact=compact)]
         if self.human is not None and not self.state.is_over:
             line = Text(_("Your pick: "), style="bold")
             if self.selected is not None:
@@ -225,7 +243,7 @@ class LiveGame:
                         column=column_number(self.column),
                     )
                 )
-                line.append_text(pool_text([self.selected]))
+                line.append_text(pool_text([self.selected], words=not compact))
             else:
                 line.append(_("nothing left in the pool"))
             ready = view["hand_ready_ms"]
@@ -235,13 +253,52 @@ class LiveGame:
             parts.append(line)
             if self.message:
                 parts.append(Text(self.message, style="bold red"))
-            parts.append(Text(_(HELP), style="dim"))
+            parts.append(Text(_(SHORT_HELP if compact else HELP), style="dim"))
+        if compact:
+            return Group(*parts)
         if self.legend:
-            legend = localized(__package__, "LEGEND") or LEGEND
             parts.append(Panel(Text(legend), title=_("Legend (? to close)")))
         else:
             parts.append(Panel(Text("\n".join(self.log) or "—"), title=_("What happened")))
         return Group(*parts)
+
+
+class Fitted:
+    """A live game's frame drawn to fit the terminal's height (a live screen cannot
+    scroll: what does not fit is cut off). The full frame if it fits; else (80×24, say)
+    the compact one, whose log shows the newest lines the rest of the screen leaves room
+    for (at least one). Once the full frame did not fit a terminal's size, the compact
+    one is kept at that size, so that the layout does not jump between frames."""
+
+    def __init__(self, game: LiveGame) -> None:
+        self.game = game
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        height = options.height or console.height
+        free = options.update(height=None)  # (measured whole, not cut to the height)
+        size = (options.max_width, height)
+        if size not in self.game.compact_at:
+            lines = console.render_lines(self.game.frame(), free, pad=False)
+            if len(lines) <= height:
+                yield from _lines(lines)
+                return
+            self.game.compact_at.add(size)
+        lines = console.render_lines(self.game.frame(compact=True), free, pad=False)
+        room = max(1, height - len(lines))
+        log: list[list[Segment]] = []
+        for entry in reversed([] if self.game.legend else self.game.log or ["—"]):
+            rows = console.render_lines(Text(entry, style="dim"), free, pad=False)
+            if log and len(log) + len(rows) > room:
+                break
+            log = rows + log
+        yield from _lines(lines + log[-room:])
+
+
+def _lines(lines: list[list[Segment]]) -> Iterator[Segment]:
+    new_line = Segment.line()
+    for line in lines:
+        yield from line
+        yield new_line
 
 
 def run(

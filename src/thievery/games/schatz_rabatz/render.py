@@ -17,6 +17,7 @@ from typing import Any
 from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.panel import Panel
+from rich.table import Table
 from rich.text import Text
 
 from thievery.core.i18n import Translator, current_language, localized, result_name
@@ -54,6 +55,17 @@ LETTERS = {
 # The letters that mark a treasure's colour where colour is not shown (see ColourAware).
 COLOUR_MARKS = {"red": "r", "blue": "b", "green": "g", "yellow": "y", "purple": "p"}
 _colourless: ContextVar[bool] = ContextVar("colourless", default=False)
+
+
+def result_seat(view: JSON, seat: int) -> str:
+    """A seat in the words about the result, named as the rest of the terminal's screen
+    names it: by the name the screen gives it (the terminal adds its names to the view as
+    ``seat_names``: "Seat 3 (Casual)"), else "Seat 3"; in German as a seat, not a rank
+    ("Sitzplatz 3")."""
+    names = view.get("seat_names")
+    if names and 0 <= seat < len(names):
+        return result_name(str(names[seat]))
+    return result_name(_("Seat {n}", n=seat_number(seat)))
 
 
 def shows_no_colour(console: Console) -> bool:
@@ -102,8 +114,9 @@ def seconds(ms: int) -> str:
     return text.replace(".", ",") if current_language() == "de" else text
 
 
-def hourglass_text(view: JSON) -> Text:
-    """The hourglass: time left, waiting for the first lid, or the round's state."""
+def hourglass_text(view: JSON, bar_width: int = 20) -> Text:
+    """The hourglass: time left (a bar of ``bar_width`` cells), waiting for the first lid,
+    or the round's state."""
     glass = view["hourglass"]
     if view["phase"] == "over":
         return Text(_("the match is over"), style="bold green")
@@ -118,15 +131,16 @@ def hourglass_text(view: JSON) -> Text:
         return Text(_("⌛ the hourglass waits for the first lid"), style="cyan")
     left = max(0, glass["ends_ms"] - view["now_ms"])
     total = max(1, glass["length_ms"])
-    bar = round(20 * left / total)
+    bar = round(bar_width * left / total)
     style = "bold red" if left < 5000 else "bold cyan"
     return Text(_("⌛ {time} left ", time=seconds(left)), style=style).append(
-        "█" * bar + "░" * (20 - bar), style=style
+        "█" * bar + "░" * (bar_width - bar), style=style
     )
 
 
-def pool_text(pool: Iterable[str], highlight: str | None = None) -> Text:
-    """The shared pool by shape: ``circle C C C  hexagon H H …``."""
+def pool_text(pool: Iterable[str], highlight: str | None = None, words: bool = True) -> Text:
+    """The shared pool by shape: ``circle C C C  hexagon H H …`` (without ``words``, the
+    shapes' letters alone: ``C C C  H H …``)."""
     by_shape: dict[str, list[str]] = {name: [] for name, _ in SHAPES}
     for t in pool:
         by_shape[t.split("-")[0]].append(t)
@@ -136,7 +150,8 @@ def pool_text(pool: Iterable[str], highlight: str | None = None) -> Text:
             continue
         if out:
             out.append(" ")
-        out.append(_(SHAPE_WORDS.get(shape, shape)) + " ", style="dim")
+        if words:
+            out.append(_(SHAPE_WORDS.get(shape, shape)) + " ", style="dim")
         for t in items:
             piece = treasure_text(t)
             if t == highlight:
@@ -145,10 +160,13 @@ def pool_text(pool: Iterable[str], highlight: str | None = None) -> Text:
     return out if out else Text(_("(empty)"), style="dim")
 
 
-def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> Text:
+def chest_text(
+    view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = (), compact: bool = False
+) -> Text:
     """A chest seen from the side, top row first, the rim marked, its columns numbered
     beneath as the log and the pick line count them (from 1); ``ghost`` cells (where a
-    chosen treasure would rest) drawn as ``░``."""
+    chosen treasure would rest) drawn as ``░``. ``compact``: the rim unlabelled and the
+    column numbers in the bottom line (``└1─2─3─4─5─6─┘``), two lines fewer."""
     width, depth = view["width"], view["depth"]
     grid: dict[tuple[int, int], Text] = {}
     for p in view["chests"][seat]["treasures"]:
@@ -159,7 +177,8 @@ def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> 
     out = Text()
     for y in range(top - 1, -1, -1):
         if y == depth - 1:
-            out.append("╾" + "──" * width + "╼ " + _("rim") + "\n", style="dim")
+            rim = "" if compact else " " + _("rim")
+            out.append("╾" + "──" * width + "╼" + rim + "\n", style="dim")
         out.append("│" if y < depth else " ", style="dim")
         for x in range(width):
             if (x, y) in grid:  # (a cell is two wide: "K " in colour, else "Kr")
@@ -170,6 +189,9 @@ def chest_text(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> 
             else:
                 out.append("· " if y < depth else "  ", style="dim")
         out.append("│\n" if y < depth else "\n", style="dim")
+    if compact:
+        out.append("└" + ruler(width).replace(" ", "─") + "┘", style="dim")
+        return out
     out.append("└" + "──" * width + "┘\n", style="dim")
     out.append(" " + ruler(width), style="dim")
     return out
@@ -197,8 +219,16 @@ def ship_text(view: JSON, seat: int) -> Text:
     have = {card.rsplit("-", 1)[0] for card in view["ships"][seat]}
     needed = view["ship_parts"]
     held = sum(1 for part in needed if part in have)
-    out = Text(_("ship {held}/{needed} ", held=held, needed=len(needed)))
-    for part in needed:
+    return Text(_("ship {held}/{needed} ", held=held, needed=len(needed))).append_text(
+        ship_marks(view, seat)
+    )
+
+
+def ship_marks(view: JSON, seat: int) -> Text:
+    """A seat's ship as marks, a part held ``▰``, one still needed ``▱``: ``▰▰▱▱``."""
+    have = {card.rsplit("-", 1)[0] for card in view["ships"][seat]}
+    out = Text()
+    for part in view["ship_parts"]:
         out.append("▰" if part in have else "▱", style="bold green" if part in have else "dim")
     return out
 
@@ -208,25 +238,57 @@ def chest_panel(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) ->
     side in 100 columns), its ship, and what came out of it."""
     chest = view["chests"][seat]
     me = view["seat"]
-    state = _("open") if chest["open"] else _("closed at {time}", time=seconds(chest["closed_ms"]))
-    if view["phase"] == "scored":
-        state = _("ready") if view["ready"][seat] else _("counting…")
     parts: list[RenderableType] = [
-        Text(state, style="italic"),
+        Text(chest_state(view, seat), style="italic"),
         chest_text(view, seat, ghost),
         ship_text(view, seat),
     ]
     count = len(chest["treasures"])
     parts.append(Text(_("1 treasure") if count == 1 else _("{n} treasures", n=count)))
+    parts.extend(piles(view, seat))
+    return Panel(
+        Group(*parts),
+        title=chest_title(view, seat),
+        border_style="bold" if seat == me else "dim",
+        expand=False,
+    )
+
+
+def chest_title(view: JSON, seat: int) -> str:
+    """Whose chest: ``seat 2``, ``seat 1 (you)``."""
+    return _("seat {n}", n=seat_number(seat)) + (_(" (you)") if seat == view["seat"] else "")
+
+
+def chest_state(view: JSON, seat: int) -> str:
+    """A chest's state: open, closed (when), or after the scoring ready or counting."""
+    if view["phase"] == "scored":
+        return _("ready") if view["ready"][seat] else _("counting…")
+    chest = view["chests"][seat]
+    return _("open") if chest["open"] else _("closed at {time}", time=seconds(chest["closed_ms"]))
+
+
+def piles(view: JSON, seat: int) -> list[Text]:
+    """What came out of a chest: the treasures above the rim, those Jack took."""
+    out = []
     for label, pile in (("above the rim", view["out"][seat]), ("Jack took", view["jack"][seat])):
         if pile:
             line = Text(f"{_(label)}: ", style="dim")
             for t in pile:
                 line.append_text(treasure_text(t)).append(" ")
-            parts.append(line)
-    title = _("seat {n}", n=seat_number(seat)) + (_(" (you)") if seat == me else "")
-    return Panel(
-        Group(*parts), title=title, border_style="bold" if seat == me else "dim", expand=False
+            out.append(line)
+    return out
+
+
+def compact_chest(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) -> Group:
+    """One seat's chest in few lines, without a frame (four fit side by side in 80
+    columns): whose it is and its ship's marks, its state, the chest with the column
+    numbers in its bottom line, and what came out of it."""
+    title = Text(chest_title(view, seat) + " ", style="bold" if seat == view["seat"] else "")
+    return Group(
+        title.append_text(ship_marks(view, seat)),
+        Text(chest_state(view, seat), style="italic"),
+        chest_text(view, seat, ghost, compact=True),
+        *piles(view, seat),
     )
 
 
@@ -265,11 +327,14 @@ def last_round_text(view: JSON) -> Text | None:
     )
 
 
-def table(view: JSON, ghost: Iterable[tuple[int, int]] = ()) -> RenderableType:
+def table(
+    view: JSON, ghost: Iterable[tuple[int, int]] = (), compact: bool = False
+) -> RenderableType:
     """The whole table as one seat (or a spectator) sees it (its treasures' colours
-    marked with letters on a console without colour)."""
+    marked with letters on a console without colour); ``compact``: in as few lines as
+    it can be (for a small terminal: 80×24 holds four chests, see :func:`_compact`)."""
     ghost = list(ghost)
-    return ColourAware(lambda: _table(view, ghost))
+    return ColourAware(lambda: (_compact if compact else _table)(view, ghost))
 
 
 def _table(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
@@ -292,11 +357,43 @@ def _table(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
         if extra is not None:
             parts.append(extra)
     if view["result"]:
-        winners = _(" and ").join(
-            result_name(_("seat {n}", n=seat_number(w))) for w in view["result"]["winners"]
-        )
+        winners = _(" and ").join(result_seat(view, w) for w in view["result"]["winners"])
         parts.append(Text(_("A ship is complete — winner: {who}", who=winners), style="bold green"))
     return Panel(Group(*parts), title=f"Schatz-Rabatz — {head}")
+
+
+def _compact(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
+    """The table without frames: the round and the hourglass on one line, the pool in
+    letters, the chests side by side (:func:`compact_chest`), the Jack-board; the last
+    round's line while it is counted (the log has it too), the winner at the end."""
+    me = view["seat"]
+    head = Text(
+        _(
+            "round {round} · {phase} · {time}",
+            round=view["round"],
+            phase=_(view["phase"]),
+            time=seconds(view["now_ms"]),
+        )
+        + "  ",
+        style="bold",
+    )
+    parts: list[RenderableType] = [head.append_text(hourglass_text(view, bar_width=10))]
+    pool = Text(_("pool ({n})", n=len(view["pool"])) + ": ", style="bold")
+    parts.append(pool.append_text(pool_text(view["pool"], words=False)))
+    order = list(range(view["players"]))
+    if me is not None:
+        order = [me, *(s for s in order if s != me)]
+    chests = Table.grid(padding=(0, 2))
+    chests.add_row(*(compact_chest(view, s, ghost if s == me else ()) for s in order))
+    parts.append(chests)
+    extras = [board_text(view)]
+    if view["phase"] != "packing":
+        extras.append(last_round_text(view))
+    parts.extend(extra for extra in extras if extra is not None)
+    if view["result"]:
+        winners = _(" and ").join(result_seat(view, w) for w in view["result"]["winners"])
+        parts.append(Text(_("A ship is complete — winner: {who}", who=winners), style="bold green"))
+    return Group(*parts)
 
 
 def action(action: JSON, view: JSON) -> str:

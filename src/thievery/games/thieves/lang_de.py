@@ -38,6 +38,7 @@ WORDS: Mapping[str, str] = {
     "   Deck: {deck}   Discard: {discard}": "   Stapel: {deck}   Ablage: {discard}",
     "seat {n}: {v}": "Platz {n}: {v}",
     "seat {n}": "Platz {n}",
+    "Seat {n}": "Platz {n}",
     "nobody": "niemand",
     "Last raid — {values}; busted: {who}": "Letzte Razzia — {values}; geschnappt: {who}",
     "Roadblock: pick a police card to remove": (
@@ -106,6 +107,8 @@ def describe(event: Event, seat: int | None = None, names: Sequence[str] | None 
     t = event.type
     if t == "turn":
         who = "Du bist" if w.me(d["seat"]) else f"{w.nom(d['seat'])} ist"
+        if not d["drew"]:  # (keine Karte kam auf die Hand: ein Fluchtauto sagt es selbst)
+            return f"Zug {d['turn']}: {who} dran"
         drew = f"{d['drew']} {'Karte' if d['drew'] == 1 else 'Karten'}"
         return f"Zug {d['turn']}: {who} dran ({drew} gezogen)"
     if t == "drew":

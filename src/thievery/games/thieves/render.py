@@ -37,6 +37,17 @@ STYLES = {
 }
 
 
+def result_seat(view: JSON, seat: int) -> str:
+    """A seat in the words about the result, named as the rest of the terminal's screen
+    names it: by the name the screen gives it (the terminal adds its names to the view as
+    ``seat_names``: "Seat 3 (Casual)"), else "Seat 3"; in German as a seat, not a rank
+    ("Sitzplatz 3")."""
+    names = view.get("seat_names")
+    if names and 0 <= seat < len(names):
+        return result_name(str(names[seat]))
+    return result_name(_("Seat {n}", n=seat_number(seat)))
+
+
 def card_name(card: int) -> str:
     """A card in words in the current language: ``Money 2`` (``Geld 2``), ``Diamond Ring``,
     ``Police (2 cars)``, ``Alarm``."""
@@ -156,7 +167,7 @@ def table(view: JSON) -> RenderableType:
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     result = view["result"]
     if result:
-        winners = ", ".join(result_name(_("seat {n}", n=seat_number(w))) for w in result["winners"])
+        winners = ", ".join(result_seat(view, w) for w in result["winners"])
         scores = ", ".join(str(v) for v in result["scores"])
         parts.append(
             Text(

@@ -157,6 +157,8 @@ class ThievesSpec(GameSpec):
         if t == "turn":
             whose = seat_name(d["seat"], seat, names, possessive=True)
             count = d["drew"]
+            if not count:  # (no card came to the hand: a getaway car drawn says so itself)
+                return f"Turn {d['turn']}: {whose} turn"
             return f"Turn {d['turn']}: {whose} turn (drew {count} card{'s' * (count != 1)})"
         if t == "drew":
             return "You drew " + ", ".join(card(c) for c in d["cards"])

@@ -44,6 +44,17 @@ TYPE_COLOUR = {
 }
 
 
+def result_seat(view: JSON, seat: int) -> str:
+    """A seat in the words about the result, named as the rest of the terminal's screen
+    names it: by the name the screen gives it (the terminal adds its names to the view as
+    ``seat_names``: "Seat 3 (Casual)"), else "Seat 3"; in German as a seat, not a rank
+    ("Sitzplatz 3")."""
+    names = view.get("seat_names")
+    if names and 0 <= seat < len(names):
+        return result_name(str(names[seat]))
+    return result_name(_("Seat {n}", n=seat_number(seat)))
+
+
 def cards_of(view: JSON) -> CardSet:
     """The card set a view's game uses."""
     return load_card_set(view["options"].get("cards"))
@@ -330,18 +341,15 @@ def table(view: JSON) -> RenderableType:
     if view["result"]:
         final = view["final"] or {}
         schemes = "; ".join(
-            result_name(_("seat {n}", n=seat_number(s)))
-            + f": {_scheme(cs, x['scheme'])} ×{x['sets']} (+{x['prestige']})"
+            result_seat(view, s) + f": {_scheme(cs, x['scheme'])} ×{x['sets']} (+{x['prestige']})"
             for s, x in enumerate(final.get("schemes", []))
         )
         major = ", ".join(
-            f"{kind_name(k)} → " + result_name(_("seat {n}", n=seat_number(w)))
+            f"{kind_name(k)} → " + result_seat(view, w)
             for k, w in final.get("majorities", {}).items()
             if w is not None
         )
-        winners = ", ".join(
-            result_name(_("seat {n}", n=seat_number(w))) for w in view["result"]["winners"]
-        )
+        winners = ", ".join(result_seat(view, w) for w in view["result"]["winners"])
         parts.append(
             Text(
                 _(
