@@ -55,6 +55,7 @@ MADE: dict[str, list[Event]] = {
         Event("raid", {"cars": 4, "values": [6, 6, 1], "busted": []}),
         Event("pass", {"seat": 0}),
         Event("loot", {"seat": 0, "to": 0, "card": None}),
+        Event("turn", {"seat": 1, "turn": 4, "drew": 0}),  # (only getaway cars drawn)
     ],
     "schatz-rabatz": [
         Event("hourglass", {"at_ms": 1200, "ends_ms": 31200}),
@@ -140,6 +141,8 @@ def test_every_event_of_every_game_has_german_words(
     for e, line in zip(events, german, strict=True):
         assert line != e["text"], f"{e['type']} is still English: {line}"
         assert not re.search(r"undefined|null|NaN|\[object|\{|\}", line), (e, line)
+        if e["type"] == "turn" and e["drew"] == 0:  # not "(0 Karten gezogen)"
+            assert "gezogen" not in line and "drew" not in e["text"], (line, e["text"])
         if e.get("audience") == 0 or (e["type"] == "you_picked" and e.get("seat") == 0):
             assert re.search(r"\b(Du|Dir|du|dir)\b", line), line  # a line for you says so
     you = [line for e, line in zip(events, german, strict=True) if e.get("seat") == 0]

@@ -671,7 +671,8 @@ export function words(e, ctx) {
   const did = (s, rest) => `${w.nom(s, true)} ${w.v(s, "hast", "hat")} ${rest}`;
   switch (e.type) {
     case "turn":
-      return `Zug ${d.turn}: ${w.me(d.seat) ? "Du bist" : `${w.nom(d.seat)} ist`} dran (${d.drew} ${d.drew === 1 ? "Karte" : "Karten"} gezogen)`;
+      // (no card came to the hand: a getaway car drawn says so itself)
+      return `Zug ${d.turn}: ${w.me(d.seat) ? "Du bist" : `${w.nom(d.seat)} ist`} dran${d.drew ? ` (${d.drew} ${d.drew === 1 ? "Karte" : "Karten"} gezogen)` : ""}`;
     case "drew": {
       const reader = e.audience ?? ctx.seat;
       const list = (d.cards || []).map(card).join(", ");
