@@ -210,10 +210,23 @@ def test_a_drop_that_lost_the_race_is_answered_clearly() -> None:
     assert game.selected == "crown-purple"
     drop(game.state, 1, "crown-purple", 0, 0)  # seat 1 is quicker
     game.key("enter")
-    assert game.message == "Too slow! crown-purple is gone: seat 2 took it"  # counted from 1
+    # the seat counted from 1, the treasure in words
+    assert game.message == "Too slow! purple crown is gone: seat 2 took it"
     assert game.selected == "circle-red"
     assert "Too slow!" in text(game.render())
     assert cells(game.state, 0) == set()
+
+
+def test_a_drop_that_lost_the_race_is_answered_clearly_in_german() -> None:
+    with use_language("de"):
+        game = live()
+        game.key("up")
+        drop(game.state, 1, "crown-purple", 0, 0)
+        game.key("enter")
+        # no id, no English seat, no pronoun of the wrong gender
+        assert game.message == "Zu langsam! Krone (lila) ist weg: Platz 2 war schneller", (
+            game.message
+        )
 
 
 def test_the_live_loop_counts_down_closes_and_waits_for_ready() -> None:

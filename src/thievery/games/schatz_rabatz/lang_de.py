@@ -187,7 +187,8 @@ REFUSALS: tuple[tuple[str, str], ...] = (
         "die Hand von Platz {0} ist noch nicht bereit: Eine Hand braucht {1} ms zwischen "
         "zwei Würfen, der nächste darf bei {2} ms kommen (jetzt {3} ms, noch {4} ms warten)",
     ),
-    (r"([a-z]+-[a-z]+) is gone: (seat \d+|someone) took it", "{0} ist weg: {1} hat ihn"),
+    (r"([a-z]+-[a-z]+) is gone: seat (\d+) took it", "{0} ist weg: Platz {1} war schneller"),
+    (r"([a-z]+-[a-z]+) is gone: someone took it", "{0} ist weg: jemand war schneller"),
     (r"round (\d+) is still being packed", "Runde {0} wird noch gepackt"),
     (
         r"round (\d+) is over: waiting for everyone to be ready",

@@ -17,6 +17,7 @@ fake clock); :func:`run` is the loop over injected keys, clock and display, and
 from __future__ import annotations
 
 import os
+import re
 import select
 import sys
 import time
@@ -55,6 +56,8 @@ from thievery.games.schatz_rabatz.rules import SchatzRabatz
 
 JSON = dict[str, Any]
 LOG_LINES = 6
+# A treasure's id in the rules' words (``crown-purple``): the screen says it in words.
+TREASURE_IN_WORDS = re.compile("|".join(sorted(TREASURE_INDEX, key=len, reverse=True)))
 _ = Translator(__package__)
 HELP = "↑↓ treasure  r rotate  ←→ column  ⏎/space drop  c close lid  y ready  ? legend  q quit"
 SHORT_HELP = "↑↓ treasure r rotate ←→ column ⏎ drop c close y ready ? legend q quit"  # (80 wide)
@@ -169,6 +172,8 @@ class LiveGame:
             why = renumber_seats(str(e))
             words = localized(__package__, "refusal")
             why = why if words is None else str(words(why))
+            # (and the treasures in words: "the purple crown", not "crown-purple")
+            why = TREASURE_IN_WORDS.sub(lambda m: treasure_words(m[0]), why)
             self.message = (_("Too slow! ") if lost else "") + why
             if lost:
                 self._pick(0)
