@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from thievery.cli import app
-from thievery.cli.serve import hold_sqlite_file, shown_url
+from thievery.cli.serve import bad_public_url, hold_sqlite_file, shown_url
 from thievery.server.storage import ENV_URL, Storage, StorageError, database_url
 
 THIEVERY = str(Path(sys.executable).parent / "thievery")
@@ -112,6 +112,47 @@ def test_a_bad_option_is_refused_in_one_line_before_anything_starts(
     assert result.exit_code == 2, result.output
     assert words in " ".join(result.output.split()) and "Traceback" not in result.output
     assert not (tmp_path / "x.db").exists()  # refused before the database was made
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("games.example.org", "--public-url starts with http://"),
+        ("http://", "--public-url names a host"),
+        ("https://games.example.org ", "--public-url names a host"),
+        ("https://x.org:99999", "--public-url has a port of 0 to 65535"),
+        ("https://x.org/thievery", "--public-url is the address of the site's root"),
+        ("https://x.org/?a=1", "--public-url is the address of the site's root"),
+        ("https://x.org#top", "--public-url is the address of the site's root"),
+    ],
+)
+def test_a_public_url_invite_links_cannot_be_made_of_is_refused(
+    url: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(Each but the first started, its invite links "http:/table/…",
+    "https://x.org/thievery/table/…" (the pages ask for /api/… at the root),
+    "https://x.org/?a=1/table/…" and so on.)"""
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr("thievery.server.workers.run_app", started)
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", db, "--public-url", url])
+    assert result.exit_code == 2, result.output
+    assert words in " ".join(result.output.split()) and "Traceback" not in result.output
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_public_urls_as_hosts_write_them_are_taken() -> None:
+    for url in (
+        "https://games.example.org",
+        "https://games.example.org/",
+        "http://192.168.1.20:8000",
+        "http://[fd00::5]:8000/",
+        "HTTPS://Games.Example.org",
+    ):
+        assert bad_public_url(url) is None, url
 
 
 def test_database_urls_as_hosts_write_them(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 from typing import IO, Any, NoReturn
+from urllib.parse import urlsplit
 
 import typer
 
@@ -92,6 +93,30 @@ def shown_url(url: str) -> str:
         if name != ":memory:":
             return prefix + str(Path(name).resolve())
     return url
+
+
+def bad_public_url(url: str) -> str | None:
+    """What is wrong with ``--public-url``, if anything. Invite links are it followed by
+    ``/table/ID``, and the pages ask for ``/api/…`` and ``/static/…`` at the root of the
+    address they were opened at: so it is a scheme, a host and maybe a port, nothing after
+    them but a ``/`` (no path, query or fragment), and no user or spaces."""
+    example = "(e.g. https://games.example.org or http://192.168.1.20:8000)"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not url.lower().startswith(parts.scheme + "://"):
+        return f"--public-url starts with http:// or https:// {example}, not {url!r}"
+    try:
+        parts.port  # noqa: B018 (it checks the port)
+    except ValueError:
+        return f"--public-url has a port of 0 to 65535 {example}, not {url!r}"
+    if not parts.hostname or "@" in parts.netloc or any(c.isspace() for c in url):
+        return f"--public-url names a host, no user or spaces {example}, not {url!r}"
+    if parts.path not in ("", "/") or "?" in url or "#" in url:
+        return (
+            f"--public-url is the address of the site's root {example}, not {url!r}: the "
+            "server serves its pages at the root of the address (a proxy that serves it "
+            "under a path breaks them), and invite links add /table/… to it"
+        )
+    return None
 
 
 def bad_numbers(above_0: dict[str, float], at_least_0: dict[str, float]) -> str | None:
@@ -236,8 +261,9 @@ def serve(
         expire_seconds=expire_days * 86400,
         header_timeout=header_timeout,
     )
-    if public_url is not None and not public_url.startswith(("http://", "https://")):
-        typer.secho("error: --public-url starts with http:// or https://", fg="red", err=True)
+    wrong_url = None if public_url is None else bad_public_url(public_url)
+    if wrong_url:
+        typer.secho(f"error: {wrong_url}", fg="red", err=True)
         raise typer.Exit(2)
     if workers > 1 and not url.startswith("postgresql"):
         typer.secho(
