@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from thievery.cli import app
@@ -195,6 +196,33 @@ def test_the_database_file_is_locked_only_where_that_keeps_off_sqlites_locks(
 
     monkeypatch.setattr(fcntl, "flock", refused)
     assert held_names() == ["p.db.server-lock"]
+
+
+def test_the_lock_knows_a_file_by_each_url_sqlalchemy_opens_it_by(tmp_path: Path) -> None:
+    """(An SQLite URI, sqlite:///file:PATH?uri=true, took no lock, so a second server ran
+    on a file a first one served; %20 in a path, a space to SQLAlchemy, was locked by the
+    name with %20 in it, beside an empty file of that name.)"""
+    path = tmp_path / "my db.db"
+    urls = [f"sqlite:///{path}", f"sqlite:///file:{tmp_path / 'my%20db.db'}?uri=true"]
+    urls += [f"sqlite:///{tmp_path / 'my%20db.db'}", f"sqlite:///file:{path}?mode=rw&uri=true"]
+    for first in urls:
+        held = hold_sqlite_file(first)
+        try:
+            assert held, first
+            for second in urls:
+                with pytest.raises(typer.Exit):
+                    hold_sqlite_file(second)
+        finally:
+            for file in held:
+                file.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my db.db", "my db.db.server-lock"]
+    for memory in ("sqlite://", "sqlite:///:memory:", "sqlite:///file:m?mode=memory&uri=true"):
+        assert hold_sqlite_file(memory) == []
+    uri = f"sqlite:///file:{path}?uri=true"
+    assert shown_url(uri) == uri
+    resolved = Path("rel.db").resolve()
+    assert shown_url("sqlite:///file:rel.db?uri=true") == f"sqlite:///file:{resolved}?uri=true"
+    assert shown_url("sqlite:///rel.db?timeout=5") == f"sqlite:///{resolved}?timeout=5"
 
 
 def test_a_serve_that_fails_lets_its_sqlite_file_go(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 from typing import IO, Any, NoReturn
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import typer
 
@@ -16,6 +16,27 @@ from thievery.cli.app import app
 
 _CAPS = "Limits (per client = per address)"
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file a SQLite URL opens, as SQLAlchemy reads it (``%20`` a space; an SQLite URI,
+    ``sqlite:///file:PATH?…&uri=true``, its PATH); ``None`` for another database or one in
+    memory."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    if not url.startswith("sqlite:///"):
+        return None
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    name = parsed.database or ""
+    if name.startswith("file:") and parsed.query.get("uri") == "true":
+        if parsed.query.get("mode") == "memory":
+            return None
+        name = unquote(urlsplit(name).path)
+    return None if name in ("", ":memory:") else name
 
 
 def hold_sqlite_file(url: str) -> list[IO[Any]]:
@@ -30,9 +51,8 @@ def hold_sqlite_file(url: str) -> list[IO[Any]]:
     SQLite's locks, ``fcntl``'s; on macOS and the BSDs the two kinds share one list and it
     would block SQLite, so it is not taken there. Where a file system refuses it, as NFS
     can, it is not taken either.)"""
-    prefix = "sqlite:///"
-    name = url[len(prefix) :].split("?", 1)[0] if url.startswith(prefix) else ""
-    if not name or name == ":memory:" or name.startswith("file:"):
+    name = sqlite_file(url)
+    if name is None:
         return []
     try:
         import fcntl
@@ -87,12 +107,13 @@ def hold_sqlite_file(url: str) -> list[IO[Any]]:
 def shown_url(url: str) -> str:
     """The database URL as the start-up line shows it: a SQLite file's path made absolute
     (the default, thievery.db, is in the folder the server was started in)."""
-    prefix = "sqlite:///"
-    if url.startswith(prefix) and url != prefix and not url.startswith(prefix + "/"):
-        name = url[len(prefix) :]
-        if name != ":memory:":
-            return prefix + str(Path(name).resolve())
-    return url
+    name = sqlite_file(url)
+    if name is None or Path(name).is_absolute():
+        return url
+    query = url.partition("?")[2]
+    if url[len("sqlite:///") :].startswith("file:"):  # (an SQLite URI: its path made absolute)
+        return f"sqlite:///file:{quote(str(Path(name).resolve()))}?{query}"
+    return f"sqlite:///{Path(name).resolve()}" + (f"?{query}" if query else "")
 
 
 def bad_public_url(url: str) -> str | None:
