@@ -16,10 +16,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from thievery.cli import app
-from thievery.cli.serve import hold_sqlite_file, shown_url
+from thievery.cli.serve import bad_public_url, hold_sqlite_file, shown_url
 from thievery.server.storage import ENV_URL, Storage, StorageError, database_url
 
 THIEVERY = str(Path(sys.executable).parent / "thievery")
@@ -114,6 +115,47 @@ def test_a_bad_option_is_refused_in_one_line_before_anything_starts(
     assert not (tmp_path / "x.db").exists()  # refused before the database was made
 
 
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("games.example.org", "--public-url starts with http://"),
+        ("http://", "--public-url names a host"),
+        ("https://games.example.org ", "--public-url names a host"),
+        ("https://x.org:99999", "--public-url has a port of 0 to 65535"),
+        ("https://x.org/thievery", "--public-url is the address of the site's root"),
+        ("https://x.org/?a=1", "--public-url is the address of the site's root"),
+        ("https://x.org#top", "--public-url is the address of the site's root"),
+    ],
+)
+def test_a_public_url_invite_links_cannot_be_made_of_is_refused(
+    url: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(Each but the first started, its invite links "http:/table/…",
+    "https://x.org/thievery/table/…" (the pages ask for /api/… at the root),
+    "https://x.org/?a=1/table/…" and so on.)"""
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr("thievery.server.workers.run_app", started)
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    result = CliRunner().invoke(app, ["serve", "--port", "0", "--db", db, "--public-url", url])
+    assert result.exit_code == 2, result.output
+    assert words in " ".join(result.output.split()) and "Traceback" not in result.output
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_public_urls_as_hosts_write_them_are_taken() -> None:
+    for url in (
+        "https://games.example.org",
+        "https://games.example.org/",
+        "http://192.168.1.20:8000",
+        "http://[fd00::5]:8000/",
+        "HTTPS://Games.Example.org",
+    ):
+        assert bad_public_url(url) is None, url
+
+
 def test_database_urls_as_hosts_write_them(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENV_URL, raising=False)
     assert database_url("postgres://u:p@h:5432/d") == "postgresql+psycopg://u:p@h:5432/d"
@@ -154,6 +196,33 @@ def test_the_database_file_is_locked_only_where_that_keeps_off_sqlites_locks(
 
     monkeypatch.setattr(fcntl, "flock", refused)
     assert held_names() == ["p.db.server-lock"]
+
+
+def test_the_lock_knows_a_file_by_each_url_sqlalchemy_opens_it_by(tmp_path: Path) -> None:
+    """(An SQLite URI, sqlite:///file:PATH?uri=true, took no lock, so a second server ran
+    on a file a first one served; %20 in a path, a space to SQLAlchemy, was locked by the
+    name with %20 in it, beside an empty file of that name.)"""
+    path = tmp_path / "my db.db"
+    urls = [f"sqlite:///{path}", f"sqlite:///file:{tmp_path / 'my%20db.db'}?uri=true"]
+    urls += [f"sqlite:///{tmp_path / 'my%20db.db'}", f"sqlite:///file:{path}?mode=rw&uri=true"]
+    for first in urls:
+        held = hold_sqlite_file(first)
+        try:
+            assert held, first
+            for second in urls:
+                with pytest.raises(typer.Exit):
+                    hold_sqlite_file(second)
+        finally:
+            for file in held:
+                file.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my db.db", "my db.db.server-lock"]
+    for memory in ("sqlite://", "sqlite:///:memory:", "sqlite:///file:m?mode=memory&uri=true"):
+        assert hold_sqlite_file(memory) == []
+    uri = f"sqlite:///file:{path}?uri=true"
+    assert shown_url(uri) == uri
+    resolved = Path("rel.db").resolve()
+    assert shown_url("sqlite:///file:rel.db?uri=true") == f"sqlite:///file:{resolved}?uri=true"
+    assert shown_url("sqlite:///rel.db?timeout=5") == f"sqlite:///{resolved}?timeout=5"
 
 
 def test_a_serve_that_fails_lets_its_sqlite_file_go(tmp_path: Path) -> None:

@@ -325,6 +325,42 @@ def test_workers_stop_when_their_parent_is_killed(monkeypatch: pytest.MonkeyPatc
                         os.kill(pid, signal.SIGKILL)
 
 
+def test_workers_stop_gracefully_on_a_sigint_to_their_parent_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``kill -INT`` of the parent only (not Ctrl+C, which reaches every process in the
+    terminal's group): the parent SIGTERMs its workers, which hand their leases back. (It
+    waited 15 s for them, then killed them: their leases stayed until they expired.)"""
+    url = fresh_postgres()
+    with tempfile.TemporaryDirectory(prefix="thv-") as tmp:
+        monkeypatch.setenv("TMPDIR", tmp)
+        proc, port = serve_process(url, "--workers", "2", "--lease-seconds", LEASE)
+        workers: list[int] = []
+        try:
+            deadline = time.monotonic() + 30
+            while len(list(Path(tmp).glob("thievery-workers-*/*.sock"))) < 2:
+                assert time.monotonic() < deadline, "the workers did not start"
+                time.sleep(0.05)
+            workers = workers_of(proc.pid)
+            assert len(workers) == 2
+            make_table(port)
+            held = "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL"
+            assert scalar(url, held) == 1
+            os.kill(proc.pid, signal.SIGINT)
+            proc.wait(10)
+            assert not any(running(pid) for pid in workers), server_log(proc)
+            assert scalar(url, held) == 0, server_log(proc)  # handed back, not left
+            assert list(Path(tmp).iterdir()) == []
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+            for pid in workers:  # (only if still a worker: a pid may be reused)
+                with contextlib.suppress(OSError):
+                    if running(pid) and b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                        os.kill(pid, signal.SIGKILL)
+
+
 def send(out: socket.socket, path: Path, fds: list[int]) -> None:
     rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
     out.sendmsg([REQUEST], rights, 0, str(path))

@@ -5,6 +5,7 @@ security headers; API docs without a CDN; invite links at the public address."""
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 import sqlite3
@@ -47,6 +48,32 @@ def test_read_only_storage_is_said_at_start(tmp_path: Path) -> None:
         Storage(f"sqlite:///file:{path}?mode=ro&uri=true")
     with pytest.raises(StorageError, match="read-only"):
         create_app(f"sqlite:///file:{path}?mode=ro&uri=true")
+
+
+def test_a_database_folder_that_cannot_hold_it_is_said_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(Each was "cannot be used ((sqlite3.OperationalError) unable to open database
+    file)", which named neither the folder nor what was wrong with it.)"""
+    missing = tmp_path / "no" / "such"
+    with pytest.raises(StorageError, match=re.escape(f"a folder that does not exist ({missing})")):
+        Storage(f"sqlite:///{missing / 'x.db'}")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(StorageError, match="which is not a folder"):
+        Storage(f"sqlite:///{tmp_path / 'file' / 'x.db'}")
+    shut = tmp_path / "shut"
+    shut.mkdir()
+    real_connect = sqlite3.dbapi2.connect
+
+    def refused(name: str, *args: Any, **kwargs: Any) -> Any:
+        if str(name).startswith(str(shut)):  # (as for a user that cannot write there)
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "access", lambda path, mode: not str(path).startswith(str(shut)))
+    monkeypatch.setattr(sqlite3.dbapi2, "connect", refused)
+    with pytest.raises(StorageError, match="a folder this user cannot write in"):
+        Storage(f"sqlite:///{shut / 'x.db'}")
 
 
 def test_a_nearly_full_disk_is_said_at_start(

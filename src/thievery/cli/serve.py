@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 from typing import IO, Any, NoReturn
+from urllib.parse import quote, unquote, urlsplit
 
 import typer
 
@@ -15,6 +16,27 @@ from thievery.cli.app import app
 
 _CAPS = "Limits (per client = per address)"
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file a SQLite URL opens, as SQLAlchemy reads it (``%20`` a space; an SQLite URI,
+    ``sqlite:///file:PATH?…&uri=true``, its PATH); ``None`` for another database or one in
+    memory."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    if not url.startswith("sqlite:///"):
+        return None
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    name = parsed.database or ""
+    if name.startswith("file:") and parsed.query.get("uri") == "true":
+        if parsed.query.get("mode") == "memory":
+            return None
+        name = unquote(urlsplit(name).path)
+    return None if name in ("", ":memory:") else name
 
 
 def hold_sqlite_file(url: str) -> list[IO[Any]]:
@@ -29,9 +51,8 @@ def hold_sqlite_file(url: str) -> list[IO[Any]]:
     SQLite's locks, ``fcntl``'s; on macOS and the BSDs the two kinds share one list and it
     would block SQLite, so it is not taken there. Where a file system refuses it, as NFS
     can, it is not taken either.)"""
-    prefix = "sqlite:///"
-    name = url[len(prefix) :].split("?", 1)[0] if url.startswith(prefix) else ""
-    if not name or name == ":memory:" or name.startswith("file:"):
+    name = sqlite_file(url)
+    if name is None:
         return []
     try:
         import fcntl
@@ -86,12 +107,37 @@ def hold_sqlite_file(url: str) -> list[IO[Any]]:
 def shown_url(url: str) -> str:
     """The database URL as the start-up line shows it: a SQLite file's path made absolute
     (the default, thievery.db, is in the folder the server was started in)."""
-    prefix = "sqlite:///"
-    if url.startswith(prefix) and url != prefix and not url.startswith(prefix + "/"):
-        name = url[len(prefix) :]
-        if name != ":memory:":
-            return prefix + str(Path(name).resolve())
-    return url
+    name = sqlite_file(url)
+    if name is None or Path(name).is_absolute():
+        return url
+    query = url.partition("?")[2]
+    if url[len("sqlite:///") :].startswith("file:"):  # (an SQLite URI: its path made absolute)
+        return f"sqlite:///file:{quote(str(Path(name).resolve()))}?{query}"
+    return f"sqlite:///{Path(name).resolve()}" + (f"?{query}" if query else "")
+
+
+def bad_public_url(url: str) -> str | None:
+    """What is wrong with ``--public-url``, if anything. Invite links are it followed by
+    ``/table/ID``, and the pages ask for ``/api/…`` and ``/static/…`` at the root of the
+    address they were opened at: so it is a scheme, a host and maybe a port, nothing after
+    them but a ``/`` (no path, query or fragment), and no user or spaces."""
+    example = "(e.g. https://games.example.org or http://192.168.1.20:8000)"
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not url.lower().startswith(parts.scheme + "://"):
+        return f"--public-url starts with http:// or https:// {example}, not {url!r}"
+    try:
+        parts.port  # noqa: B018 (it checks the port)
+    except ValueError:
+        return f"--public-url has a port of 0 to 65535 {example}, not {url!r}"
+    if not parts.hostname or "@" in parts.netloc or any(c.isspace() for c in url):
+        return f"--public-url names a host, no user or spaces {example}, not {url!r}"
+    if parts.path not in ("", "/") or "?" in url or "#" in url:
+        return (
+            f"--public-url is the address of the site's root {example}, not {url!r}: the "
+            "server serves its pages at the root of the address (a proxy that serves it "
+            "under a path breaks them), and invite links add /table/… to it"
+        )
+    return None
 
 
 def bad_numbers(above_0: dict[str, float], at_least_0: dict[str, float]) -> str | None:
@@ -236,8 +282,9 @@ def serve(
         expire_seconds=expire_days * 86400,
         header_timeout=header_timeout,
     )
-    if public_url is not None and not public_url.startswith(("http://", "https://")):
-        typer.secho("error: --public-url starts with http:// or https://", fg="red", err=True)
+    wrong_url = None if public_url is None else bad_public_url(public_url)
+    if wrong_url:
+        typer.secho(f"error: {wrong_url}", fg="red", err=True)
         raise typer.Exit(2)
     if workers > 1 and not url.startswith("postgresql"):
         typer.secho(

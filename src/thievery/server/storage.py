@@ -64,7 +64,14 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    OperationalError,
+    SQLAlchemyError,
+)
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -1155,5 +1162,24 @@ def _why(url: str, error: Exception) -> str:
     elif "full" in low or "no space" in low:
         what = "is full; free some space"
     else:
-        what = "cannot be used"
+        what = (_folder_wrong(url) if "unable to open" in low else None) or "cannot be used"
     return f"storage {url} {what} ({text[:200]})"
+
+
+def _folder_wrong(url: str) -> str | None:
+    """What is wrong with the folder of a SQLite file that could not be opened, if that
+    is what is wrong: missing, not a folder, or not this user's to write in."""
+    try:
+        name = make_url(url).database if url.startswith("sqlite:///") else None
+    except ArgumentError:
+        return None
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return None
+    folder = os.path.dirname(os.path.abspath(name))
+    if not os.path.exists(folder):
+        return f"is in a folder that does not exist ({folder}); make it first"
+    if not os.path.isdir(folder):
+        return f"is in {folder}, which is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"is in a folder this user cannot write in ({folder})"
+    return None

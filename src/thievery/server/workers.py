@@ -9,10 +9,11 @@ ready). The kernel hands each new connection to one worker, evenly
 lease, and a table's websocket that reached another worker is handed to that one
 (:mod:`~thievery.server.handoff`), or, where it cannot be, served there by a copy that
 follows the owner (:mod:`~thievery.server.cluster`): a client may reach any worker.
-SIGINT or SIGTERM stops the workers gracefully (each hands its leases back); so does the
-parent's death, however it died (each worker checks every second that its parent is still
-there: one killed with SIGKILL cannot tell them, and orphaned workers would serve on,
-holding the port, with nobody to start them again or stop them).
+SIGINT or SIGTERM (to the parent alone, or to all) stops the workers gracefully (each
+hands its leases back); so does the parent's death, however it died (each worker checks
+every second that its parent is still there: one killed with SIGKILL cannot tell them,
+and orphaned workers would serve on, holding the port, with nobody to start them again
+or stop them).
 """
 
 from __future__ import annotations
@@ -158,7 +159,6 @@ def _run_workers(options: ServeOptions, listeners: list[socket.socket]) -> None:
 
     previous = signal.signal(signal.SIGTERM, stop)
     processes = [start(i) for i in range(len(listeners))]
-    interrupted = False
     try:
         while not stopping:
             wait([p.sentinel for p in processes], timeout=1.0)
@@ -178,12 +178,16 @@ def _run_workers(options: ServeOptions, listeners: list[socket.socket]) -> None:
                         where[i] = address
                     time.sleep(1.0)
                     processes[i] = start(i)
-    except KeyboardInterrupt:  # Ctrl+C reached the workers too: they are stopping
-        interrupted = True
+    except KeyboardInterrupt:
+        # SIGINT: Ctrl+C, which reached the workers too, or `kill -INT` of this process
+        # alone, which did not (they were killed after 15 s, their leases kept). SIGTERM
+        # them either way: a worker stopping already goes on as it was (uvicorn forces
+        # nothing on a SIGTERM).
+        pass
     finally:
         signal.signal(signal.SIGTERM, previous)
         for process in processes:
-            if not interrupted and process.is_alive():
+            if process.is_alive():
                 process.terminate()  # SIGTERM: uvicorn stops gracefully
         for process in processes:
             process.join(15)
