@@ -486,5 +486,9 @@ def test_render_modes_and_steps_that_are_none_are_refused() -> None:
             make("thieves", 3, step_ms=100)
         with pytest.raises(ValueError, match="positive"):
             make("schatz-rabatz", 2, step_ms=0)
+        for bad in (1.5, 0.5, 250.0, "250", True):  # a whole number of ms (docs/rl.md)
+            with pytest.raises(ValueError, match="whole number"):
+                make("schatz-rabatz", 2, step_ms=bad)
     assert Match("schatz-rabatz", 2, None, 40).step_ms == 40
+    assert Match("schatz-rabatz", 2, None, np.int64(40)).step_ms == 40
     assert Match("schatz-rabatz", 2).step_ms == STEP_MS

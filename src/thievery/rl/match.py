@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import json
+import numbers
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -159,6 +160,11 @@ class Match:
         self.clocked = isinstance(self.state, ClockedState)
         if step_ms is not None and not self.clocked:
             raise ValueError(f"step_ms is for real-time games; {game} is played in turns")
+        # (a whole number: int() took 1.5 as 1 and 0.5 as 0, "250" and True as numbers)
+        if step_ms is not None and (
+            isinstance(step_ms, bool) or not isinstance(step_ms, numbers.Integral)
+        ):
+            raise ValueError(f"step_ms is a whole number of milliseconds, not {step_ms!r:.60}")
         self.step_ms = STEP_MS if step_ms is None else int(step_ms)
         if self.step_ms <= 0:
             raise ValueError(f"step_ms must be positive, not {step_ms!r}")
