@@ -115,6 +115,10 @@ def test_the_cli_finds_and_plays_it(site: Path, tmp_path: Path) -> None:
     out = run(site, play, str(record), stdin="1\n" * 40)
     assert out.count("Seat 1, choose 1-") == 6  # the human's six turns, each answered "1"
     assert "Your hand" in out and "Final standings" in out
+    # its screen counts seats from 1 as the prompts and the log do: the human (seat 0) is
+    # "1 (you)", the pocket to pick is Seat 2's
+    assert "1 (you)" in out and "0 (you)" not in out
+    assert "Pick Seat 2's pocket" in out and "Pick seat 1's pocket" not in out
     game = json.loads(record.read_text())
     assert len(game["actions"]) == 6 * 2 and game["result"] is not None
     human = [a["action"] for a in game["actions"] if a["seat"] == 0]

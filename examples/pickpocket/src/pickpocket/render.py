@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 from thievery.core.plugin import TerminalRenderer
+from thievery.core.protocol import seat_number
 
 from pickpocket.cards import CARD_INDEX, describe_card, value_of
 
@@ -54,7 +55,7 @@ def table(view: JSON) -> RenderableType:
     for s, vault in enumerate(view["vaults"]):
         marks = (" (you)" if s == me else "") + (" ◀" if s == view["current"] else "")
         grid.add_row(
-            Text(f"{s}{marks}", style="bold" if s == me else ""),
+            Text(f"{seat_number(s)}{marks}", style="bold" if s == me else ""),
             str(view["hand_sizes"][s]),
             vault_text(vault),
             known_total(vault),
@@ -65,7 +66,7 @@ def table(view: JSON) -> RenderableType:
         parts.append(Panel(hand, title="Your hand", border_style="bold"))
     result = view["result"]
     if result:
-        winners = ", ".join(f"seat {w}" for w in result["winners"])
+        winners = ", ".join(f"Seat {seat_number(w)}" for w in result["winners"])
         scores = ", ".join(str(v) for v in result["scores"])
         parts.append(Text(f"Game over — vaults {scores}; winner: {winners}", style="bold green"))
     return Panel(Group(*parts), title=f"Pickpocket — round {view['round']} of {view['rounds']}")
@@ -77,7 +78,7 @@ def action(action: JSON, view: JSON) -> str:
         return f"Bank {describe_card(CARD_INDEX[action['card']])} face down"
     if action["type"] == "pick":
         t = action["target"]
-        return f"Pick seat {t}'s pocket ({view['hand_sizes'][t]} card(s) in hand)"
+        return f"Pick Seat {seat_number(t)}'s pocket ({view['hand_sizes'][t]} card(s) in hand)"
     return "Pass"
 
 
