@@ -86,7 +86,9 @@ def test_without_colour_every_treasure_marks_its_colour_with_a_letter(
     assert "Jacks Tafel 1 beansprucht: Cr Hg Rl Pb Ge Sr Bg Kl" in shown
     # NO_COLOR in the environment: a colour console draws the letters too, live as well
     monkeypatch.setenv("NO_COLOR", "1")
-    console = Console(width=110, record=True, color_system="standard")
+    # (a screen of 40 lines, as text() draws on: the live frame is drawn whole, not
+    # compact, whatever size of terminal the tests run in, if any)
+    console = Console(width=110, height=40, record=True, color_system="standard")
     console.print(draw(state.view(1)))
     assert "Jack-board 1 claims: Cr Hg Rp Pb Gy Sr Bg Kp" in console.export_text()
     console.print(live().render())
