@@ -69,3 +69,16 @@ def test_a_bot_chooses_alike_behind_the_same_view(game: str, players: int, name:
         state.apply(me, action)
     assert choices == CHOICES or not state.to_act
     assert choices > 0 and differed > 0  # real choices, and something hidden was re-drawn
+
+
+def test_no_bot_draws_the_numbers_that_dealt_the_cards() -> None:
+    """A local game deals from ``Rng(seed)`` and its bots draw from generators made from
+    the same seed: no bot's stream may be the deal's (seed 0 made the first seat's bot
+    draw exactly the numbers that shuffled the deck), nor run near it."""
+    for game in thievery.game_names():
+        for seed in (0, 1, 7, 2**40):
+            deal = Rng(seed)  # (what spec.new(players, seed) deals from)
+            dealt = {deal.next64() for _ in range(256)}
+            for seat in range(thievery.game(game).max_players):
+                rng = getattr(make_bot("random", game, seat, seed), "rng")  # noqa: B009
+                assert not dealt & {rng.next64() for _ in range(256)}, (game, seed, seat)
