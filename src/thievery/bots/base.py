@@ -50,7 +50,34 @@ def make_bot(name: str, game: str, seat: int, seed: int) -> Bot:
     """A bot by name for one seat, with its own generator seeded from ``seed``."""
     mixed = seed * 1_000_003 + seat
     # (a keyed table's bots draw from keyed generators, one per seat; below, as ever)
-    return bot_factory(name, game)(game, seat, make_rng(mixed) if seed >= KEYED else Rng(mixed))
+    if seed >= KEYED:
+        return bot_factory(name, game)(game, seat, make_rng(mixed))
+    return bot_factory(name, game)(game, seat, Rng(off_the_deal(mixed, seed)))
+
+
+_MASK = (1 << 64) - 1
+_WEYL = 0x9E3779B97F4A7C15  # SplitMix64's step (core.rng): Rng(s) draws mix(s + k * _WEYL)
+_WEYL_INVERSE = pow(_WEYL, -1, 1 << 64)
+_APART = 1 << 40  # draws between a bot's stream and the deal's, at the least
+
+
+def off_the_deal(mixed: int, seed: int) -> int:
+    """A local bot's seed ``mixed``, unless ``Rng(mixed)`` would draw the numbers that
+    dealt the game (``Rng(seed)``: SplitMix64 streams are one sequence, entered at
+    different places), or numbers near them: then it is moved on until it lies far
+    from them. As ever for every seed but a rare few: seed 0's first seat drew exactly
+    the deal's numbers (its generator was ``Rng(0)``, the deal's own).
+
+    >>> off_the_deal(5 * 1_000_003 + 2, 5) == 5 * 1_000_003 + 2
+    True
+    >>> off_the_deal(0, 0) != 0
+    True
+    """
+    while True:
+        lag = ((mixed - seed) * _WEYL_INVERSE) & _MASK  # how far Rng(mixed) runs ahead
+        if _APART <= lag <= _MASK + 1 - _APART:
+            return mixed
+        mixed = Rng(mixed).next64()
 
 
 GENERIC["random"] = RandomBot
