@@ -226,6 +226,34 @@ export function trapFocus(box) {
   });
 }
 
+// What finds a control again once it is drawn anew: its id, address or data keys.
+const CONTROL_KEYS = ["id", "href", "data-seat", "data-table", "data-copy", "data-action"];
+
+/**
+ * Run ``draw`` (which sets ``box``'s innerHTML anew: a list redrawn every few seconds, the
+ * seats on every change) without losing the keyboard focus to the page: a control focused
+ * in ``box`` is focused again in its new drawing (the same kind of element with the same
+ * keys and class), else the control now at its place in ``box``'s Tab order (a button
+ * its own click replaced: "Let a bot play for me" becomes "Take my seat back").
+ */
+export function keepFocus(box, draw) {
+  const el = document.activeElement;
+  if (!box || !el || el === box || !box.contains(el)) {
+    draw();
+    return;
+  }
+  const controls = () => [...box.querySelectorAll("a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])")];
+  const place = controls().indexOf(el);
+  const keys = CONTROL_KEYS.map((name) => [name, el.getAttribute(name)]).filter(([, value]) => value !== null);
+  const same = (c) => c.tagName === el.tagName && c.className === el.className
+    && keys.every(([name, value]) => c.getAttribute(name) === value);
+  draw();
+  if (box.contains(document.activeElement)) return;
+  const now = controls().filter((c) => !c.disabled);
+  const again = (keys.length && now.find(same)) || now[Math.min(place, now.length - 1)];
+  again?.focus({ preventScroll: true });
+}
+
 /** Copy text to the clipboard (with a fallback for plain-http pages). */
 export async function copy(text) {
   try {

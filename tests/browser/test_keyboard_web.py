@@ -1,0 +1,83 @@
+"""A keyboard-only player in a real Chromium: the focus stays where the player put it when
+a page draws a part of itself anew (the lobby's lists every 5 s, the table's seats and
+chat on every change), never lost to the page's <body>."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx2
+import pytest
+from playwright.sync_api import Browser, Page
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1400, "height": 1000}
+
+
+def make(server: str, body: dict[str, Any]) -> dict[str, Any]:
+    response = httpx2.post(f"{server}/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    made: dict[str, Any] = response.json()
+    return made
+
+
+def wait_redrawn(page: Page) -> None:
+    """Mark the focused element, then wait until the page has drawn it anew (the marked
+    one left the document)."""
+    page.evaluate("window.focusedBefore = document.activeElement")
+    page.wait_for_function("() => !document.contains(window.focusedBefore)", timeout=15000)
+
+
+def focused(page: Page) -> dict[str, str | None]:
+    found: dict[str, str | None] = page.evaluate(
+        """() => {
+          const e = document.activeElement;
+          return { tag: e.tagName, id: e.id, table: e.dataset.table ?? null,
+                   text: e.textContent.trim().slice(0, 60) };
+        }"""
+    )
+    return found
+
+
+def test_the_lobby_keeps_the_focus_on_a_join_button_through_its_refresh(
+    server: str, browser: Browser
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    table_id = make(server, {"game": "thieves", "listed": True, "seats": seats})["table"]["id"]
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        page.goto(server + "/")
+        join = page.locator(f'#open button.join[data-table="{table_id}"]')
+        join.focus()
+        wait_redrawn(page)  # (the lists are read again every 5 s)
+        assert focused(page) == {"tag": "BUTTON", "id": "", "table": table_id, "text": "Join"}
+    finally:
+        page.close()
+
+
+def test_the_seat_buttons_keep_the_focus_when_the_seats_are_drawn_anew(
+    server: str, browser: Browser
+) -> None:
+    seats = [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "bot": "heuristic"}] * 2
+    invite = make(server, {"game": "schattendieb", "seats": seats})["seats"][0]["invite"]
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        page.goto(invite)
+        page.locator("#to-bot").focus()
+        page.keyboard.press("Enter")
+        # The button the press replaced has the focus: Enter again takes the seat back.
+        page.locator("#take-back").wait_for()
+        page.wait_for_timeout(100)
+        assert focused(page)["id"] == "take-back"
+        # A bot plays for Ana: every move draws the seats anew; "Copy my seat link" keeps it.
+        page.locator("#my-link").focus()
+        wait_redrawn(page)
+        assert focused(page)["id"] == "my-link"
+        page.locator("#take-back").focus()
+        page.keyboard.press("Enter")
+        page.locator("#to-bot").wait_for()
+        page.wait_for_timeout(100)
+        assert focused(page)["id"] == "to-bot"
+    finally:
+        page.close()
