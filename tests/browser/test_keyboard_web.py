@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -79,5 +79,41 @@ def test_the_seat_buttons_keep_the_focus_when_the_seats_are_drawn_anew(
         page.locator("#to-bot").wait_for()
         page.wait_for_timeout(100)
         assert focused(page)["id"] == "to-bot"
+    finally:
+        page.close()
+
+
+def test_a_thieves_card_picked_by_the_keyboard_keeps_the_focus(
+    server: str, browser: Browser
+) -> None:
+    """Thieves!' two steps, card then where it goes: Enter on a card picks it, and the
+    focus stays on it (pressed), Tab goes on to its choices; Cancel gives the focus back
+    to the card; a police card picked becomes its one move, focused. (All three fell to
+    the page, and Tab began again at its top.)"""
+    hands = [["money-3a", "police-1a", "money-0a"], ["money-1a", "money-1b", "money-1c"]]
+    hands.append(["money-1d", "money-1e", "money-1f"])
+    options = {"hands": hands, "deck_top": ["money-2a", "money-2b"], "first_player": 0}
+    seats = [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "bot": "random"}] * 2
+    body = {"game": "thieves", "scenario": True, "options": options, "seats": seats}
+    page = browser.new_page(viewport=DESKTOP)
+    try:
+        page.goto(make(server, body)["seats"][0]["invite"])
+        money = page.locator('.tv-hand [data-card="money-3a"]')
+        expect(money).to_have_attribute("aria-pressed", "false")
+        money.focus()
+        page.keyboard.press("Enter")
+        expect(money).to_have_attribute("aria-pressed", "true")
+        assert page.evaluate("document.activeElement.dataset.card") == "money-3a"
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.card") == "police-1a"
+        page.get_by_role("button", name="Cancel").focus()
+        page.keyboard.press("Enter")
+        expect(money).to_have_attribute("aria-pressed", "false")
+        assert page.evaluate("document.activeElement.dataset.card") == "money-3a"
+        police = page.locator('.tv-hand [data-card="police-1a"]')
+        police.focus()
+        page.keyboard.press("Enter")
+        expect(police).to_have_attribute("data-action", '{"type":"play","card":"police-1a"}')
+        assert page.evaluate("document.activeElement.dataset.card") == "police-1a"
     finally:
         page.close()

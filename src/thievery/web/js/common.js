@@ -44,8 +44,21 @@ export function listenForPicks(root, ui, rerender) {
     if (!el || !root.contains(el) || !ui.ctx) return;
     let pick = null;
     try { pick = JSON.parse(el.dataset.pick); } catch { return; }
+    const before = ui.pick;
+    const focused = root.contains(document.activeElement);
     ui.pick = pick.clear || JSON.stringify(pick) === JSON.stringify(ui.pick) ? null : pick;
     rerender(root, ui.ctx);
+    // Drawn anew, the focus stays in the game (it fell to the page, and Tab began again
+    // at its top): on the card picked (a pick or, its one move now, an action), else the
+    // one a Cancel gave back, else the prompt.
+    if (!focused || root.contains(document.activeElement)) return;
+    const controls = [...root.querySelectorAll("[data-pick], [data-action]")];
+    const card = el.dataset.card;
+    const again = (card ? controls.find((e) => e.dataset.card === card) : controls.find((e) => e.dataset.pick === el.dataset.pick))
+      || (before && controls.find((e) => e.dataset.pick === JSON.stringify(before)));
+    const place = again || root.querySelector("[data-prompt]") || root;
+    if (!again) place.setAttribute("tabindex", "-1");
+    place.focus({ preventScroll: true });
   });
   root.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;
