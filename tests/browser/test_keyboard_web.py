@@ -8,7 +8,9 @@ from typing import Any
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
+
+from tests.browser.conftest import finished_by_bots
 
 pytestmark = pytest.mark.browser
 
@@ -115,5 +117,39 @@ def test_a_thieves_card_picked_by_the_keyboard_keeps_the_focus(
         page.keyboard.press("Enter")
         expect(police).to_have_attribute("data-action", '{"type":"play","card":"police-1a"}')
         assert page.evaluate("document.activeElement.dataset.card") == "police-1a"
+    finally:
+        page.close()
+
+
+def test_the_replay_shows_the_perspective_chosen_last(server: str, browser: Browser) -> None:
+    """Perspectives chosen one after another (a menu's arrow keys choose each in turn): a
+    replay that comes later than the last choice's is not shown (it was "everything",
+    every hand face up, under "Seen by: Cy")."""
+    finished = finished_by_bots(server, "schattendieb", {"games": 1}, "random", 3)
+    steps = {
+        p: len(httpx2.get(f"{server}/api/tables/{finished}/replay?perspective={p}").json()["steps"])
+        for p in ("all", "2")
+    }
+    page = browser.new_page(viewport=DESKTOP)
+    held: list[Route] = []
+    try:
+        page.goto(f"{server}/replay/{finished}")
+        expect(page.locator("#step")).to_have_text(f"step 0 of {steps['all'] - 1}")
+        page.select_option("#perspective", "spectator")
+        page.route(lambda url: url.endswith("perspective=all"), lambda r: held.append(r))  # held
+        page.select_option("#perspective", "all")
+        page.select_option("#perspective", "2")
+        expect(page.locator("#step")).to_have_text(f"step 0 of {steps['2'] - 1}")
+        assert len(held) == 1
+        with page.expect_response(lambda r: r.url.endswith("perspective=all")) as came:
+            held[0].continue_()
+        came.value.finished()
+        page.wait_for_timeout(300)  # (the page reads it and draws)
+        expect(page.locator("#perspective")).to_have_value("2")
+        expect(page.locator("#step")).to_have_text(f"step 0 of {steps['2'] - 1}")
+        # Ada's hand, as Cy saw it: face down (everything showed it face up).
+        ada = page.locator('.sd-seat[data-seat="0"] .sd-row').first
+        expect(ada.locator(".sd-card.sd-back")).not_to_have_count(0)
+        expect(ada.locator(".sd-card:not(.sd-back)")).to_have_count(0)
     finally:
         page.close()
