@@ -61,20 +61,25 @@ def test_the_lobby_keeps_the_focus_on_a_join_button_through_its_refresh(
 def test_the_seat_buttons_keep_the_focus_when_the_seats_are_drawn_anew(
     server: str, browser: Browser
 ) -> None:
-    seats = [{"kind": "human", "name": "Ana"}] + [{"kind": "bot", "bot": "heuristic"}] * 2
-    invite = make(server, {"game": "schattendieb", "seats": seats})["seats"][0]["invite"]
+    """(Bo, a person who is away, keeps the match from ending while a bot plays for Ana.)"""
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
+    seats.append({"kind": "bot", "bot": "heuristic"})
+    made = make(server, {"game": "schattendieb", "seats": seats})
     page = browser.new_page(viewport=DESKTOP)
+    bo = browser.new_page()
     try:
-        page.goto(invite)
+        page.goto(made["seats"][0]["invite"])
         page.locator("#to-bot").focus()
         page.keyboard.press("Enter")
         # The button the press replaced has the focus: Enter again takes the seat back.
         page.locator("#take-back").wait_for()
         page.wait_for_timeout(100)
         assert focused(page)["id"] == "take-back"
-        # A bot plays for Ana: every move draws the seats anew; "Copy my seat link" keeps it.
+        # Bo comes: the seats are drawn anew, and "Copy my seat link" keeps the focus.
         page.locator("#my-link").focus()
-        wait_redrawn(page)
+        page.evaluate("window.focusedBefore = document.activeElement")
+        bo.goto(made["seats"][1]["invite"])
+        page.wait_for_function("() => !document.contains(window.focusedBefore)")
         assert focused(page)["id"] == "my-link"
         page.locator("#take-back").focus()
         page.keyboard.press("Enter")
@@ -83,6 +88,7 @@ def test_the_seat_buttons_keep_the_focus_when_the_seats_are_drawn_anew(
         assert focused(page)["id"] == "to-bot"
     finally:
         page.close()
+        bo.close()
 
 
 def test_a_thieves_card_picked_by_the_keyboard_keeps_the_focus(
