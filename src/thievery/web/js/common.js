@@ -44,8 +44,21 @@ export function listenForPicks(root, ui, rerender) {
     if (!el || !root.contains(el) || !ui.ctx) return;
     let pick = null;
     try { pick = JSON.parse(el.dataset.pick); } catch { return; }
+    const before = ui.pick;
+    const focused = root.contains(document.activeElement);
     ui.pick = pick.clear || JSON.stringify(pick) === JSON.stringify(ui.pick) ? null : pick;
     rerender(root, ui.ctx);
+    // Drawn anew, the focus stays in the game (it fell to the page, and Tab began again
+    // at its top): on the card picked (a pick or, its one move now, an action), else the
+    // one a Cancel gave back, else the prompt.
+    if (!focused || root.contains(document.activeElement)) return;
+    const controls = [...root.querySelectorAll("[data-pick], [data-action]")];
+    const card = el.dataset.card;
+    const again = (card ? controls.find((e) => e.dataset.card === card) : controls.find((e) => e.dataset.pick === el.dataset.pick))
+      || (before && controls.find((e) => e.dataset.pick === JSON.stringify(before)));
+    const place = again || root.querySelector("[data-prompt]") || root;
+    if (!again) place.setAttribute("tabindex", "-1");
+    place.focus({ preventScroll: true });
   });
   root.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;
@@ -224,6 +237,34 @@ export function trapFocus(box) {
       first.focus();
     }
   });
+}
+
+// What finds a control again once it is drawn anew: its id, address or data keys.
+const CONTROL_KEYS = ["id", "href", "data-seat", "data-table", "data-copy", "data-action"];
+
+/**
+ * Run ``draw`` (which sets ``box``'s innerHTML anew: a list redrawn every few seconds, the
+ * seats on every change) without losing the keyboard focus to the page: a control focused
+ * in ``box`` is focused again in its new drawing (the same kind of element with the same
+ * keys and class), else the control now at its place in ``box``'s Tab order (a button
+ * its own click replaced: "Let a bot play for me" becomes "Take my seat back").
+ */
+export function keepFocus(box, draw) {
+  const el = document.activeElement;
+  if (!box || !el || el === box || !box.contains(el)) {
+    draw();
+    return;
+  }
+  const controls = () => [...box.querySelectorAll("a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])")];
+  const place = controls().indexOf(el);
+  const keys = CONTROL_KEYS.map((name) => [name, el.getAttribute(name)]).filter(([, value]) => value !== null);
+  const same = (c) => c.tagName === el.tagName && c.className === el.className
+    && keys.every(([name, value]) => c.getAttribute(name) === value);
+  draw();
+  if (box.contains(document.activeElement)) return;
+  const now = controls().filter((c) => !c.disabled);
+  const again = (keys.length && now.find(same)) || now[Math.min(place, now.length - 1)];
+  again?.focus({ preventScroll: true });
 }
 
 /** Copy text to the clipboard (with a fallback for plain-http pages). */

@@ -1,7 +1,7 @@
 // The lobby: pick a game, seats (human or which bot) and options; create a table and hand out
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
-import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, newKey, rememberToken, retried, toast, tokens } from "/static/js/common.js";
+import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, keepFocus, newKey, rememberToken, retried, toast, tokens } from "/static/js/common.js";
 import { errorText, setUpPage, t } from "/static/js/i18n.js";
 import { helpButton } from "/static/js/help.js";
 
@@ -213,7 +213,14 @@ async function refresh() {
     return;
   }
   const mine = tokens();
-  drawOpen(open, mine);
+  // (drawn anew every 5 s: a player tabbed to a Join, Watch or Replay keeps the focus)
+  keepFocus($("open"), () => drawOpen(open, mine));
+  keepFocus($("live"), () => drawLive(data, mine));
+  keepFocus($("finished"), () => drawFinished(data));
+  $("finished-count").textContent = data.finished.length ? `(${data.finished.length})` : "";
+}
+
+function drawLive(data, mine) {
   $("live").innerHTML = data.live.map((tb) => {
     const held = mine[tb.id]?.token || mine[tb.id]?.host; // (a host without a seat: to close it, say)
     // (a table stored but not loaded since the server started, or unloaded when idle, is
@@ -224,6 +231,9 @@ async function refresh() {
       <div class="acts">${held ? `<a class="button small primary" href="/table/${encodeURIComponent(tb.id)}">${esc(t("Rejoin"))}</a>` : ""}
         <a class="button small" href="/table/${encodeURIComponent(tb.id)}?watch">${esc(t("Watch"))}</a></div></div>`;
   }).join("") || `<p class="empty">${esc(t("No tables yet — create one."))}</p>`;
+}
+
+function drawFinished(data) {
   $("finished").innerHTML = data.finished.map((tb) => {
     const winners = (tb.result?.winners || []).map((s) => displayName(tb.seats[s], s)).join(t(" and "));
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
@@ -231,7 +241,6 @@ async function refresh() {
       <div class="acts"><a class="button small" href="/replay/${encodeURIComponent(tb.id)}">${esc(t("Replay"))}</a>
         <a class="button small" href="/api/tables/${encodeURIComponent(tb.id)}/record?download=true" download>${esc(t("Record"))}</a></div></div>`;
   }).join("") || `<p class="empty">${esc(t("None yet."))}</p>`;
-  $("finished-count").textContent = data.finished.length ? `(${data.finished.length})` : "";
 }
 
 async function start() {

@@ -7,16 +7,20 @@ import { errorText, setUpPage, t } from "/static/js/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const state = { replay: null, step: 0, renderer: null, seats: null, record: null, timer: null };
+const state = { replay: null, step: 0, renderer: null, seats: null, record: null, timer: null, asked: 0 };
 
 setUpPage();
 $("brand").innerHTML = `${LOGO}<span class="word">Thievery</span>`;
 
 async function load(perspective) {
   const query = `?perspective=${encodeURIComponent(perspective)}`;
+  const asked = ++state.asked;
   const replay = state.record
     ? await api(`/api/replay${query}`, { method: "POST", body: state.record })
     : await api(`/api/tables/${encodeURIComponent(tableId)}/replay${query}`);
+  // Chosen again meanwhile (the menu's arrow keys ask for each seat in turn): only the last
+  // choice is shown, never an earlier one that came later (everything, under a seat's name).
+  if (asked !== state.asked) return;
   // The moment on show (actions so far), once the other is here (the slider may have moved
   // meanwhile): another perspective leaves out the steps its seat saw no change in, so its
   // step numbers differ; it opens at the same moment.
@@ -131,6 +135,7 @@ async function start() {
     if (state.timer) toggle();
     state.record = null;
     state.replay = null;
+    state.asked += 1; // (a seat's replay still on its way is not shown over it)
     $("bar").hidden = true;
     $("deal").hidden = true;
     for (const id of ["step", "actions", "log"]) $(id).textContent = "";

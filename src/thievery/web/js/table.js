@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus,
+  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, keepFocus, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -381,7 +381,12 @@ function speak() {
   if (lines.length || changed) announce([...lines, changed ? prompt : ""].filter(Boolean).join(" · "), heard, changed ? prompt : "");
 }
 
+// (drawn anew on every change: a player tabbed to "Copy my seat link" keeps the focus)
 function drawSeats() {
+  keepFocus($("seats").closest(".card-panel"), drawSeatsNow);
+}
+
+function drawSeatsNow() {
   const f = page.frame;
   const toAct = new Set(f?.to_act || []);
   $("seats").innerHTML = page.seats.map((s) => `
@@ -770,6 +775,10 @@ function clockTime(at) {
 }
 
 function drawChat() {
+  keepFocus($("chat"), drawChatNow); // (the mute buttons are drawn anew)
+}
+
+function drawChatNow() {
   const me = page.frame?.seat ?? null;
   const muted = mutedSeats();
   const box = $("chat-lines");

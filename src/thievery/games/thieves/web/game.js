@@ -189,9 +189,10 @@ function card(id, { size = "", pick = null, action = null, note = "", down = fal
   if (c.cat === "money") corner = `${c.value}`;
   else if (c.cat === "police") corner = `${c.cars}`;
   const raid = c.cat === "money" && c.kind !== "money" ? `<span class="tv-raid" title="${esc(t("worth {n} in a raid", { n: c.raid }))}">${esc(t("raid {n}", { n: c.raid }))}</span>` : "";
+  // (a pick is a toggle: the picked card is "pressed", and pressed again it is put back)
   const attrs = action
     ? ` data-action='${esc(JSON.stringify(action))}' tabindex="0" role="button"`
-    : pick ? ` data-pick='${esc(JSON.stringify(pick))}' tabindex="0" role="button"` : "";
+    : pick ? ` data-pick='${esc(JSON.stringify(pick))}' tabindex="0" role="button" aria-pressed="${selected}"` : "";
   const title = `${c.label}${note ? " — " + note : ""}. ${cardText(c)}`;
   return `<div class="${cls}" data-card="${esc(id)}" title="${esc(title)}"${attrs}>
     ${corner ? `<span class="tv-v">${corner}</span>` : ""}<span class="tv-icon">${icon(c)}</span>
@@ -201,7 +202,7 @@ function card(id, { size = "", pick = null, action = null, note = "", down = fal
 const EYE = `<svg viewBox="0 0 16 16" width="100%" height="100%"><path d="M1 8s3-5 7-5 7 5 7 5-3 5-7 5-7-5-7-5z" fill="none" stroke="currentColor" stroke-width="1.6"/><circle cx="8" cy="8" r="2" fill="currentColor"/><path d="M2 14L14 2" stroke="currentColor" stroke-width="1.8"/></svg>`;
 
 function back(size = "small", { note = "", pick = null, selected = false } = {}) {
-  const attrs = pick ? ` data-pick='${esc(JSON.stringify(pick))}' tabindex="0" role="button"` : "";
+  const attrs = pick ? ` data-pick='${esc(JSON.stringify(pick))}' tabindex="0" role="button" aria-pressed="${selected}"` : "";
   const words = note || t("a face-down card");
   const role = pick ? "" : ` role="img"`; // (a pick is a button: its attributes say so)
   return `<div class="tv-card tv-back ${size} ${pick ? "legal" : ""} ${selected ? "selected" : ""}" title="${esc(words)}" aria-label="${esc(words)}"${role}${attrs}></div>`;
