@@ -107,3 +107,26 @@ def test_thieves_dens_first_player_is_the_direction_tiles_holder() -> None:
     holders = [spec.new(3, o.seed).holder for o in outcomes]  # type: ignore[attr-defined]
     assert [o.first for o in outcomes] == holders
     assert len(set(holders)) > 1  # (drawn from the deal: not always seat index 0)
+
+
+@pytest.mark.parametrize("game", ["schattendieb", "schatz-rabatz"])
+def test_a_game_whose_seats_all_decide_first_at_once_has_no_first_player(
+    game: str, tmp_path: Path
+) -> None:
+    """Der Schattendieb's seats all lay a sealed card at once, Schatz-Rabatz's all pack
+    at once on the clock: the seat recorded first was the list's order (always seat index
+    0) or the bots' reflexes (never the slower heuristic, so "the first player" never won
+    and the report read -33%), not a first player. The report says there is none."""
+    from thievery.sim.runner import simulate
+
+    bots = ["heuristic", "random", "random"]
+    outcomes = list(simulate(game, bots, 6, seed=5))
+    assert all(len(get_game(game).new(3, o.seed).to_act) == 3 for o in outcomes)
+    assert [o.first for o in outcomes] == [None] * 6
+    summary = summarise(game, outcomes, 5, bots)
+    assert summary["first_player"]["games"] == 0
+    assert summary["first_player"]["win_rate"] is None
+    assert summary["first_player"]["advantage"] is None
+    assert [o["first"] for o in summary["outcomes"]] == [None] * 6
+    page = write_report(summary, tmp_path / "rep").read_text()
+    assert "no first player" in page and "first player's advantage" not in page

@@ -199,7 +199,9 @@ def _first_player(summary: JSON) -> str:
     """The first player's advantage in words: whoever made each game's first decision."""
     first = summary["first_player"]
     if first["win_rate"] is None:
-        return "the first player unknown"
+        return (
+            "no first player (the game names none, and every seat makes its first decision at once)"
+        )
     return (
         f"the first player's advantage {first['advantage']:+.1%} (win rate "
         f"{first['win_rate']:.1%}, 95% {first['low']:.1%} – {first['high']:.1%}: the seat "

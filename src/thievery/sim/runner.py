@@ -35,7 +35,10 @@ class GameOutcome:
     decisions: int
     # The first player, which some games draw from the deal (Thieves!, Thieves Den), so
     # it need not be seat index 0: the seat the game names (State.first_player: Thieves
-    # Den's Direction tile), else the seat that made the game's first decision.
+    # Den's Direction tile), else the seat that made the game's first decision. None when
+    # the game names none and every seat makes the first decision at once (Der
+    # Schattendieb's sealed cards, Schatz-Rabatz's real time): the seat recorded first
+    # there is the list's order or the bots' reflexes, not a first player.
     first: int | None = None
     # Every action as (seat, the action's JSON), the clock's ticks too, when asked for
     # (``history=True``): the game again without its bots (an export's rows).
@@ -77,6 +80,7 @@ def play_game(
     spec = get_game(game)
     state = spec.new(len(bots), seed, options)
     named_first = state.first_player()
+    at_once = len(state.to_act) > 1 or isinstance(state, ClockedState)
     players = [make_bot(name, game, seat, seed) for seat, name in enumerate(bots)]
     decisions = 0
     if isinstance(state, ClockedState):  # a real-time game: bots act on simulated time
@@ -91,7 +95,7 @@ def play_game(
     result = state.result()
     assert result is not None
     first = named_first
-    if first is None:
+    if first is None and not at_once:
         first = next((s for s, _ in state.history() if s != CLOCK), None)
     moves = tuple((s, a.to_json()) for s, a in state.history()) if history else None
     return GameOutcome(
