@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import sys
@@ -637,3 +638,28 @@ def test_the_command_list_flows_each_commands_first_paragraph() -> None:
     lines = [" ".join(line.strip("│ ").split()) for line in result.output.splitlines()]
     # ("rules" had its first paragraph's second source line on a line of its own)
     assert not any(line.startswith("(in German with --lang de") for line in lines), lines
+
+
+def test_a_simulations_report_gives_the_command_that_plays_it_again(tmp_path: Path) -> None:
+    """The report and --json name the command (game, games, bots, seed, options, layout)
+    and the rules version: that command, run again, gives the same summary."""
+    import shlex
+
+    from thievery.core.registry import game as get_game
+
+    args = ["simulate", "schattendieb", "-n", "6", "--bots", "heuristic,random,random"]
+    args += ["--seed", "3", "-o", "games=1", "--duplicate", "--workers", "2"]
+    first = tmp_path / "first"
+    result = runner.invoke(app, [*args, "--report", str(first), "--json", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((first / "summary.json").read_text())
+    header = json.loads((tmp_path / "s").read_text())
+    assert summary["version"] == header["version"] == get_game("schattendieb").version
+    command = summary["command"]
+    assert command == header["command"] and command.startswith("thievery simulate ")
+    assert "games=1" in command and "--duplicate" in command
+    assert html.escape(command) in (first / "index.html").read_text()
+    again = tmp_path / "again"
+    result = runner.invoke(app, [*shlex.split(command)[1:], "--report", str(again)])
+    assert result.exit_code == 0, result.output
+    assert json.loads((again / "summary.json").read_text()) == summary

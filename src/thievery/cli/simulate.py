@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import typer
@@ -128,6 +129,14 @@ def simulate_cmd(
                 progress.advance(task)
     except ThieveryError as e:
         refuse(e)
+    # The command that plays these games again (workers and Ray change no game).
+    command = shlex.join(
+        ["thievery", "simulate", spec.name, "--games", str(games), "--bots", ",".join(names)]
+        + ["--seed", str(seed)]
+        + [part for o in option for part in ("-o", o)]
+        + (["--cards", str(cards)] if cards is not None else [])
+        + (["--duplicate"] if duplicate else [])
+    )
     rows = standings(sorted(outcomes, key=lambda o: o.index), duplicate)
     table = Table(title=f"{spec.title}: {games} games, {len(names)} players, seed {seed}")
     columns = ["bot", "seats played", "wins", "win rate", "95% CI", "mean score"]
@@ -163,6 +172,8 @@ def simulate_cmd(
             json.dumps(
                 {
                     "game": spec.name,
+                    "version": spec.version,
+                    "command": command,
                     "games": games,
                     "seed": seed,
                     "bots": names,
@@ -184,5 +195,5 @@ def simulate_cmd(
     if report is not None:
         from thievery.sim.report import summarise, write_report
 
-        summary = summarise(spec.name, outcomes, seed, names, duplicate, recorded)
+        summary = summarise(spec.name, outcomes, seed, names, duplicate, recorded, command)
         console.print(f"Report: {write_report(summary, report)}")

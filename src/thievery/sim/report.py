@@ -19,6 +19,7 @@ from typing import Any
 
 from thievery.core.errors import InvalidOption
 from thievery.core.protocol import seat_number
+from thievery.core.registry import game as get_game
 from thievery.sim.runner import GameOutcome, block_interval, standings, wilson
 
 JSON = dict[str, Any]
@@ -31,9 +32,12 @@ def summarise(
     bots: Sequence[str],
     duplicate: bool = False,
     options: JSON | None = None,
+    command: str | None = None,
 ) -> JSON:
     """Everything the report shows, as JSON (``duplicate``: a duplicate run's intervals;
-    ``options``: the games' options, which replaying a game from its seed needs)."""
+    ``options``: the games' options, which replaying a game from its seed needs;
+    ``command``: the command that made the run, which plays it again). It records the
+    game's rules version: a game of another version may play otherwise from its seed."""
     outcomes = sorted(outcomes, key=lambda o: o.index)
     n_games = len(outcomes)
     players = len(bots)
@@ -73,6 +77,8 @@ def summarise(
     }
     return {
         "game": game,
+        "version": get_game(game).version,
+        "command": command,
         "games": n_games,
         "players": players,
         "seed": seed,
@@ -236,6 +242,12 @@ def write_report(summary: JSON, directory: Path) -> Path:
         if public["duplicate"]
         else "seats rotate each game"
     )
+    made_with = (
+        ""
+        if public["command"] is None
+        else f" Made with (it plays the same games again):<br><code>"
+        f"{html.escape(public['command'])}</code>"
+    )
     page = f"""<!doctype html><meta charset="utf-8">
 <title>Thievery simulation: {html.escape(public["game"])}</title>
 <style>body{{font:15px system-ui;margin:2em auto;max-width:60em}}
@@ -251,7 +263,7 @@ length {public["length"]["mean"]:.0f} decisions.</p>
 <th>mean score</th>{effect_head}</tr>{rows}</table>
 {figures}
 <p>Every game can be replayed: <code>summary.json</code> lists each game's seed and
-seating, and the games' options.</p>
+seating, and the games' options (rules version {public["version"]}).{made_with}</p>
 """
     # (written once everything is made: a report that fails leaves no half of itself)
     directory.mkdir(parents=True, exist_ok=True)
