@@ -663,3 +663,28 @@ def test_a_simulations_report_gives_the_command_that_plays_it_again(tmp_path: Pa
     result = runner.invoke(app, [*shlex.split(command)[1:], "--report", str(again)])
     assert result.exit_code == 0, result.output
     assert json.loads((again / "summary.json").read_text()) == summary
+
+
+def test_the_ladders_command_reads_back_as_it_was_given(tmp_path: Path) -> None:
+    """The command the ladder prints is quoted as a shell reads it: an option whose value
+    holds a space (a card file in a folder "my cards") came out unquoted, so pasted it
+    named another file and a stray argument."""
+    import shlex
+
+    folder = tmp_path / "my cards"
+    folder.mkdir()
+    option = "cards=" + str(write_custom_set(folder))
+    args = ["ladder", "thieves-den", "--players", "2", "--games", "2", "--seed", "3"]
+    args += ["--levels", "random,heuristic", "--workers", "1", "-o", option]
+    result = runner.invoke(app, [*args, "--out", str(tmp_path / "ladder.md")])
+    assert result.exit_code == 0, result.output
+    lines = (tmp_path / "ladder.md").read_text().splitlines()
+    command = next(line.strip() for line in lines if line.strip().startswith("thievery ladder"))
+    words = shlex.split(command)
+    assert words[:2] == ["thievery", "ladder"] and words[words.index("-o") + 1] == option
+    assert [w for w in words if w.startswith("--")] == [
+        "--players",
+        "--games",
+        "--seed",
+        "--levels",
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import typer
@@ -63,10 +64,12 @@ def ladder(
             )
     except ThieveryError as e:
         refuse(e)
-    extra = "".join(f" -o {o}" for o in option)
-    command = (
-        f"thievery ladder {game} --players {players} --games {games} --seed {seed} "
-        f"--levels {','.join(names)}{extra}{' --duplicate' if duplicate else ''}"
+    # (quoted as a shell reads it: an option's value may hold spaces, a card file's path)
+    command = shlex.join(
+        ["thievery", "ladder", game, "--players", str(players), "--games", str(games)]
+        + ["--seed", str(seed), "--levels", ",".join(names)]
+        + [part for o in option for part in ("-o", o)]
+        + (["--duplicate"] if duplicate else [])
     )
     text = markdown(spec.name, spec.title, rungs, seed, command)
     console.print(text)
