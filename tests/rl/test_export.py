@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -153,3 +154,66 @@ def test_a_runs_outcomes_with_their_actions_export_without_playing_the_bots_agai
     export_parquet(by_history, game, outcomes)
     assert pq.read_table(by_history).to_pylist() == pq.read_table(by_bots).to_pylist()
     assert all(o.history is None for o in simulate(game, bots, 2, seed=5))  # (if asked)
+
+
+# The columns a row takes from the game's end: the learner's labels, by design.
+RESULT_COLUMNS = {"scores", "winners", "reward"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_row_holds_only_what_its_seat_may_know(game: str, tmp_path: Path) -> None:
+    """Non-interference: every column of a decision's row but the game's result is the
+    same for any state the deciding seat cannot tell from the true one. The true state at
+    each decision is rebuilt here from the game's record; everything the seat cannot see
+    is re-sampled (the game's determinizer) and the row made of the sample must match the
+    exported one, while the samples do differ in what the seat cannot see."""
+    from thievery.core.protocol import CLOCK
+    from thievery.core.registry import plugin
+    from thievery.core.rng import Rng
+
+    n = PLAYERS[game]
+    spec = plugin(game).spec
+    outcomes = list(simulate(game, ["heuristic"] + ["random"] * (n - 1), 1, 9, history=True))
+    path = tmp_path / "d.parquet"
+    export_parquet(path, game, outcomes)
+    exported = pq.read_table(path).to_pylist()
+    codec, _ = spaces(game, n)
+
+    def as_row(state: Any, seat: int) -> dict[str, Any]:
+        legal = state.legal_actions(seat)
+        return {
+            "view": json.dumps(state.view(seat), separators=(",", ":")),
+            "legal": [json.dumps(a.to_json(), separators=(",", ":")) for a in legal],
+            "legal_indices": [codec.index[a] for a in legal],
+            "now_ms": getattr(state, "now_ms", None) if game == "schatz-rabatz" else None,
+        }
+
+    def unseen(state: Any, seat: int) -> str:  # the others' views, where every card lies
+        others = [state.view(s) for s in range(n) if s != seat]
+        return json.dumps([others, state.locations()], sort_keys=True, default=str)
+
+    state = spec.new(n, outcomes[0].seed)
+    decisions: list[tuple[int, Any]] = []
+    assert outcomes[0].history is not None
+    checked = differed = 0
+    for seat, action in outcomes[0].history:
+        if seat == CLOCK:
+            state.apply(seat, action)
+            continue
+        row = exported[len(decisions)]
+        assert row["seat"] == seat
+        if len(decisions) % 3 == 0:
+            hidden = unseen(state, seat)
+            for k in range(2):
+                sample = spec.determinize(state.view(seat), Rng(len(decisions) * 2 + k))
+                mine = {c: v for c, v in row.items() if c in as_row(sample, seat)}
+                assert as_row(sample, seat) == mine, (game, len(decisions))
+                differed += unseen(sample, seat) != hidden
+                checked += 1
+        assert set(row) - RESULT_COLUMNS - set(as_row(state, seat)) == {
+            "game", "game_index", "players", "decision", "seat", "bot", "action", "action_index"
+        }  # fmt: skip
+        decisions.append((seat, action))
+        state.apply(seat, action)
+    assert len(decisions) == len(exported) and checked > 5
+    assert differed > 0, f"{game}: the samples never differed in what the seat cannot see"
