@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from thievery.core.protocol import ClockedState, Event
-from thievery.core.rng import Rng
+from thievery.core.rng import KEYED, Rng, make_rng
 
 JSON = dict[str, Any]
 
@@ -102,6 +102,18 @@ class BotClock:
         events += state.apply(seat, action)
         del self.due[seat]
         return events, True
+
+
+def clock_rng(seed: int) -> Rng:
+    """The generator that orders bots due at the same moment in a game of seed ``seed``
+    played on simulated time: a stream of its own (a keyed one, from the seed), never
+    ``Rng(seed)``, the generator that dealt the game (whose draws it would repeat, so
+    that who acts first would follow the shuffle).
+
+    >>> clock_rng(3).random() != Rng(3).random()
+    True
+    """
+    return make_rng(KEYED + seed)
 
 
 def play_simulated(state: ClockedState, bots: Mapping[int, TimedBot], rng: Rng) -> int:

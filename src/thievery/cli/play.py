@@ -23,7 +23,7 @@ from rich.segment import Segment
 from rich.text import Text
 
 from thievery.bots import Bot, make_bot
-from thievery.bots.realtime import play_simulated
+from thievery.bots.realtime import clock_rng, play_simulated
 from thievery.cli import menu
 from thievery.cli.app import app
 from thievery.cli.common import check_writable, fail, load_game, parse_options, refuse
@@ -49,7 +49,6 @@ from thievery.core.protocol import (
 )
 from thievery.core.record import GameRecord
 from thievery.core.registry import plugin
-from thievery.core.rng import Rng
 
 _ = Translator(__package__)
 LOG_LINES = 14  # the most log lines a screen shows
@@ -143,7 +142,7 @@ def _play(
                     title=spec.title,
                 )
             )
-        play_simulated(state, seats, Rng(seed))  # bots only: on simulated time
+        play_simulated(state, seats, clock_rng(seed))  # bots only: on simulated time
     elif live is not None:  # a real-time game: one human at most, on the live screen
         if humans > 1:
             fail(_("{title} is played live: at most one human per terminal", title=spec.title))

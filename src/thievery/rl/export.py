@@ -46,7 +46,6 @@ from thievery.bots import make_bot
 from thievery.core.protocol import CLOCK, ClockedState, State
 from thievery.core.record import GameRecord, replay
 from thievery.core.registry import plugin
-from thievery.core.rng import Rng
 from thievery.core.search import share
 from thievery.rl.match import spaces
 
@@ -79,9 +78,9 @@ def play(game: str, seating: Sequence[str], seed: int, options: Mapping[str, Any
     state = spec.new(len(seating), seed, options)
     bots = [make_bot(name, game, seat, seed) for seat, name in enumerate(seating)]
     if isinstance(state, ClockedState):
-        from thievery.bots.realtime import play_simulated
+        from thievery.bots.realtime import clock_rng, play_simulated
 
-        play_simulated(state, dict(enumerate(bots)), Rng(seed))
+        play_simulated(state, dict(enumerate(bots)), clock_rng(seed))
     while state.to_act:
         seat = state.to_act[0]
         state.apply(seat, bots[seat].act(state.view(seat), state.legal_actions(seat)))

@@ -84,9 +84,9 @@ def play_game(
     players = [make_bot(name, game, seat, seed) for seat, name in enumerate(bots)]
     decisions = 0
     if isinstance(state, ClockedState):  # a real-time game: bots act on simulated time
-        from thievery.bots.realtime import play_simulated
+        from thievery.bots.realtime import clock_rng, play_simulated
 
-        decisions = play_simulated(state, dict(enumerate(players)), Rng(seed))
+        decisions = play_simulated(state, dict(enumerate(players)), clock_rng(seed))
     while state.to_act:
         seat = state.to_act[0]
         action = players[seat].act(state.view(seat), state.legal_actions(seat))
