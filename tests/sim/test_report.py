@@ -130,3 +130,15 @@ def test_a_game_whose_seats_all_decide_first_at_once_has_no_first_player(
     assert [o["first"] for o in summary["outcomes"]] == [None] * 6
     page = write_report(summary, tmp_path / "rep").read_text()
     assert "no first player" in page and "first player's advantage" not in page
+
+
+def test_shared_wins_add_up_exactly() -> None:
+    """69 three-way ties give each bot 23 wins, not 22.999999999999993 (thirds summed
+    as floats drifted, and the JSON showed it)."""
+    from thievery.sim.runner import GameOutcome, standings
+
+    seating = ("a", "b", "c")
+    ties = [GameOutcome(i, i, seating, (1.0, 1.0, 1.0), (0, 1, 2), 10) for i in range(69)]
+    rows = standings(ties)
+    assert sorted(s.wins for s in rows) == [23, 23, 23]
+    assert all(s.win_rate == 1 / 3 for s in rows)

@@ -180,6 +180,7 @@ def _plots(summary: JSON) -> list[tuple[str, str]]:
     raw = summary["_scores_raw"]
     ax.hist(list(raw.values()), bins=20, label=list(raw), stacked=False, alpha=0.8)
     ax.set_xlabel("score per seat and game")
+    ax.set_ylabel("seats (one a seat and game)")
     ax.legend()
     out.append(("Score distribution", _png(fig)))
     plt.close(fig)
@@ -187,6 +188,7 @@ def _plots(summary: JSON) -> list[tuple[str, str]]:
     fig, ax = plt.subplots(figsize=(6, 3))
     ax.hist(summary["_lengths_raw"], bins=20, color="#8ac926")
     ax.set_xlabel("decisions per game")
+    ax.set_ylabel("games")
     out.append(("Game length", _png(fig)))
     plt.close(fig)
     return out

@@ -13,6 +13,7 @@ import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 from typing import Any
 
@@ -258,7 +259,7 @@ def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[
     one seed, see :func:`jobs`) a t interval over the blocks' win rates (see
     :func:`block_interval`), with the run's :func:`design_effect`."""
     games: dict[str, int] = {}
-    wins: dict[str, float] = {}
+    wins: dict[str, Fraction] = {}  # (exact: shared wins, 1/3 and all, add up without drift)
     scores: dict[str, float] = {}
     blocks: dict[int, dict[str, list[float]]] = {}  # seed -> bot -> [wins, seats]
     shares: dict[str, list[float]] = {}  # bot -> its win share in each game
@@ -269,7 +270,7 @@ def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[
             won = 1 / len(o.winners) if seat in o.winners else 0.0
             games[bot] = games.get(bot, 0) + 1
             scores[bot] = scores.get(bot, 0.0) + o.scores[seat]
-            wins[bot] = wins.get(bot, 0.0) + won
+            wins[bot] = wins.get(bot, Fraction()) + (Fraction(1, len(o.winners)) if won else 0)
             for tally in (block.setdefault(bot, [0.0, 0.0]), here.setdefault(bot, [0.0, 0.0])):
                 tally[0] += won
                 tally[1] += 1
@@ -277,7 +278,7 @@ def standings(outcomes: Sequence[GameOutcome], duplicate: bool = False) -> list[
             shares.setdefault(bot, []).append(won / seats)
     out = []
     for bot, n in games.items():
-        w = wins[bot]
+        w = float(wins[bot])
         effect = None
         if duplicate:
             rates = [b[bot][0] / b[bot][1] for b in blocks.values() if bot in b]
