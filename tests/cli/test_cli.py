@@ -58,7 +58,7 @@ def test_q_at_a_hot_seat_handover_quits_without_showing_the_next_hand() -> None:
         input=answers,
     )
     assert result.exit_code == 0, result.output
-    handed = result.output.split("Pass the terminal to seat 2", 1)
+    handed = result.output.split("Pass the terminal to Seat 2", 1)
     assert len(handed) == 2 and "Press Enter to go on, or q to quit." in handed[1]
     assert "Seat 2 — your turn" not in handed[1] and "Your hand" not in handed[1]
     assert "Left the game" in handed[1]
@@ -73,9 +73,10 @@ def test_hot_seat_hides_the_hand_while_passing(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     # Seats count from 1 on the screen, as on the web: the two humans are seats 1 and 2.
-    assert "Pass the terminal to seat 1" in result.output
-    assert "Pass the terminal to seat 2" in result.output
-    assert "Pass the terminal to seat 0" not in result.output
+    # (as every other line names the seat: "Seat 1", counted from 1)
+    assert "Pass the terminal to Seat 1" in result.output
+    assert "Pass the terminal to Seat 2" in result.output
+    assert "Pass the terminal to Seat 0" not in result.output
     assert "Seat 1 — your turn" in result.output and "Seat 2, choose 1-" in result.output
     assert "Left the game" in result.output
 

@@ -53,7 +53,7 @@ def answer_randomly(console: Console, rng: random.Random, on_screen: list[str]) 
         start[0] = len(out.getvalue())
         on_screen.append(text)
         found = CHOICE.search(prompt)
-        if found is None:  # "Pass the terminal to seat N and press Enter"
+        if found is None:  # "Pass the terminal to Seat N and press Enter"
             return ""
         low, high = int(found[1]), int(found[2])
         return str(rng.randint(max(low, 1), high))
@@ -219,7 +219,7 @@ def test_a_hot_seat_handover_wipes_the_screen_and_the_scrollback() -> None:
     session.human_turn(0)
     assert any("Your hand" in line for line in seen[-1][1])  # seat 0 saw its hand
     session.human_turn(1)
-    handover = next(text for prompt, text in seen if "Pass the terminal to seat 2" in prompt)
+    handover = next(text for prompt, text in seen if "Pass the terminal to Seat 2" in prompt)
     assert not any("Your hand" in line for line in handover), "seat 0's screen survived"
     assert len([line for line in handover if line.strip()]) == 1
     assert hand0  # seat 0 had cards to hide

@@ -44,8 +44,8 @@ WORDS: Mapping[str, str] = {
     " (? for a legend)": " (? für die Legende)",
     "Scores: {scores}\nWinner: {winners}": "Punkte: {scores}\nSieger: {winners}",
     "Final standings": "Endstand",
-    "[bold]Pass the terminal to seat {n}[/] and press Enter (q quits) ": (
-        "[bold]Gib das Terminal an Platz {n} weiter[/] und drück Enter (q beendet) "
+    "[bold]Pass the terminal to {who}[/] and press Enter (q quits) ": (
+        "[bold]Gib das Terminal an {who} weiter[/] und drück Enter (q beendet) "
     ),
     "Press Enter to go on, or q to quit.": "Drück Enter, um weiterzumachen, oder q zum Beenden.",
     "{seat} — your turn": "{seat} — du bist dran",

@@ -45,7 +45,6 @@ from thievery.core.protocol import (
     State,
     default_seat_name,
     seat_name,
-    seat_number,
 )
 from thievery.core.record import GameRecord
 from thievery.core.registry import plugin
@@ -390,8 +389,8 @@ class Session:
         """Wait for the next player to take the terminal: Enter shows their screen, ``q``
         leaves the game (it never shows the next hand); anything else is asked again."""
         prompt = _(
-            "[bold]Pass the terminal to seat {n}[/] and press Enter (q quits) ",
-            n=seat_number(seat),
+            "[bold]Pass the terminal to {who}[/] and press Enter (q quits) ",
+            who=self.seat(seat),
         )
         while True:
             answer = self.console.input(prompt).strip()
