@@ -99,6 +99,7 @@ export const DE = {
     "Dieser Einladungslink wurde schon benutzt: Du schaust zu. Im Browser, der damit beigetreten ist, gibt „Meinen Platz-Link kopieren“ einen Link zum Platz.",
   "Not connected — reconnecting…": "Nicht verbunden — verbinde neu …",
   "Not connected": "Nicht verbunden",
+  "Your move did not reach the table: make it again.": "Dein Zug kam nicht am Tisch an: Mach ihn noch einmal.",
   "The renderer failed:": "Die Darstellung ist fehlgeschlagen:",
   "watching": "schaut zu",
   "you are {name}": "du bist {name}",

@@ -199,6 +199,11 @@ function onFrame(frame) {
         onStatus("closed");
       }
       page.log = frame.log;
+      // A move on its way when the connection was lost, and the table has not seen it (it
+      // is still to be made): said, not dropped without a word.
+      if (page.pending && frame.seat !== null && frame.to_act.includes(frame.seat) && stillLegal(page.pending)) {
+        toast(t("Your move did not reach the table: make it again."));
+      }
       page.pending = null;
       if (token && frame.seat === null) toast(t("This browser's token is not valid here: you are watching."));
       else if (cutShort && frame.seat === null) {
