@@ -98,3 +98,15 @@ def test_one_worker_binds_one_plain_socket() -> None:
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) == 0
     finally:
         sock.close()
+
+
+def test_one_process_listens_as_soon_as_it_has_bound() -> None:
+    """`thievery serve` prints its URL once it has bound, before uvicorn starts (after the
+    app has restored its tables): a client that comes then waits in the backlog, it is
+    not refused (scripts and health checks go by the printed URL)."""
+    [sock] = bind_each(HOST, 0, 1)
+    try:
+        with socket.create_connection(sock.getsockname()[:2], timeout=2):
+            pass  # (refused before: nothing listened yet)
+    finally:
+        sock.close()

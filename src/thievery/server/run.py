@@ -173,11 +173,14 @@ def bind_each(host: str, port: int, count: int) -> list[socket.socket]:
     The port is first bound by a socket that does not share it, so a port another server
     listens on is refused as with one process (sockets of one user that all share a port
     would otherwise split its connections); the sockets listen at once, so connections
-    that come before their workers have started wait for them. A worker started again
+    that come before their workers have started (or before the one process has restored
+    its tables and started) wait for them, instead of being refused. A worker started again
     binds a socket of its own once it is ready (:func:`own_socket`): the dead one's socket
     is closed, and until then its siblings take every connection."""
     if count == 1 or not SPREADS:
-        return [bind(host, port)] * count
+        shared = bind(host, port)
+        shared.listen(BACKLOG)  # (at once, as below: the URL printed then is reachable)
+        return [shared] * count
     probe = bind(host, port)  # (OSError if the port is taken; else a free one, for port 0)
     port = probe.getsockname()[1]
     probe.close()
