@@ -194,9 +194,9 @@ def test_hot_seat_passes_the_terminal_between_humans() -> None:
         app, ["play", "thieves", "--players", "3", "--humans", "2", "--seed", "2"], input=answers
     )
     assert result.exit_code == 0, result.output
-    assert "Pass the terminal to seat 1" in result.output  # seats counted from 1
-    assert "Pass the terminal to seat 2" in result.output
-    assert "Pass the terminal to seat 0" not in result.output
+    assert "Pass the terminal to Seat 1" in result.output  # seats counted from 1
+    assert "Pass the terminal to Seat 2" in result.output
+    assert "Pass the terminal to Seat 0" not in result.output
 
 
 def test_a_turn_that_draws_only_getaway_cars_does_not_say_it_drew_0_cards() -> None:
