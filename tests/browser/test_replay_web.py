@@ -135,3 +135,32 @@ def test_a_file_that_is_no_record_is_told_in_the_pages_language_and_clears_the_l
         assert errors == []
     finally:
         context.close()
+
+
+def test_home_and_end_go_to_the_games_start_and_end(
+    browser: Browser, server: str, tmp_path: Path
+) -> None:
+    """As a media player's keys: End shows the last step, Home the first (the buttons say
+    so, in the page's language)."""
+    path = tmp_path / "game.json"
+    steps = len(finished_record(path)["actions"])
+    for lang, locale in LOCALES.items():
+        context = browser.new_context(locale=locale)
+        try:
+            page, errors = replaying(context, server, path)
+            slider = page.locator("#slider")
+            total = int(slider.get_attribute("max") or 0)
+            assert total >= steps // 2  # (a step for each change seen)
+            page.locator("#game").click()  # (the keys are the page's, not a field's)
+            page.keyboard.press("End")
+            expect(slider).to_have_value(str(total))
+            page.keyboard.press("Home")
+            expect(slider).to_have_value("0")
+            page.keyboard.press("ArrowRight")
+            expect(slider).to_have_value("1")
+            shown = {"en": ("first (Home)", "last (End)"), "de": ("Anfang (Pos1)", "Ende (Ende)")}
+            assert page.locator("#first").get_attribute("title") == shown[lang][0]
+            assert page.locator("#last").get_attribute("title") == shown[lang][1]
+            assert errors == []
+        finally:
+            context.close()

@@ -126,6 +126,11 @@ async function start() {
     if (e.key === " " && (tag === "BUTTON" || tag === "A")) return;
     if (e.key === "ArrowRight") go(state.step + 1);
     if (e.key === "ArrowLeft") go(state.step - 1);
+    // (as a media player's: the start and the end of the game)
+    if (e.key === "Home" || e.key === "End") {
+      e.preventDefault();
+      go(e.key === "Home" ? 0 : Infinity);
+    }
     if (e.key === " ") { e.preventDefault(); toggle(); }
   });
   $("file").onchange = async () => {
