@@ -56,7 +56,6 @@ WORDS: Mapping[str, str] = {
     "   adding: ": "   legst an: ",
     "Your hand": "Deine Hand",
     "seat {n}": "Platz {n}",
-    "Seat {n}": "Platz {n}",
     "Match over — winner: {who}": "Partie vorbei — Sieger: {who}",
     # menu lines
     "Done adding": "Fertig mit Anlegen",

@@ -38,7 +38,6 @@ WORDS: Mapping[str, str] = {
     "   Deck: {deck}   Discard: {discard}": "   Stapel: {deck}   Ablage: {discard}",
     "seat {n}: {v}": "Platz {n}: {v}",
     "seat {n}": "Platz {n}",
-    "Seat {n}": "Platz {n}",
     "nobody": "niemand",
     "Last raid — {values}; busted: {who}": "Letzte Razzia — {values}; geschnappt: {who}",
     "Roadblock: pick a police card to remove": (

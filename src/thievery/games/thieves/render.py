@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, result_name
+from thievery.core.i18n import Translator, result_seat
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 from thievery.games.thieves.cards import (
@@ -35,17 +35,6 @@ STYLES = {
     "thief": "bold white on magenta",
     "double-loot": "bold black on cyan",
 }
-
-
-def result_seat(view: JSON, seat: int) -> str:
-    """A seat in the words about the result, named as the rest of the terminal's screen
-    names it: by the name the screen gives it (the terminal adds its names to the view as
-    ``seat_names``: "Seat 3 (Casual)"), else "Seat 3"; in German as a seat, not a rank
-    ("Sitzplatz 3")."""
-    names = view.get("seat_names")
-    if names and 0 <= seat < len(names):
-        return result_name(str(names[seat]))
-    return result_name(_("Seat {n}", n=seat_number(seat)))
 
 
 def card_name(card: int) -> str:

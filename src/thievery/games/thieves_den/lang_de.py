@@ -167,7 +167,6 @@ WORDS: Mapping[str, str] = {
     "clockwise": "im Uhrzeigersinn",
     "counterclockwise": "gegen den Uhrzeigersinn",
     "seat {n}": "Platz {n}",
-    "Seat {n}": "Platz {n}",
     "Game over — winner: {who}\nMajorities: {major}\nSchemes: {schemes}": (
         "Spiel vorbei — Sieger: {who}\nMehrheiten: {major}\nPläne: {schemes}"
     ),

@@ -13,7 +13,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, current_language, localized, result_name
+from thievery.core.i18n import Translator, current_language, localized, result_seat
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import renumber_seats, seat_number
 from thievery.games.thieves_den.cards import (
@@ -42,17 +42,6 @@ TYPE_COLOUR = {
     "holy": "cyan",
     "city": "red",
 }
-
-
-def result_seat(view: JSON, seat: int) -> str:
-    """A seat in the words about the result, named as the rest of the terminal's screen
-    names it: by the name the screen gives it (the terminal adds its names to the view as
-    ``seat_names``: "Seat 3 (Casual)"), else "Seat 3"; in German as a seat, not a rank
-    ("Sitzplatz 3")."""
-    names = view.get("seat_names")
-    if names and 0 <= seat < len(names):
-        return result_name(str(names[seat]))
-    return result_name(_("Seat {n}", n=seat_number(seat)))
 
 
 def cards_of(view: JSON) -> CardSet:
