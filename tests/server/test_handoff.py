@@ -10,6 +10,7 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
 import tempfile
 import threading
 import time
@@ -288,10 +289,17 @@ def running(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def test_workers_stop_when_their_parent_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A parent killed with SIGKILL cannot stop its workers: they see it is gone and stop
-    as on SIGTERM (their tables' leases handed back), the last one takes the hand-over
-    folder with it, and nothing holds the port any more (no orphans serving on)."""
+HELD = "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL"
+
+
+@contextmanager
+def two_workers_with_a_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[tuple[str, Path, subprocess.Popen[bytes], int, list[int]]]:
+    """``thievery serve --workers 2`` on a fresh database, its workers started and a table
+    made (a worker holds its lease): (url, the folder the parent makes the workers' folder
+    in, the parent, its port, the workers' pids). Whatever is left running is killed at
+    the end."""
     url = fresh_postgres()
     with tempfile.TemporaryDirectory(prefix="thv-") as tmp:
         monkeypatch.setenv("TMPDIR", tmp)  # (where the parent makes the workers' folder)
@@ -305,52 +313,8 @@ def test_workers_stop_when_their_parent_is_killed(monkeypatch: pytest.MonkeyPatc
             workers = workers_of(proc.pid)
             assert len(workers) == 2
             make_table(port)
-            held = "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL"
-            assert scalar(url, held) == 1  # (a worker holds the table's lease)
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(10)
-            deadline = time.monotonic() + 20
-            while any(running(pid) for pid in workers) and time.monotonic() < deadline:
-                time.sleep(0.1)
-            assert not any(running(pid) for pid in workers), server_log(proc)
-            assert list(Path(tmp).iterdir()) == []  # the folder went with the last one
-            with socket.socket() as again:  # nothing listens on the port
-                again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                again.bind(("127.0.0.1", port))
-            assert scalar(url, held) == 0  # stopped gracefully: leases handed back
-        finally:
-            for pid in workers:  # (only if still a worker: a pid may be reused)
-                with contextlib.suppress(OSError):
-                    if running(pid) and b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                        os.kill(pid, signal.SIGKILL)
-
-
-def test_workers_stop_gracefully_on_a_sigint_to_their_parent_alone(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``kill -INT`` of the parent only (not Ctrl+C, which reaches every process in the
-    terminal's group): the parent SIGTERMs its workers, which hand their leases back. (It
-    waited 15 s for them, then killed them: their leases stayed until they expired.)"""
-    url = fresh_postgres()
-    with tempfile.TemporaryDirectory(prefix="thv-") as tmp:
-        monkeypatch.setenv("TMPDIR", tmp)
-        proc, port = serve_process(url, "--workers", "2", "--lease-seconds", LEASE)
-        workers: list[int] = []
-        try:
-            deadline = time.monotonic() + 30
-            while len(list(Path(tmp).glob("thievery-workers-*/*.sock"))) < 2:
-                assert time.monotonic() < deadline, "the workers did not start"
-                time.sleep(0.05)
-            workers = workers_of(proc.pid)
-            assert len(workers) == 2
-            make_table(port)
-            held = "SELECT count(*) FROM thievery_leases WHERE owner IS NOT NULL"
-            assert scalar(url, held) == 1
-            os.kill(proc.pid, signal.SIGINT)
-            proc.wait(10)
-            assert not any(running(pid) for pid in workers), server_log(proc)
-            assert scalar(url, held) == 0, server_log(proc)  # handed back, not left
-            assert list(Path(tmp).iterdir()) == []
+            assert scalar(url, HELD) == 1  # (a worker holds the table's lease)
+            yield url, Path(tmp), proc, port, workers
         finally:
             if proc.poll() is None:
                 proc.kill()
@@ -359,6 +323,38 @@ def test_workers_stop_gracefully_on_a_sigint_to_their_parent_alone(
                 with contextlib.suppress(OSError):
                     if running(pid) and b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
                         os.kill(pid, signal.SIGKILL)
+
+
+def test_workers_stop_when_their_parent_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parent killed with SIGKILL cannot stop its workers: they see it is gone and stop
+    as on SIGTERM (their tables' leases handed back), the last one takes the hand-over
+    folder with it, and nothing holds the port any more (no orphans serving on)."""
+    with two_workers_with_a_table(monkeypatch) as (url, tmp, proc, port, workers):
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 20
+        while any(running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(running(pid) for pid in workers), server_log(proc)
+        assert list(tmp.iterdir()) == []  # the folder went with the last one
+        with socket.socket() as again:  # nothing listens on the port
+            again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            again.bind(("127.0.0.1", port))
+        assert scalar(url, HELD) == 0  # stopped gracefully: leases handed back
+
+
+def test_workers_stop_gracefully_on_a_sigint_to_their_parent_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``kill -INT`` of the parent only (not Ctrl+C, which reaches every process in the
+    terminal's group): the parent SIGTERMs its workers, which hand their leases back. (It
+    waited 15 s for them, then killed them: their leases stayed until they expired.)"""
+    with two_workers_with_a_table(monkeypatch) as (url, tmp, proc, _, workers):
+        os.kill(proc.pid, signal.SIGINT)
+        proc.wait(10)
+        assert not any(running(pid) for pid in workers), server_log(proc)
+        assert scalar(url, HELD) == 0, server_log(proc)  # handed back, not left
+        assert list(tmp.iterdir()) == []
 
 
 def send(out: socket.socket, path: Path, fds: list[int]) -> None:
