@@ -326,29 +326,39 @@ def table(
     return ColourAware(lambda: (_compact if compact else _table)(view, ghost))
 
 
-def _table(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
-    me = view["seat"]
-    head = _(
+def _head(view: JSON) -> str:
+    return _(
         "round {round} · {phase} · {time}",
         round=view["round"],
         phase=_(view["phase"]),
         time=seconds(view["now_ms"]),
     )
+
+
+def _seats_in_order(view: JSON) -> list[int]:
+    """Every seat, the viewer's first."""
+    me, order = view["seat"], list(range(view["players"]))
+    return order if me is None else [me, *(s for s in order if s != me)]
+
+
+def _winners(view: JSON) -> list[RenderableType]:
+    """The line that says who won, once a ship is complete."""
+    if not view["result"]:
+        return []
+    winners = _(" and ").join(result_seat(view, w) for w in view["result"]["winners"])
+    return [Text(_("A ship is complete — winner: {who}", who=winners), style="bold green")]
+
+
+def _table(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
+    me = view["seat"]
     parts: list[RenderableType] = [hourglass_text(view)]
     parts.append(Panel(pool_text(view["pool"]), title=_("pool ({n})", n=len(view["pool"]))))
-    order = list(range(view["players"]))
-    if me is not None:
-        order = [me, *(s for s in order if s != me)]
-    parts.append(
-        Columns([chest_panel(view, s, ghost if s == me else ()) for s in order], equal=False)
-    )
+    chests = [chest_panel(view, s, ghost if s == me else ()) for s in _seats_in_order(view)]
+    parts.append(Columns(chests, equal=False))
     for extra in (board_text(view), last_round_text(view)):
         if extra is not None:
             parts.append(extra)
-    if view["result"]:
-        winners = _(" and ").join(result_seat(view, w) for w in view["result"]["winners"])
-        parts.append(Text(_("A ship is complete — winner: {who}", who=winners), style="bold green"))
-    return Panel(Group(*parts), title=f"Schatz-Rabatz — {head}")
+    return Panel(Group(*parts, *_winners(view)), title=f"Schatz-Rabatz — {_head(view)}")
 
 
 def _compact(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
@@ -356,33 +366,20 @@ def _compact(view: JSON, ghost: Iterable[tuple[int, int]]) -> RenderableType:
     letters, the chests side by side (:func:`compact_chest`), the Jack-board; the last
     round's line while it is counted (the log has it too), the winner at the end."""
     me = view["seat"]
-    head = Text(
-        _(
-            "round {round} · {phase} · {time}",
-            round=view["round"],
-            phase=_(view["phase"]),
-            time=seconds(view["now_ms"]),
-        )
-        + "  ",
-        style="bold",
-    )
+    head = Text(_head(view) + "  ", style="bold")
     parts: list[RenderableType] = [head.append_text(hourglass_text(view, bar_width=10))]
     pool = Text(_("pool ({n})", n=len(view["pool"])) + ": ", style="bold")
     parts.append(pool.append_text(pool_text(view["pool"], words=False)))
-    order = list(range(view["players"]))
-    if me is not None:
-        order = [me, *(s for s in order if s != me)]
     chests = Table.grid(padding=(0, 2))
-    chests.add_row(*(compact_chest(view, s, ghost if s == me else ()) for s in order))
+    chests.add_row(
+        *(compact_chest(view, s, ghost if s == me else ()) for s in _seats_in_order(view))
+    )
     parts.append(chests)
     extras = [board_text(view)]
     if view["phase"] != "packing":
         extras.append(last_round_text(view))
     parts.extend(extra for extra in extras if extra is not None)
-    if view["result"]:
-        winners = _(" and ").join(result_seat(view, w) for w in view["result"]["winners"])
-        parts.append(Text(_("A ship is complete — winner: {who}", who=winners), style="bold green"))
-    return Group(*parts)
+    return Group(*parts, *_winners(view))
 
 
 def action(action: JSON, view: JSON) -> str:
