@@ -19,7 +19,10 @@ server and prints one JSON line:
 
 ``--profile FILE`` runs the server under cProfile (its statistics in ``FILE``).
 ``--bot-processes N`` is the server's own option: search bots (``--bot ismcts-strong``)
-think in N processes beside it, or with 0 in its threads.
+think in N processes beside it, or with 0 in its threads. ``--server-python PATH`` runs
+the server on another virtual environment's interpreter (its ``thievery``; the load
+generator stays on this one): builds of one Python version differ in speed, see
+``server_python`` in the output.
 
     python bench/server_load.py --tables 200 --seconds 20
 
@@ -187,6 +190,19 @@ def lifted_limits(cli: Path) -> list[str]:
 BENCH_GAMES = {"facedown": Path(__file__).resolve().parent / "facedown"}
 
 
+def server_python(python: str) -> str:
+    """The server's interpreter: its version and path (builds of one version differ in
+    speed: a distribution's profile-guided, link-time optimised build runs this server's
+    Python code faster than pyenv's default build)."""
+    out = subprocess.run(
+        [python, "-c", "import platform; print(platform.python_version())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return f"{out.stdout.strip()} ({python})"
+
+
 def start_server(
     db: str,
     port: int,
@@ -195,12 +211,14 @@ def start_server(
     extra: list[str] | None = None,
     profile: str = "",
     env: dict[str, str] | None = None,
+    python: str = sys.executable,
 ) -> subprocess.Popen[bytes]:
     """`thievery serve` in a child process (with the host's limits lifted: every client
     of the benchmark comes from one address); returns once it answers. With ``profile``,
-    under cProfile, its statistics written to that file when the server stops."""
-    cli = Path(sys.executable).with_name("thievery")
-    profiler = [sys.executable, "-m", "cProfile", "-o", profile] if profile else []
+    under cProfile, its statistics written to that file when the server stops. ``python``:
+    the interpreter of the virtual environment whose ``thievery`` runs the server."""
+    cli = Path(python).with_name("thievery")
+    profiler = [python, "-m", "cProfile", "-o", profile] if profile else []
     command = [
         *profiler,
         str(cli),
@@ -593,6 +611,7 @@ async def run(args: argparse.Namespace, base: str, pid: int) -> dict[str, Any]:
         ),
         "server_rss_mb": round(rss_after / 1024, 1),
         "python": platform.python_version(),
+        "server_python": server_python(args.server_python),
         "cpus": os.cpu_count(),
     }
 
@@ -638,6 +657,12 @@ def main() -> None:
         "think in the server's threads)",
     )
     parser.add_argument(
+        "--server-python",
+        default=sys.executable,
+        help="the server's interpreter: a virtual environment's python with thievery installed "
+        "(default: this one's; the load generator stays on this one)",
+    )
+    parser.add_argument(
         "--profile",
         default="",
         help="run the server under cProfile and write its statistics to this file",
@@ -668,7 +693,14 @@ def main() -> None:
                 ),
             }
         proc = start_server(
-            args.db, port, args.bot_delay, Path(tmp) / "server.log", extra, args.profile, env
+            args.db,
+            port,
+            args.bot_delay,
+            Path(tmp) / "server.log",
+            extra,
+            args.profile,
+            env,
+            args.server_python,
         )
         try:
             deadline = time.time() + 60

@@ -49,9 +49,9 @@ def last_json(command: list[str], cwd: Path | None = None) -> dict[str, Any]:
     return result
 
 
-def ours(tables: int, seconds: float, *extra: str) -> dict[str, Any]:
+def ours(tables: int, seconds: float, python: str, *extra: str) -> dict[str, Any]:
     command = [sys.executable, str(LOAD), "--tables", str(tables), "--seconds", str(seconds)]
-    return last_json([*command, *extra])
+    return last_json([*command, "--server-python", python, *extra])
 
 
 def theirs(bgio: Path, matches: int, seconds: float) -> dict[str, Any]:
@@ -74,6 +74,11 @@ def main() -> None:
         "--games",
         default="facedown,schattendieb",
         help="our games in the bgio workload, comma-separated (facedown: the harness's own)",
+    )
+    parser.add_argument(
+        "--server-python",
+        default=sys.executable,
+        help="our server's interpreter (bench/server_load.py's --server-python)",
     )
     args = parser.parse_args()
     if not (args.bgio / "bench.js").is_file() or not (args.bgio / "package-lock.json").is_file():
@@ -108,7 +113,9 @@ def compare(args: argparse.Namespace, bgio: Path) -> None:
         first = n % 2 == 0
         peer = theirs(bgio, args.tables, args.seconds) if first else {}
         mine = {
-            g: ours(args.tables, args.seconds, "--workload", "bgio", "--game", g)
+            g: ours(
+                args.tables, args.seconds, args.server_python, "--workload", "bgio", "--game", g
+            )
             for g in (games if first else games[::-1])
         }
         peer = peer or theirs(bgio, args.tables, args.seconds)
@@ -118,7 +125,8 @@ def compare(args: argparse.Namespace, bgio: Path) -> None:
         )
         print(f"#   boardgame.io {peer['moves_per_s']} moves/s; {ratios}", file=sys.stderr)
     think = [
-        ours(500, 15, "--think-ms", "1000", "--bot-delay", "0.6") for _ in range(args.think_runs)
+        ours(500, 15, args.server_python, "--think-ms", "1000", "--bot-delay", "0.6")
+        for _ in range(args.think_runs)
     ]
     result: dict[str, Any] = {
         "bench": "side_by_side",
@@ -126,6 +134,7 @@ def compare(args: argparse.Namespace, bgio: Path) -> None:
         "pairs": args.pairs,
         "tables": args.tables,
         "seconds": args.seconds,
+        "server_python": args.server_python,
         "boardgame.io": {
             "moves_per_s": summary([float(b["moves_per_s"]) for b, _ in rounds]),
             "p50_ms": summary([b["latency_self_ms"]["p50"] for b, _ in rounds]),

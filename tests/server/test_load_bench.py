@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import platform
 import statistics
 import subprocess
 import sys
@@ -50,6 +51,8 @@ def test_the_load_benchmark_plays_and_measures(workload: str, game: str) -> None
     assert math.isfinite(p99) and 0 < p50 <= p99
     assert isinstance(result["clients_cpu_percent"], float)
     assert isinstance(result["server_cpu_ms_per_action"], float)
+    # the server ran on this interpreter (the default of --server-python), named with it
+    assert result["server_python"] == f"{platform.python_version()} ({sys.executable})"
     if workload == "bgio":
         # finished tables were replaced, and memory was read after setup
         replaced = result["tables_finished_and_replaced"]

@@ -89,7 +89,8 @@ def test_rounds_alternate_their_order_and_each_ratio_is_its_rounds(
         calls.append("bgio")
         return theirs_run(next(speeds))
 
-    def ours(tables: int, seconds: float, *extra: str) -> dict[str, Any]:
+    def ours(tables: int, seconds: float, python: str, *extra: str) -> dict[str, Any]:
+        assert python == sys.executable  # (by default, this interpreter's server)
         calls.append(extra[extra.index("--game") + 1])
         return ours_run(next(speeds))
 
@@ -118,8 +119,10 @@ def test_the_think_runs_are_summarised(
 ) -> None:
     bench = load()
     think_p99 = iter([3.0, 2.0, 4.0])
+    pythons: set[str] = set()
 
-    def ours(tables: int, seconds: float, *extra: str) -> dict[str, Any]:
+    def ours(tables: int, seconds: float, python: str, *extra: str) -> dict[str, Any]:
+        pythons.add(python)
         if "--think-ms" in extra:
             assert tables == 500
             return {**ours_run(850.0), "p99_ms": next(think_p99)}
@@ -128,8 +131,10 @@ def test_the_think_runs_are_summarised(
     monkeypatch.setattr(bench, "theirs", lambda *a: theirs_run(1000.0))
     monkeypatch.setattr(bench, "ours", ours)
     argv = ["side_by_side.py", "--bgio", str(harness), "--pairs", "1", "--games", "facedown"]
-    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.setattr(sys, "argv", [*argv, "--server-python", "/opt/fast/bin/python"])
     bench.main()
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert result["think"]["p99_ms"] == {"median": 3.0, "runs": [3.0, 2.0, 4.0]}
+    # every run of ours (bgio and think workloads) on the interpreter asked for
+    assert pythons == {"/opt/fast/bin/python"} and result["server_python"] == pythons.pop()
     assert result["games"]["facedown"]["ratio"]["median"] == 2.0
