@@ -221,10 +221,14 @@ def _powers(all_stats: list[Stats], tiles: Iterable[str]) -> list[str]:
 def report(all_stats: list[Stats], seed: int, cards: str | dict[str, Any] | None) -> str:
     """The Markdown report (``cards``: the set's file or its document, as played)."""
     cs = load_card_set(cards)
+    spec = get_game("thieves-den")
+    digest = spec.component_digests({"cards": cards})
     lines = [
         "# Thieves Den — balance report",
         "",
-        f"Card set: **{cs.name}**" + (" (UNOFFICIAL)" if cs.unofficial else "") + ".",
+        f"Card set: **{cs.name}**" + (" (UNOFFICIAL)" if cs.unofficial else "") + ", cards "
+        f"`{digest['cards']}` (a digest of the set's content: it changes with any card), "
+        f"rules version {spec.version}.",
         "Every seat is the `heuristic` bot; seeds derive from "
         f"`--seed {seed}`. *Win share* counts a shared win as a fraction; *lift* is the win "
         "share divided by an equal share (1.00 = average; above 1 the card's drafter wins "

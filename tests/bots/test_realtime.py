@@ -1,15 +1,18 @@
 """The bot clock honours a real-time view's ``hand_ready_ms``: a bot is due at the later
-of its reaction time and the moment its hand is ready, and is never asked before."""
+of its reaction time and the moment its hand is ready, and is never asked before. On a
+live clock it gives a search bot a deadline before each action; on simulated time never."""
 
 from __future__ import annotations
 
 import doctest
+import math
+import time
 from collections.abc import Sequence
 from typing import Any
 
 import thievery
 from thievery.bots import realtime
-from thievery.bots.realtime import BotClock
+from thievery.bots.realtime import THINK_SECONDS, BotClock, play_simulated
 from thievery.core import Rng
 from thievery.core.protocol import Action, ClockedState
 
@@ -44,3 +47,40 @@ def test_a_bot_is_due_when_its_hand_is_ready_and_not_before() -> None:
 def test_the_due_time_doctest() -> None:
     assert doctest.testmod(realtime).attempted > 0
     assert doctest.testmod(realtime).failed == 0
+
+
+class Searching(Eager):
+    """An eager bot with a ``deadline`` (as the search bots have): it notes the time
+    left before it on every action."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deadline = math.inf
+        self.left: list[float] = []
+
+    def act(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        self.left.append(self.deadline - time.perf_counter())
+        return super().act(view, legal)
+
+
+def test_a_live_clock_gives_a_search_bot_a_deadline_before_each_action() -> None:
+    state = thievery.game("schatz-rabatz").new(2, 4)
+    assert isinstance(state, ClockedState)
+    bot = Searching()
+    clock = BotClock({0: bot}, Rng(1), think_seconds=THINK_SECONDS)
+    clock.run_until(state, 5_000)
+    assert len(bot.left) >= 4
+    assert all(0 < left <= THINK_SECONDS for left in bot.left)
+
+
+def test_simulated_time_never_gives_a_bot_a_deadline() -> None:
+    """Simulations play on simulated time: no bot is ever given a deadline there, so a
+    seeded run does not depend on how fast the machine is (tests/sim/test_determinism)."""
+    state = thievery.game("schatz-rabatz").new(2, 4, {"short_game": True})
+    assert isinstance(state, ClockedState)
+    bots = {0: Searching(), 1: Searching()}
+    assert play_simulated(state, bots, Rng(1)) > 0
+    assert all(left == math.inf for bot in bots.values() for left in bot.left)
+    clock = BotClock(bots, Rng(1))  # (a clock told no thinking time: none either)
+    clock.run_until(thievery.game("schatz-rabatz").new(2, 4), 5_000)  # type: ignore[arg-type]
+    assert all(left == math.inf for bot in bots.values() for left in bot.left)

@@ -12,6 +12,7 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
+import thievery
 from tests.games.thieves_den.helpers import CUSTOM_SET, write_custom_set
 from thievery.cli import app
 from thievery.core.record import GameRecord
@@ -489,6 +490,10 @@ def test_ladder_writes_a_markdown_report(tmp_path: Path) -> None:
     text = out.read_text()
     assert "| heuristic | random | 12 |" in text
     assert "thievery ladder schattendieb --players 3 --games 12" in text
+    # The rules version and the components the games had (components.toml's digest).
+    spec = thievery.game("schattendieb")
+    digest = spec.component_digests()["components"]
+    assert f"rules version {spec.version}, components {digest}." in text
 
 
 def test_real_time_games_simulate_on_simulated_time() -> None:

@@ -1,6 +1,7 @@
 """The Thieves Den balance report (research/thieves_den_balance.py)."""
 
 from research import thieves_den_balance as balance
+from thievery.core.registry import game as get_game
 from thievery.games.thieves_den.cards import load_card_set
 
 
@@ -14,6 +15,11 @@ def test_the_balance_report_counts_every_game() -> None:
     # Seats and positions counted from 1, as players see them.
     assert "| seat 1 |" in text and "| seat 3 |" in text and "| seat 0 |" not in text
     assert "| position 1 |" in text and "| position 0 |" not in text
+    # The set by its content's digest beside the rules version (its name stayed the same
+    # through every balance pass).
+    spec = get_game("thieves-den")
+    digest = spec.component_digests()["cards"]
+    assert f"cards `{digest}`" in text and f"rules version {spec.version}." in text
 
 
 def test_the_report_lists_every_power_tile_and_says_where_data_is_thin() -> None:

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from tests.rl.helpers import GAMES, PLAYERS
 from thievery.cli import app
+from thievery.core.protocol import content_digest
 from thievery.rl.export import ALL_COLUMNS, COLUMNS, SEED_COLUMN, export_parquet
 from thievery.rl.match import spaces
 from thievery.sim import simulate
@@ -127,6 +128,9 @@ def test_a_card_file_is_read_once_for_the_games_the_summary_and_the_export(
     meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
     assert meta["thievery.game"] == "thieves-den"
     assert json.loads(meta["thievery.options"]) == recorded
+    # The set played, by its digest (the file was edited after the run began: not its).
+    played_set = {"cards": content_digest(recorded["cards"])}
+    assert json.loads(meta["thievery.components"]) == stored["components"] == played_set
     codec, _ = spaces("thieves-den", 3, json.loads(meta["thievery.options"]))
     assert all(codec.to_json(r["action_index"]) == json.loads(r["action"]) for r in rows)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import math
 import time
 from types import SimpleNamespace
 from typing import Any
@@ -13,8 +15,10 @@ from thievery.bots.base import make_bot
 from thievery.core.protocol import CLOCK
 from thievery.core.record import GameRecord, replay
 from thievery.core.registry import game as get_game
+from thievery.games.schatz_rabatz.search import PlacementSearchBot
 from thievery.server import create_app
 from thievery.server.driver import PacedBot
+from thievery.server.limits import Caps
 from thievery.server.live import LiveTable
 from thievery.server.storage import TableRecord
 
@@ -106,6 +110,45 @@ def test_a_paced_bot_at_a_table_waits_for_its_hand() -> None:
     assert state.view(0)["hand_ready_ms"] == 800
     assert table.driver._bot_delay(0) == 0.8  # the hand, not the reaction time
     assert table.driver._bot_delay(1) == 0.0  # seat 1 has not dropped: its hand is free
+
+
+def test_a_search_bot_at_a_real_time_table_thinks_within_its_deadline() -> None:
+    """In real time the others play on while a bot thinks, so after its reaction time a
+    search bot is asked with a deadline ``Caps.realtime_think_seconds`` away, and answers
+    by then (its whole budget would take 0.1 to 1 s: ismcts-strong at 4 players)."""
+    spec = get_game("schatz-rabatz")
+    state = spec.new(4, 7, spec.resolve_options({}))
+    seats = [{"kind": "bot", "name": n, "bot": "ismcts-strong"} for n in "ABCD"]
+    record = TableRecord("t", spec.name, spec.version, 4, 7, {}, seats, host_hash="")
+    caps = Caps(realtime_think_seconds=0.05)
+    hub: Any = SimpleNamespace(
+        bot_delay=0.6, caps=caps, quick_bots={}, slow_bots=set(), bot_threads=False
+    )
+    table = LiveTable(hub, record, state)
+    driver = table.driver
+    bot = driver.bot(0, "bot")
+    assert isinstance(bot, PlacementSearchBot)
+    bot.samples = 5000  # (seconds of search: the deadline stops it first)
+    asked: list[tuple[float, float]] = []  # (the deadline's distance when asked, thought)
+    decide = driver._decide
+
+    async def timed(seat: int, by: str, until: float = math.inf) -> Any:
+        began = time.perf_counter()
+        action = await decide(seat, by, until)
+        asked.append((until - began, time.perf_counter() - began))
+        return action
+
+    async def act(*args: Any) -> None:
+        return None
+
+    driver._decide = timed  # type: ignore[method-assign]
+    driver._act = act  # type: ignore[method-assign]
+    for _ in range(3):
+        asyncio.run(driver._bot_move(0, "bot"))
+    assert len(asked) == 3
+    assert all(0 < left <= 0.05 for left, _ in asked), asked
+    assert all(thought < 0.5 for _, thought in asked), asked  # (a generous margin)
+    assert bot.last_samples < 5000
 
 
 def test_a_refused_action_stores_no_clock_tick(sqlite_url: str) -> None:

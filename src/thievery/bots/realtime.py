@@ -13,10 +13,21 @@ earlier, and it is asked once, when due (no polling).
 
 It uses only the protocol (:class:`~thievery.core.protocol.ClockedState`), so it serves
 every real-time game: simulations, the terminal's live mode, and tests.
+
+**Thinking in real time.** A search bot's reaction time is game time (``delay_ms``), but
+on a live clock its thinking comes on top: the others wait, or race on, while it thinks.
+So where the clock is live (the terminal's live mode: ``BotClock(...,
+think_seconds=THINK_SECONDS)``; a server table: ``Caps.realtime_think_seconds``) a bot
+with a ``deadline`` attribute (a ``time.perf_counter()`` time, see ``Bot`` in
+:mod:`thievery.core.plugin`) is given one before each action, and answers by then with
+what its search found. On simulated time (:func:`play_simulated`, every simulation and
+ladder) no deadline is ever set: the bots search their whole sample budget, so a seeded
+run plays the same games on any machine under any load.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -24,6 +35,11 @@ from thievery.core.protocol import ClockedState, Event
 from thievery.core.rng import KEYED, Rng, make_rng
 
 JSON = dict[str, Any]
+
+# How long a search bot may think per action where the clock is live (seconds), on top
+# of its reaction time: Schatz-Rabatz's ismcts-strong takes 0.09 s at the median (up to
+# 0.6 s; 0.3 s and up to 1 s under load) for its whole budget.
+THINK_SECONDS = 0.1
 
 
 class TimedBot(Protocol):
@@ -51,11 +67,17 @@ class BotClock:
     Each bot seat that may act gets a due time (now + its delay, but not before its view's
     ``hand_ready_ms``) when it first may act and again after each of its actions; ties go
     by a random order drawn once per schedule.
+
+    ``think_seconds`` (a live clock only, never simulated time): before each action, a
+    bot with a ``deadline`` attribute gets one that many seconds from now.
     """
 
-    def __init__(self, bots: Mapping[int, TimedBot], rng: Rng) -> None:
+    def __init__(
+        self, bots: Mapping[int, TimedBot], rng: Rng, think_seconds: float | None = None
+    ) -> None:
         self.bots = dict(bots)
         self.rng = rng
+        self.think_seconds = think_seconds
         self.due: dict[int, tuple[int, float]] = {}  # seat -> (time, tie-break)
 
     def _schedule(self, state: ClockedState) -> None:
@@ -98,7 +120,10 @@ class BotClock:
         if events:
             self.due.clear()
             return events, False
-        action = self.bots[seat].act(state.view(seat), state.legal_actions(seat))
+        bot = self.bots[seat]
+        if self.think_seconds is not None and hasattr(bot, "deadline"):
+            bot.deadline = time.perf_counter() + self.think_seconds
+        action = bot.act(state.view(seat), state.legal_actions(seat))
         events += state.apply(seat, action)
         del self.due[seat]
         return events, True
@@ -118,7 +143,8 @@ def clock_rng(seed: int) -> Rng:
 
 def play_simulated(state: ClockedState, bots: Mapping[int, TimedBot], rng: Rng) -> int:
     """Play ``state`` to the end with a bot in every seat on simulated time; returns the
-    number of decisions. A bot with no delay acts at once."""
+    number of decisions. A bot with no delay acts at once. No bot is given a deadline:
+    the games depend on the seeds alone, not on how fast the machine is."""
     clock = BotClock(bots, rng)
     decisions = 0
     while not state.is_over:

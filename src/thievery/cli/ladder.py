@@ -50,6 +50,8 @@ def ladder(
             transient=True,
         ) as progress:
             task = progress.add_task(f"{spec.title} ladder", total=rungs_total)
+            # (a card file read once, here: every rung's games are of one set)
+            recorded = plugin(spec.name).inline_options(parse_options(option))
             rungs = climb(
                 spec.name,
                 players,
@@ -57,8 +59,7 @@ def ladder(
                 seed,
                 names,
                 workers,
-                # (a card file read once, here: every rung's games are of one set)
-                plugin(spec.name).inline_options(parse_options(option)),
+                recorded,
                 on_game=lambda _: progress.advance(task),
                 duplicate=duplicate,
             )
@@ -71,7 +72,7 @@ def ladder(
         + [part for o in option for part in ("-o", o)]
         + (["--duplicate"] if duplicate else [])
     )
-    text = markdown(spec.name, spec.title, rungs, seed, command)
+    text = markdown(spec.name, spec.title, rungs, seed, command, recorded)
     console.print(text)
     if output is not None:
         output.write_text(text)

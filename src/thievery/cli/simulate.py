@@ -23,6 +23,7 @@ from thievery.cli.common import (
 from thievery.core.errors import ThieveryError
 from thievery.core.registry import plugin
 from thievery.sim import GameOutcome, simulate, standings
+from thievery.sim.report import components_words
 
 
 @app.command("simulate")
@@ -157,6 +158,13 @@ def simulate_cmd(
         )
     console.print(table)
     mean_len = sum(o.decisions for o in outcomes) / len(outcomes)
+    # Which data the games had beside the rules version (a card set changes without one).
+    components = spec.component_digests(recorded)
+    console.print(
+        f"Rules version {spec.version}"
+        + (f"; {components_words(components)}" if components else "")
+        + "."
+    )
     console.print(
         f"Equal share would be {1 / len(names):.1%}. Mean decisions per game: "
         f"{mean_len:.0f}. Ties share the win."
@@ -173,6 +181,7 @@ def simulate_cmd(
                 {
                     "game": spec.name,
                     "version": spec.version,
+                    "components": components,
                     "command": command,
                     "games": games,
                     "seed": seed,

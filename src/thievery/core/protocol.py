@@ -7,6 +7,8 @@ A face (terminal, server, RL wrapper, bot) only ever uses these names:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -175,6 +177,23 @@ class Option:
         return value
 
 
+DIGEST_CHARS = 12  # a component digest's hex digits (48 bits): a version's name, not a seal
+
+
+def content_digest(content: Any) -> str:
+    """A short digest of JSON-able ``content``: the first :data:`DIGEST_CHARS` hex digits
+    of the SHA-256 of its canonical JSON (sorted keys, no spaces). Equal content, equal
+    digests, in any run on any machine; any change, another.
+
+    >>> content_digest({"b": [1, 2], "a": "x"}) == content_digest({"a": "x", "b": [1, 2]})
+    True
+    >>> content_digest({"a": 1}) != content_digest({"a": 2})
+    True
+    """
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:DIGEST_CHARS]
+
+
 class GameSpec(ABC):
     """What a game is: its name, player range, options, and how to start and read it."""
 
@@ -231,6 +250,14 @@ class GameSpec(ABC):
                 f"record is for {self.title} version {version}; this is version {self.version}"
             )
         return dict(options)
+
+    def component_digests(self, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """The game's data that can change without its rules ``version`` (a card set, a
+        components file: whatever balance passes may edit), as played with ``options``:
+        by name, a :func:`content_digest` of the content actually used (the default or
+        the one the options name). A balance report records them beside the version, so
+        that it says which components its games were played with. None by default."""
+        return {}
 
     def public_options(self, options: Mapping[str, Any]) -> JSON:
         """The options a seat may see (secret ones, like a stacked deal, and legacy ones

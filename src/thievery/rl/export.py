@@ -31,8 +31,10 @@ every face-down card. So it is left out unless asked for (``seeds=True``, the CL
 The observation vector of a row is ``spaces(game, players, options)[1].encode(
 json.loads(row["view"]), row["seat"])`` (docs/rl.md), so the file stays small. The
 options are the file's own: its schema's metadata holds ``thievery.game``,
-``thievery.version`` (the rules version) and ``thievery.options`` (JSON, a card file's
-set read in), so a file decodes alone.
+``thievery.version`` (the rules version), ``thievery.components`` (JSON: a digest of each
+data set that can change without a version, e.g. ``{"cards": "e82e8592f8ea"}``, see
+``GameSpec.component_digests``) and ``thievery.options`` (JSON, a card file's set read
+in), so a file decodes alone.
 """
 
 from __future__ import annotations
@@ -192,6 +194,9 @@ def export_parquet(
         {
             "thievery.game": game,
             "thievery.version": str(plugin(game).spec.version),
+            "thievery.components": json.dumps(
+                plugin(game).spec.component_digests(options), sort_keys=True
+            ),
             "thievery.options": json.dumps(options, sort_keys=True, separators=(",", ":")),
         }
     )

@@ -11,7 +11,10 @@ table moved meanwhile. A bot seat's bot thinks while its drawn delay runs and an
 when the delay is over, so a forced move and a real choice take the same time to come
 (unless the thinking outlasts the delay). In a real-time game the same task ticks the
 clock when no bot is due, and a bot with a reaction time of its own
-(:class:`PacedBot`) waits that long.
+(:class:`PacedBot`) waits that long, then decides on the table as it is then: a search
+bot is given a deadline ``Caps.realtime_think_seconds`` away (a wait for a bot process
+counts in it), so its thinking adds no more than that (and one sample's time past it)
+to its reaction time.
 """
 
 from __future__ import annotations
@@ -334,6 +337,8 @@ class Driver:
         pad = table.hub.bot_delay * THINK_SHARE if by == TIMER else 0.0
         start = time.monotonic()
         until = time.perf_counter() + pad if pad > 0 else math.inf
+        if table.clock.realtime:  # (the others play on meanwhile: see the module's words)
+            until = min(until, time.perf_counter() + table.hub.caps.realtime_think_seconds)
         try:
             action = await self._decide(seat, by, until)
             if action is None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from thievery.core.errors import InvalidOption
+from thievery.core.registry import game as get_game
 from thievery.sim.runner import GameOutcome, simulate, standings
 
 LEVELS = ("random", "heuristic", "ismcts", "ismcts-strong")
@@ -93,8 +94,21 @@ def climb(
     return rungs
 
 
-def markdown(game: str, title: str, rungs: Sequence[Rung], seed: int, command: str) -> str:
-    """The ladder report as Markdown."""
+def markdown(
+    game: str,
+    title: str,
+    rungs: Sequence[Rung],
+    seed: int,
+    command: str,
+    options: Mapping[str, Any] | None = None,
+) -> str:
+    """The ladder report as Markdown, with the rules version and the components the games
+    were played with (``options``: theirs; see ``GameSpec.component_digests``)."""
+    spec = get_game(game)
+    components = spec.component_digests(options)
+    version = f"rules version {spec.version}" + "".join(
+        f", {name} {digest}" for name, digest in components.items()
+    )
     if rungs[0].duplicate:
         layout = "every deal played once with the level in each seat"
         interval = "95% interval (a t interval over the deals)"
@@ -119,5 +133,5 @@ def markdown(game: str, title: str, rungs: Sequence[Rung], seed: int, command: s
             f"{r.low:.1%} – {r.high:.1%} | {r.upper_score:.1f} / {r.lower_score:.1f} | "
             f"{'yes' if r.holds else 'NO'} |"
         )
-    lines += ["", f"Seed {seed}. Made with:", "", f"    {command}", ""]
+    lines += ["", f"Seed {seed}; {version}. Made with:", "", f"    {command}", ""]
     return "\n".join(lines)

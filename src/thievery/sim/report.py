@@ -37,7 +37,11 @@ def summarise(
     """Everything the report shows, as JSON (``duplicate``: a duplicate run's intervals;
     ``options``: the games' options, which replaying a game from its seed needs;
     ``command``: the command that made the run, which plays it again). It records the
-    game's rules version: a game of another version may play otherwise from its seed."""
+    game's rules version (a game of another version may play otherwise from its seed)
+    and, beside it, ``components``: a digest of each data set the games were played with
+    that can change without a version (Thieves Den's card set, default or given; see
+    ``GameSpec.component_digests``), so two reports of one version but other cards tell
+    them apart."""
     outcomes = sorted(outcomes, key=lambda o: o.index)
     n_games = len(outcomes)
     players = len(bots)
@@ -78,6 +82,7 @@ def summarise(
     return {
         "game": game,
         "version": get_game(game).version,
+        "components": get_game(game).component_digests(options),
         "command": command,
         "games": n_games,
         "players": players,
@@ -217,6 +222,22 @@ def _first_player(summary: JSON) -> str:
     )
 
 
+def components_words(components: JSON) -> str:
+    """A run's component digests in words: ``cards e82e8592f8ea`` (none: empty).
+
+    >>> components_words({"cards": "e82e8592f8ea"})
+    'cards e82e8592f8ea'
+    """
+    return ", ".join(f"{name} {digest}" for name, digest in components.items())
+
+
+def _components(summary: JSON) -> str:
+    """The page's words for the components after the version (a summary from before
+    they were recorded has none)."""
+    words = components_words(summary.get("components") or {})
+    return f"; {html.escape(words)}" if words else ""
+
+
 def write_report(summary: JSON, directory: Path) -> Path:
     """Write ``summary.json`` and ``index.html`` (plots inline) into ``directory``."""
     public = {k: v for k, v in summary.items() if not k.startswith("_")}
@@ -250,12 +271,14 @@ def write_report(summary: JSON, directory: Path) -> Path:
         else f" Made with (it plays the same games again):<br><code>"
         f"{html.escape(public['command'])}</code>"
     )
+    components = _components(public)
     page = f"""<!doctype html><meta charset="utf-8">
 <title>Thievery simulation: {html.escape(public["game"])}</title>
 <style>body{{font:15px system-ui;margin:2em auto;max-width:60em}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:.3em .6em}}
 figure{{display:inline-block;margin:1em}}</style>
 <h1>{html.escape(public["game"])}: {public["games"]} games, {public["players"]} players</h1>
+<p>Rules version {public["version"]}{components}.</p>
 <p>Seed {public["seed"]}; bots {html.escape(", ".join(public["bots"]))} ({layout}).
 Ties share the win; 95% intervals: {public["interval"]}. Tie rate {public["tie_rate"]:.1%};
 seat 1's advantage {public["first_seat_advantage"]:+.1%}; {_first_player(public)}; mean
@@ -265,7 +288,7 @@ length {public["length"]["mean"]:.0f} decisions.</p>
 <th>mean score</th>{effect_head}</tr>{rows}</table>
 {figures}
 <p>Every game can be replayed: <code>summary.json</code> lists each game's seed and
-seating, and the games' options (rules version {public["version"]}).{made_with}</p>
+seating, and the games' options (rules version {public["version"]}{components}).{made_with}</p>
 """
     # (written once everything is made: a report that fails leaves no half of itself)
     directory.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,7 @@ its rollout policy is the packer, and its match value is a share of the win."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -99,6 +100,31 @@ def test_the_budget_is_respected() -> None:
     assert timed.last_samples > 2
     with pytest.raises(ValueError, match="budget"):
         PlacementSearchBot(SPEC.name, 0, Rng(1), samples=None)
+
+
+@pytest.mark.realtime  # (timed: run alone, see tests/conftest.py)
+def test_a_deadline_bounds_the_decision_time_whatever_the_sample_budget() -> None:
+    """Where the clock is live (a server table, the terminal's live mode) the bot gets a
+    ``deadline`` and answers by then (one sample past it at most: a few milliseconds,
+    tens on a loaded machine; the margin here is generous) with what it found, however
+    large its budget; a deadline already past gives the packer's choice at once."""
+    state, seat = positions(4, 4, 6)[5]
+    view, legal = state.view(seat), state.legal_actions(seat)
+    bot = make_bot("ismcts-strong", SPEC.name, seat, 1)
+    assert isinstance(bot, PlacementSearchBot) and bot.deadline == math.inf
+    bot.samples = 10**6  # (days of search: only the deadline stops it)
+    t0 = time.perf_counter()
+    bot.deadline = t0 + 0.1
+    assert bot.act(view, legal) in legal
+    assert time.perf_counter() - t0 < 0.6
+    assert 2 <= bot.last_samples < 10**6
+    packer = PackingBot(SPEC.name, seat, Rng(0), speed="instant").act(view, legal)
+    for _ in range(3):
+        t0 = time.perf_counter()
+        bot.deadline = t0 - 1
+        assert bot.act(view, legal) == packer
+        assert time.perf_counter() - t0 < 0.3
+        assert bot.last_samples == 0
 
 
 def test_the_rollout_policy_is_the_packer() -> None:

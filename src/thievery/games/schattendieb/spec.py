@@ -14,6 +14,7 @@ from thievery.core.protocol import (
     GameSpec,
     Option,
     State,
+    content_digest,
     parse_fields,
     seat_name,
 )
@@ -23,6 +24,7 @@ from thievery.games.schattendieb.cards import (
     CARD_ID,
     CARD_INDEX,
     CATEGORY,
+    CLOSE_VALUES,
     JEWEL,
     KIND,
     KINDS,
@@ -68,6 +70,12 @@ class SchattendiebSpec(GameSpec):
             secret=True,
         ),
     )
+
+    def component_digests(self, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """``data/components.toml`` as read: the Close Safe cards' values in deck order (our
+        unverified reading; a seed's deal depends on them), which may change without a
+        rules version."""
+        return {"components": content_digest({"close_safe": [v for v, _ in CLOSE_VALUES]})}
 
     def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
         """Records of rules version 1 replay under its step 4 (``v1_add_step``)."""

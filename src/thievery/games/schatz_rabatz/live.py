@@ -31,7 +31,7 @@ from rich.panel import Panel
 from rich.segment import Segment
 from rich.text import Text
 
-from thievery.bots.realtime import BotClock, TimedBot
+from thievery.bots.realtime import THINK_SECONDS, BotClock, TimedBot
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, localized
 from thievery.core.protocol import Event, renumber_seats, seat_number
@@ -74,7 +74,9 @@ ALIASES = {
 
 class LiveGame:
     """One human seat (or none: watch the bots) in a live match: keys in, frames out.
-    The log names seats by ``names`` (none: "Seat N", counted from 1)."""
+    The log names seats by ``names`` (none: "Seat N", counted from 1). The clock is live,
+    so a search bot thinks at most ``think_seconds`` an action (its deadline, see
+    :mod:`thievery.bots.realtime`): the screen and the human wait while it thinks."""
 
     def __init__(
         self,
@@ -83,12 +85,13 @@ class LiveGame:
         bots: Mapping[int, TimedBot],
         rng: Rng,
         names: Sequence[str] | None = None,
+        think_seconds: float | None = THINK_SECONDS,
     ) -> None:
         self.state = state
         self.human = human
         # (without names, "Seat 2": counted from 1 as on the board, not by index)
         self.names = names or [_("Seat {n}", n=seat_number(s)) for s in range(state.players)]
-        self.clock = BotClock(bots, rng)
+        self.clock = BotClock(bots, rng, think_seconds)
         self.selected: str | None = None
         self.rotation = 0
         self.column = 0

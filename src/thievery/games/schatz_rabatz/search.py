@@ -296,6 +296,15 @@ class PlacementSearchBot:
     The bot reads only its view and the states sampled from it, never the true state. It
     acts at the adult speed (its game-time delay is the packer's), so on simulated time a
     ladder compares decisions, not reflexes; the search itself costs no game time.
+
+    On a live clock (a server table, the terminal's live mode) its thinking comes on top
+    of its reaction time, so there it is given a ``deadline`` (a ``time.perf_counter()``
+    time; ``math.inf``, the default: none) before each action and stops sampling then,
+    however few samples it has: with fewer than two it plays the packer's choice. Nothing
+    on simulated time sets one (see :mod:`thievery.bots.realtime`), so simulations spend
+    the whole budget and a seeded one plays the same games on any machine. The deadline
+    is looked at between rollouts, so it is passed by one rollout at most (a sample it
+    cuts short is left out).
     """
 
     def __init__(
@@ -329,6 +338,9 @@ class PlacementSearchBot:
         self.action_ms = SPEEDS[speed]
         self.last_samples = 0
         self.last_rollouts = 0
+        # When to answer by at the latest (time.perf_counter(); inf: when the budget is
+        # spent): set where the clock is live, never on simulated time.
+        self.deadline = math.inf
 
     def delay_ms(self, view: JSON) -> int:
         """Game time per action: the packer's at the same speed (jittered ±20%), never
@@ -381,6 +393,7 @@ class PlacementSearchBot:
         deadline = (
             time.perf_counter() + self.budget_ms / 1000 if self.budget_ms is not None else math.inf
         )
+        deadline = min(deadline, self.deadline)
         every_board = [BOARD_CLAIMS[b] for b in scoring_boards(view)] if self.every_board else None
         boards = every_board or []
         done = 0
@@ -390,10 +403,14 @@ class PlacementSearchBot:
             if every_board is None:  # the board that scores this round in the sample
                 boards = [BOARD_CLAIMS[state.board if state.board >= 0 else state.stack[0]]]
             seed = self.rng.next64()
-            rewards = [
-                round_value(position, rollout(position, option, random.Random(seed)), boards)
-                for option in options
-            ]
+            rewards: list[float] = []
+            for option in options:
+                if rewards and time.perf_counter() >= deadline:
+                    break  # (a live clock's deadline: a rollout late at most, not a sample)
+                counted = rollout(position, option, random.Random(seed))
+                rewards.append(round_value(position, counted, boards))
+            if len(rewards) < k:
+                break  # (that sample is left out: its options would not be paired)
             for i, reward in enumerate(rewards):
                 totals[i] += reward
                 d = reward - rewards[0]

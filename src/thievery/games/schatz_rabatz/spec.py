@@ -14,6 +14,7 @@ from thievery.core.protocol import (
     GameSpec,
     Option,
     State,
+    content_digest,
     parse_fields,
     parse_tick,
     seat_name,
@@ -23,9 +24,11 @@ from thievery.games.schatz_rabatz.actions import CLOSE, DROPS, MAX_WIDTH, READY,
 from thievery.games.schatz_rabatz.data import (
     CHEST_DEPTH,
     CHEST_WIDTH,
+    JACK_BOARDS,
     MAX_DEPTH,
     MIN_DEPTH,
     MIN_WIDTH,
+    SHAPES,
     board_number,
     column_number,
     part_words,
@@ -92,6 +95,17 @@ class SchatzRabatzSpec(GameSpec):
         resolved = self.check_new(players, seed, options)
         check_setup(resolved)
         return SchatzRabatz.start(players, seed, resolved)
+
+    def component_digests(self, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """``data/components.toml`` as read: the chest's size (the width and depth
+        options' defaults), the shapes' cells in the treasures' order and the Jack-boards
+        (ours, unverified), which may change without a rules version."""
+        data = {
+            "chest": {"width": CHEST_WIDTH, "depth": CHEST_DEPTH},
+            "shapes": SHAPES,
+            "jack_boards": JACK_BOARDS,
+        }
+        return {"components": content_digest(data)}
 
     def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
         """Version 1 (before hands had a speed) replays with ``hand_ms`` 0: every drop

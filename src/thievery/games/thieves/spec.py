@@ -7,7 +7,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from thievery.core.errors import MalformedAction
-from thievery.core.protocol import JSON, Action, Event, GameSpec, Option, State, seat_name
+from thievery.core.protocol import (
+    JSON,
+    Action,
+    Event,
+    GameSpec,
+    Option,
+    State,
+    content_digest,
+    seat_name,
+)
 from thievery.core.rng import Rng
 from thievery.games.thieves.actions import (
     MAX_SEATS,
@@ -23,8 +32,11 @@ from thievery.games.thieves.actions import (
 from thievery.games.thieves.cards import (
     CARD_ID,
     CARD_INDEX,
+    CARS,
+    FINAL_VALUE,
     KIND,
     MONEY,
+    RAID_VALUE,
     describe_card,
 )
 from thievery.games.thieves.rules import Thieves, check_setup
@@ -79,6 +91,13 @@ class ThievesSpec(GameSpec):
         resolved = self.check_new(players, seed, options)
         check_setup(players, resolved)
         return Thieves.start(players, seed, resolved)
+
+    def component_digests(self, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """The deck (``cards.py``): every card's id, kind, values and police cars, in deck
+        order. It is code, not a data file, but a balance pass could change it without
+        a rules version all the same."""
+        deck = list(zip(CARD_ID, KIND, FINAL_VALUE, RAID_VALUE, CARS, strict=True))
+        return {"deck": content_digest(deck)}
 
     def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
         """Version 1 (before ``pass``) replays under the same options: it only lacked a

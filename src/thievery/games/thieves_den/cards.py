@@ -406,6 +406,16 @@ def inline_card_set(path: str | Path, source: str | None = None) -> dict[str, An
     return parse_card_file(read_card_text(path, name), name).model_dump(mode="json")
 
 
+def card_set_content(cards: str | Path | Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A card set's validated content as JSON, every field spelled out (defaults too):
+    ``cards`` as the option takes it, a file's path or a set inline, or ``None`` for the
+    default set (``data/unofficial.toml``). The same set gives the same content however
+    it is given; what it was read from, its comments and layout are not in it."""
+    if isinstance(cards, Mapping):
+        return parse_card_document(cards).model_dump(mode="json")
+    return inline_card_set(cards or DEFAULT_PATH)
+
+
 def read_card_text(path: str | Path, name: str) -> str:
     """A card file's text; :class:`CardFileError` (naming it ``name``) if it cannot be read
     or is not UTF-8 text."""

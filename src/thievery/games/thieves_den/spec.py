@@ -15,6 +15,7 @@ from thievery.core.protocol import (
     GameSpec,
     Option,
     State,
+    content_digest,
     parse_fields,
     seat_name,
 )
@@ -36,7 +37,7 @@ from thievery.games.thieves_den.actions import (
     ReturnFence,
     Steal,
 )
-from thievery.games.thieves_den.cards import TREASURES, card_words
+from thievery.games.thieves_den.cards import TREASURES, card_set_content, card_words
 from thievery.games.thieves_den.rules import ThievesDen, check_setup
 from thievery.games.thieves_den.view import Determinizer
 
@@ -123,6 +124,12 @@ class ThievesDenSpec(GameSpec):
         resolved = self.check_new(players, seed, options)
         cs = check_setup(players, resolved)  # (the card set, loaded once)
         return ThievesDen.start(players, seed, resolved, cs)
+
+    def component_digests(self, options: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """The card set played (``cards``: the default set, or the one the option names or
+        holds), by its validated content: balance passes changed the default set's cards
+        without a rules version, so the version alone does not say which cards a run had."""
+        return {"cards": content_digest(card_set_content((options or {}).get("cards")))}
 
     def record_options(self, version: int, options: Mapping[str, Any]) -> JSON:
         """Version 1 records (every follow-up could be skipped) replay with
