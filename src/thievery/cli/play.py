@@ -357,8 +357,9 @@ class Session:
         view = self.state.view(seat)
         legal = self.state.legal_actions(seat)
         group = self.render.group or type_group
+        named = with_names(view, self.names)  # (menus name the seats as the screen does)
         root = menu.build(
-            [(self.render.action(a.to_json(), view), group(a.to_json(), view)) for a in legal],
+            [(self.render.action(a.to_json(), named), group(a.to_json(), named)) for a in legal],
             MENU_LINES,
         )
         path: list[tuple[menu.Node, int]] = [(root, 0)]  # headings opened, pages turned

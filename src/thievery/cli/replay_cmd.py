@@ -71,7 +71,7 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
             who = _("the clock") if actor == CLOCK else names[actor]
             console.print(Rule(f"{i}/{len(record.actions)}: {escape(who)}"))
             if everything or actor == seat:
-                label = render.action(action, before)
+                label = render.action(action, with_names(before, names))
                 actor_name = _("The clock") if actor == CLOCK else names[actor]
                 console.print(f"{actor_name}: {label}", markup=False)
             for event in events:

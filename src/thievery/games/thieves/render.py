@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, result_seat
+from thievery.core.i18n import Translator, result_seat, screen_seat
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 from thievery.games.thieves.cards import (
@@ -129,9 +129,9 @@ def table(view: JSON) -> RenderableType:
     raid = view["last_raid"]
     if raid:
         values = ", ".join(
-            _("seat {n}: {v}", n=seat_number(s), v=v) for s, v in enumerate(raid["values"])
+            _("{who}: {v}", who=screen_seat(view, s), v=v) for s, v in enumerate(raid["values"])
         )
-        busted = ", ".join(_("seat {n}", n=seat_number(s)) for s in raid["busted"]) or _("nobody")
+        busted = ", ".join(screen_seat(view, s) for s in raid["busted"]) or _("nobody")
         parts.append(
             Text(_("Last raid — {values}; busted: {who}", values=values, who=busted), style="red")
         )
@@ -147,7 +147,7 @@ def table(view: JSON) -> RenderableType:
             Text(_("Double Loot: play "), style="bold").append_text(card_text(drawn))
             if drawn
             else Text(
-                _("Double Loot: seat {n} plays a drawn card", n=seat_number(view["current"])),
+                _("Double Loot: {who} plays a drawn card", who=screen_seat(view, view["current"])),
                 style="bold",
             )
         )
@@ -167,8 +167,8 @@ def table(view: JSON) -> RenderableType:
     if result:
         head = _("turn {turn} · game over", turn=view["turn"])
     else:
-        seat = seat_number(view["current"])
-        head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=seat)
+        who = screen_seat(view, view["current"])
+        head = _("turn {turn} · {who} to play", turn=view["turn"], who=who)
     return Panel(Group(*parts), title=f"Thieves! — {head}")
 
 
@@ -181,8 +181,8 @@ def action(action: JSON, view: JSON) -> str:
         return _("Don't move anything (decline the Thief's move)")
     if kind == "move":
         what = _slot_name(view, action)
-        src = _("you") if action["from"] == me else _("seat {n}", n=seat_number(action["from"]))
-        dst = _("you") if action["to"] == me else _("seat {n}", n=seat_number(action["to"]))
+        src = _("you") if action["from"] == me else screen_seat(view, action["from"])
+        dst = _("you") if action["to"] == me else screen_seat(view, action["to"])
         return _(
             "Move {what} (slot {slot}) from {src} to {dst}",
             what=what,
@@ -196,7 +196,7 @@ def action(action: JSON, view: JSON) -> str:
         return _("Play {card}", card=name)
     if action["to"] == view["current"]:  # (a card is played by the seat whose turn it is)
         return _("Keep {card} face down", card=name)
-    return _("Give {card} face up to seat {n}", card=name, n=seat_number(action["to"]))
+    return _("Give {card} face up to {who}", card=name, who=screen_seat(view, action["to"]))
 
 
 def slot_number(slot: int) -> int:
@@ -224,7 +224,7 @@ def group(action: JSON, view: JSON) -> tuple[str, ...]:
         src = (
             _("your loot")
             if action["from"] == me
-            else _("seat {n}'s loot", n=seat_number(action["from"]))
+            else _("{who}'s loot", who=screen_seat(view, action["from"]))
         )
         what = _slot_name(view, action)
         return (
