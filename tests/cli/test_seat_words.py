@@ -39,7 +39,7 @@ def test_thieves_last_raid_names_the_seats_as_the_screen_does(
     """The last-raid line said "seat 1: 7, seat 2: 1; busted: seat 1" (German "Platz 1: 7")
     where every other line says "Seat 1 (Casual)"."""
     args = ["play", "thieves", "--humans", "0", "--seed", "2", "-p", "3", "--lang", lang]
-    result = runner.invoke(app, args, terminal_width=80)
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     text = " ".join(line.strip("│ ") for line in result.output.splitlines())
     assert raid in text and busted in text, result.output
@@ -59,6 +59,43 @@ def test_thieves_title_and_menus_name_the_seats_as_the_screen_does(
     """The board's title said "seat 1 to play" and the menus "Give Money 2 face up to seat
     2", "seat 2's loot": by number, lowercase, where the log says "Seat 2 (Casual)"."""
     args = ["play", "thieves", "--seed", "1", "-p", "3", "--lang", lang]
-    result = runner.invoke(app, args, input=answers(60), terminal_width=80)
+    result = runner.invoke(app, args, input=answers(60), env={"COLUMNS": "80"})
     assert heading in result.output and given in result.output, result.output
     assert not LOWER_SEAT.search(result.output), result.output
+
+
+RAW_SCHEME = re.compile(r"\b(?:village|shadow|ruins|holy|city)-[a-z]+\b")
+
+
+@pytest.mark.parametrize(
+    ("lang", "board", "log", "mine"),
+    [
+        (
+            "en",
+            "Schemes: Seat 1 (Casual): Village + Holy ×3 (+15); Seat 2 (Casual): Shadow + Holy",
+            "Seat 1 (Casual): Scheme Village + Holy ×3 (+15)",
+            "Scheme: Village + Holy, 5 Prestige per set",
+        ),
+        (
+            "de",
+            "Pläne: Sitzplatz 1 (Amateur): Dorf + Heilig ×3 (+15); Sitzplatz 2 (Amateur): "
+            "Schatten + Heilig",
+            "Sitzplatz 1 (Amateur): Plan Dorf + Heilig ×3 (+15)",
+            "Plan: Dorf + Heilig, 5 Prestige pro Satz",
+        ),
+    ],
+)
+def test_thieves_den_names_a_scheme_alike_on_the_board_in_the_log_and_in_your_line(
+    lang: str, board: str, log: str, mine: str
+) -> None:
+    """The board's end line named Schemes by id ("village-holy ×3"; German "Dorf+Heilig"),
+    the log "Scheme Village + Holy" ("Plan Dorf+Heilig"), your own line "Scheme: village +
+    holy" (lowercase)."""
+    args = ["play", "thieves-den", "--humans", "0", "--seed", "3", "-p", "3", "--lang", lang]
+    ended = runner.invoke(app, args, env={"COLUMNS": "300"})
+    assert ended.exit_code == 0, ended.output
+    assert board in ended.output and log in ended.output, ended.output
+    assert not RAW_SCHEME.search(ended.output), ended.output
+    args = ["play", "thieves-den", "--seed", "3", "-p", "3", "--lang", lang]
+    playing = runner.invoke(app, args, input="q\n", env={"COLUMNS": "100"})
+    assert mine in playing.output, playing.output

@@ -424,6 +424,6 @@ def _final(d: Mapping[str, Any], w: GermanSeats) -> str:
     schemes = []
     for k, x in enumerate(d["schemes"]):
         types = str(x["scheme"]).split("-")
-        named = "+".join(TYPES.get(t, t) for t in types)
+        named = " + ".join(TYPES.get(t, t) for t in types)
         schemes.append(f"{w.res(k)}: Plan {named} ×{x['sets']} (+{x['prestige']})")
     return f"Schlusswertung — Mehrheiten: {', '.join(major) or 'keine'}; " + "; ".join(schemes)

@@ -284,7 +284,7 @@ def _mine(cs: CardSet, view: JSON) -> RenderableType:
     lines = Text()
     if me["scheme"]:
         k = cs.scheme_index[me["scheme"]]
-        a, b = (_(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
+        a, b = (kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
         counts = [0] * len(LOCATION_TYPES)
         for c in me["collected"] + [y["card"] for y in me["locations"]]:
             counts[cs.loc_type[cs.loc_index[c]]] += 1
@@ -355,11 +355,12 @@ def table(view: JSON) -> RenderableType:
 
 
 def _scheme(cs: CardSet, scheme: str) -> str:
-    """A Scheme in words: ``village-shadow`` in English, ``Dorf+Schatten`` in German."""
+    """A Scheme in words, as the log and your Scheme's line name it: ``Village + Shadow``
+    (``Dorf + Schatten``), not its id ``village-shadow``."""
     k = cs.scheme_index.get(scheme)
-    if k is None or not _german():
+    if k is None:
         return scheme
-    return "+".join(kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
+    return " + ".join(kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
 
 
 def a(word: str) -> str:
