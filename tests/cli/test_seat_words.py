@@ -3,15 +3,20 @@ as the others do ("Seat 2 (Casual)", "Platz 2 (Amateur)"; the web's words), coun
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 from typer.testing import CliRunner
 
+import thievery
 from thievery.cli import app
+from thievery.cli.render import renderer, seat_labels, with_names
+from thievery.core.i18n import use_language
 
 runner = CliRunner()
 LOWER_SEAT = re.compile(r"\bseat \d")  # "seat 2": the screens say "Seat 2"
+MENU = re.compile(r"^ +\d+ ")  # a menu line: "  2 Target Seat 2 (Casual): …"
 
 
 def answers(n: int, choice: str = "1") -> str:
@@ -99,3 +104,64 @@ def test_thieves_den_names_a_scheme_alike_on_the_board_in_the_log_and_in_your_li
     args = ["play", "thieves-den", "--seed", "3", "-p", "3", "--lang", lang]
     playing = runner.invoke(app, args, input="q\n", env={"COLUMNS": "100"})
     assert mine in playing.output, playing.output
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines", "now"),
+    [
+        (
+            "en",
+            [
+                "Target Seat 2 (Casual): 8 Prestige, 3 treasures, 4 thieves",
+                "Steal at Seat 2 (Casual)'s Library: Take 3 Tomes (Seat 2 (Casual) gets 1 Tome)",
+                "Destroy Seat 2 (Casual)'s artifact",
+            ],
+            "Now: choose a treasure of Seat 2 (Casual) to destroy",
+        ),
+        (
+            "de",
+            [
+                "Stehlen bei Markt von Platz 2 (Amateur): Nimm 2 Juwelen (Platz 2 (Amateur) "
+                "bekommt 2 Diebe)",
+                "Artefakt von Platz 2 (Amateur) zerstören",
+            ],
+            "Jetzt: wähl einen Schatz von Platz 2 (Amateur) zum Zerstören",
+        ),
+    ],
+)
+def test_thieves_den_menus_name_the_seats_as_the_screen_does(
+    lang: str, lines: list[str], now: str
+) -> None:
+    """The menus said "Target seat 2 (8 Prestige, …)", "Steal at seat 2's Library … (seat 2
+    gets 1 Tome)", "Destroy seat 2's artifact" (German "von Platz 2"), and the decision
+    "Now: choose a treasure of seat 2 to destroy", where the log says "Seat 2 (Casual)"."""
+    args = ["play", "thieves-den", "--seed", "1", "-p", "3", "--lang", lang]
+    result = runner.invoke(app, args, input=answers(400), env={"COLUMNS": "100"})
+    lines_out = result.output.splitlines()
+    menus = {line.strip().split(" ", 1)[1] for line in lines_out if MENU.match(line)}
+    assert set(lines) <= menus, sorted(menus)
+    assert now in result.output, result.output
+    assert not LOWER_SEAT.search(result.output), LOWER_SEAT.findall(result.output)
+    if lang == "de":
+        # (a line cut at the width may end in "(Platz 2": its "(Amateur)" on the next)
+        assert not re.search(r"Platz \d(?! \()(?!$)", "\n".join(menus), re.M), menus
+
+
+def test_schattendieb_steal_menu_names_the_seats_as_the_screen_does() -> None:
+    """A steal's menu line said "Steal Ring 10 from seat 1" (German "von Platz 1") where the
+    log says "Seat 2 (Casual)". (Seed 15, 3 seats, random moves: Seat 3 may steal first.)"""
+    spec = thievery.game("schattendieb")
+    state, rng = spec.new(3, 15, {"games": 1}), random.Random(15)
+    names = ["Seat 0", "Seat 1 (heuristic)", "Seat 2 (random)"]  # (as a record names them)
+    while not any(a.type == "steal" for a in state.legal_actions(state.to_act[0])):
+        seat = state.to_act[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    seat = state.to_act[0]
+    steals = [a.to_json() for a in state.legal_actions(seat) if a.type == "steal"]
+    for lang, words in [
+        ("en", ["Steal Ring 10 from Seat 1", "Steal Brooch 6 from Seat 2 (Casual)"]),
+        ("de", ["Ring 10 von Platz 1 stehlen", "Brosche 6 von Platz 2 (Amateur) stehlen"]),
+    ]:
+        with use_language(lang):
+            view = with_names(state.view(seat), seat_labels(3, names))
+            assert [renderer("schattendieb").action(a, view) for a in steals] == words

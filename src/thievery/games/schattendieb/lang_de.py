@@ -60,7 +60,7 @@ WORDS: Mapping[str, str] = {
     # menu lines
     "Done adding": "Fertig mit Anlegen",
     "Steal {card}": "{card} stehlen",
-    "Steal {card} from seat {n}": "{card} von Platz {n} stehlen",
+    "Steal {card} from {who}": "{card} von {who} stehlen",
     "Add {card}": "{card} anlegen",
     "Play {card} (closes: {n} cards in your safe)": (
         "{card} ausspielen (schließt: {n} Karten in deinem Tresor)"

@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, result_seat
+from thievery.core.i18n import Translator, result_seat, screen_seat
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 
@@ -160,7 +160,7 @@ def action(action: JSON, view: JSON) -> str:
         owner = next((s for s, f in enumerate(view["front"]) if action["card"] in f), None)
         if owner is None:
             return _("Steal {card}", card=card)
-        return _("Steal {card} from seat {n}", card=card, n=seat_number(owner))
+        return _("Steal {card} from {who}", card=card, who=screen_seat(view, owner))
     if kind == "add":
         return _("Add {card}", card=card)
     if action["card"].startswith("close-"):
