@@ -3,10 +3,12 @@ as the others do ("Seat 2 (Casual)", "Platz 2 (Amateur)"; the web's words), coun
 
 from __future__ import annotations
 
+import io
 import random
 import re
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 import thievery
@@ -165,3 +167,45 @@ def test_schattendieb_steal_menu_names_the_seats_as_the_screen_does() -> None:
         with use_language(lang):
             view = with_names(state.view(seat), seat_labels(3, names))
             assert [renderer("schattendieb").action(a, view) for a in steals] == words
+
+
+@pytest.mark.parametrize(
+    ("lang", "chest", "waiting", "last_round"),
+    [
+        (
+            "en",
+            "Seat 2 (you)",
+            "waiting for ready: Seat 1, Seat 2, Seat 3 (Beginner)",
+            "Round 1 (Jack-board 1) — Seat 1: 2, Seat 2: 0, Seat 3 (Beginner): 0. Seat 1 took "
+            "the bow",
+        ),
+        (
+            "de",
+            "Platz 2 (du)",
+            "warte auf „bereit“: Platz 1, Platz 2, Platz 3 (Anfänger)",
+            "Runde 1 (Jacks Tafel 1) — Platz 1: 2, Platz 2: 0, Platz 3 (Anfänger): 0. Platz 1 "
+            "nahm den Bug",
+        ),
+    ],
+)
+def test_schatz_rabatz_names_the_seats_as_the_screen_does(
+    lang: str, chest: str, waiting: str, last_round: str
+) -> None:
+    """The live screen said "seat 2 (you)" over a chest, "waiting for ready: seat 1", and
+    "Round 1 (Jack-board 1) — seat 1: 2, seat 2: 0 … seat 1 took the bow", where its log
+    says "Seat 3 (Beginner)"; a chest's title names the seat by number alone (four chests
+    share 80 columns)."""
+    from tests.games.schatz_rabatz.helpers import drop, new
+
+    state = new(3)
+    drop(state, 0, "crown-red", 0, 0)
+    drop(state, 0, "sword-blue", 1, 5)
+    drop(state, 0, "sword-green", 1, 5)  # (sticks out above the rim: the hourglass runs)
+    state.advance(43_300)  # (the round is counted)
+    with use_language(lang):
+        names = seat_labels(3, ["Seat 0", "Seat 1", "Seat 2 (random)"])
+        console = Console(width=300, record=True, color_system=None, file=io.StringIO())
+        console.print(renderer("schatz-rabatz").table(with_names(state.view(1), names)))
+    shown = console.export_text()
+    assert chest in shown and waiting in shown and last_round in shown, shown
+    assert not LOWER_SEAT.search(shown), shown
