@@ -52,6 +52,9 @@ WORDS: Mapping[str, str] = {
         "Spiel {game} von {games} · Runde {round} · Schritt: {phase} · Zugstapel {pile} · "
         "Ablage {discard}"
     ),
+    "Game {game}/{games} · round {round} · {phase} · pile {pile} · discard {discard}": (
+        "Spiel {game}/{games} · Runde {round} · {phase} · Stapel {pile} · Ablage {discard}"
+    ),
     "(empty)": "(leer)",
     "   adding: ": "   legst an: ",
     "Your hand": "Deine Hand",
