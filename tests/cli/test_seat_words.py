@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -209,3 +210,39 @@ def test_schatz_rabatz_names_the_seats_as_the_screen_does(
     shown = console.export_text()
     assert chest in shown and waiting in shown and last_round in shown, shown
     assert not LOWER_SEAT.search(shown), shown
+
+
+@pytest.mark.parametrize(
+    ("lang", "board", "standings"),
+    [
+        (
+            "en",
+            "winner: Seat 2 (Casual) and Seat 4 (Casual)",
+            "Winner: Seat 2 (Casual) and Seat 4 (Casual)",
+        ),
+        (
+            "de",
+            "Sieger: Sitzplatz 2 (Amateur) und Sitzplatz 4 (Amateur)",
+            "Sieger: Sitzplatz 2 (Amateur) und Sitzplatz 4 (Amateur)",
+        ),
+    ],
+)
+def test_tied_winners_are_listed_as_the_log_lists_them(
+    lang: str, board: str, standings: str, tmp_path: Path
+) -> None:
+    """A tie read "winner: Seat 2 (Casual), Seat 4 (Casual)" on the board, in the final
+    standings and a replay's result, where the log says "Winner: Seat 2 (Casual) and Seat 4
+    (Casual)"."""
+    record = tmp_path / "game.json"
+    args = ["play", "thieves", "--humans", "0", "--seed", "2", "-p", "6", "--lang", lang]
+    args += ["--save", str(record)]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    over = next(line for line in lines if "Game over —" in line or "Spiel vorbei —" in line)
+    assert board in over, over
+    assert any(line.strip("│ ") == standings for line in lines), result.output
+    assert "(Casual), Seat" not in result.output and "(Amateur), Sitzplatz" not in result.output
+    replayed = runner.invoke(app, ["replay", str(record), "--no-step", "--lang", lang])
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.output.rstrip().endswith(standings.split(": ", 1)[1]), replayed.output

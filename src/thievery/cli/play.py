@@ -37,7 +37,7 @@ from thievery.cli.render import (
     with_names,
 )
 from thievery.core.errors import ThieveryError
-from thievery.core.i18n import Translator, result_name, use_language
+from thievery.core.i18n import Translator, listed, result_name, use_language
 from thievery.core.protocol import (
     JSON,
     ClockedState,
@@ -387,7 +387,7 @@ class Session:
         self.console.print(Group(board, panel(count)))
         if final:
             result = self.state.result() or {}
-            winners = ", ".join(result_name(self.name(w)) for w in result.get("winners", []))
+            winners = listed([result_name(self.name(w)) for w in result.get("winners", [])])
             scores = ", ".join(  # (whose each score is: "Seat 1 45, Ada 42")
                 f"{result_name(self.name(s))} {v}" for s, v in enumerate(result.get("scores", []))
             )

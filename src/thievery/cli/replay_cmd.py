@@ -18,7 +18,7 @@ from thievery.cli.app import app
 from thievery.cli.common import fail, refuse
 from thievery.cli.render import describe, lang_option, renderer, seat_labels, with_names
 from thievery.core.errors import ThieveryError
-from thievery.core.i18n import Translator, result_name, use_language
+from thievery.core.i18n import Translator, listed, result_name, use_language
 from thievery.core.protocol import CLOCK
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
@@ -109,5 +109,5 @@ def result_words(result: Any, names: list[str]) -> str:
     scores = ", ".join(
         f"{result_name(names[i])} {score}" for i, score in enumerate(result.get("scores", []))
     )
-    winners = ", ".join(result_name(names[w]) for w in result.get("winners", []))
+    winners = listed([result_name(names[w]) for w in result.get("winners", [])])
     return _("Result: {scores}; won by {winners}", scores=scores, winners=winners)

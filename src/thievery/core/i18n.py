@@ -192,6 +192,22 @@ def result_seat(view: Mapping[str, Any], seat: int) -> str:
     return result_name(screen_seat(view, seat))
 
 
+def listed(items: Sequence[str]) -> str:
+    """Several names as one, in the current language, as the logs list winners: "A and B",
+    "A, B and C" (German "A und B").
+
+    >>> listed(["Ann"]), listed(["Ann", "Bo", "Cy"])
+    ('Ann', 'Ann, Bo and Cy')
+    >>> with use_language("de"):
+    ...     listed(["Ann", "Bo"])
+    'Ann und Bo'
+    """
+    word = " und " if current_language() == "de" else " and "
+    if len(items) > 1:
+        return f"{', '.join(items[:-1])}{word}{items[-1]}"
+    return "".join(items)
+
+
 @dataclass(frozen=True)
 class GermanSeats:
     """How German event words name seats for a viewer: "du" for the viewer's own seat
@@ -269,6 +285,7 @@ __all__ = [
     "check_language",
     "current_language",
     "language_from_env",
+    "listed",
     "localized",
     "recording_lookups",
     "result_name",

@@ -12,7 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, result_seat, screen_seat
+from thievery.core.i18n import Translator, listed, result_seat, screen_seat
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 
@@ -154,7 +154,7 @@ def table(view: JSON) -> RenderableType:
             hand.append(_("   adding: ")).append_text(cards_text(view["my_adds"]))
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     if view["result"]:
-        winners = ", ".join(result_seat(view, w) for w in view["result"]["winners"])
+        winners = listed([result_seat(view, w) for w in view["result"]["winners"]])
         parts.append(Text(_("Match over — winner: {who}", who=winners), style="bold green"))
     titles = [f"Der Schattendieb — {head}", f"Der Schattendieb — {short}", short]
     return FittedTitle(Group(*parts), titles)

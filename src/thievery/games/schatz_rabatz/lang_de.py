@@ -69,7 +69,6 @@ WORDS: Mapping[str, str] = {
     "scored": "gezählt",
     "over": "vorbei",
     "pool ({n})": "Haufen ({n})",
-    " and ": " und ",
     "A ship is complete — winner: {who}": "Ein Schiff ist fertig — Sieger: {who}",
     # menu lines
     "Close the lid": "Deckel schließen",

@@ -20,7 +20,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, current_language, localized, result_seat, screen_seat
+from thievery.core.i18n import (
+    Translator,
+    current_language,
+    listed,
+    localized,
+    result_seat,
+    screen_seat,
+)
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 from thievery.games.schatz_rabatz.data import (
@@ -346,7 +353,7 @@ def _winners(view: JSON) -> list[RenderableType]:
     """The line that says who won, once a ship is complete."""
     if not view["result"]:
         return []
-    winners = _(" and ").join(result_seat(view, w) for w in view["result"]["winners"])
+    winners = listed([result_seat(view, w) for w in view["result"]["winners"]])
     return [Text(_("A ship is complete — winner: {who}", who=winners), style="bold green")]
 
 

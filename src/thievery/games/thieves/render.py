@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, result_seat, screen_seat
+from thievery.core.i18n import Translator, listed, result_seat, screen_seat
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 from thievery.games.thieves.cards import (
@@ -156,7 +156,7 @@ def table(view: JSON) -> RenderableType:
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     result = view["result"]
     if result:
-        winners = ", ".join(result_seat(view, w) for w in result["winners"])
+        winners = listed([result_seat(view, w) for w in result["winners"]])
         scores = ", ".join(str(v) for v in result["scores"])
         parts.append(
             Text(

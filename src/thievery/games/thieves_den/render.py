@@ -13,7 +13,14 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, current_language, localized, result_seat, screen_seat
+from thievery.core.i18n import (
+    Translator,
+    current_language,
+    listed,
+    localized,
+    result_seat,
+    screen_seat,
+)
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import renumber_seats, seat_number
 from thievery.games.thieves_den.cards import (
@@ -348,7 +355,7 @@ def table(view: JSON) -> RenderableType:
             for k, w in final.get("majorities", {}).items()
             if w is not None
         )
-        winners = ", ".join(result_seat(view, w) for w in view["result"]["winners"])
+        winners = listed([result_seat(view, w) for w in view["result"]["winners"]])
         parts.append(
             Text(
                 _(
