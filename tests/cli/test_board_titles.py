@@ -28,3 +28,19 @@ def test_der_schattendieb_title_is_whole_at_80_columns(lang: str, width: int) ->
     if width == 100:  # (where the whole title fits, it is said in full)
         full = "step: " if lang == "en" else "Schritt: "
         assert all(full in t for t in titles), titles
+
+
+def test_der_schattendieb_german_headings_are_whole_words_at_80_columns() -> None:
+    """The safes' column narrows as the round's column fills: its German heading
+    "Tresorinhalt" was cut into "Tresorin" and "halt". Every heading word is whole."""
+    headings = {"Platz", "Tresor", "Hand", "diese", "Runde", "im", "n/Summe", "Partie"}
+    seen: set[str] = set()
+    for seed in (1, 2):
+        args = ["play", "schattendieb", "--seed", str(seed), "-p", "7", "-o", "games=1"]
+        result = CliRunner().invoke(
+            app, [*args, "--lang", "de"], input="1\n" * 300, env={"COLUMNS": "80"}
+        )
+        for line in result.output.splitlines():
+            if line.startswith("│ ┃"):
+                seen |= set(line.replace("┃", " ").replace("│", " ").split())
+    assert seen and seen <= headings, seen - headings

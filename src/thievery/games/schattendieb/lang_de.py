@@ -33,7 +33,7 @@ WORDS: Mapping[str, str] = {
     "status": "Tresor",
     "hand": "Hand",
     "this round": "diese Runde",
-    "safe": "Tresorinhalt",
+    "safe": "im Tresor",
     "n/sum": "n/Summe",
     "match": "Partie",
     "closed": "zu",
