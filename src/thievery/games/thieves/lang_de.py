@@ -32,8 +32,9 @@ WORDS: Mapping[str, str] = {
     "loot": "Beute",
     "value": "Wert",
     " (you)": " (du)",
-    "none": "keine",
-    "Police: {n} car(s) ": "Polizei: {n} Auto(s) ",
+    "Police: none": "Polizei: keine",
+    "Police: 1 car ": "Polizei: 1 Auto ",
+    "Police: {n} cars ": "Polizei: {n} Autos ",
     "   Getaways: {n}/7": "   Fluchtautos: {n}/7",
     "   Deck: {deck}   Discard: {discard}": "   Stapel: {deck}   Ablage: {discard}",
     "{who}: {v}": "{who}: {v}",
@@ -77,7 +78,7 @@ $3      eine Geldkarte im Wert 3; in einer Beutereihe ist [$3] verdeckt, aber di
         bekannt, ▒ verdeckt und unbekannt (in der Wertspalte als „+1?“ gezählt)
 ◇Ring   Diamantring (am Ende 1 wert, bei einer Razzia 3); ∩Hufeisen Hufeisen (am Ende 3,
         bei einer Razzia 1)
-P1 P2   Polizeikarten mit 1 oder 2 Autos; „Polizei: 3 Auto(s)“ zählt die Autos im Spiel
+P1 P2   Polizeikarten mit 1 oder 2 Autos; „Polizei: 3 Autos“ zählt die Autos im Spiel
 (du)    dein eigener Platz; ◀ der Platz, der dran ist
 Feld 2  bei den Zügen des Diebs: die 2. Karte einer Beutereihe, von links gezählt
 Wert    was du von einer Beutereihe zählen kannst: „7 (Razzia 5)“ ihr Wert am Ende und

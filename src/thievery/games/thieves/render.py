@@ -115,8 +115,12 @@ def table(view: JSON) -> RenderableType:
             loot,
             loot_value(row),
         )
-    police = Text(" ").join(card_text(c) for c in view["police"]) or Text(_("none"))
-    status = Text(_("Police: {n} car(s) ", n=view["cars"])).append_text(police)
+    if view["police"]:  # ("Police: 3 cars P1 P2"; it said "Police: 0 car(s) none")
+        cars = view["cars"]
+        status = Text(_("Police: 1 car ") if cars == 1 else _("Police: {n} cars ", n=cars))
+        status.append_text(Text(" ").join(card_text(c) for c in view["police"]))
+    else:
+        status = Text(_("Police: none"))
     status.append(_("   Getaways: {n}/7", n=len(view["getaways"])))
     status.append(
         _(
@@ -243,7 +247,7 @@ $3      a money card worth 3; in a loot row [$3] is face down but known to you, 
         down and unknown (its value is counted as "+1?" in the value column)
 ◇Ring   Diamond Ring (worth 1 at the end, 3 in a raid); ∩Shoe Horseshoe (3 at the end, 1
         in a raid)
-P1 P2   police cards with 1 or 2 cars; "Police: 3 car(s)" counts the cars in play
+P1 P2   police cards with 1 or 2 cars; "Police: 3 cars" counts the cars in play
 (you)   your own seat; ◀ the seat whose turn it is
 slot 2  in the Thief's moves: the 2nd card of a loot row, counted from the left
 value   what you can count of a loot row: "7 (raid 5)" its value at the end and in a
