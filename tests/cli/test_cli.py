@@ -235,7 +235,9 @@ def test_replay_describes_each_action_as_it_was_taken(tmp_path: Path) -> None:
     assert played.exit_code == 0, played.output
     result = runner.invoke(app, ["replay", str(record), "--everything", "--no-step"])
     assert result.exit_code == 0, result.output
-    gives = re.findall(r"^Seat (\d+)[^:\n]*: Give .* face up to seat (\d+)$", result.output, re.M)
+    gives = re.findall(
+        r"^Seat (\d+)[^:\n]*: Give .* face up to Seat (\d+)(?: \([^)]*\))?$", result.output, re.M
+    )
     kept = re.findall(r"^Seat \d+[^:\n]*: Keep Money \d+ face down$", result.output, re.M)
     assert gives and kept
     assert [(actor, to) for actor, to in gives if actor == to] == []

@@ -19,6 +19,22 @@ WORDS: Mapping[str, str] = {
     "{title} is played live: at most one human per terminal": (
         "{title} wird live gespielt: höchstens ein Mensch pro Terminal"
     ),
+    "{title} has no first player: --first is not for it": (
+        "{title} hat keinen Startspieler: --first gibt es dafür nicht"
+    ),
+    "--first and --option first_player both name the first player: give one": (
+        "--first und --option first_player nennen beide den Startspieler: Gib nur eins an"
+    ),
+    "--first is a seat from 1 to {n} (Seat 1 to {last}), not {value}": (
+        "--first ist ein Platz von 1 bis {n} (Platz 1 bis {last}), nicht {value}"
+    ),
+    "--option first_player counts seats from 0, as game records do: 0 (Seat 1 on the "
+    "screen) to {high} ({last}), not {value}; or use --first, which counts from 1 as the "
+    "screens do (--first 1 to --first {n})": (
+        "--option first_player zählt die Plätze ab 0, wie Spielprotokolle: 0 (Platz 1 auf "
+        "dem Bildschirm) bis {high} ({last}), nicht {value}; oder nimm --first, das wie "
+        "der Bildschirm ab 1 zählt (--first 1 bis --first {n})"
+    ),
     "Left the game.": "Spiel verlassen.",
     "{kind} ({words})": "{kind} ({words})",
     "no such game": "Dieses Spiel gibt es nicht",

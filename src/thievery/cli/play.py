@@ -11,6 +11,7 @@ from 1, bots by level ("Seat 1", "Seat 3 (Casual)"); each human reads their own 
 from __future__ import annotations
 
 import bisect
+import json
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,7 +37,7 @@ from thievery.cli.render import (
     with_names,
 )
 from thievery.core.errors import ThieveryError
-from thievery.core.i18n import Translator, result_name, use_language
+from thievery.core.i18n import Translator, listed, result_name, use_language
 from thievery.core.protocol import (
     JSON,
     ClockedState,
@@ -74,7 +75,21 @@ def play(
     bot: str = typer.Option("heuristic", "--bot", help="bot for every other seat"),
     bots: str | None = typer.Option(None, help="comma-separated bot per non-human seat"),
     seed: int | None = typer.Option(None, help="seed (default: random)"),
-    option: list[str] = typer.Option([], "--option", "-o", help="game option NAME=VALUE"),
+    first: int | None = typer.Option(
+        None,
+        "--first",
+        help="the seat that plays first, counted from 1 as the screens count them (Seat 1 "
+        "to Seat N), in the games with a first player (Thieves!, Thieves Den); default: "
+        "drawn with the seed. It sets the game option first_player, which counts from 0 as "
+        "game records do: --first 2 is --option first_player=1",
+    ),
+    option: list[str] = typer.Option(
+        [],
+        "--option",
+        "-o",
+        help="game option NAME=VALUE, as a game record holds it: a seat in an option is "
+        "counted from 0 (first_player=0 is Seat 1; --first counts from 1)",
+    ),
     cards: Path | None = typer.Option(
         None, "--cards", help="a card set file, for games with one (Thieves Den)"
     ),
@@ -83,7 +98,52 @@ def play(
 ) -> None:
     """Play a game in the terminal."""
     with use_language(lang):
-        _play(game, players, humans, bot, bots, seed, option, cards, save)
+        _play(game, players, humans, bot, bots, seed, option, cards, save, first)
+
+
+FIRST = "first_player"  # the engine's option: a seat index, counted from 0 as records do
+
+
+def first_player_option(
+    spec: GameSpec, players: int, options: dict[str, Any], first: int | None
+) -> dict[str, Any]:
+    """``options`` with ``--first`` (a seat counted from 1, as the screens count them) as
+    the game's ``first_player`` (counted from 0); a ``first_player`` given as an option
+    that names no seat is refused in words that say how it counts, and which seat on the
+    screen each end of its range is."""
+    if not any(o.name == FIRST for o in spec.options):
+        if first is not None:
+            fail(_("{title} has no first player: --first is not for it", title=spec.title))
+        return options
+    if first is not None:
+        if FIRST in options:
+            fail(_("--first and --option first_player both name the first player: give one"))
+        if not 1 <= first <= players:
+            fail(
+                _(
+                    "--first is a seat from 1 to {n} (Seat 1 to {last}), not {value}",
+                    n=players,
+                    last=_("Seat {n}", n=players),
+                    value=first,
+                )
+            )
+        return {**options, FIRST: first - 1}
+    value = options.get(FIRST)
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players
+    ):
+        fail(
+            _(
+                "--option first_player counts seats from 0, as game records do: 0 (Seat 1 "
+                "on the screen) to {high} ({last}), not {value}; or use --first, which "
+                "counts from 1 as the screens do (--first 1 to --first {n})",
+                high=players - 1,
+                last=_("Seat {n}", n=players),
+                value=json.dumps(value),
+                n=players,
+            )
+        )
+    return options
 
 
 def _play(
@@ -96,6 +156,7 @@ def _play(
     option: list[str],
     cards: Path | None,
     save: Path | None,
+    first: int | None = None,
 ) -> None:
     import secrets
 
@@ -119,12 +180,11 @@ def _play(
         fail(_("--bots needs {n} names, one per non-human seat", n=players - humans))
     bot_of = {humans + i: n.strip() for i, n in enumerate(names)}
     seed = secrets.randbelow(2**31) if seed is None else seed
+    options = first_player_option(spec, players, parse_options(option, cards), first)
     try:
         # Files the options name (a card set) are read in now: the record then holds
         # their content and replays on any machine, whatever happens to the files.
-        state = spec.new(
-            players, seed, plugin(spec.name).inline_options(parse_options(option, cards))
-        )
+        state = spec.new(players, seed, plugin(spec.name).inline_options(options))
         seats: dict[int, Bot] = {s: make_bot(n, spec.name, s, seed) for s, n in bot_of.items()}
     except ThieveryError as e:
         refuse(e)
@@ -327,7 +387,7 @@ class Session:
         self.console.print(Group(board, panel(count)))
         if final:
             result = self.state.result() or {}
-            winners = ", ".join(result_name(self.name(w)) for w in result.get("winners", []))
+            winners = listed([result_name(self.name(w)) for w in result.get("winners", [])])
             scores = ", ".join(  # (whose each score is: "Seat 1 45, Ada 42")
                 f"{result_name(self.name(s))} {v}" for s, v in enumerate(result.get("scores", []))
             )
@@ -357,8 +417,9 @@ class Session:
         view = self.state.view(seat)
         legal = self.state.legal_actions(seat)
         group = self.render.group or type_group
+        named = with_names(view, self.names)  # (menus name the seats as the screen does)
         root = menu.build(
-            [(self.render.action(a.to_json(), view), group(a.to_json(), view)) for a in legal],
+            [(self.render.action(a.to_json(), named), group(a.to_json(), named)) for a in legal],
             MENU_LINES,
         )
         path: list[tuple[menu.Node, int]] = [(root, 0)]  # headings opened, pages turned

@@ -18,8 +18,8 @@ from thievery.cli.app import app
 from thievery.cli.common import fail, refuse
 from thievery.cli.render import describe, lang_option, renderer, seat_labels, with_names
 from thievery.core.errors import ThieveryError
-from thievery.core.i18n import Translator, result_name, use_language
-from thievery.core.protocol import CLOCK
+from thievery.core.i18n import Translator, listed, result_name, use_language
+from thievery.core.protocol import CLOCK, JSON, State
 from thievery.core.record import GameRecord
 from thievery.core.registry import game as get_game
 
@@ -63,15 +63,22 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
     state = start
     names = seat_labels(record.players, record.names)
     console.print(render.table(with_names(start.view(seat), names)))
-    # Each action is described in the state it was taken in, as the menus describe it: the
+    # Each action is described in the state it was taken in, as the menus described it to
+    # its actor (in the actor's view: with --everything, another seat's action read in the
+    # spectator's view could not be said, and Der Schattendieb's "done" crashed): the
     # state record.steps gives is the one after it, so before the next.
-    before = start.view(seat)
+    actors = range(record.players) if everything else ()
+
+    def views_of(state: State) -> dict[int | None, JSON]:
+        return {seat: state.view(seat), **{s: state.view(s) for s in actors}}
+
+    before = views_of(start)
     try:
         for i, (state, actor, action, events) in enumerate(record.steps(), 1):
             who = _("the clock") if actor == CLOCK else names[actor]
             console.print(Rule(f"{i}/{len(record.actions)}: {escape(who)}"))
             if everything or actor == seat:
-                label = render.action(action, before)
+                label = render.action(action, with_names(before.get(actor, before[seat]), names))
                 actor_name = _("The clock") if actor == CLOCK else names[actor]
                 console.print(f"{actor_name}: {label}", markup=False)
             for event in events:
@@ -81,7 +88,7 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
                 console.print(render.table(with_names(state.view(seat), names)))
                 if console.input(_("Enter: next, q: quit ")).strip().lower() == "q":
                     return
-            before = state.view(seat)
+            before = views_of(state)
         console.print(render.table(with_names(state.view(seat), names)))
     except ThieveryError as e:
         refuse(e)
@@ -109,5 +116,5 @@ def result_words(result: Any, names: list[str]) -> str:
     scores = ", ".join(
         f"{result_name(names[i])} {score}" for i, score in enumerate(result.get("scores", []))
     )
-    winners = ", ".join(result_name(names[w]) for w in result.get("winners", []))
+    winners = listed([result_name(names[w]) for w in result.get("winners", [])])
     return _("Result: {scores}; won by {winners}", scores=scores, winners=winners)

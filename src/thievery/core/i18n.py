@@ -160,11 +160,28 @@ def result_name(name: str) -> str:
     return _sitzplatz(name) if current_language() == "de" else name
 
 
+def screen_seat(view: Mapping[str, Any], seat: int) -> str:
+    """A seat in a board's words, named as the rest of the terminal's screen names it: by
+    the name the screen gives it (the terminal adds its names to the view as
+    ``seat_names``: "Seat 3 (Casual)"), else "Seat 3" (counted from 1; German "Platz 3",
+    the web's word for a seat).
+
+    >>> screen_seat({"seat_names": ["Ann", "Seat 2 (Casual)"]}, 1), screen_seat({}, 2)
+    ('Seat 2 (Casual)', 'Seat 3')
+    >>> with use_language("de"):
+    ...     screen_seat({}, 0)
+    'Platz 1'
+    """
+    names = view.get("seat_names")
+    if names and 0 <= seat < len(names):
+        return str(names[seat])
+    number = seat + 1  # (as core.protocol.seat_number: screens count seats from 1)
+    return f"Platz {number}" if current_language() == "de" else f"Seat {number}"
+
+
 def result_seat(view: Mapping[str, Any], seat: int) -> str:
-    """A seat in a board's words about the result, named as the rest of the terminal's
-    screen names it: by the name the screen gives it (the terminal adds its names to the
-    view as ``seat_names``: "Seat 3 (Casual)"), else "Seat 3" (counted from 1); in German
-    as a seat, not a rank (see :func:`result_name`).
+    """A seat in a board's words about the result: :func:`screen_seat`, in German as a
+    seat, not a rank (see :func:`result_name`).
 
     >>> result_seat({"seat_names": ["Ann", "Seat 2 (Casual)"]}, 1), result_seat({}, 2)
     ('Seat 2 (Casual)', 'Seat 3')
@@ -172,11 +189,23 @@ def result_seat(view: Mapping[str, Any], seat: int) -> str:
     ...     result_seat({}, 0)
     'Sitzplatz 1'
     """
-    names = view.get("seat_names")
-    if names and 0 <= seat < len(names):
-        return result_name(str(names[seat]))
-    number = seat + 1  # (as core.protocol.seat_number: screens count seats from 1)
-    return result_name(f"Platz {number}" if current_language() == "de" else f"Seat {number}")
+    return result_name(screen_seat(view, seat))
+
+
+def listed(items: Sequence[str]) -> str:
+    """Several names as one, in the current language, as the logs list winners: "A and B",
+    "A, B and C" (German "A und B").
+
+    >>> listed(["Ann"]), listed(["Ann", "Bo", "Cy"])
+    ('Ann', 'Ann, Bo and Cy')
+    >>> with use_language("de"):
+    ...     listed(["Ann", "Bo"])
+    'Ann und Bo'
+    """
+    word = " und " if current_language() == "de" else " and "
+    if len(items) > 1:
+        return f"{', '.join(items[:-1])}{word}{items[-1]}"
+    return "".join(items)
 
 
 @dataclass(frozen=True)
@@ -256,10 +285,12 @@ __all__ = [
     "check_language",
     "current_language",
     "language_from_env",
+    "listed",
     "localized",
     "recording_lookups",
     "result_name",
     "result_seat",
+    "screen_seat",
     "translation",
     "use_language",
 ]

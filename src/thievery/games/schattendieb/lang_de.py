@@ -33,7 +33,7 @@ WORDS: Mapping[str, str] = {
     "status": "Tresor",
     "hand": "Hand",
     "this round": "diese Runde",
-    "safe": "Tresorinhalt",
+    "safe": "im Tresor",
     "n/sum": "n/Summe",
     "match": "Partie",
     "closed": "zu",
@@ -52,6 +52,9 @@ WORDS: Mapping[str, str] = {
         "Spiel {game} von {games} · Runde {round} · Schritt: {phase} · Zugstapel {pile} · "
         "Ablage {discard}"
     ),
+    "Game {game}/{games} · round {round} · {phase} · pile {pile} · discard {discard}": (
+        "Spiel {game}/{games} · Runde {round} · {phase} · Stapel {pile} · Ablage {discard}"
+    ),
     "(empty)": "(leer)",
     "   adding: ": "   legst an: ",
     "Your hand": "Deine Hand",
@@ -60,7 +63,7 @@ WORDS: Mapping[str, str] = {
     # menu lines
     "Done adding": "Fertig mit Anlegen",
     "Steal {card}": "{card} stehlen",
-    "Steal {card} from seat {n}": "{card} von Platz {n} stehlen",
+    "Steal {card} from {who}": "{card} von {who} stehlen",
     "Add {card}": "{card} anlegen",
     "Play {card} (closes: {n} cards in your safe)": (
         "{card} ausspielen (schließt: {n} Karten in deinem Tresor)"

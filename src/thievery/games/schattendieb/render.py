@@ -3,14 +3,16 @@ and menu lines."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, result_seat
+from thievery.core.i18n import Translator, listed, result_seat, screen_seat
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 
@@ -129,15 +131,21 @@ def table(view: JSON) -> RenderableType:
             f"{len(safe)}/{safe_total(safe)}",
             str(view["scores"][s]),
         )
+    words = {
+        "game": view["game_no"],
+        "games": view["games"],
+        "round": view["round"],
+        "phase": _(PHASES.get(view["phase"]) or str(view["phase"])),
+        "pile": view["pile_size"],
+        "discard": view["discard_size"],
+    }
     head = _(
         "Game {game} of {games} · round {round} · step: {phase} · draw pile {pile} · "
         "discard {discard}",
-        game=view["game_no"],
-        games=view["games"],
-        round=view["round"],
-        phase=_(PHASES.get(view["phase"]) or str(view["phase"])),
-        pile=view["pile_size"],
-        discard=view["discard_size"],
+        **words,
+    )
+    short = _(
+        "Game {game}/{games} · round {round} · {phase} · pile {pile} · discard {discard}", **words
     )
     parts: list[RenderableType] = [grid]
     if me is not None:
@@ -146,9 +154,23 @@ def table(view: JSON) -> RenderableType:
             hand.append(_("   adding: ")).append_text(cards_text(view["my_adds"]))
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     if view["result"]:
-        winners = ", ".join(result_seat(view, w) for w in view["result"]["winners"])
+        winners = listed([result_seat(view, w) for w in view["result"]["winners"]])
         parts.append(Text(_("Match over — winner: {who}", who=winners), style="bold green"))
-    return Panel(Group(*parts), title=f"Der Schattendieb — {head}")
+    titles = [f"Der Schattendieb — {head}", f"Der Schattendieb — {short}", short]
+    return FittedTitle(Group(*parts), titles)
+
+
+class FittedTitle:
+    """The board's panel under the first of ``titles`` that fits its top line whole (an
+    80-column terminal cut "… · draw pile 64 · dis"), else under the last."""
+
+    def __init__(self, body: RenderableType, titles: Sequence[str]) -> None:
+        self.body, self.titles = body, titles
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Panel]:
+        room = options.max_width - 6  # (the corners, a rule and a space each side)
+        title = next((t for t in self.titles if cell_len(t) <= room), self.titles[-1])
+        yield Panel(self.body, title=title)
 
 
 def action(action: JSON, view: JSON) -> str:
@@ -160,7 +182,7 @@ def action(action: JSON, view: JSON) -> str:
         owner = next((s for s, f in enumerate(view["front"]) if action["card"] in f), None)
         if owner is None:
             return _("Steal {card}", card=card)
-        return _("Steal {card} from seat {n}", card=card, n=seat_number(owner))
+        return _("Steal {card} from {who}", card=card, who=screen_seat(view, owner))
     if kind == "add":
         return _("Add {card}", card=card)
     if action["card"].startswith("close-"):

@@ -42,7 +42,6 @@ WORDS: Mapping[str, str] = {
     # the table
     "the match is over": "die Partie ist vorbei",
     "round counted — waiting for ready: ": "Runde gezählt — warte auf „bereit“: ",
-    "seat {n}": "Platz {n}",
     "Seat {n}": "Platz {n}",
     "⌛ the hourglass waits for the first lid": "⌛ die Sanduhr wartet auf den ersten Deckel",
     "⌛ {time} left ": "⌛ noch {time} ",
@@ -59,8 +58,8 @@ WORDS: Mapping[str, str] = {
     "Jack took": "Jack nahm",
     " (you)": " (du)",
     "Jack-board {board} claims: ": "Jacks Tafel {board} beansprucht: ",
-    "seat {n}: {c}": "Platz {n}: {c}",
-    "seat {n} took {the_part}": "Platz {n} nahm {the_part}",
+    "{who}: {c}": "{who}: {c}",
+    "{who} took {the_part}": "{who} nahm {the_part}",
     "Round {round} (Jack-board {board}) — {counts}. {parts}": (
         "Runde {round} (Jacks Tafel {board}) — {counts}. {parts}"
     ),
@@ -70,7 +69,6 @@ WORDS: Mapping[str, str] = {
     "scored": "gezählt",
     "over": "vorbei",
     "pool ({n})": "Haufen ({n})",
-    " and ": " und ",
     "A ship is complete — winner: {who}": "Ein Schiff ist fertig — Sieger: {who}",
     # menu lines
     "Close the lid": "Deckel schließen",

@@ -72,6 +72,16 @@ ALIASES = {
 }
 
 
+def wait_ms(ms: int) -> int:
+    """A wait as a player is told it, in whole tenths of a second rounded up: a hand busy
+    for 30 ms more is "ready in 0.1 s", not "0.0 s".
+
+    >>> wait_ms(30), wait_ms(100), wait_ms(101), wait_ms(0)
+    (100, 100, 200, 0)
+    """
+    return -(-ms // 100) * 100
+
+
 class LiveGame:
     """One human seat (or none: watch the bots) in a live match: keys in, frames out.
     The log names seats by ``names`` (none: "Seat N", counted from 1). The clock is live,
@@ -167,7 +177,7 @@ class LiveGame:
             if action["type"] == "drop" and ready is not None and ready > view["now_ms"]:
                 # (the rules' reason counts milliseconds for API users; a player is told
                 # plainly how long to wait)
-                wait = seconds(ready - view["now_ms"])
+                wait = seconds(wait_ms(ready - view["now_ms"]))
                 self.message = _("Your hand is not ready yet: wait {time}", time=wait)
                 return
             lost = action["type"] == "drop" and "gone" in str(e)
@@ -256,7 +266,7 @@ class LiveGame:
                 line.append(_("nothing left in the pool"))
             ready = view["hand_ready_ms"]
             if ready is not None:
-                wait = seconds(ready - view["now_ms"])
+                wait = seconds(wait_ms(ready - view["now_ms"]))
                 line.append(_("   hand busy: ready in {time}", time=wait))
             parts.append(line)
             if self.message:

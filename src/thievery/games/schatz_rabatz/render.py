@@ -20,7 +20,14 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, current_language, localized, result_seat
+from thievery.core.i18n import (
+    Translator,
+    current_language,
+    listed,
+    localized,
+    result_seat,
+    screen_seat,
+)
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 from thievery.games.schatz_rabatz.data import (
@@ -113,7 +120,7 @@ def hourglass_text(view: JSON, bar_width: int = 20) -> Text:
         waiting = [s for s, r in enumerate(view["ready"]) if not r]
         return Text(
             _("round counted — waiting for ready: ")
-            + ", ".join(_("seat {n}", n=seat_number(s)) for s in waiting),
+            + ", ".join(screen_seat(view, s) for s in waiting),
             style="bold",
         )
     if glass["ends_ms"] is None:
@@ -244,8 +251,9 @@ def chest_panel(view: JSON, seat: int, ghost: Iterable[tuple[int, int]] = ()) ->
 
 
 def chest_title(view: JSON, seat: int) -> str:
-    """Whose chest: ``seat 2``, ``seat 1 (you)``."""
-    return _("seat {n}", n=seat_number(seat)) + (_(" (you)") if seat == view["seat"] else "")
+    """Whose chest: ``Seat 2``, ``Seat 1 (you)`` (by number alone: four chests share 80
+    columns; the lines about the round name the seats in full, "Seat 2 (Casual)")."""
+    return _("Seat {n}", n=seat_number(seat)) + (_(" (you)") if seat == view["seat"] else "")
 
 
 def chest_state(view: JSON, seat: int) -> str:
@@ -298,10 +306,10 @@ def last_round_text(view: JSON) -> Text | None:
     if last is None:
         return None
     counts = ", ".join(
-        _("seat {n}: {c}", n=seat_number(s), c=c) for s, c in enumerate(last["counts"])
+        _("{who}: {c}", who=screen_seat(view, s), c=c) for s, c in enumerate(last["counts"])
     )
     parts = ", ".join(
-        _("seat {n} took {the_part}", n=seat_number(s), the_part=_(f"the {part_words(p)}"))
+        _("{who} took {the_part}", who=screen_seat(view, s), the_part=_(f"the {part_words(p)}"))
         for s, p in enumerate(last["parts"])
         if p
     )
@@ -345,7 +353,7 @@ def _winners(view: JSON) -> list[RenderableType]:
     """The line that says who won, once a ship is complete."""
     if not view["result"]:
         return []
-    winners = _(" and ").join(result_seat(view, w) for w in view["result"]["winners"])
+    winners = listed([result_seat(view, w) for w in view["result"]["winners"]])
     return [Text(_("A ship is complete — winner: {who}", who=winners), style="bold green")]
 
 

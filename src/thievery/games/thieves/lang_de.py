@@ -32,12 +32,12 @@ WORDS: Mapping[str, str] = {
     "loot": "Beute",
     "value": "Wert",
     " (you)": " (du)",
-    "none": "keine",
-    "Police: {n} car(s) ": "Polizei: {n} Auto(s) ",
+    "Police: none": "Polizei: keine",
+    "Police: 1 car ": "Polizei: 1 Auto ",
+    "Police: {n} cars ": "Polizei: {n} Autos ",
     "   Getaways: {n}/7": "   Fluchtautos: {n}/7",
     "   Deck: {deck}   Discard: {discard}": "   Stapel: {deck}   Ablage: {discard}",
-    "seat {n}: {v}": "Platz {n}: {v}",
-    "seat {n}": "Platz {n}",
+    "{who}: {v}": "{who}: {v}",
     "nobody": "niemand",
     "Last raid — {values}; busted: {who}": "Letzte Razzia — {values}; geschnappt: {who}",
     "Roadblock: pick a police card to remove": (
@@ -47,13 +47,11 @@ WORDS: Mapping[str, str] = {
         "Dieb: Verschieb eine Beutekarte (▒ = verdeckt, blind genommen) oder lass es"
     ),
     "Double Loot: play ": "Doppelte Beute: Spiel ",
-    "Double Loot: seat {n} plays a drawn card": (
-        "Doppelte Beute: Platz {n} spielt eine gezogene Karte"
-    ),
+    "Double Loot: {who} plays a drawn card": "Doppelte Beute: {who} spielt eine gezogene Karte",
     "(empty)": "(leer)",
     "Your hand": "Deine Hand",
     "Game over — loot {scores}; winner: {who}": "Spiel vorbei — Beute {scores}; Sieger: {who}",
-    "turn {turn} · seat {n} to play": "Zug {turn} · Platz {n} ist dran",
+    "turn {turn} · {who} to play": "Zug {turn} · {who} ist dran",
     "turn {turn} · game over": "Zug {turn} · Spiel vorbei",
     # menu lines and headings
     "Remove {card} from play": "{card} aus dem Spiel entfernen",
@@ -66,10 +64,10 @@ WORDS: Mapping[str, str] = {
     ),
     "Play {card}": "{card} ausspielen",
     "Keep {card} face down": "{card} verdeckt behalten",
-    "Give {card} face up to seat {n}": "{card} offen an Platz {n} geben",
+    "Give {card} face up to {who}": "{card} offen an {who} geben",
     "a face-down card": "eine verdeckte Karte",
     "your loot": "deiner Beute",
-    "seat {n}'s loot": "der Beute von Platz {n}",
+    "{who}'s loot": "der Beute von {who}",
     "Move a card from {src}": "Eine Karte aus {src} verschieben",
     "Move {what} (slot {slot})": "{what} (Feld {slot}) verschieben",
     "Remove a police card": "Eine Polizeikarte entfernen",
@@ -80,7 +78,7 @@ $3      eine Geldkarte im Wert 3; in einer Beutereihe ist [$3] verdeckt, aber di
         bekannt, ▒ verdeckt und unbekannt (in der Wertspalte als „+1?“ gezählt)
 ◇Ring   Diamantring (am Ende 1 wert, bei einer Razzia 3); ∩Hufeisen Hufeisen (am Ende 3,
         bei einer Razzia 1)
-P1 P2   Polizeikarten mit 1 oder 2 Autos; „Polizei: 3 Auto(s)“ zählt die Autos im Spiel
+P1 P2   Polizeikarten mit 1 oder 2 Autos; „Polizei: 3 Autos“ zählt die Autos im Spiel
 (du)    dein eigener Platz; ◀ der Platz, der dran ist
 Feld 2  bei den Zügen des Diebs: die 2. Karte einer Beutereihe, von links gezählt
 Wert    was du von einer Beutereihe zählen kannst: „7 (Razzia 5)“ ihr Wert am Ende und

@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, result_seat
+from thievery.core.i18n import Translator, listed, result_seat, screen_seat
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import seat_number
 from thievery.games.thieves.cards import (
@@ -115,8 +115,12 @@ def table(view: JSON) -> RenderableType:
             loot,
             loot_value(row),
         )
-    police = Text(" ").join(card_text(c) for c in view["police"]) or Text(_("none"))
-    status = Text(_("Police: {n} car(s) ", n=view["cars"])).append_text(police)
+    if view["police"]:  # ("Police: 3 cars P1 P2"; it said "Police: 0 car(s) none")
+        cars = view["cars"]
+        status = Text(_("Police: 1 car ") if cars == 1 else _("Police: {n} cars ", n=cars))
+        status.append_text(Text(" ").join(card_text(c) for c in view["police"]))
+    else:
+        status = Text(_("Police: none"))
     status.append(_("   Getaways: {n}/7", n=len(view["getaways"])))
     status.append(
         _(
@@ -129,9 +133,9 @@ def table(view: JSON) -> RenderableType:
     raid = view["last_raid"]
     if raid:
         values = ", ".join(
-            _("seat {n}: {v}", n=seat_number(s), v=v) for s, v in enumerate(raid["values"])
+            _("{who}: {v}", who=screen_seat(view, s), v=v) for s, v in enumerate(raid["values"])
         )
-        busted = ", ".join(_("seat {n}", n=seat_number(s)) for s in raid["busted"]) or _("nobody")
+        busted = ", ".join(screen_seat(view, s) for s in raid["busted"]) or _("nobody")
         parts.append(
             Text(_("Last raid — {values}; busted: {who}", values=values, who=busted), style="red")
         )
@@ -147,7 +151,7 @@ def table(view: JSON) -> RenderableType:
             Text(_("Double Loot: play "), style="bold").append_text(card_text(drawn))
             if drawn
             else Text(
-                _("Double Loot: seat {n} plays a drawn card", n=seat_number(view["current"])),
+                _("Double Loot: {who} plays a drawn card", who=screen_seat(view, view["current"])),
                 style="bold",
             )
         )
@@ -156,7 +160,7 @@ def table(view: JSON) -> RenderableType:
         parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     result = view["result"]
     if result:
-        winners = ", ".join(result_seat(view, w) for w in result["winners"])
+        winners = listed([result_seat(view, w) for w in result["winners"]])
         scores = ", ".join(str(v) for v in result["scores"])
         parts.append(
             Text(
@@ -167,8 +171,8 @@ def table(view: JSON) -> RenderableType:
     if result:
         head = _("turn {turn} · game over", turn=view["turn"])
     else:
-        seat = seat_number(view["current"])
-        head = _("turn {turn} · seat {n} to play", turn=view["turn"], n=seat)
+        who = screen_seat(view, view["current"])
+        head = _("turn {turn} · {who} to play", turn=view["turn"], who=who)
     return Panel(Group(*parts), title=f"Thieves! — {head}")
 
 
@@ -181,8 +185,8 @@ def action(action: JSON, view: JSON) -> str:
         return _("Don't move anything (decline the Thief's move)")
     if kind == "move":
         what = _slot_name(view, action)
-        src = _("you") if action["from"] == me else _("seat {n}", n=seat_number(action["from"]))
-        dst = _("you") if action["to"] == me else _("seat {n}", n=seat_number(action["to"]))
+        src = _("you") if action["from"] == me else screen_seat(view, action["from"])
+        dst = _("you") if action["to"] == me else screen_seat(view, action["to"])
         return _(
             "Move {what} (slot {slot}) from {src} to {dst}",
             what=what,
@@ -196,7 +200,7 @@ def action(action: JSON, view: JSON) -> str:
         return _("Play {card}", card=name)
     if action["to"] == view["current"]:  # (a card is played by the seat whose turn it is)
         return _("Keep {card} face down", card=name)
-    return _("Give {card} face up to seat {n}", card=name, n=seat_number(action["to"]))
+    return _("Give {card} face up to {who}", card=name, who=screen_seat(view, action["to"]))
 
 
 def slot_number(slot: int) -> int:
@@ -224,7 +228,7 @@ def group(action: JSON, view: JSON) -> tuple[str, ...]:
         src = (
             _("your loot")
             if action["from"] == me
-            else _("seat {n}'s loot", n=seat_number(action["from"]))
+            else _("{who}'s loot", who=screen_seat(view, action["from"]))
         )
         what = _slot_name(view, action)
         return (
@@ -243,7 +247,7 @@ $3      a money card worth 3; in a loot row [$3] is face down but known to you, 
         down and unknown (its value is counted as "+1?" in the value column)
 ◇Ring   Diamond Ring (worth 1 at the end, 3 in a raid); ∩Shoe Horseshoe (3 at the end, 1
         in a raid)
-P1 P2   police cards with 1 or 2 cars; "Police: 3 car(s)" counts the cars in play
+P1 P2   police cards with 1 or 2 cars; "Police: 3 cars" counts the cars in play
 (you)   your own seat; ◀ the seat whose turn it is
 slot 2  in the Thief's moves: the 2nd card of a loot row, counted from the left
 value   what you can count of a loot row: "7 (raid 5)" its value at the end and in a

@@ -182,27 +182,27 @@ WORDS: Mapping[str, str] = {
         "Passen (keine Aktionen mehr in dieser Runde; niemand kann dich angreifen)"
     ),
     "Skip (do nothing more here)": "Auslassen (hier nichts mehr tun)",
-    "Give the Direction tile to seat {n}": "Richtungsplättchen an Platz {n} geben",
-    "Target seat {n} ({prestige} Prestige, {held}, {thieves})": (
-        "Platz {n} wählen ({prestige} Prestige, {held}, {thieves})"
+    "Give the Direction tile to {who}": "Richtungsplättchen an {who} geben",
+    "Target {who}: {prestige} Prestige, {held}, {thieves}": (
+        "{who} wählen: {prestige} Prestige, {held}, {thieves}"
     ),
     "{n} treasure": "{n} Schatz",
     "{n} treasures": "{n} Schätze",
     "{n} thief": "{n} Dieb",
     "{n} thieves": "{n} Diebe",
     "Return {fence} to the deck": "{fence} in den Stapel zurücklegen",
-    " (seat {n} gets {b})": " (Platz {n} bekommt {b})",
+    " ({who} gets {b})": " ({who} bekommt {b})",
     " (you get the Owner Bonus: {b})": " (du bekommst den Besitzerbonus: {b})",
     "Steal at {where}: {text}{bonus}": "Stehlen bei {where}: {text}{bonus}",
     "neutral {card}": "{card} (neutral)",
     "your {card}": "deinem Ort {card}",
-    "seat {n}'s {card}": "{card} von Platz {n}",
+    "{who}'s {card}": "{card} von {who}",
     "Return {what} to the supply (you are over 8 treasures)": (
         "{what} in den Vorrat zurückgeben (du hast mehr als 8 Schätze)"
     ),
     "Pay {what}": "{what} bezahlen",
-    "Destroy seat {n}'s {what}": "{what} von Platz {n} zerstören",
-    "Take seat {n}'s {what}": "{what} von Platz {n} nehmen",
+    "Destroy {who}'s {what}": "{what} von {who} zerstören",
+    "Take {who}'s {what}": "{what} von {who} nehmen",
     "Take {what} from the supply": "{what} aus dem Vorrat nehmen",
     "Take a Thief off {where} (the card goes on top of the deck)": (
         "Einen Dieb von {where} nehmen (die Karte kommt oben auf den Stapel)"
@@ -424,6 +424,6 @@ def _final(d: Mapping[str, Any], w: GermanSeats) -> str:
     schemes = []
     for k, x in enumerate(d["schemes"]):
         types = str(x["scheme"]).split("-")
-        named = "+".join(TYPES.get(t, t) for t in types)
+        named = " + ".join(TYPES.get(t, t) for t in types)
         schemes.append(f"{w.res(k)}: Plan {named} ×{x['sets']} (+{x['prestige']})")
     return f"Schlusswertung — Mehrheiten: {', '.join(major) or 'keine'}; " + "; ".join(schemes)

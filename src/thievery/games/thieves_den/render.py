@@ -13,7 +13,14 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from thievery.core.i18n import Translator, current_language, localized, result_seat
+from thievery.core.i18n import (
+    Translator,
+    current_language,
+    listed,
+    localized,
+    result_seat,
+    screen_seat,
+)
 from thievery.core.plugin import TerminalRenderer
 from thievery.core.protocol import renumber_seats, seat_number
 from thievery.games.thieves_den.cards import (
@@ -88,12 +95,22 @@ def kind_name(kind: str) -> str:
     return _(kind.capitalize())
 
 
-def decision_words(cs: CardSet, text: str) -> str:
+_SEAT_WORDS = re.compile(r"\b(?:seat|Platz) (\d+)\b(?! \()")  # ("seat 2", German "Platz 2")
+
+
+def decision_words(cs: CardSet, text: str, view: JSON | None = None) -> str:
     """The engine's words for the decision asked, in the current language: a translation
     may give patterns (``DECISIONS``: English regex -> its words, ``{0}`` the groups; a
     Location card's id in a group becomes its name). Seats are counted from 1, as the
-    screens count them."""
-    text = renumber_seats(text)
+    screens count them; given the ``view``, a seat is named as the screen names it
+    ("choose a treasure of Seat 2 (Casual) to take")."""
+    words = _decision_words(cs, renumber_seats(text))
+    if view is None:
+        return words
+    return _SEAT_WORDS.sub(lambda m: screen_seat(view, int(m[1]) - 1), words)
+
+
+def _decision_words(cs: CardSet, text: str) -> str:
     for pattern, words in localized(__package__, "DECISIONS") or ():
         found = re.fullmatch(pattern, text)
         if found:
@@ -284,7 +301,7 @@ def _mine(cs: CardSet, view: JSON) -> RenderableType:
     lines = Text()
     if me["scheme"]:
         k = cs.scheme_index[me["scheme"]]
-        a, b = (_(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
+        a, b = (kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
         counts = [0] * len(LOCATION_TYPES)
         for c in me["collected"] + [y["card"] for y in me["locations"]]:
             counts[cs.loc_type[cs.loc_index[c]]] += 1
@@ -308,7 +325,7 @@ def _mine(cs: CardSet, view: JSON) -> RenderableType:
         lines.append("\n")
     if view["my_pick"]:
         lines.append(_("You keep: ") + describe_location(cs, view["my_pick"]) + "\n")
-    lines.append(_("Now: {what}", what=decision_words(cs, view["decision"])), style="italic")
+    lines.append(_("Now: {what}", what=decision_words(cs, view["decision"], view)), style="italic")
     return Group(Rule(_("You"), style="bold"), lines)
 
 
@@ -338,7 +355,7 @@ def table(view: JSON) -> RenderableType:
             for k, w in final.get("majorities", {}).items()
             if w is not None
         )
-        winners = ", ".join(result_seat(view, w) for w in view["result"]["winners"])
+        winners = listed([result_seat(view, w) for w in view["result"]["winners"]])
         parts.append(
             Text(
                 _(
@@ -355,11 +372,12 @@ def table(view: JSON) -> RenderableType:
 
 
 def _scheme(cs: CardSet, scheme: str) -> str:
-    """A Scheme in words: ``village-shadow`` in English, ``Dorf+Schatten`` in German."""
+    """A Scheme in words, as the log and your Scheme's line name it: ``Village + Shadow``
+    (``Dorf + Schatten``), not its id ``village-shadow``."""
     k = cs.scheme_index.get(scheme)
-    if k is None or not _german():
+    if k is None:
         return scheme
-    return "+".join(kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
+    return " + ".join(kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
 
 
 def a(word: str) -> str:
@@ -424,13 +442,13 @@ def action(action: JSON, view: JSON) -> str:
     if kind == "skip":
         return _("Skip (do nothing more here)")
     if kind == "give":
-        return _("Give the Direction tile to seat {n}", n=seat_number(action["seat"]))
+        return _("Give the Direction tile to {who}", who=screen_seat(view, action["seat"]))
     if kind == "opponent":
         x = view["seats"][action["seat"]]
         held, thieves = sum(x["treasures"].values()), x["thieves"]
         return _(
-            "Target seat {n} ({prestige} Prestige, {held}, {thieves})",
-            n=seat_number(action["seat"]),
+            "Target {who}: {prestige} Prestige, {held}, {thieves}",
+            who=screen_seat(view, action["seat"]),
             prestige=x["prestige"],
             held=_("{n} treasure" if held == 1 else "{n} treasures", n=held),
             thieves=_("{n} thief" if thieves == 1 else "{n} thieves", n=thieves),
@@ -438,7 +456,7 @@ def action(action: JSON, view: JSON) -> str:
     if kind == "return_fence":
         return _("Return {fence} to the deck", fence=describe_fence(cs, action["card"]))
     if kind == "treasure":
-        return _treasure_line(action["treasure"], top)
+        return _treasure_line(view, action["treasure"], top)
     if kind == "location":
         return _location_line(cs, view, action["card"], top)
     return str(action)
@@ -450,7 +468,7 @@ def _steal_line(cs: CardSet, view: JSON, card: str, top: list[Any] | None) -> st
     owner = _owner(view, card)
     bonus = ""
     if owner is not None and owner != me and cs.loc_bonus[c]:
-        bonus = _(" (seat {n} gets {b})", n=seat_number(owner), b=_bonus(cs, c))
+        bonus = _(" ({who} gets {b})", who=screen_seat(view, owner), b=_bonus(cs, c))
     if top and top[0] == "action" and top[3] & 2:
         bonus = _(" (you get the Owner Bonus: {b})", b=_bonus(cs, c))
     return _(
@@ -462,25 +480,26 @@ def _steal_line(cs: CardSet, view: JSON, card: str, top: list[Any] | None) -> st
 
 
 def _whose(view: JSON, owner: int | None, name: str) -> str:
-    """A Location by whose it is: ``seat 2's Market``, ``your Market``, ``neutral
-    Market`` (``Markt von Platz 2``, ``dein Markt``, ``neutraler Markt``)."""
+    """A Location by whose it is: ``Seat 2 (Casual)'s Market``, ``your Market``, ``neutral
+    Market`` (``Markt von Platz 2 (Amateur)``, ``deinem Ort Markt``, ``Markt (neutral)``)."""
     if owner is None:
         return _("neutral {card}", card=name)
     if owner == view["seat"]:
         return _("your {card}", card=name)
-    return _("seat {n}'s {card}", n=seat_number(owner), card=name)
+    return _("{who}'s {card}", who=screen_seat(view, owner), card=name)
 
 
-def _treasure_line(t: str, top: list[Any] | None) -> str:
+def _treasure_line(view: JSON, t: str, top: list[Any] | None) -> str:
     op = top[0] if top else ""
     if op == "limit":
         return _("Return {what} to the supply (you are over 8 treasures)", what=a(t))
     if op == "pay":
         return _("Pay {what}", what=a(t))
-    if op == "destroy":
-        return _("Destroy seat {n}'s {what}", n=seat_number(top[2]), what=_(t)) if top else _(t)
-    if op == "take":
-        return _("Take seat {n}'s {what}", n=seat_number(top[2]), what=_(t)) if top else _(t)
+    if op in ("destroy", "take") and top:
+        who = screen_seat(view, top[2])
+        if op == "destroy":
+            return _("Destroy {who}'s {what}", who=who, what=_(t))
+        return _("Take {who}'s {what}", who=who, what=_(t))
     return _("Take {what} from the supply", what=a(t))
 
 
