@@ -49,16 +49,16 @@ def test_renderer_shows_pool_chests_hourglass_and_ships() -> None:
     state.advance(12_300)
     shown = text(renderer("schatz-rabatz").table(state.view(0)))
     assert "pool (37)" in shown and "17.7 s left" in shown
-    assert "seat 1 (you)" in shown and "│ open" in shown and "rim" in shown  # counted from 1
+    assert "Seat 1 (you)" in shown and "│ open" in shown and "rim" in shown  # counted from 1
     assert "│K · K · · S │" in shown  # the crown's cup, the sword on end
     assert "│ └────────────┘ " in shown and "│  1 2 3 4 5 6 " in shown  # columns from 1
     assert "ship 0/4 ▱▱▱▱" in shown
     state.advance(31_000)
     shown = text(renderer("schatz-rabatz").table(state.view(1)))
-    assert "seat 2 (you)" in shown and "waiting for ready" in shown
+    assert "Seat 2 (you)" in shown and "waiting for ready" in shown
     assert "above the rim: S" in shown and "Jack-board 1 claims" in shown
     assert "Round 1 (Jack-board 1)" in shown and "ship 1/4 ▰▱▱▱" in shown
-    assert "seat 1: 2, seat 2: 0, seat 3: 0. seat 1 took the bow " in shown  # not "bow-1"
+    assert "Seat 1: 2, Seat 2: 0, Seat 3: 0. Seat 1 took the bow " in shown  # not "bow-1"
     waiting = text(renderer("schatz-rabatz").table(new(2, little_pirates=True).view(None)))
     assert "waits for the first lid" in waiting
 
@@ -131,8 +131,8 @@ def test_the_last_rounds_line_names_ship_parts_in_words_in_both_languages() -> N
     view = {"last_round": last}
     line = last_round_text(view)
     assert line is not None and line.plain == (
-        "Round 2 (Jack-board 4) — seat 1: 3, seat 2: 5, seat 3: 1. "
-        "seat 2 took the middle A, seat 3 took the bow"
+        "Round 2 (Jack-board 4) — Seat 1: 3, Seat 2: 5, Seat 3: 1. "
+        "Seat 2 took the middle A, Seat 3 took the bow"
     )
     with use_language("de"):
         line = last_round_text(view)
@@ -353,7 +353,7 @@ def test_german_words_give_each_ship_part_its_article() -> None:
     assert line is not None
     assert line.plain.endswith("Platz 1 nahm den Bug, Platz 2 nahm das Heck")
     line = last_round_text({"last_round": last})
-    assert line is not None and line.plain.endswith("seat 1 took the bow, seat 2 took the stern")
+    assert line is not None and line.plain.endswith("Seat 1 took the bow, Seat 2 took the stern")
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -383,8 +383,8 @@ def test_the_live_end_line_names_the_winners_as_the_log_does(lang: str) -> None:
 
 
 TOP = re.compile(r"^(round|Runde) \d+ · ")
-YOU = {"en": "seat {n} (you)", "de": "Platz {n} (du)"}
-SEAT_TITLE = {"en": "seat {n}", "de": "Platz {n}"}
+YOU = {"en": "Seat {n} (you)", "de": "Platz {n} (du)"}
+SEAT_TITLE = {"en": "Seat {n}", "de": "Platz {n}"}
 KEYS = {"en": "↑↓ treasure", "de": "↑↓ Schatz"}
 
 

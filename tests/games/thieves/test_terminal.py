@@ -43,9 +43,9 @@ def test_renderer_shows_loot_police_getaways_hand_and_raid() -> None:
     play(state, "money-2a", 2)  # face down
     text = rendered(state.view(1))
     placed = len(state.view(1)["getaways"])  # the deck was shuffled in the raid
-    assert f"Getaways: {placed}/7" in text and "Police: 0 car(s)" in text
-    # (seats counted from 1 on the screen: seat index 0 reads "seat 1")
-    assert "Last raid — seat 1: 3, seat 2: 1, seat 3: 0; busted: seat 1" in text
+    assert f"Getaways: {placed}/7" in text and "Police: none" in text
+    # (seats counted from 1 on the screen: seat index 0 reads "Seat 1")
+    assert "Last raid — Seat 1: 3, Seat 2: 1, Seat 3: 0; busted: Seat 1" in text
     assert "1 (you)" not in text and "2 (you)" in text  # the table's row of seat index 1
     assert "Your hand" in text and "[$1]" in text  # own face-down card, known to everyone
     assert "▒" in text  # seat 2's face-down card
@@ -53,7 +53,7 @@ def test_renderer_shows_loot_police_getaways_hand_and_raid() -> None:
     assert "Your hand" not in spectator
     menu = [renderer("thieves").action(a.to_json(), state.view(0)) for a in state.legal_actions(0)]
     assert "Keep Diamond Ring face down" in menu
-    assert "Give Horseshoe face up to seat 3" in menu  # seat index 2
+    assert "Give Horseshoe face up to Seat 3" in menu  # seat index 2
 
 
 def test_a_finished_games_title_says_it_is_over_not_whose_turn_it_is() -> None:
@@ -94,8 +94,8 @@ def test_renderer_follow_up_menus() -> None:
     play(state, "thief-a")
     view = state.view(0)
     labels = [renderer("thieves").action(a.to_json(), view) for a in state.legal_actions(0)]
-    assert "Move Money 0 (slot 1) from you to seat 2" in labels  # seat index 1, slot 0
-    assert "Move a face-down card (slot 1) from seat 2 to you" in labels
+    assert "Move Money 0 (slot 1) from you to Seat 2" in labels  # seat index 1, slot 0
+    assert "Move a face-down card (slot 1) from Seat 2 to you" in labels
     # The Thief's move is optional: the menu's last line declines it.
     assert labels[-1] == "Don't move anything (decline the Thief's move)"
     assert "Thief: move a loot card (▒ = face down, picked blind), or don't" in rendered(view)
@@ -122,12 +122,12 @@ def test_the_thiefs_menu_counts_loot_slots_from_1_from_the_left() -> None:
     to_me = {a["slot"]: a for a in moves if a["to"] == 0}
     assert sorted(to_me) == [0, 1, 2]
     assert [thieves.action(to_me[slot], view) for slot in (0, 1, 2)] == [
-        "Move Money 3 (slot 1) from seat 2 to you",
-        "Move a face-down card (slot 2) from seat 2 to you",
-        "Move Money 2 (slot 3) from seat 2 to you",
+        "Move Money 3 (slot 1) from Seat 2 to you",
+        "Move a face-down card (slot 2) from Seat 2 to you",
+        "Move Money 2 (slot 3) from Seat 2 to you",
     ]
     assert thieves.group(to_me[1], view) == (
-        "Move a card from seat 2's loot",
+        "Move a card from Seat 2's loot",
         "Move a face-down card (slot 2)",
     )
     assert "slot 2  in the Thief's moves: the 2nd card of a loot row" in legend_of(

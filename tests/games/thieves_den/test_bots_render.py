@@ -107,7 +107,7 @@ def test_menu_lines_for_a_steal_name_the_owner_and_the_bonus() -> None:
     state = arrange(new(3), up={1: ["market-a"]})
     line = renderer("thieves-den").action({"type": "steal", "card": "market-a"}, state.view(0))
     # (seat index 1, counted from 1 on the screen)
-    assert line == "Steal at seat 2's Market: Take 2 Jewels (seat 2 gets 2 Thieves)"
+    assert line == "Steal at Seat 2's Market: Take 2 Jewels (Seat 2 gets 2 Thieves)"
 
 
 def test_events_read_as_sentences_for_each_reader() -> None:
@@ -215,12 +215,12 @@ def test_an_opponents_menu_line_counts_one_treasure_and_one_thief_in_the_singula
     menu = renderer("thieves-den").action
     lines = [menu({"type": "opponent", "seat": s}, view) for s in (1, 2)]
     assert lines == [
-        "Target seat 2 (0 Prestige, 1 treasure, 1 thief)",
-        "Target seat 3 (0 Prestige, 2 treasures, 0 thieves)",
+        "Target Seat 2: 0 Prestige, 1 treasure, 1 thief",
+        "Target Seat 3: 0 Prestige, 2 treasures, 0 thieves",
     ]
     with use_language("de"):
         lines = [menu({"type": "opponent", "seat": s}, view) for s in (1, 2)]
     assert lines == [
-        "Platz 2 wählen (0 Prestige, 1 Schatz, 1 Dieb)",
-        "Platz 3 wählen (0 Prestige, 2 Schätze, 0 Diebe)",
+        "Platz 2 wählen: 0 Prestige, 1 Schatz, 1 Dieb",
+        "Platz 3 wählen: 0 Prestige, 2 Schätze, 0 Diebe",
     ]
