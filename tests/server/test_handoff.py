@@ -508,6 +508,13 @@ def test_a_queue_that_stays_full_is_given_up_on(
     # (A reads its queue again once its thread runs: ample pauses for a loaded machine)
     monkeypatch.setattr(wire_module, "BUSY_PAUSES", (0.05,) * 100)
     players = [first, *(Client(b, table, t) for t in tokens[1:])]
+    # A answered them, so B's datagrams were taken; B counts each once its send returns,
+    # which may come after (both servers are threads of this process: A's and this one
+    # may run first).
+    deadline = time.monotonic() + 10
+    while server_b.handoff.sent < len(tokens) - 1:
+        assert time.monotonic() < deadline, "B did not count the seats it handed to A"
+        time.sleep(0.01)
     assert server_b.handoff.sent == len(tokens) - 1 == server_a.handoff.received
     for client in [watcher, *players]:
         client.start()
