@@ -671,7 +671,11 @@ async function playAgain() {
 }
 
 function goNext() {
-  if (token) rememberToken(page.next, { token });
+  // The next table has the same seats, keys and host: this browser keeps its seat there,
+  // and its host's token (a player away at the next game can be handed to a bot, or the
+  // table closed, as at this one).
+  const entry = { ...(token ? { token } : {}), ...(host ? { host } : {}) };
+  if (token || host) rememberToken(page.next, entry);
   location.href = `/table/${encodeURIComponent(page.next)}${token ? "" : "?watch"}`;
 }
 
