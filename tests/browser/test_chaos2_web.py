@@ -3,6 +3,7 @@ with a move on its way, the same seat open in two tabs at once."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -13,7 +14,7 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import seat_key
+from tests.browser.conftest import exchange, seat_key
 
 pytestmark = pytest.mark.browser
 
@@ -137,3 +138,177 @@ def test_play_again_with_a_player_gone_leaves_the_host_able_to_go_on(
     finally:
         ana_context.close()
         ben_context.close()
+
+
+# A slow network: every websocket frame, either way, arrives this many ms late (in order).
+SLOW_SOCKETS = """(() => {
+  const DELAY = %d;
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    send(data) { setTimeout(() => { if (this.readyState === 1) super.send(data); }, DELAY); }
+    get onmessage() { return this.heard || null; }
+    set onmessage(handler) {
+      this.heard = handler;
+      super.onmessage = handler ? (event) => setTimeout(() => {
+        if (this.heard === handler) handler.call(this, event);
+      }, DELAY) : null;
+    }
+  };
+})();"""
+
+
+def moves_sent(page: Page) -> list[dict[str, Any]]:
+    """The page's ``act`` frames, as it sends them (collected from now on)."""
+    sent: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framesent", lambda text: sent.append(json.loads(text)))
+
+    page.on("websocket", on_socket)
+    return sent
+
+
+def test_a_move_on_its_way_stays_pending_when_another_seat_moves_first(
+    server: str, browser: Browser
+) -> None:
+    """Ana, on a slow network (1 s a frame), picks a Scouting card; Ben picks meanwhile,
+    and his pick reaches her page before hers has come back. Her move stays on its way:
+    the page says so and offers nothing to click, and what she picked is what she keeps.
+    (Any update cleared the move on its way: her cards were clickable again, the prompt
+    said "Scouting: you, Ben are choosing…", and a second card clicked was sent and
+    refused as stale, while the first was kept.)"""
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Ben"}]
+    made = make(server, "thieves-den", seats)
+    table_id, invites = made["table"]["id"], [s["invite"] for s in made["seats"]]
+    ben = exchange(invites[1])
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
+    try:
+        context.add_init_script(SLOW_SOCKETS % 1000)
+        page = context.new_page()
+        errors = watch_errors(page)
+        sent = moves_sent(page)
+        page.goto(invites[0])
+        expect(page.locator("#who")).to_have_text("you are Ana", timeout=10000)
+        cards = page.locator(".td-hand [data-action]")
+        expect(cards.first).to_be_visible()
+        picked = json.loads(str(cards.first.get_attribute("data-action")))
+        cards.first.click()
+        with httpx2.Client() as http:
+            act(http, server, table_id, ben, seen_by(http, server, table_id, ben)["legal"][0])
+        # Ben's pick has reached Ana's page; hers is still on its way.
+        expect(page.locator("#log")).to_contain_text("Ben picked a card")
+        prompt = page.locator("#game [data-prompt]")
+        expect(prompt).to_have_text("Sending your move…")
+        expect(page.locator("#game [data-action]")).to_have_count(0)
+        page.locator(".td-hand [data-card]").last.click()  # (a second click: nothing)
+        expect(page.locator("#log")).to_contain_text("Revealed", timeout=10000)
+        expect(prompt).not_to_have_text("Sending your move…")
+        acts = [f for f in sent if f["type"] == "act"]
+        assert [f["action"] for f in acts] == [picked]
+        assert page.locator(".toast").count() == 0
+        with httpx2.Client() as http:
+            log = seen_by(http, server, table_id, seat_key(page, invites[0]))["log"]
+        assert [e["cards"]["0"] for e in log if e["type"] == "reveal"] == [picked["card"]]
+        assert errors == []
+    finally:
+        context.close()
+
+
+# Der Schattendieb, stacked: Ana plays her Watch 9 and may then add her Watch 2 or Watch 5.
+HANDS = [
+    ["watch-9a", "watch-2a", "watch-5a", "ring-3a"],
+    ["brooch-4a", "brooch-6a", "ring-7a", "cufflink-8a"],
+    ["cufflink-3a", "ring-2a", "brooch-2a", "ring-9a"],
+]
+
+
+def stacked_schattendieb(server: str) -> tuple[str, str, list[str]]:
+    """A scenario table of Ana, Ben and Cleo (HANDS); Ben and Cleo have played their first
+    cards over HTTP. Its id, Ana's invite link, and Ben's and Cleo's keys."""
+    body = {
+        "game": "schattendieb",
+        "scenario": True,
+        "seed": 1,
+        "options": {"games": 1, "hands": HANDS},
+        "seats": [{"kind": "human", "name": n} for n in ("Ana", "Ben", "Cleo")],
+    }
+    made = httpx2.post(f"{server}/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    table_id, invites = made.json()["table"]["id"], [s["invite"] for s in made.json()["seats"]]
+    keys = [exchange(invites[1]), exchange(invites[2])]
+    with httpx2.Client() as http:
+        for key, card in zip(keys, ("brooch-4a", "cufflink-3a"), strict=True):
+            act(http, server, table_id, key, {"type": "play", "card": card})
+    return table_id, invites[0], keys
+
+
+def test_a_move_on_its_way_says_so_in_der_schattendieb(server: str, browser: Browser) -> None:
+    """On a slow network, the card Ana played is on its way: the prompt says so, not
+    "Waiting for Ana…" (her own name, as if someone else were keeping the table waiting)."""
+    _, invite, _ = stacked_schattendieb(server)
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
+    try:
+        context.add_init_script(SLOW_SOCKETS % 1000)
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(invite)
+        expect(page.locator("#who")).to_have_text("you are Ana", timeout=10000)
+        prompt = page.locator("#game [data-prompt]")
+        expect(prompt).to_contain_text("Choose a card to play")
+        page.locator('.sd-hand [data-card="watch-9a"]').click()
+        expect(prompt).to_have_text("Sending your move…")
+        expect(page.locator("#game [data-action]")).to_have_count(0)
+        expect(prompt).to_contain_text("Add more", timeout=10000)  # (it came: Ana may add)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_same_seat_in_two_tabs_moving_at_once_makes_one_move(
+    server: str, browser: Browser
+) -> None:
+    """Ana has her seat open in two tabs and adds a Watch in each at the same moment (her
+    Watch 2 in one, her Watch 5 in the other): one is added, never both; the other tab
+    says her seat moved in another tab first, and both tabs end showing the same hand and
+    choices. (A move refused as stale is sent again if it is still to be made, which the
+    other Watch still is: not when this seat made a move of its own meanwhile.)"""
+    table_id, invite, _ = stacked_schattendieb(server)
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
+    try:
+        # (frames 0.4 s late: each tab sends its move before it can hear of the other's)
+        context.add_init_script(SLOW_SOCKETS % 400)
+        tabs = [context.new_page(), context.new_page()]
+        errors = [watch_errors(tab) for tab in tabs]
+        tabs[0].goto(invite)
+        expect(tabs[0].locator("#who")).to_have_text("you are Ana")
+        tabs[1].goto(invite.split("#")[0])  # (this browser's key, kept by the first tab)
+        expect(tabs[1].locator("#who")).to_have_text("you are Ana")
+        tabs[0].locator('.sd-hand [data-card="watch-9a"]').click()
+        adds = ['[data-action*="watch-2a"]', '[data-action*="watch-5a"]']
+        for tab in tabs:
+            for add in adds:
+                expect(tab.locator(f"#game {add}")).to_be_visible()
+        # Both at once: neither tab has heard of the other's move when it sends its own.
+        tabs[0].evaluate(f"document.querySelector('#game {adds[0]}').click()")
+        tabs[1].evaluate(f"document.querySelector('#game {adds[1]}').click()")
+        prompts = [tab.locator("#game [data-prompt]") for tab in tabs]
+        for prompt in prompts:  # (both on their way, then both answered)
+            expect(prompt).not_to_have_text("Sending your move…", timeout=8000)
+        tabs[0].wait_for_timeout(700)  # (a move sent again, 0.4 s on its way, is made by now)
+        with httpx2.Client() as http:
+            view = seen_by(http, server, table_id, seat_key(tabs[0], invite))["view"]
+        added = [c for c in ("watch-2a", "watch-5a") if c not in view["hand"]]
+        assert len(added) == 1, f"added: {added}"
+        loser = 1 if added == ["watch-2a"] else 0
+        told = "This seat moved in another tab or window first: your move here was not made."
+        expect(tabs[loser].locator(".toast", has_text=told)).to_have_count(1)
+        expect(tabs[1 - loser].locator(".toast")).to_have_count(0)
+        hands = [tab.locator(".sd-hand [data-card]") for tab in tabs]
+        for tab, hand in zip(tabs, hands, strict=True):
+            expect(hand).to_have_count(len(view["hand"]))
+            expect(tab.locator("#game [data-action]")).to_have_count(2)  # (the other, Done)
+        shown = [h.evaluate_all("els => els.map(e => e.dataset.card)") for h in hands]
+        assert shown[0] == shown[1] and sorted(shown[0]) == sorted(view["hand"])
+        assert errors == [[], []]
+    finally:
+        context.close()

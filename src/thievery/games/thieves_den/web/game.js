@@ -724,13 +724,14 @@ function prompt(ctx, idx) {
     if (idx.main) return { text: tr("Your turn: steal at a Location, sell to a Fence, use a Power tile, deliver to the Witch, Burgle or Recruit — or pass."), you: true };
     return { text: cap(decisionWords(ctx)) + ".", you: true };
   }
+  // (this seat is asked and has nothing to click: its move is on its way)
+  if (ctx.mode === "play" && ctx.seat !== null && v.to_act.includes(ctx.seat)) return { text: tr("Sending your move…"), you: false };
   const waiting = v.to_act.map((s) => whom(ctx, s));
   if (v.phase === "scouting") {
     if (ctx.seat !== null && v.my_pick) return { text: tr("You chose. Waiting for {who}…", { who: waiting.join(", ") || tr("the reveal") }), you: false };
     return { text: tr(waiting.length === 1 ? "Scouting: {who} is choosing…" : "Scouting: {who} are choosing…", { who: waiting.join(", ") }), you: false };
   }
   if (!waiting.length) return { text: "…", you: false };
-  if (v.to_act[0] === ctx.seat && ctx.mode === "play") return { text: tr("Sending your move…"), you: false };
   const what = v.stack.length ? decisionWords(ctx) : tr(v.phase === "direction" ? "give the Direction tile to a tied player" : "take an action or pass");
   return { text: `${cap(waiting[0])}: ${what}…`, you: false };
 }
