@@ -86,7 +86,8 @@ def test_play_again_with_a_player_gone_leaves_the_host_able_to_go_on(
     host can hand his seat to a bot (or close the table) as at the first table. (The page
     kept only Ana's seat key for the next table, not her host token: the next table lost
     its host controls, and a game waiting on a player gone was stuck for good.) Ben, back
-    later at the old table's link, goes to the next game and takes his seat back."""
+    later, finds the next game in the lobby (and at the old table's link) and takes his
+    seat back. (The lobby listed only the first table for him, finished, with its replay.)"""
     seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Ben"}]
     made = make(server, "thieves-den", seats)
     table_id, host = made["table"]["id"], made["host_token"]
@@ -126,9 +127,17 @@ def test_play_again_with_a_player_gone_leaves_the_host_able_to_go_on(
             assert time.time() < deadline, "the bot did not play for Ben"
             ana.wait_for_timeout(100)
 
-        # Ben is back, at the old table's link: the next game, his seat, taken back.
+        # Ben is back, at the lobby: the next game is his to rejoin (his browser held only
+        # the first table), and he takes his seat back from the bot.
         ben = ben_context.new_page()
-        ben.goto(f"{invites[1].split('#')[0]}")
+        ben.goto(f"{server}/")
+        listed = ben.locator("#live .table-item", has_text=next_id)
+        expect(listed.get_by_role("link", name="Rejoin")).to_be_visible(timeout=8000)
+        listed.get_by_role("link", name="Rejoin").click()
+        ben.wait_for_url(re.compile(re.escape(next_id) + "$"))
+        expect(ben.locator("#who")).to_have_text("you are Ben")
+        # (and the first table's own page sends him on too)
+        ben.goto(invites[1].split("#")[0])
         ben.locator("#result .go-next").click()
         ben.wait_for_url(re.compile(re.escape(next_id) + "$"))
         expect(ben.locator("#who")).to_have_text("you are Ben")
