@@ -278,9 +278,10 @@ def test_the_same_seat_in_two_tabs_moving_at_once_makes_one_move(
 ) -> None:
     """Ana has her seat open in two tabs and adds a Watch in each at the same moment (her
     Watch 2 in one, her Watch 5 in the other): one is added, never both; the other tab
-    says her seat moved in another tab first, and both tabs end showing the same hand and
-    choices. (A move refused as stale is sent again if it is still to be made, which the
-    other Watch still is: not when this seat made a move of its own meanwhile.)"""
+    says its move was not made, her seat having moved first, and both tabs end showing the
+    same hand and choices. (A move refused as stale is sent again if it is still to be
+    made, which the other Watch still is: not when this seat made a move of its own
+    meanwhile.)"""
     table_id, invite, _ = stacked_schattendieb(server)
     context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
     try:
@@ -309,7 +310,7 @@ def test_the_same_seat_in_two_tabs_moving_at_once_makes_one_move(
         added = [c for c in ("watch-2a", "watch-5a") if c not in view["hand"]]
         assert len(added) == 1, f"added: {added}"
         loser = 1 if added == ["watch-2a"] else 0
-        told = "This seat moved in another tab or window first: your move here was not made."
+        told = "Your move here was not made: your seat moved first (in another tab or window"
         expect(tabs[loser].locator(".toast", has_text=told)).to_have_count(1)
         expect(tabs[1 - loser].locator(".toast")).to_have_count(0)
         hands = [tab.locator(".sd-hand [data-card]") for tab in tabs]

@@ -54,7 +54,9 @@ const page = {
   // as stale).
   pending: null,
   pendingId: null,
-  movedElsewhere: false, // while it was on its way, an update told of this seat's own doing
+  // While it was on its way, an update told of this seat's own doing: made in another tab
+  // (or by the table for it: a turn timer's bot)
+  movedElsewhere: false,
   renderer: null,
   conn: null,
   next: null,
@@ -225,7 +227,8 @@ function onFrame(frame) {
       page.frame = { ...frame, view: { ...page.static, ...frame.view } };
       page.log.push(...frame.events);
       page.heard.push(...frame.events.map(line));
-      // (a move of this seat while its move here was on its way: made in another tab)
+      // (a move of this seat while its move here was on its way: made in another tab, or a
+      // turn timer's bot)
       if (page.pending && frame.seat !== null && frame.events.some((e) => e.seat === frame.seat)) page.movedElsewhere = true;
       drawAll();
       break;
@@ -292,7 +295,7 @@ function onError(frame) {
   // again; but not if this seat moved meanwhile (in another tab): that move counts, and
   // this one is not made twice.
   if (frame.code === "action/stale" && sent && page.movedElsewhere) {
-    toast(t("This seat moved in another tab or window first: your move here was not made. Look again and choose."));
+    toast(t("Your move here was not made: your seat moved first (in another tab or window, or the table for you). Look again and choose."));
   } else if (frame.code === "action/stale" && sent && stillLegal(sent)) {
     send(sent);
     return;
