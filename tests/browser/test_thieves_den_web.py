@@ -141,7 +141,7 @@ def test_play_a_whole_game_with_two_bots(server: str, browser: Browser, output: 
                     page.screenshot(path=str(output / "thieves-den-decision.png"), full_page=True)
                     shots.add("decision")
                 # Choose: mostly something other than passing or skipping.
-                picks = page.locator('.td-recruit [data-pick*="recruit"]')
+                picks = page.locator('.td-recruit [data-pick*="recruit"][aria-pressed="false"]')
                 if picks.count() and rng.random() < 0.2:
                     picks.nth(rng.randrange(picks.count())).click(timeout=1000)
                     pairs = offered(page, ".td-recruit [data-action]")
@@ -564,3 +564,42 @@ def test_every_fence_shows_its_prestige_on_its_card_in_german(
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_first_treasure_chosen_for_recruit_is_pressed_for_screen_readers(
+    server: str, browser: Browser
+) -> None:
+    """Recruit's first treasure, once chosen, was "chosen" only to the eye (a green border):
+    a screen reader heard a plain image. Like Thieves' picked card it is a pressed toggle
+    now: the treasures to choose from are buttons not pressed, the chosen one is pressed,
+    and pressing it again puts it back."""
+    state, rng = SPEC.new(2, 5, {}), random.Random(5)
+    while not (0 in state.to_act and any(a.type == "recruit" for a in state.legal_actions(0))):
+        seat = state.to_act[0]  # into the thieving phase, seat 0 able to Recruit
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    view, legal = state.view(0), [a.to_json() for a in state.legal_actions(0)]
+    page = browser.new_page(locale="en-GB")
+    try:
+        errors = watch_errors(page)
+        page.goto(server + "/replay")  # a page with the site's styles and a #game
+        page.evaluate(DRAW_STYLED, [view, legal])
+        recruit = page.locator(".td-recruit")
+        choices = recruit.get_by_role("button", pressed=False)
+        expect(choices.first).to_be_visible()
+        assert recruit.get_by_role("button", pressed=True).count() == 0
+        first = choices.first.get_attribute("data-token")
+        choices.first.click()
+        chosen = recruit.get_by_role("button", pressed=True)
+        expect(chosen).to_have_count(1)
+        expect(chosen).to_have_attribute("data-token", str(first))
+        expect(chosen).to_have_class(re.compile(r"\bchosen\b"))
+        expect(chosen).to_have_accessible_name(re.compile(r"^Recruit: pay an? \w+"))
+        expect(recruit.locator("[data-action]").first).to_be_visible()  # (the second one)
+        chosen.focus()
+        page.keyboard.press("Enter")  # pressed again: put back, the choices again
+        expect(recruit.get_by_role("button", pressed=True)).to_have_count(0)
+        expect(recruit.locator("[data-action]")).to_have_count(0)
+        expect(choices.first).to_be_visible()
+        assert errors == []
+    finally:
+        page.close()

@@ -100,6 +100,7 @@ export const DE = {
   "Not connected — reconnecting…": "Nicht verbunden — verbinde neu …",
   "Not connected": "Nicht verbunden",
   "Your move did not reach the table: make it again.": "Dein Zug kam nicht am Tisch an: Mach ihn noch einmal.",
+  "Your move here was not made: your seat moved first (in another tab or window, or the table for you). Look again and choose.": "Dein Zug hier wurde nicht gemacht: Dein Platz hat schon gezogen (in einem anderen Tab oder Fenster, oder der Tisch für dich). Schau noch einmal und wähle neu.",
   "The renderer failed:": "Die Darstellung ist fehlgeschlagen:",
   "watching": "schaut zu",
   "you are {name}": "du bist {name}",

@@ -213,6 +213,16 @@ async function refresh() {
     return;
   }
   const mine = tokens();
+  // A finished table this browser holds a seat (or the host's token) at, played again
+  // since: the next table has the same seats, keys and host, so this browser holds it too
+  // (listed under "Playing now" with its Rejoin), as "Go to the next game" would have
+  // kept it. (A player who had gone when the others played again found it nowhere here.)
+  const next = data.finished.filter((tb) => tb.next_id && (mine[tb.id]?.token || mine[tb.id]?.host) && !mine[tb.next_id]);
+  for (const tb of next) {
+    const { token, host } = mine[tb.id];
+    rememberToken(tb.next_id, { ...(token ? { token } : {}), ...(host ? { host } : {}) });
+  }
+  if (next.length) return refresh();
   // (drawn anew every 5 s: a player tabbed to a Join, Watch or Replay keeps the focus)
   keepFocus($("open"), () => drawOpen(open, mine));
   keepFocus($("live"), () => drawLive(data, mine));

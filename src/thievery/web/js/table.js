@@ -48,7 +48,15 @@ const page = {
   frame: null, // the last welcome/update: view, legal, version, to_act, result
   static: {}, // the view's static keys, from the welcome (updates leave them out)
   log: [],
-  pending: null, // the action on its way
+  // The action on its way, until the table answers it (its ack or error, matched by its
+  // frame's id): not at the next update, which may be another seat's move that came first
+  // (that made it clickable again while it was on its way, and a second click was refused
+  // as stale).
+  pending: null,
+  pendingId: null,
+  // While it was on its way, an update told of this seat's own doing: made in another tab
+  // (or by the table for it: a turn timer's bot)
+  movedElsewhere: false,
   renderer: null,
   conn: null,
   next: null,
@@ -204,7 +212,7 @@ function onFrame(frame) {
       if (page.pending && frame.seat !== null && frame.to_act.includes(frame.seat) && stillLegal(page.pending)) {
         toast(t("Your move did not reach the table: make it again."));
       }
-      page.pending = null;
+      page.pending = page.pendingId = null;
       if (token && frame.seat === null) toast(t("This browser's token is not valid here: you are watching."));
       else if (cutShort && frame.seat === null) {
         cutShort = false;
@@ -219,7 +227,9 @@ function onFrame(frame) {
       page.frame = { ...frame, view: { ...page.static, ...frame.view } };
       page.log.push(...frame.events);
       page.heard.push(...frame.events.map(line));
-      page.pending = null;
+      // (a move of this seat while its move here was on its way: made in another tab, or a
+      // turn timer's bot)
+      if (page.pending && frame.seat !== null && frame.events.some((e) => e.seat === frame.seat)) page.movedElsewhere = true;
       drawAll();
       break;
     case "seats":
@@ -234,6 +244,10 @@ function onFrame(frame) {
       break;
     case "ack":
       if (String(frame.id).startsWith("chat-")) chat.sending.delete(frame.id);
+      else if (page.pendingId !== null && frame.id === page.pendingId) { // (made: its update came first)
+        page.pending = page.pendingId = null;
+        drawGame();
+      }
       break;
     case "next":
       page.next = frame.next;
@@ -273,14 +287,21 @@ function onError(frame) {
     }
     return;
   }
-  const sent = page.pending;
-  page.pending = null;
-  // Stale: someone else moved first. If our choice is still offered unchanged, send it again.
-  if (frame.code === "action/stale" && sent && stillLegal(sent)) {
+  // (an error without an id may answer the move too: a frame refused before it was read)
+  const ours = frame.id === undefined || frame.id === null || frame.id === page.pendingId;
+  const sent = ours ? page.pending : null;
+  if (ours) page.pending = page.pendingId = null;
+  // Stale: someone else moved first. If our choice is still offered unchanged, send it
+  // again; but not if this seat moved meanwhile (in another tab): that move counts, and
+  // this one is not made twice.
+  if (frame.code === "action/stale" && sent && page.movedElsewhere) {
+    toast(t("Your move here was not made: your seat moved first (in another tab or window, or the table for you). Look again and choose."));
+  } else if (frame.code === "action/stale" && sent && stillLegal(sent)) {
     send(sent);
     return;
+  } else {
+    toast(errorText(frame));
   }
-  toast(errorText(frame));
   drawGame();
 }
 
@@ -289,11 +310,16 @@ function stillLegal(action) {
   return (page.frame?.legal || []).some((a) => JSON.stringify(a) === want);
 }
 
+let acts = 0; // moves sent from this page (their frames' ids: act-1, act-2, …)
+
 function send(action) {
   if (!page.frame || page.pending) return;
+  const id = `act-${++acts}`;
   page.pending = action;
-  if (!page.conn.send({ type: "act", action, version: page.frame.version })) {
-    page.pending = null;
+  page.pendingId = id;
+  page.movedElsewhere = false;
+  if (!page.conn.send({ type: "act", action, version: page.frame.version, id })) {
+    page.pending = page.pendingId = null;
     toast(t("Not connected — reconnecting…"));
   }
   drawGame();
@@ -671,7 +697,11 @@ async function playAgain() {
 }
 
 function goNext() {
-  if (token) rememberToken(page.next, { token });
+  // The next table has the same seats, keys and host: this browser keeps its seat there,
+  // and its host's token (a player away at the next game can be handed to a bot, or the
+  // table closed, as at this one).
+  const entry = { ...(token ? { token } : {}), ...(host ? { host } : {}) };
+  if (token || host) rememberToken(page.next, entry);
   location.href = `/table/${encodeURIComponent(page.next)}${token ? "" : "?watch"}`;
 }
 

@@ -261,10 +261,12 @@ function svg(key, cls = "td-ico") {
 }
 
 /** A token with an optional count; clickable with `action` (or `pick`). Screen readers
- * hear what it is and counts (`title` says both, else the kind and `n`), not a bare number. */
-function token(kind, { n = null, action = null, pick = null, title = "", dim = false, extra = "" } = {}) {
+ * hear what it is and counts (`title` says both, else the kind and `n`), not a bare number.
+ * A pick is a toggle, as Thieves' cards are: the one picked (`pressed`) says so
+ * (aria-pressed), and pressed again it is put back. */
+function token(kind, { n = null, action = null, pick = null, pressed = false, title = "", dim = false, extra = "" } = {}) {
   const label = title || word(kind);
-  const click = action ? ` ${attr(action)} tabindex="0" role="button"` : pick ? ` ${pickAttr(pick)} tabindex="0" role="button"` : "";
+  const click = action ? ` ${attr(action)} tabindex="0" role="button"` : pick ? ` ${pickAttr(pick)} tabindex="0" role="button" aria-pressed="${pressed}"` : "";
   const cls = ["td-tok", `td-t-${kind}`, dim ? "dim" : "", action || pick ? "legal" : "", extra].join(" ");
   const count = n === null ? "" : `<b aria-hidden="true">${n}</b>`;
   return `<span class="${cls}" data-token="${kind}" title="${esc(label)}"${click}>${svg(kind)}${count}${spoken(title || n === null ? label : `${label}: ${n}`)}</span>`;
@@ -547,7 +549,8 @@ function recruitBox(ctx, idx) {
     const first = ui.pick?.recruit;
     if (first && idx.recruit.some((a) => a.first === first || a.second === first)) {
       const pairs = idx.recruit.filter((a) => a.first === first || a.second === first);
-      body = `<div class="td-pay"><span>${token(first, { extra: "chosen" })} ${tr("and")}</span>${pairs.map((a) => {
+      const chosen = token(first, { pick: { recruit: first }, pressed: true, extra: "chosen", title: tr("Recruit: pay {what} and one more treasure", { what: an(first) }) });
+      body = `<div class="td-pay"><span>${chosen} ${tr("and")}</span>${pairs.map((a) => {
         const other = a.first === first ? a.second : a.first;
         return token(other, { action: a, title: tr("Recruit: {a} and {b} → 1 Thief", { a: an(a.first), b: an(a.second) }) });
       }).join("")}<button class="small" ${pickAttr({ clear: 1 })}>${tr("Cancel")}</button></div>`;
@@ -721,13 +724,14 @@ function prompt(ctx, idx) {
     if (idx.main) return { text: tr("Your turn: steal at a Location, sell to a Fence, use a Power tile, deliver to the Witch, Burgle or Recruit — or pass."), you: true };
     return { text: cap(decisionWords(ctx)) + ".", you: true };
   }
+  // (this seat is asked and has nothing to click: its move is on its way)
+  if (ctx.mode === "play" && ctx.seat !== null && v.to_act.includes(ctx.seat)) return { text: tr("Sending your move…"), you: false };
   const waiting = v.to_act.map((s) => whom(ctx, s));
   if (v.phase === "scouting") {
     if (ctx.seat !== null && v.my_pick) return { text: tr("You chose. Waiting for {who}…", { who: waiting.join(", ") || tr("the reveal") }), you: false };
     return { text: tr(waiting.length === 1 ? "Scouting: {who} is choosing…" : "Scouting: {who} are choosing…", { who: waiting.join(", ") }), you: false };
   }
   if (!waiting.length) return { text: "…", you: false };
-  if (v.to_act[0] === ctx.seat && ctx.mode === "play") return { text: tr("Sending your move…"), you: false };
   const what = v.stack.length ? decisionWords(ctx) : tr(v.phase === "direction" ? "give the Direction tile to a tied player" : "take an action or pass");
   return { text: `${cap(waiting[0])}: ${what}…`, you: false };
 }
