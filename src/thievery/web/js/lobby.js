@@ -202,7 +202,7 @@ async function join(button) {
   }
 }
 
-async function refresh() {
+async function refresh(again = true) {
   let data;
   let open;
   try {
@@ -222,7 +222,7 @@ async function refresh() {
     const { token, host } = mine[tb.id];
     rememberToken(tb.next_id, { ...(token ? { token } : {}), ...(host ? { host } : {}) });
   }
-  if (next.length) return refresh();
+  if (next.length && again) return refresh(false); // (fetched again once, naming it)
   // (drawn anew every 5 s: a player tabbed to a Join, Watch or Replay keeps the focus)
   keepFocus($("open"), () => drawOpen(open, mine));
   keepFocus($("live"), () => drawLive(data, mine));
