@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -192,8 +193,11 @@ def _play(
     seat_names = seat_labels(players, record_names)
     console = Console()
     live = renderer(spec.name).live
-    if isinstance(state, ClockedState) and live is None:  # real time, no live screen
-        if humans:
+    if live is not None and humans > 1:
+        fail(_("{title} is played live: at most one human per terminal", title=spec.title))
+    if isinstance(state, ClockedState) and (live is None or not stdin_is_terminal()):
+        # real time, and no live screen (or no terminal to show it and read keys from)
+        if humans and live is None:
             fail(
                 _(
                     "{title} is played in real time and has no live terminal screen: "
@@ -201,10 +205,16 @@ def _play(
                     title=spec.title,
                 )
             )
+        if humans:  # (refused before a record is saved: it would hold no move)
+            fail(
+                _(
+                    "{title} is played live and needs a terminal to read your keys from: "
+                    "the input is not a terminal (bots alone play without one: --humans 0)",
+                    title=spec.title,
+                )
+            )
         play_simulated(state, seats, clock_rng(seed))  # bots only: on simulated time
     elif live is not None:  # a real-time game: one human at most, on the live screen
-        if humans > 1:
-            fail(_("{title} is played live: at most one human per terminal", title=spec.title))
         try:
             live(state, 0 if humans else None, seats, console, seed=seed, names=seat_names)
         except (EOFError, KeyboardInterrupt):
@@ -223,6 +233,11 @@ def _play(
     finally:
         if save is not None:
             save_record(GameRecord.of(state, record_names), save, console)
+
+
+def stdin_is_terminal() -> bool:
+    """Whether the input is a terminal (a live screen reads its keys from one)."""
+    return sys.stdin.isatty()
 
 
 def save_record(record: GameRecord, path: Path, console: Console, replay: bool = True) -> None:
