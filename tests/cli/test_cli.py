@@ -124,6 +124,7 @@ def test_the_live_screen_names_seats_as_the_web_does(
         given.append(list(names))
 
     monkeypatch.setattr("thievery.games.schatz_rabatz.live.play_live", play_live)
+    monkeypatch.setattr("thievery.cli.play.stdin_is_terminal", lambda: True)
     record = tmp_path / "game.json"
     args = ["play", "schatz-rabatz", "-p", "3", "--bots", "packer-adult,random", "--lang", lang]
     result = runner.invoke(app, [*args, "--save", str(record)])
@@ -512,6 +513,46 @@ def test_real_time_game_refuses_hot_seat_and_a_non_terminal() -> None:
     assert result.exit_code == 2 and "at most one human" in result.output
     result = runner.invoke(app, ["play", "schatz-rabatz", "--players", "3"], input="\n")
     assert result.exit_code == 2 and "needs a terminal" in result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_live_game_without_a_terminal_is_refused_before_a_record_is_saved(
+    tmp_path: Path, lang: str
+) -> None:
+    """`play schatz-rabatz --save FILE` from a pipe said "needs a terminal" after saving
+    FILE, a record of no move; now it is refused first, and FILE is not written. Bots
+    alone need no terminal: they play on simulated time to the end, and are saved."""
+    record = tmp_path / "game.json"
+    args = ["play", "schatz-rabatz", "-p", "2", "--seed", "1", "--lang", lang]
+    result = runner.invoke(app, [*args, "--save", str(record)], input="1\n")
+    assert result.exit_code == 2, result.output
+    said = {
+        "en": "Schatz-Rabatz is played live and needs a terminal to read your keys from: "
+        "the input is not a terminal (bots alone play without one: --humans 0)",
+        "de": "Schatz-Rabatz wird live gespielt und braucht ein Terminal, aus dem es deine "
+        "Tasten liest: Die Eingabe ist kein Terminal (Bots allein spielen ohne: --humans 0)",
+    }[lang]
+    assert said in " ".join(result.output.split())
+    assert not record.exists()
+    result = runner.invoke(app, [*args, "--humans", "0", "--save", str(record)])
+    assert result.exit_code == 0, result.output
+    saved = json.loads(record.read_text())
+    assert saved["actions"] and saved["result"]  # moves, to the end
+    assert ("Winner: Seat" if lang == "en" else "Sieger") in result.output
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("schattendieb", 3), ("thieves", 3), ("thieves-den", 2)]
+)
+def test_a_turn_based_game_plays_from_a_pipe(tmp_path: Path, game: str, players: int) -> None:
+    """Without a terminal a turn-based game reads its answers from the input: the moves
+    piped in are played and saved (the input's end leaves the game)."""
+    record = tmp_path / "game.json"
+    args = ["play", game, "-p", str(players), "--seed", "1", "--save", str(record)]
+    result = runner.invoke(app, args, input="1\n1\n")
+    assert result.exit_code == 0, result.output
+    assert "Left the game." in result.output
+    assert len(json.loads(record.read_text())["actions"]) >= 2
 
 
 def test_verify_says_why_a_local_games_deal_cannot_be_checked(tmp_path: Path) -> None:

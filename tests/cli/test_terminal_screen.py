@@ -1,5 +1,6 @@
-"""The terminal's turn-by-turn screens: every screen fits 100×40, long menus are chosen in
-steps, ``?`` shows a legend, and a hot-seat handover wipes the screen and the scrollback."""
+"""The terminal's turn-by-turn screens: every screen fits 100×40, and 80×24 in the compact
+layout (a big terminal keeps the full one), long menus are chosen in steps, ``?`` shows a
+legend, and a hot-seat handover wipes the screen and the scrollback."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import itertools
 import json
 import random
 import re
+from typing import Any
 
 import pyte
 import pytest
@@ -29,6 +31,7 @@ LOG_TITLE = re.compile(r"^╭─+ (What happened|Was geschah)\b")
 MORE = re.compile(r"^ +\d+ (more choices|weitere Möglichkeiten) \(", re.M)
 ENTRY = re.compile(r"^ +[1-9]\d* ", re.M)
 UNOFFICIAL = {"en": "(UNOFFICIAL cards)", "de": "(INOFFIZIELLE Karten)"}
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # (a handover's wipe of screen and scrollback)
 
 
 SHORT = {"schattendieb": {"games": 1}}  # one game of the match: the same screens
@@ -61,11 +64,27 @@ def answer_randomly(console: Console, rng: random.Random, on_screen: list[str]) 
     console.input = fake_input  # type: ignore[method-assign]
 
 
-def screens_of(game: str, players: int, seed: int, every: int) -> list[str]:
+def screens_of(
+    game: str,
+    players: int,
+    seed: int,
+    every: int,
+    size: tuple[int, int] = (WIDTH, HEIGHT),
+    terminal: bool = False,
+) -> list[str]:
     """The screens of a hot-seat game played at random: every ``every``-th decision on
     the screen (answered at random), the others played directly (their events still go
-    to the log), so that many games take a few seconds."""
-    console = Console(file=io.StringIO(), width=WIDTH, height=HEIGHT, color_system=None)
+    to the log), so that many games take a few seconds. ``size``: the console's (a
+    ``terminal``'s: else the screen's height is play.SCREEN_HEIGHT); ``terminal``: the
+    last screen is the final one, and a hot-seat handover's wipe is left out."""
+    width, height = size
+    console = Console(
+        file=io.StringIO(),
+        width=width,
+        height=height,
+        color_system=None,
+        force_terminal=terminal,
+    )
     screens: list[str] = []
     rng = random.Random(seed)
     answer_randomly(console, rng, screens)
@@ -79,8 +98,12 @@ def screens_of(game: str, players: int, seed: int, every: int) -> list[str]:
             session.human_turn(seat)
         else:
             session.record(state.apply(seat, rng.choice(state.legal_actions(seat))))
+    done = len(console.file.getvalue())  # type: ignore[attr-defined]
     session.show(None, final=True)
     assert state.result() is not None
+    if terminal:
+        screens.append(console.file.getvalue()[done:])  # type: ignore[attr-defined]
+        return [ANSI.sub("", text) for text in screens]
     return screens
 
 
@@ -308,13 +331,16 @@ def test_a_paged_menu_never_leaves_its_last_choice_alone_on_a_page() -> None:
 
 
 ENDED = {"en": ("Game over —", "Match over —"), "de": ("Spiel vorbei —", "Partie vorbei —")}
-STANDINGS = re.compile(r"^╭─+ (Final standings|Endstand) ─")
+STANDINGS = re.compile(r"^[╭─]─+ (Final standings|Endstand) ─")
 SEAT = re.compile(r"\b(?:[Ss]eat|Sitzplatz|Platz) \d+(?: \([^)]*\))?")
 
 
 def panel_text(lines: list[str], start: int) -> str:
-    """The words of a panel from its line ``start`` to its bottom border, lines joined."""
-    end = next(i for i in range(start, len(lines)) if lines[i].startswith("╰"))
+    """The words of a panel from its line ``start`` to its bottom border, lines joined;
+    in the compact layout (no box): to the next part's rule, or the end."""
+    end = next(
+        (i for i in range(start, len(lines)) if lines[i].startswith(("╰", "──"))), len(lines)
+    )
     return " ".join(line.strip("│ ") for line in lines[start:end])
 
 
@@ -334,3 +360,131 @@ def test_the_end_lines_name_the_seats_as_the_rest_of_the_screen(game: str, lang:
     assert len(named) == 4, standings  # every seat by its screen name: "Seat 1 (Casual)"
     shown = SEAT.findall(said)
     assert shown and set(shown) <= named, said
+
+
+TITLE = {  # (Der Schattendieb's title drops the game's name where it is too long for a line)
+    "schattendieb": re.compile(r" (Der Schattendieb — )?(Game|Spiel) \d+( of |/)\d+ · "),
+    "thieves": re.compile(r" Thieves! — "),
+    "thieves-den": re.compile(r" (Thieves Den )?\((UNOFFICIAL cards|INOFFIZIELLE Karten)\) — "),
+}
+YOURS = {  # what a seat's own screen says of it (its hand; Thieves Den: the decision)
+    "schattendieb": ("Your hand", "Deine Hand"),
+    "thieves": ("Your hand", "Deine Hand"),
+    "thieves-den": ("Now: ", "Jetzt: "),
+}
+ENDING = re.compile(r"^(?:│ )?(Winner|Sieger): ", re.M)
+SEAT_ROW = re.compile(r"^(?:│ │ )?(\d) ", re.M)
+LOGGED = re.compile(r"^[╭─]─+ (What happened|Was geschah)\b", re.M)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", TURN_BASED)
+def test_every_screen_fits_80_by_24_with_the_fewest_and_the_most_players(
+    game: str, lang: str
+) -> None:
+    """Whole hot-seat games on an 80×24 terminal, in English and German, with the fewest
+    and the most players: every screen, each menu's and the final one, is whole on the
+    terminal: its first line is the board's title, it is at most 24 lines of at most 80
+    columns, and it has every seat's row, the seat's hand (Thieves Den: the decision
+    asked) and the prompt last, or the final standings; nearly every one has the log.
+    (Thieves Den's board at 3 to 5 players and Der Schattendieb's at 7 were taller than
+    24 lines: the title and other seats' rows scrolled off while the player chose.)"""
+    spec = thievery.game(game)
+    seen = logged = 0
+    for players in (spec.min_players, spec.max_players):
+        for seed in (1, 2):
+            with use_language(lang):
+                screens = screens_of(game, players, seed, 3, size=(80, 24), terminal=True)
+            *turns, final = [text.lstrip("\n") for text in screens]
+            for text in [*(t for t in turns if CHOICE.search(t)), final]:
+                rows = text.rstrip("\n").split("\n")
+                assert len(rows) <= 24, f"{len(rows)} lines:\n{text}"
+                assert max(len(row) for row in rows) <= 80, text
+                assert TITLE[game].search(rows[0]), text
+                seats = {int(n) for n in SEAT_ROW.findall(text)}
+                assert seats >= set(range(1, players + 1)), text
+                seen += 1
+            for text in (t for t in turns if CHOICE.search(t)):
+                assert any(words in text for words in YOURS[game]), text
+                assert CHOICE.search(text.rstrip("\n").split("\n")[-1]), text
+                logged += bool(LOGGED.search(text))
+            assert ENDING.search(final), final
+    assert seen > 40 and logged >= 0.75 * seen
+
+
+@pytest.mark.parametrize("game", TURN_BASED)
+def test_a_big_terminal_keeps_the_full_layout(game: str) -> None:
+    """On a terminal with room (120×50), every screen of a game with the most players is
+    drawn in the full layout: the board in its box, the log in its box."""
+    spec = thievery.game(game)
+    screens = screens_of(game, spec.max_players, 1, 3, size=(120, 50), terminal=True)
+    turns = [text.lstrip("\n") for text in screens if CHOICE.search(text)]
+    assert len(turns) > 5
+    for text in turns:
+        assert text.startswith("╭") and TITLE[game].search(text.split("\n")[0]), text
+        assert any(LOG_TITLE.match(line) for line in text.split("\n")), text
+
+
+WORD = re.compile(r"[^\s│┃╭╮╰╯─━┏┓┗┛┡┩┳╇└┘┴┬·,;:()\[\]|]+")
+
+
+def board_text(game: str, view: dict[str, object], width: int = 100) -> str:
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(renderer(game).table(view))
+    return console.file.getvalue()  # type: ignore[attr-defined, no-any-return]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", TURN_BASED)
+def test_the_compact_boards_say_what_the_player_decides_by(game: str, lang: str) -> None:
+    """The compact board (a small terminal's) of a seat at many points of games with
+    the most players, against the full one: Der Schattendieb's and Thieves!' say every
+    word the full one says. Thieves Den's shortens the Fences ("Duke (nob) JJAP→11★"),
+    leaves out the card set's name and which treasure paid for a used Power tile; it
+    names every Fence with its type, Power tile, seat's Prestige and treasures, the
+    Witch's and the supply's treasures and your Scheme and decision."""
+    spec = thievery.game(game)
+    rng = random.Random(1)
+    checked = 0
+    with use_language(lang):
+        for seed in range(3):
+            state = spec.new(spec.max_players, seed, SHORT.get(game, {}))
+            for turn in itertools.count():
+                if not state.to_act:
+                    break
+                seat = state.to_act[0]
+                if turn % 3 == 0:
+                    view = state.view(seat)
+                    full = board_text(game, view)
+                    compact = board_text(game, {**view, "compact": True})
+                    assert len(compact.splitlines()) < len(full.splitlines())
+                    if game == "thieves-den":
+                        thieves_den_says(view, compact)
+                    else:
+                        assert set(WORD.findall(full)) <= set(WORD.findall(compact)), compact
+                    checked += 1
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert checked > 20
+
+
+def thieves_den_says(view: dict[str, Any], compact: str) -> None:
+    from thievery.games.thieves_den import render
+
+    cs = render.cards_of(view)
+    flat = " ".join(compact.split())
+    for card in filter(None, view["fence_row"]):
+        assert " ".join(render.short_fence_text(cs, card).plain.split()) in flat
+    for tile in view["powers"]:
+        if tile["tile"] is not None:
+            assert render.power_name(cs, cs.power_index[tile["tile"]]) in flat
+    for t, n in enumerate(render.TREASURES):
+        assert f"{render.LETTER[n]}→{cs.witch[t]}" in flat
+    assert render.treasure_text(view["supply"]["treasures"]).plain in flat
+    rows = [line.split() for line in compact.splitlines()]
+    for s, x in enumerate(view["seats"]):
+        row = next(r for r in rows if r and r[0] == str(s + 1))
+        assert str(x["prestige"]) in row and render.treasure_text(x["treasures"]).plain in " ".join(
+            row
+        )
+    assert any(line.startswith(("Scheme: ", "Plan: ")) for line in compact.splitlines())
+    assert any(line.startswith(("Now: ", "Jetzt: ")) for line in compact.splitlines())

@@ -16,6 +16,11 @@ WORDS: Mapping[str, str] = {
         "{title} wird in Echtzeit gespielt und hat keinen Live-Bildschirm im Terminal: "
         "Spiel es im Browser (thievery serve)"
     ),
+    "{title} is played live and needs a terminal to read your keys from: "
+    "the input is not a terminal (bots alone play without one: --humans 0)": (
+        "{title} wird live gespielt und braucht ein Terminal, aus dem es deine Tasten "
+        "liest: Die Eingabe ist kein Terminal (Bots allein spielen ohne: --humans 0)"
+    ),
     "{title} is played live: at most one human per terminal": (
         "{title} wird live gespielt: höchstens ein Mensch pro Terminal"
     ),

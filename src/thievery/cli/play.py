@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import bisect
 import json
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.segment import Segment
 from rich.text import Text
 
@@ -52,8 +55,9 @@ from thievery.core.registry import plugin
 
 _ = Translator(__package__)
 LOG_LINES = 14  # the most log lines a screen shows
-MIN_LOG = 2  # the fewest, however full the screen
+MIN_LOG = 2  # the fewest, however full the screen (in the full layout)
 MENU_LINES = 10  # longer menus are chosen in steps
+COMPACT = "compact"  # the key of a view that asks a game's board for its compact layout
 SCREEN_HEIGHT = 40  # the screen's height when the console is not a terminal
 WIPE_SCROLLBACK = "\x1b[3J"  # xterm's "erase saved lines"
 
@@ -192,8 +196,11 @@ def _play(
     seat_names = seat_labels(players, record_names)
     console = Console()
     live = renderer(spec.name).live
-    if isinstance(state, ClockedState) and live is None:  # real time, no live screen
-        if humans:
+    if live is not None and humans > 1:
+        fail(_("{title} is played live: at most one human per terminal", title=spec.title))
+    if isinstance(state, ClockedState) and (live is None or not stdin_is_terminal()):
+        # real time, and no live screen (or no terminal to show it and read keys from)
+        if humans and live is None:
             fail(
                 _(
                     "{title} is played in real time and has no live terminal screen: "
@@ -201,10 +208,16 @@ def _play(
                     title=spec.title,
                 )
             )
+        if humans:  # (refused before a record is saved: it would hold no move)
+            fail(
+                _(
+                    "{title} is played live and needs a terminal to read your keys from: "
+                    "the input is not a terminal (bots alone play without one: --humans 0)",
+                    title=spec.title,
+                )
+            )
         play_simulated(state, seats, clock_rng(seed))  # bots only: on simulated time
     elif live is not None:  # a real-time game: one human at most, on the live screen
-        if humans > 1:
-            fail(_("{title} is played live: at most one human per terminal", title=spec.title))
         try:
             live(state, 0 if humans else None, seats, console, seed=seed, names=seat_names)
         except (EOFError, KeyboardInterrupt):
@@ -223,6 +236,11 @@ def _play(
     finally:
         if save is not None:
             save_record(GameRecord.of(state, record_names), save, console)
+
+
+def stdin_is_terminal() -> bool:
+    """Whether the input is a terminal (a live screen reads its keys from one)."""
+    return sys.stdin.isatty()
 
 
 def save_record(record: GameRecord, path: Path, console: Console, replay: bool = True) -> None:
@@ -289,15 +307,38 @@ def balanced(total: int, most_fit: int) -> int:
     return -(-total // pages)
 
 
+@dataclass(frozen=True)
+class Layout:
+    """How a screen is laid out: the game's board ``compact`` or full (and the log and
+    the standings under a rule or in a box); the fewest lines of the ``log`` it shows; the
+    fewest choices a ``page`` of the menu must show (if it has them) for the layout to
+    do, else the next is tried."""
+
+    compact: bool
+    log: int
+    page: int
+
+
+FULL = Layout(compact=False, log=MIN_LOG, page=3)
+# the layouts a screen tries, in turn: the last does whatever fits
+LAYOUTS = (FULL, Layout(compact=True, log=1, page=1), Layout(compact=True, log=0, page=1))
+
+
 class Session:
     """One terminal game: bots move at once, humans are asked through menus; the screens
     name seats by ``names`` (none: by number, counted from 1).
 
     Every human turn is one screen that fits the terminal (the log gets the lines the
     table and the menu leave, at least ``MIN_LOG``); menus longer than ``MENU_LINES`` are
-    chosen in steps (:mod:`thievery.cli.menu`). ``?`` shows the game's legend. At a
-    hot-seat handover the screen and the scrollback are wiped, so the next player cannot
-    scroll up to the last hand.
+    chosen in steps (:mod:`thievery.cli.menu`). When the full layout leaves the menu no
+    room for three choices (the final screen: for its standings), the screen takes the
+    compact one (see ``LAYOUTS``), and keeps it at that size of the terminal: the game's
+    board in its compact form (its view with ``COMPACT`` set: a game without one draws
+    its board as ever), the log (one line at least; none, if nothing else makes room for
+    a choice) and the standings under a rule instead of in a box: an 80×24 terminal
+    holds every game's screen whole. ``?`` shows the game's legend. At a hot-seat
+    handover the screen and the scrollback are wiped, so the next player cannot scroll
+    up to the last hand.
     """
 
     def __init__(
@@ -315,6 +356,7 @@ class Session:
         self.logs: dict[int | None, list[str]] = {s: [] for s in [None, *range(state.players)]}
         self.render = renderer(spec.name)
         self.last_human: int | None = None
+        self.compact_at: set[tuple[int, int]] = set()  # sizes the full layout did not fit
 
     def record(self, events: list[Event]) -> None:
         for seat, log in self.logs.items():
@@ -342,9 +384,20 @@ class Session:
         """The seat's name in a prompt (never "you": it asks the seat's player)."""
         return self.names[seat]
 
-    def board(self, view: JSON) -> Any:
-        """The game's board for ``view``, naming the seats as the screen does."""
-        return self.render.table(with_names(view, self.names))
+    def board(self, view: JSON, compact: bool = False) -> Any:
+        """The game's board for ``view``, naming the seats as the screen does; ``compact``:
+        in the game's compact layout, for a small terminal."""
+        named = with_names(view, self.names)
+        return self.render.table({**named, COMPACT: True} if compact else named)
+
+    def size(self) -> tuple[int, int]:
+        """The screen's width and height."""
+        return self.console.width, self.screen_height()
+
+    def layouts(self) -> tuple[Layout, ...]:
+        """The layouts a screen tries, in turn: once the full one did not fit a screen of
+        this size, the compact ones only (the layout does not jump from turn to turn)."""
+        return LAYOUTS[1:] if self.size() in self.compact_at else LAYOUTS
 
     def screen_height(self) -> int:
         return self.console.height if self.console.is_terminal else SCREEN_HEIGHT
@@ -370,43 +423,69 @@ class Session:
             self.console.file.flush()
 
     def show(
-        self, seat: int | None, final: bool = False, menu_lines: int = 0, board: Drawn | None = None
+        self,
+        seat: int | None,
+        final: bool = False,
+        menu_lines: int = 0,
+        board: Drawn | None = None,
+        layout: Layout = FULL,
     ) -> None:
         """The table as ``seat`` sees it (``board``, if drawn already) and the log, in the
-        lines ``menu_lines`` leave."""
+        lines ``menu_lines`` leave (the final screen: and the standings), in ``layout``
+        (the final screen: the first of ``LAYOUTS`` that fits)."""
+        end: Drawn | None = None
+        if final:
+            view = self.state.view(seat)
+            boards: dict[bool, Drawn] = {}
+            for layout in self.layouts():
+                if layout.compact not in boards:
+                    boards[layout.compact] = self.drawn(self.board(view, layout.compact))
+                board = boards[layout.compact]
+                end = self.drawn(self.standings(layout.compact))
+                log_rows = self.lines_of(self.log_panel(seat, layout.log, final, layout))
+                if len(board.lines) + log_rows + len(end.lines) < self.screen_height():
+                    break
+                self.compact_at.add(self.size())
+            assert end is not None
+            menu_lines += len(end.lines)
         if board is None:
-            board = self.drawn(self.board(self.state.view(seat)))
+            board = self.drawn(self.board(self.state.view(seat), layout.compact))
         room = self.screen_height() - len(board.lines) - menu_lines - 1
         lines = self.logs[seat]
 
-        def panel(count: int) -> Panel:
-            return self.log_panel(seat, count, final)
+        def panel(count: int) -> RenderableType:
+            return self.log_panel(seat, count, final, layout)
 
-        # the newest lines that fit (a long line wraps), at least MIN_LOG
-        count = most(MIN_LOG, min(LOG_LINES, len(lines)), lambda n: self.fits(panel(n), room))
+        # the newest lines that fit (a long line wraps), at least the layout's fewest
+        count = most(layout.log, min(LOG_LINES, len(lines)), lambda n: self.fits(panel(n), room))
         self.console.print(Group(board, panel(count)))
-        if final:
-            result = self.state.result() or {}
-            winners = listed([result_name(self.name(w)) for w in result.get("winners", [])])
-            scores = ", ".join(  # (whose each score is: "Seat 1 45, Ada 42")
-                f"{result_name(self.name(s))} {v}" for s, v in enumerate(result.get("scores", []))
-            )
-            self.console.print(
-                Panel(
-                    Text(_("Scores: {scores}\nWinner: {winners}", scores=scores, winners=winners)),
-                    title=_("Final standings"),
-                    border_style="green",
-                )
-            )
+        if end is not None:
+            self.console.print(end)
 
-    def log_panel(self, seat: int | None, count: int, final: bool = False) -> Panel:
-        """The log's panel with the ``count`` newest lines ``seat`` may see."""
+    def standings(self, compact: bool = False) -> RenderableType:
+        """The final standings: every seat's score and the winners."""
+        result = self.state.result() or {}
+        winners = listed([result_name(self.name(w)) for w in result.get("winners", [])])
+        scores = ", ".join(  # (whose each score is: "Seat 1 45, Ada 42")
+            f"{result_name(self.name(s))} {v}" for s, v in enumerate(result.get("scores", []))
+        )
+        text = Text(_("Scores: {scores}\nWinner: {winners}", scores=scores, winners=winners))
+        return framed(text, _("Final standings"), "green", compact)
+
+    def log_panel(
+        self, seat: int | None, count: int, final: bool = False, layout: Layout = FULL
+    ) -> RenderableType:
+        """The log's panel with the ``count`` newest lines ``seat`` may see (in the compact
+        ``layout``: under a rule, not in a box; none at all for no line in a layout that
+        may go without the log)."""
+        if not count and not layout.log:
+            return Group()
         title = _("What happened") + (
             "" if final or not self.render.legend else _(" (? for a legend)")
         )
         lines = self.logs[seat]
         text = Text("\n".join(lines[len(lines) - count :]) or "—")
-        return Panel(text, title=title, border_style="dim")
+        return framed(text, title, "dim", layout.compact)
 
     def human_turn(self, seat: int) -> None:
         if self.humans > 1 and seat != self.last_human:
@@ -423,16 +502,24 @@ class Session:
             MENU_LINES,
         )
         path: list[tuple[menu.Node, int]] = [(root, 0)]  # headings opened, pages turned
+        boards: dict[bool, Drawn] = {}  # (the board as drawn in each layout: it stays)
         while True:
             node, first = path[-1]
             back = len(path) > 1
-            board = self.drawn(self.board(view))
-            # (the menu gets what the board and the log's MIN_LOG newest lines leave, as
-            # many rows as they wrap to)
-            log_rows = self.lines_of(self.log_panel(seat, MIN_LOG))
-            room = self.screen_height() - len(board.lines) - log_rows - 1
-            entries, more, lines = self.page(seat, room, path, node.entries()[first:], back)
-            self.show(seat, menu_lines=self.lines_of(lines), board=board)
+            left = node.entries()[first:]
+            for layout in self.layouts():
+                if layout.compact not in boards:
+                    boards[layout.compact] = self.drawn(self.board(view, layout.compact))
+                board = boards[layout.compact]
+                # (the menu gets what the board and the log's fewest newest lines leave,
+                # as many rows as they wrap to)
+                log_rows = self.lines_of(self.log_panel(seat, layout.log, layout=layout))
+                room = self.screen_height() - len(board.lines) - log_rows - 1
+                entries, more, lines = self.page(seat, room, path, left, back)
+                if self.fits(lines, room) and len(entries) >= min(layout.page, len(left)):
+                    break  # (else the next layout: more of the menu on the screen)
+                self.compact_at.add(self.size())
+            self.show(seat, menu_lines=self.lines_of(lines), board=board, layout=layout)
             self.console.print(lines)
             choice = self.ask(seat, len(entries) + int(more), back)
             if choice == 0:
@@ -525,6 +612,14 @@ class Session:
                 + _("Please type a number from {low} to {count}.", low=low, count=count)
                 + "[/]"
             )
+
+
+def framed(text: Text, title: str, style: str, compact: bool = False) -> RenderableType:
+    """``text`` in a box under ``title``; ``compact``: under a rule of ``title`` (a line
+    fewer, and the box's four columns, on a small terminal)."""
+    if compact:
+        return Group(Rule(title, style=style), text)
+    return Panel(text, title=title, border_style=style)
 
 
 def type_group(action: JSON, view: JSON) -> tuple[str, ...]:

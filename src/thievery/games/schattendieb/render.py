@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from rich import box
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -87,9 +89,16 @@ def safe_total(cards: list[str]) -> int:
 
 
 def table(view: JSON) -> RenderableType:
+    """A seat's (or the spectator's) view of the table; with ``compact`` set in the view
+    (a small terminal: 80×24 holds seven seats' board, the log and a menu), in fewer
+    lines: under a rule, not in a box, the seats' table without lines and the hand on
+    one line."""
     me = view["seat"]
     n = view["players"]
-    grid = Table(expand=True, show_lines=False)
+    compact = bool(view.get("compact"))
+    grid = Table(
+        expand=True, show_lines=False, box=None if compact else box.HEAVY_HEAD, pad_edge=not compact
+    )
     for col in ("seat", "status", "hand", "this round", "safe", "n/sum", "match"):
         grid.add_column(
             _(col),
@@ -152,25 +161,35 @@ def table(view: JSON) -> RenderableType:
         hand = cards_text(view["hand"]) if view["hand"] else Text(_("(empty)"))
         if view["my_adds"]:
             hand.append(_("   adding: ")).append_text(cards_text(view["my_adds"]))
-        parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
+        if compact:
+            parts.append(Text(_("Your hand") + ": ", style="bold").append_text(hand))
+        else:
+            parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     if view["result"]:
         winners = listed([result_seat(view, w) for w in view["result"]["winners"]])
         parts.append(Text(_("Match over — winner: {who}", who=winners), style="bold green"))
     titles = [f"Der Schattendieb — {head}", f"Der Schattendieb — {short}", short]
-    return FittedTitle(Group(*parts), titles)
+    return FittedTitle(Group(*parts), titles, compact)
 
 
 class FittedTitle:
     """The board's panel under the first of ``titles`` that fits its top line whole (an
-    80-column terminal cut "… · draw pile 64 · dis"), else under the last."""
+    80-column terminal cut "… · draw pile 64 · dis"), else under the last; ``compact``:
+    under a rule of that title, not in a box."""
 
-    def __init__(self, body: RenderableType, titles: Sequence[str]) -> None:
-        self.body, self.titles = body, titles
+    def __init__(self, body: RenderableType, titles: Sequence[str], compact: bool = False) -> None:
+        self.body, self.titles, self.compact = body, titles, compact
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Panel]:
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> Iterator[RenderableType]:
         room = options.max_width - 6  # (the corners, a rule and a space each side)
         title = next((t for t in self.titles if cell_len(t) <= room), self.titles[-1])
-        yield Panel(self.body, title=title)
+        if self.compact:
+            yield Rule(title, style="bold")
+            yield self.body
+        else:
+            yield Panel(self.body, title=title)
 
 
 def action(action: JSON, view: JSON) -> str:

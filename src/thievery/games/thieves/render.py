@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -100,8 +102,13 @@ def loot_value(row: list[JSON]) -> str:
 
 
 def table(view: JSON) -> RenderableType:
+    """A seat's (or the spectator's) view of the table; with ``compact`` set in the view
+    (a small terminal: 80×24 holds six seats' board, the log and a menu), in fewer lines:
+    under a rule, not in a box, the seats' table without lines, the last raid's seats by
+    number and the hand on one line."""
     me = view["seat"]
-    grid = Table(expand=True)
+    compact = bool(view.get("compact"))
+    grid = Table(expand=True, box=None if compact else box.HEAVY_HEAD, pad_edge=not compact)
     grid.add_column(_("seat"), no_wrap=True)
     grid.add_column(_("hand"), no_wrap=True)
     grid.add_column(_("loot"), ratio=4, overflow="fold")
@@ -132,10 +139,12 @@ def table(view: JSON) -> RenderableType:
     parts: list[RenderableType] = [grid, status]
     raid = view["last_raid"]
     if raid:
-        values = ", ".join(
-            _("{who}: {v}", who=screen_seat(view, s), v=v) for s, v in enumerate(raid["values"])
-        )
-        busted = ", ".join(screen_seat(view, s) for s in raid["busted"]) or _("nobody")
+
+        def seat(s: int) -> str:  # (compact: by number, as the seats' table)
+            return str(seat_number(s)) if compact else screen_seat(view, s)
+
+        values = ", ".join(_("{who}: {v}", who=seat(s), v=v) for s, v in enumerate(raid["values"]))
+        busted = ", ".join(seat(s) for s in raid["busted"]) or _("nobody")
         parts.append(
             Text(_("Last raid — {values}; busted: {who}", values=values, who=busted), style="red")
         )
@@ -157,7 +166,10 @@ def table(view: JSON) -> RenderableType:
         )
     if me is not None:
         hand = Text(" ").join(card_text(c) for c in view["hand"]) or Text(_("(empty)"))
-        parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
+        if compact:
+            parts.append(Text(_("Your hand") + ": ", style="bold").append_text(hand))
+        else:
+            parts.append(Panel(hand, title=_("Your hand"), border_style="bold"))
     result = view["result"]
     if result:
         winners = listed([result_seat(view, w) for w in result["winners"]])
@@ -173,6 +185,8 @@ def table(view: JSON) -> RenderableType:
     else:
         who = screen_seat(view, view["current"])
         head = _("turn {turn} · {who} to play", turn=view["turn"], who=who)
+    if compact:
+        return Group(Rule(f"Thieves! — {head}", style="bold"), *parts)
     return Panel(Group(*parts), title=f"Thieves! — {head}")
 
 

@@ -127,6 +127,7 @@ WORDS: Mapping[str, str] = {
     "Fences": "Hehler",
     "(no tile)": "(kein Plättchen)",
     " [used: {what}]": " [genutzt: {what}]",
+    "used: {tiles}": "genutzt: {tiles}",
     "Power tiles": "Machtplättchen",
     "Witch": "Hexe",
     "Burgle / Recruit": "Einbrechen / Anwerben",
@@ -277,7 +278,9 @@ T J A F P   Schätze: Foliant, Juwel, Artefakt, Fossil, Trank (J2: zwei Juwelen)
 Hexe T→4    einen Folianten an die Hexe liefern gibt 4 Prestige (durchgestrichen: belegt)
 gesammelt   behaltene Orte nach Typ (Dor Dorf, Sch Schatten, Rui Ruinen, Hei Heilig, Sta
             Stadt) | belieferte Hehler nach Typ (Adl Adliger, Age Agent, Sam Sammler,
-            Hex Hexer, Söl Söldner, Hau Hausierer, Tüf Tüftler)
+            Hex Hexer, Söl Söldner, Hau Hausierer, Tüf Tüftler); +Herzog: in dieser
+            Runde an den Herzog verkauft (auf dem kompakten Brett eines kleinen
+            Terminals, dessen Hehler ihren Typ nennen: Herzog (Adl))
 Machtplättchen mit Namen; was ein Plättchen tut, steht in den Menüzeilen „Machtplättchen …“
 (die Karten deiner Hand: in den Zeilen „Behalten: …“)"""
 

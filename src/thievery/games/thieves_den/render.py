@@ -4,10 +4,12 @@ menu lines that say what each action will do."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table
@@ -158,6 +160,18 @@ def fence_text(cs: CardSet, card: str) -> Text:
     return out
 
 
+def short_fence_text(cs: CardSet, card: str) -> Text:
+    """A Fence in fewer columns, for the compact board: ``Inventor (tin) TAFP→11★``, its
+    type in three letters as the "collected" column writes it."""
+    f = cs.fence_index[card]
+    desire = cs.fence_desire[f]
+    out = Text(f"{fence_name(cs, f)} ({_short(FENCE_TYPES[cs.fence_type[f]])}) ")
+    for t in range(5):
+        out.append(LETTER[TREASURES[t]] * desire[t], style=COLOUR[TREASURES[t]])
+    out.append(f"→{cs.fence_prestige[f]}★")
+    return out
+
+
 def location_text(cs: CardSet, card: str, thieves: int | None = None) -> Text:
     """A Location card's name in its type's colour, with thieves on it."""
     c = cs.loc_index[card]
@@ -189,21 +203,45 @@ def describe_fence(cs: CardSet, card: str) -> str:
     )
 
 
-def _board(cs: CardSet, view: JSON) -> RenderableType:
+def _board(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
+    """The board: Fences, Power tiles, the Witch, the supply and any neutral Locations;
+    ``compact``: each after its heading on a line (or two), not in a grid, the Fences
+    in short (:func:`short_fence_text`)."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
-    fences = Table.grid(padding=(0, 3))
-    row = [
-        fence_text(cs, c) if c else Text(_("(empty slot)"), style="dim") for c in view["fence_row"]
-    ]
-    for i in range(0, len(row), 2):
-        fences.add_row(*row[i : i + 2])
-    grid.add_row(_("Fences"), fences)
+    lines: list[Text] = []
+
+    def add(heading: str, text: Text) -> None:
+        if compact:
+            lines.append(Text(heading + ": ", style="bold").append_text(text))
+        else:
+            grid.add_row(heading, text)
+
+    if compact:
+        add(
+            _("Fences"),
+            Text(" · ").join(
+                short_fence_text(cs, c) if c else Text(_("(empty slot)"), style="dim")
+                for c in view["fence_row"]
+            ),
+        )
+    else:
+        fences = Table.grid(padding=(0, 3))
+        row = [
+            fence_text(cs, c) if c else Text(_("(empty slot)"), style="dim")
+            for c in view["fence_row"]
+        ]
+        for i in range(0, len(row), 2):
+            fences.add_row(*row[i : i + 2])
+        grid.add_row(_("Fences"), fences)
     # (by name only: what a tile does is in the menu line that uses it; every tile's text
     # on the board took up to six lines, and the screen 100×40 has no room for them)
     powers = Text()
-    for i, p in enumerate(view["powers"]):
+    tiles = view["powers"]
+    if compact:  # (the tiles to use, then those used this round: "used: A, B")
+        tiles = [p for p in tiles if not p["paid"]]
+    for i, p in enumerate(tiles):
         if i:
             powers.append(" · ")
         if p["tile"] is None:
@@ -212,7 +250,10 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
         powers.append(power_name(cs, cs.power_index[p["tile"]]))
         if p["paid"]:
             powers.append(_(" [used: {what}]", what=_(p["paid"])), style="dim")
-    grid.add_row(_("Power tiles"), powers)
+    used = [power_name(cs, cs.power_index[p["tile"]]) for p in view["powers"] if p["paid"]]
+    if compact and used:
+        powers.append(" · " if tiles else "")
+        powers.append(_("used: {tiles}", tiles=", ".join(used)), style="dim")
     witch = Text()
     for t in TREASURES:
         taken = view["witch"][t]
@@ -220,9 +261,14 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
             f"{LETTER[t]}→{cs.witch[TREASURES.index(t)]} ",
             style="dim strike" if taken else COLOUR[t],
         )
-    witch.append("  " + _("Burgle / Recruit") + ": ", style="bold")
-    witch.append(_("{n} thieves / ", n=view["burgle"])).append_text(treasure_text(view["recruit"]))
-    grid.add_row(_("Witch"), witch)
+    burgle = Text("  " + _("Burgle / Recruit") + ": ", style="bold")
+    burgle.append(_("{n} thieves / ", n=view["burgle"])).append_text(treasure_text(view["recruit"]))
+    if compact:  # (the tiles; the Witch, burgling and recruiting; the supply)
+        add(_("Power tiles"), powers)
+        add(_("Witch"), witch.append_text(burgle))
+    else:
+        grid.add_row(_("Power tiles"), powers)
+        grid.add_row(_("Witch"), witch.append_text(burgle))
     supply = treasure_text(view["supply"]["treasures"])
     supply.append(_("  thieves {n}", n=view["supply"]["thieves"]))
     supply.append(
@@ -232,25 +278,23 @@ def _board(cs: CardSet, view: JSON) -> RenderableType:
             fences=view["fence_deck"],
         )
     )
-    grid.add_row(_("Supply"), supply)
+    add(_("Supply"), supply)
     if view["neutral"]:
         neutral = Text(", ").join(
             location_text(cs, x["card"], x["thieves"]) for x in view["neutral"]
         )
-        grid.add_row(_("Neutral"), neutral)
-    return grid
+        add(_("Neutral"), neutral)
+    return Group(*lines) if compact else grid
 
 
-def _players(cs: CardSet, view: JSON) -> RenderableType:
+def _players(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
+    """Every seat's row; ``compact``: without the rule under the headings, without the
+    Locations' column while no seat has any (the Scouting; the end), and what each seat
+    collected on a line under the table, not in a column, with the Fences sold to this
+    round (``collected: 1 vil2 hol1 · 3 sha1 | col1 +Duke``): the Locations have the
+    width (a seat's row wrapped to three lines)."""
     me = view["seat"]
-    grid = Table(expand=True, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for col in ("seat", "★", "treasures", "thieves"):
-        grid.add_column(_(col), no_wrap=True)
-    # The rest of the width is shared, most of it for the Locations (a narrow column
-    # wrapped each seat's row to three or four lines); "collected" wraps if it must, so a
-    # long one cannot squeeze the Locations (once to one letter a line).
-    grid.add_column(_("Locations (this round)"), overflow="fold", ratio=1, width=20)
-    grid.add_column(_("collected"), overflow="fold", max_width=24)
+    rows: list[tuple[RenderableType, ...]] = []
     for s, x in enumerate(view["seats"]):
         name = (
             f"{seat_number(s)}"
@@ -264,7 +308,7 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
         locations = Text(", ").join(
             location_text(cs, y["card"], y["thieves"]) for y in x["locations"]
         )
-        if x["fences"]:
+        if x["fences"] and not compact:  # (compact: on a line under the table)
             locations.append(
                 _("  fences: ") + ", ".join(_fence_name(cs, y["card"]) for y in x["fences"])
             )
@@ -276,15 +320,48 @@ def _players(cs: CardSet, view: JSON) -> RenderableType:
             kinds[cs.fence_type[cs.fence_index[f]]] += 1
         collected = " ".join(f"{_short(LOCATION_TYPES[k])}{n}" for k, n in enumerate(counts) if n)
         fences = " ".join(f"{_short(FENCE_TYPES[k])}{n}" for k, n in enumerate(kinds) if n)
-        grid.add_row(
-            Text(name, style="bold" if s == me else ""),
-            str(x["prestige"]),
-            treasure_text(x["treasures"]),
-            str(x["thieves"]),
-            locations,
-            f"{collected or '—'} | {fences}" if fences else collected or "—",
+        rows.append(
+            (
+                Text(name, style="bold" if s == me else ""),
+                str(x["prestige"]),
+                treasure_text(x["treasures"]),
+                str(x["thieves"]),
+                locations,
+                f"{collected or '—'} | {fences}" if fences else collected or "—",
+            )
         )
-    return grid
+    shown = [True] * 6
+    if compact:
+        shown[4] = any(row[4] for row in rows)
+        shown[5] = False
+    grid = Table(
+        expand=not compact or shown[4],
+        box=None if compact else box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+    )
+    for col in ("seat", "★", "treasures", "thieves"):
+        grid.add_column(_(col), no_wrap=True)
+    # The rest of the width is shared, most of it for the Locations (a narrow column
+    # wrapped each seat's row to three or four lines); "collected" wraps if it must, so a
+    # long one cannot squeeze the Locations (once to one letter a line).
+    if shown[4]:
+        grid.add_column(_("Locations (this round)"), overflow="fold", ratio=1, width=20)
+    if shown[5]:
+        grid.add_column(_("collected"), overflow="fold", max_width=24 if shown[4] else None)
+    for row in rows:
+        grid.add_row(*(cell for cell, show in zip(row, shown, strict=True) if show))
+    if not compact:
+        return grid
+    parts: list[RenderableType] = [grid]
+    kept = []
+    for s, (row, x) in enumerate(zip(rows, view["seats"], strict=True)):
+        sold = " ".join("+" + _fence_name(cs, y["card"]) for y in x["fences"])
+        if row[5] != "—" or sold:
+            kept.append(f"{seat_number(s)} " + " ".join(filter(None, [str(row[5]), sold])))
+    if kept:
+        parts.append(Text(_("collected") + ": ", style="bold").append(" · ".join(kept)))
+    return Group(*parts)
 
 
 def _short(kind: str) -> str:
@@ -296,7 +373,9 @@ def _fence_name(cs: CardSet, card: str) -> str:
     return fence_name(cs, cs.fence_index[card])
 
 
-def _mine(cs: CardSet, view: JSON) -> RenderableType:
+def _mine(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
+    """Your Scheme, hand, kept card and the decision asked; ``compact``: not under a rule
+    of its own."""
     me = view["seats"][view["seat"]]
     lines = Text()
     if me["scheme"]:
@@ -326,12 +405,17 @@ def _mine(cs: CardSet, view: JSON) -> RenderableType:
     if view["my_pick"]:
         lines.append(_("You keep: ") + describe_location(cs, view["my_pick"]) + "\n")
     lines.append(_("Now: {what}", what=decision_words(cs, view["decision"], view)), style="italic")
-    return Group(Rule(_("You"), style="bold"), lines)
+    return lines if compact else Group(Rule(_("You"), style="bold"), lines)
 
 
 def table(view: JSON) -> RenderableType:
-    """A seat's (or the spectator's) view of the table."""
+    """A seat's (or the spectator's) view of the table; with ``compact`` set in the view
+    (a small terminal: 80×24 holds five seats' board, the log and a menu), in fewer
+    lines: under a rule, not in a box, the board's parts each on a line or two, the
+    Fences in short, and without the card set's name (the title says whether it is
+    official)."""
     cs = cards_of(view)
+    compact = bool(view.get("compact"))
     # The warning first, so that a narrow terminal cuts the rest of the title, not it;
     # the card set's name goes under the board.
     label = _(" (UNOFFICIAL cards)") if view["unofficial"] else ""
@@ -341,9 +425,13 @@ def table(view: JSON) -> RenderableType:
         phase=_(view["phase"]),
         direction=_(view["direction"]),
     )
-    parts: list[RenderableType] = [_board(cs, view), _players(cs, view)]
+    # (compact, at the end: the seats and the scoring; the board's Fences, tiles and
+    # supply are for decisions, and none is left)
+    parts: list[RenderableType] = [_players(cs, view, compact)]
+    if not (compact and view["result"]):
+        parts.insert(0, _board(cs, view, compact))
     if view["seat"] is not None:
-        parts.append(_mine(cs, view))
+        parts.append(_mine(cs, view, compact))
     if view["result"]:
         final = view["final"] or {}
         schemes = "; ".join(
@@ -367,8 +455,23 @@ def table(view: JSON) -> RenderableType:
                 style="bold green",
             )
         )
+    if compact:  # (the game's name goes first if the line is too short for the rest)
+        titles = [f"Thieves Den{label} — {head}", f"{label.strip() or 'Thieves Den'} — {head}"]
+        return Group(RuleOfFirstFit(titles), *parts)
     cards = cs.name_de if _german() else view["card_set"]
     return Panel(Group(*parts), title=f"Thieves Den{label} — {head}", subtitle=cards)
+
+
+class RuleOfFirstFit:
+    """A rule under the first of ``titles`` that fits the line whole, else the last."""
+
+    def __init__(self, titles: list[str]) -> None:
+        self.titles = titles
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Rule]:
+        room = options.max_width - 6  # (a rule and a space each side)
+        title = next((t for t in self.titles if cell_len(t) <= room), self.titles[-1])
+        yield Rule(title, style="bold")
 
 
 def _scheme(cs: CardSet, scheme: str) -> str:
@@ -550,7 +653,8 @@ T J A F P   treasures: Tome, Jewel, Artifact, Fossil, Potion (J2: two Jewels)
 ◆ …         the seat holding the Direction tile; a seat still to act
 Witch T→4   delivering a Tome to the Witch gives 4 Prestige (struck through: taken)
 collected   Locations kept, by type (vil village, sha shadow, rui ruins, hol holy, cit
-            city) | Fences sold to, by type
+            city) | Fences sold to, by type; +Duke: sold to the Duke this round (on a
+            small terminal's compact board, whose Fences say their type: Duke (nob))
 Power tiles by name; what a tile does is in the menu's "Power tile" lines (your hand's
 cards: in the "Keep" lines)"""
 
