@@ -322,3 +322,75 @@ def test_the_same_seat_in_two_tabs_moving_at_once_makes_one_move(
         assert errors == [[], []]
     finally:
         context.close()
+
+
+def test_a_closed_table_does_not_say_a_move_is_on_its_way(server: str, browser: Browser) -> None:
+    """Ana is to choose when the host closes the table: nothing is on its way, so the
+    prompt does not say "Sending your move…" (the game's prompt took the closed table's
+    empty choice for a move in flight), neither at once nor after a reload."""
+    seats = [{"kind": "human", "name": n} for n in ("Ana", "Ben", "Cleo")]
+    made = make(server, "schattendieb", seats)
+    table_id, host = made["table"]["id"], made["host_token"]
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(made["seats"][0]["invite"])
+        expect(page.locator("#who")).to_have_text("you are Ana")
+        prompt = page.locator("#game [data-prompt]")
+        expect(prompt).to_contain_text("Choose a card to play")
+        closed = httpx2.post(
+            f"{server}/api/tables/{table_id}/close", headers={"Authorization": f"Bearer {host}"}
+        )
+        assert closed.status_code == 200, closed.text
+        expect(page.locator("#after")).to_contain_text("This table was closed")
+        expect(prompt).not_to_have_text("Sending your move…")
+        expect(prompt).to_contain_text("Waiting for")  # (the game's own words, as it was)
+        page.reload()
+        expect(page.locator("#after")).to_contain_text("This table was closed")
+        expect(prompt).not_to_have_text("Sending your move…")
+        assert errors == []
+    finally:
+        context.close()
+
+
+# The browser's seat key for a table, as the table page keeps it.
+HOLD_SEAT = """([id, key]) =>
+  localStorage.setItem("thievery.tokens", JSON.stringify({[id]: {token: key}}))"""
+# A browser whose storage refuses every write (full, or a private window's).
+STORAGE_FULL = """Storage.prototype.setItem = function () {
+  throw new DOMException("full", "QuotaExceededError");
+};"""
+
+
+def test_the_lobby_draws_its_lists_when_storage_refuses_a_played_again_table(
+    server: str, browser: Browser, http: httpx2.Client
+) -> None:
+    """The browser holds a seat at a table played again since, but its storage refuses
+    writes (full, or a private window's): the lobby cannot keep the next table, and says
+    so by not listing it as its own; it still draws its lists (it stayed at "Loading…",
+    and threw at every refresh)."""
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Ben"}]
+    made = make(server, "thieves-den", seats)
+    first = made["table"]["id"]
+    keys = [exchange(s["invite"]) for s in made["seats"]]
+    play_to_the_end(http, server, first, keys)
+    again = http.post(
+        f"{server}/api/tables/{first}/again", headers={"Authorization": f"Bearer {keys[0]}"}
+    )
+    assert again.status_code == 200, again.text
+    other = make(server, "thieves-den", seats, listed=True)["table"]["id"]
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(f"{server}/")
+        page.evaluate(HOLD_SEAT, [first, keys[1]])
+        page.add_init_script(STORAGE_FULL)
+        page.reload()
+        expect(page.locator("#live .table-item", has_text=other)).to_be_visible()
+        # (drawn, in the folded Finished list)
+        expect(page.locator("#finished .table-item", has_text=first)).to_have_count(1)
+        assert errors == []
+    finally:
+        context.close()

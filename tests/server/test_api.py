@@ -275,6 +275,12 @@ def test_full_game_record_replay_and_play_again(client: TestClient) -> None:
     # Everyone keeps their token at the new table.
     assert state(client, again["id"], tokens[2])["seat"] == 2
     assert client.get(f"/api/tables/{tid}").json()["next_id"] == again["id"]
+    # The listing names the tables played again among those asked for by id, however many
+    # tables have finished since (none listed here: finished=0), so that a browser that
+    # held a seat at the first finds the next; ids not asked for, or not played again, not.
+    named = client.get(f"/api/tables?finished=0&mine={tid},{again['id']},nosuch").json()
+    assert named["finished"] == [] and named["next"] == {tid: again["id"]}
+    assert client.get("/api/tables?finished=0").json()["next"] == {}
 
 
 def texts(events: list[dict[str, Any]]) -> list[str]:

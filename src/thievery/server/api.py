@@ -416,7 +416,8 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         """Listed tables (their creators listed them): running ones, to watch or rejoin
         (the newest 200, stored ones not loaded yet among them), and the most recently
         finished ones. An unlisted table is reached by its links only: it is listed for a
-        request that names it in ``mine``."""
+        request that names it in ``mine``. ``next``: of the tables named in ``mine``, those
+        played again, each with its next table's id (however long ago they finished)."""
         hub.read_limit.check(client_of(request))
         own = [i for i in mine.split(",") if 0 < len(i) <= 32][:MINE]
         named = set(own)
@@ -426,9 +427,11 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         known = {t.id for t in hub.tables.values()}
         waiting = [r for r in stored if r.id not in known and r.id not in hub.quarantined]
         done = await asyncio.to_thread(hub.storage.listing, True, finished, own) if finished else []
+        followed = await asyncio.to_thread(hub.storage.followed, own)
         return {
             "live": [t.summary() for t in live] + [stored_summary(r) for r in waiting],
             "finished": [stored_summary(r) for r in done],
+            "next": followed,
         }
 
     @router.get(

@@ -130,6 +130,7 @@ class TableList(_Answer):
 
     live: list[TableSummary | StoredTable]
     finished: list[StoredTable]
+    next: dict[str, str]  # of the tables named in ``mine``, those played again: next ids
 
 
 class OpenSeat(_Answer):

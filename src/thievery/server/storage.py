@@ -678,6 +678,17 @@ class Storage:
         )
         return self._records(query)
 
+    def followed(self, ids: Sequence[str]) -> dict[str, str]:
+        """Of ``ids``, the tables played again: each one's next table's id (found however
+        many tables have finished since, unlike :meth:`listing`'s newest)."""
+        if not ids:
+            return {}
+        query = select(tables_t.c.id, tables_t.c.next_id).where(
+            tables_t.c.id.in_(list(ids)), tables_t.c.next_id.is_not(None)
+        )
+        with self.engine.connect() as conn:
+            return {row[0]: row[1] for row in conn.execute(query)}
+
     def expire(self, cutoff: float, limit: int = 1000, owner: str | None = None) -> list[str]:
         """Close unfinished tables made before ``cutoff`` (a wall time) with no action
         since: stored as finished without a result. Their ids. With ``owner`` (this

@@ -213,16 +213,22 @@ async function refresh(again = true) {
     return;
   }
   const mine = tokens();
-  // A finished table this browser holds a seat (or the host's token) at, played again
-  // since: the next table has the same seats, keys and host, so this browser holds it too
-  // (listed under "Playing now" with its Rejoin), as "Go to the next game" would have
-  // kept it. (A player who had gone when the others played again found it nowhere here.)
-  const next = data.finished.filter((tb) => tb.next_id && (mine[tb.id]?.token || mine[tb.id]?.host) && !mine[tb.next_id]);
-  for (const tb of next) {
-    const { token, host } = mine[tb.id];
-    rememberToken(tb.next_id, { ...(token ? { token } : {}), ...(host ? { host } : {}) });
+  // A table this browser holds a seat (or the host's token) at, played again since: the
+  // next table has the same seats, keys and host, so this browser holds it too (listed
+  // under "Playing now" with its Rejoin), as "Go to the next game" would have kept it. (A
+  // player who had gone when the others played again found it nowhere here.) The server
+  // names them however many tables have finished since (`next`); fetched again once,
+  // naming the new ones, and drawn all the same should the browser's storage refuse them.
+  const next = Object.entries(data.next || {}).filter(([id, nextId]) => (mine[id]?.token || mine[id]?.host) && !mine[nextId]);
+  try {
+    for (const [id, nextId] of next) {
+      const { token, host } = mine[id];
+      rememberToken(nextId, { ...(token ? { token } : {}), ...(host ? { host } : {}) });
+    }
+  } catch {
+    // (storage full or refused: the lists are drawn as they are)
   }
-  if (next.length && again) return refresh(false); // (fetched again once, naming it)
+  if (next.length && again && next.some(([, nextId]) => tokens()[nextId])) return refresh(false);
   // (drawn anew every 5 s: a player tabbed to a Join, Watch or Replay keeps the focus)
   keepFocus($("open"), () => drawOpen(open, mine));
   keepFocus($("live"), () => drawLive(data, mine));

@@ -350,6 +350,7 @@ function drawGame() {
   const ctx = {
     view: f.view,
     legal: page.pending || page.closed ? [] : f.legal,
+    pending: Boolean(page.pending), // (this seat's move is on its way: "Sending your move…")
     seat: f.seat,
     seats: displaySeats(page.seats),
     toAct: f.to_act,

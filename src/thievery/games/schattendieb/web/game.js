@@ -245,7 +245,7 @@ function prompt(ctx, kinds) {
     return { text: t("Add more {kind} cards to your jewel (click them), then Done.", { kind }), you: true };
   }
   // (this seat is asked and has nothing to click: its move is on its way)
-  if (ctx.mode === "play" && ctx.seat !== null && v.to_act.includes(ctx.seat)) return { text: t("Sending your move…"), you: false };
+  if (ctx.pending && ctx.seat !== null && v.to_act.includes(ctx.seat)) return { text: t("Sending your move…"), you: false };
   const waiting = v.to_act.map((s) => name(ctx, s));
   if (ctx.seat !== null && v.closed[ctx.seat]) return { text: t("Your safe is closed. Waiting for {who}…", { who: waiting.join(", ") }), you: false };
   if (v.phase === "play" && ctx.seat !== null && v.chosen[ctx.seat]) return { text: t("You chose. Waiting for {who}…", { who: waiting.join(", ") }), you: false };

@@ -406,8 +406,8 @@ function prompt(ctx, idx) {
     return { text: t("Your turn: pick a card from your hand to play."), you: true };
   }
   if (actor === undefined) return { text: "…", you: false };
-  if (actor === ctx.seat && ctx.mode === "play") return { text: t("Sending your move…"), you: false };
-  const who = actor === ctx.seat ? t("You") : name(ctx, actor);
+  if (actor === ctx.seat && ctx.pending) return { text: t("Sending your move…"), you: false };
+  const who = name(ctx, actor); // (by name, also the replay's own seat: not "You is choosing")
   const what = {
     remove: t("played a Roadblock and is choosing a police card to remove"),
     move: t("played a Thief and is choosing a loot card to move"),

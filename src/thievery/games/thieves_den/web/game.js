@@ -725,7 +725,7 @@ function prompt(ctx, idx) {
     return { text: cap(decisionWords(ctx)) + ".", you: true };
   }
   // (this seat is asked and has nothing to click: its move is on its way)
-  if (ctx.mode === "play" && ctx.seat !== null && v.to_act.includes(ctx.seat)) return { text: tr("Sending your move…"), you: false };
+  if (ctx.pending && ctx.seat !== null && v.to_act.includes(ctx.seat)) return { text: tr("Sending your move…"), you: false };
   const waiting = v.to_act.map((s) => whom(ctx, s));
   if (v.phase === "scouting") {
     if (ctx.seat !== null && v.my_pick) return { text: tr("You chose. Waiting for {who}…", { who: waiting.join(", ") || tr("the reveal") }), you: false };
