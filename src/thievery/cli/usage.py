@@ -93,7 +93,9 @@ ERRORS = (
     "{label} {path} is a directory.",
     "{label} {path} is not readable.",
     "{label} {path} is not writable.",
-    # (thievery.core.i18n.check_language, refusing --lang)
+    # thievery's own refusals of a value, raised in English by a command that does not
+    # speak the command line's language (--option NAME=VALUE; --lang in i18n.check_language)
+    "an option is NAME=VALUE, not {pair}",
     "unknown language {lang} (languages: {languages})",
 )
 
