@@ -14,13 +14,14 @@ from thievery.bots import bot_names
 from thievery.cli.app import app
 from thievery.cli.common import fail, refuse
 from thievery.cli.render import lang_option
+from thievery.cli.usage import ThieveryCommand
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, use_language
 
 _ = Translator(__package__)
 
 
-@app.command("games")
+@app.command("games", cls=ThieveryCommand)
 def list_games(lang: str = lang_option()) -> None:
     """List every game, its player range, options and bots."""
     with use_language(lang):
@@ -58,7 +59,7 @@ def typed(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-@app.command("rules")
+@app.command("rules", cls=ThieveryCommand)
 def rules(
     game: str = typer.Argument(..., help="the game's name (see `thievery games`)"),
     raw: bool = typer.Option(False, "--raw", help="print the Markdown as it is"),

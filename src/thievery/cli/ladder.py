@@ -11,12 +11,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 
 from thievery.cli.app import app
 from thievery.cli.common import check_writable, load_game, parse_options, refuse
+from thievery.cli.usage import ThieveryCommand
 from thievery.core.errors import ThieveryError
 from thievery.core.registry import plugin
 from thievery.sim.ladder import LEVELS, climb, markdown
 
 
-@app.command()
+@app.command(cls=ThieveryCommand)
 def ladder(
     game: str = typer.Argument(..., help="the game, e.g. schattendieb"),
     players: int = typer.Option(4, "--players", "-p"),

@@ -118,4 +118,55 @@ WORDS: Mapping[str, str] = {
     "{game} has no rules page": "{game} hat keine Regelseite",
     "an option is NAME=VALUE, not {pair}": "eine Option ist NAME=WERT, nicht {pair}",
     "error: {message}": "Fehler: {message}",
+    # the command line's own words (Typer's: thievery.cli.usage)
+    "Arguments": "Argumente",
+    "Options": "Optionen",
+    "Commands": "Befehle",
+    "Error": "Fehler",
+    "[default: {}]": "[Standard: {}]",
+    "[required]": "[Pflicht]",
+    "[env var: {}]": "[Umgebungsvariable: {}]",
+    "(deprecated) ": "(veraltet) ",
+    "Aborted.": "Abgebrochen.",
+    "Try [blue]'{command_path} {help_option}'[/] for help.": (
+        "Hilfe zeigt [blue]'{command_path} {help_option}'[/]."
+    ),
+    "Usage: ": "Aufruf: ",
+    "[OPTIONS]": "[OPTIONEN]",
+    "COMMAND [ARGS]...": "BEFEHL [ARGUMENTE]...",
+    "Show this message and exit.": "Diese Hilfe zeigen und beenden.",
+    "Invalid value for {hint}: {message}": "Ungültiger Wert für {hint}: {message}",
+    "Invalid value: {message}": "Ungültiger Wert: {message}",
+    "Missing argument {hint}.": "Das Argument {hint} fehlt.",
+    "Missing option {hint}.": "Die Option {hint} fehlt.",
+    "Missing parameter {hint}.": "Der Parameter {hint} fehlt.",
+    "No such option: {option} (Possible options: {options})": (
+        "Unbekannte Option: {option} (Meintest du: {options}?)"
+    ),
+    "No such option: {option}": "Unbekannte Option: {option}",
+    "Option {option} requires an argument.": "Die Option {option} braucht einen Wert.",
+    "Option {option} requires {n} arguments.": "Die Option {option} braucht {n} Werte.",
+    "Option {option} does not take a value.": "Die Option {option} nimmt keinen Wert.",
+    "Argument {name} takes {n} values.": "Das Argument {name} nimmt {n} Werte.",
+    "Got unexpected extra argument(s) ({args})": "Zu viele Argumente ({args})",
+    "No such command {name}. Did you mean {names}?": (
+        "Unbekannter Befehl {name}. Meintest du {names}?"
+    ),
+    "No such command {name}.": "Unbekannter Befehl {name}.",
+    "Missing command.": "Der Befehl fehlt.",
+    "Value error, {value} is not one of {choices}.": "{value} ist keins von {choices}.",
+    "{label} {path} does not exist.": "{path} gibt es nicht.",
+    "{label} {path} is a file.": "{path} ist eine Datei.",
+    "{label} {path} is a directory.": "{path} ist ein Ordner.",
+    "{label} {path} is not readable.": "{path} ist nicht lesbar.",
+    "{label} {path} is not writable.": "{path} ist nicht beschreibbar.",
+    "unknown language {lang} (languages: {languages})": (
+        "unbekannte Sprache {lang} (Sprachen: {languages})"
+    ),
+    "{value} is not a whole number": "{value} ist keine ganze Zahl",
+    "{value} is not a number": "{value} ist keine Zahl",
+    "{value} is too small (at least {limit})": "{value} ist zu klein (mindestens {limit})",
+    "{value} is too small (more than {limit})": "{value} ist zu klein (mehr als {limit})",
+    "{value} is too large (at most {limit})": "{value} ist zu groß (höchstens {limit})",
+    "{value} is too large (less than {limit})": "{value} ist zu groß (weniger als {limit})",
 }

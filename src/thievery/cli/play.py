@@ -39,6 +39,7 @@ from thievery.cli.render import (
     seat_labels,
     with_names,
 )
+from thievery.cli.usage import ThieveryCommand
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, listed, result_name, use_language
 from thievery.core.protocol import (
@@ -66,7 +67,7 @@ class Quit(Exception):
     """The human asked to leave."""
 
 
-@app.command()
+@app.command(cls=ThieveryCommand)
 def play(
     game: str = typer.Argument(..., help="the game, e.g. schattendieb"),
     players: int = typer.Option(4, "--players", "-p", help="number of seats"),

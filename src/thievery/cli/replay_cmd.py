@@ -17,6 +17,7 @@ from rich.rule import Rule
 from thievery.cli.app import app
 from thievery.cli.common import fail, refuse
 from thievery.cli.render import describe, lang_option, renderer, seat_labels, with_names
+from thievery.cli.usage import ThieveryCommand
 from thievery.core.errors import ThieveryError
 from thievery.core.i18n import Translator, listed, result_name, use_language
 from thievery.core.protocol import CLOCK, JSON, State
@@ -26,7 +27,7 @@ from thievery.core.registry import game as get_game
 _ = Translator(__package__)
 
 
-@app.command()
+@app.command(cls=ThieveryCommand)
 def replay(
     file: Path = typer.Argument(..., help="a game record (JSON) saved by play or the server"),
     seat: int | None = typer.Option(

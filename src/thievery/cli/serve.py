@@ -13,6 +13,7 @@ from urllib.parse import quote, unquote, urlsplit
 import typer
 
 from thievery.cli.app import app
+from thievery.cli.usage import ThieveryCommand
 
 _CAPS = "Limits (per client = per address)"
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
@@ -152,7 +153,7 @@ def bad_numbers(above_0: dict[str, float], at_least_0: dict[str, float]) -> str 
     return None
 
 
-@app.command()
+@app.command(cls=ThieveryCommand)
 def serve(
     host: str = typer.Option(
         "127.0.0.1", help="address to listen on (0.0.0.0: every interface, for a LAN)"

@@ -20,13 +20,14 @@ from thievery.cli.common import (
     parse_options,
     refuse,
 )
+from thievery.cli.usage import ThieveryCommand
 from thievery.core.errors import ThieveryError
 from thievery.core.registry import plugin
 from thievery.sim import GameOutcome, simulate, standings
 from thievery.sim.report import components_words
 
 
-@app.command("simulate")
+@app.command("simulate", cls=ThieveryCommand)
 def simulate_cmd(
     game: str = typer.Argument(..., help="the game, e.g. schattendieb"),
     games: int = typer.Option(100, "--games", "-n", help="how many games"),

@@ -12,11 +12,12 @@ import typer
 from thievery.cli.app import app
 from thievery.cli.common import fail
 from thievery.cli.render import seat_labels
+from thievery.cli.usage import ThieveryCommand
 from thievery.core.errors import ThieveryError
 from thievery.core.record import GameRecord, replay
 
 
-@app.command()
+@app.command(cls=ThieveryCommand)
 def verify(
     file: Path = typer.Argument(..., help="a finished table's record (JSON)"),
     commitment: str | None = typer.Option(
