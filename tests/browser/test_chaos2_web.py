@@ -394,3 +394,45 @@ def test_the_lobby_draws_its_lists_when_storage_refuses_a_played_again_table(
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_browser_that_cannot_keep_a_seat_still_sits_and_is_told(
+    server: str, browser: Browser, http: httpx2.Client
+) -> None:
+    """An invite opened in a browser whose storage refuses writes: the page still seats
+    its player and plays (it threw as it loaded, before connecting), and tells them the
+    seat is not kept (the invite is used up: a reload would leave them watching); at the
+    end, "Go to the next game" still goes (it threw before it went)."""
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Ben"}]
+    made = make(server, "thieves-den", seats)
+    table_id, invites = made["table"]["id"], [s["invite"] for s in made["seats"]]
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
+    try:
+        context.add_init_script(STORAGE_FULL)
+        page = context.new_page()
+        errors = watch_errors(page)
+        welcomes: list[dict[str, Any]] = []  # (Ana's key is read off her welcome frame)
+        page.on(
+            "websocket",
+            lambda ws: ws.on(
+                "framereceived",
+                lambda text: welcomes.append(json.loads(text)) if '"welcome"' in text else None,
+            ),
+        )
+        page.goto(invites[0])
+        expect(page.locator("#who")).to_have_text("you are Ana")
+        told = "This browser cannot keep your seat"
+        expect(page.locator(".toast", has_text=told)).to_have_count(1)
+        assert page.evaluate("() => localStorage.getItem('thievery.tokens')") is None
+        keys = [next(w["key"] for w in welcomes if w.get("key")), exchange(invites[1])]
+        play_to_the_end(http, server, table_id, keys)
+        again = http.post(
+            f"{server}/api/tables/{table_id}/again", headers={"Authorization": f"Bearer {keys[1]}"}
+        )
+        assert again.status_code == 200, again.text
+        page.locator("#result .go-next").click()
+        page.wait_for_url(re.compile(re.escape(again.json()["id"]) + "$"))
+        expect(page.locator("#who")).to_have_text("you are Ana")
+        assert errors == []
+    finally:
+        context.close()

@@ -155,11 +155,22 @@ export function tokens() {
   try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch { return {}; }
 }
 
-/** Remember a seat token (or the host token) for a table. */
+/** Keep the tokens; false if the browser's storage refuses (full, or turned off). */
+function keep(all) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(all));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Remember a seat token (or the host token) for a table; false if the browser could
+ * not keep it (its storage full or off: the page goes on, and says so where it matters). */
 export function rememberToken(tableId, entry) {
   const all = tokens();
   all[tableId] = { ...(all[tableId] || {}), ...entry };
-  localStorage.setItem(KEY, JSON.stringify(all));
+  return keep(all);
 }
 
 /** Forget a table's seat token (one the table refused), keeping its host token if any. */
@@ -167,7 +178,7 @@ export function forgetToken(tableId) {
   const all = tokens();
   if (!all[tableId]) return;
   delete all[tableId].token;
-  localStorage.setItem(KEY, JSON.stringify(all));
+  keep(all);
 }
 
 /** A short-lived message at the bottom of the page. */

@@ -123,6 +123,8 @@ export const DE = {
   "Take my seat back": "Meinen Platz zurücknehmen",
   "Let a bot play for me": "Einen Bot für mich spielen lassen",
   "Copy my seat link": "Meinen Platz-Link kopieren",
+  'This browser cannot keep your seat (its storage is full or turned off): keep this page open, or use "Copy my seat link" to come back.':
+    "Dieser Browser kann deinen Platz nicht speichern (sein Speicher ist voll oder abgeschaltet): Lass diese Seite offen, oder nutze „Meinen Platz-Link kopieren“, um zurückzukommen.",
   "Your turn": "Du bist dran",
   "Sound and notification on your turn: on": "Ton und Benachrichtigung, wenn du dran bist: an",
   "Sound and notification on your turn: off": "Ton und Benachrichtigung, wenn du dran bist: aus",

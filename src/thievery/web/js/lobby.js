@@ -220,13 +220,9 @@ async function refresh(again = true) {
   // names them however many tables have finished since (`next`); fetched again once,
   // naming the new ones, and drawn all the same should the browser's storage refuse them.
   const next = Object.entries(data.next || {}).filter(([id, nextId]) => (mine[id]?.token || mine[id]?.host) && !mine[nextId]);
-  try {
-    for (const [id, nextId] of next) {
-      const { token, host } = mine[id];
-      rememberToken(nextId, { ...(token ? { token } : {}), ...(host ? { host } : {}) });
-    }
-  } catch {
-    // (storage full or refused: the lists are drawn as they are)
+  for (const [id, nextId] of next) { // (storage full or off: not kept, the lists drawn as they are)
+    const { token, host } = mine[id];
+    rememberToken(nextId, { ...(token ? { token } : {}), ...(host ? { host } : {}) });
   }
   if (next.length && again && next.some(([, nextId]) => tokens()[nextId])) return refresh(false);
   // (drawn anew every 5 s: a player tabbed to a Join, Watch or Replay keeps the focus)

@@ -39,7 +39,9 @@ window.addEventListener("hashchange", () => {
   if (new URLSearchParams(location.hash.slice(1)).get("token")) location.reload();
 });
 const mine = tokens()[tableId] || {};
-let token = watch ? null : mine.token || null; // (an invite, until the welcome gives its key)
+// (an invite, until the welcome gives its key; the link's own if this browser could not
+// keep it: its storage full or turned off)
+let token = watch ? null : mine.token || (linked && !held.token ? linked : null);
 const host = mine.host || null;
 
 const page = {
@@ -194,7 +196,9 @@ function onFrame(frame) {
         // The invite was exchanged for this seat's own key: only this browser has it now
         // (the invite link no longer works), and "Copy my seat link" gives it. The invite
         // is kept too: opened here again, it is this browser's own way back.
-        rememberToken(tableId, { token: frame.key, invite: token, made: undefined });
+        if (!rememberToken(tableId, { token: frame.key, invite: token, made: undefined })) {
+          toast(t("This browser cannot keep your seat (its storage is full or turned off): keep this page open, or use \"Copy my seat link\" to come back."));
+        }
         token = frame.key;
       }
       page.static = Object.fromEntries((frame.static || []).map((k) => [k, frame.view[k]]));
@@ -702,8 +706,11 @@ function goNext() {
   // and its host's token (a player away at the next game can be handed to a bot, or the
   // table closed, as at this one).
   const entry = { ...(token ? { token } : {}), ...(host ? { host } : {}) };
-  if (token || host) rememberToken(page.next, entry);
-  location.href = `/table/${encodeURIComponent(page.next)}${token ? "" : "?watch"}`;
+  const kept = !(token || host) || rememberToken(page.next, entry);
+  // (a browser that cannot keep it: the seat's key goes in the link, as "Copy my seat
+  // link" gives it; else never in the address bar, where it could be shared by mistake)
+  const link = token && !kept ? `#token=${encodeURIComponent(token)}` : "";
+  location.href = `/table/${encodeURIComponent(page.next)}${token ? link : "?watch"}`;
 }
 
 start();
