@@ -21,31 +21,13 @@ import time
 from typing import Any
 
 from thievery.bots.base import make_bot
-from thievery.bots.realtime import BotClock
-from thievery.core.registry import plugin
-from thievery.core.rng import Rng
-from thievery.games.schatz_rabatz.rules import PACKING, SchatzRabatz
-from thievery.games.schatz_rabatz.search import PlacementSearchBot
+from thievery.games.schatz_rabatz.rules import SchatzRabatz
+from thievery.games.schatz_rabatz.search import PlacementSearchBot, packing_positions
 
 
 def positions(players: int, count: int, seed: int) -> list[tuple[SchatzRabatz, int]]:
     """Every other packing position with a real choice, from packers' matches."""
-    spec = plugin("schatz-rabatz").spec
-    found: list[tuple[SchatzRabatz, int]] = []
-    game = 0
-    while len(found) < count:
-        state = spec.new(players, seed + game)
-        assert isinstance(state, SchatzRabatz)
-        bots = {s: make_bot("heuristic", spec.name, s, seed + game) for s in range(players)}
-        clock = BotClock(bots, Rng(seed + game))
-        while not state.is_over and len(found) < count:
-            due = clock.next_due(state)
-            assert due is not None
-            if state.phase == PACKING and len(state.legal_actions(due[1])) > 1 and due[0] % 2 == 0:
-                found.append((state.clone(), due[1]))
-            clock.step(state, *due)
-        game += 1
-    return found
+    return packing_positions(players, count, seed, every=2)
 
 
 def measure(bot_name: str, players: int, count: int, think: float | None, seed: int) -> Any:

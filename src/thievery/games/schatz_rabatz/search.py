@@ -449,6 +449,34 @@ class SchatzRabatzSearch(SearchHooks):
         return soft_max(estimates, 0.8)
 
 
+def packing_positions(
+    players: int, count: int, seed: int, every: int
+) -> list[tuple[SchatzRabatz, int]]:
+    """``count`` packing positions with a real choice, met in matches of heuristic
+    packers (seeds from ``seed`` on): those whose bot is due at a game time that is a
+    multiple of ``every`` ms; each with the seat to decide. For benchmarks."""
+    from thievery.bots.base import make_bot
+    from thievery.bots.realtime import BotClock
+
+    spec = plugin("schatz-rabatz").spec
+    found: list[tuple[SchatzRabatz, int]] = []
+    game = 0
+    while len(found) < count:
+        state = spec.new(players, seed + game)
+        assert isinstance(state, SchatzRabatz)
+        bots = {s: make_bot("heuristic", spec.name, s, seed + game) for s in range(players)}
+        clock = BotClock(bots, Rng(seed + game))
+        while not state.is_over and len(found) < count:
+            due = clock.next_due(state)
+            assert due is not None
+            real = state.phase == PACKING and len(state.legal_actions(due[1])) > 1
+            if real and due[0] % every == 0:
+                found.append((state.clone(), due[1]))
+            clock.step(state, *due)
+        game += 1
+    return found
+
+
 def bench(players: int = 2, positions: int = 30, seed: int = 1) -> JSON:
     """Search speed on packing positions met in matches of packers: rollouts (drops
     evaluated to the end of the round) per second, and the time per decision of the
@@ -458,23 +486,9 @@ def bench(players: int = 2, positions: int = 30, seed: int = 1) -> JSON:
         import bench; print(json.dumps(bench(2)))"
     """
     from thievery.bots.base import make_bot
-    from thievery.bots.realtime import BotClock
 
     spec = plugin("schatz-rabatz").spec
-    found: list[tuple[SchatzRabatz, int]] = []
-    game = 0
-    while len(found) < positions:
-        state = spec.new(players, seed + game)
-        assert isinstance(state, SchatzRabatz)
-        bots = {s: make_bot("heuristic", spec.name, s, seed + game) for s in range(players)}
-        clock = BotClock(bots, Rng(seed + game))
-        while not state.is_over and len(found) < positions:
-            due = clock.next_due(state)
-            assert due is not None
-            if state.phase == PACKING and len(state.legal_actions(due[1])) > 1 and due[0] % 3 == 0:
-                found.append((state.clone(), due[1]))
-            clock.step(state, *due)
-        game += 1
+    found = packing_positions(players, positions, seed, every=3)
     out: JSON = {"bench": "schatz-rabatz-search", "players": players, "positions": positions}
     for name in ("ismcts", "ismcts-strong"):
         rollouts = samples = 0
