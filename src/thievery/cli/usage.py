@@ -34,7 +34,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from typer import rich_utils
-from typer._click import Context, HelpFormatter
+from typer._click import Command, Context, HelpFormatter
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
@@ -231,34 +231,32 @@ def _usage_pieces(pieces: list[str]) -> list[str]:
         return [_(piece) if piece in USAGE_PIECES else piece for piece in pieces]
 
 
-def _format_usage(command: TyperCommand | TyperGroup, ctx: Context, out: HelpFormatter) -> None:
-    with use_language(_CLI_LANGUAGE.get()):
-        out.write_usage(
-            ctx.command_path, " ".join(command.collect_usage_pieces(ctx)), _(USAGE_PREFIX)
-        )
-
-
-def _help_option(option: TyperOption | None) -> TyperOption | None:
-    if option is not None:
-        with use_language(_CLI_LANGUAGE.get()):
-            option.help = _(HELP_OPTION)
-    return option
-
-
-class ThieveryCommand(TyperCommand):
-    """A `thievery` command: Typer's words in the command line's language."""
+class _HelpWords(Command):
+    """A command's or group's help words (usage line, help option) in the command
+    line's language."""
 
     def collect_usage_pieces(self, ctx: Context) -> list[str]:
         return _usage_pieces(super().collect_usage_pieces(ctx))
 
     def format_usage(self, ctx: Context, formatter: HelpFormatter) -> None:
-        _format_usage(self, ctx, formatter)
+        with use_language(_CLI_LANGUAGE.get()):
+            formatter.write_usage(
+                ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), _(USAGE_PREFIX)
+            )
 
     def get_help_option(self, ctx: Context) -> TyperOption | None:
-        return _help_option(super().get_help_option(ctx))
+        option = super().get_help_option(ctx)
+        if option is not None:
+            with use_language(_CLI_LANGUAGE.get()):
+                option.help = _(HELP_OPTION)
+        return option
 
 
-class ThieveryGroup(TyperGroup):
+class ThieveryCommand(_HelpWords, TyperCommand):
+    """A `thievery` command: Typer's words in the command line's language."""
+
+
+class ThieveryGroup(_HelpWords, TyperGroup):
     """The `thievery` command line: chooses its language (:func:`cli_language`), and its
     usage errors and help screens speak it."""
 
@@ -294,12 +292,3 @@ class ThieveryGroup(TyperGroup):
     def invoke(self, ctx: Context) -> Any:
         with _translated_errors():
             return super().invoke(ctx)
-
-    def collect_usage_pieces(self, ctx: Context) -> list[str]:
-        return _usage_pieces(super().collect_usage_pieces(ctx))
-
-    def format_usage(self, ctx: Context, formatter: HelpFormatter) -> None:
-        _format_usage(self, ctx, formatter)
-
-    def get_help_option(self, ctx: Context) -> TyperOption | None:
-        return _help_option(super().get_help_option(ctx))
