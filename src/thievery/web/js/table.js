@@ -56,8 +56,8 @@ const page = {
   // as stale).
   pending: null,
   pendingId: null,
-  // While it was on its way, an update told of this seat's own doing: made in another tab
-  // (or by the table for it: a turn timer's bot)
+  // While it was on its way, an update was of this seat's own action (the server's
+  // `acted`): made in another tab, or by the table for it (a turn timer's bot)
   movedElsewhere: false,
   renderer: null,
   conn: null,
@@ -232,8 +232,9 @@ function onFrame(frame) {
       page.log.push(...frame.events);
       page.heard.push(...frame.events.map(line));
       // (a move of this seat while its move here was on its way: made in another tab, or a
-      // turn timer's bot)
-      if (page.pending && frame.seat !== null && frame.events.some((e) => e.seat === frame.seat)) page.movedElsewhere = true;
+      // turn timer's bot. The server says so: an event naming this seat may be another
+      // seat's doing, this seat its target or one of every seat in a reveal.)
+      if (page.pending && frame.seat !== null && frame.acted === true) page.movedElsewhere = true;
       drawAll();
       break;
     case "seats":
@@ -310,8 +311,16 @@ function onError(frame) {
 }
 
 function stillLegal(action) {
-  const want = JSON.stringify(action);
-  return (page.frame?.legal || []).some((a) => JSON.stringify(a) === want);
+  const want = sameForm(action);
+  return (page.frame?.legal || []).some((a) => sameForm(a) === want);
+}
+
+/** An action's JSON with its keys in one order: an update's legal actions come with their
+ * keys sorted, a welcome's in the game's own order (a move chosen from a welcome's was
+ * never found among an update's, nor sent again). */
+function sameForm(action) {
+  return JSON.stringify(action, (_, v) => (v && typeof v === "object" && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
 }
 
 let acts = 0; // moves sent from this page (their frames' ids: act-1, act-2, …)
