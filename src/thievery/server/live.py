@@ -572,6 +572,9 @@ class LiveTable:
                 "bot": s.bot,
                 "connected": self.connected(i),
                 "reinvited": s.reinvited,
+                # its invite waits to be used: nobody has taken the seat (its host's
+                # browser shows the invite link until then)
+                "invited": s.invited,
             }
             for i, s in enumerate(self.seats)
         ]

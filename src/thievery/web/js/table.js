@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, keepFocus, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus,
+  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, heldInvites, keepFocus, keepInvites, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus, waitingInvites,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -90,6 +90,7 @@ async function start() {
   try {
     page.summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (error) {
+    if (error.status === 404 && host) keepInvites(tableId, []); // (gone: its links are worth nothing)
     noTable(errorText(error));
     return;
   }
@@ -448,11 +449,19 @@ function drawSeatsNow() {
   document.querySelectorAll(".host-invite").forEach((b) => b.addEventListener("click", () => hostInvite(Number(b.dataset.seat))));
   if (page.newInvite && page.seats[page.newInvite.seat]?.connected) page.newInvite = null; // (used)
   const made = page.newInvite;
-  $("new-invite").innerHTML = made ? `
+  // The invite links this browser made as the host (in the lobby, or "new link" here) whose
+  // seats still wait for them; none once the game is over or the table closed.
+  const over = Boolean(f?.result || page.closed);
+  const held = host ? waitingInvites(tableId, page.seats, over).filter((i) => i.seat !== f?.seat && i.seat !== made?.seat) : [];
+  $("new-invite").innerHTML = (made ? `
     <div class="invite"><b>${esc(made.name)}</b><code>${esc(made.invite)}</code>
       <button type="button" class="small" id="copy-invite">${esc(t("Copy link"))}</button></div>
-    <p class="help">${esc(t("A new invite link for {name}: send it to them only. Their old links no longer work.", { name: made.name }))}</p>` : "";
+    <p class="help">${esc(t("A new invite link for {name}: send it to them only. Their old links no longer work.", { name: made.name }))}</p>` : "")
+    + (held.length ? `<div class="invites held-invites">${held.map((i) => `<div class="invite"><b>${esc(displayName(page.seats[i.seat] || { name: i.name }, i.seat))}</b><code>${esc(i.invite)}</code>
+      <button type="button" class="small" data-copy="${esc(i.invite)}">${esc(t("Copy link"))}</button><span></span></div>`).join("")}</div>
+    <p class="help">${esc(t("Invite links not used yet (only this browser has them): send each to its player only."))}</p>` : "");
   $("copy-invite")?.addEventListener("click", () => copy(made.invite));
+  $("new-invite").querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", () => copy(b.dataset.copy)));
   const controls = [];
   if (f && f.seat !== null && !f.result && !page.closed) {
     const me = page.seats[f.seat];
@@ -487,6 +496,8 @@ async function hostInvite(seat) {
   try {
     const made = await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/invite`, { method: "POST", token: host });
     page.newInvite = { seat, name: displayName(made), invite: made.invite };
+    // (kept in place of the seat's old link, which no longer works)
+    keepInvites(tableId, [...heldInvites(tableId).filter((i) => i.seat !== seat), { seat, name: made.name, invite: made.invite }]);
     drawSeats();
     $("copy-invite")?.focus(); // (the one live region stays the game's: focus tells of it)
   } catch (error) {
