@@ -593,9 +593,10 @@ function alertTurn() {
 }
 
 /** A visible notice when the turn timer let a bot play for this seat. The server does not
- * say who moved, so the page works it out: this seat was asked to act, sent nothing, its
- * timer had run out (give or take 2 s for when this page first saw the question), and the
- * update brings events of this seat's own doing. */
+ * say why a seat moved (an update's `acted` says only that it did), so the page works it
+ * out: this seat was asked to act, sent nothing, its timer had run out (give or take 2 s
+ * for when this page first saw the question), and the update brings events of this seat's
+ * own doing. */
 function noticeTimeout(frame) {
   const before = page.frame;
   const seat = frame.seat;
