@@ -42,7 +42,7 @@ from thievery.server.schemas import (
     TableSummary,
     ref,
 )
-from thievery.server.seats import CLIENT_KEY
+from thievery.server.seats import CLIENT_KEY, Seat
 from thievery.server.sockets import Limits, TableSockets
 from thievery.server.storage import TableRecord
 
@@ -268,7 +268,13 @@ def stored_summary(record: TableRecord) -> JSON:
         "title": game_title(record.game),
         "players": record.players,
         "seats": [
-            {"seat": i, "kind": s["kind"], "name": s["name"], "bot": s.get("bot")}
+            {
+                "seat": i,
+                "kind": s["kind"],
+                "name": s["name"],
+                "bot": s.get("bot"),
+                "invited": Seat.from_stored(s).invited,
+            }
             for i, s in enumerate(record.seats)
         ],
         "over": record.finished,

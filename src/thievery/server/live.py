@@ -572,6 +572,9 @@ class LiveTable:
                 "bot": s.bot,
                 "connected": self.connected(i),
                 "reinvited": s.reinvited,
+                # its invite waits to be used: nobody has taken the seat (its host's
+                # browser shows the invite link until then)
+                "invited": s.invited,
             }
             for i, s in enumerate(self.seats)
         ]
@@ -670,17 +673,24 @@ class LiveTable:
         """An event for an audience, with its words (seats by name)."""
         return event_words(self.spec, event, audience, self.names)
 
-    def state_frame(self, kind: str, audience: Audience, events: Sequence[Event]) -> JSON:
+    def state_frame(
+        self, kind: str, audience: Audience, events: Sequence[Event], acted: bool = False
+    ) -> JSON:
         """A frame with everything ``audience`` may know now (``events``: those of them
-        it may see)."""
+        it may see; ``acted``: an update's, see :meth:`_frame_head`)."""
         visible = [e for e in events if e.is_visible_to(audience)]
-        return {**self._frame_head(kind, audience, visible), **self._snapshot(audience)}
+        return {**self._frame_head(kind, audience, visible, acted), **self._snapshot(audience)}
 
-    def _frame_head(self, kind: str, audience: Audience, visible: Sequence[Event]) -> JSON:
+    def _frame_head(
+        self, kind: str, audience: Audience, visible: Sequence[Event], acted: bool = False
+    ) -> JSON:
         """A frame's head, with ``visible``: events the audience may see (the caller's
-        choice: see :meth:`_adopt`)."""
+        choice: see :meth:`_adopt`). An update says whether it is the audience's own
+        action (``acted``): a seat's, from any of its connections, or a bot's or the turn
+        timer's for it. (Its events cannot say so: another seat's action may name this
+        seat in them, a target or a reveal of every seat.)"""
         spec, names = self.spec, self.names  # (once, not once an event)
-        return {
+        head: JSON = {
             "type": kind,
             "table": self.id,
             "seat": audience,
@@ -690,6 +700,9 @@ class LiveTable:
             # so a client's countdown is right even after a reload.
             "clock_ms": self.clock.ms() if self.clock.realtime else None,
         }
+        if kind == "update":
+            head["acted"] = acted
+        return head
 
     def _encoded(self, audience: Audience) -> tuple[bytes, bytes]:
         """An audience's snapshot as JSON, encoded once for both its digest and its update
@@ -702,12 +715,14 @@ class LiveTable:
         self._encoding[audience] = (self.version, legal, rest)
         return legal, rest
 
-    def state_frame_text(self, kind: str, audience: Audience, visible: Sequence[Event]) -> str:
+    def state_frame_text(
+        self, kind: str, audience: Audience, visible: Sequence[Event], acted: bool = False
+    ) -> str:
         """:meth:`state_frame` as JSON text (``visible``: the events the audience may see,
         as :meth:`_adopt` chose them), its view without the game's static keys
         (the plug-in's ``static_view``: they never change, and the welcome frame had them).
         The snapshot's JSON is the one its digest was made of, spliced in, not re-encoded."""
-        head = frame_text(self._frame_head(kind, audience, visible))
+        head = frame_text(self._frame_head(kind, audience, visible, acted))
         legal, rest = self._encoded(audience)
         # head is an object with keys; rest is one with (view, to_act, result): joined,
         # one object with every key once.
@@ -800,14 +815,16 @@ class LiveTable:
         self.waiting_since = dict.fromkeys(new.to_act, time.monotonic())
         self.clock.resume(new)  # the clock ran before: it runs on
 
-    def _broadcast(self, changed: Mapping[Audience, list[Event]]) -> None:
+    def _broadcast(self, changed: Mapping[Audience, list[Event]], actor: int) -> None:
+        """Send each connection its audience's update (``actor``: the seat that acted)."""
         frames: dict[Audience, str] = {}
         for listener in list(self.listeners):
             audience = listener.seat
             if audience not in changed:
                 continue
             if audience not in frames:
-                frames[audience] = self.state_frame_text("update", audience, changed[audience])
+                events, acted = changed[audience], audience == actor
+                frames[audience] = self.state_frame_text("update", audience, events, acted)
             listener.push(frames[audience])
         # (kept between actions, the snapshots would cost more than all else)
         self._cache.clear()
@@ -1146,7 +1163,7 @@ class LiveTable:
             s: now if (s not in before or (s == seat and shown)) else self.waiting_since.get(s, now)
             for s in new.to_act
         }
-        self._broadcast(changed)
+        self._broadcast(changed, seat)
         if new.is_over or self._driven:
             self.wake.set()
         if self.hub.cluster is not None:  # for forwarded actions (see _outcome)

@@ -72,6 +72,7 @@ class TableSeat(_Answer):
     bot: str | None = Field(description="the bot playing it (a bot seat, or a human's handed over)")
     connected: int = Field(description="how many connections it has now")
     reinvited: int = Field(description="how many times the host made its invite anew")
+    invited: bool = Field(description="its invite waits to be used: nobody has taken it yet")
 
 
 class TableSummary(_Answer):
@@ -106,6 +107,7 @@ class StoredSeat(_Answer):
     kind: Literal["human", "bot"]
     name: str
     bot: str | None
+    invited: bool = Field(description="its invite waits to be used: nobody has taken it yet")
 
 
 class StoredTable(_Answer):

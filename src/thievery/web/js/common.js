@@ -173,6 +173,36 @@ export function rememberToken(tableId, entry) {
   return keep(all);
 }
 
+/** The invite links this browser made for a table's other seats as its host, not known
+ * to be used yet: [{seat, name, invite}] (secrets: shown to this browser only). */
+export function heldInvites(tableId) {
+  const held = tokens()[tableId]?.invites;
+  return Array.isArray(held) ? held.filter((i) => i && typeof i.invite === "string") : [];
+}
+
+/** Keep a table's invite links (these and no others; none: forgotten); false if the
+ * browser's storage refuses (the page goes on without them, as before they were kept). */
+export function keepInvites(tableId, invites) {
+  const all = tokens();
+  if (!all[tableId]) {
+    if (!invites.length) return true;
+    all[tableId] = {};
+  }
+  if (invites.length) all[tableId].invites = invites;
+  else delete all[tableId].invites;
+  return keep(all);
+}
+
+/** A table's invite links still to be sent: those whose seats wait for their invites (a
+ * seats list's `invited`; a seat someone took, by the link or from the lobby list, is
+ * dropped), none once the table is ``over`` (finished or closed). Storage is kept in step. */
+export function waitingInvites(tableId, seats, over = false) {
+  const held = heldInvites(tableId);
+  const waiting = over ? [] : held.filter((i) => seats?.[i.seat]?.invited !== false);
+  if (waiting.length !== held.length) keepInvites(tableId, waiting);
+  return waiting;
+}
+
 /** Forget a table's seat token (one the table refused), keeping its host token if any. */
 export function forgetToken(tableId) {
   const all = tokens();

@@ -24,6 +24,8 @@ export const DE = {
   "{seat}: name": "{seat}: Name",
   "This game has no options.": "Dieses Spiel hat keine Optionen.",
   "Copy link": "Link kopieren",
+  "Invite links not used yet (only this browser has them): send each to its player only.":
+    "Einladungslinks, noch nicht benutzt (nur dieser Browser hat sie): Schick jeden nur seinem Spieler.",
   "Sit here": "Hier Platz nehmen",
   "Table {id} is ready": "Tisch {id} ist bereit",
   "Each link is the only key to its seat: send it to that player only. You sit at the first human seat from this browser.":

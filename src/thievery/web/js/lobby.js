@@ -1,12 +1,13 @@
 // The lobby: pick a game, seats (human or which bot) and options; create a table and hand out
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
-import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, keepFocus, newKey, rememberToken, retried, toast, tokens } from "/static/js/common.js";
+import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, keepFocus, keepInvites, newKey, rememberToken, retried, toast, tokens, waitingInvites } from "/static/js/common.js";
 import { errorText, setUpPage, t } from "/static/js/i18n.js";
 import { helpButton } from "/static/js/help.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
+let created = null; // the table made here whose links the "ready" panel shows (not listed twice)
 
 setUpPage();
 $("brand").innerHTML = `${LOGO}Thievery`;
@@ -122,6 +123,10 @@ async function create(event) {
     const made = await api("/api/tables", { method: "POST", body });
     const id = made.table.id;
     rememberToken(id, { host: made.host_token });
+    // The other seats' invite links, kept with the host token: after a reload they are
+    // shown again with this table in "Playing now" (and on the table page, to its host),
+    // each until its seat is taken. (Storage refusing them: as shown here, no more.)
+    keepInvites(id, made.seats.slice(1).map((s) => ({ seat: s.seat, name: s.name, invite: s.invite })));
     showCreated(made);
     refresh();
   } catch (error) {
@@ -133,6 +138,7 @@ async function create(event) {
 
 function showCreated(made) {
   const id = made.table.id;
+  created = id;
   const box = $("created");
   const mine = made.seats[0];
   if (mine) rememberToken(id, { token: mine.token, seat: mine.seat });
@@ -212,6 +218,7 @@ async function refresh(again = true) {
   } catch {
     return;
   }
+  keepOnlyWaiting(data);
   const mine = tokens();
   // A table this browser holds a seat (or the host's token) at, played again since: the
   // next table has the same seats, keys and host, so this browser holds it too (listed
@@ -232,6 +239,29 @@ async function refresh(again = true) {
   $("finished-count").textContent = data.finished.length ? `(${data.finished.length})` : "";
 }
 
+/** This browser's invite links as a host: those whose seats someone took since (the
+ * listing's `invited`) are forgotten, and every one of a table that is over or closed. */
+function keepOnlyWaiting(data) {
+  const over = new Set(data.finished.map((tb) => tb.id));
+  const live = new Map(data.live.map((tb) => [tb.id, tb]));
+  for (const [id, entry] of Object.entries(tokens())) {
+    if (!Array.isArray(entry?.invites) || !entry.invites.length) continue;
+    const tb = live.get(id);
+    if (over.has(id) || tb?.over || tb?.closed) waitingInvites(id, [], true);
+    else if (tb) waitingInvites(id, tb.seats);
+  }
+}
+
+/** A table's invite links this browser made as its host, for seats still waiting for them
+ * (never anyone else's: they are kept in this browser only). */
+function drawInvites(tb, mine) {
+  const held = tb.id === created ? [] : (mine[tb.id]?.invites || []).filter((i) => tb.seats[i.seat]?.invited !== false);
+  if (!held.length) return "";
+  return `<div class="invites held-invites"><p class="help">${esc(t("Invite links not used yet (only this browser has them): send each to its player only."))}</p>
+    ${held.map((i) => `<div class="invite"><b>${esc(displayName({ seat: i.seat, name: i.name }, i.seat))}</b><code>${esc(i.invite)}</code>
+      <button type="button" class="small" data-copy="${esc(i.invite)}">${esc(t("Copy link"))}</button><span></span></div>`).join("")}</div>`;
+}
+
 function drawLive(data, mine) {
   $("live").innerHTML = data.live.map((tb) => {
     const held = mine[tb.id]?.token || mine[tb.id]?.host; // (a host without a seat: to close it, say)
@@ -241,8 +271,9 @@ function drawLive(data, mine) {
     return `<div class="table-item"><div><b>${esc(tb.title)}</b> · ${esc(tb.id)}
         <div class="who">${seatText(tb)}</div><div class="who">${esc(tb.loaded === false ? t("resting: it wakes when someone comes") : t(tb.actions === 1 ? "1 move · waiting for {who}" : "{n} moves · waiting for {who}", { n: tb.actions, who: waiting || "—" }))}</div></div>
       <div class="acts">${held ? `<a class="button small primary" href="/table/${encodeURIComponent(tb.id)}">${esc(t("Rejoin"))}</a>` : ""}
-        <a class="button small" href="/table/${encodeURIComponent(tb.id)}?watch">${esc(t("Watch"))}</a></div></div>`;
+        <a class="button small" href="/table/${encodeURIComponent(tb.id)}?watch">${esc(t("Watch"))}</a></div>${drawInvites(tb, mine)}</div>`;
   }).join("") || `<p class="empty">${esc(t("No tables yet — create one."))}</p>`;
+  $("live").querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", () => copy(b.dataset.copy)));
 }
 
 function drawFinished(data) {

@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, keepFocus, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus,
+  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, heldInvites, keepFocus, keepInvites, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus, waitingInvites,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -56,8 +56,8 @@ const page = {
   // as stale).
   pending: null,
   pendingId: null,
-  // While it was on its way, an update told of this seat's own doing: made in another tab
-  // (or by the table for it: a turn timer's bot)
+  // While it was on its way, an update was of this seat's own action (the server's
+  // `acted`): made in another tab, or by the table for it (a turn timer's bot)
   movedElsewhere: false,
   renderer: null,
   conn: null,
@@ -90,6 +90,7 @@ async function start() {
   try {
     page.summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
   } catch (error) {
+    if (error.status === 404 && host) keepInvites(tableId, []); // (gone: its links are worth nothing)
     noTable(errorText(error));
     return;
   }
@@ -232,8 +233,9 @@ function onFrame(frame) {
       page.log.push(...frame.events);
       page.heard.push(...frame.events.map(line));
       // (a move of this seat while its move here was on its way: made in another tab, or a
-      // turn timer's bot)
-      if (page.pending && frame.seat !== null && frame.events.some((e) => e.seat === frame.seat)) page.movedElsewhere = true;
+      // turn timer's bot. The server says so: an event naming this seat may be another
+      // seat's doing, this seat its target or one of every seat in a reveal.)
+      if (page.pending && frame.seat !== null && frame.acted === true) page.movedElsewhere = true;
       drawAll();
       break;
     case "seats":
@@ -310,8 +312,16 @@ function onError(frame) {
 }
 
 function stillLegal(action) {
-  const want = JSON.stringify(action);
-  return (page.frame?.legal || []).some((a) => JSON.stringify(a) === want);
+  const want = sameForm(action);
+  return (page.frame?.legal || []).some((a) => sameForm(a) === want);
+}
+
+/** An action's JSON with its keys in one order: an update's legal actions come with their
+ * keys sorted, a welcome's in the game's own order (a move chosen from a welcome's was
+ * never found among an update's, nor sent again). */
+function sameForm(action) {
+  return JSON.stringify(action, (_, v) => (v && typeof v === "object" && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
 }
 
 let acts = 0; // moves sent from this page (their frames' ids: act-1, act-2, …)
@@ -439,11 +449,19 @@ function drawSeatsNow() {
   document.querySelectorAll(".host-invite").forEach((b) => b.addEventListener("click", () => hostInvite(Number(b.dataset.seat))));
   if (page.newInvite && page.seats[page.newInvite.seat]?.connected) page.newInvite = null; // (used)
   const made = page.newInvite;
-  $("new-invite").innerHTML = made ? `
+  // The invite links this browser made as the host (in the lobby, or "new link" here) whose
+  // seats still wait for them; none once the game is over or the table closed.
+  const over = Boolean(f?.result || page.closed);
+  const held = host ? waitingInvites(tableId, page.seats, over).filter((i) => i.seat !== f?.seat && i.seat !== made?.seat) : [];
+  $("new-invite").innerHTML = (made ? `
     <div class="invite"><b>${esc(made.name)}</b><code>${esc(made.invite)}</code>
       <button type="button" class="small" id="copy-invite">${esc(t("Copy link"))}</button></div>
-    <p class="help">${esc(t("A new invite link for {name}: send it to them only. Their old links no longer work.", { name: made.name }))}</p>` : "";
+    <p class="help">${esc(t("A new invite link for {name}: send it to them only. Their old links no longer work.", { name: made.name }))}</p>` : "")
+    + (held.length ? `<div class="invites held-invites">${held.map((i) => `<div class="invite"><b>${esc(displayName(page.seats[i.seat] || { name: i.name }, i.seat))}</b><code>${esc(i.invite)}</code>
+      <button type="button" class="small" data-copy="${esc(i.invite)}">${esc(t("Copy link"))}</button><span></span></div>`).join("")}</div>
+    <p class="help">${esc(t("Invite links not used yet (only this browser has them): send each to its player only."))}</p>` : "");
   $("copy-invite")?.addEventListener("click", () => copy(made.invite));
+  $("new-invite").querySelectorAll("[data-copy]").forEach((b) => b.addEventListener("click", () => copy(b.dataset.copy)));
   const controls = [];
   if (f && f.seat !== null && !f.result && !page.closed) {
     const me = page.seats[f.seat];
@@ -478,6 +496,8 @@ async function hostInvite(seat) {
   try {
     const made = await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/invite`, { method: "POST", token: host });
     page.newInvite = { seat, name: displayName(made), invite: made.invite };
+    // (kept in place of the seat's old link, which no longer works)
+    keepInvites(tableId, [...heldInvites(tableId).filter((i) => i.seat !== seat), { seat, name: made.name, invite: made.invite }]);
     drawSeats();
     $("copy-invite")?.focus(); // (the one live region stays the game's: focus tells of it)
   } catch (error) {
@@ -573,9 +593,10 @@ function alertTurn() {
 }
 
 /** A visible notice when the turn timer let a bot play for this seat. The server does not
- * say who moved, so the page works it out: this seat was asked to act, sent nothing, its
- * timer had run out (give or take 2 s for when this page first saw the question), and the
- * update brings events of this seat's own doing. */
+ * say why a seat moved (an update's `acted` says only that it did), so the page works it
+ * out: this seat was asked to act, sent nothing, its timer had run out (give or take 2 s
+ * for when this page first saw the question), and the update brings events of this seat's
+ * own doing. */
 function noticeTimeout(frame) {
   const before = page.frame;
   const seat = frame.seat;

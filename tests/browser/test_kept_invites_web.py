@@ -1,0 +1,151 @@
+"""The invite links a host made in the lobby are kept in that browser: shown again after a
+reload, each until its seat is taken (or its link replaced by "new link"), all forgotten
+once the table is closed; never shown to anyone else."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1400, "height": 1000}
+STORAGE_FULL = """Storage.prototype.setItem = function () {
+  throw new DOMException("full", "QuotaExceededError");
+};"""
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def create_in_lobby(page: Page, names: list[str], listed: bool = False) -> tuple[str, list[str]]:
+    """A Der Schattendieb table of ``names`` (all human) made with the lobby's form: its id
+    and the invite links the "ready" panel shows, seat by seat."""
+    expect(page.locator("#seat-rows .seat-row").first).to_be_visible()
+    page.select_option("#game", "schattendieb")
+    page.select_option("#players", str(len(names)))
+    rows = page.locator("#seat-rows .seat-row")
+    for n, name in enumerate(names):
+        rows.nth(n).locator("select").select_option("human")
+        rows.nth(n).locator("input").fill(name)
+    if listed:
+        page.check("#listed")
+    page.click("#create")
+    invites = page.locator("#created .invite code")
+    expect(invites).to_have_count(len(names))
+    table_id = page.locator("#created h3 .table-id-text").inner_text()
+    return table_id, invites.all_inner_texts()
+
+
+def stored(page: Page, table_id: str) -> dict[str, Any]:
+    """What this browser keeps for the table (thievery.tokens)."""
+    entry: dict[str, Any] = page.evaluate(
+        "(id) => JSON.parse(localStorage.getItem('thievery.tokens') || '{}')[id] || {}",
+        table_id,
+    )
+    return entry
+
+
+def test_the_hosts_invite_links_outlive_a_reload_until_their_seats_are_taken(
+    server: str, browser: Browser
+) -> None:
+    """Ana makes a listed table for Ana, Ben and Cleo and reloads the lobby: Ben's and
+    Cleo's links are still there, with the table under "Playing now" (a reload lost them:
+    only "new link" at the table, which made new ones, was left). Ben comes through the
+    link shown; at the lobby's next look his link is gone, Cleo's stays. A stranger's
+    lobby lists the table, never a link. At the table, Ana (as its host) finds Cleo's link;
+    "new link" replaces it there (the old one gone after a reload too); closing the table
+    forgets it."""
+    host = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    guest = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    stranger = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        page = host.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/")
+        table_id, (_, ben_link, cleo_link) = create_in_lobby(
+            page, ["Ana", "Ben", "Cleo"], listed=True
+        )
+        page.reload()
+        item = page.locator(f"#live .table-item:has-text('{table_id}')")
+        shown = item.locator(".held-invites .invite")
+        expect(shown).to_have_count(2)
+        expect(shown.nth(0)).to_contain_text("Ben")
+        expect(shown.nth(1)).to_contain_text("Cleo")
+        assert shown.locator("code").all_inner_texts() == [ben_link, cleo_link]
+        expect(item.locator(".held-invites")).to_contain_text("nur dieser Browser")
+
+        # Ben comes through the link the lobby shows (its Copy button's).
+        link = shown.nth(0).locator("button[data-copy]").get_attribute("data-copy")
+        assert link == ben_link
+        ben = guest.new_page()
+        ben.goto(str(link))
+        expect(ben.locator("#who")).to_have_text("you are Ben", timeout=10000)
+        expect(shown).to_have_count(1, timeout=15000)  # (the lobby looks every 5 s)
+        expect(shown).to_contain_text("Cleo")
+        assert [i["seat"] for i in stored(page, table_id)["invites"]] == [2]
+
+        # Secrets: a stranger's lobby lists the table (it is listed), never a link.
+        other = stranger.new_page()
+        other.goto(server + "/")
+        expect(other.locator(f"#live .table-item:has-text('{table_id}')")).to_have_count(1)
+        expect(other.locator(".invite")).to_have_count(0)
+        assert cleo_link.split("#token=")[1] not in other.content()
+
+        # At the table, its host finds Cleo's link among the seats.
+        page.goto(f"{server}/table/{table_id}")
+        expect(page.locator("#seats .s")).to_have_count(3)
+        held = page.locator("#new-invite .invite code")
+        expect(held).to_have_text([cleo_link])
+        # "new link" replaces it: the new one is kept, the old one gone (after a reload too).
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.locator("#seats .host-invite[data-seat='2']").click()
+        expect(held).to_have_count(1)
+        new_link = held.inner_text()
+        assert new_link != cleo_link and f"/table/{table_id}#token=" in new_link
+        page.reload()
+        expect(held).to_have_text([new_link])
+        assert [i["invite"] for i in stored(page, table_id)["invites"]] == [new_link]
+
+        # Closed: nothing left to send.
+        page.locator("#close-table").click()
+        expect(page.locator("#after h2")).to_be_visible()
+        expect(held).to_have_count(0)
+        assert "invites" not in stored(page, table_id)
+        assert stored(page, table_id).get("host")  # (the host's token stays)
+        page.goto(server + "/")
+        expect(page.locator("#live")).not_to_contain_text("Loading")
+        expect(page.locator(".held-invites")).to_have_count(0)
+        missing = page.evaluate("async () => [...(await import('/static/js/i18n.js')).missing]")
+        assert missing == [] and errors == []
+    finally:
+        host.close()
+        guest.close()
+        stranger.close()
+
+
+def test_a_lobby_whose_storage_refuses_still_shows_the_new_tables_links(
+    server: str, browser: Browser
+) -> None:
+    """Storage full or turned off: the table is made and its links shown as they come, as
+    before they were kept (nothing throws); a reload cannot show them again."""
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        context.add_init_script(STORAGE_FULL)
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/")
+        table_id, links = create_in_lobby(page, ["Ana", "Ben", "Cleo"])
+        assert all(f"/table/{table_id}#token=" in link for link in links)
+        expect(page.locator("#created #sit")).to_be_visible()
+        page.reload()
+        expect(page.locator("#live")).not_to_contain_text("Loading")
+        expect(page.locator(".held-invites")).to_have_count(0)
+        assert errors == []
+    finally:
+        context.close()
