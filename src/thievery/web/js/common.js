@@ -203,6 +203,14 @@ export function waitingInvites(tableId, seats, over = false) {
   return waiting;
 }
 
+/** An action's JSON with its keys in one order: an update's legal actions come with their
+ * keys sorted, a welcome's in the game's own order (a move chosen from a welcome's was
+ * never found among an update's, nor sent again). */
+export function sameForm(action) {
+  return JSON.stringify(action, (_, v) => (v && typeof v === "object" && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
+}
+
 /** Forget a table's seat token (one the table refused), keeping its host token if any. */
 export function forgetToken(tableId) {
   const all = tokens();

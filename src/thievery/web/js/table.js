@@ -2,7 +2,7 @@
 // as a spectator, draw the game with its renderer, keep the log and the seats, show the result.
 
 import {
-  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, heldInvites, keepFocus, keepInvites, loadRenderer, logLine, rememberToken, resultName, seatName, toast, tokens, trapFocus, waitingInvites,
+  LOGO, animateCards, announce, api, newKey, retried, botLevel, cardPlaces, botTitle, copy, displayName, displaySeats, esc, eventText, forgetToken, heldInvites, keepFocus, keepInvites, loadRenderer, logLine, rememberToken, resultName, sameForm, seatName, toast, tokens, trapFocus, waitingInvites,
 } from "/static/js/common.js";
 import { TableConnection } from "/static/js/connection.js";
 import { helpButton } from "/static/js/help.js";
@@ -314,14 +314,6 @@ function onError(frame) {
 function stillLegal(action) {
   const want = sameForm(action);
   return (page.frame?.legal || []).some((a) => sameForm(a) === want);
-}
-
-/** An action's JSON with its keys in one order: an update's legal actions come with their
- * keys sorted, a welcome's in the game's own order (a move chosen from a welcome's was
- * never found among an update's, nor sent again). */
-function sameForm(action) {
-  return JSON.stringify(action, (_, v) => (v && typeof v === "object" && !Array.isArray(v)
-    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v));
 }
 
 let acts = 0; // moves sent from this page (their frames' ids: act-1, act-2, …)

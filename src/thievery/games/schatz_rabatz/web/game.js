@@ -15,7 +15,7 @@
 // The page's state here is only the pick (treasure, rotation, column), the drop on its way
 // (to tell a lost race), the clock anchor and the reveal's steps; everything else is ctx.
 
-import { announce, esc, eventData, germanSeats, resultName } from "/static/js/common.js";
+import { announce, esc, eventData, germanSeats, resultName, sameForm } from "/static/js/common.js";
 import { addGerman, t } from "/static/js/i18n.js";
 
 // German: the game is German (Noris), so the treasures and ship parts have German names.
@@ -308,8 +308,8 @@ function followSent(ctx) {
     ui.sent = null;
     return;
   }
-  const want = JSON.stringify(sent.action);
-  const again = ctx.legal.find((a) => JSON.stringify(a) === want);
+  const want = sameForm(sent.action); // (a welcome's keys in the game's order, an update's sorted)
+  const again = ctx.legal.find((a) => sameForm(a) === want);
   if (!again) { ui.sent = null; return; }
   // Another seat moved before the drop arrived: it was refused as made against an older
   // version, so send it again (once per such move). A frame where only the clock moved
