@@ -107,6 +107,17 @@ WORDS: Mapping[str, str] = {
         "Das Spielprotokoll nennt das Ergebnis {said}, seine Züge ergeben aber {result}: Es "
         "wurde nach dem Spiel verändert (thievery verify prüft ein Spielprotokoll)"
     ),
+    "{name}: the record's {recorded}, this install's {current}": (
+        "{name}: im Spielprotokoll {recorded}, hier {current}"
+    ),
+    "none": "keins",
+    "The record was played with other {title} components than this install has "
+    "({changes}): replayed here it would not be the game played; replay it with the "
+    "Thievery version that made it": (
+        "Das Spielprotokoll wurde mit anderem Spielmaterial von {title} gespielt, als diese "
+        "Installation hat ({changes}): Hier nachgespielt wäre es nicht das gespielte Spiel; "
+        "spiel es mit der Thievery-Version nach, die es gemacht hat"
+    ),
     # games, rules, errors
     "Thievery games": "Thievery-Spiele",
     "name": "Name",

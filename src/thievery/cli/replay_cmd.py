@@ -18,7 +18,7 @@ from thievery.cli.app import app
 from thievery.cli.common import fail, refuse
 from thievery.cli.render import describe, lang_option, renderer, seat_labels, with_names
 from thievery.cli.usage import ThieveryCommand
-from thievery.core.errors import ThieveryError
+from thievery.core.errors import ComponentsChanged, ThieveryError
 from thievery.core.i18n import Translator, listed, result_name, use_language
 from thievery.core.protocol import CLOCK, JSON, State
 from thievery.core.record import GameRecord
@@ -54,6 +54,8 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
         record = GameRecord.load(file)
         spec = get_game(record.game)
         start = record.start()
+    except ComponentsChanged as e:
+        fail(components_words(e))
     except (ThieveryError, OSError) as e:
         refuse(e)
     if number is not None and not 1 <= number <= record.players:
@@ -107,6 +109,27 @@ def _replay(file: Path, number: int | None, step: bool | None, everything: bool)
                 result=result,
             )
         )
+
+
+def components_words(error: ComponentsChanged) -> str:
+    """Why a record played with other components than this install has is not replayed,
+    each component named with both digests."""
+    changes = "; ".join(
+        _(
+            "{name}: the record's {recorded}, this install's {current}",
+            name=name,
+            recorded=recorded,
+            current=current or _("none"),
+        )
+        for name, recorded, current in error.changes
+    )
+    return _(
+        "The record was played with other {title} components than this install has "
+        "({changes}): replayed here it would not be the game played; replay it with the "
+        "Thievery version that made it",
+        title=error.title,
+        changes=changes,
+    )
 
 
 def result_words(result: Any, names: list[str]) -> str:

@@ -1,5 +1,6 @@
 """`thievery verify RECORD`: check a finished server table's record: that its deal (seed)
-is the one the table committed to when it was made, and that the actions replay to the
+is the one the table committed to when it was made, that it was played with the
+components this install has (its ``components``), and that the actions replay to the
 record's result."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from thievery.cli.app import app
 from thievery.cli.common import fail
 from thievery.cli.render import seat_labels
 from thievery.cli.usage import ThieveryCommand
-from thievery.core.errors import ThieveryError
+from thievery.core.errors import ComponentsChanged, ThieveryError
 from thievery.core.record import GameRecord, replay
 
 
@@ -59,8 +60,15 @@ def verify(
     typer.echo(f"options           {shown if len(shown) <= 200 else shown[:197] + '...'}")
     if record.scenario:
         typer.echo("scenario table    the creator chose this deal (shown to every seat)")
+    if record.components is None:
+        typer.echo("components        not named (a record made before records named them)")
+    else:
+        named = ", ".join(f"{name} {digest}" for name, digest in record.components.items())
+        typer.echo(f"components        {named or 'none'}")
     try:
         state = replay(record, check=False)  # (its result compared below, told so)
+    except ComponentsChanged as e:  # (replayed with other cards: another game, not this)
+        problems.append(str(e))
     except ThieveryError as e:
         problems.append(f"the actions do not replay: {e}")
     else:

@@ -2,6 +2,7 @@
 and the plug-in descriptor by which games are found. It imports no game and no bot."""
 
 from thievery.core.errors import (
+    ComponentsChanged,
     IllegalAction,
     InvalidOption,
     InvalidRecord,
@@ -31,6 +32,7 @@ __all__ = [
     "Bot",
     "BotFactory",
     "ClockedState",
+    "ComponentsChanged",
     "Event",
     "FileOptions",
     "GamePlugin",

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from thievery.core.errors import InvalidRecord, ThieveryError, UnknownGame
-from thievery.core.protocol import JSON, NAME_LIMIT, Event, State
+from thievery.core.errors import ComponentsChanged, InvalidRecord, ThieveryError, UnknownGame
+from thievery.core.protocol import JSON, NAME_LIMIT, Event, GameSpec, State
 from thievery.core.registry import game, plugin
 from thievery.core.rng import KEYED
 
@@ -19,7 +19,9 @@ from thievery.core.rng import KEYED
 @dataclass
 class GameRecord:
     """A game: its name, version, players, options, seed and every action with its seat;
-    optionally the seats' names (public, one per seat), which event words use."""
+    optionally the seats' names (public, one per seat), which event words use, and the
+    digests of the components it was played with (``components``: see
+    :func:`check_components`)."""
 
     game: str
     version: int
@@ -33,6 +35,10 @@ class GameRecord:
     # seed once the game is over, and whether the creator chose the deal (a scenario).
     salt: str | None = None
     scenario: bool = False
+    # The components the game was played with: its spec's ``component_digests`` (a card
+    # set, a components file: data that can change without a rules version), by name.
+    # ``None``: not known (a record made before records named them).
+    components: dict[str, str] | None = None
 
     @property
     def commitment(self) -> str | None:
@@ -50,10 +56,14 @@ class GameRecord:
         )
 
     @classmethod
-    def of(cls, state: State, names: Sequence[str] | None = None) -> GameRecord:
+    def of(
+        cls, state: State, names: Sequence[str] | None = None, *, components: bool = True
+    ) -> GameRecord:
         """The record of a state's game so far (with the seats' names, if given). Options
         that name a file (a Thieves Den card set's path) are kept with the file read in,
-        as it is now: the record replays on any machine, whatever becomes of the file."""
+        as it is now: the record replays on any machine, whatever becomes of the file.
+        With the digests of the components it is played with (``components``; without,
+        for a caller that knows them already: a Thieves Den set's take milliseconds)."""
         try:
             options = plugin(state.spec.name).inline_options(state.options)
         except UnknownGame:  # (a game made in place, not installed: it names no files)
@@ -67,10 +77,11 @@ class GameRecord:
             actions=[(seat, action.to_json()) for seat, action in state.history()],
             result=state.result(),
             names=list(names) if names is not None else None,
+            components=state.spec.component_digests(options) if components else None,
         )
 
     def to_json(self) -> JSON:
-        """The JSON form (``names`` only when the record has them)."""
+        """The JSON form (``names`` and ``components`` only when the record has them)."""
         out: JSON = {
             "game": self.game,
             "version": self.version,
@@ -87,6 +98,8 @@ class GameRecord:
             out["commitment"] = self.commitment
         if self.scenario:
             out["scenario"] = True
+        if self.components is not None:
+            out["components"] = dict(self.components)
         return out
 
     @classmethod
@@ -112,6 +125,7 @@ class GameRecord:
                 f"not a game record: a field has the wrong kind of value ({e})"
             ) from None
         record.names = _names(data.get("names"), record.players)
+        record.components = _components(data.get("components"))
         salt = data.get("salt")
         if salt is not None and not (isinstance(salt, str) and SALT.fullmatch(salt)):
             raise InvalidRecord("a record's salt is 16 to 64 hexadecimal digits")
@@ -162,9 +176,11 @@ class GameRecord:
 
     def start(self) -> State:
         """The game's starting state (dealt from the seed, and the salt if it keys the
-        deal: see :func:`deal_seed`)."""
+        deal: see :func:`deal_seed`). A record played with other components than this
+        install has is refused (:func:`check_components`)."""
         spec = game(self.game)
         options = spec.record_options(self.version, self.options)
+        check_components(spec, self.components, options)
         return spec.new(self.players, deal_seed(self.seed, self.salt, self.scenario), options)
 
     def steps(self) -> Iterator[tuple[State, int, JSON, list[Event]]]:
@@ -269,6 +285,70 @@ def _names(names: Any, players: int) -> list[str] | None:
             f"a record's names are one per seat ({players}), each at most {NAME_LIMIT} characters"
         )
     return names
+
+
+COMPONENT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+COMPONENT_DIGEST = re.compile(r"[0-9a-f]{1,64}")
+
+
+def _components(components: Any) -> dict[str, str] | None:
+    """A record's component digests, checked: absent, or digests (hex) by name."""
+    if components is None:
+        return None
+    if not isinstance(components, dict) or not all(
+        isinstance(name, str)
+        and COMPONENT_NAME.fullmatch(name)
+        and isinstance(digest, str)
+        and COMPONENT_DIGEST.fullmatch(digest)
+        for name, digest in components.items()
+    ):
+        raise InvalidRecord(
+            "a record's components are an object of digests (hexadecimal) by component name"
+        )
+    return dict(components)
+
+
+def component_changes(
+    recorded: Mapping[str, str], current: Mapping[str, str]
+) -> list[tuple[str, str, str | None]]:
+    """Each component ``recorded`` names whose digest differs from ``current``'s (this
+    install's): (name, recorded digest, current digest or ``None`` for one this install
+    does not have). One that ``current`` has and ``recorded`` does not name is not
+    compared: nothing is known of it."""
+    return [
+        (name, digest, current.get(name))
+        for name, digest in sorted(recorded.items())
+        if current.get(name) != digest
+    ]
+
+
+def changes_words(
+    changes: Sequence[tuple[str, str, str | None]],
+    then: str = "the record's",
+    here: str = "this install's",
+) -> str:
+    """Changed components in words: ``cards: the record's e82e8592f8ea, this install's
+    0c4d2a61b7e3`` ("none" for one this install does not have), joined by semicolons."""
+    return "; ".join(f"{name}: {then} {old}, {here} {new or 'none'}" for name, old, new in changes)
+
+
+def check_components(
+    spec: GameSpec, recorded: Mapping[str, str] | None, options: Mapping[str, Any]
+) -> None:
+    """Refuse (:class:`~thievery.core.errors.ComponentsChanged`, naming each component and
+    both digests) a record whose ``recorded`` component digests are not the ones ``spec``
+    plays ``options`` with here; ``None`` (not known) is not checked."""
+    if recorded is None:
+        return
+    changed = component_changes(recorded, spec.component_digests(options))
+    if changed:
+        raise ComponentsChanged(
+            f"the record was played with other {spec.title} components than this install "
+            f"has ({changes_words(changed)}): replayed here it would not be the game "
+            "played; replay it with the Thievery version that made it",
+            spec.title,
+            changed,
+        )
 
 
 def replay(record: GameRecord, check: bool = True) -> State:

@@ -26,9 +26,15 @@ from typing import Any
 from sqlalchemy import Connection
 
 from thievery.bots.base import make_bot
-from thievery.core.errors import InvalidOption, InvalidRecord, ThieveryError
+from thievery.core.errors import ComponentsChanged, InvalidOption, InvalidRecord, ThieveryError
 from thievery.core.protocol import JSON, GameSpec, State
-from thievery.core.record import SALT_KEYED, GameRecord, deal_seed
+from thievery.core.record import (
+    SALT_KEYED,
+    GameRecord,
+    changes_words,
+    component_changes,
+    deal_seed,
+)
 from thievery.core.registry import game as get_game
 from thievery.core.registry import plugin
 from thievery.server.botpool import BotPool
@@ -356,6 +362,19 @@ class Hub:
         except InvalidRecord as e:
             log.warning("table %s: %s; restoring it under today's rules", record.id, e)
             options = dict(record.options)
+        # A table made with other components than this server's (a Thieves Den table on
+        # the default cards, before a balance pass changed them) would be dealt and played
+        # on with the new ones: refused, and set aside by get (a table made before tables
+        # kept their components is restored as before: nothing is known).
+        if record.components is not None:
+            changed = component_changes(record.components, spec.component_digests(options))
+            if changed:
+                raise ComponentsChanged(
+                    f"its {spec.title} components changed since it was made "
+                    f"({changes_words(changed, 'then', 'now')})",
+                    spec.title,
+                    changed,
+                )
         state = spec.new(record.players, record.deal_seed, options)
         table = LiveTable(self, record, state)
         for row in rows:
@@ -407,6 +426,10 @@ class Hub:
                 table = await self._load(record)
             except ServerError:
                 raise
+            except ComponentsChanged as e:  # not restored with other cards: set aside
+                self.quarantined[table_id] = str(e)
+                log.error("table %s quarantined: %s", table_id, e)
+                raise _quarantined(table_id, str(e)) from None
             except Exception as e:  # a row that does not make a table: set it aside
                 self.quarantined[table_id] = f"{type(e).__name__}: {str(e)[:200]}"
                 log.exception("table %s quarantined: it could not be loaded", table_id)
@@ -573,7 +596,7 @@ class Hub:
         salt = secrets.token_hex(SALT_KEYED // 2)
         deal = deal_seed(seed, salt, scenario)
 
-        def setup() -> tuple[JSON, State, str, list[tuple[Seat, str | None]]]:
+        def setup() -> tuple[JSON, State, str, list[tuple[Seat, str | None]], dict[str, str]]:
             # Reading a card set, checking and hashing it and dealing run in a worker
             # thread (for a game with such an option): a large card set must not stall
             # other tables.
@@ -586,13 +609,15 @@ class Hub:
                 make_seat(spec.name, i, seat, deal, token_hashes[i] if token_hashes else None)
                 for i, seat in enumerate(seats)
             ]
-            return resolved, state, bot, made
+            # (the components it is played with: a card set's digest is of its content)
+            return resolved, state, bot, made, spec.component_digests(resolved)
 
         try:
             # A game with no card-set option deals in microseconds: on the loop (a thread's
             # handoff would cost more than the deal).
             cheap = not any(option.local for option in spec.options)
-            resolved, state, chosen_bot, made = setup() if cheap else await asyncio.to_thread(setup)
+            made_up = setup() if cheap else await asyncio.to_thread(setup)
+            resolved, state, chosen_bot, made, components = made_up
         except ThieveryError as e:
             raise from_game_error(e) from None
         if prev_id is None:  # a table played again keeps the names it had
@@ -616,6 +641,7 @@ class Hub:
             salt=salt,
             maker=None if client is None else self.storage.maker_of(client),
             listed=listed,
+            components=components,
         )
         cluster = self.cluster
         if record.maker is not None and cluster is None:
@@ -720,7 +746,11 @@ class Hub:
                 "record/unfinished", "the record is available once the game is over", 409
             )
         if table.final_record is None:  # the game is over: its record never changes
-            record = GameRecord.of(table.state, table.names)
+            # (the components: those stored when the table was made, which it was loaded
+            # with; none for a table made before tables kept them: not known. Not worked
+            # out again here, on the event loop: a card set's digest takes milliseconds)
+            record = GameRecord.of(table.state, table.names, components=False)
+            record.components = table.record.components
             record.seed = table.record.seed  # (the table's, not the deal's: see deal_seed)
             record.salt, record.scenario = table.record.salt, table.record.scenario
             table.final_record = record

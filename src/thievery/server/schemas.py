@@ -197,6 +197,11 @@ class RecordJSON(_Answer):
     salt: str | None = None
     commitment: str | None = None
     scenario: bool | None = None
+    components: dict[str, str] | None = Field(
+        default=None,
+        description="a digest of each component the game was played with (a card set), by "
+        "name; a record with other ones than the server's does not replay there",
+    )
 
 
 class ReplayDeal(_Answer):

@@ -116,6 +116,10 @@ tables_t = Table(
     # Shown in the public lists of tables (running and finished; see Storage.listing): its
     # creator listed it. An unlisted table is reached by its links only.
     Column("listed", Boolean, nullable=False, default=False, server_default=false()),
+    # The game's component digests when the table was made (its spec's component_digests:
+    # a card set, a components file), by name; NULL for a table made before they were
+    # kept. A table whose components changed since is not restored with the new ones.
+    Column("components", JSON, nullable=True),
 )
 
 LOBBY_SEATS = "thievery_lobby_seats"  # the lobby's own table (thievery.server.lobby)
@@ -127,6 +131,7 @@ _ADDED_COLUMNS = (
     ("salt", "VARCHAR(64)"),
     ("maker", "VARCHAR(32)"),
     ("listed", "BOOLEAN NOT NULL DEFAULT FALSE"),
+    ("components", "JSON"),
 )
 
 actions_t = Table(
@@ -314,6 +319,7 @@ class TableRecord:
     salt: str | None = None
     maker: str | None = None
     listed: bool = False
+    components: dict[str, str] | None = None  # None: made before they were kept
 
     @property
     def deal_seed(self) -> int:
@@ -329,12 +335,18 @@ class TableRecord:
         """From a result row; :class:`StoredRowError` if it does not make a table."""
         data = dict(row._mapping)
         try:
-            for key in ("options", "seats", "result"):
-                if isinstance(data[key], str):  # some drivers hand JSON back as text
+            for key in ("options", "seats", "result", "components"):
+                if isinstance(data.get(key), str):  # some drivers hand JSON back as text
                     data[key] = json.loads(data[key])
             record = cls(**data)
             if not isinstance(record.options, dict) or not isinstance(record.seats, list):
                 raise TypeError("options must be an object and seats a list")
+            components = record.components
+            if components is not None and not (
+                isinstance(components, dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in components.items())
+            ):
+                raise TypeError("components must be an object of digests by name")
             if not all(isinstance(s, dict) and "kind" in s for s in record.seats):
                 raise TypeError("every seat must be an object with a kind")
         except (ValueError, TypeError, KeyError) as e:
