@@ -12,9 +12,10 @@ from typing import Any
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import exchange, seat_key
+from tests.browser.pages import moves_sent, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -22,13 +23,6 @@ DESKTOP = {"width": 1400, "height": 1000}
 # The host's token, kept as the lobby keeps it for the browser that made the table.
 KEEP_HOST = """([id, host]) =>
   localStorage.setItem("thievery.tokens", JSON.stringify({[id]: {host}}))"""
-
-
-def watch_errors(page: Page) -> list[str]:
-    """Collect the page's JavaScript errors."""
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def make(server: str, game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -164,17 +158,6 @@ SLOW_SOCKETS = """(() => {
     }
   };
 })();"""
-
-
-def moves_sent(page: Page) -> list[dict[str, Any]]:
-    """The page's ``act`` frames, as it sends them (collected from now on)."""
-    sent: list[dict[str, Any]] = []
-
-    def on_socket(ws: Any) -> None:
-        ws.on("framesent", lambda text: sent.append(json.loads(text)))
-
-    page.on("websocket", on_socket)
-    return sent
 
 
 def test_a_move_on_its_way_stays_pending_when_another_seat_moves_first(

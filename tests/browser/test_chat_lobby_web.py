@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, WebSocketRoute, expect
 
 from tests.browser.conftest import exchange, live_server, seat_key
+from tests.browser.pages import watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -28,12 +29,6 @@ def shoot(page: Page, name: str) -> None:
     """A screenshot for people to look at (test-output/, not committed)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def make_table(server: str, listed: bool, humans: int = 2) -> dict[str, Any]:

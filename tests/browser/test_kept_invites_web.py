@@ -9,18 +9,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.pages import watch_errors
+
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1400, "height": 1000}
 STORAGE_FULL = """Storage.prototype.setItem = function () {
   throw new DOMException("full", "QuotaExceededError");
 };"""
-
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def create_in_lobby(page: Page, names: list[str], listed: bool = False) -> tuple[str, list[str]]:

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 import thievery
 from tests.browser.conftest import SeatLinks, seat_key
+from tests.browser.pages import watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -80,12 +81,6 @@ HEAR = """() => {
   new MutationObserver(() => { if (region.textContent) window.heard.push(region.textContent); })
     .observe(region, { childList: true, characterData: true, subtree: true });
 }"""
-
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 OPTIONS = {"hands": HANDS, "deck_top": DECK_TOP, "first_player": 0}

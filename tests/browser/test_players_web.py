@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import thievery
 from tests.browser.conftest import exchange, key_link, seat_key
+from tests.browser.pages import watch_errors
 from thievery.core import GameRecord, Rng
 
 pytestmark = pytest.mark.browser
@@ -29,13 +30,6 @@ GAMES = {
 }
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1400, "height": 1000}
-
-
-def watch_errors(page: Page) -> list[str]:
-    """Collect the page's JavaScript errors."""
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def make_table(server: str, game: str, **extra: Any) -> dict[str, Any]:

@@ -12,16 +12,10 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 import thievery
+from tests.browser.pages import watch_errors
 from thievery.core import GameRecord, Rng
 
 pytestmark = pytest.mark.browser
-
-
-def watch_errors(page: Page) -> list[str]:
-    """Collect the page's JavaScript errors."""
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def hand(page: Page) -> list[str]:

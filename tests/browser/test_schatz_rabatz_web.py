@@ -14,17 +14,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import exchange, key_link, seat_key
+from tests.browser.pages import watch_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.paced]  # a real-time game
 
 BOTS = "packer-instant"
-
-
-def watch_errors(page: Page) -> list[str]:
-    """Collect the page's JavaScript errors."""
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def create(server: str, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:

@@ -5,7 +5,6 @@ one seat: tests/browser/test_chaos2_web.py)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import httpx2
@@ -13,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import exchange
+from tests.browser.pages import moves_sent, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -58,23 +58,6 @@ HOLD_ACTS = """(() => {
     }
   };
 })();"""
-
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
-
-
-def moves_sent(page: Page) -> list[dict[str, Any]]:
-    """The ``act`` frames the page's socket sends (collected from now on)."""
-    sent: list[dict[str, Any]] = []
-
-    def on_socket(ws: Any) -> None:
-        ws.on("framesent", lambda text: sent.append(json.loads(text)))
-
-    page.on("websocket", on_socket)
-    return sent
 
 
 def schatz_rabatz(server: str, **options: Any) -> dict[str, Any]:

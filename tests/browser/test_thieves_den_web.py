@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import seat_key
+from tests.browser.pages import watch_errors
 from tests.games.thieves_den.helpers import CUSTOM_SET, SPEC, write_custom_set
 from thievery.core import GameRecord, Rng
 from thievery.games.thieves_den.cards import inline_card_set
@@ -26,13 +27,6 @@ pytestmark = pytest.mark.browser
 # ------------------------------------------------------------------ a whole game by clicking
 
 NAMES = ["Zoe", "Ann", "Bob"]
-
-
-def watch_errors(page: Page) -> list[str]:
-    """Collect the page's JavaScript errors."""
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def offered(page: Page, selector: str = "#game [data-action]") -> list[dict[str, Any]]:

@@ -13,16 +13,11 @@ import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.pages import watch_errors
+
 pytestmark = pytest.mark.browser
 
 NAMES = ["Zoe", "Ann", "Bob", "Cy"]
-
-
-def watch_errors(page: Page) -> list[str]:
-    """Collect the page's JavaScript errors."""
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return errors
 
 
 def actions(page: Page, selector: str = "#game [data-action]") -> list[dict[str, Any]]:
