@@ -292,3 +292,33 @@ def test_schatz_rabatz_german_log_names_a_ship_part_with_its_article(
         "Du nimmst das Heck"
     )
     nothing_missing(page)
+
+
+def test_thieves_den_payments_read_as_the_terminal_reads_them(
+    server: str, pages: dict[str, Page]
+) -> None:
+    """A Recruit paid with two tomes read "mit 1 Foliant und 1 Foliant" on the page (and
+    "mit einem Folianten und einem Folianten" in the terminal); a Power tile "bezahlt mit 1
+    Foliant". Both say it as German does now, the page as the terminal."""
+    from thievery.games.thieves_den import lang_de
+
+    made = [
+        Event("recruit", {"seat": 1, "pay": ["tome", "tome"]}),
+        Event("recruit", {"seat": 0, "pay": ["potion", "potion"]}),
+        Event("recruit", {"seat": 1, "pay": ["artifact", "jewel"]}),
+        Event("power", {"seat": 1, "tile": "sleight", "pay": "tome"}),
+    ]
+    names = NAMES[:2]
+    events = [e.to_json() for e in made]
+    page = pages["de"]
+    page.goto(server + "/replay")
+    german: list[str] = page.evaluate(LINES, ["thieves-den", events, names])
+    # (the tile's name comes from the table's card set, not in this sample's context)
+    assert german[:3] == [lang_de.describe(e, 0, names) for e in made[:3]]
+    assert german[:3] == [
+        "Bob wirbt mit zwei Folianten einen Dieb an",
+        "Du wirbst mit zwei Tränken einen Dieb an",
+        "Bob wirbt mit einem Artefakt und einem Juwel einen Dieb an",
+    ]
+    assert "(bezahlt mit einem Folianten)" in german[3]
+    nothing_missing(page)

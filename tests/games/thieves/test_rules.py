@@ -596,6 +596,16 @@ def test_event_words_name_the_seats_given_their_names() -> None:
     )
 
 
+def test_police_cars_are_counted_in_words() -> None:
+    """(It read "1 car(s) in play".)"""
+    police = Event("police", {"seat": 1, "card": "police-1a", "cars": 1})
+    assert SPEC.describe(police, 0).endswith(": 1 car in play")
+    police = Event("police", {"seat": 1, "card": "police-2a", "cars": 3})
+    assert SPEC.describe(police, 0).endswith(": 3 cars in play")
+    removed = Event("remove", {"seat": 0, "card": "police-1a", "cars": 0})
+    assert SPEC.describe(removed, 0).endswith("Roadblock: 0 cars in play")
+
+
 def test_a_raid_says_why_it_came_and_why_the_busted_are_busted() -> None:
     def raid(values: list[int], busted: list[int], cars: int = 5) -> str:
         event = Event(

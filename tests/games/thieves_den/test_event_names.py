@@ -48,6 +48,23 @@ HANDS = [
             "New Fences: Trinket Seller, Countess",
             "Neue Hehler: Tandhändler, Gräfin",
         ),
+        # a Recruit paid with two of one kind reads as two ("mit einem Folianten und
+        # einem Folianten" before)
+        (
+            Event("recruit", {"seat": 1, "pay": ["tome", "tome"]}),
+            "Seat 1 recruits a Thief with two tomes",
+            "Platz 1 wirbt mit zwei Folianten einen Dieb an",
+        ),
+        (
+            Event("recruit", {"seat": 0, "pay": ["potion", "potion"]}),
+            "You recruit a Thief with two potions",
+            "Du wirbst mit zwei Tränken einen Dieb an",
+        ),
+        (
+            Event("recruit", {"seat": 2, "pay": ["artifact", "jewel"]}),
+            "Seat 2 recruits a Thief with an artifact and a jewel",
+            "Platz 2 wirbt mit einem Artefakt und einem Juwel einen Dieb an",
+        ),
     ],
 )
 def test_events_name_cards_by_the_default_sets_names(

@@ -190,13 +190,13 @@ class ThievesSpec(GameSpec):
                 return f"{who(d['seat'], True)} put a money card face down"
             return f"{who(d['seat'], True)} gave {card(d['card'])} to {who(d['to'])}"
         if t == "police":
-            return f"{who(d['seat'], True)} placed {card(d['card'])}: {d['cars']} car(s) in play"
+            return f"{who(d['seat'], True)} placed {card(d['card'])}: {_cars(d['cars'])} in play"
         if t == "action":
             return f"{who(d['seat'], True)} played {card(d['card'])}"
         if t == "remove":
             return (
                 f"{who(d['seat'], True)} removed {card(d['card'])} with the "
-                f"Roadblock: {d['cars']} car(s) in play"
+                f"Roadblock: {_cars(d['cars'])} in play"
             )
         if t == "move":
             return (
@@ -212,6 +212,11 @@ class ThievesSpec(GameSpec):
             winners = " and ".join(who(s) for s in d["winners"])
             return f"The 7th getaway car! Game over. Loot: {scores}. Winner: {winners}"
         return f"{t}: {d}"
+
+
+def _cars(n: int) -> str:
+    """Police cars counted in words: ``0 cars``, ``1 car``, ``2 cars``."""
+    return "1 car" if n == 1 else f"{n} cars"
 
 
 def raid_words(d: Mapping[str, Any], who: Callable[..., str]) -> str:

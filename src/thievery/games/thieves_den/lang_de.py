@@ -34,6 +34,14 @@ DATIVE = {
     "fossil": "einem Fossil",
     "potion": "einem Trank",
 }
+# the plural in the dative: "wirbt mit zwei Folianten einen Dieb an"
+DATIVE_PLURAL = {
+    "tome": "Folianten",
+    "jewel": "Juwelen",
+    "artifact": "Artefakten",
+    "fossil": "Fossilien",
+    "potion": "Tränken",
+}
 TYPES = {
     "village": "Dorf",
     "shadow": "Schatten",
@@ -389,7 +397,10 @@ def _fields(
     pay = d.get("pay")
     if pay is not None:
         paid = pay if isinstance(pay, list) else [pay]
-        out["pay_dat"] = " und ".join(DATIVE.get(str(x), str(x)) for x in paid)
+        if len(paid) == 2 and paid[0] == paid[1] and str(paid[0]) in DATIVE_PLURAL:
+            out["pay_dat"] = f"zwei {DATIVE_PLURAL[str(paid[0])]}"  # (not "einem Folianten
+        else:  # und einem Folianten")
+            out["pay_dat"] = " und ".join(DATIVE.get(str(x), str(x)) for x in paid)
     return out
 
 

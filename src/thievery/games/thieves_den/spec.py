@@ -224,8 +224,9 @@ class ThievesDenSpec(GameSpec):
             return "Revealed — " + "; ".join(parts)
         if t in ("dealt", "neutral", "fences_drawn"):
             fields["cards"] = ", ".join(card_name(c) for c in d["cards"]) or "none"
-        if t == "recruit":
-            fields["pay"] = " and a ".join(d["pay"])
+        if t == "recruit":  # ("with two tomes", "with a tome and a jewel")
+            a, b = (str(x) for x in d["pay"])
+            fields["pay"] = f"two {a}s" if a == b else f"a {a} and a {b}"
         if t == "final":
             major = [f"{m.title()} → {who(w)}" for m, w in d["majorities"].items() if w is not None]
             schemes = [  # (a scheme's id names its two location types: "village-city")
@@ -269,7 +270,7 @@ EVENT_WORDS = {
     "power": "{Seat} use{s} the Power tile {tile} (paying a {pay})",
     "witch": "{Seat} deliver{s} a {treasure} to the Witch for {prestige} Prestige",
     "burgle": "{Seat} burgle{s} a {treasure} with 2 Thieves",
-    "recruit": "{Seat} recruit{s} a Thief with a {pay}",
+    "recruit": "{Seat} recruit{s} a Thief with {pay}",
     "pass": "{Seat} pass{es}",
     "skip": "{Seat} skip{s}",
     "draw_location": "{Seat} draw{s} {card} from the Location deck",

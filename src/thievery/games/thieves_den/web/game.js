@@ -1177,6 +1177,14 @@ function injectStyle() {
 const ACCUSATIVE = {
   thief: "einen Dieb", tome: "einen Folianten", jewel: "ein Juwel", artifact: "ein Artefakt", fossil: "ein Fossil", potion: "einen Trank",
 };
+// A treasure paid with: "mit einem Folianten", and two of a kind "mit zwei Folianten".
+const DATIVE = { tome: "einem Folianten", jewel: "einem Juwel", artifact: "einem Artefakt", fossil: "einem Fossil", potion: "einem Trank" };
+const DATIVE_PLURAL = { tome: "Folianten", jewel: "Juwelen", artifact: "Artefakten", fossil: "Fossilien", potion: "Tränken" };
+const paidWith = (pay) => {
+  const paid = Array.isArray(pay) ? pay : [pay];
+  if (paid.length === 2 && paid[0] === paid[1] && DATIVE_PLURAL[paid[0]]) return `zwei ${DATIVE_PLURAL[paid[0]]}`;
+  return paid.map((x) => DATIVE[x] || an(x)).join(" und ");
+};
 // The names of an ability step that came to nothing (no_effect).
 const EFFECTS = {
   gain: "Nehmen", wild: "Beliebiger Schatz", prestige: "Prestige", take: "Wegnehmen", destroy: "Zerstören", pay: "Bezahlen",
@@ -1241,13 +1249,13 @@ export function words(e, ctx) {
     case "fences_drawn":
       return `Neue Hehler: ${(d.cards || []).map(fenceName).join(", ") || "keine"}`;
     case "power":
-      return does(seat, "nutzt", "nutzt", `das Machtplättchen ${power(C, d.tile).name} (bezahlt mit ${an(d.pay)})`);
+      return does(seat, "nutzt", "nutzt", `das Machtplättchen ${power(C, d.tile).name} (bezahlt mit ${paidWith(d.pay)})`);
     case "witch":
       return does(seat, "lieferst", "liefert", `der Hexe ${an(d.treasure)} für ${d.prestige} Prestige`);
     case "burgle":
       return does(seat, "brichst", "bricht", `mit 2 Dieben ein: ${an(d.treasure)}`);
     case "recruit":
-      return does(seat, "wirbst", "wirbt", `mit ${(d.pay || []).map((x) => an(x)).join(" und ")} einen Dieb an`);
+      return does(seat, "wirbst", "wirbt", `mit ${paidWith(d.pay || [])} einen Dieb an`);
     case "pass":
       return does(seat, "passt", "passt");
     case "skip":
