@@ -619,6 +619,8 @@ def test_another_seats_link_opened_where_a_seat_is_held_asks_first(
         ada_key = seat_key(page, ada)
         page.goto(p2)
         expect(page.locator("#switch-seat")).to_contain_text("schon einen Platz")
+        # (the header's status, while the question waits: it said "connecting", in English)
+        expect(page.locator("#status")).to_have_text("verbinde …")
         page.click("#take-seat")
         expect(page.locator("#who")).to_contain_text("P2")
         p2_key = seat_key(page, p2)  # (the invite exchanged for P2's key)
