@@ -77,6 +77,11 @@ def test_an_ordinary_tables_deal_is_committed_and_its_record_verifies(
     assert good.exit_code == 0 and "verified" in good.output and commitment in good.output
     # The seats as everywhere else on screen: counted from 1, a bot by its level.
     assert "3 players: Seat 1 (Casual), Seat 2 (Casual), Seat 3 (Casual)" in good.output
+    # and so in the result (it was {'scores': [...], 'winners': [1]}: 0-based, Python's)
+    scores = ", ".join(
+        f"Seat {i + 1} (Casual) {n}" for i, n in enumerate(record["result"]["scores"])
+    )
+    assert f"Result: {scores}; won by" in good.output and "'scores'" not in good.output
     wrong = runner.invoke(app, ["verify", str(path), "--commitment", "0" * 64])
     assert wrong.exit_code == 1 and "NOT VERIFIED" in wrong.output
 
@@ -93,6 +98,10 @@ def test_an_ordinary_tables_deal_is_committed_and_its_record_verifies(
         "result_matches": True,
     }
     lied = client.post("/api/replay", json={**record, "result": {"scores": [], "winners": []}})
+    path.write_text(json.dumps({**record, "result": {"scores": [1, 2, 3], "winners": [2]}}))
+    said = runner.invoke(app, ["verify", str(path)])
+    assert said.exit_code == 1 and "the record says: Result: Seat 1 (Casual) 1, " in said.output
+    assert "won by Seat 3 (Casual)" in said.output
     assert lied.json()["deal"]["result_matches"] is False
 
 
@@ -263,7 +272,7 @@ def test_verify_without_the_tables_commitment_says_only_that_the_record_agrees_w
     assert "3 players" in alone.output and "options" in alone.output
     path.write_text(json.dumps({**record, "result": None}))
     cut = runner.invoke(app, ["verify", str(path), "--commitment", made["commitment"]])
-    assert cut.exit_code == 1 and "the record says None" in cut.output
+    assert cut.exit_code == 1 and "but the record says: no result" in cut.output
 
 
 def test_an_ordinary_tables_deal_is_keyed_by_its_seed_and_salt(client: TestClient) -> None:

@@ -13,6 +13,7 @@ import typer
 from thievery.cli.app import app
 from thievery.cli.common import fail
 from thievery.cli.render import seat_labels
+from thievery.cli.replay_cmd import result_words
 from thievery.cli.usage import ThieveryCommand
 from thievery.core.errors import ComponentsChanged, ThieveryError
 from thievery.core.record import GameRecord, replay
@@ -50,11 +51,11 @@ def verify(
             )
     # What the record says the table was (the commitment of a table made since
     # 2026-12-05 covers these too; compare them with the table all the same).
+    # (as replay shows them: seats counted from 1, a bot seat by its level)
+    labels = seat_labels(record.players, record.names)
     typer.echo(
         f"table             {record.game}, rules version {record.version}, "
-        f"{record.players} players"
-        # (as replay shows them: seats counted from 1, a bot seat by its level)
-        + (f": {', '.join(seat_labels(record.players, record.names))}" if record.names else "")
+        f"{record.players} players" + (f": {', '.join(labels)}" if record.names else "")
     )
     shown = json.dumps(record.options, sort_keys=True)
     typer.echo(f"options           {shown if len(shown) <= 200 else shown[:197] + '...'}")
@@ -73,9 +74,12 @@ def verify(
         problems.append(f"the actions do not replay: {e}")
     else:
         result = state.result()
-        typer.echo(f"replay            {len(record.actions)} actions, result {result}")
+        # (the result in words, its seats as above: "Result: Seat 1 2, Seat 2 12, …")
+        words = result_words(result, labels)
+        typer.echo(f"replay            {len(record.actions)} actions. {words}")
         if result != record.result:  # (a closed table's: no result, and none replayed)
-            problems.append(f"the replay ends {result}, the record says {record.result}")
+            said = "no result" if record.result is None else result_words(record.result, labels)
+            problems.append(f"the replay ends so ({words}), but the record says: {said}")
     if problems:
         for problem in problems:
             typer.secho(f"NOT VERIFIED: {problem}", fg=typer.colors.RED, err=True)
