@@ -70,7 +70,10 @@ def serve_process(
     port = int(found.group(1))
     # Keep the pipe drained; its lines are kept for a failing test to show (server_log).
     logs[proc.pid] = []
-    threading.Thread(target=_drain, args=(proc.stdout, logs[proc.pid]), daemon=True).start()
+    drains[proc.pid] = drain = threading.Thread(
+        target=_drain, args=(proc.stdout, logs[proc.pid]), daemon=True
+    )
+    drain.start()
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -99,11 +102,20 @@ def server_process(url: str) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
 
 
 logs: dict[int, list[str]] = {}  # a `serve_process` child's output, by pid
+drains: dict[int, threading.Thread] = {}  # the thread reading it, by pid
 
 
 def _drain(stream: Any, lines: list[str]) -> None:
     for line in stream:
         lines.append(line.decode(errors="replace"))
+
+
+def whole_output(proc: subprocess.Popen[bytes], seconds: float = 15) -> str:
+    """Everything a `serve_process` child and the processes it started printed, once the
+    last of them closed the pipe (a resource tracker outlives its server a moment)."""
+    drains[proc.pid].join(seconds)
+    assert not drains[proc.pid].is_alive(), "the server's output never ended"
+    return "".join(logs[proc.pid])
 
 
 def server_log(proc: subprocess.Popen[bytes]) -> str:

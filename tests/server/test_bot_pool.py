@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 import thievery
 from tests.server.conftest import FAST, create_table
-from tests.server.serving import serve_process, server_log
+from tests.server.serving import serve_process, server_log, whole_output
 from thievery.bots import ISMCTSBot, make_bot
 from thievery.core.protocol import JSON, Action
 from thievery.server import botpool, create_app, driver
@@ -263,6 +263,9 @@ def test_the_bot_processes_end_with_their_server(tmp_path: Path, stop: signal.Si
         proc.send_signal(stop)
         proc.wait(15)
         assert _gone(children), f"bot processes {children} outlived their server"
+        if stop == signal.SIGTERM:  # (stopped, not killed: it leaves nothing behind)
+            output = whole_output(proc)
+            assert "leaked" not in output and "Traceback" not in output, output
     finally:
         proc.kill()
         proc.wait()

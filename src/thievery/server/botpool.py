@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import multiprocessing
 import os
@@ -91,6 +92,11 @@ def _think(asked: bytes) -> tuple[Action | None, Bot, Exception | None]:
         return None, bot, e
 
 
+def _processes(executor: ProcessPoolExecutor) -> list[multiprocessing.Process]:
+    """An executor's processes (none once it is shut down)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
 class Unavailable(Exception):
     """The pool cannot take this decision (not started yet, or a process died): think in a
     thread instead."""
@@ -121,6 +127,9 @@ class BotPool:
         self._warming: list[Future[int]] = []
         self._ready = False
         self._closed = False
+        # Executors stopped for new ones (abandon, a death), with their processes: reaped
+        # at close; dropped here once their processes have ended.
+        self._retired: list[tuple[ProcessPoolExecutor, list[multiprocessing.Process]]] = []
 
     @property
     def ready(self) -> bool:
@@ -210,6 +219,8 @@ class BotPool:
             return
         self._executor, self._ready, self._warming = None, False, []
         if executor is not None:
+            self._retired = [r for r in self._retired if any(p.is_alive() for p in r[1])]
+            self._retired.append((executor, _processes(executor)))
             executor.shutdown(wait=False, cancel_futures=True)
         if self._closed:
             return
@@ -233,12 +244,30 @@ class BotPool:
         stopped with it)."""
         self._closed = True
         executor, self._executor, self._ready, self._warming = self._executor, None, False, []
+        retired, self._retired = self._retired, []
         if executor is not None:
+            retired.append((executor, _processes(executor)))
             self._terminate(executor)
+        # Then waited for and let go of, with those stopped before: their queues'
+        # semaphores are unlinked only as they are collected, and uvicorn ends the process
+        # by its signal, without the interpreter's exit, so the resource tracker found them
+        # left ("There appear to be 5 leaked semaphore objects" at a server's stop).
+        for old, processes in retired:
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()
+                process.join(timeout=2)
+                if process.is_alive():  # (then its manager thread would wait for it)
+                    process.kill()
+                    process.join(timeout=2)
+            old.shutdown(wait=True)
+        del executor, retired
+        multiprocessing.active_children()  # (the ended processes reaped: their queues go)
+        gc.collect()
 
     @staticmethod
     def _terminate(executor: ProcessPoolExecutor) -> None:
-        processes = list((getattr(executor, "_processes", None) or {}).values())
+        processes = _processes(executor)
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
