@@ -163,6 +163,9 @@ WORDS: Mapping[str, str] = {
     "unknown language {lang} (languages: {languages})": (
         "unbekannte Sprache {lang} (Sprachen: {languages})"
     ),
+    "seconds above 0 and at most {most}, not {value}": (
+        "Sekunden über 0 und höchstens {most}, nicht {value}"
+    ),
     "{value} is not a whole number": "{value} ist keine ganze Zahl",
     "{value} is not a number": "{value} ist keine Zahl",
     "{value} is too small (at least {limit})": "{value} ist zu klein (mindestens {limit})",
