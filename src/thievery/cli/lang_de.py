@@ -75,6 +75,12 @@ WORDS: Mapping[str, str] = {
     "{seat}, choose {low}-{count} (? legend, q quit): ": (
         "{seat}, wähl {low}-{count} (? Legende, q beenden): "
     ),
+    "{seat} · {opened} · choose {low}-{count} (? legend, q quit): ": (
+        "{seat} · {opened} · wähl {low}-{count} (? Legende, q beenden): "
+    ),
+    "{seat} — your turn · choose {low}-{count} (? legend, q quit): ": (
+        "{seat} — du bist dran · wähl {low}-{count} (? Legende, q beenden): "
+    ),
     "This game's screen has no symbols to explain.": (
         "Der Bildschirm dieses Spiels hat keine Symbole, die zu erklären wären."
     ),
