@@ -3,9 +3,11 @@ storage it cannot write refused at start with a clear message."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import fcntl
 import json
+import math
 import os
 import re
 import socket
@@ -14,14 +16,19 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
+from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
+from thievery.bots.realtime import THINK_SECONDS
 from thievery.cli import app
 from thievery.cli.serve import bad_public_url, hold_sqlite_file, shown_url
-from thievery.server.storage import ENV_URL, Storage, StorageError, database_url
+from thievery.core.registry import game as get_game
+from thievery.server.live import LiveTable
+from thievery.server.storage import ENV_URL, Storage, StorageError, TableRecord, database_url
 
 THIEVERY = str(Path(sys.executable).parent / "thievery")
 
@@ -281,3 +288,94 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> N
     third = start()
     third.terminate()
     third.wait(10)
+
+
+def served_app(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The app ``thievery serve ARGS`` would run (made, not run: no port is served)."""
+    made: list[Any] = []
+
+    def run_app(application: Any, *rest: object) -> None:
+        made.append(application)
+
+    monkeypatch.setattr("thievery.server.workers.run_app", run_app)
+    db = ["--db", f"sqlite:///{tmp_path / 'think.db'}", "--bot-processes", "0"]
+    result = CliRunner().invoke(app, ["serve", "--port", "0", *db, *args])
+    assert result.exit_code == 0, result.output
+    assert len(made) == 1
+    return made[0]
+
+
+def test_bot_think_seconds_is_the_deadline_of_the_servers_real_time_bots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--bot-think-seconds`` reaches the caps of the server's hub, and a search bot at a
+    real-time table (Schatz-Rabatz) is asked with a deadline that far away (it was 0.1 s
+    whatever the host wanted: code only); without it, the 0.1 s it always was."""
+    assert served_app([], tmp_path, monkeypatch).state.hub.caps.realtime_think_seconds == (
+        THINK_SECONDS
+    )
+    served = served_app(["--bot-think-seconds", "0.35"], tmp_path, monkeypatch)
+    hub = served.state.hub
+    assert hub.caps.realtime_think_seconds == 0.35
+    spec = get_game("schatz-rabatz")
+    state = spec.new(2, 7, spec.resolve_options({}))
+    seats = [{"kind": "bot", "name": n, "bot": "ismcts-strong"} for n in "AB"]
+    record = TableRecord("t", spec.name, spec.version, 2, 7, {}, seats, host_hash="")
+    with TestClient(served):  # (the hub started and closed as the server does)
+        table = LiveTable(hub, record, state)  # (kept: its driver holds it weakly)
+        driver = table.driver
+        asked: list[float] = []  # (how far away the deadline was when the bot was asked)
+        played: list[object] = []
+        move = state.legal_actions(0)[0]
+
+        async def decide(seat: int, by: str, until: float = math.inf) -> object:
+            asked.append(until - time.perf_counter())
+            return move
+
+        async def act(seat: int, by: str, version: int, action: object) -> None:
+            played.append(action)
+
+        driver._decide = decide  # type: ignore[method-assign]
+        driver._act = act  # type: ignore[method-assign]
+        asyncio.run(driver._bot_move(0, "bot"))
+    assert played == [move]
+    assert len(asked) == 1 and 0.25 < asked[0] <= 0.35, asked
+
+
+@pytest.mark.parametrize(
+    ("value", "english", "german"),
+    [
+        ("0", "seconds above 0 and at most 10, not 0", "Sekunden über 0 und höchstens 10, nicht 0"),
+        ("-0.5", "above 0 and at most 10, not -0.5", "über 0 und höchstens 10, nicht -0.5"),
+        ("nan", "above 0 and at most 10, not nan", "über 0 und höchstens 10, nicht nan"),
+        ("inf", "above 0 and at most 10, not inf", "über 0 und höchstens 10, nicht inf"),
+        ("10.5", "above 0 and at most 10, not 10.5", "über 0 und höchstens 10, nicht 10.5"),
+        (
+            "soon",
+            "Input should be a valid number, unable to parse string as a number",
+            "'soon' ist keine Zahl",
+        ),
+    ],
+)
+def test_a_bad_bot_think_seconds_is_refused_in_english_and_german_and_nothing_starts(
+    value: str, english: str, german: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deadline of no time, a negative one, NaN, none at all (inf) or one past the
+    bound is refused before the server starts, in the command line's language."""
+
+    def started(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr("thievery.server.workers.run_app", started)
+    args = ["serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 'x.db'}"]
+    args += ["--bot-think-seconds", value]
+    wide = {"COLUMNS": "200", "LC_ALL": "", "LC_MESSAGES": ""}
+    for lang, words, prefix in [
+        ("en_GB.UTF-8", english, "Invalid value for '--bot-think-seconds': "),
+        ("de_DE.UTF-8", german, "Ungültiger Wert für '--bot-think-seconds': "),
+    ]:
+        result = CliRunner().invoke(app, args, env={**wide, "LANG": lang})
+        assert result.exit_code == 2, result.output
+        said = " ".join(line.strip("│ ") for line in result.output.splitlines() if "│" in line)
+        assert said.startswith(prefix) and said.endswith(words), result.output
+    assert not (tmp_path / "x.db").exists()  # refused before the database was made

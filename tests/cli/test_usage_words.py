@@ -77,6 +77,11 @@ CASES = [
         "Invalid value for '--port': Input should be less than or equal to 65535",
     ),
     (
+        ["serve", "--bot-think-seconds", "0"],
+        "Ungültiger Wert für '--bot-think-seconds': Sekunden über 0 und höchstens 10, nicht 0",
+        "Invalid value for '--bot-think-seconds': seconds above 0 and at most 10, not 0",
+    ),
+    (
         ["simulate", "schattendieb", "--workers", "0"],
         "Ungültiger Wert für '--workers': 0 ist zu klein (mindestens 1)",
         "Invalid value for '--workers': Input should be greater than or equal to 1",

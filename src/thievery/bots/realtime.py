@@ -40,6 +40,11 @@ JSON = dict[str, Any]
 # of its reaction time: Schatz-Rabatz's ismcts-strong takes 0.09 s at the median (up to
 # 0.6 s; 0.3 s and up to 1 s under load) for its whole budget.
 THINK_SECONDS = 0.1
+# The most a host may give it (``thievery serve --bot-think-seconds``, which sets
+# ``Caps.realtime_think_seconds``): more than that would only hold a bot still while the
+# others play on, and it stays well below the 30 s after which a server gives a bot's
+# decision up for a random legal action (``Caps.bot_seconds``).
+MAX_THINK_SECONDS = 10.0
 
 
 class TimedBot(Protocol):

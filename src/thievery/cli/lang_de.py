@@ -75,6 +75,12 @@ WORDS: Mapping[str, str] = {
     "{seat}, choose {low}-{count} (? legend, q quit): ": (
         "{seat}, wähl {low}-{count} (? Legende, q beenden): "
     ),
+    "{seat} · {opened} · choose {low}-{count} (? legend, q quit): ": (
+        "{seat} · {opened} · wähl {low}-{count} (? Legende, q beenden): "
+    ),
+    "{seat} — your turn · choose {low}-{count} (? legend, q quit): ": (
+        "{seat} — du bist dran · wähl {low}-{count} (? Legende, q beenden): "
+    ),
     "This game's screen has no symbols to explain.": (
         "Der Bildschirm dieses Spiels hat keine Symbole, die zu erklären wären."
     ),
@@ -173,6 +179,9 @@ WORDS: Mapping[str, str] = {
     "{label} {path} is not writable.": "{path} ist nicht beschreibbar.",
     "unknown language {lang} (languages: {languages})": (
         "unbekannte Sprache {lang} (Sprachen: {languages})"
+    ),
+    "seconds above 0 and at most {most}, not {value}": (
+        "Sekunden über 0 und höchstens {most}, nicht {value}"
     ),
     "{value} is not a whole number": "{value} ist keine ganze Zahl",
     "{value} is not a number": "{value} ist keine Zahl",

@@ -15,12 +15,14 @@ import json
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.markup import escape
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.segment import Segment
@@ -59,6 +61,7 @@ LOG_LINES = 14  # the most log lines a screen shows
 MIN_LOG = 2  # the fewest, however full the screen (in the full layout)
 MENU_LINES = 10  # longer menus are chosen in steps
 COMPACT = "compact"  # the key of a view that asks a game's board for its compact layout
+TIGHT = "tight"  # with COMPACT: asks for it in the fewest lines it can (see Layout)
 SCREEN_HEIGHT = 40  # the screen's height when the console is not a terminal
 WIPE_SCROLLBACK = "\x1b[3J"  # xterm's "erase saved lines"
 
@@ -313,16 +316,25 @@ class Layout:
     """How a screen is laid out: the game's board ``compact`` or full (and the log and
     the standings under a rule or in a box); the fewest lines of the ``log`` it shows; the
     fewest choices a ``page`` of the menu must show (if it has them) for the layout to
-    do, else the next is tried."""
+    do, else the next is tried. ``tight``: every line counts (the last resort): the
+    board in its fewest lines (its view with ``TIGHT`` set too: a game without that
+    draws its compact board), the menu's heading in the prompt if it fits there ("Seat
+    2 · Steal at a Location · choose 0-2 …"), and "more choices" and "back" on one line."""
 
     compact: bool
     log: int
     page: int
+    tight: bool = False
 
 
 FULL = Layout(compact=False, log=MIN_LOG, page=3)
 # the layouts a screen tries, in turn: the last does whatever fits
-LAYOUTS = (FULL, Layout(compact=True, log=1, page=1), Layout(compact=True, log=0, page=1))
+LAYOUTS = (
+    FULL,
+    Layout(compact=True, log=1, page=1),
+    Layout(compact=True, log=0, page=1),
+    Layout(compact=True, log=0, page=1, tight=True),
+)
 
 
 class Session:
@@ -336,10 +348,11 @@ class Session:
     compact one (see ``LAYOUTS``), and keeps it at that size of the terminal: the game's
     board in its compact form (its view with ``COMPACT`` set: a game without one draws
     its board as ever), the log (one line at least; none, if nothing else makes room for
-    a choice) and the standings under a rule instead of in a box: an 80×24 terminal
-    holds every game's screen whole. ``?`` shows the game's legend. At a hot-seat
-    handover the screen and the scrollback are wiped, so the next player cannot scroll
-    up to the last hand.
+    a choice) and the standings under a rule instead of in a box; if even that leaves no
+    room for a choice (five seats of Thieves Den late in the game, a choice of three
+    lines), the tight layout: an 80×24 terminal holds every game's screen whole. ``?``
+    shows the game's legend. At a hot-seat handover the screen and the scrollback are
+    wiped, so the next player cannot scroll up to the last hand.
     """
 
     def __init__(
@@ -385,11 +398,22 @@ class Session:
         """The seat's name in a prompt (never "you": it asks the seat's player)."""
         return self.names[seat]
 
-    def board(self, view: JSON, compact: bool = False) -> Any:
+    def board(self, view: JSON, compact: bool = False, tight: bool = False) -> Any:
         """The game's board for ``view``, naming the seats as the screen does; ``compact``:
-        in the game's compact layout, for a small terminal."""
+        in the game's compact layout, for a small terminal (``tight``: in its fewest
+        lines)."""
         named = with_names(view, self.names)
-        return self.render.table({**named, COMPACT: True} if compact else named)
+        if not compact:
+            return self.render.table(named)
+        return self.render.table({**named, COMPACT: True, **({TIGHT: True} if tight else {})})
+
+    def drawn_board(self, view: JSON, layout: Layout, boards: dict[Layout, Drawn]) -> Drawn:
+        """The board for ``view`` in ``layout``, kept in ``boards`` (by how it is drawn:
+        the layouts that draw it alike share it)."""
+        key = replace(layout, log=0, page=0)
+        if key not in boards:
+            boards[key] = self.drawn(self.board(view, layout.compact, layout.tight))
+        return boards[key]
 
     def size(self) -> tuple[int, int]:
         """The screen's width and height."""
@@ -437,11 +461,9 @@ class Session:
         end: Drawn | None = None
         if final:
             view = self.state.view(seat)
-            boards: dict[bool, Drawn] = {}
+            boards: dict[Layout, Drawn] = {}
             for layout in self.layouts():
-                if layout.compact not in boards:
-                    boards[layout.compact] = self.drawn(self.board(view, layout.compact))
-                board = boards[layout.compact]
+                board = self.drawn_board(view, layout, boards)
                 end = self.drawn(self.standings(layout.compact))
                 log_rows = self.lines_of(self.log_panel(seat, layout.log, final, layout))
                 if len(board.lines) + log_rows + len(end.lines) < self.screen_height():
@@ -450,7 +472,7 @@ class Session:
             assert end is not None
             menu_lines += len(end.lines)
         if board is None:
-            board = self.drawn(self.board(self.state.view(seat), layout.compact))
+            board = self.drawn(self.board(self.state.view(seat), layout.compact, layout.tight))
         room = self.screen_height() - len(board.lines) - menu_lines - 1
         lines = self.logs[seat]
 
@@ -503,26 +525,37 @@ class Session:
             MENU_LINES,
         )
         path: list[tuple[menu.Node, int]] = [(root, 0)]  # headings opened, pages turned
-        boards: dict[bool, Drawn] = {}  # (the board as drawn in each layout: it stays)
+        boards: dict[Layout, Drawn] = {}  # (the board as drawn in each layout: it stays)
         while True:
             node, first = path[-1]
             back = len(path) > 1
             left = node.entries()[first:]
             for layout in self.layouts():
-                if layout.compact not in boards:
-                    boards[layout.compact] = self.drawn(self.board(view, layout.compact))
-                board = boards[layout.compact]
-                # (the menu gets what the board and the log's fewest newest lines leave,
-                # as many rows as they wrap to)
+                board = self.drawn_board(view, layout, boards)
+                # (the menu gets what the board, the log's fewest newest lines and the
+                # prompt leave, as many rows as they wrap to)
                 log_rows = self.lines_of(self.log_panel(seat, layout.log, layout=layout))
-                room = self.screen_height() - len(board.lines) - log_rows - 1
-                entries, more, lines = self.page(seat, room, path, left, back)
+                # (tight: the heading in the prompt, if that keeps the prompt on a line)
+                fold = (
+                    layout.tight
+                    and self.prompt_rows(self.prompt(seat, len(left) + 1, back, path, fold=True))
+                    == 1
+                )
+                asked = self.prompt(seat, len(left) + 1, back, path, fold)
+                room = self.screen_height() - len(board.lines) - log_rows
+                room -= self.prompt_rows(asked)
+                entries, more, lines = self.page(
+                    seat, room, path, left, back, heading=not fold, tight=layout.tight
+                )
                 if self.fits(lines, room) and len(entries) >= min(layout.page, len(left)):
                     break  # (else the next layout: more of the menu on the screen)
                 self.compact_at.add(self.size())
-            self.show(seat, menu_lines=self.lines_of(lines), board=board, layout=layout)
+            count = len(entries) + int(more)
+            asked = self.prompt(seat, count, back, path, fold)
+            menu_rows = self.lines_of(lines) + self.prompt_rows(asked) - 1  # (show: -1 too)
+            self.show(seat, menu_lines=menu_rows, board=board, layout=layout)
             self.console.print(lines)
-            choice = self.ask(seat, len(entries) + int(more), back)
+            choice = self.ask(seat, count, back, asked)
             if choice == 0:
                 path.pop()
             elif choice > len(entries):
@@ -549,6 +582,58 @@ class Session:
                 return
             self.console.print(_("Press Enter to go on, or q to quit."))
 
+    def opened(self, path: list[tuple[menu.Node, int]]) -> str:
+        """The menu's headings opened (``Steal at a Location``), if any."""
+        titles = [node.title for node, _ in path[1:] if node.title]
+        return " › ".join(dict.fromkeys(titles))
+
+    def heading(self, seat: int, path: list[tuple[menu.Node, int]]) -> Text:
+        """The menu's heading: whose turn, and the headings opened."""
+        heading = Text(_("{seat} — your turn", seat=self.seat(seat)), style="bold")
+        opened = self.opened(path)
+        return heading.append(f": {opened}") if opened else heading
+
+    def prompt(
+        self,
+        seat: int,
+        count: int,
+        back: bool,
+        path: list[tuple[menu.Node, int]],
+        fold: bool = False,
+    ) -> str:
+        """What the prompt asks for a choice of 1 (0 with ``back``) to ``count``, as
+        markup; ``fold``: after the menu's heading (which then has no line of its own:
+        the tight layout's)."""
+        low = 0 if back else 1
+        if not fold:
+            return _(
+                "{seat}, choose {low}-{count} (? legend, q quit): ",
+                seat=self.seat(seat),
+                low=low,
+                count=count,
+            )
+        opened = self.opened(path)
+        return escape(
+            _(
+                "{seat} · {opened} · choose {low}-{count} (? legend, q quit): ",
+                seat=self.seat(seat),
+                opened=opened,
+                low=low,
+                count=count,
+            )
+            if opened
+            else _(
+                "{seat} — your turn · choose {low}-{count} (? legend, q quit): ",
+                seat=self.seat(seat),
+                low=low,
+                count=count,
+            )
+        )
+
+    def prompt_rows(self, prompt: str) -> int:
+        """The rows ``prompt`` takes, with the answer's first character after it."""
+        return 1 + cell_len(Text.from_markup(prompt).plain) // max(1, self.console.width)
+
     def page(
         self,
         seat: int,
@@ -556,27 +641,25 @@ class Session:
         path: list[tuple[menu.Node, int]],
         entries: list[menu.Entry],
         back: bool,
+        heading: bool = True,
+        tight: bool = False,
     ) -> tuple[list[menu.Entry], bool, Text]:
-        """The menu's lines for one screen: as many ``entries`` as fit in ``room`` lines
-        (at least one), then "more" if some are left."""
-        titles = [node.title for node, _ in path[1:] if node.title]
-        heading = " › ".join(dict.fromkeys(titles))
+        """The menu's lines for one screen: its ``heading`` (unless the prompt says it),
+        as many ``entries`` as fit in ``room`` lines (at least one), then "more" if some
+        are left; ``tight``: "more" and "back" on one line."""
 
         def draw(count: int, more: bool) -> Text:
-            lines = Text.from_markup(
-                "[bold]"
-                + _("{seat} — your turn", seat=self.seat(seat))
-                + "[/]"
-                + (f": {heading}" if heading else "")
-            )
+            lines = [self.heading(seat, path)] if heading else []
             for i, entry in enumerate(entries[:count], 1):
-                lines.append(f"\n  {i:>2} ", style="bold cyan").append(entry.label)
+                lines.append(Text(f"  {i:>2} ", style="bold cyan").append(entry.label))
+            ends = []
             if more:
-                lines.append(f"\n  {count + 1:>2} ", style="bold cyan")
-                lines.append(_("more choices ({n} on the next page)", n=len(entries) - count))
+                ends.append(Text(f"  {count + 1:>2} ", style="bold cyan"))
+                ends[-1].append(_("more choices ({n} on the next page)", n=len(entries) - count))
             if back:
-                lines.append("\n   0 ", style="bold cyan").append(_("back"))
-            return lines
+                ends.append(Text("   0 ", style="bold cyan").append(_("back")))
+            lines += [Text("  ").join(ends)] if tight and ends else ends
+            return Text("\n").join(lines)
 
         count = len(entries)
         lines = draw(count, False)
@@ -586,18 +669,14 @@ class Session:
             lines = draw(count, True)
         return entries[:count], count < len(entries), lines
 
-    def ask(self, seat: int, count: int, back: bool) -> int:
-        """A number from the menu (0: back), after any number of ``?`` for the legend."""
+    def ask(self, seat: int, count: int, back: bool, prompt: str | None = None) -> int:
+        """A number from the menu (0: back), after any number of ``?`` for the legend;
+        asked with ``prompt`` (markup: by default "Seat 2, choose 1-5 …")."""
         low = 0 if back else 1
+        if prompt is None:
+            prompt = self.prompt(seat, count, back, [])
         while True:
-            answer = self.console.input(
-                _(
-                    "{seat}, choose {low}-{count} (? legend, q quit): ",
-                    seat=self.seat(seat),
-                    low=low,
-                    count=count,
-                )
-            ).strip()
+            answer = self.console.input(prompt).strip()
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
             if answer == "?":

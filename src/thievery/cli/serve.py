@@ -12,6 +12,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 import typer
 
+from thievery.bots.realtime import MAX_THINK_SECONDS, THINK_SECONDS
 from thievery.cli.app import app
 from thievery.cli.usage import ThieveryCommand
 
@@ -153,6 +154,21 @@ def bad_numbers(above_0: dict[str, float], at_least_0: dict[str, float]) -> str 
     return None
 
 
+# How a bad --bot-think-seconds is refused (a usage error: thievery.cli.usage words it in
+# the command line's language).
+THINK_WORDS = "seconds above 0 and at most {most}, not {value}"
+
+
+def check_think_seconds(value: float) -> float:
+    """``--bot-think-seconds`` as given, if it is a number of seconds above 0 and at most
+    :data:`~thievery.bots.realtime.MAX_THINK_SECONDS` (NaN is neither); else a usage
+    error, and the server does not start."""
+    if not (math.isfinite(value) and 0 < value <= MAX_THINK_SECONDS):
+        words = THINK_WORDS.format(most=f"{MAX_THINK_SECONDS:g}", value=f"{value:g}")
+        raise typer.BadParameter(words)
+    return value
+
+
 @app.command(cls=ThieveryCommand)
 def serve(
     host: str = typer.Option(
@@ -169,6 +185,13 @@ def serve(
         None,
         help="processes search bots think in, beside each server process (default: the "
         "cores the server leaves, 1 to 4; 0: in the server's own threads)",
+    ),
+    bot_think_seconds: float = typer.Option(
+        THINK_SECONDS,
+        help="seconds a search bot may think an action in a real-time game (Schatz-Rabatz), "
+        "on top of its reaction time: more on a strong machine, less on a weak one (above "
+        f"0, at most {MAX_THINK_SECONDS:g})",
+        callback=check_think_seconds,
     ),
     log_level: str = typer.Option("warning", help=f"uvicorn log level: {', '.join(LOG_LEVELS)}"),
     files_dir: Path | None = typer.Option(
@@ -282,6 +305,7 @@ def serve(
         idle_unload_seconds=idle_minutes * 60,
         expire_seconds=expire_days * 86400,
         header_timeout=header_timeout,
+        realtime_think_seconds=bot_think_seconds,
     )
     wrong_url = None if public_url is None else bad_public_url(public_url)
     if wrong_url:

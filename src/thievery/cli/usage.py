@@ -97,6 +97,7 @@ ERRORS = (
     # speak the command line's language (--option NAME=VALUE; --lang in i18n.check_language)
     "an option is NAME=VALUE, not {pair}",
     "unknown language {lang} (languages: {languages})",
+    "seconds above 0 and at most {most}, not {value}",  # (serve --bot-think-seconds)
 )
 
 # A bad value's words by the type of pydantic's error; {value} is the value given,

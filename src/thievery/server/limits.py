@@ -78,7 +78,8 @@ class Caps:
     replay_queue: int = 4  # replays waiting for a worker; more are refused (503)
     bot_seconds: float = 30.0  # a bot thinking longer plays a random legal action instead
     # A real-time game: a search bot thinks at most this long an action (its deadline),
-    # on top of its reaction time (see thievery.bots.realtime and the driver).
+    # on top of its reaction time (see thievery.bots.realtime and the driver): above 0
+    # and at most MAX_THINK_SECONDS there (`thievery serve --bot-think-seconds`).
     realtime_think_seconds: float = THINK_SECONDS
     inline_bots: tuple[str, ...] = ("random", "heuristic")  # quick: think on the loop
     storage_seconds: float = 10.0  # a commit waiting longer is reported as failed

@@ -162,6 +162,7 @@ WORDS: Mapping[str, str] = {
     "Scheme: {a} + {b}, {n} Prestige per set ({so_far})": (
         "Plan: {a} + {b}, {n} Prestige pro Satz ({so_far})"
     ),
+    "Scheme: {a} + {b}, {n}★ a set, {sets} so far": "Plan: {a} + {b}, {n}★/Satz, bisher {sets}",
     "Hand:": "Hand:",
     "You keep: ": "Du behältst: ",
     "Now: {what}": "Jetzt: {what}",
@@ -283,6 +284,8 @@ T J A F P   Schätze: Foliant, Juwel, Artefakt, Fossil, Trank (J2: zwei Juwelen)
 ★           Prestige; ein Hehler „T A F P → 11★“ will diese Schätze und gibt 11 Prestige
 ☻           ein Dieb auf einer Ortskarte (auf ihrem Aktionsfeld)
 ◆ …         der Platz mit dem Richtungsplättchen; ein Platz, der noch handeln muss
+31★ 2☻      Prestige und Diebe eines Platzes (seine Zeile auf einem engen Bildschirm: dem
+            vollsten eines kleinen Terminals, ohne Spaltenköpfe; „2× Herzog“: zwei davon)
 Hexe T→4    einen Folianten an die Hexe liefern gibt 4 Prestige (durchgestrichen: belegt)
 gesammelt   behaltene Orte nach Typ (Dor Dorf, Sch Schatten, Rui Ruinen, Hei Heilig, Sta
             Stadt) | belieferte Hehler nach Typ (Adl Adliger, Age Agent, Sam Sammler,

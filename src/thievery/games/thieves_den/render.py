@@ -4,6 +4,7 @@ menu lines that say what each action will do."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -203,10 +204,11 @@ def describe_fence(cs: CardSet, card: str) -> str:
     )
 
 
-def _board(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
+def _board(cs: CardSet, view: JSON, compact: bool = False, tight: bool = False) -> RenderableType:
     """The board: Fences, Power tiles, the Witch, the supply and any neutral Locations;
     ``compact``: each after its heading on a line (or two), not in a grid, the Fences
-    in short (:func:`short_fence_text`)."""
+    in short (:func:`short_fence_text`); ``tight``: a Fence twice in the row once, as
+    ``2× Duke (nob) JJAP→11★``."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold")
     grid.add_column()
@@ -219,13 +221,19 @@ def _board(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
             grid.add_row(heading, text)
 
     if compact:
-        add(
-            _("Fences"),
-            Text(" · ").join(
-                short_fence_text(cs, c) if c else Text(_("(empty slot)"), style="dim")
-                for c in view["fence_row"]
-            ),
-        )
+        short = [
+            short_fence_text(cs, c) if c else Text(_("(empty slot)"), style="dim")
+            for c in view["fence_row"]
+        ]
+        if tight:  # (a Fence's two copies alike: once, "2× Duke (nob) JJAP→11★")
+            alike = Counter(fence.plain for fence in short)
+            short = [
+                Text(f"{alike[fence.plain]}× ").append_text(fence)
+                if alike[fence.plain] > 1
+                else fence
+                for fence in {fence.plain: fence for fence in short}.values()
+            ]
+        add(_("Fences"), Text(" · ").join(short))
     else:
         fences = Table.grid(padding=(0, 3))
         row = [
@@ -287,12 +295,14 @@ def _board(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
     return Group(*lines) if compact else grid
 
 
-def _players(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
+def _players(cs: CardSet, view: JSON, compact: bool = False, tight: bool = False) -> RenderableType:
     """Every seat's row; ``compact``: without the rule under the headings, without the
     Locations' column while no seat has any (the Scouting; the end), and what each seat
     collected on a line under the table, not in a column, with the Fences sold to this
     round (``collected: 1 vil2 hol1 · 3 sha1 | col1 +Duke``): the Locations have the
-    width (a seat's row wrapped to three lines)."""
+    width (a seat's row wrapped to three lines); ``tight`` (compact too): without the
+    headings' line, Prestige and Thieves as ``31★`` and ``2☻``, a space between columns,
+    not two (the Locations get the columns: fewer rows wrap)."""
     me = view["seat"]
     rows: list[tuple[RenderableType, ...]] = []
     for s, x in enumerate(view["seats"]):
@@ -323,9 +333,9 @@ def _players(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
         rows.append(
             (
                 Text(name, style="bold" if s == me else ""),
-                str(x["prestige"]),
+                f"{x['prestige']}★" if tight else str(x["prestige"]),
                 treasure_text(x["treasures"]),
-                str(x["thieves"]),
+                f"{x['thieves']}☻" if tight else str(x["thieves"]),
                 locations,
                 f"{collected or '—'} | {fences}" if fences else collected or "—",
             )
@@ -337,6 +347,8 @@ def _players(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
     grid = Table(
         expand=not compact or shown[4],
         box=None if compact else box.SIMPLE_HEAD,
+        show_header=not tight,
+        padding=(0, 1, 0, 0) if tight else (0, 1),
         show_edge=False,
         pad_edge=False,
     )
@@ -373,18 +385,32 @@ def _fence_name(cs: CardSet, card: str) -> str:
     return fence_name(cs, cs.fence_index[card])
 
 
-def _mine(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
+def _mine(cs: CardSet, view: JSON, compact: bool = False, tight: bool = False) -> RenderableType:
     """Your Scheme, hand, kept card and the decision asked; ``compact``: not under a rule
-    of its own."""
+    of its own; ``tight``: the Scheme in short ("Scheme: Ruins + City, 5★ a set, 2 so
+    far"), and those that fit a line together on one (:class:`Packed`)."""
     me = view["seats"][view["seat"]]
     lines = Text()
-    if me["scheme"]:
+    parts: list[Text] = []  # (tight: each apart)
+    if me["scheme"] and tight:
         k = cs.scheme_index[me["scheme"]]
         a, b = (kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
-        counts = [0] * len(LOCATION_TYPES)
-        for c in me["collected"] + [y["card"] for y in me["locations"]]:
-            counts[cs.loc_type[cs.loc_index[c]]] += 1
-        sets = min(counts[cs.scheme_types[k][0]], counts[cs.scheme_types[k][1]])
+        parts.append(
+            Text(
+                _(
+                    "Scheme: {a} + {b}, {n}★ a set, {sets} so far",
+                    a=a,
+                    b=b,
+                    n=cs.scheme_prestige[k],
+                    sets=_scheme_sets(cs, me),
+                ),
+                style="bold",
+            )
+        )
+    elif me["scheme"]:
+        k = cs.scheme_index[me["scheme"]]
+        a, b = (kind_name(LOCATION_TYPES[t]) for t in cs.scheme_types[k])
+        sets = _scheme_sets(cs, me)
         so_far = _("you have 1 set so far") if sets == 1 else _("you have {n} sets so far", n=sets)
         lines.append(
             _(
@@ -399,13 +425,46 @@ def _mine(cs: CardSet, view: JSON, compact: bool = False) -> RenderableType:
         )
     if view["hand"]:
         # (by name: the menu says what each card does, when you pick one)
-        lines.append(_("Hand:") + " ")
-        lines.append_text(Text(", ").join(location_text(cs, c) for c in view["hand"]))
-        lines.append("\n")
+        hand = Text(_("Hand:") + " ")
+        hand.append_text(Text(", ").join(location_text(cs, c) for c in view["hand"]))
+        parts.append(hand)
     if view["my_pick"]:
-        lines.append(_("You keep: ") + describe_location(cs, view["my_pick"]) + "\n")
-    lines.append(_("Now: {what}", what=decision_words(cs, view["decision"], view)), style="italic")
+        parts.append(Text(_("You keep: ") + describe_location(cs, view["my_pick"])))
+    now = _("Now: {what}", what=decision_words(cs, view["decision"], view))
+    parts.append(Text(now, style="italic"))
+    if tight:
+        return Packed(parts)
+    lines.append_text(Text("\n").join(parts))
     return lines if compact else Group(Rule(_("You"), style="bold"), lines)
+
+
+def _scheme_sets(cs: CardSet, me: JSON) -> int:
+    """How many sets of its Scheme a seat (its view's) has: collected and this round's."""
+    k = cs.scheme_index[me["scheme"]]
+    counts = [0] * len(LOCATION_TYPES)
+    for c in me["collected"] + [y["card"] for y in me["locations"]]:
+        counts[cs.loc_type[cs.loc_index[c]]] += 1
+    return min(counts[cs.scheme_types[k][0]], counts[cs.scheme_types[k][1]])
+
+
+class Packed:
+    """``parts`` (each a line's words), those that fit a line together on one, joined by
+    `` · `` (in turn: a part that fits no line alone wraps on lines of its own)."""
+
+    def __init__(self, parts: list[Text]) -> None:
+        self.parts = parts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        line: Text | None = None
+        for part in self.parts:
+            if line is not None and cell_len(f"{line.plain} · {part.plain}") <= options.max_width:
+                line = Text(" · ").join([line, part])
+                continue
+            if line is not None:
+                yield line
+            line = part
+        if line is not None:
+            yield line
 
 
 def table(view: JSON) -> RenderableType:
@@ -413,9 +472,11 @@ def table(view: JSON) -> RenderableType:
     (a small terminal: 80×24 holds five seats' board, the log and a menu), in fewer
     lines: under a rule, not in a box, the board's parts each on a line or two, the
     Fences in short, and without the card set's name (the title says whether it is
-    official)."""
+    official); with ``tight`` set too (the terminal's last resort: five seats late in
+    the game), in fewer still (see :func:`_board`, :func:`_players`, :func:`_mine`)."""
     cs = cards_of(view)
     compact = bool(view.get("compact"))
+    tight = compact and bool(view.get("tight"))
     # The warning first, so that a narrow terminal cuts the rest of the title, not it;
     # the card set's name goes under the board.
     label = _(" (UNOFFICIAL cards)") if view["unofficial"] else ""
@@ -427,11 +488,11 @@ def table(view: JSON) -> RenderableType:
     )
     # (compact, at the end: the seats and the scoring; the board's Fences, tiles and
     # supply are for decisions, and none is left)
-    parts: list[RenderableType] = [_players(cs, view, compact)]
+    parts: list[RenderableType] = [_players(cs, view, compact, tight)]
     if not (compact and view["result"]):
-        parts.insert(0, _board(cs, view, compact))
+        parts.insert(0, _board(cs, view, compact, tight))
     if view["seat"] is not None:
-        parts.append(_mine(cs, view, compact))
+        parts.append(_mine(cs, view, compact, tight))
     if view["result"]:
         final = view["final"] or {}
         schemes = "; ".join(
@@ -651,6 +712,8 @@ T J A F P   treasures: Tome, Jewel, Artifact, Fossil, Potion (J2: two Jewels)
 ★           Prestige; a Fence "T A F P → 11★" wants those treasures and gives 11 Prestige
 ☻           a Thief on a Location card (its Action Spots)
 ◆ …         the seat holding the Direction tile; a seat still to act
+31★ 2☻      a seat's Prestige and Thieves (its row on a tight screen: a small terminal's
+            fullest, whose rows have no headings, and whose Fences say "2× Duke" for two)
 Witch T→4   delivering a Tome to the Witch gives 4 Prestige (struck through: taken)
 collected   Locations kept, by type (vil village, sha shadow, rui ruins, hol holy, cit
             city) | Fences sold to, by type; +Duke: sold to the Duke this round (on a
