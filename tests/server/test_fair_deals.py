@@ -102,6 +102,16 @@ def test_an_ordinary_tables_deal_is_committed_and_its_record_verifies(
     said = runner.invoke(app, ["verify", str(path)])
     assert said.exit_code == 1 and "the record says: Result: Seat 1 (Casual) 1, " in said.output
     assert "won by Seat 3 (Casual)" in said.output
+    # A result no seat list fits is told as it is, not a traceback (it was an IndexError).
+    for edited in ({"scores": [1, 2, 3], "winners": [5]}, {"scores": [0], "winners": 1}):
+        path.write_text(json.dumps({**record, "result": edited}))
+        said = runner.invoke(app, ["verify", str(path)])
+        assert said.exit_code == 1 and isinstance(said.exception, SystemExit), said.exception
+        assert f"the record says: {json.dumps(edited, sort_keys=True)}" in said.output
+    # A difference the words do not show (another key) is told in JSON, both sides.
+    path.write_text(json.dumps({**record, "result": {**record["result"], "tie": True}}))
+    said = runner.invoke(app, ["verify", str(path)])
+    assert said.exit_code == 1 and '"tie": true' in said.output
     assert lied.json()["deal"]["result_matches"] is False
 
 

@@ -5,6 +5,7 @@ as the web's replay shows them: default names counted from 1 with the bot's leve
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,15 @@ def result_words(result: Any, names: list[str]) -> str:
     the seats by ``names`` (as the replay shows them)."""
     if not isinstance(result, dict):
         return _("The game is not over: the record ends before its end.")
+    seats = range(len(names))
+    scores, won = result.get("scores", []), result.get("winners", [])
+    if not (
+        isinstance(scores, list)
+        and len(scores) <= len(names)
+        and isinstance(won, list)
+        and all(isinstance(w, int) and not isinstance(w, bool) and w in seats for w in won)
+    ):  # (a record's, edited: told as it is, not worded)
+        return json.dumps(result, sort_keys=True)
     scores = ", ".join(
         f"{result_name(names[i])} {score}" for i, score in enumerate(result.get("scores", []))
     )

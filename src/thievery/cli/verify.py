@@ -79,6 +79,9 @@ def verify(
         typer.echo(f"replay            {len(record.actions)} actions. {words}")
         if result != record.result:  # (a closed table's: no result, and none replayed)
             said = "no result" if record.result is None else result_words(record.result, labels)
+            if said == words:  # (a difference words do not show: told as JSON)
+                words = json.dumps(result, sort_keys=True)
+                said = json.dumps(record.result, sort_keys=True)
             problems.append(f"the replay ends so ({words}), but the record says: {said}")
     if problems:
         for problem in problems:
