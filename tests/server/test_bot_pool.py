@@ -271,6 +271,31 @@ def test_the_bot_processes_end_with_their_server(tmp_path: Path, stop: signal.Si
         proc.wait()
 
 
+def test_processes_abandoned_for_new_ones_are_waited_for_at_close() -> None:
+    """A decision over its time budget stops the processes for new ones (abandon): those
+    are kept to be reaped at close, with their manager thread (the shutdown had let go of
+    them before they were kept, and the close waited for none: a review's find)."""
+
+    async def run() -> None:
+        pool = BotPool(1)
+        try:
+            pool.warm()
+            deadline = time.monotonic() + 60
+            while not pool.ready:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.05)
+            first = pool.pids()
+            pool.abandon()
+            (kept,) = pool._retired
+            assert sorted(p.pid for p in kept.processes) == first and kept.manager is not None
+            assert pool.pids() != first  # (new ones started)
+        finally:
+            pool.close()
+        assert not kept.alive() and pool._retired == []
+
+    asyncio.run(run())
+
+
 def _cannot_start(server: int) -> None:
     raise OSError("no room for another process")
 

@@ -97,6 +97,41 @@ def _processes(executor: ProcessPoolExecutor) -> list[multiprocessing.Process]:
     return list((getattr(executor, "_processes", None) or {}).values())
 
 
+class _Retired:
+    """An executor stopped or to be stopped, with what its shutdown lets go of (its
+    processes, its manager thread): to be waited for at the pool's close."""
+
+    def __init__(
+        self, processes: list[multiprocessing.Process], manager: threading.Thread | None
+    ) -> None:
+        self.processes = processes
+        self.manager = manager
+
+    @classmethod
+    def of(cls, executor: ProcessPoolExecutor) -> _Retired:
+        return cls(_processes(executor), getattr(executor, "_executor_manager_thread", None))
+
+    def alive(self) -> bool:
+        """Whether a process or its manager thread still runs."""
+        manager = self.manager
+        return any(p.is_alive() for p in self.processes) or (
+            manager is not None and manager.is_alive()
+        )
+
+    def reap(self) -> None:
+        """End the processes (killed if SIGTERM does not do it) and wait for them and the
+        manager thread."""
+        for process in self.processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+            process.join(timeout=2)
+            if process.is_alive():  # (its manager thread would wait for it)
+                process.kill()
+                process.join(timeout=2)
+        if self.manager is not None:
+            self.manager.join(timeout=5)
+
+
 class Unavailable(Exception):
     """The pool cannot take this decision (not started yet, or a process died): think in a
     thread instead."""
@@ -129,7 +164,7 @@ class BotPool:
         self._closed = False
         # Executors stopped for new ones (abandon, a death), with their processes: reaped
         # at close; dropped here once their processes have ended.
-        self._retired: list[tuple[ProcessPoolExecutor, list[multiprocessing.Process]]] = []
+        self._retired: list[_Retired] = []
 
     @property
     def ready(self) -> bool:
@@ -207,10 +242,16 @@ class BotPool:
         later decision would queue behind it. (Not counted as the pool's failure.)"""
         executor = self._executor
         if executor is not None:
+            retired = _Retired.of(executor)  # (before the shutdown lets go of its parts)
             self._terminate(executor)
-            self._restart(executor, failed=False)
+            self._restart(executor, failed=False, retired=retired)
 
-    def _restart(self, executor: ProcessPoolExecutor | None, failed: bool = True) -> None:
+    def _restart(
+        self,
+        executor: ProcessPoolExecutor | None,
+        failed: bool = True,
+        retired: _Retired | None = None,
+    ) -> None:
         """New processes in place of ``executor``'s (if it is still the pool's: a dead
         process fails every call waiting there, and only the first restarts it), unless the
         pool failed :data:`GIVE_UP` times in a row (no decision made in between): then bots
@@ -219,8 +260,8 @@ class BotPool:
             return
         self._executor, self._ready, self._warming = None, False, []
         if executor is not None:
-            self._retired = [r for r in self._retired if any(p.is_alive() for p in r[1])]
-            self._retired.append((executor, _processes(executor)))
+            self._retired = [r for r in self._retired if r.alive()]
+            self._retired.append(retired or _Retired.of(executor))
             executor.shutdown(wait=False, cancel_futures=True)
         if self._closed:
             return
@@ -246,21 +287,14 @@ class BotPool:
         executor, self._executor, self._ready, self._warming = self._executor, None, False, []
         retired, self._retired = self._retired, []
         if executor is not None:
-            retired.append((executor, _processes(executor)))
+            retired.append(_Retired.of(executor))
             self._terminate(executor)
         # Then waited for and let go of, with those stopped before: their queues'
         # semaphores are unlinked only as they are collected, and uvicorn ends the process
         # by its signal, without the interpreter's exit, so the resource tracker found them
         # left ("There appear to be 5 leaked semaphore objects" at a server's stop).
-        for old, processes in retired:
-            for process in processes:
-                with contextlib.suppress(Exception):
-                    process.terminate()
-                process.join(timeout=2)
-                if process.is_alive():  # (then its manager thread would wait for it)
-                    process.kill()
-                    process.join(timeout=2)
-            old.shutdown(wait=True)
+        for old in retired:
+            old.reap()
         del executor, retired
         multiprocessing.active_children()  # (the ended processes reaped: their queues go)
         gc.collect()
