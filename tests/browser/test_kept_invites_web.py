@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import exchange
 from tests.browser.pages import watch_errors
 
 pytestmark = pytest.mark.browser
@@ -142,6 +144,60 @@ def test_a_lobby_whose_storage_refuses_still_shows_the_new_tables_links(
         page.reload()
         expect(page.locator("#live")).not_to_contain_text("Loading")
         expect(page.locator(".held-invites")).to_have_count(0)
+        assert errors == []
+    finally:
+        context.close()
+
+
+# Every websocket frame the page hears arrives this many ms late (in order).
+SLOW_NEWS = """(() => {
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    get onmessage() { return this.heard || null; }
+    set onmessage(handler) {
+      this.heard = handler;
+      super.onmessage = handler ? (event) => setTimeout(() => {
+        if (this.heard === handler) handler.call(this, event);
+      }, 1500) : null;
+    }
+  };
+})();"""
+
+
+def test_a_new_link_for_a_taken_seat_is_kept_when_the_seats_news_comes_after_it(
+    server: str, browser: Browser
+) -> None:
+    """Ben's seat was taken; he lost his link and the host makes him a new one. The answer
+    came before the table's news of it (the seats list still said Ben's seat was taken), so
+    the new link was dropped from this browser at once: gone after a reload (a review's
+    find)."""
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Ben"}]
+    body = {"game": "thieves-den", "seats": seats}
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
+    table_id, host = made["table"]["id"], made["host_token"]
+    exchange(made["seats"][1]["invite"])  # (Ben's seat is taken)
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        context.add_init_script(SLOW_NEWS)
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(server + "/")
+        keep = (
+            "([i, h]) => localStorage.setItem('thievery.tokens', JSON.stringify({[i]: {host: h}}))"
+        )
+        page.evaluate(keep, [table_id, host])
+        page.goto(f"{server}/table/{table_id}")
+        invite = page.locator("#seats .host-invite[data-seat='1']")
+        expect(invite).to_be_visible(timeout=10000)
+        page.on("dialog", lambda dialog: dialog.accept())
+        invite.click()
+        held = page.locator("#new-invite .invite code")
+        expect(held).to_have_count(1)
+        new_link = held.inner_text()
+        assert [i["invite"] for i in stored(page, table_id)["invites"]] == [new_link]
+        page.wait_for_timeout(2000)  # (the seats' news of it, heard late, changes nothing)
+        page.reload()
+        expect(held).to_have_text([new_link], timeout=10000)
         assert errors == []
     finally:
         context.close()

@@ -193,12 +193,20 @@ export function keepInvites(tableId, invites) {
   return keep(all);
 }
 
+/** Whether a kept invite may still be waiting, by its seat in a seats list: not if the
+ * seat was taken, unless the list is older than the invite (a "new link" made after it,
+ * by the seat's count of them: that list's news may come after the answer to it). */
+export function stillWaiting(invite, seat) {
+  const older = typeof invite.reinvited === "number" && typeof seat?.reinvited === "number" && seat.reinvited < invite.reinvited;
+  return seat?.invited !== false || older;
+}
+
 /** A table's invite links still to be sent: those whose seats wait for their invites (a
  * seats list's `invited`; a seat someone took, by the link or from the lobby list, is
  * dropped), none once the table is ``over`` (finished or closed). Storage is kept in step. */
 export function waitingInvites(tableId, seats, over = false) {
   const held = heldInvites(tableId);
-  const waiting = over ? [] : held.filter((i) => seats?.[i.seat]?.invited !== false);
+  const waiting = over ? [] : held.filter((i) => stillWaiting(i, seats?.[i.seat]));
   if (waiting.length !== held.length) keepInvites(tableId, waiting);
   return waiting;
 }

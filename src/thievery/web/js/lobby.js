@@ -1,7 +1,7 @@
 // The lobby: pick a game, seats (human or which bot) and options; create a table and hand out
 // invite links; list tables to watch, rejoin, replay. Everything comes from the JSON API.
 
-import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, keepFocus, keepInvites, newKey, rememberToken, retried, toast, tokens, waitingInvites } from "/static/js/common.js";
+import { LOGO, api, botLevel, botTitle, byLevel, copy, displayName, esc, keepFocus, keepInvites, newKey, rememberToken, retried, stillWaiting, toast, tokens, waitingInvites } from "/static/js/common.js";
 import { errorText, setUpPage, t } from "/static/js/i18n.js";
 import { helpButton } from "/static/js/help.js";
 
@@ -255,7 +255,7 @@ function keepOnlyWaiting(data) {
 /** A table's invite links this browser made as its host, for seats still waiting for them
  * (never anyone else's: they are kept in this browser only). */
 function drawInvites(tb, mine) {
-  const held = tb.id === created ? [] : (mine[tb.id]?.invites || []).filter((i) => tb.seats[i.seat]?.invited !== false);
+  const held = tb.id === created ? [] : (mine[tb.id]?.invites || []).filter((i) => stillWaiting(i, tb.seats[i.seat]));
   if (!held.length) return "";
   return `<div class="invites held-invites"><p class="help">${esc(t("Invite links not used yet (only this browser has them): send each to its player only."))}</p>
     ${held.map((i) => `<div class="invite"><b>${esc(displayName({ seat: i.seat, name: i.name }, i.seat))}</b><code>${esc(i.invite)}</code>

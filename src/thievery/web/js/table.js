@@ -488,8 +488,12 @@ async function hostInvite(seat) {
   try {
     const made = await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/invite`, { method: "POST", token: host });
     page.newInvite = { seat, name: displayName(made), invite: made.invite };
+    // The seats list as it is now (its own news may come after this answer): the seat
+    // waits for this invite, and its count of new links says which one a list has seen.
+    const reinvited = (page.seats[seat]?.reinvited || 0) + 1;
+    page.seats[seat] = { ...page.seats[seat], invited: true, reinvited };
     // (kept in place of the seat's old link, which no longer works)
-    keepInvites(tableId, [...heldInvites(tableId).filter((i) => i.seat !== seat), { seat, name: made.name, invite: made.invite }]);
+    keepInvites(tableId, [...heldInvites(tableId).filter((i) => i.seat !== seat), { seat, name: made.name, invite: made.invite, reinvited }]);
     drawSeats();
     $("copy-invite")?.focus(); // (the one live region stays the game's: focus tells of it)
   } catch (error) {
