@@ -211,8 +211,8 @@ class Hub:
         try:
             await self.writer.aclose()
         finally:
-            if self.bot_pool is not None:
-                self.bot_pool.close()
+            if self.bot_pool is not None:  # (it waits for its processes: not on the loop)
+                await asyncio.to_thread(self.bot_pool.close)
         if self.cluster is not None:  # every lease handed back: others take over at once
             await self.cluster.close()
         self.storage.close()
