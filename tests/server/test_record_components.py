@@ -117,17 +117,25 @@ def test_a_finished_table_is_not_shown_with_other_cards_after_an_upgrade(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The install's default set changed (its digest with it) after the table finished:
-    its record is not made by replaying it with the new cards."""
+    the table is not shown replayed with the new cards, and its record is given as it was
+    stored, the same as before the upgrade, for the version that made it to replay (it was
+    refused as the table was: a game nobody could download any more)."""
     with TestClient(create_app(db_url, bot_delay=0, limits=FAST)) as client:
         table_id = new_table(client, BOTS)
-        finished_record(client, table_id)
+        before = finished_record(client, table_id)
     then = cards()
     spec = type(thievery.game("thieves-den"))
     monkeypatch.setattr(spec, "component_digests", lambda self, options=None: {"cards": OTHER})
     with TestClient(create_app(db_url, bot_delay=0, limits=FAST)) as client:
-        r = client.get(f"/api/tables/{table_id}/record")
+        r = client.get(f"/api/tables/{table_id}/replay?perspective=0")
         assert r.status_code == 503 and r.json()["code"] == "table/quarantined", r.text
         assert f"cards: then {then}, now {OTHER}" in r.json()["message"]
+        r = client.get(f"/api/tables/{table_id}/record?download=true")
+        assert r.status_code == 200, r.text
+        assert r.json() == before and r.json()["components"] == {"cards": then}
+        assert f"thieves-den-{table_id}.json" in r.headers["content-disposition"]
+        refused = client.post("/api/replay", json=r.json())  # (here: other cards)
+        assert refused.status_code == 400 and refused.json()["code"] == "record/invalid"
 
 
 def test_a_table_stored_before_tables_kept_components_loads_as_before(db_url: str) -> None:

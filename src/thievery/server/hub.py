@@ -138,6 +138,9 @@ class Hub:
         self.unconfirmed: dict[str, float] = {}
         self.connections: dict[str, int] = {}  # client -> open websockets
         self.quarantined: dict[str, str] = {}  # table id -> why it cannot be loaded
+        # (of those, the tables made with other components than this server's: a finished
+        # one's record is still given, as stored: see stored_record)
+        self.other_components: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
         self.gone = 0  # tables let go and connections closed since the last collection
@@ -428,6 +431,7 @@ class Hub:
                 raise
             except ComponentsChanged as e:  # not restored with other cards: set aside
                 self.quarantined[table_id] = str(e)
+                self.other_components.add(table_id)
                 log.error("table %s quarantined: %s", table_id, e)
                 raise _quarantined(table_id, str(e)) from None
             except Exception as e:  # a row that does not make a table: set it aside
@@ -755,6 +759,34 @@ class Hub:
             record.salt, record.scenario = table.record.salt, table.record.scenario
             table.final_record = record
         return table.final_record
+
+    async def stored_record(self, table_id: str) -> GameRecord:
+        """The record of a finished table set aside because its components changed since
+        it was made, as it was stored: not replayed here (with this server's components it
+        would be another game), for the Thievery version that made it to replay. Refused
+        as the table is (``table/quarantined``) for any other table set aside, and for one
+        whose game is not over."""
+        if table_id not in self.other_components:
+            raise _quarantined(table_id, self.quarantined.get(table_id, "not loaded"))
+        record = await asyncio.to_thread(self.storage.table, table_id)
+        if record is None:
+            raise unknown_table(table_id)
+        if record.result is None:  # (not over, nor can it go on here: set aside, as said)
+            raise _quarantined(table_id, self.quarantined[table_id])
+        rows = await asyncio.to_thread(self.storage.actions, table_id)
+        return GameRecord(
+            game=record.game,
+            version=record.game_version,
+            players=record.players,
+            seed=record.seed,  # (the table's, as in record: the deal's comes of it and salt)
+            options=dict(record.options),
+            actions=[(row.seat, row.action) for row in rows],
+            result=record.result,
+            names=[str(seat["name"]) for seat in record.seats],
+            salt=record.salt,
+            scenario=bool(record.scenario),
+            components=record.components,
+        )
 
     async def authorize(self, table_id: str, token: str | None) -> tuple[LiveTable, int]:
         """The table and the seat a token (a seat's key) acts for; refused if it acts for
