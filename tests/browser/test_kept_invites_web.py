@@ -104,6 +104,7 @@ def test_the_hosts_invite_links_outlive_a_reload_until_their_seats_are_taken(
         page.on("dialog", lambda dialog: dialog.accept())
         page.locator("#seats .host-invite[data-seat='2']").click()
         expect(held).to_have_count(1)
+        expect(held).not_to_have_text([cleo_link])  # (it read the old one, still shown)
         new_link = held.inner_text()
         assert new_link != cleo_link and f"/table/{table_id}#token=" in new_link
         page.reload()

@@ -293,6 +293,8 @@ class BotPool:
         # semaphores are unlinked only as they are collected, and uvicorn ends the process
         # by its signal, without the interpreter's exit, so the resource tracker found them
         # left ("There appear to be 5 leaked semaphore objects" at a server's stop).
+        if not retired:  # (bots never thought in processes: nothing to wait for)
+            return
         for old in retired:
             old.reap()
         del executor, retired
