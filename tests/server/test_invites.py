@@ -482,8 +482,9 @@ def test_the_host_gives_a_player_who_lost_their_key_a_new_invite(client: TestCli
     got = new_invite(client, tid, 1, host)
     assert got.status_code == 200, got.text
     body = got.json()
-    assert set(body) == {"seat", "name", "token", "invite"}
+    assert set(body) == {"seat", "name", "token", "invite", "reinvited"}
     assert body["seat"] == 1 and body["name"] == table.seats[1].name
+    assert body["reinvited"] == table.seats[1].reinvited == 1  # (as the seats lists say)
     invite = body["token"]
     assert invite not in (old_invite, old_key, host)
     assert body["invite"].endswith(f"/table/{tid}#token={invite}")

@@ -127,6 +127,13 @@ class SeatToken(BaseModel):
     invite: str
 
 
+class NewInvite(SeatToken):
+    """A host's new invite for a seat, with the seat's count of them (this one included)
+    as every seats list will say it: a page keeping the link knows a list from before it."""
+
+    reinvited: int
+
+
 class SeatKey(BaseModel):
     """An exchanged invite's seat and the seat's own key (its token from now on)."""
 
@@ -551,7 +558,7 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
     )
     async def new_invite(
         table_id: str, seat: int, credentials: Token, request: Request
-    ) -> SeatToken:
+    ) -> NewInvite:
         """A new invite link for a human seat (the host's token only), for a player who
         lost theirs or their seat's key (a cleared browser, another device). The seat
         waits for the new invite, as a new table's seat does: its old invite link and its
@@ -565,11 +572,12 @@ def make_router(hub: Hub, limits: Limits) -> Routes:
         if not table.is_host(_token(credentials)):
             raise not_host()
         invite = await table.new_invite(seat)
-        return SeatToken(
+        return NewInvite(
             seat=seat,
             name=table.seats[seat].name,
             token=invite,
             invite=invites(request, table.id)(invite),
+            reinvited=table.seats[seat].reinvited,
         )
 
     @router.post(

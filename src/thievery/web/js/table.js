@@ -488,10 +488,11 @@ async function hostInvite(seat) {
   try {
     const made = await api(`/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/invite`, { method: "POST", token: host });
     page.newInvite = { seat, name: displayName(made), invite: made.invite };
-    // The seats list as it is now (its own news may come after this answer): the seat
-    // waits for this invite, and its count of new links says which one a list has seen.
-    const reinvited = (page.seats[seat]?.reinvited || 0) + 1;
-    page.seats[seat] = { ...page.seats[seat], invited: true, reinvited };
+    // The seats list as it is now (its news may come before or after this answer): the
+    // seat waits for this invite, and its count of new links (the server's) says which
+    // one a list has seen.
+    const reinvited = made.reinvited ?? (page.seats[seat]?.reinvited || 0) + 1;
+    if (!((page.seats[seat]?.reinvited || 0) > reinvited)) page.seats[seat] = { ...page.seats[seat], invited: true, reinvited };
     // (kept in place of the seat's old link, which no longer works)
     keepInvites(tableId, [...heldInvites(tableId).filter((i) => i.seat !== seat), { seat, name: made.name, invite: made.invite, reinvited }]);
     drawSeats();
