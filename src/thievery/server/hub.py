@@ -214,8 +214,11 @@ class Hub:
         try:
             await self.writer.aclose()
         finally:
-            if self.bot_pool is not None:  # (it waits for its processes: not on the loop)
-                await asyncio.to_thread(self.bot_pool.close)
+            # (On the loop: a worker thread may wait behind the default executor's others,
+            # which a process of several keeps busy, past its stop's deadline. The close
+            # waits for nothing unless bots thought in processes.)
+            if self.bot_pool is not None:
+                self.bot_pool.close()
         if self.cluster is not None:  # every lease handed back: others take over at once
             await self.cluster.close()
         self.storage.close()
