@@ -343,9 +343,6 @@ def test_workers_stop_when_their_parent_is_killed(monkeypatch: pytest.MonkeyPatc
         assert scalar(url, HELD) == 0  # stopped gracefully: leases handed back
 
 
-# It times the workers' stop (10 s): beside another test file's servers it passed the
-# limit in three fresh-clone CIs of 2026-12-06 (and in none alone), so it runs alone.
-@pytest.mark.alone
 def test_workers_stop_gracefully_on_a_sigint_to_their_parent_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
