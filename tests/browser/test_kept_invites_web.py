@@ -166,6 +166,23 @@ SLOW_NEWS = """(() => {
 })();"""
 
 
+def taken_seat_table(server: str) -> tuple[str, str]:
+    """A Thieves Den table of Ana (its host) and Ben, whose seat is taken (his invite
+    exchanged): its id and host token."""
+    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Ben"}]
+    body = {"game": "thieves-den", "seats": seats}
+    made = httpx2.post(f"{server}/api/tables", json=body).json()
+    exchange(made["seats"][1]["invite"])
+    return made["table"]["id"], made["host_token"]
+
+
+def hold_host_token(page: Page, server: str, table_id: str, host: str) -> None:
+    """The page's browser holds the table's host token, as the lobby keeps it."""
+    page.goto(server + "/")
+    keep = "([i, h]) => localStorage.setItem('thievery.tokens', JSON.stringify({[i]: {host: h}}))"
+    page.evaluate(keep, [table_id, host])
+
+
 def test_a_new_link_for_a_taken_seat_is_kept_when_the_seats_news_comes_after_it(
     server: str, browser: Browser
 ) -> None:
@@ -173,21 +190,13 @@ def test_a_new_link_for_a_taken_seat_is_kept_when_the_seats_news_comes_after_it(
     came before the table's news of it (the seats list still said Ben's seat was taken), so
     the new link was dropped from this browser at once: gone after a reload (a review's
     find)."""
-    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Ben"}]
-    body = {"game": "thieves-den", "seats": seats}
-    made = httpx2.post(f"{server}/api/tables", json=body).json()
-    table_id, host = made["table"]["id"], made["host_token"]
-    exchange(made["seats"][1]["invite"])  # (Ben's seat is taken)
+    table_id, host = taken_seat_table(server)
     context = browser.new_context(viewport=DESKTOP, locale="en-GB")
     try:
         context.add_init_script(SLOW_NEWS)
         page = context.new_page()
         errors = watch_errors(page)
-        page.goto(server + "/")
-        keep = (
-            "([i, h]) => localStorage.setItem('thievery.tokens', JSON.stringify({[i]: {host: h}}))"
-        )
-        page.evaluate(keep, [table_id, host])
+        hold_host_token(page, server, table_id, host)
         page.goto(f"{server}/table/{table_id}")
         invite = page.locator("#seats .host-invite[data-seat='1']")
         expect(invite).to_be_visible(timeout=10000)
@@ -212,20 +221,12 @@ def test_a_new_link_is_dropped_once_used_though_the_seats_news_came_before_its_a
     up by one) came before the answer to the host's request, and the page counted one more
     again, so no later seats list ever looked as new as the kept link: used, it stayed
     shown for good (a fresh-clone CI found it). The count is the server's now."""
-    seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Ben"}]
-    body = {"game": "thieves-den", "seats": seats}
-    made = httpx2.post(f"{server}/api/tables", json=body).json()
-    table_id, host = made["table"]["id"], made["host_token"]
-    exchange(made["seats"][1]["invite"])  # (Ben's seat is taken)
+    table_id, host = taken_seat_table(server)
     context = browser.new_context(viewport=DESKTOP, locale="en-GB")
     try:
         page = context.new_page()
         errors = watch_errors(page)
-        page.goto(server + "/")
-        keep = (
-            "([i, h]) => localStorage.setItem('thievery.tokens', JSON.stringify({[i]: {host: h}}))"
-        )
-        page.evaluate(keep, [table_id, host])
+        hold_host_token(page, server, table_id, host)
 
         def held_back(route: Any) -> None:  # (the answer comes 1.5 s after the news)
             answer = route.fetch()
